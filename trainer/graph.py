@@ -1,0 +1,302 @@
+"""Graph, Operation and Tensor: the data-flow graph and TF1's naming rules."""
+import contextlib
+import threading
+
+import numpy as np
+
+from .dtypes import as_dtype
+
+
+class Tensor:
+    """One output of an Operation; `name` is "op_name:index"."""
+
+    def __init__(self, op, index, shape, dtype):
+        self.op = op
+        self.value_index = index
+        self.shape = None if shape is None else tuple(shape)
+        self.dtype = as_dtype(dtype)
+
+    @property
+    def name(self):
+        return f"{self.op.name}:{self.value_index}"
+
+    @property
+    def graph(self):
+        return self.op.graph
+
+    @property
+    def ndim(self):
+        return None if self.shape is None else len(self.shape)
+
+    def get_shape(self):
+        return self.shape
+
+    def eval(self, feed_dict=None, session=None):
+        """Run the graph up to this tensor in `session` (default: the current default session)."""
+        from .session import resolve_session
+        return resolve_session(session, self).run(self, feed_dict)
+
+    def __repr__(self):
+        return f'Tensor("{self.name}", shape={format_shape(self.shape)}, dtype={self.dtype.name})'
+
+    __hash__ = object.__hash__
+
+    def __bool__(self):
+        raise TypeError(f"Using the tensor {self.name!r} as a Python bool is not allowed: its value is only "
+                        "known when a Session runs it; use tg.where or compare values after Session.run")
+
+    def __iter__(self):
+        raise TypeError(f"Tensor {self.name!r} is not iterable: slice it with t[i] instead")
+
+    def __array__(self, dtype=None, copy=None):
+        raise TypeError(f"Tensor {self.name!r} has no value until a Session runs it: "
+                        f"use sess.run({self.name!r}) to get a numpy array")
+
+
+def format_shape(shape):
+    if shape is None:
+        return "<unknown>"
+    return "(" + ", ".join("None" if d is None else str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+class Operation:
+    """A node of the graph: `type` names its op definition, `outputs` are its Tensors."""
+
+    def __init__(self, graph, op_type, name, inputs, attrs, control_inputs):
+        self.graph = graph
+        self.type = op_type
+        self.name = name
+        self.inputs = tuple(inputs)
+        self.attrs = attrs
+        self.control_inputs = tuple(control_inputs)
+        self.outputs = ()
+        self._id = len(graph._ops)
+
+    def run(self, feed_dict=None, session=None):
+        """Run this operation in `session` (default: the current default session)."""
+        from .session import resolve_session
+        resolve_session(session, self).run(self, feed_dict)
+
+    def get_attr(self, name):
+        return self.attrs[name]
+
+    def __repr__(self):
+        return f"<tf.Operation '{self.name}' type={self.type}>"
+
+    def __str__(self):
+        """The op as TF1 prints it: a NodeDef in protobuf text format."""
+        lines = [f'name: "{self.name}"', f'op: "{self.type}"']
+        for t in self.inputs:
+            lines.append(f'input: "{t.op.name}"' if t.value_index == 0 else f'input: "{t.name}"')
+        lines += [f'input: "^{c.name}"' for c in self.control_inputs]
+        attrs = {"T": self.outputs[0].dtype} if self.outputs and "dtype" not in self.attrs else {}
+        attrs.update(sorted(self.attrs.items()))
+        for key, value in attrs.items():
+            lines += ["attr {", f'  key: "{key}"', "  value {", f"    {_attr_text(value)}", "  }", "}"]
+        return "\n".join(lines) + "\n"
+
+
+def _attr_text(value):
+    if isinstance(value, bool):
+        return f"b: {str(value).lower()}"
+    if isinstance(value, np.dtype):
+        return "type: DT_" + {"float32": "FLOAT", "float64": "DOUBLE", "float16": "HALF"}.get(
+            value.name, value.name.upper())
+    if isinstance(value, int):
+        return f"i: {value}"
+    if isinstance(value, float):
+        return f"f: {value}"
+    if isinstance(value, str):
+        return f's: "{value}"'
+    if isinstance(value, np.ndarray):
+        return f"tensor {{ dtype: {_attr_text(value.dtype)[6:]} shape: {format_shape(value.shape)} }}"
+    return f"list: {value!r}"
+
+
+class Graph:
+    """A TF1 graph: operations in creation order, unique names, collections and a random seed."""
+
+    def __init__(self):
+        self._ops = []
+        self._ops_by_name = {}
+        self._names_in_use = {}
+        self._name_stack = ""
+        self._control_stack = []
+        self._collections = {}
+        self.seed = None
+        from .scopes import VariableScope
+        self._var_scope = VariableScope("")
+        self._var_store = {}
+        self.version = 0
+
+    # --- building -------------------------------------------------------------------------------
+    def create_op(self, op_type, inputs, output_specs, name=None, attrs=None, control_inputs=(), unique=True):
+        """Add an operation; `output_specs` is a list of (shape, dtype), `name` defaults to the type.
+
+        With unique=False, `name` is taken as an already reserved, absolute name (a scope's own op).
+        """
+        for t in inputs:
+            if t.graph is not self:
+                raise ValueError(f"Tensor {t.name!r} is from another graph than the operation {op_type!r} "
+                                 "being built; build all ops of a model in one graph (tg.Graph().as_default())")
+        controls = [c for ctrl in self._control_stack for c in ctrl] + list(control_inputs)
+        name = self.unique_name(name or op_type) if unique else name
+        op = Operation(self, op_type, name, inputs, attrs or {}, controls)
+        op.outputs = tuple(Tensor(op, i, shape, dtype) for i, (shape, dtype) in enumerate(output_specs))
+        self._ops.append(op)
+        self._ops_by_name[op.name] = op
+        self.version += 1
+        return op
+
+    def unique_name(self, name, mark_as_used=True):
+        """TF1's naming: prefix the name scope, then add _1, _2, ... to names already taken."""
+        if self._name_stack:
+            name = f"{self._name_stack}/{name}"
+        key = name.lower()
+        i = self._names_in_use.get(key, 0)
+        if mark_as_used:
+            self._names_in_use[key] = i + 1
+        if i > 0:
+            base = key
+            while key in self._names_in_use:
+                key = f"{base}_{i}"
+                i += 1
+            if mark_as_used:
+                self._names_in_use[key] = 1
+            name = f"{name}_{i - 1}"
+        return name
+
+    @contextlib.contextmanager
+    def name_scope(self, name):
+        """Open a name scope for ops: "" or None returns to the top, a name ending in "/" is re-entered as is."""
+        old = self._name_stack
+        if not name:
+            new = ""
+        elif name.endswith("/"):
+            new = name[:-1]
+        else:
+            new = self.unique_name(name)
+        self._name_stack = new
+        try:
+            yield "" if not new else new + "/"
+        finally:
+            self._name_stack = old
+
+    @contextlib.contextmanager
+    def control_dependencies(self, control_inputs):
+        """Ops built inside run only after `control_inputs` (Operations or Tensors); None clears them."""
+        if control_inputs is None:
+            old, self._control_stack = self._control_stack, []
+            try:
+                yield
+            finally:
+                self._control_stack = old
+            return
+        ops = [c.op if isinstance(c, Tensor) else c for c in control_inputs]
+        self._control_stack.append(ops)
+        try:
+            yield
+        finally:
+            self._control_stack.pop()
+
+    # --- lookups --------------------------------------------------------------------------------
+    def get_operations(self):
+        return list(self._ops)
+
+    def get_operation_by_name(self, name):
+        if not isinstance(name, str):
+            raise TypeError(f"Operation names are strings, got {name!r}")
+        if ":" in name:
+            raise ValueError(f"The name {name!r} looks like a Tensor name; use get_tensor_by_name "
+                             "or drop the ':index' suffix")
+        try:
+            return self._ops_by_name[name]
+        except KeyError:
+            raise KeyError(f"The name {name!r} refers to an Operation not in the graph") from None
+
+    def get_tensor_by_name(self, name):
+        if not isinstance(name, str) or ":" not in name:
+            raise ValueError(f"The name {name!r} is not a Tensor name: Tensor names look like 'op_name:0'")
+        op_name, _, index = name.rpartition(":")
+        if op_name not in self._ops_by_name:
+            raise KeyError(f"The name {name!r} refers to a Tensor which does not exist: "
+                           f"the operation {op_name!r} is not in the graph")
+        op = self._ops_by_name[op_name]
+        if not index.isdigit() or int(index) >= len(op.outputs):
+            raise KeyError(f"The name {name!r} refers to a Tensor which does not exist: the operation "
+                           f"{op_name!r} has {len(op.outputs)} output(s)")
+        return op.outputs[int(index)]
+
+    def as_graph_element(self, obj, allow_tensor=True, allow_operation=True):
+        """Return the Tensor or Operation that `obj` (an object of this graph or a name) refers to."""
+        if isinstance(obj, str):
+            if ":" in obj and allow_tensor:
+                return self.get_tensor_by_name(obj)
+            if allow_operation:
+                return self.get_operation_by_name(obj)
+            raise ValueError(f"The name {obj!r} looks like an Operation name, but Operations are not allowed here")
+        if isinstance(obj, (Tensor, Operation)):
+            if obj.graph is not self:
+                raise ValueError(f"{obj!r} is not an element of this graph: it was built in another tg.Graph")
+            if isinstance(obj, Tensor) and not allow_tensor:
+                raise TypeError(f"Tensors are not allowed here, got {obj!r}")
+            if isinstance(obj, Operation) and not allow_operation:
+                raise TypeError(f"Operations are not allowed here, got {obj!r}")
+            return obj
+        raise TypeError(f"Can not convert a {type(obj).__name__} into a Tensor or Operation: {obj!r}")
+
+    # --- collections ------------------------------------------------------------------------------
+    def add_to_collection(self, key, value):
+        self._collections.setdefault(key, []).append(value)
+
+    def get_collection(self, key):
+        return list(self._collections.get(key, ()))
+
+    def get_collection_ref(self, key):
+        return self._collections.setdefault(key, [])
+
+    @contextlib.contextmanager
+    def as_default(self):
+        """Make this graph the default graph inside the `with` block."""
+        _stack().append(self)
+        try:
+            yield self
+        finally:
+            _stack().pop()
+
+
+_state = threading.local()
+_global_default = [None]
+
+
+def _stack():
+    if not hasattr(_state, "graphs"):
+        _state.graphs = []
+    return _state.graphs
+
+
+def get_default_graph():
+    """The innermost graph made default with `as_default()`, else the global default graph."""
+    stack = _stack()
+    if stack:
+        return stack[-1]
+    if _global_default[0] is None:
+        _global_default[0] = Graph()
+    return _global_default[0]
+
+
+def reset_default_graph():
+    """Replace the global default graph with a new, empty one."""
+    if _stack():
+        raise AssertionError("Do not use tg.reset_default_graph() inside a graph's `with g.as_default()` block")
+    _global_default[0] = Graph()
+
+
+def name_scope(name):
+    """Open a name scope in the default graph (ops only; variables from get_variable ignore it)."""
+    return get_default_graph().name_scope(name)
+
+
+def control_dependencies(control_inputs):
+    """Ops built inside run only after `control_inputs`."""
+    return get_default_graph().control_dependencies(control_inputs)

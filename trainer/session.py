@@ -1,0 +1,297 @@
+"""Session: compiles a plan per (fetches, feed keys) once, then replays it as a plain loop."""
+import heapq
+import threading
+
+import numpy as np
+
+from .errors import FailedPreconditionError
+from .graph import Operation, Tensor, format_shape, get_default_graph
+from .ops.registry import get_array_module, make_kernel, op_def
+
+
+class VariableStore(dict):
+    """Variable op -> its current array; reading a missing one names the uninitialized variable."""
+
+    def __missing__(self, op):
+        raise FailedPreconditionError(
+            f"Attempting to use uninitialized value {op.name!r}: run tg.global_variables_initializer() "
+            f"(or {op.name}.initializer) in this session first")
+
+
+class Session:
+    """Runs fetches from one graph; holds the values of its variables."""
+
+    def __init__(self, graph=None, device=None):
+        self.graph = graph if graph is not None else get_default_graph()
+        self.variables = VariableStore()
+        self.device = device or "cpu"
+        self.to_device = _device_transfer(self.device)
+        self._rngs = {}
+        self._plans = {}
+        self._closed = False
+        self._default_stack = None
+
+    def run(self, fetches, feed_dict=None):
+        """Evaluate `fetches` (Tensor, Operation, name, or nested list/tuple/dict of them) as numpy values."""
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
+        leaves, rebuild = _flatten(fetches)
+        feed_keys = tuple(feed_dict) if feed_dict else ()
+        key = (tuple(leaves), feed_keys)
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._plans[key] = Plan(self, leaves, feed_keys)
+        values = plan.execute(feed_dict.values() if feed_dict else ())
+        return rebuild(values)
+
+    def rng(self, op):
+        """The random generator of a random op in this session, seeded from the op's (seed, seed2)."""
+        if op not in self._rngs:
+            seed, seed2 = op.attrs.get("seed"), op.attrs.get("seed2")
+            entropy = None if seed is None else [seed, seed2]
+            self._rngs[op] = np.random.default_rng(np.random.SeedSequence(entropy))
+        return self._rngs[op]
+
+    def close(self):
+        self._closed = True
+        self.variables.clear()
+        self._plans.clear()
+
+    def as_default(self):
+        return _DefaultSession(self)
+
+    def __enter__(self):
+        self._default_stack = _DefaultSession(self)
+        self._default_stack.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        self._default_stack.__exit__(*exc)
+        self.close()
+
+
+class Plan:
+    """The ops a run needs, topologically sorted (Kahn's algorithm), as (kernel, input slots, output slot)."""
+
+    def __init__(self, session, leaves, feed_keys):
+        graph = session.graph
+        elements = [_element(graph, leaf, "fetch") for leaf in leaves]
+        feeds = [_element(graph, key, "feed") for key in feed_keys]
+        for t in feeds:
+            if not isinstance(t, Tensor):
+                raise TypeError(f"Only Tensors can be fed, got the Operation {t.name!r}")
+        fed = set(feeds)
+        ops = _topological_order(elements, fed)
+        slots = {}
+        for t in feeds:
+            slots[t] = len(slots)
+        self.template, steps = [None] * len(feeds), []
+        for op in ops:
+            d = op_def(op.type)
+            if op.type == "Placeholder" and not all(t in fed for t in op.outputs):
+                raise ValueError(f"You must feed a value for placeholder tensor {op.outputs[0].name!r} with "
+                                 f"dtype {op.outputs[0].dtype.name} and shape {format_shape(op.outputs[0].shape)}")
+            outs = []
+            for t in op.outputs:
+                if t not in slots:
+                    slots[t] = len(self.template)
+                    self.template.append(None)
+                outs.append(slots[t])
+            if d.constant:
+                self.template[outs[0]] = session.to_device(op.attrs["value"])
+                continue
+            ins = tuple(slots[t] for t in op.inputs[d.ref_inputs:])
+            kernel = make_kernel(op, session)
+            if len(outs) == 1:
+                steps.append((kernel, ins, outs[0], op))
+            else:
+                tuple_slot = len(self.template)
+                self.template.append(None)
+                steps.append((kernel, ins, tuple_slot, op))
+                steps += [(_item(i), (tuple_slot,), s, op) for i, s in enumerate(outs)]
+        self.steps = steps
+        self.feed_checks = [_feed_check(t, session.to_device) for t in feeds]
+        self.fetch_slots = [slots[e] if isinstance(e, Tensor) else None for e in elements]
+        self.fetch_post = [_fetch_post(e, session.device) for e in elements]
+
+    def execute(self, feed_values):
+        env = self.template[:]
+        for i, (check, value) in enumerate(zip(self.feed_checks, feed_values)):
+            env[i] = check(value)
+        step = None
+        try:
+            for step in self.steps:
+                env[step[2]] = step[0](*[env[i] for i in step[1]])
+        except FailedPreconditionError:
+            raise
+        except Exception as exc:
+            if step is None or getattr(exc, "ringflow_passthrough", False):
+                raise
+            raise _annotate(exc, step[3]) from exc
+        return [post(env[s]) if s is not None else None for s, post in zip(self.fetch_slots, self.fetch_post)]
+
+
+def _topological_order(elements, fed):
+    """Kahn's algorithm over only the ops the fetches need; ties go to the op built first."""
+    needed, stack = set(), [e if isinstance(e, Operation) else e.op for e in elements if e not in fed]
+    while stack:
+        op = stack.pop()
+        if op in needed:
+            continue
+        needed.add(op)
+        ref = op_def(op.type).ref_inputs
+        stack += [t.op for t in op.inputs[ref:] if t not in fed]
+        stack += [c for c in op.control_inputs if c not in needed]
+    indegree, consumers = {op: 0 for op in needed}, {op: [] for op in needed}
+    for op in needed:
+        ref = op_def(op.type).ref_inputs
+        for producer in {t.op for t in op.inputs[ref:] if t not in fed} | set(op.control_inputs):
+            indegree[op] += 1
+            consumers[producer].append(op)
+    ready = [(op._id, op) for op, n in indegree.items() if n == 0]
+    heapq.heapify(ready)
+    order = []
+    while ready:
+        _, op = heapq.heappop(ready)
+        order.append(op)
+        for consumer in consumers[op]:
+            indegree[consumer] -= 1
+            if indegree[consumer] == 0:
+                heapq.heappush(ready, (consumer._id, consumer))
+    return order
+
+
+def _element(graph, obj, role):
+    try:
+        return graph.as_graph_element(obj)
+    except (TypeError, ValueError, KeyError) as exc:
+        raise type(exc)(f"Cannot interpret {obj!r} as a {role}: {exc.args[0]}") from None
+
+
+def _item(i):
+    return lambda values: values[i]
+
+
+def _feed_check(tensor, to_device):
+    dtype, shape, name = tensor.dtype, tensor.shape, tensor.name
+
+    def check(value):
+        if type(value) is not np.ndarray or value.dtype != dtype:
+            if get_array_module(value) is not np:
+                return value
+            array = np.asarray(value)
+            if array.dtype != dtype:
+                if not (np.can_cast(array.dtype, dtype, "same_kind") or array.dtype.kind in "biu" and dtype.kind == "f"):
+                    raise ValueError(f"Cannot feed value of dtype {array.dtype.name} for Tensor {name!r}, "
+                                     f"which has dtype {dtype.name}")
+                array = array.astype(dtype)
+            value = array
+        if shape is not None and (value.ndim != len(shape) or
+                                  any(s is not None and s != d for s, d in zip(shape, value.shape))):
+            raise ValueError(f"Cannot feed value of shape {format_shape(value.shape)} for Tensor {name!r}, "
+                             f"which has shape {format_shape(shape)}")
+        return to_device(value)
+    return check
+
+
+def _aliases_state(tensor):
+    """True when the tensor may share memory with a variable (read or views of a read)."""
+    while True:
+        d = op_def(tensor.op.type)
+        if d.kernel is not None and tensor.op.type == "VariableV2" or d.ref_inputs:
+            return True
+        if not d.view or not tensor.op.inputs:
+            return False
+        tensor = tensor.op.inputs[0]
+
+
+def _fetch_post(element, device):
+    if not isinstance(element, Tensor):
+        return None
+    if device != "cpu":
+        return lambda value: value.get() if hasattr(value, "get") else value
+    if _aliases_state(element):
+        return lambda value: value.copy()
+    return lambda value: value
+
+
+def _annotate(exc, op):
+    message = f"{op.type} op {op.name!r} failed: {exc}"
+    try:
+        return type(exc)(message)
+    except Exception:
+        return RuntimeError(message)
+
+
+def _device_transfer(device):
+    if device == "cpu":
+        return lambda value: value
+    if device != "gpu":
+        raise ValueError(f"Unknown device {device!r}: use 'cpu' or 'gpu'")
+    try:
+        import cupy
+        cupy.cuda.runtime.getDeviceCount()
+    except Exception as exc:
+        raise RuntimeError(f"device='gpu' needs CuPy and a CUDA GPU ({exc}); install ringflow[gpu] "
+                           "or use device='cpu'") from None
+    return cupy.asarray
+
+
+def _flatten(fetches):
+    """Leaves of a nested fetch structure, and a function that rebuilds it from their values."""
+    if isinstance(fetches, (Tensor, Operation, str)):
+        return [fetches], lambda values: values[0]
+    if isinstance(fetches, (list, tuple)):
+        parts = [_flatten(f) for f in fetches]
+        leaves = [leaf for p in parts for leaf in p[0]]
+        sizes = [len(p[0]) for p in parts]
+        kind = type(fetches)
+
+        def rebuild(values):
+            out, start = [], 0
+            for (_, rb), n in zip(parts, sizes):
+                out.append(rb(values[start:start + n]))
+                start += n
+            return out if kind is list else (kind(*out) if hasattr(kind, "_fields") else kind(out))
+        return leaves, rebuild
+    if isinstance(fetches, dict):
+        keys = list(fetches)
+        leaves, rebuild_list = _flatten([fetches[k] for k in keys])
+        return leaves, lambda values: dict(zip(keys, rebuild_list(values)))
+    if fetches is None:
+        raise TypeError("Fetch argument None is invalid: fetch a Tensor, an Operation or a name")
+    raise TypeError(f"Fetch argument {fetches!r} has invalid type {type(fetches).__name__}: fetch a Tensor, "
+                    "an Operation, a name string, or a list/tuple/dict of them")
+
+
+_local = threading.local()
+
+
+class _DefaultSession:
+    def __init__(self, session):
+        self.session = session
+
+    def __enter__(self):
+        if not hasattr(_local, "stack"):
+            _local.stack = []
+        _local.stack.append(self.session)
+        return self.session
+
+    def __exit__(self, *exc):
+        _local.stack.pop()
+
+
+def get_default_session():
+    stack = getattr(_local, "stack", None)
+    return stack[-1] if stack else None
+
+
+def resolve_session(session, element):
+    """`session`, else the default session; it must hold `element`'s graph."""
+    session = session or get_default_session()
+    if session is None:
+        raise ValueError(f"Cannot evaluate {element.name!r}: no default session is registered. Use "
+                         "`with tg.Session() as sess:` or pass session=sess")
+    if element.graph is not session.graph:
+        raise ValueError(f"Cannot evaluate {element.name!r}: its graph is not the session's graph")
+    return session
