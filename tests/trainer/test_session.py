@@ -1,0 +1,150 @@
+"""Session.run: fetch structures, feeds, pruning, plan caching and clear errors."""
+import collections
+
+import numpy as np
+import pytest
+
+import trainer as tg
+
+
+@pytest.fixture(autouse=True)
+def fresh_graph():
+    tg.reset_default_graph()
+
+
+def test_nested_fetches_keep_their_structure():
+    a, b = tg.constant(1.0, name="a"), tg.constant(2.0, name="b")
+    c = a + b
+    Pair = collections.namedtuple("Pair", "x y")
+    with tg.Session() as sess:
+        out = sess.run({"sum": c, "parts": [a, (b, "a:0")], "pair": Pair(a, c), "op": c.op})
+    assert out["sum"] == 3.0 and out["parts"][0] == 1.0
+    assert isinstance(out["parts"][1], tuple) and out["parts"][1][1] == 1.0
+    assert isinstance(out["pair"], Pair) and out["pair"].y == 3.0
+    assert out["op"] is None
+
+
+def test_feeds_by_tensor_and_by_name():
+    x = tg.placeholder(tg.float32, [None, 2], name="x")
+    y = x * 2.0
+    with tg.Session() as sess:
+        np.testing.assert_array_equal(sess.run(y, {x: [[1, 2]]}), [[2, 4]])
+        np.testing.assert_array_equal(sess.run(y, {"x:0": np.ones((3, 2))}), 2 * np.ones((3, 2)))
+        assert sess.run(y, {x: [[1, 2]]}).dtype == np.float32
+
+
+def test_any_tensor_can_be_fed_and_its_producers_are_skipped():
+    x = tg.placeholder(tg.float32, [], name="x")
+    y = x + 1.0
+    z = y * 3.0
+    with tg.Session() as sess:
+        assert sess.run(z, {y: 2.0}) == 6.0  # x is not needed, so not fed
+
+
+def test_only_the_needed_subgraph_runs():
+    v = tg.Variable(0.0)
+    bump = v.assign_add(1.0)
+    out = tg.constant(5.0) * 2.0
+    with tg.Session() as sess:
+        sess.run(v.initializer)
+        sess.run(out)
+        assert sess.run(v) == 0.0
+        sess.run(bump)
+        assert sess.run(v) == 1.0
+
+
+def test_topological_order_follows_dependencies_and_creation():
+    v = tg.Variable(1.0)
+    read_then = v * 10.0
+    with tg.control_dependencies([read_then]):
+        update = v.assign(5.0)
+    with tg.Session() as sess:
+        sess.run(v.initializer)
+        before, _ = sess.run([read_then, update])
+        assert before == 10.0 and sess.run(v) == 5.0
+
+
+def test_plan_is_compiled_once_per_fetches_and_feed_keys():
+    x = tg.placeholder(tg.float32, [])
+    y = x + 1.0
+    with tg.Session() as sess:
+        for i in range(5):
+            sess.run(y, {x: i})
+        sess.run([y], {x: 0})  # same leaves, same plan
+        assert len(sess._plans) == 1
+        sess.run([y, x], {x: 0})
+        assert len(sess._plans) == 2
+
+
+def test_missing_feed_names_the_placeholder():
+    x = tg.placeholder(tg.float32, [None, 3], name="images")
+    with tg.Session() as sess, pytest.raises(ValueError, match=r"feed a value for placeholder tensor 'images:0' "
+                                                               r"with dtype float32 and shape \(None, 3\)"):
+        sess.run(x * 2.0)
+
+
+def test_wrong_feed_shape_names_both_shapes():
+    x = tg.placeholder(tg.float32, [None, 3], name="x")
+    with tg.Session() as sess, pytest.raises(ValueError, match=r"shape \(2, 4\) for Tensor 'x:0', which has "
+                                                               r"shape \(None, 3\)"):
+        sess.run(x, {x: np.zeros((2, 4))})
+
+
+def test_wrong_feed_dtype_names_both_dtypes():
+    x = tg.placeholder(tg.int32, [2], name="labels")
+    with tg.Session() as sess, pytest.raises(ValueError, match="dtype float64 for Tensor 'labels:0', which "
+                                                               "has dtype int32"):
+        sess.run(x, {x: [1.5, 2.0]})
+
+
+def test_reading_an_uninitialized_variable_names_it():
+    v = tg.Variable(1.0, name="weights")
+    with tg.Session() as sess, pytest.raises(tg.FailedPreconditionError, match="uninitialized value 'weights'"):
+        sess.run(v * 2.0)
+
+
+def test_closed_session_refuses_to_run():
+    sess = tg.Session()
+    sess.close()
+    with pytest.raises(RuntimeError, match="closed Session"):
+        sess.run(tg.constant(1.0))
+
+
+def test_fetch_from_another_graph_or_unknown_name():
+    other = tg.Graph()
+    with other.as_default():
+        a = tg.constant(1.0)
+    with tg.Session() as sess:
+        with pytest.raises(ValueError, match="not an element of this graph"):
+            sess.run(a)
+        with pytest.raises(KeyError, match="'nope:0'"):
+            sess.run("nope:0")
+        with pytest.raises(TypeError, match="invalid type int"):
+            sess.run(3)
+
+
+def test_eval_needs_a_default_session():
+    c = tg.constant(2.0)
+    with pytest.raises(ValueError, match="no default session"):
+        c.eval()
+    sess = tg.Session()
+    assert c.eval(session=sess) == 2.0
+    with sess.as_default():
+        assert c.eval() == 2.0
+
+
+def test_fetched_variable_values_are_snapshots():
+    v = tg.Variable(np.zeros(3))
+    bump = v.assign_add(np.ones(3))
+    with tg.Session() as sess:
+        sess.run(v.initializer)
+        first = sess.run(v)
+        sess.run(bump)
+        np.testing.assert_array_equal(first, np.zeros(3))
+
+
+def test_runtime_errors_name_the_op():
+    x = tg.placeholder(tg.float32, [None, None], name="x")
+    y = tg.matmul(x, x, name="square")
+    with tg.Session() as sess, pytest.raises(ValueError, match="MatMul op 'square' failed"):
+        sess.run(y, {x: np.ones((2, 3))})
