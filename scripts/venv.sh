@@ -19,7 +19,8 @@ stamp="$venv/.ringflow-installed"
 want="$extras $(cat "$root/setup.cfg" | cksum)"
 if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$want" ]]; then
     echo "ringflow: installing the project into $venv (extras: $extras)"
-    "$venv/bin/python" -m pip install -q --disable-pip-version-check -e "$root[$extras]"
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check -e "$root[$extras]" \
+        2> >(grep -v "^WARNING: Location '" >&2)
     echo "$want" > "$stamp"
 fi
 export PATH="$venv/bin:$PATH"
