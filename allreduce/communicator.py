@@ -1,0 +1,184 @@
+"""The communicator base class: argument checks, the shape/dtype agreement, waiting with a deadline,
+and broadcast/allgather/barrier. A backend only implements `_allreduce(src, dst, op)` on flat arrays."""
+import hashlib
+import os
+import time
+
+import numpy as np
+from mpi4py import MPI
+
+from .errors import CollectiveTimeout
+from .ops import check_dtype, check_op, work_dtype
+from . import rd
+
+DEFAULT_TIMEOUT_S = 300.0
+
+
+def resolve_timeout(timeout):
+    if timeout is None:
+        timeout = os.environ.get("RINGFLOW_TIMEOUT", DEFAULT_TIMEOUT_S)
+    try:
+        timeout = float(timeout)
+    except (TypeError, ValueError):
+        raise ValueError(f"timeout must be a number of seconds, got {timeout!r} (check RINGFLOW_TIMEOUT)") from None
+    if not timeout > 0:
+        raise ValueError(f"timeout must be positive seconds, got {timeout!r}")
+    return timeout
+
+
+class Communicator:
+    """Collectives between the ranks of an MPI communicator (duplicated, so user messages never mix in)."""
+
+    name = None
+
+    def __init__(self, comm=None, timeout=None):
+        self.timeout = resolve_timeout(timeout)
+        self.comm = (MPI.COMM_WORLD if comm is None else comm).Dup()
+        self.rank, self.size = self.comm.Get_rank(), self.comm.Get_size()
+        self._broken = None
+        self._buffers = {}
+        self._signatures = {}
+        self._rd = rd.RecursiveDoubling(self)
+
+    def __repr__(self):
+        return f"<{type(self).__name__} {self.name!r} rank {self.rank} of {self.size}>"
+
+    # -- the public collectives -------------------------------------------------------------------
+    def allreduce(self, x, op="sum", out=None):
+        """Reduce x over all ranks with op ("sum", "mean", "max", "min"); every rank gets the same bytes."""
+        self._check_usable()
+        check_op(op)
+        x = np.asarray(x)
+        check_dtype(x.dtype)
+        if out is None:
+            out = np.empty(x.shape, x.dtype)
+        elif not isinstance(out, np.ndarray) or out.shape != x.shape or out.dtype != x.dtype:
+            raise ValueError(f"out must be an array of x's shape {x.shape!r} and dtype {x.dtype!r}, got "
+                             f"{getattr(out, 'shape', type(out))!r} {getattr(out, 'dtype', '')!r} at rank {self.rank}")
+        wd = work_dtype(x.dtype)
+        direct_out = out.flags.c_contiguous and out.dtype == wd
+        if x.flags.c_contiguous and x.dtype == wd:
+            src = x.reshape(-1)
+        else:
+            src = self._buffer("src", wd, x.size)
+            np.copyto(src.reshape(x.shape), x)
+        dst = out.reshape(-1) if direct_out else self._buffer("dst", wd, x.size)
+        if np.may_share_memory(src, dst):
+            if src.__array_interface__["data"][0] != dst.__array_interface__["data"][0]:
+                raise ValueError(f"out overlaps x without being x at rank {self.rank}: pass out=x or a separate array")
+            src = dst  # in place: backends test `src is dst`
+        self._reduce(src, dst, op, self._signature(x.shape, x.dtype, op))
+        if not direct_out:
+            np.copyto(out, dst.reshape(out.shape), casting="unsafe")
+        return out
+
+    def broadcast(self, x, root=0):
+        """Return root's x on every rank (x must have the same shape and dtype everywhere)."""
+        self._check_usable()
+        self._check_root(root)
+        x = np.ascontiguousarray(x)
+        self._agree(x.shape, x.dtype, "broadcast")
+        result = x.copy()
+        req = self.comm.Ibcast(_bytes(result), root=root)
+        self._wait([req], [root], "broadcast")
+        return result
+
+    def allgather(self, x):
+        """Return every rank's x stacked on a new axis 0 (shape (size,) + x.shape)."""
+        self._check_usable()
+        x = np.ascontiguousarray(x)
+        self._agree(x.shape, x.dtype, "allgather")
+        result = np.empty((self.size,) + x.shape, x.dtype)
+        req = self.comm.Iallgather(_bytes(x), _bytes(result))
+        self._wait([req], None, "allgather")
+        return result
+
+    def barrier(self):
+        """Return once every rank has entered the barrier."""
+        self._check_usable()
+        self._wait([self.comm.Ibarrier()], None, "barrier")
+
+    # -- what backends build on -------------------------------------------------------------------
+    def _reduce(self, src, dst, op, signature):
+        """Agree on shape/dtype/op, then reduce. Backends that can piggy-back the check override this."""
+        if self.size > 1:
+            self._rd.run(signature)
+        self._allreduce(src, dst, op)
+
+    def _allreduce(self, src, dst, op):
+        raise NotImplementedError
+
+    def _agree(self, shape, dtype, op):
+        if self.size > 1:
+            self._rd.run(self._signature(shape, dtype, op))
+
+    def _signature(self, shape, dtype, op):
+        """A 63-bit digest of (shape, dtype, op); equal on two ranks iff they called the same collective."""
+        key = (shape, dtype.str, op)
+        sig = self._signatures.get(key)
+        if sig is None:
+            digest = hashlib.blake2b(repr(key).encode(), digest_size=8).digest()
+            sig = self._signatures[key] = int.from_bytes(digest, "little") >> 1
+        return sig
+
+    def _mismatch(self, signature):
+        """Every rank lands here together when signatures differ: name the ranks and what they passed."""
+        mine = next(k for k, v in self._signatures.items() if v == signature)
+        everyone = self.comm.allgather(mine)
+        for what, i in (("Op", 2), ("Dtype", 1), ("Shape", 0)):
+            values = [key[i] for key in everyone]
+            if len(set(values)) > 1:
+                show = (lambda v: repr(np.dtype(v).name)) if i == 1 else repr
+                others = ", ".join(f"{show(v)} at rank {r}" for r, v in enumerate(values) if v != values[0])
+                raise ValueError(f"{what} does not match: {show(values[0])} at rank 0 while {others} "
+                                 f"(raised at rank {self.rank}): every rank must pass the same {what.lower()}")
+        raise RuntimeError(f"ranks disagree on the collective signature but not on shape/dtype/op: {everyone!r}")
+
+    def _buffer(self, key, dtype, count):
+        """A persistent flat buffer, reused by every call that needs the same (key, dtype, count)."""
+        buf = self._buffers.get((key, dtype))
+        if buf is None or buf.size < count:
+            buf = self._buffers[(key, dtype)] = np.empty(max(count, 1), dtype)
+        return buf[:count]
+
+    def _wait(self, reqs, peers, what, statuses=None):
+        """Wait for reqs, raising CollectiveTimeout past the deadline. peers[i] is the rank reqs[i] waits on
+        (None when MPI does not say, as for its own collectives)."""
+        if MPI.Request.Testall(reqs, statuses):
+            return
+        deadline = time.monotonic() + self.timeout
+        while not MPI.Request.Testall(reqs, statuses):
+            os.sched_yield()  # on an oversubscribed node a spinning rank starves the rank it waits for
+            if time.monotonic() > deadline:
+                self._timeout(reqs, peers, what)
+
+    def _timeout(self, reqs, peers, what):
+        pending = [i for i, req in enumerate(reqs) if not req.Get_status()]
+        if peers is None:
+            culprits = [r for r in range(self.size) if r != self.rank]
+            who = f"one of ranks {culprits} (MPI does not say which)"
+        else:
+            culprits = sorted({peers[i] for i in pending})
+            who = f"rank(s) {culprits}"
+        for i in pending:
+            try:
+                reqs[i].Cancel()
+            except MPI.Exception:
+                pass
+        self._broken = f"{what} timed out at rank {self.rank} after {self.timeout:g} s waiting for {who}"
+        raise CollectiveTimeout(f"{self._broken}: is a rank skipping the collective, stuck or dead? "
+                                f"Raise the timeout (RINGFLOW_TIMEOUT) if it is just slow.",
+                                rank=self.rank, waiting_for=culprits)
+
+    def _check_usable(self):
+        if self._broken:
+            raise RuntimeError(f"this communicator is unusable since {self._broken}; create a new one")
+
+    def _check_root(self, root):
+        if not isinstance(root, (int, np.integer)) or not 0 <= root < self.size:
+            raise ValueError(f"root must be a rank in [0, {self.size}), got {root!r} at rank {self.rank}")
+
+
+def _bytes(a):
+    """a's memory as a flat byte buffer: MPI moves bytes, so float16 and friends need no MPI datatype."""
+    return a.reshape(-1).view(np.uint8)

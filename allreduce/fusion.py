@@ -1,0 +1,48 @@
+"""Tensor fusion: many small arrays (gradients) reduced as a few large flat buckets.
+
+    fused = FusedAllreduce(communicator, [(w.shape, w.dtype) for w in params], bucket_bytes=25 * 2**20)
+    for view, grad in zip(fused.views, grads):   # or let the backward pass write into fused.views directly
+        view[...] = grad
+    fused.allreduce(op="mean")                   # in place: every view now holds the mean over ranks
+
+Arrays are packed in the order given (pass them in the order their gradients become ready, as PyTorch DDP
+does) into persistent buckets of one dtype and at most bucket_bytes each (an array larger than that gets a
+bucket of its own). `views[i]` is a view into its bucket, so nothing is packed or unpacked on the next step:
+the reduction happens in the buckets and the views see the result.
+"""
+import numpy as np
+
+from .ops import check_dtype
+
+
+class FusedAllreduce:
+    def __init__(self, communicator, shapes_dtypes, bucket_bytes=25 * 2**20):
+        if bucket_bytes <= 0:
+            raise ValueError(f"bucket_bytes must be positive, got {bucket_bytes!r}")
+        self.communicator, self.bucket_bytes = communicator, bucket_bytes
+        layout, open_bucket = [], {}  # layout: (bucket index, offset, shape, dtype) per array
+        sizes, dtypes = [], []
+        for shape, dtype in shapes_dtypes:
+            shape, dtype = tuple(shape), np.dtype(dtype)
+            check_dtype(dtype)
+            count = int(np.prod(shape, dtype=np.int64))
+            b = open_bucket.get(dtype)
+            if b is None or (sizes[b] + count) * dtype.itemsize > bucket_bytes:
+                b = open_bucket[dtype] = len(sizes)
+                sizes.append(0)
+                dtypes.append(dtype)
+            layout.append((b, sizes[b], shape, count))
+            sizes[b] += count
+        self.buckets = [np.zeros(size, dtype) for size, dtype in zip(sizes, dtypes)]
+        self.views = [self.buckets[b][off:off + count].reshape(shape) for b, off, shape, count in layout]
+
+    def allreduce(self, arrays=None, op="mean"):
+        """Reduce every bucket in place (after copying `arrays` into the views, if given); returns the views."""
+        if arrays is not None:
+            if len(arrays) != len(self.views):
+                raise ValueError(f"expected {len(self.views)} arrays, got {len(arrays)}")
+            for view, a in zip(self.views, arrays):
+                np.copyto(view, a)
+        for bucket in self.buckets:
+            self.communicator.allreduce(bucket, op=op, out=bucket)
+        return self.views

@@ -1,0 +1,85 @@
+"""Recursive doubling with a signature header: the latency-optimal allreduce for small messages, and the
+shape/dtype/op agreement every collective starts with.
+
+Each message is [lo, hi | payload]: lo/hi are the smallest and largest signature (a digest of shape, dtype
+and op) seen so far. Ranks combine headers with min/max, so after log2(N) rounds every rank knows whether all
+N signatures agree - a mismatch raises on every rank instead of hanging, because every rank runs the same
+rounds whatever it was passed. Payloads are combined only while the signatures agree, and only up to the
+capacity every rank posts receives for, so a mismatched peer can never overrun a buffer.
+
+N not a power of two (p = largest power of two <= N, rem = N - p): ranks 0..2rem-1 pair up, the even one hands
+its data to the odd one and sits out; the p remaining ranks double; the odd ones hand the result back.
+Partners combine as op(lower rank's value, higher rank's value), so both compute the same bits.
+"""
+import numpy as np
+from mpi4py import MPI
+
+from .ops import UFUNCS
+
+HEADER = 16  # bytes: int64 lo, int64 hi
+CAPACITY = 64 * 1024  # payload bytes; also the ring's small-message crossover
+TAG = 17
+
+
+class RecursiveDoubling:
+    def __init__(self, communicator, capacity=CAPACITY):
+        self.c = communicator
+        self.capacity = capacity
+        n, r = communicator.size, communicator.rank
+        p = 1 << (n.bit_length() - 1)
+        rem = n - p
+        self.pre = self.post = None
+        if r < 2 * rem and r % 2 == 0:
+            self.pre, newrank = r + 1, None  # send to r+1 before, receive the result after
+        elif r < 2 * rem:
+            self.post, newrank = r - 1, r // 2
+        else:
+            newrank = r - rem
+        real = lambda q: 2 * q + 1 if q < rem else q + rem
+        self.partners = [] if newrank is None else [real(newrank ^ m) for m in _powers(p)]
+        self.send = np.empty(HEADER + capacity, np.uint8)
+        self.recv = np.empty(HEADER + capacity, np.uint8)
+        self.status = [MPI.Status(), MPI.Status()]
+        self.shdr, self.rhdr = self.send[:HEADER].view(np.int64), self.recv[:HEADER].view(np.int64)
+
+    def run(self, signature, src=None, op="sum"):
+        """Agree on signature; with src (nbytes <= capacity) also return its reduction over all ranks
+        (a view into an internal buffer, valid until the next call)."""
+        c, comm, rank = self.c, self.c.comm, self.c.rank
+        nbytes = 0 if src is None else src.nbytes
+        self.shdr[0] = self.shdr[1] = signature
+        acc = None if src is None else self.send[HEADER:HEADER + nbytes].view(src.dtype)
+        if nbytes:
+            np.copyto(acc, src)
+        size, lo, hi = HEADER + nbytes, signature, signature
+        ufunc = UFUNCS[op]
+        status = self.status
+        if self.pre is not None:
+            c._wait([comm.Isend(self.send[:size], self.pre, TAG)], [self.pre], "allreduce")
+        steps = ([self.post] if self.post is not None else []) + self.partners
+        for peer in steps:
+            reqs = [comm.Irecv(self.recv, peer, TAG)]
+            if peer != self.post:
+                reqs.append(comm.Isend(self.send[:size], peer, TAG))
+            c._wait(reqs, [peer, peer], "allreduce", status)
+            lo, hi = min(lo, int(self.rhdr[0])), max(hi, int(self.rhdr[1]))
+            self.shdr[0], self.shdr[1] = lo, hi
+            if nbytes and lo == hi and status[0].Get_count() == size:
+                theirs = self.recv[HEADER:size].view(src.dtype)
+                ufunc(theirs, acc, out=acc) if peer < rank else ufunc(acc, theirs, out=acc)
+        if self.post is not None:
+            c._wait([comm.Isend(self.send[:size], self.post, TAG)], [self.post], "allreduce")
+        if self.pre is not None:
+            c._wait([comm.Irecv(self.send, self.pre, TAG)], [self.pre], "allreduce")
+            lo, hi = int(self.shdr[0]), int(self.shdr[1])
+        if lo != hi:
+            c._mismatch(signature)
+        return acc
+
+
+def _powers(p):
+    m = 1
+    while m < p:
+        yield m
+        m <<= 1
+

@@ -1,0 +1,102 @@
+"""One node, MPI-3 shared memory: every rank maps every other rank's window and reads it directly.
+
+Per piece of at most SLOT_BYTES: each rank copies its input into its own window slot; a flag barrier; then
+large pieces: rank r reduces slice r straight from all N windows (one fixed order), publishes it in its
+window, a second barrier, and everyone copies the other slices out. Small pieces skip the second barrier:
+every rank reduces the whole piece in the same order (same bits everywhere). Two slots alternate, so a slot is
+rewritten only after every rank has passed a later barrier, i.e. finished reading it.
+
+The barrier is a per-rank sequence number in shared memory, posted next to the call's signature: passing the
+first barrier is also the shape/dtype/op agreement, and a timeout names exactly the ranks that did not arrive.
+"""
+import os
+import time
+
+import numpy as np
+from mpi4py import MPI
+
+from .communicator import Communicator
+from .errors import CollectiveTimeout
+from .ops import UFUNCS, finish_mean
+from .registry import register
+
+SLOT_BYTES = int(os.environ.get("RINGFLOW_SHM_SLOT_BYTES", 4 * 2**20))
+SMALL_BYTES = 64 * 1024  # below: everyone reduces everything, one barrier instead of two
+FLAG_BYTES = 128  # seq and signature on their own cache lines
+
+
+@register("shm")
+class SharedMemoryCommunicator(Communicator):
+    def __init__(self, comm=None, timeout=None):
+        super().__init__(comm, timeout)
+        node = self.comm.Split_type(MPI.COMM_TYPE_SHARED)
+        together = node.Get_size() == self.size
+        node.Free()
+        if not self.comm.allreduce(together, op=MPI.LAND):
+            raise RuntimeError(f"'shm' needs all {self.size} ranks on one node, but rank {self.rank} shares its "
+                               f"node with fewer: use 'ring' or 'auto' across nodes")
+        self.win = MPI.Win.Allocate_shared(FLAG_BYTES + 2 * SLOT_BYTES, 1, comm=self.comm)
+        self.win.Lock_all()
+        mapped = [np.frombuffer(self.win.Shared_query(q)[0], np.uint8) for q in range(self.size)]
+        self.flags = [m[:24].view(np.int64) for m in mapped]  # [seq, signature of even / odd pieces]
+        self.slots = [(m[FLAG_BYTES:FLAG_BYTES + SLOT_BYTES], m[FLAG_BYTES + SLOT_BYTES:]) for m in mapped]
+        self.flags[self.rank][:] = 0
+        self.seq = self.piece = 0
+        self.comm.Barrier()
+
+    def _reduce(self, src, dst, op, signature):
+        if self.size == 1:
+            if src is not dst:
+                dst[...] = src
+            return
+        per = SLOT_BYTES // src.itemsize
+        for piece, a in enumerate(range(0, max(src.size, 1), per)):
+            b = min(a + per, src.size)
+            self._piece(src[a:b], dst[a:b], op, signature if piece == 0 else None)
+
+    def _piece(self, src, dst, op, signature):
+        n, me, ufunc = self.size, self.rank, UFUNCS[op]
+        slot = self.piece % 2
+        self.piece += 1
+        views = [s[slot][:src.nbytes].view(src.dtype) for s in self.slots]
+        views[me][...] = src
+        self._sync(signature, slot)
+        if src.nbytes <= SMALL_BYTES:
+            lo, hi = 0, src.size
+        else:
+            lo, hi = me * src.size // n, (me + 1) * src.size // n
+        ufunc(views[0][lo:hi], views[1][lo:hi], out=dst[lo:hi])
+        for q in range(2, n):
+            ufunc(dst[lo:hi], views[q][lo:hi], out=dst[lo:hi])
+        if op == "mean":
+            finish_mean(dst[lo:hi], n)
+        if hi - lo == src.size:
+            return
+        views[me][lo:hi] = dst[lo:hi]
+        self._sync(None, slot)
+        for q in range(n):
+            if q != me:
+                a, b = q * src.size // n, (q + 1) * src.size // n
+                dst[a:b] = views[q][a:b]
+
+    def _sync(self, signature, slot):
+        """Barrier over the shared flags; with a signature, also check every rank posted the same one."""
+        self.seq += 1
+        seq, mine = self.seq, self.flags[self.rank]
+        if signature is not None:
+            mine[1 + slot] = signature  # a rank one piece ahead of us writes the other entry
+        self.win.Sync()  # our window writes writes become visible before the flag says so
+        mine[0] = seq
+        late = [q for q, f in enumerate(self.flags) if f[0] < seq]
+        deadline = None
+        while late:
+            os.sched_yield()
+            late = [q for q in late if self.flags[q][0] < seq]
+            deadline = deadline or time.monotonic() + self.timeout
+            if late and time.monotonic() > deadline:
+                self._broken = (f"shm allreduce timed out at rank {self.rank} after {self.timeout:g} s waiting "
+                                f"for rank(s) {late}")
+                raise CollectiveTimeout(self._broken, rank=self.rank, waiting_for=late)
+        self.win.Sync()
+        if signature is not None and any(int(f[1 + slot]) != signature for f in self.flags):
+            self._mismatch(signature)
