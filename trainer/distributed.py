@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 
-from .ops.core_ops import convert_to_tensor
+from .ops.core_ops import constant, convert_to_tensor
 from .ops.registry import apply_op, register
 from .variables import GLOBAL_VARIABLES
 
@@ -23,82 +23,53 @@ def default_communicator():
     return allreduce.create_communicator("ring")
 
 
-class _Bucket:
-    """A persistent flat buffer and, per gradient it carries, (output index, offset, shape)."""
-
-    def __init__(self, dtype, entries, extra):
-        size = sum(int(np.prod(shape)) for _, shape in entries) + extra
-        self.buffer = np.zeros(size, dtype=dtype)
-        self.slots, offset = [], 0
-        for index, shape in entries:
-            n = int(np.prod(shape))
-            self.slots.append((index, self.buffer[offset:offset + n].reshape(shape)))
-            offset += n
-
-
-def plan_buckets(shapes, dtypes, limit=BUCKET_BYTES):
-    """Group indices (taken in the given order) into buckets of one dtype and at most `limit` bytes each."""
-    buckets, open_ = [], {}
-    for index, (shape, dtype) in enumerate(zip(shapes, dtypes)):
-        nbytes = int(np.prod(shape)) * np.dtype(dtype).itemsize
-        entries, used = open_.get(dtype, (None, 0))
-        if entries is None or (entries and used + nbytes > limit):
-            entries, used = [], 0
-            buckets.append((dtype, entries))
-        entries.append((index, shape))
-        open_[dtype] = (entries, used + nbytes)
-    return buckets
-
-
 class GradientAverager:
-    """The kernel of AllreduceGradients: pack, allreduce the buckets, unpack (weighted) averages."""
+    """The kernel of AllreduceGradients: pack into the fused buckets, allreduce, unpack (weighted) averages."""
 
     def __init__(self, communicator, shapes, dtypes, has_grad, average, weighted):
+        from allreduce import FusedAllreduce
         self.communicator, self.average, self.weighted = communicator, average, weighted
-        self.has_grad = has_grad
-        order = list(reversed(range(len(shapes))))  # backward order: the last variable's gradient first
-        plan = plan_buckets([shapes[i] for i in order], [np.dtype(dtypes[i]) for i in order])
-        self.buckets = [_Bucket(dtype, [(order[j], shape) for j, shape in entries], int(weighted and k == 0))
-                        for k, (dtype, entries) in enumerate(plan)]
-        self.num_outputs = len(shapes)
+        self.has_grad, self.num_outputs = has_grad, len(shapes)
+        self.order = list(reversed(range(len(shapes))))  # backward order: the last layer's gradient is ready first
+        layout = [(shapes[i], dtypes[i]) for i in self.order] + ([((1,), dtypes[self.order[0]])] if weighted else [])
+        self.fused = FusedAllreduce(communicator, layout, bucket_bytes=BUCKET_BYTES)
         self.seconds, self.timeline, self.step = 0.0, None, 0
 
-    def __call__(self, *arrays):
+    def __call__(self, *arrays, to_device=None):
         start = time.perf_counter()
-        weight = arrays[0] if self.weighted else None
+        weight = float(_host(arrays[0])) if self.weighted else None
         grads = iter(arrays[self.weighted:])
         inputs = [next(grads) if has else None for has in self.has_grad]
-        for bucket in self.buckets:
-            for index, view in bucket.slots:
-                self._pack(view, inputs[index], weight)
+        for index, view in zip(self.order, self.fused.views):
+            self._pack(view, inputs[index], weight)
         if self.weighted:
-            self.buckets[0].buffer[-1] = weight
-        for bucket in self.buckets:
-            self.communicator.allreduce(bucket.buffer, op="sum", out=bucket.buffer)
+            self.fused.views[-1][0] = weight
+        self.fused.allreduce(op="sum")
         total = self._divisor()
         outputs = [None] * self.num_outputs
-        for bucket in self.buckets:
-            for index, view in bucket.slots:
-                outputs[index] = view / total if total is not None else view.copy()
+        for index, view in zip(self.order, self.fused.views):
+            out = view / total if total is not None else view.copy()  # fresh arrays: the buckets are reused
+            outputs[index] = to_device(out) if to_device is not None else out
         end = time.perf_counter()
         self.seconds += end - start
         if self.timeline is not None:
             self.timeline.record("allreduce", start, end, self.step)
         return tuple(outputs) if self.num_outputs > 1 else outputs[0]
 
-    def _pack(self, view, grad, weight):
-        if grad is None or (weight is not None and weight == 0):
+    @staticmethod
+    def _pack(view, grad, weight):
+        if grad is None or weight == 0:
             view.fill(0)  # an empty shard's mean is NaN: it must contribute nothing, not poison the sum
         elif weight is not None:
-            np.multiply(grad, weight, out=view)
+            np.multiply(_host(grad), weight, out=view)
         else:
-            view[...] = grad
+            view[...] = _host(grad)
 
     def _divisor(self):
         if not self.average:
             return None
         if self.weighted:
-            total = self.buckets[0].buffer[-1]
+            total = self.fused.views[-1][0]
             if total == 0:
                 raise ValueError(f"the gradient weights sum to 0 over all {self.communicator.size} ranks "
                                  f"(rank {self.communicator.rank}): no rank had a sample to learn from")
@@ -106,11 +77,23 @@ class GradientAverager:
         return self.communicator.size
 
 
+def _host(array):
+    """A numpy array (CuPy arrays are copied to the host: the communicator works on host memory)."""
+    return array.get() if hasattr(array, "get") and not isinstance(array, np.ndarray) else np.asarray(array)
+
+
 def _infer(*inputs, averager, shapes, dtypes, **attrs):
     return list(zip(shapes, dtypes))
 
 
-register("AllreduceGradients", kernel=lambda op, session: op.attrs["averager"], infer=_infer)
+def _kernel(op, session):
+    averager = op.attrs["averager"]
+    if session.device == "cpu":
+        return averager
+    return lambda *arrays: averager(*arrays, to_device=session.to_device)
+
+
+register("AllreduceGradients", kernel=_kernel, infer=_infer)
 
 
 class DistributedOptimizer:
@@ -132,8 +115,8 @@ class DistributedOptimizer:
     def compute_gradients(self, loss, var_list=None, **kwargs):
         """The wrapped optimizer's gradients, averaged over ranks (zeros for variables without one)."""
         grads_and_vars = self._optimizer.compute_gradients(loss, var_list=var_list, **kwargs)
-        if self.communicator.size == 1:
-            return grads_and_vars
+        if self.communicator.size == 1:  # nothing to average; zeros as on N ranks, where they fill the buckets
+            return [(g if g is not None else constant(np.zeros(v.shape, v.dtype)), v) for g, v in grads_and_vars]
         variables = [v for _, v in grads_and_vars]
         check_same_model(variables, self.communicator, "trainable variables")
         shapes = [tuple(v.shape) for v in variables]

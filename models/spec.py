@@ -1,0 +1,34 @@
+"""What a model builder receives and returns."""
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+
+@dataclass(frozen=True)
+class Task:
+    """What the labels are: kind "regression" | "classes" | "multilabel", and outputs per sample."""
+    kind: str
+    num_outputs: int
+
+
+@dataclass
+class ModelSpec:
+    """A built model.
+
+    loss: scalar Tensor, the mean loss over the samples fed. metrics: name -> scalar Tensor, each a mean over
+    the samples fed, so means over shards weighted by shard size give the global batch's value. report: turns
+    such averaged metrics into the numbers shown to people (e.g. micro-F1 from tp/fp/fn rates); None = as is.
+    """
+    loss: object
+    predictions: object
+    metrics: dict = field(default_factory=dict)
+    report: Optional[Callable[[dict], dict]] = None
+
+    def summarize(self, averaged):
+        return dict(self.report(averaged) if self.report else averaged)
+
+
+def require(model, task, kind):
+    """Raise a clear error when a model is given data of the wrong kind."""
+    if task.kind != kind:
+        raise ValueError(f"model {model!r} learns {kind} labels, but the dataset has {task.kind} labels; "
+                         f"pick a model for {task.kind} data (see `ringflow train --help`)")
