@@ -14,3 +14,4 @@ from .scopes import AUTO_REUSE, VariableScope, get_variable_scope, variable_scop
 from .session import Session, get_default_session
 from .variables import (Variable, get_variable, global_variables, global_variables_initializer,
                         trainable_variables, variables_initializer)
+from .distributed import DistributedOptimizer, broadcast_variables  # noqa: E402  (data parallelism)
