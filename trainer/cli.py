@@ -1,0 +1,153 @@
+"""The `ringflow` command: `ringflow train [flags]`, alone or under mpiexec/mpirun/srun.
+
+A rank that fails prints the reason with its rank and aborts the whole MPI job, so no rank is left waiting
+in a collective for a partner that is gone.
+"""
+import argparse
+import os
+import sys
+import traceback
+
+RANK_VARIABLES = ("PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "MV2_COMM_WORLD_RANK", "SLURM_PROCID")
+
+
+def launcher_rank():
+    """This process's rank as the launcher set it, read without starting MPI (0 when run alone)."""
+    for name in RANK_VARIABLES:
+        if os.environ.get(name, "").isdigit():
+            return int(os.environ[name])
+    return 0
+
+
+def positive(kind):
+    def parse(text):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a {kind.__name__}, got {text!r}") from None
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"must be greater than 0, got {text!r}")
+        return value
+    return parse
+
+
+def non_negative_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text!r}")
+    return value
+
+
+def layer_sizes(text):
+    try:
+        sizes = tuple(int(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected comma-separated integers such as 512,512, got {text!r}") from None
+    if any(s <= 0 for s in sizes):
+        raise argparse.ArgumentTypeError(f"layer sizes must be positive, got {text!r}")
+    return sizes
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse whose usage errors are printed by rank 0 only (every rank parses the same argv)."""
+
+    def error(self, message):
+        if launcher_rank() == 0:
+            self.print_usage(sys.stderr)
+            sys.stderr.write(f"{self.prog}: error: {message}\n")
+        sys.exit(2)
+
+    def _print_message(self, message, file=None):
+        if launcher_rank() == 0:
+            super()._print_message(message, file)
+
+
+def build_parser():
+    import models
+    from . import datasets
+    from .loop import DTYPES, OPTIMIZERS
+    parser = Parser(prog="ringflow", description="Data-parallel training over MPI ranks with ring all-reduce. "
+                    "Launch N ranks with `mpiexec -n N ringflow train ...` (or mpirun/srun), or run alone.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    commands.required = True
+    t = commands.add_parser("train", help="train a model, data-parallel over every rank of the job",
+                            description="Train a model; every rank takes its share of each global batch and the "
+                            "gradients are averaged with an allreduce before every step.")
+    t.add_argument("--model", required=True, choices=models.names(), help="model to train")
+    t.add_argument("--dataset", required=True, metavar="SPEC",
+                   help="training data: " + ", ".join(datasets._usage(n) for n in datasets.names()))
+    t.add_argument("--batch-size", type=positive(int), default=32, metavar="N",
+                   help="global batch size, split as evenly as possible over the ranks (default 32)")
+    length = t.add_mutually_exclusive_group()
+    length.add_argument("--steps", type=non_negative_int, metavar="N",
+                        help="total optimizer steps, counted from step 0 even when resuming")
+    length.add_argument("--epochs", type=positive(float), metavar="N",
+                        help="total passes over the data, counted from the start (default 1)")
+    t.add_argument("--optimizer", choices=sorted(OPTIMIZERS), default="sgd", help="default sgd")
+    t.add_argument("--lr", type=positive(float), default=0.01, metavar="X", help="learning rate (default 0.01)")
+    t.add_argument("--seed", type=non_negative_int, default=0, metavar="S",
+                   help="seed of the initial weights and the shuffle (default 0)")
+    t.add_argument("--dtype", choices=DTYPES, default="float32", help="float type of weights and data")
+    t.add_argument("--allreduce", default="ring", metavar="NAME",
+                   help="communicator: ring (default), mpi, ps, shm, nccl or auto")
+    t.add_argument("--device", choices=("cpu", "gpu"), default="cpu", help="where the graph runs (default cpu)")
+    t.add_argument("--hidden", type=layer_sizes, metavar="N,N,...",
+                   help="hidden layer sizes of mlp / multilabel (default 512,512 / 64)")
+    t.add_argument("--checkpoint-dir", metavar="DIR",
+                   help="write checkpoints here; a run resumes from the latest complete one automatically")
+    t.add_argument("--checkpoint-every-steps", type=positive(int), metavar="K",
+                   help="checkpoint every K steps (always at the end when --checkpoint-dir is given)")
+    t.add_argument("--keep-checkpoints", type=positive(int), default=5, metavar="N",
+                   help="how many of the newest checkpoints to keep (default 5)")
+    t.add_argument("--logdir", metavar="DIR", help="TensorBoard event files (needs tensorboardX)")
+    t.add_argument("--log-every", type=positive(int), metavar="K",
+                   help="report metrics averaged over ranks every K steps (default: 10 reports per run)")
+    t.add_argument("--timeline", metavar="FILE", help="Chrome-trace JSON of every rank's compute and allreduce")
+    t.add_argument("--save-final", metavar="FILE.npz", help="write every variable by graph name at the end")
+    t.add_argument("--metrics-json", metavar="FILE", help="write the final metrics as JSON")
+    t.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar or log lines")
+    return parser
+
+
+def config_from(args):
+    from .loop import Config
+    fields = {k: v for k, v in vars(args).items() if k != "command"}
+    return Config(**fields)
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    rank = launcher_rank()
+    try:
+        from mpi4py import MPI
+        world = MPI.COMM_WORLD
+        rank = world.Get_rank()
+        from .loop import train
+        train(config_from(args))
+    except KeyboardInterrupt:
+        _fail(rank, "interrupted", code=130)
+    except Exception as exc:  # every failure, so that no rank is left hanging
+        if os.environ.get("RINGFLOW_TRACEBACK"):
+            traceback.print_exc()
+        _fail(rank, f"{type(exc).__name__}: {exc}")
+    return 0
+
+
+def _fail(rank, message, code=1):
+    sys.stdout.flush()
+    sys.stderr.write(f"ringflow: error on rank {rank}: {message}\n")
+    sys.stderr.flush()
+    try:
+        from mpi4py import MPI
+        if MPI.Is_initialized() and not MPI.Is_finalized() and MPI.COMM_WORLD.Get_size() > 1:
+            MPI.COMM_WORLD.Abort(code)
+    except ImportError:
+        pass
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
