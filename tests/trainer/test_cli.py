@@ -1,0 +1,113 @@
+"""`ringflow train` as a user runs it: one rank, no mpiexec, in a subprocess."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SMALL = ["--model", "mlp", "--hidden", "16", "--dataset", "synthetic-classes", "--batch-size", "32",
+         "--optimizer", "adam", "--lr", "0.01", "--seed", "3", "--no-progress"]
+
+
+def ringflow(*args, timeout=120):
+    exe = shutil.which("ringflow", path=os.path.dirname(sys.executable))
+    cmd = [exe] if exe else [sys.executable, "-m", "trainer"]
+    env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", PYTHONPATH=ROOT)
+    for name in ("PMI_RANK", "PMI_SIZE", "OMPI_COMM_WORLD_RANK", "PMIX_RANK"):
+        env.pop(name, None)  # a test run under mpiexec must not make these look like ranks of its job
+    return subprocess.run(cmd + [str(a) for a in args], capture_output=True, text=True, timeout=timeout,
+                          cwd=ROOT, env=env)
+
+
+def load(path):
+    with np.load(path, allow_pickle=False) as f:
+        return {k: f[k] for k in f.files}
+
+
+def test_help_lists_every_contract_flag():
+    top = ringflow("--help")
+    assert top.returncode == 0 and "train" in top.stdout
+    out = ringflow("train", "--help")
+    assert out.returncode == 0
+    for flag in ("--model", "--dataset", "--batch-size", "--steps", "--epochs", "--optimizer", "--lr", "--seed",
+                 "--dtype", "--allreduce", "--device", "--checkpoint-dir", "--checkpoint-every-steps", "--logdir",
+                 "--timeline", "--save-final", "--metrics-json"):
+        assert flag in out.stdout, flag
+
+
+def test_linear_regression_learns_y_equals_2x(tmp_path):
+    out = ringflow("train", "--model", "linear", "--dataset", "synthetic-linear", "--batch-size", "10",
+                   "--epochs", "20", "--lr", "0.1", "--dtype", "float64", "--metrics-json", tmp_path / "m.json",
+                   "--save-final", tmp_path / "w.npz")
+    assert out.returncode == 0, out.stderr
+    metrics = json.loads((tmp_path / "m.json").read_text())
+    assert metrics["step"] == 200 and metrics["ranks"] == 1 and metrics["loss"] < 0.12
+    weights = load(tmp_path / "w.npz")
+    assert abs(weights["weight:0"][0] - 2) < 0.15 and "global_step:0" in weights
+    assert "loss" in out.stdout  # the log lines show the loss
+
+
+def test_resumed_run_equals_an_uninterrupted_one(tmp_path):
+    whole = ringflow("train", *SMALL, "--steps", 40, "--save-final", tmp_path / "whole.npz")
+    assert whole.returncode == 0, whole.stderr
+    ckpt = tmp_path / "ckpt"
+    first = ringflow("train", *SMALL, "--steps", 25, "--checkpoint-dir", ckpt, "--checkpoint-every-steps", 10)
+    assert first.returncode == 0, first.stderr
+    assert sorted(os.listdir(ckpt)) == ["ckpt-00000010.npz", "ckpt-00000020.npz", "ckpt-00000025.npz"]
+    second = ringflow("train", *SMALL, "--steps", 40, "--checkpoint-dir", ckpt, "--checkpoint-every-steps", 10,
+                      "--save-final", tmp_path / "resumed.npz", "--metrics-json", tmp_path / "m.json")
+    assert second.returncode == 0, second.stderr
+    assert json.loads((tmp_path / "m.json").read_text())["resumed_from"].endswith("ckpt-00000025.npz")
+    a, b = load(tmp_path / "whole.npz"), load(tmp_path / "resumed.npz")
+    assert sorted(a) == sorted(b) and any("Adam" in k or "adam" in k.lower() for k in a)  # slots are saved
+    for k in a:
+        assert a[k].tobytes() == b[k].tobytes(), k
+    assert int(a["global_step:0"]) == 40
+
+
+def test_python_dash_m_trainer(tmp_path):
+    cmd = [sys.executable, "-m", "trainer", "train", *map(str, SMALL), "--steps", "3"]
+    out = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=120,
+                         env=dict(os.environ, PYTHONPATH=ROOT, OMP_NUM_THREADS="1"))
+    assert out.returncode == 0, out.stderr
+
+
+def test_tensorboard_timeline_and_kept_checkpoints(tmp_path):
+    pytest.importorskip("tensorboardX")
+    out = ringflow("train", *SMALL, "--steps", 12, "--logdir", tmp_path / "tb", "--timeline", tmp_path / "t.json",
+                   "--checkpoint-dir", tmp_path / "c", "--checkpoint-every-steps", 3, "--keep-checkpoints", 2)
+    assert out.returncode == 0, out.stderr
+    assert any(name.startswith("events.out.tfevents") for name in os.listdir(tmp_path / "tb"))
+    events = json.loads((tmp_path / "t.json").read_text())["traceEvents"]
+    assert len([e for e in events if e.get("name") == "compute"]) == 12
+    assert sorted(os.listdir(tmp_path / "c")) == ["ckpt-00000009.npz", "ckpt-00000012.npz"]
+
+
+@pytest.mark.parametrize("args,code,message", [
+    (["--model", "resnet", "--dataset", "synthetic-classes"], 2, "invalid choice: 'resnet'"),
+    (["--model", "mlp", "--dataset", "synthetic-classes", "--batch-size", "0"], 2, "--batch-size"),
+    (["--model", "mlp", "--dataset", "synthetic-classes", "--lr", "fast"], 2, "--lr"),
+    (["--model", "mlp", "--dataset", "synthetic-classes", "--steps", "3", "--epochs", "1"], 2, "not allowed"),
+    (["--model", "mlp", "--dataset", "imagenet"], 1, "unknown dataset 'imagenet'"),
+    (["--model", "mlp", "--dataset", "mnist:/nonexistent/mnist"], 1, "/nonexistent/mnist"),
+    (["--model", "linear", "--dataset", "synthetic-classes"], 1, "model 'linear'"),
+    (["--model", "mlp", "--dataset", "synthetic-classes", "--allreduce", "carrier-pigeon"], 1, "carrier-pigeon"),
+])
+def test_bad_input_is_a_clear_error_without_traceback(args, code, message):
+    out = ringflow("train", *args, "--steps", 1) if "--steps" not in args and "--epochs" not in args \
+        else ringflow("train", *args)
+    assert out.returncode == code, (out.stdout, out.stderr)
+    assert message in out.stderr and "Traceback" not in out.stderr
+
+
+def test_checkpoint_of_another_model_is_refused(tmp_path):
+    ckpt = tmp_path / "c"
+    assert ringflow("train", *SMALL, "--steps", 2, "--checkpoint-dir", ckpt).returncode == 0
+    out = ringflow("train", "--model", "logistic", "--dataset", "synthetic-classes", "--steps", 4,
+                   "--checkpoint-dir", ckpt)
+    assert out.returncode == 1 and "does not fit this model" in out.stderr
+    assert sorted(os.listdir(ckpt)) == ["ckpt-00000002.npz"]  # the user's checkpoint is untouched
