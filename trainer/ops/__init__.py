@@ -1,2 +1,3 @@
 """Op definitions; importing this package registers every op type."""
-from . import core_ops, math_ops, operators, random_ops, state_ops  # noqa: F401
+from . import (array_ops, conv_ops, core_ops, math_ops, nn_ops, operators, random_ops,  # noqa: F401
+               reduction_ops, state_ops)

@@ -1,9 +1,9 @@
-"""Elementwise and matrix math ops."""
+"""Elementwise and matrix math ops, each registered with its gradient."""
 import numpy as np
 
 from ..graph import Tensor
 from .core_ops import convert_to_tensor
-from .registry import apply_op, check_same_dtype, register
+from .registry import apply_op, check_same_dtype, infer_same, register
 
 
 def binary_operands(op_type, x, y):
@@ -18,22 +18,119 @@ def binary_operands(op_type, x, y):
     return x, y
 
 
-def _binary(op_type, default_name):
+def unbroadcast(grad, like):
+    """`grad` summed over the axes that broadcasting added to, or stretched in, `like`'s shape."""
+    if grad.shape is not None and grad.shape == like.shape and None not in grad.shape:
+        return grad
+    return apply_op("SumToShape", [grad, like], name="SumToShape")
+
+
+def _sum_to_shape(grad, like):
+    shape = like.shape
+    if grad.shape == shape:
+        return grad
+    lead = grad.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(i + lead for i, d in enumerate(shape) if d == 1 and grad.shape[i + lead] != 1)
+    return grad.sum(axis=axes, keepdims=True).reshape(shape) if axes else grad.reshape(shape)
+
+
+register("SumToShape", _sum_to_shape, infer=lambda g, like: [(like.shape, g.dtype)], view=True,
+         grad=lambda op, gg: [apply_op("BroadcastLike", [gg, op.inputs[0]]), None])
+register("BroadcastLike", lambda g, like: np.broadcast_to(g, like.shape), view=True,
+         infer=lambda g, like: [(like.shape, g.dtype)],
+         grad=lambda op, gg: [unbroadcast(gg, op.inputs[0]), None])
+
+
+def _binary(op_type, default_name, doc):
     def build(x, y, name=None):
         x, y = binary_operands(op_type, x, y)
         return apply_op(op_type, [x, y], name=name or default_name)
+    build.__name__, build.__doc__ = default_name.lower(), doc
     return build
 
 
-register("Add", np.add)
-register("Sub", np.subtract)
-register("Mul", np.multiply)
-register("RealDiv", np.true_divide)
+def _pow_grad(op, g):
+    x, y = op.inputs
+    log_x = where(greater(x, 0.0), log(where(greater(x, 0.0), x, ones_like(x))), zeros_like(x))
+    return [unbroadcast(g * y * pow(x, y - 1.0), x), unbroadcast(g * op.outputs[0] * log_x, y)]
 
-add = _binary("Add", "Add")
-subtract = _binary("Sub", "Sub")
-multiply = _binary("Mul", "Mul")
-divide = _binary("RealDiv", "truediv")
+
+def _select_grad(pick_x):
+    def grad(op, g):
+        x, y = op.inputs
+        mask = pick_x(x, y)
+        zeros = zeros_like(g)
+        return [unbroadcast(where(mask, g, zeros), x), unbroadcast(where(mask, zeros, g), y)]
+    return grad
+
+
+_BINARY = {  # type: (forward, gradient)
+    "Add": (np.add, lambda op, g: [unbroadcast(g, op.inputs[0]), unbroadcast(g, op.inputs[1])]),
+    "Sub": (np.subtract, lambda op, g: [unbroadcast(g, op.inputs[0]), unbroadcast(-g, op.inputs[1])]),
+    "Mul": (np.multiply, lambda op, g: [unbroadcast(g * op.inputs[1], op.inputs[0]),
+                                        unbroadcast(g * op.inputs[0], op.inputs[1])]),
+    "RealDiv": (np.true_divide, lambda op, g: [unbroadcast(g / op.inputs[1], op.inputs[0]),
+                                               unbroadcast(-g * op.outputs[0] / op.inputs[1], op.inputs[1])]),
+    "Pow": (np.power, _pow_grad),
+    "Maximum": (np.maximum, _select_grad(lambda x, y: greater_equal(x, y))),
+    "Minimum": (np.minimum, _select_grad(lambda x, y: less_equal(x, y))),
+}
+for _type, (_forward, _grad) in _BINARY.items():
+    register(_type, _forward, grad=_grad)
+
+add = _binary("Add", "Add", "x + y elementwise, with numpy broadcasting.")
+subtract = _binary("Sub", "Sub", "x - y elementwise, with numpy broadcasting.")
+multiply = _binary("Mul", "Mul", "x * y elementwise, with numpy broadcasting.")
+divide = _binary("RealDiv", "truediv", "x / y elementwise, with numpy broadcasting.")
+pow = _binary("Pow", "Pow", "x ** y elementwise, with numpy broadcasting.")  # noqa: A001 - TF1's name
+maximum = _binary("Maximum", "Maximum", "The larger of x and y elementwise (ties send the gradient to x).")
+minimum = _binary("Minimum", "Minimum", "The smaller of x and y elementwise (ties send the gradient to x).")
+
+_COMPARE = {"Greater": np.greater, "GreaterEqual": np.greater_equal, "Less": np.less,
+            "LessEqual": np.less_equal, "Equal": np.equal, "NotEqual": np.not_equal}
+for _type, _forward in _COMPARE.items():
+    register(_type, _forward, infer=lambda x, y: [(_broadcast(x, y), np.dtype(bool))])
+
+
+def _broadcast(x, y):
+    from .registry import broadcast_shapes
+    return broadcast_shapes(x.shape, y.shape)
+
+
+greater = _binary("Greater", "Greater", "x > y elementwise (bool).")
+greater_equal = _binary("GreaterEqual", "GreaterEqual", "x >= y elementwise (bool).")
+less = _binary("Less", "Less", "x < y elementwise (bool).")
+less_equal = _binary("LessEqual", "LessEqual", "x <= y elementwise (bool).")
+equal = _binary("Equal", "Equal", "x == y elementwise (bool).")
+not_equal = _binary("NotEqual", "NotEqual", "x != y elementwise (bool).")
+
+_UNARY = {  # type: (forward, gradient); gradients read the op's input x or output y
+    "Neg": (np.negative, lambda op, g: [-g]),
+    "Exp": (np.exp, lambda op, g: [g * op.outputs[0]]),
+    "Log": (np.log, lambda op, g: [g / op.inputs[0]]),
+    "Sqrt": (np.sqrt, lambda op, g: [g / (op.outputs[0] * 2.0)]),
+    "Square": (np.square, lambda op, g: [g * (op.inputs[0] * 2.0)]),
+    "Abs": (np.abs, lambda op, g: [g * sign(op.inputs[0])]),
+    "Sign": (np.sign, lambda op, g: [None]),
+}
+for _type, (_forward, _grad) in _UNARY.items():
+    register(_type, _forward, infer=infer_same, grad=_grad)
+
+
+def _unary(op_type, doc):
+    def build(x, name=None):
+        return apply_op(op_type, [convert_to_tensor(x)], name=name or op_type)
+    build.__name__, build.__doc__ = op_type.lower(), doc
+    return build
+
+
+negative = _unary("Neg", "-x elementwise.")
+exp = _unary("Exp", "e ** x elementwise.")
+log = _unary("Log", "Natural logarithm elementwise.")
+sqrt = _unary("Sqrt", "Square root elementwise.")
+square = _unary("Square", "x * x elementwise.")
+abs = _unary("Abs", "|x| elementwise.")  # noqa: A001 - TF1's name
+sign = _unary("Sign", "-1, 0 or 1 by the sign of x, elementwise.")
 
 
 def _matmul_infer(a, b, transpose_a=False, transpose_b=False):
@@ -50,14 +147,81 @@ def _matmul_infer(a, b, transpose_a=False, transpose_b=False):
     return [((m, n), a.dtype)]
 
 
-def _matmul_forward(a, b, transpose_a=False, transpose_b=False):
-    return np.matmul(a.T if transpose_a else a, b.T if transpose_b else b)
+def _matmul_kernel(op, session):
+    # BLAS takes transposed operands as flags: a.T is a free view, never a copy.
+    ta, tb, dot = op.attrs["transpose_a"], op.attrs["transpose_b"], np.dot
+    if ta and tb:
+        return lambda a, b: dot(a.T, b.T)
+    if ta:
+        return lambda a, b: dot(a.T, b)
+    if tb:
+        return lambda a, b: dot(a, b.T)
+    return dot
 
 
-register("MatMul", _matmul_forward, infer=_matmul_infer)
+def _matmul_grad(op, g):
+    a, b = op.inputs
+    ta, tb = op.attrs["transpose_a"], op.attrs["transpose_b"]
+    if not ta and not tb:
+        return [matmul(g, b, transpose_b=True), matmul(a, g, transpose_a=True)]
+    if not ta:
+        return [matmul(g, b), matmul(g, a, transpose_a=True)]
+    if not tb:
+        return [matmul(b, g, transpose_b=True), matmul(a, g)]
+    return [matmul(b, g, transpose_a=True, transpose_b=True), matmul(g, a, transpose_a=True, transpose_b=True)]
+
+
+register("MatMul", kernel=_matmul_kernel, infer=_matmul_infer, grad=_matmul_grad)
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     """Matrix product of 2-D tensors, optionally transposing either operand."""
     a, b = binary_operands("MatMul", a, b)
     return apply_op("MatMul", [a, b], name=name or "MatMul", transpose_a=transpose_a, transpose_b=transpose_b)
+
+
+def _add_n(*xs):
+    out = np.add(xs[0], xs[1])
+    for x in xs[2:]:
+        np.add(out, x, out=out)
+    return out
+
+
+register("AddN", lambda *xs: xs[0] if len(xs) == 1 else _add_n(*xs), infer=infer_same,
+         grad=lambda op, g: [g] * len(op.inputs))
+
+
+def add_n(inputs, name=None):
+    """The elementwise sum of a list of tensors of one shape and dtype."""
+    inputs = [convert_to_tensor(x) for x in inputs]
+    check_same_dtype("AddN", inputs)
+    return apply_op("AddN", inputs, name=name or "AddN")
+
+
+def where(condition, x, y, name=None):
+    """Elements of x where `condition` is true, else of y (numpy broadcasting)."""
+    x, y = binary_operands("Select", x, y)
+    return apply_op("Select", [convert_to_tensor(condition), x, y], name=name or "Select")
+
+
+def _select_grad_rule(op, g):
+    c, x, y = op.inputs
+    zeros = zeros_like(g)
+    return [None, unbroadcast(where(c, g, zeros), x), unbroadcast(where(c, zeros, g), y)]
+
+
+register("Select", np.where, infer=lambda c, x, y: [(_broadcast(_broadcast(c, x), y), x.dtype)],
+         grad=_select_grad_rule)
+
+register("ZerosLike", np.zeros_like, infer=infer_same, grad=lambda op, g: [None])
+register("OnesLike", np.ones_like, infer=infer_same, grad=lambda op, g: [None])
+
+
+def zeros_like(x, name=None):
+    """Zeros of x's shape and dtype."""
+    return apply_op("ZerosLike", [convert_to_tensor(x)], name=name or "zeros_like")
+
+
+def ones_like(x, name=None):
+    """Ones of x's shape and dtype."""
+    return apply_op("OnesLike", [convert_to_tensor(x)], name=name or "ones_like")

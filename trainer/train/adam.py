@@ -1,0 +1,43 @@
+"""Adam, TF1's formulation: lr_t = lr * sqrt(1 - beta2^t) / (1 - beta1^t), var -= lr_t * m / (sqrt(v) + eps)."""
+import numpy as np
+
+from ..graph import control_dependencies
+from ..ops.core_ops import group
+from ..variables import Variable
+from .optimizer import Optimizer
+
+
+class AdamOptimizer(Optimizer):
+    """Adam with TF1's bias correction and epsilon placement; beta1_power/beta2_power are graph variables."""
+
+    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8, use_locking=False, name="Adam"):
+        super().__init__(name)
+        self._lr, self._beta1, self._beta2, self._epsilon = learning_rate, beta1, beta2, epsilon
+        self._powers = None
+
+    def _create_slots(self, var_list):
+        if self._powers is None:
+            dtype = var_list[0].dtype
+            self._powers = (Variable(np.asarray(self._beta1, dtype=dtype), name="beta1_power", trainable=False),
+                            Variable(np.asarray(self._beta2, dtype=dtype), name="beta2_power", trainable=False))
+        for var in var_list:
+            self._zeros_slot(var, "m", self._name)
+            self._zeros_slot(var, "v", self._name)
+
+    def _extra_variables(self):
+        return list(self._powers or ())
+
+    def _apply_dense(self, grad, var):
+        b1p, b2p = (p if p.dtype == var.dtype else self._hyper(p, var, "power") for p in self._powers)
+        hyper = [self._hyper(value, var, name) for value, name in
+                 [(self._lr, "learning_rate"), (self._beta1, "beta1"), (self._beta2, "beta2"),
+                  (self._epsilon, "epsilon")]]
+        inputs = [var, self.get_slot(var, "m"), self.get_slot(var, "v"), b1p, b2p, *hyper, grad]
+        return self._update("ApplyAdam", inputs, f"update_{var.op.name}")
+
+    def _finish(self, updates, name):
+        b1p, b2p = self._powers
+        with control_dependencies(updates):
+            update_b1 = b1p.assign(b1p * np.asarray(self._beta1, dtype=b1p.dtype), name="update_beta1")
+            update_b2 = b2p.assign(b2p * np.asarray(self._beta2, dtype=b2p.dtype), name="update_beta2")
+        return group(*updates, update_b1.op, update_b2.op, name=name)

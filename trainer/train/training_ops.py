@@ -1,0 +1,54 @@
+"""Optimizer update ops: each updates its variable and slot arrays in place in the session's store.
+
+The leading `ref_inputs` inputs are variables passed by reference; the rest (learning rate,
+hyper-parameters, gradient) arrive as arrays. The formulas are TF1's training_ops.
+"""
+import numpy as np
+
+from ..ops.registry import register
+
+
+def _update_kernel(update, num_refs):
+    def make(op, session):
+        store, refs, attrs = session.variables, [t.op for t in op.inputs[:num_refs]], op.attrs
+
+        def kernel(*values):
+            arrays = [store[r] for r in refs]
+            update(*arrays, *values, **attrs)
+            return arrays[0]
+        return kernel
+    return make
+
+
+def _infer_var(var, *rest, **attrs):
+    return [(var.shape, var.dtype)]
+
+
+def apply_gradient_descent(var, lr, grad):
+    var -= lr * grad
+
+
+def apply_momentum(var, accum, lr, grad, momentum, use_nesterov=False):
+    accum *= momentum
+    accum += grad
+    if use_nesterov:  # TF1: var -= lr * grad + lr * momentum * accum
+        var -= lr * (grad + momentum * accum)
+    else:
+        var -= lr * accum
+
+
+def apply_adam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad):
+    # TF1: bias correction folded into the step size, epsilon added to sqrt(v) (not to sqrt(v-hat)).
+    lr_t = lr * np.sqrt(1 - beta2_power) / (1 - beta1_power)
+    m += (grad - m) * (1 - beta1)
+    v += (grad * grad - v) * (1 - beta2)
+    step = np.sqrt(v)
+    step += epsilon
+    np.divide(m, step, out=step)
+    step *= lr_t
+    var -= step
+
+
+for _type, _update, _refs in [("ApplyGradientDescent", apply_gradient_descent, 1),
+                              ("ApplyMomentum", apply_momentum, 2), ("ApplyAdam", apply_adam, 3)]:
+    register(_type, kernel=_update_kernel(_update, _refs), infer=_infer_var, ref_inputs=_refs)
