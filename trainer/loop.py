@@ -149,7 +149,7 @@ def train(config, communicator=None):
     sv.save(steps if steps > start else start, pipeline)
     result = final_metrics(session, g, (x, y), communicator)
     hooks.final(max(steps, start), result)
-    result.update(step=max(steps, start), ranks=size, resumed_from=sv.restored_from, **seconds)
+    result.update(step=max(steps, start), ranks=size, resumed_from_step=sv.restored_step, **seconds)
     sv.export(config.save_final)
     hooks.close(result, communicator)
     session.close()

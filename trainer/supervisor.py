@@ -20,7 +20,7 @@ class Supervisor:
         self.variables = session.graph.get_collection(GLOBAL_VARIABLES)
         self.is_chief = communicator.rank == 0
         self.last_saved = None
-        self.restored_from = None
+        self.restored_step = None  # the step of the checkpoint restored, known on every rank
 
     def prepare(self, init_op, pipeline):
         """Initialize, restore the latest checkpoint if there is one, and make every rank hold rank 0's state."""
@@ -32,12 +32,11 @@ class Supervisor:
                 state = self._restore(path)
                 pipeline.restore(state)
                 data[:] = [state["step"], pipeline.seed, pipeline.position]
-                self.restored_from = path
         broadcast_variables(self.session, 0, self.communicator, self.variables)
         if self.communicator.size > 1:
             data = self.communicator.broadcast(data, root=0)
         if data[0] >= 0:
-            self.last_saved = int(data[0])
+            self.last_saved = self.restored_step = int(data[0])
             pipeline.seed, pipeline.position = int(data[1]), int(data[2])
 
     def _restore(self, path):
