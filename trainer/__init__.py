@@ -7,7 +7,8 @@ from .graph import (Graph, Operation, Tensor, control_dependencies, get_default_
 from .initializers import (constant_initializer, glorot_uniform_initializer, ones_initializer,
                            random_normal_initializer, truncated_normal_initializer, zeros_initializer)
 from .ops.core_ops import constant, convert_to_tensor, group, identity, no_op, placeholder
-from .ops.array_ops import argmax, cast, concat, one_hot, reshape, shape, strided_slice, transpose, zeros
+from .ops.array_ops import (argmax, cast, concat, one_hot, ones, reshape, shape, strided_slice, transpose,
+                              zeros)
 from .ops.math_ops import (abs, add, add_n, divide, equal, exp, greater, greater_equal, less, less_equal,  # noqa: A004
                            log, matmul, maximum, minimum, multiply, negative, not_equal, ones_like, pow, sign,
                            sqrt, square, subtract, where, zeros_like)

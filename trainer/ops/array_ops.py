@@ -184,13 +184,23 @@ def strided_slice(x, key, name=None):
     return apply_op("StridedSlice", [convert_to_tensor(x)], name=name or "strided_slice", key=key)
 
 
+
 register("Zeros", lambda shape, dtype: np.zeros(shape, dtype=dtype), infer=lambda shape, dtype: [(shape, dtype)])
+register("Ones", lambda shape, dtype: np.ones(shape, dtype=dtype), infer=lambda shape, dtype: [(shape, dtype)])
+
+
+def _filled(op_type, shape, dtype, name):
+    from ..graph import get_default_graph
+    shape, dtype = tuple(int(d) for d in shape), dtypes.as_dtype(dtype)
+    op = get_default_graph().create_op(op_type, [], [(shape, dtype)], name=name, attrs={"shape": shape, "dtype": dtype})
+    return op.outputs[0]
 
 
 def zeros(shape, dtype=dtypes.float32, name=None):
-    """A tensor of zeros of a static `shape`, made when it runs (no constant stored in the graph)."""
-    from ..graph import get_default_graph
-    shape, dtype = tuple(int(d) for d in shape), dtypes.as_dtype(dtype)
-    op = get_default_graph().create_op("Zeros", [], [(shape, dtype)], name=name or "zeros",
-                                       attrs={"shape": shape, "dtype": dtype})
-    return op.outputs[0]
+    """Zeros of a static `shape`, made when the op runs (no constant is stored in the graph)."""
+    return _filled("Zeros", shape, dtype, name or "zeros")
+
+
+def ones(shape, dtype=dtypes.float32, name=None):
+    """Ones of a static `shape`, made when the op runs."""
+    return _filled("Ones", shape, dtype, name or "ones")

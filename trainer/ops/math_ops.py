@@ -3,7 +3,7 @@ import numpy as np
 
 from ..graph import Tensor
 from .core_ops import convert_to_tensor
-from .registry import apply_op, check_same_dtype, infer_same, register
+from .registry import apply_op, broadcast_shapes, check_same_dtype, infer_same, register
 
 
 def binary_operands(op_type, x, y):
@@ -92,9 +92,8 @@ for _type, _forward in _COMPARE.items():
     register(_type, _forward, infer=lambda x, y: [(_broadcast(x, y), np.dtype(bool))])
 
 
-def _broadcast(x, y):
-    from .registry import broadcast_shapes
-    return broadcast_shapes(x.shape, y.shape)
+def _broadcast(*tensors):
+    return broadcast_shapes(*[t.shape for t in tensors])
 
 
 greater = _binary("Greater", "Greater", "x > y elementwise (bool).")
@@ -210,7 +209,7 @@ def _select_grad_rule(op, g):
     return [None, unbroadcast(where(c, g, zeros), x), unbroadcast(where(c, zeros, g), y)]
 
 
-register("Select", np.where, infer=lambda c, x, y: [(_broadcast(_broadcast(c, x), y), x.dtype)],
+register("Select", np.where, infer=lambda c, x, y: [(_broadcast(c, x, y), x.dtype)],
          grad=_select_grad_rule)
 
 register("ZerosLike", np.zeros_like, infer=infer_same, grad=lambda op, g: [None])

@@ -1,0 +1,178 @@
+"""Optimizers: TF1's update rules, slot variables in the graph, global step, and a 20-step MLP loss curve
+identical (1e-9 relative, float64) to the same MLP trained by PyTorch from the same weights."""
+import numpy as np
+import pytest
+
+import trainer as tg
+from tests.trainer.op_oracle import torch
+
+SIZES = [6, 16, 12, 4]
+STEPS = 20
+
+
+def _data_and_weights(seed=0):
+    rng = np.random.default_rng(seed)
+    x, labels = rng.standard_normal((32, SIZES[0])), rng.integers(0, SIZES[-1], 32)
+    weights = []
+    for fan_in, fan_out in zip(SIZES[:-1], SIZES[1:]):
+        weights += [rng.standard_normal((fan_in, fan_out)) / np.sqrt(fan_in), rng.standard_normal(fan_out) * 0.1]
+    return x, labels, weights
+
+
+def _mlp_loss(x, labels, params, ops):
+    h = x
+    for i in range(0, len(params), 2):
+        h = ops["add"](ops["matmul"](h, params[i]), params[i + 1])
+        if i + 2 < len(params):
+            h = ops["relu"](h)
+    return ops["xent"](h, labels)
+
+
+def _ringflow_curve(make_optimizer, x, labels, weights):
+    with tg.Graph().as_default():
+        xt, yt = tg.placeholder(tg.float64, [None, SIZES[0]]), tg.placeholder(tg.int64, [None])
+        params = [tg.Variable(w, name=f"p{i}") for i, w in enumerate(weights)]
+        ops = dict(add=tg.nn.bias_add, matmul=tg.matmul, relu=tg.nn.relu,
+                   xent=lambda h, y: tg.reduce_mean(tg.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=h)))
+        loss = _mlp_loss(xt, yt, params, ops)
+        step = tg.train.get_or_create_global_step()
+        train = make_optimizer().minimize(loss, global_step=step)
+        curve = []
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            for _ in range(STEPS):
+                curve.append(sess.run([loss, train], {xt: x, yt: labels})[0])
+            assert sess.run(step) == STEPS
+    return np.array(curve)
+
+
+def _torch_curve(make_optimizer, x, labels, weights, each_step=None):
+    params = [torch.tensor(w, requires_grad=True) for w in weights]
+    ops = dict(add=torch.add, matmul=torch.matmul, relu=torch.relu,
+               xent=lambda h, y: torch.nn.functional.cross_entropy(h, y))
+    opt = make_optimizer(params)
+    xt, yt = torch.tensor(x), torch.tensor(labels)
+    curve = []
+    for t in range(1, STEPS + 1):
+        if each_step:
+            each_step(opt, t)
+        opt.zero_grad()
+        loss = _mlp_loss(xt, yt, params, ops)
+        loss.backward()
+        opt.step()
+        curve.append(loss.item())
+    return np.array(curve)
+
+
+def _tf1_adam_epsilon(eps, beta2):
+    # TF1 adds eps to sqrt(v), PyTorch to sqrt(v_hat) = sqrt(v) / sqrt(1 - beta2^t): rescale eps per step.
+    def each_step(opt, t):
+        for group in opt.param_groups:
+            group["eps"] = eps / np.sqrt(1 - beta2 ** t)
+    return each_step
+
+
+CASES = {
+    "sgd": (lambda: tg.train.GradientDescentOptimizer(0.1), lambda p: torch.optim.SGD(p, lr=0.1), None),
+    "momentum": (lambda: tg.train.MomentumOptimizer(0.05, 0.9),
+                 lambda p: torch.optim.SGD(p, lr=0.05, momentum=0.9), None),
+    "nesterov": (lambda: tg.train.MomentumOptimizer(0.05, 0.9, use_nesterov=True),
+                 lambda p: torch.optim.SGD(p, lr=0.05, momentum=0.9, nesterov=True), None),
+    "adam": (lambda: tg.train.AdamOptimizer(0.01, 0.8, 0.95, epsilon=1e-3),
+             lambda p: torch.optim.Adam(p, lr=0.01, betas=(0.8, 0.95), eps=1e-3), _tf1_adam_epsilon(1e-3, 0.95)),
+}
+
+
+@pytest.mark.skipif(torch is None, reason="needs torch")
+@pytest.mark.parametrize("name", list(CASES))
+def test_mlp_loss_curve_matches_pytorch(name):
+    ours, theirs, each_step = CASES[name]
+    x, labels, weights = _data_and_weights()
+    curve = _ringflow_curve(ours, x, labels, weights)
+    reference = _torch_curve(theirs, x, labels, weights, each_step)
+    assert curve[-1] < curve[0] * 0.9, f"{name} did not train: {curve}"
+    np.testing.assert_allclose(curve, reference, rtol=1e-9, err_msg=f"{name}: loss curve vs PyTorch")
+    if each_step is not None:  # the epsilon rescaling matters: without it the curves part
+        plain = _torch_curve(theirs, x, labels, weights)
+        assert np.max(np.abs(plain / curve - 1)) > 1e-6
+
+
+def test_tf1_update_rules_by_hand():
+    g, lr, mu = np.array([0.5, -1.0]), 0.1, 0.9
+    with tg.Graph().as_default():
+        v = tg.Variable(np.array([1.0, 2.0]), name="v")
+        grad = tg.placeholder(tg.float64, [2])
+        opts = {"sgd": tg.train.GradientDescentOptimizer(lr), "mom": tg.train.MomentumOptimizer(lr, mu),
+                "nag": tg.train.MomentumOptimizer(lr, mu, use_nesterov=True), "adam": tg.train.AdamOptimizer(lr)}
+        train = {k: o.apply_gradients([(grad, v)]) for k, o in opts.items()}
+        with tg.Session() as sess:
+            results = {}
+            for k in opts:
+                sess.run(tg.global_variables_initializer())
+                for _ in range(2):
+                    sess.run(train[k], {grad: g})
+                results[k] = sess.run(v)
+    w0 = np.array([1.0, 2.0])
+    np.testing.assert_allclose(results["sgd"], w0 - 2 * lr * g)
+    np.testing.assert_allclose(results["mom"], w0 - lr * g - lr * (mu * g + g))
+    a1, a2 = g, mu * g + g
+    np.testing.assert_allclose(results["nag"], w0 - lr * (g + mu * a1) - lr * (g + mu * a2))
+    w, m, s = w0.copy(), 0 * g, 0 * g
+    for t in (1, 2):
+        m, s = 0.9 * m + 0.1 * g, 0.999 * s + 0.001 * g * g
+        w -= lr * np.sqrt(1 - 0.999 ** t) / (1 - 0.9 ** t) * m / (np.sqrt(s) + 1e-8)
+    np.testing.assert_allclose(results["adam"], w)
+
+
+def test_slots_are_named_graph_variables_and_global_step_counts():
+    with tg.Graph().as_default():
+        with tg.variable_scope("dense"):
+            w = tg.get_variable("kernel", [2, 3], dtype=tg.float64)
+        loss = tg.reduce_sum(tg.square(w))
+        step = tg.train.get_or_create_global_step()
+        assert tg.train.get_or_create_global_step() is step and step.name == "global_step:0"
+        opt = tg.train.AdamOptimizer(0.1)
+        train = opt.minimize(loss, global_step=step)
+        assert isinstance(train, tg.Operation)
+        names = [v.name for v in tg.global_variables()]
+        assert {"dense/kernel/Adam:0", "dense/kernel/Adam_1:0", "beta1_power:0", "beta2_power:0"} <= set(names)
+        assert [v.name for v in tg.trainable_variables()] == ["dense/kernel:0"]
+        assert opt.get_slot(w, "m").name == "dense/kernel/Adam:0"
+        mom = tg.train.MomentumOptimizer(0.1, 0.9)
+        mom.minimize(loss)
+        assert mom.get_slot(w, "momentum").name == "dense/kernel/Momentum:0"
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            for _ in range(3):
+                sess.run(train)
+            assert sess.run(step) == 3
+            np.testing.assert_allclose(sess.run(opt._powers[0]), 0.9 ** 4)
+
+
+def test_compute_and_apply_are_separable():
+    # A wrapper may transform the gradients between the two calls, or run them as separate steps.
+    with tg.Graph().as_default():
+        w = tg.Variable(np.array([1.0, -1.0]), name="w")
+        loss = tg.reduce_sum(tg.square(w))
+        opt = tg.train.GradientDescentOptimizer(0.5)
+        grads_and_vars = opt.compute_gradients(loss)
+        assert [v for _, v in grads_and_vars] == [w]
+        halved = opt.apply_gradients([(g * 0.5, v) for g, v in grads_and_vars])
+        fed = opt.apply_gradients(grads_and_vars)
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            sess.run(halved)
+            np.testing.assert_allclose(sess.run(w), [0.5, -0.5])
+            g = sess.run(grads_and_vars[0][0])
+            sess.run(fed, {grads_and_vars[0][0]: g * 0})
+            np.testing.assert_allclose(sess.run(w), [0.5, -0.5])
+            sess.run(fed, {grads_and_vars[0][0]: g})
+            np.testing.assert_allclose(sess.run(w), [0.0, 0.0])
+
+
+def test_no_gradient_at_all_is_an_error():
+    with tg.Graph().as_default():
+        w = tg.Variable(1.0, name="w")
+        other = tg.Variable(2.0, name="other")
+        with pytest.raises(ValueError, match="No gradients"):
+            tg.train.GradientDescentOptimizer(0.1).minimize(other * 1.0, var_list=[w])
