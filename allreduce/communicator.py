@@ -37,7 +37,7 @@ class Communicator:
         self.rank, self.size = self.comm.Get_rank(), self.comm.Get_size()
         self._broken = None
         self._buffers = {}
-        self._signatures = {}
+        self._signatures, self._plans = {}, {}
         self._rd = rd.RecursiveDoubling(self)
 
     def __repr__(self):
@@ -46,16 +46,19 @@ class Communicator:
     # -- the public collectives -------------------------------------------------------------------
     def allreduce(self, x, op="sum", out=None):
         """Reduce x over all ranks with op ("sum", "mean", "max", "min"); every rank gets the same bytes."""
-        self._check_usable()
-        check_op(op)
-        x = np.asarray(x)
-        check_dtype(x.dtype)
+        if self._broken:
+            self._check_usable()
+        if type(x) is not np.ndarray:
+            x = np.asarray(x)
+        plan = self._plans.get((x.shape, x.dtype, op))
+        if plan is None:
+            plan = self._plan(x.shape, x.dtype, op)
+        signature, wd = plan
         if out is None:
             out = np.empty(x.shape, x.dtype)
-        elif not isinstance(out, np.ndarray) or out.shape != x.shape or out.dtype != x.dtype:
+        elif type(out) is not np.ndarray or out.shape != x.shape or out.dtype != x.dtype:
             raise ValueError(f"out must be an array of x's shape {x.shape!r} and dtype {x.dtype!r}, got "
                              f"{getattr(out, 'shape', type(out))!r} {getattr(out, 'dtype', '')!r} at rank {self.rank}")
-        wd = work_dtype(x.dtype)
         direct_out = out.flags.c_contiguous and out.dtype == wd
         if x.flags.c_contiguous and x.dtype == wd:
             src = x.reshape(-1)
@@ -67,10 +70,17 @@ class Communicator:
             if src.__array_interface__["data"][0] != dst.__array_interface__["data"][0]:
                 raise ValueError(f"out overlaps x without being x at rank {self.rank}: pass out=x or a separate array")
             src = dst  # in place: backends test `src is dst`
-        self._reduce(src, dst, op, self._signature(x.shape, x.dtype, op))
+        self._reduce(src, dst, op, signature)
         if not direct_out:
             np.copyto(out, dst.reshape(out.shape), casting="unsafe")
         return out
+
+    def _plan(self, shape, dtype, op):
+        """Validate once per (shape, dtype, op); later calls with the same key skip straight to the data."""
+        check_op(op)
+        check_dtype(dtype)
+        plan = self._plans[(shape, dtype, op)] = self._signature(shape, dtype, op), work_dtype(dtype)
+        return plan
 
     def broadcast(self, x, root=0):
         """Return root's x on every rank (x must have the same shape and dtype everywhere)."""
@@ -141,18 +151,19 @@ class Communicator:
             buf = self._buffers[(key, dtype)] = np.empty(max(count, 1), dtype)
         return buf[:count]
 
-    def _wait(self, reqs, peers, what, statuses=None):
+    def _wait(self, reqs, peers, what, recvs=0):
         """Wait for reqs, raising CollectiveTimeout past the deadline. peers[i] is the rank reqs[i] waits on
-        (None when MPI does not say, as for its own collectives)."""
-        if MPI.Request.Testall(reqs, statuses):
+        (None when MPI does not say, as for its own collectives); the first `recvs` requests are receives,
+        cancelled on timeout so a late message cannot land in memory that was handed back to the caller."""
+        if MPI.Request.Testall(reqs):
             return
         deadline = time.monotonic() + self.timeout
-        while not MPI.Request.Testall(reqs, statuses):
+        while not MPI.Request.Testall(reqs):
             os.sched_yield()  # on an oversubscribed node a spinning rank starves the rank it waits for
             if time.monotonic() > deadline:
-                self._timeout(reqs, peers, what)
+                self._timeout(reqs, peers, what, recvs)
 
-    def _timeout(self, reqs, peers, what):
+    def _timeout(self, reqs, peers, what, recvs):
         pending = [i for i, req in enumerate(reqs) if not req.Get_status()]
         if peers is None:
             culprits = [r for r in range(self.size) if r != self.rank]
@@ -161,6 +172,8 @@ class Communicator:
             culprits = sorted({peers[i] for i in pending})
             who = f"rank(s) {culprits}"
         for i in pending:
+            if i >= recvs:
+                continue
             try:
                 reqs[i].Cancel()
             except MPI.Exception:

@@ -12,7 +12,6 @@ its data to the odd one and sits out; the p remaining ranks double; the odd ones
 Partners combine as op(lower rank's value, higher rank's value), so both compute the same bits.
 """
 import numpy as np
-from mpi4py import MPI
 
 from .ops import UFUNCS
 
@@ -39,43 +38,54 @@ class RecursiveDoubling:
         self.partners = [] if newrank is None else [real(newrank ^ m) for m in _powers(p)]
         self.send = np.empty(HEADER + capacity, np.uint8)
         self.recv = np.empty(HEADER + capacity, np.uint8)
-        self.status = [MPI.Status(), MPI.Status()]
         self.shdr, self.rhdr = self.send[:HEADER].view(np.int64), self.recv[:HEADER].view(np.int64)
+        self.smv, self.rmv = memoryview(self.send)[:HEADER], memoryview(self.recv)[:HEADER]
+        self.steps = ([self.post] if self.post is not None else []) + self.partners
+        self.last, self.cache = None, {}
 
     def run(self, signature, src=None, op="sum"):
         """Agree on signature; with src (nbytes <= capacity) also return its reduction over all ranks
         (a view into an internal buffer, valid until the next call)."""
-        c, comm, rank = self.c, self.c.comm, self.c.rank
-        nbytes = 0 if src is None else src.nbytes
-        self.shdr[0] = self.shdr[1] = signature
-        acc = None if src is None else self.send[HEADER:HEADER + nbytes].view(src.dtype)
-        if nbytes:
+        c, comm, rank, wait = self.c, self.c.comm, self.c.rank, self.c._wait
+        if signature != self.last:
+            self.shdr[0] = self.shdr[1] = self.last = signature
+        message, acc, theirs = self._views(0 if src is None else src.nbytes, None if src is None else src.dtype)
+        if acc is not None:
             np.copyto(acc, src)
-        size, lo, hi = HEADER + nbytes, signature, signature
-        ufunc = UFUNCS[op]
-        status = self.status
+        ufunc, agreed = UFUNCS[op], True
         if self.pre is not None:
-            c._wait([comm.Isend(self.send[:size], self.pre, TAG)], [self.pre], "allreduce")
-        steps = ([self.post] if self.post is not None else []) + self.partners
-        for peer in steps:
+            wait([comm.Isend(message, self.pre, TAG)], [self.pre], "allreduce")
+        for peer in self.steps:
             reqs = [comm.Irecv(self.recv, peer, TAG)]
             if peer != self.post:
-                reqs.append(comm.Isend(self.send[:size], peer, TAG))
-            c._wait(reqs, [peer, peer], "allreduce", status)
-            lo, hi = min(lo, int(self.rhdr[0])), max(hi, int(self.rhdr[1]))
-            self.shdr[0], self.shdr[1] = lo, hi
-            if nbytes and lo == hi and status[0].Get_count() == size:
-                theirs = self.recv[HEADER:size].view(src.dtype)
-                ufunc(theirs, acc, out=acc) if peer < rank else ufunc(acc, theirs, out=acc)
+                reqs.append(comm.Isend(message, peer, TAG))
+            wait(reqs, [peer, peer], "allreduce", recvs=1)
+            if agreed and self.rmv == self.smv:  # same header: same signature, hence same size
+                if acc is not None:
+                    ufunc(theirs, acc, out=acc) if peer < rank else ufunc(acc, theirs, out=acc)
+            else:  # spread the smallest and largest signature seen, so every rank learns of the mismatch
+                agreed = False
+                self.shdr[0] = min(int(self.shdr[0]), int(self.rhdr[0]))
+                self.shdr[1] = max(int(self.shdr[1]), int(self.rhdr[1]))
         if self.post is not None:
-            c._wait([comm.Isend(self.send[:size], self.post, TAG)], [self.post], "allreduce")
+            wait([comm.Isend(message, self.post, TAG)], [self.post], "allreduce")
         if self.pre is not None:
-            c._wait([comm.Irecv(self.send, self.pre, TAG)], [self.pre], "allreduce")
-            lo, hi = int(self.shdr[0]), int(self.shdr[1])
-        if lo != hi:
+            wait([comm.Irecv(self.send, self.pre, TAG)], [self.pre], "allreduce", recvs=1)
+            agreed = self.shdr[0] == self.shdr[1] == signature
+        if not agreed:
+            self.shdr[0] = self.shdr[1] = self.last = signature
             c._mismatch(signature)
         return acc
 
+    def _views(self, nbytes, dtype):
+        """(message, payload, received payload) views for this size, cached: they are the same every step."""
+        key = (nbytes, dtype)
+        views = self.cache.get(key)
+        if views is None:
+            end = HEADER + nbytes
+            views = self.cache[key] = (self.send[:end], None if dtype is None else self.send[HEADER:end].view(dtype),
+                                       None if dtype is None else self.recv[HEADER:end].view(dtype))
+        return views
 
 def _powers(p):
     m = 1

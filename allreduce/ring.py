@@ -38,6 +38,7 @@ header-only doubling round trip before the ring.
 import os
 
 from .communicator import Communicator
+from .errors import CollectiveTimeout
 from .ops import UFUNCS, finish_mean
 from .registry import register
 
@@ -59,7 +60,14 @@ class RingCommunicator(Communicator):
             dst[...] = acc
             return
         self._rd.run(signature)
-        self._ring(src, dst, op)
+        self._posted = []
+        try:
+            self._ring(src, dst, op)
+        except CollectiveTimeout:
+            for req in self._posted:  # no late message may land in the caller's memory
+                if req and not req.Get_status():
+                    req.Cancel()
+            raise
 
     def _schedule(self, count, dtype):
         """Chunk bounds, per-chunk segment bounds and two receive buffers, cached per (count, dtype)."""
@@ -84,7 +92,9 @@ class RingCommunicator(Communicator):
         def post_recvs(step):
             c = (r - step - 1) % n
             t, base = tmp[step % 2], bounds[c]
-            return [comm.Irecv(t[a - base:b - base], left, TAG_RS) for a, b in segs[c]]
+            reqs = [comm.Irecv(t[a - base:b - base], left, TAG_RS) for a, b in segs[c]]
+            self._posted += reqs
+            return reqs
 
         rs_sends = [comm.Isend(src[a:b], right, TAG_RS) for a, b in segs[r]]
         ag_sends = []
@@ -95,7 +105,7 @@ class RingCommunicator(Communicator):
             last = step == n - 2
             following = None if last else post_recvs(step + 1)
             for req, (a, b) in zip(recvs, segs[c]):
-                wait([req], [left], "allreduce")
+                wait([req], [left], "allreduce", recvs=1)
                 ufunc(t[a - base:b - base], src[a:b], out=dst[a:b])
                 if not last:
                     rs_sends.append(comm.Isend(dst[a:b], right, TAG_RS))
@@ -108,9 +118,10 @@ class RingCommunicator(Communicator):
 
         order = [(a, b) for step in range(n - 1) for a, b in segs[(r - step) % n]]
         recvs = [comm.Irecv(dst[a:b], left, TAG_AG) for a, b in order]
+        self._posted += recvs
         forward = len(order) - len(segs[(r + 2) % n])  # the last chunk received goes nowhere
         for i, (req, (a, b)) in enumerate(zip(recvs, order)):
-            wait([req], [left], "allreduce")
+            wait([req], [left], "allreduce", recvs=1)
             if i < forward:
                 ag_sends.append(comm.Isend(dst[a:b], right, TAG_AG))
         wait(ag_sends, [right] * len(ag_sends), "allreduce")
