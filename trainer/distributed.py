@@ -124,11 +124,12 @@ class DistributedOptimizer:
         has_grad = [g is not None for g, _ in grads_and_vars]
         weighted = self.weight is not None
         self.averager = GradientAverager(self.communicator, shapes, dtypes, has_grad, self.average, weighted)
-        inputs = [g for g in (g for g, _ in grads_and_vars) if g is not None]
+        inputs = [g for g, _ in grads_and_vars if g is not None]
+        if not inputs:
+            raise ValueError(f"none of the variables {[v.name for v in variables]!r} has a gradient "
+                             f"(rank {self.communicator.rank}): the loss does not depend on them")
         if weighted:
             inputs.insert(0, convert_to_tensor(self.weight))
-        if not inputs:
-            raise ValueError(f"none of the variables {[v.name for v in variables]!r} has a gradient")
         outs = apply_op("AllreduceGradients", inputs, name="AllreduceGradients",
                         averager=self.averager, shapes=shapes, dtypes=dtypes)
         outs = outs if len(variables) > 1 else (outs,)
