@@ -1,6 +1,8 @@
 """Reverse-mode autodiff as a graph-to-graph transform: gradient rules add ops to the same graph."""
+import numpy as np
+
 from .graph import Tensor
-from .ops.core_ops import convert_to_tensor
+from .ops.core_ops import constant, convert_to_tensor
 from .ops.math_ops import add_n, ones_like
 from .ops.registry import op_def
 
@@ -16,7 +18,7 @@ def gradients(ys, xs, grad_ys=None, name="gradients"):
     with graph.as_default(), graph.name_scope(name):
         grads = {}
         for y, gy in zip(ys, grad_ys):
-            gy = ones_like(y, name="grad_ys") if gy is None else convert_to_tensor(gy, dtype=y.dtype)
+            gy = _ones_for(y) if gy is None else convert_to_tensor(gy, dtype=y.dtype)
             grads.setdefault(y, []).append(gy)
         for op in sorted(ops, key=lambda o: o._id, reverse=True):
             out_grads = [_sum(grads.get(t)) for t in op.outputs]
@@ -36,6 +38,12 @@ def gradients(ys, xs, grad_ys=None, name="gradients"):
                 if g is not None and t.dtype.kind in "fc":
                     grads.setdefault(t, []).append(g)
         return [_sum(grads.get(x)) for x in xs]
+
+
+def _ones_for(y):
+    if y.shape is not None and None not in y.shape and len(y.shape) <= 1 and y.dtype.kind == "f":
+        return constant(np.ones(y.shape, dtype=y.dtype), name="grad_ys")
+    return ones_like(y, name="grad_ys")
 
 
 def _as_list(x):

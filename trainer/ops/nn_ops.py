@@ -10,7 +10,7 @@ from .registry import apply_op, infer_same, register
 
 
 def _relu_grad(g, y):
-    return np.multiply(g, y > 0, dtype=g.dtype)
+    return np.multiply(g, y > 0)
 
 
 def _sigmoid(x):
@@ -18,7 +18,7 @@ def _sigmoid(x):
 
 
 _ACTIVATIONS = {  # type: (forward, gradient op type, gradient forward on (g, y))
-    "Relu": (lambda x: np.maximum(x, 0, dtype=x.dtype), "ReluGrad", _relu_grad),
+    "Relu": (lambda x: np.maximum(x, 0), "ReluGrad", _relu_grad),
     "Sigmoid": (_sigmoid, "SigmoidGrad", lambda g, y: g * (y * (1 - y))),
     "Tanh": (np.tanh, "TanhGrad", lambda g, y: g * (1 - y * y)),
 }
@@ -79,7 +79,7 @@ log_softmax = _unary("LogSoftmax", "x - log(sum(exp(x))) over the last axis, sta
 
 def _xent_forward(logits, labels):
     shifted = logits - logits.max(axis=-1, keepdims=True)
-    cross = np.einsum("...i,...i->...", labels, shifted)
+    cross = (labels * shifted).sum(axis=-1)
     np.exp(shifted, out=shifted)
     total = shifted.sum(axis=-1, keepdims=True)
     loss = np.log(total[..., 0]) * labels.sum(axis=-1) - cross
@@ -109,13 +109,14 @@ def softmax_cross_entropy_with_logits(labels=None, logits=None, name=None):
 
 def _sparse_xent_forward(logits, labels):
     shifted = logits - logits.max(axis=-1, keepdims=True)
-    picked = np.take_along_axis(shifted, labels[..., None].astype(np.intp), axis=-1)[..., 0]
+    flat, labels = shifted.reshape(-1, shifted.shape[-1]), labels.reshape(-1)
+    rows = np.arange(len(labels))
+    picked = flat[rows, labels]
     np.exp(shifted, out=shifted)
     total = shifted.sum(axis=-1, keepdims=True)
-    loss = np.log(total[..., 0]) - picked
+    loss = np.log(total[..., 0]) - picked.reshape(total.shape[:-1])
     shifted /= total
-    np.put_along_axis(shifted, labels[..., None].astype(np.intp), np.take_along_axis(
-        shifted, labels[..., None].astype(np.intp), axis=-1) - 1, axis=-1)
+    flat[rows, labels] -= 1
     return loss, shifted
 
 

@@ -32,11 +32,13 @@ def _keep_shape(shape, axis):
 
 
 def _reduce_grad_forward(g, x, axis, mean):
-    """Broadcast the reduced gradient back over x's shape (a view), scaled by 1/count for a mean."""
-    g = np.reshape(g, _keep_shape(x.shape, axis))
+    """Broadcast the reduced gradient back over x's shape, scaled by 1/count for a mean."""
     if mean:
-        g = g * (g.size / max(x.size, 1))
-    return np.broadcast_to(g, x.shape)
+        g = np.true_divide(g, x.size // max(np.size(g), 1) or 1)
+    if x.size <= 4096:  # filling a small array beats the Python overhead of a broadcast view
+        return np.full(x.shape, g, dtype=x.dtype) if np.ndim(g) == 0 else \
+            np.reshape(g, _keep_shape(x.shape, axis)) * np.ones(x.shape, dtype=x.dtype)
+    return np.broadcast_to(np.reshape(g, _keep_shape(x.shape, axis)), x.shape)
 
 
 def _reduce_grad_grad(op, gg):
@@ -62,6 +64,11 @@ def _reduce_kernel(fn):
     return make
 
 
+def _mean(x, axis=None, keepdims=False):
+    total = np.add.reduce(x, axis=axis, keepdims=keepdims)
+    return np.true_divide(total, x.size // max(np.size(total), 1) or 1, dtype=x.dtype if x.dtype.kind == "f" else None)
+
+
 def _max_grad(op, g):
     x, axis = op.inputs[0], op.attrs["axis"]
     y = reduce_grad(op.outputs[0], x, axis)
@@ -72,7 +79,7 @@ def _max_grad(op, g):
 
 register("Sum", kernel=_reduce_kernel(np.sum), infer=_reduce_infer,
          grad=lambda op, g: [reduce_grad(g, op.inputs[0], op.attrs["axis"])])
-register("Mean", kernel=_reduce_kernel(np.mean), infer=_reduce_infer,
+register("Mean", kernel=_reduce_kernel(_mean), infer=_reduce_infer,
          grad=lambda op, g: [reduce_grad(g, op.inputs[0], op.attrs["axis"], mean=True)])
 register("Max", kernel=_reduce_kernel(np.max), infer=_reduce_infer, grad=_max_grad)
 
