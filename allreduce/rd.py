@@ -43,9 +43,8 @@ class RecursiveDoubling:
         self.steps = ([self.post] if self.post is not None else []) + self.partners
         self.last, self.cache = None, {}
 
-    def run(self, signature, src=None, op="sum"):
-        """Agree on signature; with src (nbytes <= capacity) also return its reduction over all ranks
-        (a view into an internal buffer, valid until the next call)."""
+    def run(self, signature, src=None, op="sum", dst=None):
+        """Agree on signature; with src (nbytes <= capacity) also reduce it over all ranks into dst."""
         c, comm, rank, wait = self.c, self.c.comm, self.c.rank, self.c._wait
         if signature != self.last:
             self.shdr[0] = self.shdr[1] = self.last = signature
@@ -55,14 +54,16 @@ class RecursiveDoubling:
         ufunc, agreed = UFUNCS[op], True
         if self.pre is not None:
             wait([comm.Isend(message, self.pre, TAG)], [self.pre], "allreduce")
+        final = self.steps[-1] if self.steps and self.post is None else None
         for peer in self.steps:
             reqs = [comm.Irecv(self.recv, peer, TAG)]
             if peer != self.post:
                 reqs.append(comm.Isend(message, peer, TAG))
             wait(reqs, [peer, peer], "allreduce", recvs=1)
             if agreed and self.rmv == self.smv:  # same header: same signature, hence same size
-                if acc is not None:
-                    ufunc(theirs, acc, out=acc) if peer < rank else ufunc(acc, theirs, out=acc)
+                if acc is not None:  # the last combination writes straight into dst
+                    res = dst if peer == final else acc
+                    ufunc(theirs, acc, out=res) if peer < rank else ufunc(acc, theirs, out=res)
             else:  # spread the smallest and largest signature seen, so every rank learns of the mismatch
                 agreed = False
                 self.shdr[0] = min(int(self.shdr[0]), int(self.rhdr[0]))
@@ -75,7 +76,8 @@ class RecursiveDoubling:
         if not agreed:
             self.shdr[0] = self.shdr[1] = self.last = signature
             c._mismatch(signature)
-        return acc
+        if acc is not None and final is None:
+            np.copyto(dst, acc)
 
     def _views(self, nbytes, dtype):
         """(message, payload, received payload) views for this size, cached: they are the same every step."""

@@ -54,10 +54,9 @@ class RingCommunicator(Communicator):
                 dst[...] = src
             return
         if src.nbytes <= self._rd.capacity:
-            acc = self._rd.run(signature, src, op)
+            self._rd.run(signature, src, op, dst)
             if op == "mean":
-                finish_mean(acc, self.size)
-            dst[...] = acc
+                finish_mean(dst, self.size)
             return
         self._rd.run(signature)
         self._posted = []
