@@ -11,16 +11,29 @@ if [[ ! -x "$venv/bin/python" ]]; then
     "$python" -m venv "$venv"
 fi
 
-extras="$1"
-if [[ "${RINGFLOW_MPI:-auto}" == wheel ]] || { [[ "${RINGFLOW_MPI:-auto}" == auto ]] && ! PATH="${PATH//$venv\/bin:/}" command -v mpiexec >/dev/null; }; then
-    extras="$extras,mpich"
+wanted=(${1:-})
+mpi="${RINGFLOW_MPI:-auto}"
+if [[ "$mpi" == wheel ]] || { [[ "$mpi" == auto ]] && ! PATH="${PATH//$venv\/bin:/}" command -v mpiexec >/dev/null; }; then
+    wanted+=(mpich)
 fi
+
+# The stamp records which extras are installed for which setup.cfg; install only when something is missing.
 stamp="$venv/.ringflow-installed"
-want="$extras $(cat "$root/setup.cfg" | cksum)"
-if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$want" ]]; then
-    echo "ringflow: installing the project into $venv (extras: $extras)"
-    "$venv/bin/python" -m pip install -q --disable-pip-version-check -e "$root[$extras]" \
+config="$(cksum < "$root/setup.cfg")"
+installed=()
+if [[ -f "$stamp" && "$(head -n1 "$stamp")" == "$config" ]]; then
+    installed=($(tail -n +2 "$stamp"))
+fi
+missing=0
+for extra in "${wanted[@]}"; do
+    [[ " ${installed[*]} " == *" $extra "* ]] || missing=1
+done
+if [[ ! -f "$stamp" || "$(head -n1 "$stamp")" != "$config" || $missing == 1 ]]; then
+    all=($(printf '%s\n' "${installed[@]}" "${wanted[@]}" | sort -u | grep -v '^$' || true))
+    extras="$(IFS=,; echo "${all[*]}")"
+    echo "ringflow: installing the project into $venv${extras:+ (extras: $extras)}"
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check -e "$root${extras:+[$extras]}" \
         2> >(grep -v "^WARNING: Location '" >&2)
-    echo "$want" > "$stamp"
+    printf '%s\n' "$config" "${all[@]}" > "$stamp"
 fi
 export PATH="$venv/bin:$PATH"
