@@ -44,7 +44,7 @@ def main():
     parser.add_argument("--optimizer", default="sgd", choices=["sgd", "momentum", "adam"])
     parser.add_argument("--allreduce", nargs="+", default=["ring", "shm"],
                         help="communicators to compare (default: ring, the default, and shm)")
-    parser.add_argument("--repeats", type=int, default=2, help="best of this many runs per size (noisy machines)")
+    parser.add_argument("--repeats", type=int, default=3, help="best of this many runs per size (noisy machines)")
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="ringflow-bench-")
     try:
@@ -53,22 +53,25 @@ def main():
         np.savez(data, x=rng.random((8192, 784), dtype=np.float32), y=rng.integers(0, 10, 8192))
         results = {}
         for backend in args.allreduce:
+            runs = {ranks: [] for ranks in args.ranks}
+            for i in range(args.repeats):  # interleaved, so a burst of load hits every size alike
+                for ranks in args.ranks:
+                    runs[ranks].append(run(ranks, backend, args, data, os.path.join(work, f"m{ranks}-{i}.json")))
             for ranks in args.ranks:
-                runs = [run(ranks, backend, args, data, os.path.join(work, f"m{ranks}-{i}.json"))
-                        for i in range(args.repeats)]
-                results[backend, ranks] = max(runs, key=lambda m: m["samples_per_sec"])
+                results[backend, ranks] = max(runs[ranks], key=lambda m: m["samples_per_sec"])
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(f"MLP 784-512-512-10, {args.optimizer}, float32, per-rank batch {args.per_rank_batch}, {args.steps} steps, "
           f"one BLAS thread per rank, best of {args.repeats}")
-    print(f"{'allreduce':>9} {'ranks':>5} {'samples/s':>10} {'speed-up':>9} {'efficiency':>10} {'allreduce share':>16}")
+    print(f"{'allreduce':>9} {'ranks':>5} {'samples/s':>10} {'speed-up':>9} {'efficiency':>10} {'allreduce share':>16}"
+          f" {'step ms':>8} {'allreduce ms':>13}  (medians)")
     for backend in args.allreduce:
         base = results[backend, args.ranks[0]]["samples_per_sec"] / args.ranks[0]
         for ranks in args.ranks:
             m = results[backend, ranks]
             speedup = m["samples_per_sec"] / base
             print(f"{backend:>9} {ranks:>5} {m['samples_per_sec']:>10.0f} {speedup:>8.2f}x {speedup / ranks:>10.0%} "
-                  f"{m['allreduce_fraction']:>16.1%}")
+                  f"{m['allreduce_fraction']:>16.1%} {m['step_ms_median']:>8.2f} {m['allreduce_ms_median']:>13.2f}")
         if 1 in args.ranks and 2 in args.ranks:
             ratio = results[backend, 2]["samples_per_sec"] / results[backend, 1]["samples_per_sec"]
             share = results[backend, 2]["allreduce_fraction"]

@@ -228,11 +228,14 @@ class Hooks:
         if self.bar is not None:
             self.bar.close()
         skip = 1 if len(self.step_seconds) > 1 else 0
-        seconds, comm = sum(self.step_seconds[skip:]), sum(self.comm_seconds[skip:])
-        samples = (len(self.step_seconds) - skip) * self.config.batch_size
+        steps, comms = self.step_seconds[skip:], self.comm_seconds[skip:]
+        seconds, comm = sum(steps), sum(comms)
         return {"train_seconds": float(sum(self.step_seconds)),
-                "samples_per_sec": samples / seconds if seconds else 0.0,
-                "allreduce_fraction": comm / seconds if seconds else 0.0}
+                "samples_per_sec": len(steps) * self.config.batch_size / seconds if seconds else 0.0,
+                "allreduce_fraction": comm / seconds if seconds else 0.0,
+                # medians resist a noisy machine better than totals
+                "step_ms_median": float(np.median(steps) * 1e3) if steps else 0.0,
+                "allreduce_ms_median": float(np.median(comms) * 1e3) if comms else 0.0}
 
     def close(self, result, communicator):
         if self.timeline is not None:
