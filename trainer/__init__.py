@@ -1,4 +1,7 @@
 """ringflow's trainer: a TF1-style data-flow-graph executor (`import trainer as tg`)."""
+from .threads import limit_blas_threads
+
+limit_blas_threads()  # before numpy loads BLAS
 from . import ops  # noqa: F401  (registers every op type)
 from .dtypes import bool, float16, float32, float64, int32, int64  # noqa: A004
 from .errors import FailedPreconditionError
