@@ -1,4 +1,5 @@
 """Session: compiles a plan per (fetches, feed keys) once, then replays it as a plain loop."""
+import functools
 import heapq
 import operator
 import threading
@@ -110,7 +111,9 @@ class Plan:
                 self.template.append(None)
                 steps.append((kernel, ins, tuple_slot, op))
                 steps += [(operator.itemgetter(i), (tuple_slot,), s, op) for i, s in enumerate(outs)]
-        self.steps = steps
+        fetched = {slots[e] for e in elements if isinstance(e, Tensor)} | set(range(len(feeds)))
+        self.steps = _donate_buffers(steps, fetched, {s: t for t, s in slots.items()}) \
+            if session.device == "cpu" else steps
         self.feed_checks = [_feed_check(t, session.to_device) for t in feeds]
         self.fetch_slots = [slots[e] if isinstance(e, Tensor) else None for e in elements]
         self.fetch_post = [_fetch_post(e, session.device) for e in elements]
@@ -138,6 +141,30 @@ class Plan:
                 raise
             raise _annotate(exc, op) from exc
         return [post(env[s]) if s is not None else None for s, post in zip(self.fetch_slots, self.fetch_post)]
+
+
+def _donate_buffers(steps, keep, tensors):
+    """Swap in an op's in-place kernel where its input 0 is a buffer nobody reads afterwards.
+
+    A buffer qualifies when a `fresh` op (one whose outputs never alias inputs or variables) made it,
+    it has rank >= 1, and neither it nor anything that may alias it (outputs of non-fresh ops that
+    read it) is read by a later step or fetched (`keep` holds fetched and fed slots).
+    """
+    last = dict.fromkeys(keep, len(steps))
+    for k in range(len(steps) - 1, -1, -1):
+        kernel, ins, out, op = steps[k]
+        fresh = getattr(op_def(op.type), "fresh", False) and not isinstance(kernel, operator.itemgetter)
+        for s in ins:
+            last[s] = max(last.get(s, -1), k if fresh else max(k, last.get(out, k)))
+    owned = {out for kernel, ins, out, op in steps if getattr(op_def(op.type), "fresh", False)
+             and out in tensors and tensors[out].ndim and out not in keep}
+    donated = []
+    for k, (kernel, ins, out, op) in enumerate(steps):
+        inplace = getattr(op_def(op.type), "inplace", None)
+        if inplace is not None and ins and ins[0] in owned and last[ins[0]] == k:
+            kernel = functools.partial(inplace, **op.attrs) if op.attrs else inplace
+        donated.append((kernel, ins, out, op))
+    return donated
 
 
 def _topological_order(elements, fed):

@@ -154,3 +154,27 @@ def test_dropout_is_reproducible_from_seeds_and_scales_the_kept_values():
         assert tg.nn.dropout(x, rate=0.5, training=False) is x
         with pytest.raises(ValueError, match="rate"):
             tg.nn.dropout(x, rate=1.0)
+
+
+def test_in_place_kernels_never_clobber_values_still_needed():
+    # The session runs relu/bias_add/add/... in place on dead buffers only: views, later reads and fetches
+    # of a buffer keep it alive.
+    rng = np.random.default_rng(3)
+    x, w, b = rng.standard_normal((4, 3)), rng.standard_normal((3, 5)), rng.standard_normal(5)
+    with tg.Graph().as_default():
+        h = tg.matmul(tg.constant(x), tg.constant(w))
+        r = tg.nn.relu(h)
+        row = r[0]
+        s = tg.nn.bias_add(r, tg.constant(b))
+        t = tg.nn.relu(s) * 2.0 + row
+        u = -tg.transpose(h)
+        with tg.Session() as sess:
+            rv, tv, uv, hv = sess.run([r, t, u, h])
+            tv2 = sess.run(t)
+    hx = x @ w
+    rx = np.maximum(hx, 0)
+    np.testing.assert_allclose(hv, hx)
+    np.testing.assert_allclose(rv, rx)
+    np.testing.assert_allclose(tv, np.maximum(rx + b, 0) * 2 + rx[0])
+    np.testing.assert_allclose(tv2, tv)
+    np.testing.assert_allclose(uv, -hx.T)

@@ -3,7 +3,28 @@ import numpy as np
 
 from ..graph import Tensor
 from .core_ops import convert_to_tensor
-from .registry import apply_op, broadcast_shapes, check_same_dtype, infer_same, register
+from .registry import OPS, apply_op, broadcast_shapes, check_same_dtype, infer_same, register
+
+
+def mark_fresh(*op_types):
+    """Declare op types whose outputs are new arrays (never views of inputs or variables)."""
+    for op_type in op_types:
+        OPS[op_type].fresh = True
+
+
+def set_inplace(op_type, kernel):
+    """Give an op type an in-place kernel the session may use when input 0's buffer is dead after it."""
+    OPS[op_type].inplace = kernel
+
+
+def inplace_binary(ufunc):
+    """ufunc(x, y) written into x when the broadcast result has x's shape, else into a new array."""
+    def run(x, y):
+        if x.shape == y.shape or (np.ndim(y) <= x.ndim and all(
+                d == 1 or d == e for d, e in zip(np.shape(y)[::-1], x.shape[::-1]))):
+            return ufunc(x, y, out=x)
+        return ufunc(x, y)
+    return run
 
 
 def binary_operands(op_type, x, y):
@@ -186,7 +207,7 @@ def _add_n(*xs):
     return out
 
 
-register("AddN", lambda *xs: xs[0] if len(xs) == 1 else _add_n(*xs), infer=infer_same,
+register("AddN", lambda *xs: xs[0] if len(xs) == 1 else _add_n(*xs), infer=infer_same, view=True,
          grad=lambda op, g: [g] * len(op.inputs))
 
 
@@ -211,6 +232,11 @@ def _select_grad_rule(op, g):
 
 register("Select", np.where, infer=lambda c, x, y: [(_broadcast(c, x, y), x.dtype)],
          grad=_select_grad_rule)
+
+mark_fresh(*_BINARY, *_COMPARE, *_UNARY, "MatMul", "Select")
+for _type, _ufunc in [("Add", np.add), ("Sub", np.subtract), ("Mul", np.multiply), ("RealDiv", np.true_divide)]:
+    set_inplace(_type, inplace_binary(_ufunc))
+set_inplace("Neg", lambda x: np.negative(x, out=x))
 
 register("ZerosLike", np.zeros_like, infer=infer_same, grad=lambda op, g: [None])
 register("OnesLike", np.ones_like, infer=infer_same, grad=lambda op, g: [None])

@@ -4,7 +4,7 @@ import numpy as np
 from ..random_seed import get_seed
 from .array_ops import strided_slice
 from .core_ops import convert_to_tensor
-from .math_ops import binary_operands, exp
+from .math_ops import binary_operands, exp, inplace_binary, mark_fresh, set_inplace
 from .reduction_ops import reduce_sum
 from .registry import apply_op, infer_same, register
 
@@ -91,7 +91,7 @@ def _xent_forward(logits, labels):
 def _xent_grad(op, g, _):
     logits, labels = op.inputs
     g = strided_slice(g, (Ellipsis, None))
-    return [g * op.outputs[1], g * -log_softmax(logits)]
+    return [op.outputs[1] * g, g * -log_softmax(logits)]
 
 
 def _xent_infer(logits, labels):
@@ -121,7 +121,7 @@ def _sparse_xent_forward(logits, labels):
 
 
 register("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent_forward, infer=_xent_infer,
-         grad=lambda op, g, _: [strided_slice(g, (Ellipsis, None)) * op.outputs[1], None])
+         grad=lambda op, g, _: [op.outputs[1] * strided_slice(g, (Ellipsis, None)), None])
 
 
 def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None):
@@ -201,3 +201,11 @@ def dropout(x, rate, seed=None, training=True, name=None):
     seed1, seed2 = get_seed(seed)
     return apply_op("Dropout", [x], name=name or "dropout", rate=rate, seed=seed1, seed2=seed2)[0]
 
+
+
+mark_fresh("Relu", "ReluGrad", "Sigmoid", "SigmoidGrad", "Tanh", "TanhGrad", "Softmax", "LogSoftmax",
+           "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits", "SigmoidCrossEntropyWithLogits",
+           "L2Loss", "BiasAdd", "BiasAddGrad", "Dropout")
+set_inplace("Relu", lambda x: np.maximum(x, 0, out=x))
+set_inplace("ReluGrad", lambda g, y: np.multiply(g, y > 0, out=g))
+set_inplace("BiasAdd", inplace_binary(np.add))

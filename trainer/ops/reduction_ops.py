@@ -3,7 +3,7 @@ import numpy as np
 
 from .core_ops import convert_to_tensor
 from .math_ops import equal
-from .registry import apply_op, register
+from .registry import OPS, apply_op, register
 
 
 def _axes(axis, rank):
@@ -98,3 +98,5 @@ def _reduction(op_type, doc):
 reduce_sum = _reduction("Sum", "Sum over `axis` (all axes when None), keeping reduced dims if `keepdims`.")
 reduce_mean = _reduction("Mean", "Mean over `axis` (all axes when None), keeping reduced dims if `keepdims`.")
 reduce_max = _reduction("Max", "Maximum over `axis` (all axes when None); ties share the gradient equally.")
+
+OPS["Sum"].fresh = OPS["Mean"].fresh = OPS["Max"].fresh = True
