@@ -60,5 +60,5 @@ def trace_events(per_rank):
 
 
 def _span(name, start, end, rank, step):
-    return {"name": name, "cat": name, "ph": "X", "pid": rank, "tid": 0, "ts": start * 1e6,
-            "dur": max(end - start, 0.0) * 1e6, "args": {"step": int(step)}}
+    return {"name": name, "cat": name, "ph": "X", "pid": rank, "tid": 0, "ts": float(start * 1e6),
+            "dur": float(max(end - start, 0.0) * 1e6), "args": {"step": int(step)}}
