@@ -1,8 +1,8 @@
 """One node, MPI-3 shared memory: every rank maps every other rank's window and reads it directly.
 
-Per piece of at most SLOT_BYTES: each rank copies its input into its own window slot; a flag barrier; then
-large pieces: rank r reduces slice r straight from all N windows (one fixed order), publishes it in its
-window, a second barrier, and everyone copies the other slices out. Small pieces skip the second barrier:
+Per piece of at most SLOT_BYTES: each rank copies its input into its own window slot (all but its own
+slice, which no peer reads); a flag barrier; rank r reduces slice r straight from the N-1 peer windows and
+its own input (one fixed order) into its window; a second barrier; everyone copies the other slices out. Small pieces skip the second barrier:
 every rank reduces the whole piece in the same order (same bits everywhere). Two slots alternate, so a slot is
 rewritten only after every rank has passed a later barrier, i.e. finished reading it.
 
@@ -59,20 +59,27 @@ class SharedMemoryCommunicator(Communicator):
         slot = self.piece % 2
         self.piece += 1
         views = [s[slot][:src.nbytes].view(src.dtype) for s in self.slots]
-        views[me][...] = src
-        self._sync(signature, slot)
-        if src.nbytes <= SMALL_BYTES:
-            lo, hi = 0, src.size
-        else:
-            lo, hi = me * src.size // n, (me + 1) * src.size // n
-        ufunc(views[0][lo:hi], views[1][lo:hi], out=dst[lo:hi])
-        for q in range(2, n):
-            ufunc(dst[lo:hi], views[q][lo:hi], out=dst[lo:hi])
-        if op == "mean":
-            finish_mean(dst[lo:hi], n)
-        if hi - lo == src.size:
+        if src.nbytes <= SMALL_BYTES:  # everyone reduces everything, in the same order: one barrier
+            views[me][...] = src
+            self._sync(signature, slot)
+            ufunc(views[0], views[1], out=dst)
+            for q in range(2, n):
+                ufunc(dst, views[q], out=dst)
+            if op == "mean":
+                finish_mean(dst, n)
             return
-        views[me][lo:hi] = dst[lo:hi]
+        lo, hi = me * src.size // n, (me + 1) * src.size // n
+        mine = views[me]
+        mine[:lo], mine[hi:] = src[:lo], src[hi:]  # only our own slice is never read by a peer
+        self._sync(signature, slot)
+        inputs = [v[lo:hi] for v in views]
+        inputs[me], result = src[lo:hi], mine[lo:hi]
+        ufunc(inputs[0], inputs[1], out=result)
+        for q in range(2, n):
+            ufunc(result, inputs[q], out=result)
+        if op == "mean":
+            finish_mean(result, n)
+        dst[lo:hi] = result
         self._sync(None, slot)
         for q in range(n):
             if q != me:

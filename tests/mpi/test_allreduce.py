@@ -154,3 +154,17 @@ def test_fused_allreduce(comm):
     fused.allreduce(grads, op="sum")
     np.testing.assert_array_equal(fused.views[0], N * (N - 1) / 2)
     np.testing.assert_array_equal(fused.views[-1], N)
+
+
+def test_shm_pieces_and_ring_segments(monkeypatch):
+    """Messages spanning many shm slots (both the one- and two-barrier paths) and many ring segments."""
+    monkeypatch.setattr(allreduce.shm, "SLOT_BYTES", 64 * 1024 + 8)
+    monkeypatch.setattr(allreduce.ring, "SEGMENT_BYTES", 4096 + 8)
+    x = np.arange(100_003, dtype=np.float64) + RANK
+    want = N * np.arange(100_003) + N * (N - 1) / 2
+    for name in ["shm", "ring"]:
+        c = allreduce.create_communicator(name)
+        for op, expect in [("sum", want), ("mean", want / N), ("max", np.arange(100_003.) + N - 1)]:
+            got = c.allreduce(x, op=op)
+            np.testing.assert_array_equal(got, expect, err_msg=f"{name} {op}")
+            assert same_on_all_ranks(got)
