@@ -4,6 +4,7 @@ import numpy as np
 from .. import dtypes
 from ..graph import Tensor
 from .core_ops import convert_to_tensor
+from .math_ops import mark_fresh
 from .registry import apply_op, register
 
 
@@ -204,3 +205,6 @@ def zeros(shape, dtype=dtypes.float32, name=None):
 def ones(shape, dtype=dtypes.float32, name=None):
     """Ones of a static `shape`, made when the op runs."""
     return _filled("Ones", shape, dtype, name or "ones")
+
+
+mark_fresh("OneHot", "ConcatV2", "StridedSliceGrad", "Zeros", "Ones", "ArgMax", "Shape")

@@ -3,7 +3,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from .core_ops import convert_to_tensor
-from .math_ops import binary_operands
+from .math_ops import binary_operands, mark_fresh
 from .registry import apply_op, register
 
 
@@ -146,3 +146,5 @@ def max_pool(value, ksize, strides, padding, name=None):
         raise ValueError(f"max_pool needs a 4-D NHWC input, got shape {x.shape} ({x.name!r})")
     return apply_op("MaxPool", [x], name=name or "MaxPool", ksize=_spatial(ksize, "ksize"),
                     strides=_spatial(strides, "strides"), padding=_padding(padding))
+
+mark_fresh("Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter", "MaxPool", "MaxPoolGrad")

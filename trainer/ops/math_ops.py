@@ -67,6 +67,7 @@ def _binary(op_type, default_name, doc):
         x, y = binary_operands(op_type, x, y)
         return apply_op(op_type, [x, y], name=name or default_name)
     build.__name__, build.__doc__ = default_name.lower(), doc
+    build.__qualname__ = build.__name__
     return build
 
 
@@ -141,6 +142,7 @@ def _unary(op_type, doc):
     def build(x, name=None):
         return apply_op(op_type, [convert_to_tensor(x)], name=name or op_type)
     build.__name__, build.__doc__ = op_type.lower(), doc
+    build.__qualname__ = build.__name__
     return build
 
 
@@ -240,6 +242,7 @@ set_inplace("Neg", lambda x: np.negative(x, out=x))
 
 register("ZerosLike", np.zeros_like, infer=infer_same, grad=lambda op, g: [None])
 register("OnesLike", np.ones_like, infer=infer_same, grad=lambda op, g: [None])
+mark_fresh("ZerosLike", "OnesLike")
 
 
 def zeros_like(x, name=None):

@@ -42,6 +42,7 @@ def _unary(op_type, doc):
     def build(features, name=None):
         return apply_op(op_type, [convert_to_tensor(features)], name=name or op_type)
     build.__name__, build.__doc__ = op_type.lower(), doc
+    build.__qualname__ = build.__name__
     return build
 
 

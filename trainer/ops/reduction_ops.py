@@ -92,6 +92,7 @@ def _reduction(op_type, doc):
             axes = None
         return apply_op(op_type, [x], name=name or op_type, axis=axes, keepdims=bool(keepdims))
     build.__name__, build.__doc__ = f"reduce_{op_type.lower()}", doc
+    build.__qualname__ = build.__name__
     return build
 
 
