@@ -42,7 +42,7 @@ from .errors import CollectiveTimeout
 from .ops import UFUNCS, finish_mean
 from .registry import register
 
-SEGMENT_BYTES = int(os.environ.get("RINGFLOW_RING_SEGMENT_BYTES", 256 * 1024))
+SEGMENT_BYTES = int(os.environ.get("RINGFLOW_RING_SEGMENT_BYTES", 4 * 2**20))
 TAG_RS, TAG_AG = 21, 22
 
 
