@@ -153,14 +153,14 @@ def _donate_buffers(steps, keep, tensors):
     last = dict.fromkeys(keep, len(steps))
     for k in range(len(steps) - 1, -1, -1):
         kernel, ins, out, op = steps[k]
-        fresh = getattr(op_def(op.type), "fresh", False) and not isinstance(kernel, operator.itemgetter)
+        fresh = op_def(op.type).fresh and not isinstance(kernel, operator.itemgetter)
         for s in ins:
             last[s] = max(last.get(s, -1), k if fresh else max(k, last.get(out, k)))
-    owned = {out for kernel, ins, out, op in steps if getattr(op_def(op.type), "fresh", False)
+    owned = {out for kernel, ins, out, op in steps if op_def(op.type).fresh
              and out in tensors and tensors[out].ndim and out not in keep}
     donated = []
     for k, (kernel, ins, out, op) in enumerate(steps):
-        inplace = getattr(op_def(op.type), "inplace", None)
+        inplace = op_def(op.type).inplace
         if inplace is not None and ins and ins[0] in owned and last[ins[0]] == k:
             kernel = functools.partial(inplace, **op.attrs) if op.attrs else inplace
         donated.append((kernel, ins, out, op))

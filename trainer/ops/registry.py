@@ -13,8 +13,13 @@ class OpDef:
     instead, a factory returning that callable. infer(*input_tensors, **attrs) returns a list of
     (shape, dtype), one per output. grad(op, *output_grads) returns one gradient Tensor (or None)
     per input. `view` marks ops whose output may share memory with input 0; `ref_inputs` counts the
-    leading inputs that are variables updated in place (passed by reference, not read).
+    leading inputs that are variables updated in place (passed by reference, not read). `fresh` ops
+    always return new arrays, and `inplace`, where set, computes the op into its input 0's buffer: the
+    session uses it when that buffer is fresh and dead after the op.
     """
+
+    fresh = False
+    inplace = None
 
     def __init__(self, op_type, forward, kernel, infer, grad, view, ref_inputs, constant):
         self.type, self.forward, self.kernel, self.infer = op_type, forward, kernel, infer
