@@ -134,12 +134,10 @@ class Plan:
                     env[out] = kernel(env[ins[0]], env[ins[1]])
                 else:
                     env[out] = kernel(*[env[i] for i in ins])
-        except FailedPreconditionError:
-            raise
         except Exception as exc:
-            if op is None or getattr(exc, "ringflow_passthrough", False):
-                raise
-            raise _annotate(exc, op) from exc
+            if op is not None and not isinstance(exc, FailedPreconditionError):
+                _name_the_op(exc, op)
+            raise
         return [post(env[s]) if s is not None else None for s, post in zip(self.fetch_slots, self.fetch_post)]
 
 
@@ -247,12 +245,12 @@ def _fetch_post(element, device):
     return lambda value: value
 
 
-def _annotate(exc, op):
-    message = f"{op.type} op {op.name!r} failed: {exc}"
-    try:
-        return type(exc)(message)
-    except Exception:
-        return RuntimeError(message)
+def _name_the_op(exc, op):
+    """Prefix the failing op to the message, keeping the exception's type (callers may catch it)."""
+    if exc.args and isinstance(exc.args[0], str):
+        exc.args = (f"{op.type} op {op.name!r} failed: {exc.args[0]}",) + exc.args[1:]
+    elif hasattr(exc, "add_note"):
+        exc.add_note(f"while running {op.type} op {op.name!r}")
 
 
 def _device_transfer(device):

@@ -148,3 +148,18 @@ def test_runtime_errors_name_the_op():
     y = tg.matmul(x, x, name="square")
     with tg.Session() as sess, pytest.raises(ValueError, match="MatMul op 'square' failed"):
         sess.run(y, {x: np.ones((2, 3))})
+
+
+def test_errors_from_kernels_keep_their_type():
+    from trainer.ops.registry import apply_op, register
+
+    class Custom(Exception):
+        def __init__(self, rank):
+            super().__init__(f"waited for rank {rank}")
+
+    def fail(x):
+        raise Custom(3)
+    register("TestRaiseCustom", fail)
+    y = apply_op("TestRaiseCustom", [tg.constant(1.0)], name="boom")
+    with tg.Session() as sess, pytest.raises(Custom, match="TestRaiseCustom op 'boom' failed: waited for rank 3"):
+        sess.run(y)
