@@ -12,6 +12,7 @@ from .ops import check_dtype, check_op, work_dtype
 from . import rd
 
 DEFAULT_TIMEOUT_S = 300.0
+SPINS = 16  # polls (~0.3 us each) before each further poll also yields the core: latency first, then fairness
 
 
 def resolve_timeout(timeout):
@@ -54,7 +55,8 @@ class Communicator:
         if plan is None:
             plan = self._plan(x.shape, x.dtype, op)
         signature, wd = plan
-        if out is None:
+        fresh = out is None
+        if fresh:
             out = np.empty(x.shape, x.dtype)
         elif type(out) is not np.ndarray or out.shape != x.shape or out.dtype != x.dtype:
             raise ValueError(f"out must be an array of x's shape {x.shape!r} and dtype {x.dtype!r}, got "
@@ -66,7 +68,7 @@ class Communicator:
             src = self._buffer("src", wd, x.size)
             np.copyto(src.reshape(x.shape), x)
         dst = out.reshape(-1) if direct_out else self._buffer("dst", wd, x.size)
-        if np.may_share_memory(src, dst):
+        if not fresh and np.may_share_memory(src, dst):
             if src.__array_interface__["data"][0] != dst.__array_interface__["data"][0]:
                 raise ValueError(f"out overlaps x without being x at rank {self.rank}: pass out=x or a separate array")
             src = dst  # in place: backends test `src is dst`
@@ -155,10 +157,12 @@ class Communicator:
         """Wait for reqs, raising CollectiveTimeout past the deadline. peers[i] is the rank reqs[i] waits on
         (None when MPI does not say, as for its own collectives); the first `recvs` requests are receives,
         cancelled on timeout so a late message cannot land in memory that was handed back to the caller."""
-        if MPI.Request.Testall(reqs):
-            return
+        testall = MPI.Request.Testall
+        for _ in range(SPINS):
+            if testall(reqs):
+                return
         deadline = time.monotonic() + self.timeout
-        while not MPI.Request.Testall(reqs):
+        while not testall(reqs):
             os.sched_yield()  # on an oversubscribed node a spinning rank starves the rank it waits for
             if time.monotonic() > deadline:
                 self._timeout(reqs, peers, what, recvs)

@@ -11,13 +11,17 @@ N not a power of two (p = largest power of two <= N, rem = N - p): ranks 0..2rem
 its data to the odd one and sits out; the p remaining ranks double; the odd ones hand the result back.
 Partners combine as op(lower rank's value, higher rank's value), so both compute the same bits.
 """
+import atexit
+
 import numpy as np
+from mpi4py import MPI
 
 from .ops import UFUNCS
 
 HEADER = 16  # bytes: int64 lo, int64 hi
 CAPACITY = 64 * 1024  # payload bytes; also the ring's small-message crossover
 TAG = 17
+MAX_PLANS = 64  # cached message sizes before the persistent requests are freed and rebuilt
 
 
 class RecursiveDoubling:
@@ -42,23 +46,23 @@ class RecursiveDoubling:
         self.smv, self.rmv = memoryview(self.send)[:HEADER], memoryview(self.recv)[:HEADER]
         self.steps = ([self.post] if self.post is not None else []) + self.partners
         self.last, self.cache = None, {}
+        atexit.register(self.close)
 
     def run(self, signature, src=None, op="sum", dst=None):
         """Agree on signature; with src (nbytes <= capacity) also reduce it over all ranks into dst."""
-        c, comm, rank, wait = self.c, self.c.comm, self.c.rank, self.c._wait
+        c, rank, wait, start = self.c, self.c.rank, self.c._wait, MPI.Prequest.Startall
         if signature != self.last:
             self.shdr[0] = self.shdr[1] = self.last = signature
-        message, acc, theirs = self._views(0 if src is None else src.nbytes, None if src is None else src.dtype)
+        acc, theirs, to_pre, rounds, to_post, from_pre = self._plan(src)
         if acc is not None:
-            np.copyto(acc, src)
+            acc[...] = src
         ufunc, agreed = UFUNCS[op], True
-        if self.pre is not None:
-            wait([comm.Isend(message, self.pre, TAG)], [self.pre], "allreduce")
+        if to_pre:
+            start(to_pre)
+            wait(to_pre, [self.pre], "allreduce")
         final = self.steps[-1] if self.steps and self.post is None else None
-        for peer in self.steps:
-            reqs = [comm.Irecv(self.recv, peer, TAG)]
-            if peer != self.post:
-                reqs.append(comm.Isend(message, peer, TAG))
+        for peer, reqs in rounds:
+            start(reqs)
             wait(reqs, [peer, peer], "allreduce", recvs=1)
             if agreed and self.rmv == self.smv:  # same header: same signature, hence same size
                 if acc is not None:  # the last combination writes straight into dst
@@ -68,26 +72,46 @@ class RecursiveDoubling:
                 agreed = False
                 self.shdr[0] = min(int(self.shdr[0]), int(self.rhdr[0]))
                 self.shdr[1] = max(int(self.shdr[1]), int(self.rhdr[1]))
-        if self.post is not None:
-            wait([comm.Isend(message, self.post, TAG)], [self.post], "allreduce")
-        if self.pre is not None:
-            wait([comm.Irecv(self.send, self.pre, TAG)], [self.pre], "allreduce", recvs=1)
+        if to_post:
+            start(to_post)
+            wait(to_post, [self.post], "allreduce")
+        if from_pre:
+            start(from_pre)
+            wait(from_pre, [self.pre], "allreduce", recvs=1)
             agreed = self.shdr[0] == self.shdr[1] == signature
         if not agreed:
             self.shdr[0] = self.shdr[1] = self.last = signature
             c._mismatch(signature)
         if acc is not None and final is None:
-            np.copyto(dst, acc)
+            dst[...] = acc
 
-    def _views(self, nbytes, dtype):
-        """(message, payload, received payload) views for this size, cached: they are the same every step."""
-        key = (nbytes, dtype)
-        views = self.cache.get(key)
-        if views is None:
-            end = HEADER + nbytes
-            views = self.cache[key] = (self.send[:end], None if dtype is None else self.send[HEADER:end].view(dtype),
-                                       None if dtype is None else self.recv[HEADER:end].view(dtype))
-        return views
+    def _plan(self, src):
+        """Payload views and persistent requests for this message size: a call then only starts and tests."""
+        nbytes, dtype = (0, None) if src is None else (src.nbytes, src.dtype)
+        plan = self.cache.get((nbytes, dtype))
+        if plan is None:
+            if len(self.cache) >= MAX_PLANS:
+                self.close()
+            comm, end = self.c.comm, HEADER + nbytes
+            message = self.send[:end]
+            views = (None, None) if dtype is None else (self.send[HEADER:end].view(dtype),
+                                                       self.recv[HEADER:end].view(dtype))
+            send, recv = (lambda peer: comm.Send_init(message, peer, TAG)), (lambda peer: comm.Recv_init(self.recv, peer, TAG))
+            rounds = [(p, [recv(p)] if p == self.post else [recv(p), send(p)]) for p in self.steps]
+            plan = self.cache[(nbytes, dtype)] = views + (
+                [send(self.pre)] if self.pre is not None else [], rounds,
+                [send(self.post)] if self.post is not None else [],
+                [comm.Recv_init(self.send, self.pre, TAG)] if self.pre is not None else [])
+        return plan
+
+    def close(self):
+        """Free the persistent requests (MPI complains about ones still allocated at finalize)."""
+        for _, _, to_pre, rounds, to_post, from_pre in self.cache.values():
+            for req in to_pre + to_post + from_pre + [r for _, reqs in rounds for r in reqs]:
+                if req:
+                    req.Free()
+        self.cache.clear()
+
 
 def _powers(p):
     m = 1

@@ -49,6 +49,7 @@ class SharedMemoryCommunicator(Communicator):
         self.slots = [(m[FLAG_BYTES:FLAG_BYTES + slot], m[FLAG_BYTES + slot:]) for m in mapped]
         self.flags[self.rank][:] = 0
         self.seq = self.piece = 0
+        self.views = {}  # (slot, nbytes, dtype) -> every rank's window as an array
         self.comm.Barrier()
 
     def _reduce(self, src, dst, op, signature):
@@ -65,7 +66,10 @@ class SharedMemoryCommunicator(Communicator):
         n, me, ufunc = self.size, self.rank, UFUNCS[op]
         slot = self.piece % 2
         self.piece += 1
-        views = [s[slot][:src.nbytes].view(src.dtype) for s in self.slots]
+        key = (slot, src.nbytes, src.dtype)
+        views = self.views.get(key)
+        if views is None:
+            views = self.views[key] = [s[slot][:src.nbytes].view(src.dtype) for s in self.slots]
         if src.nbytes <= SMALL_BYTES:  # everyone reduces everything, in the same order: one barrier
             views[me][...] = src
             self._sync(signature, slot)
