@@ -19,7 +19,7 @@ fi
 
 # The stamp records which extras are installed for which setup.cfg; install only when something is missing.
 stamp="$venv/.ringflow-installed"
-config="$(cat "$root/setup.cfg" "$root"/*/__init__.py 2>/dev/null | cksum)"  # the editable install maps packages once
+config="$( { cat "$root/setup.cfg"; ls "$root"/*/__init__.py; } | cksum)"  # the editable install maps the packages once
 installed=()
 if [[ -f "$stamp" && "$(head -n1 "$stamp")" == "$config" ]]; then
     installed=($(tail -n +2 "$stamp"))
