@@ -39,7 +39,12 @@ class Communicator:
         self._broken = None
         self._buffers = {}
         self._signatures, self._plans = {}, {}
-        self._rd = rd.RecursiveDoubling(self)
+        node = self.comm.Split_type(MPI.COMM_TYPE_SHARED)
+        crowded = node.Get_size() > (os.cpu_count() or 1)
+        node.Free()
+        # more ranks than cores on some node: decided together, since algorithm choices must match
+        self.oversubscribed = self.comm.allreduce(crowded, op=MPI.LOR)
+        self._rd = rd.RecursiveDoubling(self, rd.CAPACITY * (rd.OVERSUBSCRIBED_FACTOR if self.oversubscribed else 1))
 
     def __repr__(self):
         return f"<{type(self).__name__} {self.name!r} rank {self.rank} of {self.size}>"

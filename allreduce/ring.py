@@ -44,6 +44,7 @@ from .registry import register
 
 SEGMENT_BYTES = int(os.environ.get("RINGFLOW_RING_SEGMENT_BYTES", 4 * 2**20))
 TAG_RS, TAG_AG = 21, 22
+MAX_CACHED = 64
 
 
 @register("ring")
@@ -72,6 +73,8 @@ class RingCommunicator(Communicator):
         """Chunk bounds, per-chunk segment bounds and two receive buffers, cached per (count, dtype)."""
         key = ("schedule", count, dtype)
         if key not in self._buffers:
+            if len(self._buffers) > MAX_CACHED:  # many distinct sizes: start over rather than grow forever
+                self._buffers.clear()
             n = self.size
             bounds = [c * count // n for c in range(n + 1)]
             step = max(1, SEGMENT_BYTES // dtype.itemsize)

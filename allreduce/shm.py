@@ -40,8 +40,7 @@ class SharedMemoryCommunicator(Communicator):
             raise RuntimeError(f"'shm' needs all {self.size} ranks on one node, but rank {self.rank} shares its "
                                f"node with fewer: use 'ring' or 'auto' across nodes")
         slot = SLOT_BYTES
-        oversubscribed = self.size > (os.cpu_count() or 1)
-        self.piece_bytes = slot if oversubscribed else min(slot, PIECE_BYTES_PER_RANK * self.size)
+        self.piece_bytes = slot if self.oversubscribed else min(slot, PIECE_BYTES_PER_RANK * self.size)
         self.win = MPI.Win.Allocate_shared(FLAG_BYTES + 2 * slot, 1, comm=self.comm)
         self.win.Lock_all()
         mapped = [np.frombuffer(self.win.Shared_query(q)[0], np.uint8) for q in range(self.size)]
@@ -69,6 +68,8 @@ class SharedMemoryCommunicator(Communicator):
         key = (slot, src.nbytes, src.dtype)
         views = self.views.get(key)
         if views is None:
+            if len(self.views) > 128:
+                self.views.clear()
             views = self.views[key] = [s[slot][:src.nbytes].view(src.dtype) for s in self.slots]
         if src.nbytes <= SMALL_BYTES:  # everyone reduces everything, in the same order: one barrier
             views[me][...] = src

@@ -14,7 +14,7 @@ RANK, N = WORLD.rank, WORLD.size
 NAMES = ["ring", "mpi", "ps", "shm"]
 DTYPES = [np.float16, np.float32, np.float64, np.int8, np.int16, np.int32, np.int64,
           np.uint8, np.uint16, np.uint32, np.uint64]
-SMALL = allreduce.rd.CAPACITY // 8  # float64 elements at the ring's small-message crossover
+SMALL = allreduce.create_communicator("ring")._rd.capacity // 8  # float64 elements at the ring's crossover
 LENGTHS = sorted({0, 1, max(N - 1, 1), 7, 1000, SMALL, SMALL + 1, 200_003})
 
 
@@ -97,7 +97,7 @@ def test_float16_reduced_in_wider_type(comm):
 @pytest.mark.skipif(N == 1, reason="one rank cannot disagree with itself")
 @pytest.mark.parametrize("dims", ["shape", "small-vs-large"])
 def test_mismatched_shapes_raise_on_every_rank(comm, dims):
-    shape = [17 + RANK] * 3 if dims == "shape" else [10 if RANK == 0 else 100_000]
+    shape = [17 + RANK] * 3 if dims == "shape" else [10 if RANK == 0 else 1_000_000]
     with pytest.raises(ValueError, match="Shape does not match") as info:
         comm.allreduce(np.ones(shape, np.float32))
     assert f"at rank 0" in str(info.value) and "at rank 1" in str(info.value)
