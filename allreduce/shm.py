@@ -44,9 +44,11 @@ class SharedMemoryCommunicator(Communicator):
         self.win = MPI.Win.Allocate_shared(FLAG_BYTES + 2 * slot, 1, comm=self.comm)
         self.win.Lock_all()
         mapped = [np.frombuffer(self.win.Shared_query(q)[0], np.uint8) for q in range(self.size)]
-        self.flags = [m[:24].view(np.int64) for m in mapped]  # [seq, signature of even / odd pieces]
+        # [seq, signature of even pieces, of odd pieces] per rank, as int64 memoryviews (cheap to poll)
+        self.flags = [memoryview(m[:24]).cast("q") for m in mapped]
+        self.peers = [q for q in range(self.size) if q != self.rank]
         self.slots = [(m[FLAG_BYTES:FLAG_BYTES + slot], m[FLAG_BYTES + slot:]) for m in mapped]
-        self.flags[self.rank][:] = 0
+        self.flags[self.rank][0:3] = memoryview(bytes(24)).cast("q")
         self.seq = self.piece = 0
         self.views = {}  # (slot, nbytes, dtype) -> every rank's window as an array
         self.comm.Barrier()
@@ -101,21 +103,30 @@ class SharedMemoryCommunicator(Communicator):
     def _sync(self, signature, slot):
         """Barrier over the shared flags; with a signature, also check every rank posted the same one."""
         self.seq += 1
-        seq, mine = self.seq, self.flags[self.rank]
+        seq, flags = self.seq, self.flags
+        mine = flags[self.rank]
         if signature is not None:
             mine[1 + slot] = signature  # a rank one piece ahead of us writes the other entry
-        self.win.Sync()  # our window writes writes become visible before the flag says so
+        self.win.Sync()  # our window writes become visible before the flag says so
         mine[0] = seq
-        late = [q for q, f in enumerate(self.flags) if f[0] < seq]
-        deadline = None
-        while late:
-            os.sched_yield()
-            late = [q for q in late if self.flags[q][0] < seq]
-            deadline = deadline or time.monotonic() + self.timeout
-            if late and time.monotonic() > deadline:
+        for q in self.peers:
+            if flags[q][0] < seq:
+                self._await(seq)
+                break
+        self.win.Sync()
+        if signature is not None and any(flags[q][1 + slot] != signature for q in self.peers):
+            self._mismatch(signature)
+
+    def _await(self, seq):
+        deadline, spins = time.monotonic() + self.timeout, 0
+        while True:
+            late = [q for q in self.peers if self.flags[q][0] < seq]
+            if not late:
+                return
+            spins += 1
+            if spins > self.spins:
+                os.sched_yield()  # a rank spinning on an oversubscribed node starves the one it waits for
+            if time.monotonic() > deadline:
                 self._broken = (f"shm allreduce timed out at rank {self.rank} after {self.timeout:g} s waiting "
                                 f"for rank(s) {late}")
                 raise CollectiveTimeout(self._broken, rank=self.rank, waiting_for=late)
-        self.win.Sync()
-        if signature is not None and any(int(f[1 + slot]) != signature for f in self.flags):
-            self._mismatch(signature)
