@@ -17,7 +17,10 @@ NCCL_OPS = {"sum": "NCCL_SUM", "mean": "NCCL_SUM", "max": "NCCL_MAX", "min": "NC
 
 
 def gpu_problem(comm):
-    """Why this rank cannot drive its own GPU through CuPy's NCCL (None when it can)."""
+    """Why this rank cannot drive its own GPU through CuPy's NCCL (None when it can). Collective over comm."""
+    node = comm.Split_type(MPI.COMM_TYPE_SHARED)  # before anything that can fail, so every rank calls it
+    local = node.Get_size()
+    node.Free()
     try:
         import cupy
         from cupy.cuda import nccl  # noqa: F401
@@ -27,9 +30,6 @@ def gpu_problem(comm):
         ndev = cupy.cuda.runtime.getDeviceCount()
     except Exception as exc:  # CUDA driver missing or broken
         return f"no usable CUDA device ({exc})"
-    node = comm.Split_type(MPI.COMM_TYPE_SHARED)
-    local = node.Get_size()
-    node.Free()
     if local > ndev:
         return f"{local} ranks share this node's {ndev} GPU(s); NCCL needs one GPU per rank"
     return None

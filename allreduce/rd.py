@@ -20,10 +20,10 @@ from .ops import UFUNCS
 
 HEADER = 16  # bytes: int64 lo, int64 hi
 # Payload bytes, also the ring's small-message crossover. Measured with the mpich wheel: with a core per
-# rank the ring overtakes doubling at 64 KiB (N=2); with 3-4 ranks on 2 cores every ring step waits for a
-# descheduled neighbour, and doubling (log2 N steps instead of 2(N-1)) stays ahead up to ~256-512 KiB.
+# rank the ring overtakes doubling at 64 KiB (N=2); with 3-4 ranks on 2 cores the crossover moved between
+# 128 and 512 KiB from run to run (every ring step waits for a descheduled neighbour), so 128 KiB there.
 CAPACITY = 64 * 1024
-OVERSUBSCRIBED_FACTOR = 8
+OVERSUBSCRIBED_FACTOR = 2
 TAG = 17
 MAX_PLANS = 64  # cached message sizes before the persistent requests are freed and rebuilt
 

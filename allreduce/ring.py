@@ -31,9 +31,13 @@ right neighbour starts on step i+1 while we still reduce step i; receives for st
 second buffer before step i is reduced, and the all-gather receives land directly in the output. Buffers
 and the segment schedule are cached per (length, dtype): no allocation per call after the first.
 
-Messages up to rd.CAPACITY bytes take recursive doubling instead (log2 N latency-bound rounds with the whole
-message, see rd.py), which also carries the shape/dtype agreement at no extra cost; larger ones pay for one
-header-only doubling round trip before the ring.
+Segments are 4 MiB: with the mpich wheel on one node every extra message costs a rendezvous handshake that
+only progresses inside MPI calls, and measured N=2 times fell from 3.0 ms (256 KiB segments) to 1.0 ms (one
+4 MiB message) for a 4 MiB allreduce, so only chunks above 4 MiB are pipelined.
+
+Messages up to 64 KiB (128 KiB when ranks outnumber cores, where every ring step waits for a descheduled
+neighbour) take recursive doubling instead: log2 N rounds with the whole message (rd.py), which also carries
+the shape/dtype agreement at no extra cost; larger ones pay one header-only doubling round before the ring.
 """
 import os
 
