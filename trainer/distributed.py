@@ -46,10 +46,13 @@ class GradientAverager:
             self.fused.views[-1][0] = weight
         self.fused.allreduce(op="sum")
         total = self._divisor()
+        if total is not None:
+            for bucket in self.fused.buckets:
+                np.divide(bucket, total, out=bucket)
+        # The outputs are the bucket views themselves (the op is `persistent`: a fetch of them is copied).
         outputs = [None] * self.num_outputs
         for index, view in zip(self.order, self.fused.views):
-            out = view / total if total is not None else view.copy()  # fresh arrays: the buckets are reused
-            outputs[index] = to_device(out) if to_device is not None else out
+            outputs[index] = to_device(view) if to_device is not None else view
         end = time.perf_counter()
         self.seconds += end - start
         if self.timeline is not None:
@@ -93,7 +96,7 @@ def _kernel(op, session):
     return lambda *arrays: averager(*arrays, to_device=session.to_device)
 
 
-register("AllreduceGradients", kernel=_kernel, infer=_infer)
+register("AllreduceGradients", kernel=_kernel, infer=_infer).persistent = True
 
 
 class DistributedOptimizer:

@@ -225,10 +225,10 @@ def _feed_check(tensor, to_device):
 
 
 def _aliases_state(tensor):
-    """True when the tensor may share memory with a variable (read or views of a read)."""
+    """True when the tensor may share memory with a buffer that outlives the run (or a view of one)."""
     while True:
         d = op_def(tensor.op.type)
-        if d.kernel is not None and tensor.op.type == "VariableV2" or d.ref_inputs:
+        if d.persistent or d.ref_inputs:
             return True
         if not d.view or not tensor.op.inputs:
             return False

@@ -15,11 +15,13 @@ class OpDef:
     per input. `view` marks ops whose output may share memory with input 0; `ref_inputs` counts the
     leading inputs that are variables updated in place (passed by reference, not read). `fresh` ops
     always return new arrays, and `inplace`, where set, computes the op into its input 0's buffer: the
-    session uses it when that buffer is fresh and dead after the op.
+    session uses it when that buffer is fresh and dead after the op. `persistent` ops return buffers
+    that outlive the run (a variable's storage, reused communication buckets): fetches of them are copied.
     """
 
     fresh = False
     inplace = None
+    persistent = False
 
     def __init__(self, op_type, forward, kernel, infer, grad, view, ref_inputs, constant):
         self.type, self.forward, self.kernel, self.infer = op_type, forward, kernel, infer
