@@ -1,10 +1,11 @@
 """One node, MPI-3 shared memory: every rank maps every other rank's window and reads it directly.
 
-Per piece of at most SLOT_BYTES: each rank copies its input into its own window slot (all but its own
-slice, which no peer reads); a flag barrier; rank r reduces slice r straight from the N-1 peer windows and
-its own input (one fixed order) into its window; a second barrier; everyone copies the other slices out. Small pieces skip the second barrier:
-every rank reduces the whole piece in the same order (same bits everywhere). Two slots alternate, so a slot is
-rewritten only after every rank has passed a later barrier, i.e. finished reading it.
+Per piece (at most one slot): each rank copies its input into its own window slot (all but its own slice,
+which no peer reads); a flag barrier; rank r reduces slice r straight from the N-1 peer windows and its own
+input (one fixed order) into its window; a second barrier; everyone copies the other slices out. Pieces up
+to 64 KiB skip the second barrier: every rank reduces the whole piece in the same order (same bits
+everywhere). Two slots alternate, so a slot is rewritten only after every rank has passed a later barrier,
+i.e. finished reading it.
 
 The barrier is a per-rank sequence number in shared memory, posted next to the call's signature: passing the
 first barrier is also the shape/dtype/op agreement, and a timeout names exactly the ranks that did not arrive.
