@@ -169,3 +169,14 @@ def test_shm_pieces_and_ring_segments(monkeypatch):
             got = c.allreduce(x, op=op)
             np.testing.assert_array_equal(got, expect, err_msg=f"{name} {op}")
             assert same_on_all_ranks(got)
+
+
+def test_auto_picks_shm_on_one_node_without_gpus():
+    try:
+        import cupy  # noqa: F401
+        pytest.skip("CuPy present: auto may pick nccl")
+    except ImportError:
+        pass
+    c = allreduce.create_communicator("auto")
+    assert c.name == "shm" and c.size == N
+    np.testing.assert_array_equal(c.allreduce(np.full(5, RANK, np.int32)), N * (N - 1) // 2)
