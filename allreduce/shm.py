@@ -60,7 +60,9 @@ class SharedMemoryCommunicator(Communicator):
                 dst[...] = src
             return
         per = self.piece_bytes // src.itemsize
-        for piece, a in enumerate(range(0, max(src.size, 1), per)):
+        if src.size <= per:
+            return self._piece(src, dst, op, signature)
+        for piece, a in enumerate(range(0, src.size, per)):
             b = min(a + per, src.size)
             self._piece(src[a:b], dst[a:b], op, signature if piece == 0 else None)
 
