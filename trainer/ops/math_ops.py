@@ -138,7 +138,8 @@ for _type, (_forward, _grad) in _UNARY.items():
     register(_type, _forward, infer=infer_same, grad=_grad)
 
 
-def _unary(op_type, doc):
+def unary_builder(op_type, doc):
+    """The public function building a one-input op of `op_type` (named like the op type, lower case)."""
     def build(x, name=None):
         return apply_op(op_type, [convert_to_tensor(x)], name=name or op_type)
     build.__name__, build.__doc__ = op_type.lower(), doc
@@ -146,13 +147,13 @@ def _unary(op_type, doc):
     return build
 
 
-negative = _unary("Neg", "-x elementwise.")
-exp = _unary("Exp", "e ** x elementwise.")
-log = _unary("Log", "Natural logarithm elementwise.")
-sqrt = _unary("Sqrt", "Square root elementwise.")
-square = _unary("Square", "x * x elementwise.")
-abs = _unary("Abs", "|x| elementwise.")  # noqa: A001 - TF1's name
-sign = _unary("Sign", "-1, 0 or 1 by the sign of x, elementwise.")
+negative = unary_builder("Neg", "-x elementwise.")
+exp = unary_builder("Exp", "e ** x elementwise.")
+log = unary_builder("Log", "Natural logarithm elementwise.")
+sqrt = unary_builder("Sqrt", "Square root elementwise.")
+square = unary_builder("Square", "x * x elementwise.")
+abs = unary_builder("Abs", "|x| elementwise.")  # noqa: A001 - TF1's name
+sign = unary_builder("Sign", "-1, 0 or 1 by the sign of x, elementwise.")
 
 
 def _matmul_infer(a, b, transpose_a=False, transpose_b=False):

@@ -4,7 +4,7 @@ import numpy as np
 from ..random_seed import get_seed
 from .array_ops import strided_slice
 from .core_ops import convert_to_tensor
-from .math_ops import binary_operands, exp, inplace_binary, mark_fresh, set_inplace
+from .math_ops import binary_operands, exp, inplace_binary, mark_fresh, set_inplace, unary_builder
 from .reduction_ops import reduce_sum
 from .registry import apply_op, infer_same, register
 
@@ -38,17 +38,9 @@ def _activation_grad_grad(op_type, op, gg):
     return [apply_op("TanhGrad", [gg, y]), gg * g * (-2.0 * y)]
 
 
-def _unary(op_type, doc):
-    def build(features, name=None):
-        return apply_op(op_type, [convert_to_tensor(features)], name=name or op_type)
-    build.__name__, build.__doc__ = op_type.lower(), doc
-    build.__qualname__ = build.__name__
-    return build
-
-
-relu = _unary("Relu", "max(x, 0) elementwise.")
-sigmoid = _unary("Sigmoid", "1 / (1 + exp(-x)) elementwise, stable for large |x|.")
-tanh = _unary("Tanh", "Hyperbolic tangent elementwise.")
+relu = unary_builder("Relu", "max(x, 0) elementwise.")
+sigmoid = unary_builder("Sigmoid", "1 / (1 + exp(-x)) elementwise, stable for large |x|.")
+tanh = unary_builder("Tanh", "Hyperbolic tangent elementwise.")
 
 
 def _softmax(x):
@@ -74,8 +66,8 @@ def _log_softmax_grad(op, g):
 
 register("Softmax", _softmax, infer=infer_same, grad=_softmax_grad)
 register("LogSoftmax", _log_softmax, infer=infer_same, grad=_log_softmax_grad)
-softmax = _unary("Softmax", "exp(x) / sum(exp(x)) over the last axis, shifted by the max for stability.")
-log_softmax = _unary("LogSoftmax", "x - log(sum(exp(x))) over the last axis, stable for large logits.")
+softmax = unary_builder("Softmax", "exp(x) / sum(exp(x)) over the last axis, shifted by the max for stability.")
+log_softmax = unary_builder("LogSoftmax", "x - log(sum(exp(x))) over the last axis, stable for large logits.")
 
 
 def _xent_forward(logits, labels):
