@@ -7,7 +7,7 @@ import numpy as np
 from mpi4py import MPI
 
 from .communicator import Communicator
-from .ops import check_dtype, check_op, finish_mean
+from .ops import check_dtype, check_op
 from .registry import register
 
 # numpy dtype char -> NCCL datatype constant name in cupy.cuda.nccl; float16 is summed in float32 (as elsewhere)
