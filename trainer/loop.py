@@ -36,7 +36,7 @@ class Config:
     lr: float = 0.01
     seed: int = 0
     dtype: str = "float32"
-    allreduce: str = "ring"
+    allreduce: str = "auto"
     device: str = "cpu"
     checkpoint_dir: Optional[str] = None
     checkpoint_every_steps: Optional[int] = None
@@ -115,7 +115,10 @@ def train(config, communicator=None):
     import trainer as tg
     if communicator is None:
         import allreduce
-        communicator = allreduce.create_communicator(config.allreduce)
+        name = config.allreduce
+        if name == "auto" and config.device == "cpu":  # host arrays: NCCL would only stage them through a GPU
+            name = allreduce.auto.fastest_cpu_backend()
+        communicator = allreduce.create_communicator(name)
     rank, size = communicator.rank, communicator.size
     if config.batch_size < size:
         raise ValueError(f"--batch-size {config.batch_size} is smaller than the {size} ranks: every rank "
