@@ -138,6 +138,9 @@ def train(config, communicator=None):
     meter = MetricMeter(g.evaluate, communicator)
     log_every = config.log_every or max(1, (steps - start) // 10)
     communicator.barrier()
+    hooks.announce(f"ringflow: {config.model} on {dataset.name} ({len(dataset)} examples), {size} rank(s), "
+                   f"allreduce {communicator.name}, global batch {config.batch_size}, {config.optimizer} "
+                   f"lr {config.lr:g}, steps {start + 1}..{steps}")
     hooks.begin()
     for step in range(start + 1, steps + 1):
         bx, by = pipeline.next_batch()
@@ -184,6 +187,10 @@ class Hooks:
             self.timeline = Timeline()
             if self.averager is not None:
                 self.averager.timeline = self.timeline
+
+    def announce(self, line):
+        if self.chief and self.config.progress:
+            print(line, flush=True)
 
     def begin(self):
         if self.timeline is not None:
