@@ -111,3 +111,25 @@ def test_checkpoint_of_another_model_is_refused(tmp_path):
                    "--checkpoint-dir", ckpt)
     assert out.returncode == 1 and "does not fit this model" in out.stderr
     assert sorted(os.listdir(ckpt)) == ["ckpt-00000002.npz"]  # the user's checkpoint is untouched
+
+
+def test_a_failing_rank_ends_the_whole_job_in_seconds(tmp_path):
+    """Rank 0 alone fails (it restores a checkpoint of another model) while rank 1 waits for its broadcast."""
+    mpiexec = shutil.which("mpiexec", path=os.path.dirname(sys.executable)) or shutil.which("mpiexec")
+    if mpiexec is None:
+        pytest.skip("no mpiexec")
+    ckpt = tmp_path / "ckpt"
+    first = ringflow("train", "--model", "linear", "--dataset", "synthetic-linear", "--batch-size", "10",
+                     "--steps", "3", "--checkpoint-dir", ckpt, "--no-progress")
+    assert first.returncode == 0, first.stderr
+    saved = {p.name: p.read_bytes() for p in ckpt.iterdir()}
+    env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", PYTHONPATH=ROOT, RINGFLOW_TIMEOUT="600")
+    cmd = [mpiexec, "-n", "2", sys.executable, "-m", "trainer", "train", *SMALL, "--steps", "5",
+           "--checkpoint-dir", str(ckpt)]
+    start = __import__("time").monotonic()
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=ROOT, env=env)
+    elapsed = __import__("time").monotonic() - start
+    assert proc.returncode != 0
+    assert "error on rank 0" in proc.stderr and "checkpoint" in proc.stderr.lower(), proc.stderr
+    assert elapsed < 60, f"the job took {elapsed:.0f} s to end (RINGFLOW_TIMEOUT was 600 s): it hung"
+    assert {p.name: p.read_bytes() for p in ckpt.iterdir()} == saved  # the user's checkpoints are untouched
