@@ -9,6 +9,7 @@ import numpy as np
 from .errors import FailedPreconditionError
 from .graph import Operation, Tensor, format_shape, get_default_graph
 from .ops.registry import get_array_module, make_kernel, op_def
+from .threads import local_rank
 
 
 class VariableStore(dict):
@@ -260,10 +261,12 @@ def _device_transfer(device):
         raise ValueError(f"Unknown device {device!r}: use 'cpu' or 'gpu'")
     try:
         import cupy
-        cupy.cuda.runtime.getDeviceCount()
+        count = cupy.cuda.runtime.getDeviceCount()
     except Exception as exc:
         raise RuntimeError(f"device='gpu' needs CuPy and a CUDA GPU ({exc}); install ringflow[gpu] "
                            "or use device='cpu'") from None
+    # Ranks sharing a node take one GPU each, by their local rank (Horovod's set_device(local_rank)).
+    cupy.cuda.Device(local_rank() % count).use()
     return cupy.asarray
 
 

@@ -7,6 +7,7 @@ import os
 
 _LOCAL_SIZE_VARIABLES = ("MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE", "MV2_COMM_WORLD_LOCAL_SIZE",
                          "SLURM_NTASKS_PER_NODE")
+_LOCAL_RANK_VARIABLES = ("MPI_LOCALRANKID", "OMPI_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID")
 _THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 
 
@@ -16,6 +17,15 @@ def local_ranks():
         if value.isdigit():
             return int(value)
     return 1
+
+
+def local_rank():
+    """This rank's index among the ranks on its node, as the launcher says (0 when launched alone)."""
+    for name in _LOCAL_RANK_VARIABLES:
+        value = os.environ.get(name, "")
+        if value.isdigit():
+            return int(value)
+    return 0
 
 
 def limit_blas_threads():

@@ -31,3 +31,11 @@ def test_user_choice_and_single_rank_are_left_alone(monkeypatch):
     clear(monkeypatch)
     assert threads.limit_blas_threads() is None
     assert "OPENBLAS_NUM_THREADS" not in threads.os.environ
+
+
+def test_local_rank_from_the_launcher(monkeypatch):
+    for name in threads._LOCAL_RANK_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    assert threads.local_rank() == 0
+    monkeypatch.setenv("OMPI_COMM_WORLD_LOCAL_RANK", "3")
+    assert threads.local_rank() == 3
