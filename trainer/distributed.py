@@ -59,13 +59,18 @@ class GradientAverager:
             self.timeline.record("allreduce", start, end, self.step)
         return tuple(outputs) if self.num_outputs > 1 else outputs[0]
 
+    def destinations(self):
+        """Per input of the op, the bucket view its gradient is copied into (the session may compute it there)."""
+        views = dict(zip(self.order, self.fused.views))
+        return [None] * self.weighted + [views[i] for i, has in enumerate(self.has_grad) if has]
+
     @staticmethod
     def _pack(view, grad, weight):
         if grad is None or weight == 0:
             view.fill(0)  # an empty shard's mean is NaN: it must contribute nothing, not poison the sum
         elif weight is not None:
             np.multiply(_host(grad), weight, out=view)
-        else:
+        elif grad is not view:  # else the gradient was computed straight into its bucket
             view[...] = _host(grad)
 
     def _divisor(self):
@@ -96,7 +101,9 @@ def _kernel(op, session):
     return lambda *arrays: averager(*arrays, to_device=session.to_device)
 
 
-register("AllreduceGradients", kernel=_kernel, infer=_infer).persistent = True
+_ALLREDUCE = register("AllreduceGradients", kernel=_kernel, infer=_infer)
+_ALLREDUCE.persistent = True
+_ALLREDUCE.destinations = lambda op: op.attrs["averager"].destinations()
 
 
 class DistributedOptimizer:

@@ -113,8 +113,10 @@ class Plan:
                 steps.append((kernel, ins, tuple_slot, op))
                 steps += [(operator.itemgetter(i), (tuple_slot,), s, op) for i, s in enumerate(outs)]
         fetched = {slots[e] for e in elements if isinstance(e, Tensor)} | set(range(len(feeds)))
-        self.steps = _donate_buffers(steps, fetched, {s: t for t, s in slots.items()}) \
-            if session.device == "cpu" else steps
+        if session.device == "cpu":
+            steps = _write_into_destinations(_donate_buffers(steps, fetched, {s: t for t, s in slots.items()}),
+                                             fetched)
+        self.steps = steps
         self.feed_checks = [_feed_check(t, session.to_device) for t in feeds]
         self.fetch_slots = [slots[e] if isinstance(e, Tensor) else None for e in elements]
         self.fetch_post = [_fetch_post(e, session.device) for e in elements]
@@ -140,6 +142,29 @@ class Plan:
                 _name_the_op(exc, op)
             raise
         return [post(env[s]) if s is not None else None for s, post in zip(self.fetch_slots, self.fetch_post)]
+
+
+def _write_into_destinations(steps, keep):
+    """Let a producer with an `into` kernel write straight into the buffer its only consumer copies it to."""
+    producer = {out: k for k, (kernel, ins, out, op) in enumerate(steps)}
+    readers = {}
+    for kernel, ins, out, op in steps:
+        for s in ins:
+            readers[s] = readers.get(s, 0) + 1
+    steps = list(steps)
+    for kernel, ins, out, op in steps:
+        destinations = op_def(op.type).destinations
+        if destinations is None:
+            continue
+        for s, dest in zip(ins, destinations(op)):
+            k = producer.get(s)
+            if dest is None or k is None or s in keep or readers[s] != 1:
+                continue
+            p_kernel, p_ins, p_out, p_op = steps[k]
+            into = op_def(p_op.type).into
+            if into is not None and p_op.outputs[0].shape == dest.shape and p_op.outputs[0].dtype == dest.dtype:
+                steps[k] = (functools.partial(into, dest, **p_op.attrs), p_ins, p_out, p_op)
+    return steps
 
 
 def _donate_buffers(steps, keep, tensors):

@@ -163,3 +163,28 @@ def test_errors_from_kernels_keep_their_type():
     y = apply_op("TestRaiseCustom", [tg.constant(1.0)], name="boom")
     with tg.Session() as sess, pytest.raises(Custom, match="TestRaiseCustom op 'boom' failed: waited for rank 3"):
         sess.run(y)
+
+
+def test_producers_write_straight_into_a_consumers_buffer_only_when_nobody_else_reads():
+    from trainer.ops.registry import apply_op, register
+    buffer = np.zeros((2, 2), np.float32)
+
+    def copy_into_buffer(x):
+        if x is not buffer:
+            buffer[...] = x
+        return buffer
+    d = register("TestCopyIntoBuffer", copy_into_buffer)
+    d.destinations = lambda op: [buffer]
+    a = tg.constant(np.eye(2, dtype=np.float32) * 3)
+    b = tg.constant(np.ones((2, 2), np.float32))
+    product = tg.matmul(a, b)
+    out = apply_op("TestCopyIntoBuffer", [product])
+    with tg.Session() as sess:
+        result = sess.run(out)
+        np.testing.assert_array_equal(result, 3 * np.ones((2, 2)))
+        plan = sess._plans[((out,), ())]
+        assert [k.func.__name__ for k, _, _, op in plan.steps if op is product.op] == ["_matmul_into"]
+        both = sess.run([out, product])  # fetched: the product keeps its own array
+        np.testing.assert_array_equal(both[1], 3 * np.ones((2, 2)))
+        plan = sess._plans[((out, product), ())]
+        assert [op.type for k, _, _, op in plan.steps if hasattr(k, "func")] == []

@@ -55,8 +55,18 @@ def _sum_to_shape(grad, like):
     return grad.sum(axis=axes, keepdims=True).reshape(shape) if axes else grad.reshape(shape)
 
 
+def _sum_to_shape_into(out, grad, like):
+    if grad.shape == out.shape:
+        np.copyto(out, grad)
+        return out
+    lead = grad.ndim - out.ndim
+    axes = tuple(range(lead)) + tuple(i + lead for i, d in enumerate(out.shape) if d == 1 and grad.shape[i + lead] != 1)
+    np.add.reduce(grad, axis=axes, out=out.reshape([d for i, d in enumerate(grad.shape) if i not in axes]))
+    return out
+
+
 register("SumToShape", _sum_to_shape, infer=lambda g, like: [(like.shape, g.dtype)], view=True,
-         grad=lambda op, gg: [apply_op("BroadcastLike", [gg, op.inputs[0]]), None])
+         grad=lambda op, gg: [apply_op("BroadcastLike", [gg, op.inputs[0]]), None]).into = _sum_to_shape_into
 register("BroadcastLike", lambda g, like: np.broadcast_to(g, like.shape), view=True,
          infer=lambda g, like: [(like.shape, g.dtype)],
          grad=lambda op, gg: [unbroadcast(gg, op.inputs[0]), None])
@@ -194,7 +204,11 @@ def _matmul_grad(op, g):
     return [matmul(b, g, transpose_a=True, transpose_b=True), matmul(g, a, transpose_a=True, transpose_b=True)]
 
 
-register("MatMul", kernel=_matmul_kernel, infer=_matmul_infer, grad=_matmul_grad)
+def _matmul_into(out, a, b, transpose_a=False, transpose_b=False):
+    return np.matmul(a.T if transpose_a else a, b.T if transpose_b else b, out=out)
+
+
+register("MatMul", kernel=_matmul_kernel, infer=_matmul_infer, grad=_matmul_grad).into = _matmul_into
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, name=None):

@@ -157,7 +157,8 @@ register("BiasAdd", np.add, infer=lambda x, b: [(x.shape, x.dtype)],
          grad=lambda op, g: [g, apply_op("BiasAddGrad", [g], name="BiasAddGrad")])
 register("BiasAddGrad", _bias_add_grad,
          infer=lambda g: [(None if g.shape is None else g.shape[-1:], g.dtype)],
-         grad=lambda op, gg: [apply_op("BroadcastLike", [gg, op.inputs[0]])])
+         grad=lambda op, gg: [apply_op("BroadcastLike", [gg, op.inputs[0]])]).into = \
+    lambda out, g: np.add.reduce(g, axis=tuple(range(g.ndim - 1)), out=out)
 
 
 def bias_add(value, bias, name=None):

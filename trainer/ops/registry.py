@@ -17,11 +17,16 @@ class OpDef:
     always return new arrays, and `inplace`, where set, computes the op into its input 0's buffer: the
     session uses it when that buffer is fresh and dead after the op. `persistent` ops return buffers
     that outlive the run (a variable's storage, reused communication buckets): fetches of them are copied.
+    `destinations(op)` gives, per input, a buffer the op would copy that input into (or None), and
+    `into(out, *arrays, **attrs)` computes an op straight into `out`: when an op with `into` feeds only
+    such an input, the session has it write there and the copy disappears.
     """
 
     fresh = False
     inplace = None
     persistent = False
+    destinations = None
+    into = None
 
     def __init__(self, op_type, forward, kernel, infer, grad, view, ref_inputs, constant):
         self.type, self.forward, self.kernel, self.infer = op_type, forward, kernel, infer
