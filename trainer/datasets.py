@@ -86,7 +86,9 @@ def mnist(directory):
     if not directory:
         raise ValueError("mnist needs a directory: --dataset mnist:DIR")
     if not os.path.isdir(directory):
-        raise FileNotFoundError(f"mnist: directory {directory!r} does not exist")
+        raise FileNotFoundError(f"mnist: directory {directory!r} does not exist. Nothing is downloaded: create it and "
+                                "put the MNIST (or Fashion-MNIST) training files train-images-idx3-ubyte[.gz] and "
+                                "train-labels-idx1-ubyte[.gz] there")
     images = read_idx(_find(directory, "train-images-idx3-ubyte"))
     labels = read_idx(_find(directory, "train-labels-idx1-ubyte"))
     if images.ndim != 3 or labels.ndim != 1 or len(images) != len(labels):
