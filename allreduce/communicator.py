@@ -1,5 +1,6 @@
 """The communicator base class: argument checks, the shape/dtype agreement, waiting with a deadline,
-and broadcast/allgather/barrier. A backend only implements `_allreduce(src, dst, op)` on flat arrays."""
+broadcast/allgather/barrier, and the fused buckets' memory. A backend only implements
+`_allreduce(src, dst, op)` on flat arrays."""
 import hashlib
 import os
 import time
@@ -122,6 +123,12 @@ class Communicator:
         self._check_usable()
         self._wait([self.comm.Ibarrier()], None, "barrier")
 
+    def allocate_buckets(self, counts_dtypes):
+        """Zeroed flat arrays, one per (count, dtype), and their in-place allreduce (FusedAllreduce's memory).
+        Collective: every rank passes the same list. A backend that can reduce straight from memory it
+        allocates itself (shm) overrides this, so the buckets need no copy into its buffers."""
+        return Buckets(self, counts_dtypes)
+
     # -- what backends build on -------------------------------------------------------------------
     def _reduce(self, src, dst, op, signature):
         """Agree on shape/dtype/op, then reduce. Backends that can piggy-back the check override this."""
@@ -206,6 +213,21 @@ class Communicator:
     def _check_root(self, root):
         if not isinstance(root, (int, np.integer)) or not 0 <= root < self.size:
             raise ValueError(f"root must be a rank in [0, {self.size}), got {root!r} at rank {self.rank}")
+
+
+class Buckets:
+    """Plain numpy buckets: each is reduced in place by the communicator's allreduce."""
+
+    def __init__(self, communicator, counts_dtypes):
+        self.communicator = communicator
+        self.arrays = [np.zeros(count, dtype) for count, dtype in counts_dtypes]
+
+    def allreduce(self, op):
+        for a in self.arrays:
+            self.communicator.allreduce(a, op=op, out=a)
+
+    def close(self):
+        """Release the buckets' memory (collective where it is shared); the arrays must no longer be used."""
 
 
 def _bytes(a):

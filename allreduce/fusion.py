@@ -9,6 +9,10 @@ Arrays are packed in the order given (pass them in the order their gradients bec
 does) into persistent buckets of one dtype and at most bucket_bytes each (an array larger than that gets a
 bucket of its own). `views[i]` is a view into its bucket, so nothing is packed or unpacked on the next step:
 the reduction happens in the buckets and the views see the result.
+
+The buckets come from `communicator.allocate_buckets`: plain numpy arrays reduced with `allreduce(out=)`,
+except on "shm", where they live in a shared-memory window that the peers read directly (no copy-in).
+Building a FusedAllreduce is therefore collective (every rank, same layout); `close()` frees the window.
 """
 import numpy as np
 
@@ -33,16 +37,21 @@ class FusedAllreduce:
                 dtypes.append(dtype)
             layout.append((b, sizes[b], shape, count))
             sizes[b] += count
-        self.buckets = [np.zeros(size, dtype) for size, dtype in zip(sizes, dtypes)]
+        self.memory = communicator.allocate_buckets(list(zip(sizes, dtypes)))
+        self.buckets = self.memory.arrays
         self.views = [self.buckets[b][off:off + count].reshape(shape) for b, off, shape, count in layout]
 
     def allreduce(self, arrays=None, op="mean"):
         """Reduce every bucket in place (after copying `arrays` into the views, if given); returns the views."""
         if arrays is not None:
             if len(arrays) != len(self.views):
-                raise ValueError(f"expected {len(self.views)} arrays, got {len(arrays)}")
+                raise ValueError(f"expected {len(self.views)} arrays, got {len(arrays)} at rank "
+                                 f"{self.communicator.rank}")
             for view, a in zip(self.views, arrays):
                 np.copyto(view, a)
-        for bucket in self.buckets:
-            self.communicator.allreduce(bucket, op=op, out=bucket)
+        self.memory.allreduce(op)
         return self.views
+
+    def close(self):
+        """Free the buckets (collective on "shm"); views and buckets must not be used afterwards."""
+        self.memory.close()
