@@ -5,7 +5,9 @@
 Times are per call, the median over interleaved repeats (each repeat runs every backend once, in turn, so
 drift on a shared machine hits them all alike) of the slowest rank's time. algbw = bytes / time,
 busbw = algbw * 2(N-1)/N (the bytes each rank must move in any allreduce). Buffers are allocated before
-timing, and every backend reduces into a preallocated out=.
+timing, and every backend reduces into a preallocated out=. The "fused" column is shm's FusedAllreduce on one
+bucket of that size, reduced in place in shared memory (op max, so repeated calls keep the values; it costs
+what a sum does), i.e. the gradient-averaging path without the copy into shm's window.
 """
 import argparse
 import os
@@ -79,7 +81,7 @@ def main():
     say(f"# node memcpy bandwidth: {alone:.1f} GB/s one rank alone, {together:.1f} GB/s per rank with all {n} copying")
     for name, why in skipped.items():
         say(f"# skipped {name}: {why}")
-    names = list(comms)
+    names = list(comms) + (["fused"] if "shm" in comms else [])
 
     sizes, nbytes = [], parse_bytes(args.min_bytes)
     while nbytes <= parse_bytes(args.max_bytes):
@@ -91,8 +93,12 @@ def main():
         x = (np.arange(count) % 13 + comm.rank).astype(dtype)
         outs = {name: np.empty_like(x) for name in ["MPI"] + names}
         calls = {"MPI": lambda o=outs["MPI"]: comm.Allreduce(x, o)}
-        for name in names:
+        for name in comms:
             calls[name] = lambda c=comms[name], o=outs[name]: c.allreduce(x, out=o)
+        if "fused" in names:
+            fused = allreduce.FusedAllreduce(comms["shm"], [((count,), dtype)], bucket_bytes=count * dtype.itemsize)
+            fused.buckets[0][...] = x
+            calls["fused"] = lambda: fused.allreduce(op="max")
         times = {name: [] for name in calls}
         for name, call in calls.items():  # warm-up: caches, buffers, connections
             call(), call()
@@ -102,8 +108,13 @@ def main():
                 t = time.perf_counter()
                 call()
                 times[name].append(time.perf_counter() - t)
-        for name in names:
+        for name in comms:
             assert np.array_equal(outs[name], outs["MPI"]) or dtype.kind == "f", name
+        if "fused" in names:
+            want = np.empty_like(x)
+            comm.Allreduce(x, want, op=MPI.MAX)
+            assert np.array_equal(fused.buckets[0], want), "fused"
+            fused.close()
         med = {name: comm.allreduce(float(np.median(ts)), op=MPI.MAX) for name, ts in times.items()}
         rows.append((count * dtype.itemsize, med))
 

@@ -44,8 +44,9 @@ class GradientAverager:
             self._pack(view, inputs[index], weight)
         if self.weighted:
             self.fused.views[-1][0] = weight
-        self.fused.allreduce(op="sum")
-        total = self._divisor()
+        plain = self.average and not self.weighted  # then each rank divides only the slice it reduces
+        self.fused.allreduce(op="mean" if plain else "sum")
+        total = None if plain else self._divisor()
         if total is not None:
             for bucket in self.fused.buckets:
                 np.divide(bucket, total, out=bucket)
