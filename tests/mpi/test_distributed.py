@@ -17,9 +17,9 @@ WORLD = MPI.COMM_WORLD
 RANK, SIZE = WORLD.Get_rank(), WORLD.Get_size()
 
 
-@pytest.fixture(scope="module")
-def comm():
-    return allreduce.create_communicator("ring")
+@pytest.fixture(scope="module", params=["ring", "shm"])
+def comm(request):
+    return allreduce.create_communicator(request.param)
 
 
 def same_on_every_rank(comm, array):
