@@ -1,23 +1,14 @@
 """Runs the multi-rank suite in tests/mpi under mpiexec for several world sizes, with a timeout."""
 import os
-import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from .mpirun import ROOT, find_mpiexec, mpi_env
+
 MPI_TESTS = ROOT / "tests" / "mpi"
 TIMEOUT_S = int(os.environ.get("RINGFLOW_TEST_MPI_TIMEOUT", "600"))
-
-
-def find_mpiexec():
-    """mpiexec next to this interpreter (the venv's mpich wheel) first, then PATH."""
-    if os.environ.get("RINGFLOW_MPIEXEC"):
-        return os.environ["RINGFLOW_MPIEXEC"]
-    beside = Path(sys.executable).parent / "mpiexec"
-    return str(beside) if beside.exists() else shutil.which("mpiexec")
 
 
 @pytest.mark.parametrize("nranks", [1, 2, 3, 4])
@@ -28,7 +19,7 @@ def test_mpi_suite(nranks):
     files = sorted(str(p) for p in MPI_TESTS.glob("test_*.py"))
     if not files:
         pytest.skip("no multi-rank tests yet")
-    env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", PYTHONPATH=str(ROOT))
+    env = mpi_env()
     cmd = [mpiexec, "-n", str(nranks), sys.executable, "-m", "mpi4py", "-m", "pytest",
            *files, "-x", "-q", "-p", "no:cacheprovider", "-o", "addopts="]
     try:

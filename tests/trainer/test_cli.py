@@ -8,6 +8,8 @@ import sys
 import numpy as np
 import pytest
 
+from ..mpirun import find_mpiexec, mpi_env
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SMALL = ["--model", "mlp", "--hidden", "16", "--dataset", "synthetic-classes", "--batch-size", "32",
          "--optimizer", "adam", "--lr", "0.01", "--seed", "3", "--no-progress"]
@@ -115,7 +117,7 @@ def test_checkpoint_of_another_model_is_refused(tmp_path):
 
 def test_a_failing_rank_ends_the_whole_job_in_seconds(tmp_path):
     """Rank 0 alone fails (it restores a checkpoint of another model) while rank 1 waits for its broadcast."""
-    mpiexec = shutil.which("mpiexec", path=os.path.dirname(sys.executable)) or shutil.which("mpiexec")
+    mpiexec = find_mpiexec()
     if mpiexec is None:
         pytest.skip("no mpiexec")
     ckpt = tmp_path / "ckpt"
@@ -123,7 +125,7 @@ def test_a_failing_rank_ends_the_whole_job_in_seconds(tmp_path):
                      "--steps", "3", "--checkpoint-dir", ckpt, "--no-progress")
     assert first.returncode == 0, first.stderr
     saved = {p.name: p.read_bytes() for p in ckpt.iterdir()}
-    env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", PYTHONPATH=ROOT, RINGFLOW_TIMEOUT="600")
+    env = mpi_env(RINGFLOW_TIMEOUT="600")
     cmd = [mpiexec, "-n", "2", sys.executable, "-m", "trainer", "train", *SMALL, "--steps", "5",
            "--checkpoint-dir", str(ckpt)]
     start = __import__("time").monotonic()
