@@ -55,6 +55,15 @@ class Session:
             self._rngs[op] = np.random.default_rng(np.random.SeedSequence(entropy))
         return self._rngs[op]
 
+    def random_state(self):
+        """Every random op's generator state by op name (JSON-able), so checkpoints can resume the streams."""
+        return {op.name: rng.bit_generator.state for op, rng in self._rngs.items()}
+
+    def set_random_state(self, states):
+        """Continue each named random op's stream from a state random_state() returned."""
+        for name, state in states.items():
+            self.rng(self.graph.get_operation_by_name(name)).bit_generator.state = state
+
     def close(self):
         self._closed = True
         self.variables.clear()
