@@ -158,14 +158,19 @@ def test_code_4_13_name_scope_limits_ops_only(capsys):
     assert out == "v: scope/v:0\nx.op: scope/bar/add\n"
 
 
-def test_code_4_13_empty_variable_scope_adds_an_empty_level(capsys):
-    out = run_cell("""
+# Both continuations of code 4-13 start from the same scopes; they go on inside `variable_scope(sp)`.
+CELL_4_13_SCOPES = """
     with tf.variable_scope("scope1") as sp:
          var1 = tf.get_variable("v", [1])
     with tf.variable_scope("scope2"):
         var2 = tf.get_variable("v", [1])
         with tf.variable_scope(sp) as sp1:
             var3 = tf.get_variable("v3", [1])
+"""
+
+
+def test_code_4_13_empty_variable_scope_adds_an_empty_level(capsys):
+    out = run_cell(CELL_4_13_SCOPES + """
             with tf.variable_scope("") :
                 var4 = tf.get_variable("v4", [1])
     print("var4:",var4.name)
@@ -174,13 +179,7 @@ def test_code_4_13_empty_variable_scope_adds_an_empty_level(capsys):
 
 
 def test_code_4_13_empty_name_scope_returns_to_top(capsys):
-    out = run_cell("""
-    with tf.variable_scope("scope1") as sp:
-         var1 = tf.get_variable("v", [1])
-    with tf.variable_scope("scope2"):
-        var2 = tf.get_variable("v", [1])
-        with tf.variable_scope(sp) as sp1:
-            var3 = tf.get_variable("v3", [1])
+    out = run_cell(CELL_4_13_SCOPES + """
             with tf.variable_scope("scope"):
                 with tf.name_scope("bar"):
                     v = tf.get_variable("v", [1])
@@ -224,20 +223,10 @@ def test_code_4_14_default_graphs(capsys):
 
 
 def test_code_4_14_exercise_graph_inside_with_block(capsys):
-    out = run_cell("""
-    c = tf.constant(0.0)
-    g = tf.Graph()
-    with tf.Graph().as_default():
-        c1 = tf.constant(0.0)
-        print(c1.graph)
-        print(g)
-        print(c.graph)
-    g2 =  tf.get_default_graph()
-    print(g2)
-    tf.reset_default_graph()
-    g3 =  tf.get_default_graph()
-    print(g3)
-    """, capsys)
+    # The exercise: the same cell, but the with-block makes a new, unnamed graph the default instead of g.
+    exercise = CELL_4_14.replace("with g.as_default():", "with tf.Graph().as_default():")
+    assert exercise != CELL_4_14
+    out = run_cell(exercise, capsys)
     assert graph_ids(out) == [0, 1, 2, 2, 3]
 
 
