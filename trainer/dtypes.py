@@ -7,6 +7,7 @@ float64 = np.dtype(np.float64)
 int32 = np.dtype(np.int32)
 int64 = np.dtype(np.int64)
 bool = np.dtype(np.bool_)  # noqa: A001 - TF1's name
+string = np.dtype(object)  # TF1's tf.string: elements are Python bytes
 
 _ALIASES = {"float": float32, "double": float64, "half": float16, "int": int32, "long": int64}
 
