@@ -118,6 +118,25 @@ class Communicator:
         self._wait([req], None, "allgather")
         return result
 
+    def allgatherv(self, x):
+        """Return every rank's x concatenated along axis 0, in rank order: the first dimension may differ
+        between ranks, the others and the dtype may not."""
+        self._check_usable()
+        x = np.ascontiguousarray(x)
+        if x.ndim == 0:
+            raise ValueError(f"allgatherv needs an array with a first dimension, got a scalar at rank "
+                             f"{self.rank}: reshape it to (1,)")
+        self._agree(x.shape[1:], x.dtype, "allgatherv")
+        rows = np.empty(self.size, np.int64)
+        self._wait([self.comm.Iallgather(np.array([len(x)], np.int64), rows)], None, "allgatherv")
+        result = np.empty((int(rows.sum()),) + x.shape[1:], x.dtype)
+        row_bytes = x.dtype.itemsize * int(np.prod(x.shape[1:], dtype=np.int64))
+        counts = [int(n) * row_bytes for n in rows]
+        offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).tolist()
+        req = self.comm.Iallgatherv(_bytes(x), [_bytes(result), counts, offsets, MPI.BYTE])
+        self._wait([req], None, "allgatherv")
+        return result
+
     def barrier(self):
         """Return once every rank has entered the barrier."""
         self._check_usable()

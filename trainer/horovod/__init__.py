@@ -1,0 +1,19 @@
+"""Horovod's TensorFlow 1 API (horovod.tensorflow) on ringflow's communicators: `import trainer.horovod as hvd`.
+
+hvd.init() picks the communicator as `ringflow train --allreduce auto` does on CPU (shared memory on one node,
+else the ring); RINGFLOW_ALLREDUCE=ring|shm|mpi|... names another. Importing this module starts no MPI traffic.
+"""
+from .basics import (cross_rank, cross_size, gloo_built, gloo_enabled, init, is_initialized, local_rank,
+                     local_size, mpi_built, mpi_enabled, mpi_threads_supported, nccl_built, rank, shutdown, size)
+from .basics import communicator  # noqa: F401  (ringflow's addition: the allreduce.Communicator in use)
+from .compression import Compression
+from .mpi_ops import (Adasum, Average, Max, Min, Product, Sum, allgather, allreduce, broadcast, local_rank_op,
+                      local_size_op, rank_op, size_op)
+from .optimizer import DistributedOptimizer
+from .variables import BroadcastGlobalVariablesHook, broadcast_global_variables, broadcast_variables
+
+__all__ = ["Adasum", "Average", "BroadcastGlobalVariablesHook", "Compression", "DistributedOptimizer", "Max", "Min",
+           "Product", "Sum", "allgather", "allreduce", "broadcast", "broadcast_global_variables",
+           "broadcast_variables", "cross_rank", "cross_size", "gloo_built", "gloo_enabled", "init", "is_initialized",
+           "local_rank", "local_rank_op", "local_size", "local_size_op", "mpi_built", "mpi_enabled",
+           "mpi_threads_supported", "nccl_built", "rank", "rank_op", "shutdown", "size", "size_op"]

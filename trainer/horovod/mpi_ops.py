@@ -1,0 +1,191 @@
+"""Horovod's collective graph ops: allreduce, allgather and broadcast, with the gradients Horovod registers.
+
+Each op runs one collective of the communicator hvd.init() chose when Session.run reaches it, so every rank
+must run the same collective ops in the same order. The session orders independent ops by creation, so the
+same program on every rank does; a rank that skips one makes the others raise allreduce.CollectiveTimeout.
+"""
+import warnings
+
+import numpy as np
+
+from ..ops.array_ops import shape, strided_slice
+from ..ops.core_ops import convert_to_tensor
+from ..ops.math_ops import zeros_like
+from ..ops.registry import apply_op, register
+from .basics import communicator, rank, size, local_rank, local_size
+from .compression import Compression
+
+# Horovod's ReduceOp values.
+Average, Sum, Adasum, Min, Max, Product = 0, 1, 2, 3, 4, 5
+_REDUCTIONS = {Average: "mean", Sum: "sum", Min: "min", Max: "max"}  # the communicator's names for them
+_NAMES = {Average: "hvd.Average", Sum: "hvd.Sum", Adasum: "hvd.Adasum", Min: "hvd.Min", Max: "hvd.Max",
+          Product: "hvd.Product"}
+
+
+def reduction(op, average=None):
+    """The communicator's op for Horovod's `op` (or the deprecated `average` flag); Average by default."""
+    if op is not None and average is not None:
+        raise ValueError(f"allreduce got op={op!r} and average={average!r}: op replaces average, give only op")
+    if average is not None:
+        warnings.warn("allreduce's `average` is deprecated: use op=hvd.Average or op=hvd.Sum", DeprecationWarning,
+                      stacklevel=3)
+        op = Average if average else Sum
+    op = Average if op is None else op
+    if op in (Adasum, Product):
+        raise NotImplementedError(f"{_NAMES[op]} is not implemented on ringflow's communicators: use hvd.Average, "
+                                  "hvd.Sum, hvd.Min or hvd.Max")
+    if op not in _REDUCTIONS:
+        raise ValueError(f"Unknown reduce op {op!r}: use hvd.Average, hvd.Sum, hvd.Min or hvd.Max")
+    return _REDUCTIONS[op]
+
+
+def _host(array):
+    """A numpy array: the communicators work on host memory (CuPy arrays of a GPU session are copied)."""
+    return array.get() if hasattr(array, "get") and not isinstance(array, np.ndarray) else np.asarray(array)
+
+
+def _check_reducible(tensor, what):
+    if np.dtype(tensor.dtype).kind not in "fiu":
+        raise TypeError(f"hvd.{what} cannot reduce {tensor.name!r} of dtype {np.dtype(tensor.dtype).name}: only "
+                        "float and integer tensors can be reduced (cast it first)")
+
+
+# -- allreduce ------------------------------------------------------------------------------------
+def _allreduce_kernel(op, session):
+    reduce, pre, post = op.attrs["reduce"], op.attrs["prescale"], op.attrs["postscale"]
+
+    def run(x):
+        x = _host(x)
+        if pre != 1:
+            x = np.multiply(x, pre).astype(x.dtype, copy=False)
+        out = communicator().allreduce(x, op=reduce)
+        if post != 1:
+            out = np.multiply(out, post).astype(out.dtype, copy=False)
+        return session.to_device(out)
+    return run
+
+
+def _allreduce_grad(op, grad):
+    # The total loss is the sum of every rank's loss, so the gradient is reduced the same way as the value.
+    if op.attrs["reduce"] not in ("mean", "sum"):
+        raise NotImplementedError(f"No gradient for the {op.attrs['reduce']} allreduce {op.name!r}: only "
+                                  "hvd.Average and hvd.Sum allreduces are differentiable")
+    return [apply_op("HorovodAllreduce", [grad], **op.attrs)]
+
+
+register("HorovodAllreduce", kernel=_allreduce_kernel, infer=lambda x, **attrs: [(x.shape, x.dtype)],
+         grad=_allreduce_grad)
+
+
+def _allreduce(tensor, reduce, prescale_factor=1.0, postscale_factor=1.0, name=None):
+    _check_reducible(tensor, "allreduce")
+    if (prescale_factor != 1 or postscale_factor != 1) and np.dtype(tensor.dtype).kind != "f":
+        raise TypeError(f"prescale_factor/postscale_factor need a float tensor, got {tensor.name!r} of dtype "
+                        f"{np.dtype(tensor.dtype).name}")
+    return apply_op("HorovodAllreduce", [tensor], name=name or "HorovodAllreduce", reduce=reduce,
+                    prescale=float(prescale_factor), postscale=float(postscale_factor))
+
+
+def allreduce(tensor, average=None, device_dense="", device_sparse="", compression=Compression.none, op=None,
+              prescale_factor=1.0, postscale_factor=1.0, name=None):
+    """The reduction of `tensor` over all ranks (op: hvd.Average by default), on every rank.
+
+    prescale_factor multiplies each rank's tensor before, postscale_factor the result after the reduction.
+    device_dense and device_sparse are accepted and ignored: the op runs where the session runs.
+    """
+    reduce = reduction(op, average)
+    tensor = convert_to_tensor(tensor)
+    compressed, ctx = compression.compress(tensor)
+    return compression.decompress(_allreduce(compressed, reduce, prescale_factor, postscale_factor, name), ctx)
+
+
+# -- allgather ------------------------------------------------------------------------------------
+def _rows_unknown(x):
+    """x's static shape with the first dimension unknown (None when even the rank is)."""
+    return None if x.ndim is None else (None,) + tuple(x.shape)[1:]
+
+
+def _allgather_infer(x):
+    if x.ndim == 0:
+        raise ValueError(f"hvd.allgather needs a tensor with a first dimension, got the scalar {x.name!r}: "
+                         "reshape it to [1]")
+    return [(_rows_unknown(x), x.dtype)]
+
+
+def _allgather_grad(op, grad):
+    # Every rank's loss may use every row: sum the gradients over ranks, keep the rows this rank gave.
+    summed = _allreduce(grad, "sum")
+    rows = allgather(strided_slice(shape(op.inputs[0]), slice(0, 1)))
+    return [apply_op("HorovodOwnRows", [summed, rows])]
+
+
+register("HorovodAllgather", kernel=lambda op, session: lambda x: session.to_device(communicator().allgatherv(
+    _host(x))), infer=_allgather_infer, grad=_allgather_grad)
+
+
+def _own_rows(x, rows):
+    start = int(np.sum(rows[:rank()]))
+    return x[start:start + int(rows[rank()])]
+
+
+register("HorovodOwnRows", _own_rows, view=True, infer=lambda x, rows: [(_rows_unknown(x), x.dtype)])
+
+
+def allgather(tensor, name=None):
+    """Every rank's `tensor` concatenated along axis 0 in rank order; first dimensions may differ."""
+    return apply_op("HorovodAllgather", [convert_to_tensor(tensor)], name=name or "HorovodAllgather")
+
+
+# -- broadcast ------------------------------------------------------------------------------------
+def _broadcast_grad(op, grad):
+    # Only root's value reached every rank: root collects the sum of the gradients, the others get zeros.
+    summed = _allreduce(grad, "sum")
+    return [summed if rank() == op.attrs["root_rank"] else zeros_like(summed)]
+
+
+def _broadcast_kernel(op, session):
+    def run(x):
+        x = _host(x)
+        # reshaped: the communicator returns 0-d arrays as shape (1,)
+        return session.to_device(communicator().broadcast(x, op.attrs["root_rank"]).reshape(x.shape))
+    return run
+
+
+register("HorovodBroadcast", kernel=_broadcast_kernel, infer=lambda x, root_rank: [(x.shape, x.dtype)],
+         grad=_broadcast_grad)
+
+
+def broadcast(tensor, root_rank, name=None):
+    """root_rank's `tensor` on every rank (it must have the same shape and dtype on every rank)."""
+    if not isinstance(root_rank, (int, np.integer)) or isinstance(root_rank, bool):
+        raise TypeError(f"root_rank must be an int, got {root_rank!r}")
+    return apply_op("HorovodBroadcast", [convert_to_tensor(tensor)], name=name or "HorovodBroadcast",
+                    root_rank=int(root_rank))
+
+
+# -- the layout as tensors -------------------------------------------------------------------------
+_QUERIES = {"HorovodSize": size, "HorovodRank": rank, "HorovodLocalSize": local_size,
+            "HorovodLocalRank": local_rank}
+for _type, _query in _QUERIES.items():
+    register(_type, kernel=lambda op, session, query=_query: lambda: np.int32(query()),
+             infer=lambda: [((), np.dtype(np.int32))])
+
+
+def size_op(name=None):
+    """An int32 scalar Tensor: hvd.size() when the session runs it."""
+    return apply_op("HorovodSize", [], name=name or "HorovodSize")
+
+
+def rank_op(name=None):
+    """An int32 scalar Tensor: hvd.rank() when the session runs it."""
+    return apply_op("HorovodRank", [], name=name or "HorovodRank")
+
+
+def local_size_op(name=None):
+    """An int32 scalar Tensor: hvd.local_size() when the session runs it."""
+    return apply_op("HorovodLocalSize", [], name=name or "HorovodLocalSize")
+
+
+def local_rank_op(name=None):
+    """An int32 scalar Tensor: hvd.local_rank() when the session runs it."""
+    return apply_op("HorovodLocalRank", [], name=name or "HorovodLocalRank")

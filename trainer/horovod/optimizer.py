@@ -1,0 +1,101 @@
+"""Horovod's DistributedOptimizer on ringflow: the wrapped optimizer's gradients, averaged over ranks.
+
+Without compression the gradients go through trainer.distributed's AllreduceGradients op (one fused bucket
+allreduce per dtype and 25 MiB); with a compressor each gradient is its own hvd.allreduce, which is how a
+compressor's compress -> reduce -> decompress can act on it.
+"""
+import numpy as np
+
+from ..distributed import DistributedOptimizer as _FusedOptimizer
+from ..graph import name_scope
+from ..ops.core_ops import convert_to_tensor
+from ..train.optimizer import Optimizer
+from .basics import communicator, size
+from .compression import Compression
+from .mpi_ops import Average, Sum, allreduce, reduction
+
+
+class _Given:
+    """An optimizer stand-in whose compute_gradients returns fixed pairs (what the fused op averages)."""
+
+    def __init__(self, grads_and_vars):
+        self.grads_and_vars = grads_and_vars
+
+    def compute_gradients(self, loss, var_list=None):
+        return self.grads_and_vars
+
+
+class DistributedOptimizer(Optimizer):
+    """Wraps a tg.train optimizer: compute_gradients averages (op=hvd.Sum: sums) its gradients over all ranks.
+
+    Needs hvd.init() first. use_locking, device_dense, device_sparse and sparse_as_dense are accepted and
+    ignored (ringflow's gradients are dense and run where the session runs). gradient_predivide_factor f
+    divides each gradient by f before the sum and multiplies the sum by f / size() after it.
+    """
+
+    def __init__(self, optimizer, name=None, use_locking=False, device_dense="", device_sparse="",
+                 compression=Compression.none, sparse_as_dense=False, backward_passes_per_step=1, op=Average,
+                 gradient_predivide_factor=1.0):
+        reduce = reduction(op)
+        if reduce not in ("mean", "sum"):
+            raise ValueError(f"DistributedOptimizer averages or sums gradients: op must be hvd.Average or hvd.Sum, "
+                             f"got {op!r}")
+        if gradient_predivide_factor != 1.0 and reduce != "mean":
+            raise ValueError(f"gradient_predivide_factor={gradient_predivide_factor!r} needs op=hvd.Average")
+        if backward_passes_per_step != 1:
+            raise NotImplementedError(f"backward_passes_per_step={backward_passes_per_step!r}: accumulating "
+                                      "gradients over several passes is not implemented; use 1 and a larger batch")
+        super().__init__(name or f"Distributed{type(optimizer).__name__}")
+        self._optimizer, self._compression = optimizer, compression
+        self._average, self._predivide = reduce == "mean", float(gradient_predivide_factor)
+        self._communicator = communicator()
+
+    def compute_gradients(self, *args, **kwargs):
+        """The wrapped optimizer's [(gradient, variable)], the gradients reduced over all ranks."""
+        grads_and_vars = self._optimizer.compute_gradients(*args, **kwargs)
+        if size() == 1:
+            return grads_and_vars
+        graph = next(v.graph for _, v in grads_and_vars)
+        with graph.as_default(), name_scope(f"{self._name}_Allreduce"):
+            if self._compression is Compression.none:
+                reduced = self._fused(grads_and_vars)
+            else:
+                reduced = [self._one(g) if g is not None else None for g, _ in grads_and_vars]
+        return [(r if g is not None else None, v) for r, (g, v) in zip(reduced, grads_and_vars)]
+
+    def _fused(self, grads_and_vars):
+        f = self._predivide
+        scaled = [(_scale(g, 1 / f) if g is not None else None, v) for g, v in grads_and_vars]
+        fused = _FusedOptimizer(_Given(scaled), self._communicator, average=self._average)
+        return [_scale(g, f) for g, _ in fused.compute_gradients(None)]
+
+    def _one(self, grad):
+        f = self._predivide
+        if f == 1.0:
+            return allreduce(grad, op=Average if self._average else Sum, compression=self._compression)
+        return allreduce(grad, op=Sum, compression=self._compression, prescale_factor=1 / f,
+                         postscale_factor=f / size())
+
+    def apply_gradients(self, grads_and_vars, global_step=None, name=None):
+        return self._optimizer.apply_gradients(grads_and_vars, global_step=global_step, name=name)
+
+    def get_slot(self, var, name):
+        return self._optimizer.get_slot(var, name)
+
+    def get_slot_names(self):
+        return self._optimizer.get_slot_names()
+
+    def variables(self):
+        return self._optimizer.variables()
+
+    def __getattr__(self, name):
+        # Everything else (learning rate, hyper-parameters) is the wrapped optimizer's.
+        if name.startswith("__") or name == "_optimizer":
+            raise AttributeError(name)
+        return getattr(self._optimizer, name)
+
+
+def _scale(tensor, factor):
+    if factor == 1.0:
+        return tensor
+    return tensor * convert_to_tensor(np.asarray(factor, dtype=np.dtype(tensor.dtype)))
