@@ -1,0 +1,117 @@
+"""The messages of TF's event.proto, summary.proto and graph.proto that event files need.
+
+Field numbers are TensorFlow's, so TensorBoard and protobuf readers parse these bytes as their own.
+"""
+from .wire import Field as F, Message
+
+
+class HistogramProto(Message):
+    """A histogram: count `bucket[i]` for values in [bucket_limit[i-1], bucket_limit[i])."""
+    FIELDS = {"min": F(1, "double"), "max": F(2, "double"), "num": F(3, "double"), "sum": F(4, "double"),
+              "sum_squares": F(5, "double"), "bucket_limit": F(6, "double", repeated=True),
+              "bucket": F(7, "double", repeated=True)}
+
+
+class TensorShapeProto(Message):
+    class Dim(Message):
+        FIELDS = {"size": F(1, "int64"), "name": F(2, "string")}
+
+    FIELDS = {"dim": F(2, "message", Dim, repeated=True), "unknown_rank": F(3, "bool")}
+
+
+class TensorProto(Message):
+    """A tensor's value: raw little-endian bytes in tensor_content, strings in string_val."""
+    FIELDS = {"dtype": F(1, "enum"), "tensor_shape": F(2, "message", TensorShapeProto),
+              "version_number": F(3, "int32"), "tensor_content": F(4, "bytes"),
+              "string_val": F(8, "bytes", repeated=True)}
+
+
+class SummaryMetadata(Message):
+    class PluginData(Message):
+        FIELDS = {"plugin_name": F(1, "string"), "content": F(2, "bytes")}
+
+    FIELDS = {"plugin_data": F(1, "message", PluginData), "display_name": F(2, "string"),
+              "summary_description": F(3, "string")}
+
+
+class SummaryDescription(Message):
+    FIELDS = {"type_hint": F(1, "string")}
+
+
+class Summary(Message):
+    """tf.Summary: a list of tagged values (scalars, histograms, images, tensors)."""
+
+    class Image(Message):
+        """An encoded image; colorspace is the channel count (1 gray, 3 RGB, 4 RGBA)."""
+        FIELDS = {"height": F(1, "int32"), "width": F(2, "int32"), "colorspace": F(3, "int32"),
+                  "encoded_image_string": F(4, "bytes")}
+
+    class Audio(Message):
+        FIELDS = {"sample_rate": F(1, "float"), "num_channels": F(2, "int64"), "length_frames": F(3, "int64"),
+                  "encoded_audio_string": F(4, "bytes"), "content_type": F(5, "string")}
+
+    class Value(Message):
+        FIELDS = {"tag": F(1, "string"), "node_name": F(7, "string"),
+                  "metadata": F(9, "message", SummaryMetadata),
+                  "simple_value": F(2, "float", oneof="value"),
+                  "obsolete_old_style_histogram": F(3, "bytes", oneof="value"),
+                  "image": F(4, "message", None, oneof="value"),
+                  "histo": F(5, "message", HistogramProto, oneof="value"),
+                  "audio": F(6, "message", None, oneof="value"),
+                  "tensor": F(8, "message", TensorProto, oneof="value")}
+
+    FIELDS = {"value": F(1, "message", Value, repeated=True)}
+
+
+Summary.Value.FIELDS["image"].message = Summary.Image
+Summary.Value.FIELDS["audio"].message = Summary.Audio
+
+
+class SessionLog(Message):
+    """tf.SessionLog: marks a (re)start, stop or checkpoint in an event file."""
+    STATUS_UNSPECIFIED, START, STOP, CHECKPOINT = 0, 1, 2, 3
+    FIELDS = {"status": F(1, "enum"), "checkpoint_path": F(2, "string"), "msg": F(3, "string")}
+
+
+class LogMessage(Message):
+    UNKNOWN, DEBUGGING, INFO, WARN, ERROR, FATAL = 0, 10, 20, 30, 40, 50
+    FIELDS = {"level": F(1, "enum"), "message": F(2, "string")}
+
+
+class Event(Message):
+    """tf.Event: one record of an event file, at a wall time and global step."""
+    FIELDS = {"wall_time": F(1, "double"), "step": F(2, "int64"),
+              "file_version": F(3, "string", oneof="what"), "graph_def": F(4, "bytes", oneof="what"),
+              "summary": F(5, "message", Summary, oneof="what"),
+              "log_message": F(6, "message", LogMessage, oneof="what"),
+              "session_log": F(7, "message", SessionLog, oneof="what"),
+              "meta_graph_def": F(9, "bytes", oneof="what")}
+
+
+class AttrValue(Message):
+    class ListValue(Message):
+        FIELDS = {"s": F(2, "bytes", repeated=True), "i": F(3, "int64", repeated=True),
+                  "f": F(4, "float", repeated=True), "b": F(5, "bool", repeated=True),
+                  "type": F(6, "enum", repeated=True), "shape": F(7, "message", TensorShapeProto, repeated=True)}
+
+    FIELDS = {"list": F(1, "message", ListValue, oneof="value"), "s": F(2, "bytes", oneof="value"),
+              "i": F(3, "int64", oneof="value"), "f": F(4, "float", oneof="value"),
+              "b": F(5, "bool", oneof="value"), "type": F(6, "enum", oneof="value"),
+              "shape": F(7, "message", TensorShapeProto, oneof="value")}
+
+
+class NodeDef(Message):
+    class AttrEntry(Message):  # protobuf encodes map<string, AttrValue> as repeated entries
+        FIELDS = {"key": F(1, "string"), "value": F(2, "message", AttrValue)}
+
+    FIELDS = {"name": F(1, "string"), "op": F(2, "string"), "input": F(3, "string", repeated=True),
+              "device": F(4, "string"), "attr": F(5, "message", AttrEntry, repeated=True)}
+
+
+class GraphDef(Message):
+    FIELDS = {"node": F(1, "message", NodeDef, repeated=True)}
+
+
+# TF's DataType enum values for the dtypes a TensorProto may carry.
+DATA_TYPES = {"float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6, "object": 7,
+              "int64": 9, "bool": 10, "uint16": 17, "float16": 19, "uint32": 22, "uint64": 23}
