@@ -1,0 +1,211 @@
+"""RMSProp, Adagrad, Adadelta, ProximalGradientDescent and Ftrl: TF1's update rules, slots and names.
+
+Oracles: TF1's own published test values (Ftrl), closed-form numpy transcriptions of TF1's formulas written
+here independently of the kernels, and PyTorch where its optimizer coincides with TF1's (20 steps, float64).
+"""
+import numpy as np
+import pytest
+
+import trainer as tg
+from tests.trainer.op_oracle import torch
+
+STEPS = 20
+
+
+def _problem(seed=0):
+    rng = np.random.default_rng(seed)
+    return rng.standard_normal((16, 5)), rng.standard_normal((16, 1)), rng.standard_normal((5, 4)) * 0.5, \
+        rng.standard_normal((4, 1)) * 0.5
+
+
+def _ours(make_optimizer, prepare=None):
+    """Weights after each of STEPS steps on mean((tanh(x w1) w2 - y)^2), in float64."""
+    x, y, w1, w2 = _problem()
+    with tg.Graph().as_default():
+        v1, v2 = tg.Variable(w1, name="w1"), tg.Variable(w2, name="w2")
+        loss = tg.reduce_mean(tg.square(tg.matmul(tg.nn.tanh(tg.matmul(tg.constant(x), v1)), v2) - y))
+        opt = make_optimizer()
+        train = opt.minimize(loss, global_step=tg.train.get_or_create_global_step())
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            if prepare:
+                prepare(sess, opt, [v1, v2])
+            history = []
+            for _ in range(STEPS):
+                sess.run(train)
+                history.append(np.concatenate([a.ravel() for a in sess.run([v1, v2])]))
+    return np.array(history)
+
+
+def _torch(make_optimizer):
+    x, y, w1, w2 = (torch.tensor(a) for a in _problem())
+    params = [w1.requires_grad_(), w2.requires_grad_()]
+    opt = make_optimizer(params)
+    history = []
+    for _ in range(STEPS):
+        opt.zero_grad()
+        torch.mean((torch.tanh(x @ params[0]) @ params[1] - y) ** 2).backward()
+        opt.step()
+        history.append(np.concatenate([p.detach().numpy().ravel() for p in params]))
+    return np.array(history)
+
+
+def _numpy(update, slots_init):
+    """The same training with TF1's formula written out in numpy: update(w, g, slots, step) -> new w."""
+    x, y, w1, w2 = _problem()
+    params = [w1.copy(), w2.copy()]
+    slots = [slots_init(p) for p in params]
+    history = []
+    for step in range(STEPS):
+        h = np.tanh(x @ params[0])
+        r = 2 * (h @ params[1] - y) / y.size
+        grads = [x.T @ ((r @ params[1].T) * (1 - h * h)), h.T @ r]
+        params = [update(p, g, s, step) for p, g, s in zip(params, grads, slots)]
+        history.append(np.concatenate([p.ravel() for p in params]))
+    return np.array(history)
+
+
+def _tf1_rmsprop(lr, rho, momentum, eps, centered=False, lr_at=None):
+    def update(w, g, s, step):
+        rate = lr_at(step) if lr_at else lr
+        s["ms"] = rho * s["ms"] + (1 - rho) * g * g
+        s["mg"] = rho * s["mg"] + (1 - rho) * g
+        denom = s["ms"] - s["mg"] ** 2 if centered else s["ms"]
+        s["mom"] = momentum * s["mom"] + rate * g / np.sqrt(denom + eps)
+        return w - s["mom"]
+    return update
+
+
+def _rms_slots(p):
+    return {"ms": np.ones_like(p), "mg": np.zeros_like(p), "mom": np.zeros_like(p)}
+
+
+@pytest.mark.parametrize("momentum,centered", [(0.0, False), (0.9, False), (0.5, True)])
+def test_rmsprop_matches_tf1_formula_over_20_steps(momentum, centered):
+    ours = _ours(lambda: tg.train.RMSPropOptimizer(0.01, decay=0.8, momentum=momentum, epsilon=1e-6,
+                                                    centered=centered))
+    reference = _numpy(_tf1_rmsprop(0.01, 0.8, momentum, 1e-6, centered), _rms_slots)
+    start = np.concatenate([w.ravel() for w in _problem()[2:]])
+    assert np.abs(ours[-1] - start).max() > 1e-3, "RMSProp did not move the weights"
+    np.testing.assert_allclose(ours, reference, rtol=1e-10, atol=1e-12)
+
+
+def _zero_rms(sess, opt, variables):
+    # TF1 starts "rms" at ones, PyTorch at zeros: with that slot zeroed (and epsilon 0) the two rules coincide.
+    for v in variables:
+        rms = opt.get_slot(v, "rms")
+        sess.run(rms.assign(np.zeros(rms.shape)))
+
+
+TORCH_CASES = {
+    "rmsprop": (lambda: tg.train.RMSPropOptimizer(0.01, decay=0.9, momentum=0.5, epsilon=0.0), _zero_rms,
+                lambda p: torch.optim.RMSprop(p, lr=0.01, alpha=0.9, momentum=0.5, eps=0.0)),
+    "rmsprop_centered": (lambda: tg.train.RMSPropOptimizer(0.01, decay=0.9, epsilon=0.0, centered=True), _zero_rms,
+                         lambda p: torch.optim.RMSprop(p, lr=0.01, alpha=0.9, eps=0.0, centered=True)),
+    "adagrad": (lambda: tg.train.AdagradOptimizer(0.1, initial_accumulator_value=0.1), None,
+                lambda p: torch.optim.Adagrad(p, lr=0.1, initial_accumulator_value=0.1, eps=0.0)),
+    "adadelta": (lambda: tg.train.AdadeltaOptimizer(1.0, rho=0.9, epsilon=1e-6), None,
+                 lambda p: torch.optim.Adadelta(p, lr=1.0, rho=0.9, eps=1e-6)),
+}
+
+
+@pytest.mark.skipif(torch is None, reason="needs torch")
+@pytest.mark.parametrize("name", list(TORCH_CASES))
+def test_matches_pytorch_where_the_rules_coincide(name):
+    ours, prepare, theirs = TORCH_CASES[name]
+    mine, reference = _ours(ours, prepare), _torch(theirs)
+    assert np.abs(mine[-1] - mine[0]).max() > 1e-3, f"{name} did not move"
+    np.testing.assert_allclose(mine, reference, rtol=1e-9, atol=1e-12, err_msg=f"{name} vs PyTorch")
+
+
+def test_adagrad_matches_tf1_formula_without_torch():
+    def update(w, g, s, step):
+        s["acc"] = s["acc"] + g * g
+        return w - 0.1 * g / np.sqrt(s["acc"])
+    reference = _numpy(update, lambda p: {"acc": np.full_like(p, 0.3)})
+    np.testing.assert_allclose(_ours(lambda: tg.train.AdagradOptimizer(0.1, 0.3)), reference, rtol=1e-10)
+
+
+@pytest.mark.parametrize("l1,l2", [(0.0, 0.0), (0.01, 0.0), (0.01, 0.5)])
+def test_proximal_gradient_descent_matches_closed_form(l1, l2):
+    def update(w, g, s, step):
+        prox = w - 0.1 * g
+        return np.sign(prox) * np.maximum(np.abs(prox) - 0.1 * l1, 0) / (1 + 0.1 * l2)
+    reference = _numpy(update, lambda p: {})
+    ours = _ours(lambda: tg.train.ProximalGradientDescentOptimizer(0.1, l1, l2))
+    np.testing.assert_allclose(ours, reference, rtol=1e-10, atol=1e-14)
+    if l1 == l2 == 0.0:  # without regularization it is plain gradient descent
+        np.testing.assert_allclose(ours, _ours(lambda: tg.train.GradientDescentOptimizer(0.1)), rtol=1e-12)
+
+
+# TF1's own published values (tensorflow/python/training/ftrl_test.py), float32, lr 3.0, accumulators 0.1.
+FTRL_CASES = [
+    ([0.0, 0.0], [0.0, 0.0], 3, {}, [-2.60260963, -4.29698515], [-0.28432083, -0.56694895]),
+    ([1.0, 2.0], [4.0, 3.0], 3, {}, [-2.55607247, -3.98729396], [-0.28232238, -0.56096673]),
+    ([1.0, 2.0], [4.0, 3.0], 10, dict(l1_regularization_strength=0.001),
+     [-7.66718769, -10.91273689], [-0.93460727, -1.86147261]),
+    ([1.0, 2.0], [4.0, 3.0], 10, dict(l1_regularization_strength=0.001, l2_regularization_strength=2.0),
+     [-0.24059935, -0.46829352], [-0.02406147, -0.04830509]),
+    ([1.0, 2.0], [4.0, 3.0], 10, dict(l1_regularization_strength=0.001, l2_regularization_strength=2.0,
+                                      l2_shrinkage_regularization_strength=0.1),
+     [-0.22578995, -0.44345796], [-0.14378493, -0.13229476]),
+]
+
+
+@pytest.mark.parametrize("init0,init1,steps,kwargs,want0,want1", FTRL_CASES)
+def test_ftrl_reproduces_tf1_published_values(init0, init1, steps, kwargs, want0, want1):
+    with tg.Graph().as_default():
+        var0, var1 = tg.Variable(np.float32(init0), name="v0"), tg.Variable(np.float32(init1), name="v1")
+        grads = [tg.constant([0.1, 0.2]), tg.constant([0.01, 0.02])]
+        opt = tg.train.FtrlOptimizer(3.0, initial_accumulator_value=0.1, **kwargs)
+        update = opt.apply_gradients(zip(grads, [var0, var1]))
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            for _ in range(steps):
+                sess.run(update)
+            got0, got1 = sess.run([var0, var1])
+    assert got0.dtype == np.float32
+    np.testing.assert_allclose(got0, want0, rtol=1e-5)
+    np.testing.assert_allclose(got1, want1, rtol=1e-5)
+
+
+def test_slots_have_tf1_names_and_initial_values():
+    with tg.Graph().as_default():
+        with tg.variable_scope("dense"):
+            w = tg.get_variable("kernel", [2, 3], dtype=tg.float64)
+        loss = tg.reduce_sum(tg.square(w))
+        opts = {"rms": tg.train.RMSPropOptimizer(0.1, centered=True), "ada": tg.train.AdagradOptimizer(0.1, 0.25),
+                "ftrl": tg.train.FtrlOptimizer(0.1), "delta": tg.train.AdadeltaOptimizer()}
+        for opt in opts.values():
+            opt.minimize(loss)
+        names = {k: {s: opt.get_slot(w, s).name for s in opt.get_slot_names()} for k, opt in opts.items()}
+        assert names["rms"] == {"rms": "dense/kernel/RMSProp:0", "mg": "dense/kernel/RMSProp_1:0",
+                                "momentum": "dense/kernel/RMSProp_2:0"}
+        assert names["ada"] == {"accumulator": "dense/kernel/Adagrad:0"}
+        assert names["ftrl"] == {"accum": "dense/kernel/Ftrl:0", "linear": "dense/kernel/Ftrl_1:0"}
+        assert names["delta"] == {"accum": "dense/kernel/Adadelta:0", "accum_update": "dense/kernel/Adadelta_1:0"}
+        assert [v.name for v in tg.trainable_variables()] == ["dense/kernel:0"]
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            np.testing.assert_array_equal(sess.run(opts["rms"].get_slot(w, "rms")), np.ones((2, 3)))
+            np.testing.assert_array_equal(sess.run(opts["rms"].get_slot(w, "mg")), np.zeros((2, 3)))
+            np.testing.assert_array_equal(sess.run(opts["ada"].get_slot(w, "accumulator")), np.full((2, 3), 0.25))
+            assert set(opts["ftrl"].variables()) == {opts["ftrl"].get_slot(w, "accum"),
+                                                      opts["ftrl"].get_slot(w, "linear")}
+
+
+def test_tensor_learning_rate_from_a_schedule():
+    lr_at = lambda step: 0.02 * 0.5 ** (step / 4)  # noqa: E731
+    ours = _ours(lambda: tg.train.RMSPropOptimizer(
+        tg.train.exponential_decay(0.02, tg.train.get_or_create_global_step(), 4, 0.5), momentum=0.9))
+    reference = _numpy(_tf1_rmsprop(None, 0.9, 0.9, 1e-10, lr_at=lr_at), _rms_slots)
+    np.testing.assert_allclose(ours, reference, rtol=1e-6, atol=1e-7)  # the schedule is float32, as in TF1
+
+
+def test_bad_hyper_parameters_are_named():
+    with pytest.raises(ValueError, match=r"initial_accumulator_value must be positive: 0\.0"):
+        tg.train.AdagradOptimizer(0.1, initial_accumulator_value=0.0)
+    with pytest.raises(ValueError, match=r"learning_rate_power 0\.5 needs to be negative or zero"):
+        tg.train.FtrlOptimizer(0.1, learning_rate_power=0.5)
+    with pytest.raises(ValueError, match=r"l1_regularization_strength -1\.0 needs to be positive or zero"):
+        tg.train.FtrlOptimizer(0.1, l1_regularization_strength=-1.0)

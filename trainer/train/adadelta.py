@@ -1,0 +1,42 @@
+"""Adadelta, TF1's formulation (Zeiler 2012, with a learning rate on top):
+
+    accum        = rho * accum + (1 - rho) * grad^2
+    update       = sqrt(accum_update + epsilon) / sqrt(accum + epsilon) * grad
+    accum_update = rho * accum_update + (1 - rho) * update^2
+    var         -= lr * update
+"""
+import numpy as np
+
+from .apply_ops import register_apply
+from .optimizer import Optimizer
+
+
+def apply_adadelta(var, accum, accum_update, lr, rho, epsilon, grad):
+    accum *= rho
+    accum += (1 - rho) * grad * grad
+    update = np.sqrt(accum_update + epsilon) / np.sqrt(accum + epsilon) * grad
+    accum_update *= rho
+    accum_update += (1 - rho) * update * update
+    var -= lr * update
+
+
+register_apply("ApplyAdadelta", apply_adadelta, 3)
+
+
+class AdadeltaOptimizer(Optimizer):
+    """Adadelta with TF1's slots "accum" and "accum_update" (both start at zero)."""
+
+    def __init__(self, learning_rate=0.001, rho=0.95, epsilon=1e-08, use_locking=False, name="Adadelta"):
+        super().__init__(name)
+        self._learning_rate, self._rho, self._epsilon = learning_rate, rho, epsilon
+
+    def _create_slots(self, var_list):
+        for var in var_list:
+            self._zeros_slot(var, "accum", self._name)
+            self._zeros_slot(var, "accum_update", self._name)
+
+    def _apply_dense(self, grad, var):
+        hyper = [self._hyper(value, var, name) for value, name in
+                 [(self._learning_rate, "learning_rate"), (self._rho, "rho"), (self._epsilon, "epsilon")]]
+        slots = [self.get_slot(var, "accum"), self.get_slot(var, "accum_update")]
+        return self._update("ApplyAdadelta", [var, *slots, *hyper, grad], f"update_{var.op.name}")

@@ -1,0 +1,216 @@
+"""tf.train.Saver: save variables to one atomic .npz per checkpoint and restore them by name.
+
+Checkpoint names are TF1's: a variable is stored under its op name ("dense/kernel") unless var_list is a dict
+giving other names, and a checkpoint is named by its prefix ("dir/model.ckpt-10", data in "<prefix>.npz").
+Restoring goes through graph ops (a placeholder and an Assign per variable, built with the Saver as TF1 builds
+its restore ops), so it works through any session-like object with `run`, on CPU and GPU alike.
+"""
+import json
+import numbers
+import os
+import time
+
+import numpy as np
+
+from .. import checkpoint as npz
+from ..errors import InvalidArgumentError, NotFoundError
+from ..graph import format_shape, get_default_graph
+from ..ops.core_ops import group, placeholder
+from ..tensor_shape import TensorShape
+from ..variables import GLOBAL_VARIABLES, Variable
+from .checkpoint_management import (PROGRAM_META, SUFFIX, checkpoint_exists, data_path, describe_directory,
+                                    get_checkpoint_mtimes, remove_checkpoint, update_checkpoint_state)
+
+_NO_META_GRAPH = ("ringflow does not write TF1's MetaGraphDef protobuf (.meta files): rebuild the graph with the "
+                  "same Python code and restore its variables with tg.train.Saver().restore(sess, prefix)")
+
+
+class Saver:
+    """Saves and restores variables; keeps the newest `max_to_keep` checkpoints (TF1's tf.train.Saver).
+
+    Accepted and ignored, as they concern TF1's file layout or devices: sharded (one process writes one
+    file), restore_sequentially, write_version (always one .npz), filename (no SaverDef), and
+    save_relative_paths (paths inside the checkpoint directory are always stored relative to it).
+    """
+
+    def __init__(self, var_list=None, reshape=False, sharded=False, max_to_keep=5,
+                 keep_checkpoint_every_n_hours=10000.0, name=None, restore_sequentially=False, saver_def=None,
+                 builder=None, defer_build=False, allow_empty=False, write_version=2, pad_step_number=False,
+                 save_relative_paths=False, filename=None):
+        if saver_def is not None or builder is not None:
+            raise NotImplementedError("tg.train.Saver(saver_def=..., builder=...): ringflow has no SaverDef protobuf "
+                                      "or BaseSaverBuilder; pass var_list instead")
+        self._var_list, self._reshape, self._name, self._allow_empty = var_list, reshape, name, allow_empty
+        self._max_to_keep, self._pad_step_number = max_to_keep, pad_step_number
+        self._keep_every_s = keep_checkpoint_every_n_hours * 3600
+        self._next_checkpoint_time = time.time() + self._keep_every_s
+        self._last_checkpoints = []  # [(prefix, time saved)], oldest first
+        self._to_delete = []
+        self._variables = None
+        if not defer_build:
+            self.build()
+
+    def build(self):
+        """Build the restore ops (done by the constructor unless defer_build=True)."""
+        if self._variables is not None:
+            return
+        variables = _named_variables(self._var_list)
+        if not variables and not self._allow_empty:
+            raise ValueError("No variables to save: the graph has no global variables and var_list is empty "
+                             "(pass allow_empty=True to allow an empty Saver)")
+        self._placeholders, self._restore_op = {}, None
+        if variables:
+            graph = next(iter(variables.values())).graph
+            with graph.as_default(), graph.control_dependencies(None), graph.name_scope(None), \
+                    graph.name_scope(self._name or "save"):
+                for key, var in variables.items():
+                    self._placeholders[key] = placeholder(var.dtype, var.shape, name="restore_value")
+                assigns = [var.assign(self._placeholders[key]) for key, var in variables.items()]
+                self._restore_op = group(*assigns, name="restore_all")
+        self._variables = variables
+
+    def save(self, sess, save_path, global_step=None, latest_filename=None, meta_graph_suffix="meta",
+             write_meta_graph=True, write_state=True, strip_default_attrs=False, save_debug_info=False, meta=None):
+        """Write every variable to "<save_path>-<global_step>.npz" and return that prefix (None when empty).
+
+        `meta` (a ringflow extension) is any JSON-able value kept in the file, read back with
+        tg.train.checkpoint_meta(prefix): a data position, a run's configuration. No .meta graph file is written.
+        """
+        if self._variables is None:
+            raise RuntimeError("`build()` should be called before save if defer_build==True")
+        if not self._variables:
+            return None
+        if global_step is not None:
+            if not isinstance(global_step, (numbers.Integral, np.integer)):
+                global_step = sess.run(global_step)
+            step = int(global_step)
+            prefix = f"{save_path}-{step:08d}" if self._pad_step_number else f"{save_path}-{step}"
+        else:
+            step, prefix = None, save_path
+        parent = os.path.dirname(save_path)
+        if parent and not os.path.isdir(parent):
+            raise ValueError(f"Parent directory of {save_path} doesn't exist, can't save.")
+        try:
+            json.dumps(meta)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"Saver.save(meta=...) must be JSON-serializable, got {meta!r}: {exc}") from None
+        names = list(self._variables)
+        values = sess.run([self._variables[n] for n in names])
+        record = {"saver": "tf.train.Saver", "global_step": step, PROGRAM_META: meta}
+        npz.write_npz(prefix + SUFFIX, dict(zip(names, values)), record)
+        if write_state:
+            self._record(prefix)
+            update_checkpoint_state(parent, prefix, self.last_checkpoints, latest_filename)
+            self._delete_old()
+        return prefix
+
+    def restore(self, sess, save_path):
+        """Load every variable of var_list from the checkpoint `save_path` (a prefix)."""
+        if self._variables is None:
+            raise RuntimeError("`build()` should be called before restore if defer_build==True")
+        if not self._variables:
+            return
+        if save_path is None:
+            raise ValueError("Can't load save_path when it is None.")
+        if not checkpoint_exists(save_path):
+            raise ValueError(f"The passed save_path is not a valid checkpoint: {save_path} (no file "
+                             f"{save_path + SUFFIX!r}{describe_directory(save_path + SUFFIX)})")
+        path = data_path(save_path)
+        arrays, _ = npz.read_npz(path)
+        feed = {}
+        for key, var in self._variables.items():
+            if key not in arrays:
+                raise NotFoundError(
+                    f"Restoring from checkpoint failed: Key {key} not found in checkpoint {path!r} (wanted by "
+                    f"variable {var.name!r}; the checkpoint holds {sorted(arrays)}). The graph has a variable the "
+                    "checkpoint lacks: check variable names and scopes, or give var_list to restore a subset")
+            feed[self._placeholders[key]] = self._fit(key, var, arrays[key], path)
+        sess.run(self._restore_op, feed)
+
+    def _fit(self, key, var, value, path):
+        """The checkpoint's value converted to var's dtype (same kind, or int to float) and shape (reshape=True)."""
+        shape = TensorShape(var.shape)
+        if not shape.is_compatible_with(value.shape):
+            if not (self._reshape and shape.num_elements() == value.size):
+                raise InvalidArgumentError(
+                    f"Restoring from checkpoint failed: variable {var.name!r} has shape {format_shape(shape)} "
+                    f"but checkpoint entry {key!r} in {path!r} has shape {format_shape(value.shape)}; the graph "
+                    "differs from the one saved (pass reshape=True to restore a value of the same size)")
+            value = value.reshape(shape.as_list())
+        if value.dtype != var.dtype:
+            if not (np.can_cast(value.dtype, var.dtype, "same_kind") or value.dtype.kind in "biu"
+                    and var.dtype.kind == "f"):
+                raise InvalidArgumentError(
+                    f"Restoring from checkpoint failed: variable {var.name!r} is {var.dtype.name} but checkpoint "
+                    f"entry {key!r} in {path!r} is {value.dtype.name}, which does not convert to it")
+            value = value.astype(var.dtype)
+        return value
+
+    # --- the list of kept checkpoints ----------------------------------------------------------------
+    @property
+    def last_checkpoints(self):
+        """The prefixes of the checkpoints still kept, oldest first."""
+        return [prefix for prefix, _ in self._last_checkpoints]
+
+    def set_last_checkpoints(self, last_checkpoints):
+        """Take over a list of checkpoint prefixes (kept regardless of keep_checkpoint_every_n_hours)."""
+        self._last_checkpoints = [(prefix, np.inf) for prefix in last_checkpoints]
+
+    def set_last_checkpoints_with_time(self, last_checkpoints_with_time):
+        """Take over a list of (prefix, timestamp) pairs, oldest first."""
+        self._last_checkpoints = list(last_checkpoints_with_time)
+
+    def recover_last_checkpoints(self, checkpoint_paths):
+        """Take over the checkpoints that exist among checkpoint_paths, stamped with their files' mtimes."""
+        found = [(p, get_checkpoint_mtimes([p])) for p in checkpoint_paths]
+        self.set_last_checkpoints_with_time([(p, mtime[0]) for p, mtime in found if mtime])
+
+    def _record(self, prefix):
+        if not self._max_to_keep:
+            return
+        self._last_checkpoints = [(p, t) for p, t in self._last_checkpoints if p != prefix]
+        self._last_checkpoints.append((prefix, time.time()))
+        if len(self._last_checkpoints) > self._max_to_keep:
+            self._to_delete.append(self._last_checkpoints.pop(0))
+
+    def _delete_old(self):
+        if not self._to_delete:
+            return
+        prefix, saved_at = self._to_delete.pop(0)
+        if saved_at > self._next_checkpoint_time:  # one checkpoint per keep_checkpoint_every_n_hours survives
+            self._next_checkpoint_time += self._keep_every_s
+            return
+        remove_checkpoint(prefix)
+
+    def export_meta_graph(self, filename=None, **kwargs):
+        raise NotImplementedError(f"tg.train.Saver.export_meta_graph: {_NO_META_GRAPH}")
+
+
+def _named_variables(var_list):
+    """{checkpoint name: Variable}: TF1's naming (op names, or the keys of a dict)."""
+    if var_list is None:
+        var_list = get_default_graph().get_collection(GLOBAL_VARIABLES)
+    if isinstance(var_list, dict):
+        pairs = list(var_list.items())
+    else:
+        pairs = [(getattr(v, "op", None) and v.op.name, v) for v in var_list]
+    named = {}
+    for key, var in pairs:
+        if not isinstance(var, Variable):
+            raise TypeError(f"Variable to save is not a Variable: {var!r} (under the name {key!r})")
+        if not isinstance(key, str) or not key:
+            raise TypeError(f"Checkpoint names are non-empty strings, got {key!r} for {var.name!r}")
+        if key in named:
+            raise ValueError(f"At least two variables have the same name: {key}")
+        if key == npz.META:
+            raise ValueError(f"The checkpoint name {key!r} is reserved for the file's record; rename {var.name!r}")
+        named[key] = var
+    return named
+
+
+def export_meta_graph(filename=None, **kwargs):
+    raise NotImplementedError(f"tg.train.export_meta_graph: {_NO_META_GRAPH}")
+
+
+def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None, **kwargs):
+    raise NotImplementedError(f"tg.train.import_meta_graph({meta_graph_or_file!r}): {_NO_META_GRAPH}")
