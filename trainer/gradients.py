@@ -41,7 +41,7 @@ def gradients(ys, xs, grad_ys=None, name="gradients"):
 
 
 def _ones_for(y):
-    if y.shape is not None and None not in y.shape and len(y.shape) <= 1 and y.dtype.kind == "f":
+    if y.ndim is not None and None not in y.shape and len(y.shape) <= 1 and y.dtype.kind == "f":
         return constant(np.ones(y.shape, dtype=y.dtype), name="grad_ys")
     return ones_like(y, name="grad_ys")
 

@@ -1,10 +1,13 @@
 """Graph, Operation and Tensor: the data-flow graph and TF1's naming rules."""
 import contextlib
+import re
 import threading
 
 import numpy as np
 
-from .dtypes import as_dtype
+from .device_spec import canonical_device, merge_device
+from .dtypes import DType, as_dtype
+from .tensor_shape import TensorShape
 
 
 class Tensor:
@@ -13,7 +16,7 @@ class Tensor:
     def __init__(self, op, index, shape, dtype):
         self.op = op
         self.value_index = index
-        self.shape = None if shape is None else tuple(shape)
+        self._shape = TensorShape(shape)
         self.dtype = as_dtype(dtype)
 
     @property
@@ -25,11 +28,32 @@ class Tensor:
         return self.op.graph
 
     @property
+    def device(self):
+        return self.op.device
+
+    @property
+    def shape(self):
+        """The static shape, a TensorShape (a tuple of int/None; TensorShape(None) when the rank is unknown)."""
+        return self._shape
+
+    @property
     def ndim(self):
-        return None if self.shape is None else len(self.shape)
+        return self._shape.ndims
 
     def get_shape(self):
-        return self.shape
+        return self._shape
+
+    def set_shape(self, shape):
+        """Refine the static shape with what the caller knows; ValueError when it contradicts it."""
+        try:
+            self._shape = self._shape.merge_with(shape)
+        except ValueError:
+            raise ValueError(f"Tensor {self.name!r} has shape {self._shape}, which is not compatible with "
+                             f"the shape {TensorShape(shape)} passed to set_shape") from None
+
+    def consumers(self):
+        """The operations that take this tensor as an input."""
+        return [op for op in self.graph._ops if any(t is self for t in op.inputs)]
 
     def eval(self, feed_dict=None, session=None):
         """Run the graph up to this tensor in `session` (default: the current default session)."""
@@ -54,7 +78,7 @@ class Tensor:
 
 
 def format_shape(shape):
-    if shape is None:
+    if shape is None or isinstance(shape, TensorShape) and shape.ndims is None:
         return "<unknown>"
     return "(" + ", ".join("None" if d is None else str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
 
@@ -70,7 +94,11 @@ class Operation:
         self.attrs = attrs
         self.control_inputs = tuple(control_inputs)
         self.outputs = ()
+        self.device = ""
         self._id = len(graph._ops)
+
+    def values(self):
+        return self.outputs
 
     def run(self, feed_dict=None, session=None):
         """Run this operation in `session` (default: the current default session)."""
@@ -99,6 +127,8 @@ class Operation:
 def _attr_text(value):
     if isinstance(value, bool):
         return f"b: {str(value).lower()}"
+    if isinstance(value, DType):
+        value = value.dtype
     if isinstance(value, np.dtype):
         return "type: DT_" + {"float32": "FLOAT", "float64": "DOUBLE", "float16": "HALF"}.get(
             value.name, value.name.upper())
@@ -127,6 +157,9 @@ class Graph:
         from .scopes import VariableScope
         self._var_scope = VariableScope("")
         self._var_store = {}
+        self._var_scope_counts = {}
+        self._device_stack = []
+        self._finalized = False
         self.version = 0
 
     # --- building -------------------------------------------------------------------------------
@@ -135,6 +168,10 @@ class Graph:
 
         With unique=False, `name` is taken as an already reserved, absolute name (a scope's own op).
         """
+        if self._finalized:
+            raise RuntimeError(f"Graph is finalized and cannot be modified: cannot add the {op_type!r} op "
+                               f"{name or op_type!r}. Build every op before the graph is finalized (for example "
+                               "before MonitoredSession or Supervisor starts).")
         for t in inputs:
             if t.graph is not self:
                 raise ValueError(f"Tensor {t.name!r} is from another graph than the operation {op_type!r} "
@@ -143,6 +180,8 @@ class Graph:
         name = self.unique_name(name or op_type) if unique else name
         op = Operation(self, op_type, name, inputs, attrs or {}, controls)
         op.outputs = tuple(Tensor(op, i, shape, dtype) for i, (shape, dtype) in enumerate(output_specs))
+        for spec in self._device_stack:
+            op.device = merge_device(op.device, canonical_device(spec(op) or "") if callable(spec) else spec)
         self._ops.append(op)
         self._ops_by_name[op.name] = op
         self.version += 1
@@ -181,6 +220,37 @@ class Graph:
             yield "" if not new else new + "/"
         finally:
             self._name_stack = old
+
+    def get_name_scope(self):
+        """The current name scope, without a trailing slash ("" at the top)."""
+        return self._name_stack
+
+    @contextlib.contextmanager
+    def device(self, device_name_or_function):
+        """Record a device on the ops built inside (a string, or a function op -> string; None clears).
+
+        Each rank runs its whole graph on one device (Session(device=...)), so this is bookkeeping only.
+        """
+        old = self._device_stack
+        spec = device_name_or_function
+        self._device_stack = [] if spec is None else old + [spec if callable(spec) else canonical_device(spec)]
+        try:
+            yield
+        finally:
+            self._device_stack = old
+
+    @contextlib.contextmanager
+    def colocate_with(self, op, ignore_existing=False):
+        """Accepted for TF1 programs; placement is one device per rank, so colocation has no effect."""
+        yield
+
+    def finalize(self):
+        """Make the graph read-only: creating an op afterwards raises RuntimeError."""
+        self._finalized = True
+
+    @property
+    def finalized(self):
+        return self._finalized
 
     @contextlib.contextmanager
     def control_dependencies(self, control_inputs):
@@ -247,22 +317,41 @@ class Graph:
 
     # --- collections ------------------------------------------------------------------------------
     def add_to_collection(self, key, value):
+        if self._finalized:
+            raise RuntimeError(f"Graph is finalized and cannot be modified: cannot add {value!r} to the "
+                               f"collection {key!r}")
         self._collections.setdefault(key, []).append(value)
 
-    def get_collection(self, key):
-        return list(self._collections.get(key, ()))
+    def add_to_collections(self, keys, value):
+        for key in [keys] if isinstance(keys, str) else set(keys):
+            self.add_to_collection(key, value)
+
+    def get_collection(self, key, scope=None):
+        """A copy of the collection; with `scope`, only items whose name matches it (re.match, as TF1)."""
+        items = list(self._collections.get(key, ()))
+        if scope is None:
+            return items
+        return [x for x in items if hasattr(x, "name") and re.match(scope, x.name)]
 
     def get_collection_ref(self, key):
         return self._collections.setdefault(key, [])
 
+    def get_all_collection_keys(self):
+        return [key for key, items in self._collections.items() if isinstance(items, list)]
+
+    def clear_collection(self, key):
+        self._collections.pop(key, None)
+
     @contextlib.contextmanager
     def as_default(self):
         """Make this graph the default graph inside the `with` block."""
-        _stack().append(self)
+        stack = _stack()
+        stack.append(self)
         try:
             yield self
         finally:
-            _stack().pop()
+            # Remove this graph's own entry: an InteractiveSession may leave its graph out of nesting order.
+            del stack[max(i for i, g in enumerate(stack) if g is self)]
 
 
 _state = threading.local()
@@ -292,11 +381,56 @@ def reset_default_graph():
     _global_default[0] = Graph()
 
 
-def name_scope(name):
-    """Open a name scope in the default graph (ops only; variables from get_variable ignore it)."""
-    return get_default_graph().name_scope(name)
+@contextlib.contextmanager
+def name_scope(name, default_name=None, values=None):
+    """Open a name scope (ops only; get_variable ignores it) in the graph of `values`, else the default graph.
+
+    `default_name` is used, made unique, when `name` is None.
+    """
+    graph = next((v.graph for v in values or () if isinstance(v, (Tensor, Operation))), None)
+    with contextlib.ExitStack() as stack:
+        if graph is not None and graph is not get_default_graph():
+            stack.enter_context(graph.as_default())
+        graph = get_default_graph()
+        yield stack.enter_context(graph.name_scope(name if name is not None or default_name is None
+                                                   else default_name))
+
+
+def get_name_scope():
+    """The default graph's current name scope."""
+    return get_default_graph().get_name_scope()
+
+
+def device(device_name_or_function):
+    """Record a device on the ops built inside (TF1's tf.device); execution stays on the session's device."""
+    return get_default_graph().device(device_name_or_function)
+
+
+def colocate_with(op, ignore_existing=False):
+    """Accepted for TF1 programs; has no effect (one device per rank)."""
+    return get_default_graph().colocate_with(op, ignore_existing)
 
 
 def control_dependencies(control_inputs):
     """Ops built inside run only after `control_inputs`."""
     return get_default_graph().control_dependencies(control_inputs)
+
+
+def add_to_collection(name, value):
+    """Append `value` to the default graph's collection `name`."""
+    get_default_graph().add_to_collection(name, value)
+
+
+def add_to_collections(names, value):
+    """Append `value` to each of the default graph's collections `names`."""
+    get_default_graph().add_to_collections(names, value)
+
+
+def get_collection(key, scope=None):
+    """A copy of the default graph's collection `key`; `scope` keeps items whose name re.match-es it."""
+    return get_default_graph().get_collection(key, scope)
+
+
+def get_collection_ref(key):
+    """The default graph's collection `key` itself (a list to modify in place)."""
+    return get_default_graph().get_collection_ref(key)

@@ -1,7 +1,8 @@
-"""Variable scopes: prefixes for variable names, reuse, and inherited initializers."""
+"""Variable scopes: prefixes for variable names, reuse, and the defaults new variables inherit."""
 import contextlib
 
-from .graph import get_default_graph
+from . import dtypes
+from .graph import Operation, Tensor, get_default_graph
 
 
 class _AutoReuse:
@@ -13,49 +14,104 @@ AUTO_REUSE = _AutoReuse()
 
 
 class VariableScope:
-    """A variable scope: its full `name`, reuse mode, default initializer and the op name scope it opened."""
+    """A variable scope: its full `name`, reuse mode, the defaults its variables get, the op scope it opened."""
 
-    def __init__(self, name, reuse=None, initializer=None, original_name_scope=""):
+    def __init__(self, name, reuse=None, initializer=None, original_name_scope="", regularizer=None,
+                 dtype=dtypes.float32):
         self.name = name
         self.reuse = reuse
         self.initializer = initializer
         self.original_name_scope = original_name_scope
+        self.regularizer = regularizer
+        self.dtype = dtypes.as_dtype(dtype)
+
+    def reuse_variables(self):
+        """From now on get_variable in this scope returns existing variables (reuse=True)."""
+        self.reuse = True
+
+    def set_initializer(self, initializer):
+        self.initializer = initializer
+
+    def set_regularizer(self, regularizer):
+        self.regularizer = regularizer
+
+    def set_dtype(self, dtype):
+        self.dtype = dtypes.as_dtype(dtype)
+
+    def _child(self, name):
+        full = f"{self.name}/{name}" if self.name else name
+        return VariableScope(full, self.reuse, self.initializer, regularizer=self.regularizer, dtype=self.dtype)
 
     def __repr__(self):
         return f"<VariableScope {self.name!r} reuse={self.reuse!r}>"
 
 
 @contextlib.contextmanager
-def variable_scope(name_or_scope, reuse=None, initializer=None):
-    """Scope variable names (and op names); a captured scope object re-enters it ignoring outer scopes."""
-    graph = get_default_graph()
-    parent = graph._var_scope
-    if isinstance(name_or_scope, VariableScope):
-        scope = VariableScope(name_or_scope.name, name_or_scope.reuse, name_or_scope.initializer,
-                              name_or_scope.original_name_scope)
-        name_scope = name_or_scope.original_name_scope or ""
-        if not name_scope:
-            name_scope = None
-    elif isinstance(name_or_scope, str):
-        full = f"{parent.name}/{name_or_scope}" if parent.name else name_or_scope
-        scope = VariableScope(full, parent.reuse, parent.initializer)
-        name_scope = name_or_scope
-    else:
-        raise TypeError(f"variable_scope takes a name or a VariableScope, got {name_or_scope!r}")
-    if reuse is True or parent.reuse is True:
-        scope.reuse = True
-    elif reuse is AUTO_REUSE:
-        scope.reuse = AUTO_REUSE
-    if initializer is not None:
-        scope.initializer = initializer
-    graph._var_scope = scope
-    try:
-        with graph.name_scope(name_scope) as opened:
-            if not isinstance(name_or_scope, VariableScope):
-                scope.original_name_scope = opened
+def variable_scope(name_or_scope, default_name=None, values=None, initializer=None, regularizer=None,
+                   caching_device=None, partitioner=None, custom_getter=None, reuse=None, dtype=None,
+                   use_resource=None, constraint=None, auxiliary_name_scope=True):
+    """Scope variable names (and op names); a captured scope object re-enters it ignoring outer scopes.
+
+    With name_or_scope=None, `default_name` is used, made unique ("dense", "dense_1", ...).
+    caching_device, use_resource and constraint are accepted and ignored (one device per rank).
+    """
+    for arg, value in (("partitioner", partitioner), ("custom_getter", custom_getter)):
+        if value is not None:
+            raise NotImplementedError(f"variable_scope({arg}=...) is not implemented: variables are never "
+                                      f"partitioned or created through a custom getter here; pass {arg}=None")
+    graph = next((v.graph for v in values or () if isinstance(v, (Tensor, Operation))), None)
+    with contextlib.ExitStack() as stack:
+        if graph is not None and graph is not get_default_graph():
+            stack.enter_context(graph.as_default())
+        graph = get_default_graph()
+        parent = graph._var_scope
+        if isinstance(name_or_scope, VariableScope):
+            scope = VariableScope(name_or_scope.name, name_or_scope.reuse, name_or_scope.initializer,
+                                  name_or_scope.original_name_scope, name_or_scope.regularizer, name_or_scope.dtype)
+            name_scope = name_or_scope.original_name_scope or None
+        elif isinstance(name_or_scope, str):
+            scope, name_scope = parent._child(name_or_scope), name_or_scope
+        elif name_or_scope is None and isinstance(default_name, str):
+            if reuse:
+                raise ValueError(f"variable_scope(None, default_name={default_name!r}) cannot reuse variables: "
+                                 "a default name is made unique, so pass name_or_scope to reuse")
+            name_scope = _unique_scope_name(graph, parent, default_name)
+            scope = parent._child(name_scope)
+        else:
+            raise TypeError(f"variable_scope takes a name or a VariableScope (or None with default_name=...), "
+                            f"got name_or_scope={name_or_scope!r}, default_name={default_name!r}")
+        if reuse is True or parent.reuse is True:
+            scope.reuse = True
+        elif reuse is AUTO_REUSE:
+            scope.reuse = AUTO_REUSE
+        for attr, value in (("initializer", initializer), ("regularizer", regularizer)):
+            if value is not None:
+                setattr(scope, attr, value)
+        if dtype is not None:
+            scope.set_dtype(dtype)
+        counts = graph._var_scope_counts
+        counts[scope.name] = counts.get(scope.name, 0) + 1
+        graph._var_scope = scope
+        try:
+            if auxiliary_name_scope:
+                opened = stack.enter_context(graph.name_scope(name_scope))
+                if not isinstance(name_or_scope, VariableScope):
+                    scope.original_name_scope = opened
             yield scope
-    finally:
-        graph._var_scope = parent
+        finally:
+            graph._var_scope = parent
+
+
+def _unique_scope_name(graph, parent, prefix):
+    """TF1's rule for default names: the first unused of prefix, prefix_1, prefix_2, ... under `parent`."""
+    counts = graph._var_scope_counts
+    base = f"{parent.name}/{prefix}" if parent.name else prefix
+    if not counts.get(base):
+        return prefix
+    i = 1
+    while counts.get(f"{base}_{i}"):
+        i += 1
+    return f"{prefix}_{i}"
 
 
 def get_variable_scope():

@@ -6,8 +6,10 @@ import threading
 
 import numpy as np
 
+from . import dtypes
 from .errors import FailedPreconditionError
-from .graph import Operation, Tensor, format_shape, get_default_graph
+from .graph import Graph, Operation, Tensor, format_shape, get_default_graph
+from .ops.core_ops import as_string_array
 from .ops.registry import get_array_module, make_kernel, op_def
 from .threads import local_rank
 
@@ -22,9 +24,20 @@ class VariableStore(dict):
 
 
 class Session:
-    """Runs fetches from one graph; holds the values of its variables."""
+    """Runs fetches from one graph; holds the values of its variables.
 
-    def __init__(self, graph=None, device=None):
+    TF1's arguments are (target, graph, config); `Session(g)` with a Graph first is taken as graph=g.
+    `target` (a cluster address) and `config` (a ConfigProto) are stored for the cluster code; `device`
+    ("cpu" or "gpu") is where this rank runs the whole graph.
+    """
+
+    def __init__(self, target="", graph=None, config=None, device=None):
+        if isinstance(target, Graph):
+            target, graph = "", target
+        if not isinstance(target, str):
+            raise TypeError(f"Session's first argument is the target string (TF1's order is target, graph, "
+                            f"config), got {target!r}; pass graph=... by keyword")
+        self.target, self.config = target, config
         self.graph = graph if graph is not None else get_default_graph()
         self.variables = VariableStore()
         self.device = device or "cpu"
@@ -32,10 +45,17 @@ class Session:
         self._rngs = {}
         self._plans = {}
         self._closed = False
-        self._default_stack = None
+        self._entered = []
 
-    def run(self, fetches, feed_dict=None):
-        """Evaluate `fetches` (Tensor, Operation, name, or nested list/tuple/dict of them) as numpy values."""
+    @property
+    def sess_str(self):
+        return self.target
+
+    def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
+        """Evaluate `fetches` (Tensor, Operation, name, or nested list/tuple/dict of them) as numpy values.
+
+        `options` and `run_metadata` (TF1's RunOptions/RunMetadata) are accepted and ignored.
+        """
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
         leaves, rebuild = _flatten(fetches)
@@ -46,6 +66,25 @@ class Session:
             plan = self._plans[key] = Plan(self, leaves, feed_keys)
         values = plan.execute(feed_dict.values() if feed_dict else ())
         return rebuild(values)
+
+    def make_callable(self, fetches, feed_list=None, accept_options=False):
+        """A function of the values for `feed_list` that runs `fetches` (TF1's Session.make_callable)."""
+        feed_list = list(feed_list or ())
+
+        def call(*feed_values, **options):
+            if len(feed_values) != len(feed_list):
+                raise ValueError(f"This callable takes {len(feed_list)} feed value(s) for {feed_list!r}, "
+                                 f"got {len(feed_values)}")
+            return self.run(fetches, dict(zip(feed_list, feed_values)) or None)
+        return call
+
+    def partial_run_setup(self, fetches, feeds=None):
+        raise NotImplementedError("Session.partial_run_setup is not implemented: run the whole step with "
+                                  "Session.run, feeding every placeholder it needs")
+
+    def partial_run(self, handle, fetches, feed_dict=None):
+        raise NotImplementedError("Session.partial_run is not implemented: run the whole step with "
+                                  "Session.run, feeding every placeholder it needs")
 
     def rng(self, op):
         """The random generator of a random op in this session, seeded from the op's (seed, seed2)."""
@@ -70,16 +109,41 @@ class Session:
         self._plans.clear()
 
     def as_default(self):
+        """Make this the default session for eval()/run() (as in TF1, the default graph stays as it is)."""
         return _DefaultSession(self)
 
     def __enter__(self):
-        self._default_stack = _DefaultSession(self)
-        self._default_stack.__enter__()
+        """The session becomes the default session and its graph the default graph (TF1)."""
+        graph_scope, session_scope = self.graph.as_default(), _DefaultSession(self)
+        graph_scope.__enter__()
+        session_scope.__enter__()
+        self._entered.append((graph_scope, session_scope))
         return self
 
     def __exit__(self, *exc):
-        self._default_stack.__exit__(*exc)
+        graph_scope, session_scope = self._entered.pop()
+        session_scope.__exit__(*exc)
+        graph_scope.__exit__(*exc)
         self.close()
+
+
+class InteractiveSession(Session):
+    """A Session that makes itself (and its graph, if one is given) the default until close() (TF1)."""
+
+    def __init__(self, target="", graph=None, config=None, device=None):
+        super().__init__(target, graph, config, device)
+        self._graph_scope = self.graph.as_default() if graph is not None else None
+        if self._graph_scope is not None:
+            self._graph_scope.__enter__()
+        self._session_scope = _DefaultSession(self)
+        self._session_scope.__enter__()
+
+    def close(self):
+        if not self._closed:
+            self._session_scope.__exit__(None, None, None)
+            if self._graph_scope is not None:
+                self._graph_scope.__exit__(None, None, None)
+        super().close()
 
 
 class Plan:
@@ -238,10 +302,13 @@ def _element(graph, obj, role):
 
 
 def _feed_check(tensor, to_device):
-    dtype, shape, name = tensor.dtype, tensor.shape, tensor.name
+    dtype, name = tensor.dtype, tensor.name
+    shape = None if tensor.shape.ndims is None else tuple(tensor.shape.as_list())
 
     def check(value):
-        if type(value) is not np.ndarray or value.dtype != dtype:
+        if dtype == dtypes.string:
+            value = as_string_array(value)
+        elif type(value) is not np.ndarray or value.dtype != dtype:
             if get_array_module(value) is not np:
                 return value
             array = np.asarray(value)
@@ -273,6 +340,9 @@ def _aliases_state(tensor):
 def _fetch_post(element, device):
     if not isinstance(element, Tensor):
         return None
+    if element.dtype == dtypes.string:
+        # TF1 returns a scalar string as bytes, and string arrays as object arrays of bytes.
+        return lambda value: value[()] if value.ndim == 0 else value.copy()
     if device != "cpu":
         return lambda value: value.get() if hasattr(value, "get") else value
     if _aliases_state(element):
@@ -301,7 +371,8 @@ def _device_transfer(device):
                            "or use device='cpu'") from None
     # Ranks sharing a node take one GPU each, by their local rank (Horovod's set_device(local_rank)).
     cupy.cuda.Device(local_rank() % count).use()
-    return cupy.asarray
+    # Strings have no GPU representation: they stay host object arrays.
+    return lambda value: value if getattr(value, "dtype", None) == dtypes.string else cupy.asarray(value)
 
 
 def _flatten(fetches):
@@ -345,7 +416,9 @@ class _DefaultSession:
         return self.session
 
     def __exit__(self, *exc):
-        _local.stack.pop()
+        stack = _local.stack
+        # An InteractiveSession may close out of nesting order: remove this session's own entry.
+        del stack[max(i for i, s in enumerate(stack) if s is self.session)]
 
 
 def get_default_session():

@@ -90,7 +90,7 @@ def check_op(build, arrays, torch_fn=None, numpy_fn=None, grad=True, wrt=None, d
         label = f"{out.op.type} {dtype.__name__} inputs {[a.shape for a in arrays]}"
         if value.dtype.kind == "f":
             assert value.dtype == dtype, f"{label} forward dtype: {value.dtype} is not {dtype.__name__}"
-        if out.shape is not None:
+        if out.ndim is not None:
             assert len(out.shape) == value.ndim and all(s is None or s == d for s, d in zip(out.shape, value.shape)), \
                 f"{label} static shape {out.shape} does not match the value's {value.shape}"
         if dtype == np.float64 and grad:

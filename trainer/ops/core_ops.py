@@ -3,6 +3,7 @@ import numpy as np
 
 from .. import dtypes
 from ..graph import Tensor, get_default_graph
+from ..tensor_shape import TensorShape
 from .registry import apply_op, register
 
 
@@ -15,10 +16,19 @@ def _placeholder_kernel(op, session):
                      f"{op.attrs['dtype'].name} and shape {op.attrs['shape']}")
 
 
+def _with_default_infer(x, shape):
+    if not x.shape.is_compatible_with(shape):
+        raise ValueError(f"placeholder_with_default: the default {x.name!r} has shape {x.shape}, which does "
+                         f"not fit the placeholder's shape {shape}")
+    return [(shape, x.dtype)]
+
+
 register("Const", infer=_const_infer, constant=True)
 register("Placeholder", kernel=_placeholder_kernel,
          infer=lambda dtype, shape: [(shape, dtype)])
 register("Identity", lambda x: x, view=True, grad=lambda op, g: [g])
+register("PlaceholderWithDefault", lambda x, shape: x, infer=_with_default_infer, view=True,
+         grad=lambda op, g: [g])
 register("NoOp", kernel=lambda op, session: (lambda *args: None), infer=lambda *a: [])
 
 
@@ -26,13 +36,13 @@ def constant(value, dtype=None, shape=None, name="Const"):
     """A constant tensor; Python floats default to float32 and ints to int32 (TF1's rule)."""
     if isinstance(value, Tensor):
         raise TypeError(f"tg.constant needs a value, got the Tensor {value.name!r}; use tg.identity")
-    dtype = dtypes.as_dtype(dtype) if dtype is not None else dtypes.default_dtype_for(value)
+    dtype = dtypes.as_dtype(dtype) if dtype is not None else _default_dtype(value)
     try:
-        array = np.array(value, dtype=dtype)
+        array = as_string_array(value) if dtype == dtypes.string else np.array(value, dtype=dtype)
     except (TypeError, ValueError) as exc:
         raise TypeError(f"tg.constant cannot convert {value!r} to {dtype.name}: {exc}") from None
     if shape is not None:
-        shape = tuple(shape)
+        shape = tuple(TensorShape(shape).as_list())
         if array.size == 1:
             array = np.full(shape, array.reshape(()), dtype=dtype)
         elif array.size == int(np.prod(shape)):
@@ -45,15 +55,37 @@ def constant(value, dtype=None, shape=None, name="Const"):
     return op.outputs[0]
 
 
+def _default_dtype(value):
+    kind = np.asarray(value).dtype.kind if not isinstance(value, (str, bytes)) else "S"
+    return dtypes.string if kind in "SUO" else dtypes.default_dtype_for(value)
+
+
+def as_string_array(value):
+    """`value` as a tg.string array: an object array whose elements are bytes (str is UTF-8 encoded)."""
+    array = np.array(value, dtype=object)
+    flat = array.reshape(-1)
+    for i, item in enumerate(flat):
+        if isinstance(item, str):
+            flat[i] = item.encode("utf-8")
+        elif not isinstance(item, bytes):
+            raise TypeError(f"A tg.string value holds bytes or str, got {item!r} in {value!r}")
+    return array
+
+
 def placeholder(dtype, shape=None, name=None):
     """A tensor whose value must be fed at Session.run; None dims (or shape=None) accept any size."""
     dtype = dtypes.as_dtype(dtype)
-    if shape is not None:
-        shape = tuple(None if d is None or d == -1 else int(d) for d in shape)
+    shape = TensorShape(shape)
     graph = get_default_graph()
     op = graph.create_op("Placeholder", [], [(shape, dtype)], name=name or "Placeholder",
                          attrs={"dtype": dtype, "shape": shape})
     return op.outputs[0]
+
+
+def placeholder_with_default(input, shape, name=None):  # noqa: A002 - TF1's argument name
+    """A tensor that takes `input`'s value unless a value is fed for it."""
+    return apply_op("PlaceholderWithDefault", [convert_to_tensor(input)], name=name or "PlaceholderWithDefault",
+                    shape=TensorShape(shape))
 
 
 def convert_to_tensor(value, dtype=None, name=None):

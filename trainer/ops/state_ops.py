@@ -18,7 +18,7 @@ def _assign_kernel(op, session):
         if current is not None and current.shape == value.shape:
             current[...] = value
             return current
-        if static_shape is not None and not _fits(static_shape, value.shape):
+        if static_shape.ndims is not None and not _fits(static_shape, value.shape):
             raise ValueError(f"Cannot assign a value of shape {value.shape} to variable {var.name!r} "
                              f"of shape {static_shape}")
         store[var] = new = to_device(np.array(value, dtype=dtype, copy=True, order="C")
