@@ -1,0 +1,51 @@
+"""trainer.compat.v1 (tf.compat.v1): every name of the trainer namespace, looked up when used.
+
+Names resolve through trainer at access time, so whatever later joins trainer appears here too. ringflow runs
+graphs only, so the eager switches are no-ops in the graph direction and NotImplementedError in the other.
+"""
+_PASSED_DUNDERS = ("__version__",)
+
+
+def executing_eagerly():
+    """False: ringflow always builds graphs and runs them in a Session."""
+    return False
+
+
+def disable_eager_execution():
+    """Nothing to do: graph mode is the only mode."""
+
+
+def disable_v2_behavior():
+    """Nothing to do: ringflow has TF1 (graph, Session) behaviour only."""
+
+
+def enable_eager_execution(config=None, device_policy=None, execution_mode=None):
+    raise NotImplementedError("ringflow executes graphs only (TF1 graph mode): eager execution is not available; "
+                              "build the graph and run it with tg.Session")
+
+
+def enable_v2_behavior():
+    raise NotImplementedError("ringflow implements TF1 graph-mode behaviour only; TF2 behaviour (eager, "
+                              "tf.function) is not available")
+
+
+def _trainer():
+    import trainer
+    return trainer
+
+
+def __getattr__(name):
+    if name == "__all__":
+        return sorted(n for n in __dir__() if not n.startswith("_"))
+    if name.startswith("__") and name not in _PASSED_DUNDERS:
+        raise AttributeError(name)  # never borrow trainer's __path__, __spec__, ...: v1 is a plain module
+    try:
+        return getattr(_trainer(), name)
+    except AttributeError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}: ringflow's TF1 namespace (trainer) "
+                             "does not provide it") from None
+
+
+def __dir__():
+    return sorted(set(globals()) | {n for n in dir(_trainer()) if not n.startswith("_")})
+
