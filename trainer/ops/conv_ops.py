@@ -1,7 +1,8 @@
-"""2-D convolution and max pooling on NHWC images with HWIO filters, vectorized with im2col windows."""
+"""2-D convolution, max and average pooling on NHWC images with HWIO filters, vectorized with im2col windows."""
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from .array_ops import transpose
 from .core_ops import convert_to_tensor
 from .math_ops import binary_operands, mark_fresh
 from .registry import apply_op, register
@@ -63,7 +64,7 @@ def _conv2d_filter_grad(x, g, w, strides, padding):
 
 
 def _conv_infer(x, w, strides, padding):
-    if x.shape is None or w.shape is None:
+    if x.ndim is None or w.ndim is None:
         return [(None, x.dtype)]
     dims = [None if d is None else _out_size(d, k, s, padding)[0]
             for d, k, s in zip(x.shape[1:3], w.shape[:2], strides)]
@@ -82,9 +83,11 @@ register("Conv2DBackpropInput", _conv2d_input_grad, infer=lambda g, x, w, **a: [
 register("Conv2DBackpropFilter", _conv2d_filter_grad, infer=lambda x, g, w, **a: [(w.shape, g.dtype)])
 
 
-def _spatial(values, what):
+def _spatial(values, what, data_format="NHWC"):
     values = [int(v) for v in (values if np.ndim(values) else [values])]
     if len(values) == 4:
+        if data_format == "NCHW":
+            values = [values[0], values[2], values[3], values[1]]
         if values[0] != 1 or values[3] != 1:
             raise ValueError(f"{what} over the batch or channel dims is not supported, got {values}")
         return tuple(values[1:3])
@@ -92,23 +95,62 @@ def _spatial(values, what):
         return (values[0], values[0])
     if len(values) == 2:
         return tuple(values)
-    raise ValueError(f"{what} must have 1, 2 or 4 entries (NHWC), got {values}")
+    raise ValueError(f"{what} must have 1, 2 or 4 entries ({data_format}), got {values}")
 
 
 def _padding(padding):
-    padding = str(padding).upper()
+    if not isinstance(padding, str):
+        raise NotImplementedError(f"explicit paddings are not supported, got {padding!r}: use 'SAME' or 'VALID'")
+    padding = padding.upper()
     if padding not in ("SAME", "VALID"):
         raise ValueError(f"padding must be 'SAME' or 'VALID', got {padding!r}")
     return padding
 
 
-def conv2d(input, filters, strides, padding, name=None):  # noqa: A002 - TF1's name
-    """2-D convolution of NHWC `input` with HWIO `filters`; strides [1, sh, sw, 1], padding SAME or VALID."""
-    x, w = binary_operands("Conv2D", input, filters)
+def _data_format(data_format):
+    if data_format not in ("NHWC", "NCHW"):
+        raise ValueError(f"data_format must be 'NHWC' or 'NCHW', got {data_format!r}")
+    return data_format
+
+
+def _in_nhwc(fn, x, data_format):
+    """fn on NHWC data: NCHW input is transposed in and the result back out (the kernels are NHWC only)."""
+    if data_format == "NHWC":
+        return fn(x)
+    return transpose(fn(transpose(x, (0, 2, 3, 1))), (0, 3, 1, 2))
+
+
+def _dilate(w, rates):
+    """The HWIO filter with rate - 1 zeros between its taps: a convolution with it is the atrous one."""
+    if rates == (1, 1):
+        return w
+    if w.ndim is None or None in w.shape[:2]:
+        raise NotImplementedError(f"dilated conv2d needs a filter of static height and width, got {w.shape}")
+    kh, kw, c, o = w.shape
+    zeros = apply_op("Zeros", [], shape=((kh - 1) * rates[0] + 1, (kw - 1) * rates[1] + 1, c, o), dtype=w.dtype)
+    return apply_op("StridedSliceGrad", [w, zeros], name="dilated_filter",
+                    key=(slice(None, None, rates[0]), slice(None, None, rates[1])))
+
+
+def conv2d(input, filter=None, strides=None, padding=None, use_cudnn_on_gpu=True,  # noqa: A002 - TF1's names
+           data_format="NHWC", dilations=None, name=None, filters=None):
+    """2-D convolution of NHWC (or NCHW) `input` with HWIO `filter`; padding SAME or VALID.
+
+    strides and dilations are [1, h, w, 1] (NCHW: [1, 1, h, w]) or 1 or 2 ints; use_cudnn_on_gpu is ignored.
+    """
+    if (filter is None) == (filters is None):
+        raise ValueError("conv2d takes the filter as `filter` or `filters` (exactly one of them)")
+    if strides is None or padding is None:
+        raise ValueError(f"conv2d needs strides and padding, got strides={strides!r} padding={padding!r}")
+    x, w = binary_operands("Conv2D", input, filter if filters is None else filters)
     if x.ndim != 4 or w.ndim != 4:
         raise ValueError(f"conv2d needs a 4-D NHWC input and 4-D HWIO filters, got {x.shape} and {w.shape}")
-    return apply_op("Conv2D", [x, w], name=name or "Conv2D", strides=_spatial(strides, "strides"),
-                    padding=_padding(padding))
+    data_format = _data_format(data_format)
+    strides = _spatial(strides, "strides", data_format)
+    w = _dilate(w, _spatial(1 if dilations is None else dilations, "dilations", data_format))
+    padding = _padding(padding)
+    return _in_nhwc(lambda nhwc: apply_op("Conv2D", [nhwc, w], name=name or "Conv2D", strides=strides,
+                                          padding=padding), x, data_format)
 
 
 def _max_pool(x, ksize, strides, padding):
@@ -128,7 +170,7 @@ def _max_pool_grad(x, g, ksize, strides, padding):
 
 
 def _pool_infer(x, ksize, strides, padding):
-    if x.shape is None:
+    if x.ndim is None:
         return [(None, x.dtype)]
     dims = [None if d is None else _out_size(d, k, s, padding)[0] for d, k, s in zip(x.shape[1:3], ksize, strides)]
     return [((x.shape[0], *dims, x.shape[3]), x.dtype)]
@@ -139,12 +181,58 @@ register("MaxPool", _max_pool, infer=_pool_infer,
 register("MaxPoolGrad", _max_pool_grad, infer=lambda x, g, **a: [(x.shape, x.dtype)])
 
 
-def max_pool(value, ksize, strides, padding, name=None):
-    """Max over ksize windows of NHWC `value`; ksize and strides as [1, kh, kw, 1]."""
+def _pool(op_type, value, ksize, strides, padding, data_format, name):
     x = convert_to_tensor(value)
     if x.ndim != 4:
-        raise ValueError(f"max_pool needs a 4-D NHWC input, got shape {x.shape} ({x.name!r})")
-    return apply_op("MaxPool", [x], name=name or "MaxPool", ksize=_spatial(ksize, "ksize"),
-                    strides=_spatial(strides, "strides"), padding=_padding(padding))
+        raise ValueError(f"{op_type} needs a 4-D NHWC input, got shape {x.shape} ({x.name!r})")
+    data_format = _data_format(data_format)
+    attrs = dict(ksize=_spatial(ksize, "ksize", data_format), strides=_spatial(strides, "strides", data_format),
+                 padding=_padding(padding))
+    return _in_nhwc(lambda nhwc: apply_op(op_type, [nhwc], name=name or op_type, **attrs), x, data_format)
 
-mark_fresh("Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter", "MaxPool", "MaxPoolGrad")
+
+def max_pool(value, ksize, strides, padding, data_format="NHWC", name=None):
+    """Max over ksize windows of NHWC (or NCHW) `value`; ksize and strides as [1, kh, kw, 1] or ints."""
+    return _pool("MaxPool", value, ksize, strides, padding, data_format, name)
+
+
+def _valid_counts(size, k, stride, padding):
+    """How many of each output window's k taps along one dim fall inside the unpadded input."""
+    out, (before, _) = _out_size(size, k, stride, padding)
+    starts = np.arange(out) * stride - before
+    return np.minimum(starts + k, size) - np.maximum(starts, 0)
+
+
+def _avg_divisor(x_shape, ksize, strides, padding, dtype):
+    """(Ho, Wo, 1) counts: SAME padding averages over the window's real pixels only, as TF does."""
+    rows = _valid_counts(x_shape[1], ksize[0], strides[0], padding)
+    cols = _valid_counts(x_shape[2], ksize[1], strides[1], padding)
+    return np.outer(rows, cols).astype(dtype)[:, :, None]
+
+
+def _avg_pool(x, ksize, strides, padding):
+    win, _, _ = _windows(x, *ksize, strides, padding)
+    return win.sum(axis=(4, 5)) / _avg_divisor(x.shape, ksize, strides, padding, x.dtype)
+
+
+def _avg_pool_grad(x, g, ksize, strides, padding):
+    kh, kw = ksize
+    share = g / _avg_divisor(x.shape, ksize, strides, padding, g.dtype)
+    dcols = np.broadcast_to(share[:, :, :, None, None, :], (*share.shape[:3], kh, kw, share.shape[3]))
+    return np.ascontiguousarray(_scatter_windows(dcols, x.shape, kh, kw, strides, padding))
+
+
+register("AvgPool", _avg_pool, infer=_pool_infer,
+         grad=lambda op, g: [apply_op("AvgPoolGrad", [op.inputs[0], g], **op.attrs)])
+# AvgPoolGrad is linear in g, and its adjoint is AvgPool itself.
+register("AvgPoolGrad", _avg_pool_grad, infer=lambda x, g, **a: [(x.shape, g.dtype)],
+         grad=lambda op, gg: [None, apply_op("AvgPool", [gg], **op.attrs)])
+
+
+def avg_pool(value, ksize, strides, padding, data_format="NHWC", name=None):
+    """Mean over ksize windows of NHWC (or NCHW) `value`; SAME padding counts only the real pixels."""
+    return _pool("AvgPool", value, ksize, strides, padding, data_format, name)
+
+
+mark_fresh("Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter", "MaxPool", "MaxPoolGrad", "AvgPool",
+           "AvgPoolGrad")
