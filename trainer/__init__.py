@@ -16,8 +16,26 @@ from .ops.math_ops import (abs, add, add_n, divide, equal, exp, greater, greater
                            log, matmul, maximum, minimum, multiply, negative, not_equal, ones_like, pow, sign,
                            sqrt, square, subtract, where, zeros_like)
 from .ops.reduction_ops import reduce_max, reduce_mean, reduce_sum
+from .dtypes import (DType, as_dtype, bfloat16, complex64, complex128, double, half, int8, int16,  # noqa: E402
+                     uint8, uint16, uint32, uint64)
+from .ops.array_ops import argmin, to_double, to_float, to_int32, to_int64  # noqa: E402
+from .ops.clip_ops import clip_by_global_norm, clip_by_norm, clip_by_value, global_norm  # noqa: E402
+from .ops.elementwise_ops import (ceil, cos, expm1, floor, floordiv, floormod, is_finite, is_inf,  # noqa: E402,A004
+                                  is_nan, log1p, logical_and, logical_not, logical_or, logical_xor, mod,
+                                  reciprocal, round, rsqrt, sin, squared_difference, stop_gradient, tan, truediv)
+from .ops.gather_ops import gather  # noqa: E402
+from .ops.nn_ops import sigmoid, tanh  # noqa: E402
+from .ops.reduction_ops import (count_nonzero, reduce_all, reduce_any, reduce_logsumexp, reduce_min,  # noqa: E402
+                                reduce_prod)
+from .ops.shape_ops import (expand_dims, fill, pad, range, rank, size, split, squeeze, stack, tile,  # noqa: E402,A004
+                            unstack)
+from . import math, random  # noqa: E402  (tf.math, tf.random)
 from .gradients import gradients
 from . import losses, nn, train  # noqa: E402
+from . import layers  # noqa: E402  (tf.layers)
+from . import summary  # noqa: E402  (tf.summary)
+from .summary import Event, SessionLog, Summary  # noqa: E402
+from .summary.protos import HistogramProto  # noqa: E402
 from .ops.random_ops import random_normal, random_uniform, truncated_normal
 from .random_seed import set_random_seed
 from .scopes import AUTO_REUSE, VariableScope, get_variable_scope, variable_scope
@@ -25,3 +43,23 @@ from .session import Session, get_default_session
 from .variables import (Variable, get_variable, global_variables, global_variables_initializer,
                         trainable_variables, variables_initializer)
 from .distributed import DistributedOptimizer, broadcast_variables  # noqa: E402  (data parallelism)
+from . import app, compat, flags, gfile, version  # noqa: E402  (program entry: tf.app, tf.flags, tf.gfile, ...)
+from . import tf_logging as logging  # noqa: E402  (tf.logging; not trainer/logging.py, which would shadow stdlib)
+from . import tf_io as io  # noqa: E402  (tf.io, with tf.io.gfile)
+from .compat.v1 import (disable_eager_execution, disable_v2_behavior, enable_eager_execution,  # noqa: E402
+                        enable_v2_behavior, executing_eagerly)
+from .config import (ConfigProto, GPUOptions, GraphOptions, OptimizerOptions, RunMetadata,  # noqa: E402
+                     RunOptions)
+from .tf_logging import get_logger  # noqa: E402
+from .version import GIT_VERSION, VERSION, VERSION as __version__  # noqa: E402
+from .dtypes import string  # noqa: E402
+from .graph import (add_to_collection, add_to_collections, colocate_with, device, get_collection,  # noqa: E402
+                    get_collection_ref, get_name_scope)
+from .graph_keys import GraphKeys  # noqa: E402
+from .ops.core_ops import placeholder_with_default  # noqa: E402
+from .session import InteractiveSession  # noqa: E402
+from .tensor_shape import Dimension, TensorShape, dimension_value  # noqa: E402
+from .variables import (all_variables, assert_variables_initialized, assign, assign_add, assign_sub,  # noqa: E402
+                        initialize_all_variables, initialize_local_variables, is_variable_initialized,
+                        local_variables, local_variables_initializer, model_variables,
+                        report_uninitialized_variables)

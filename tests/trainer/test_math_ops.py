@@ -28,6 +28,8 @@ BINARY = [
     ("pow", tg.pow, T and T.pow, _positive),
     ("maximum", tg.maximum, T and T.maximum, _signed),
     ("minimum", tg.minimum, T and T.minimum, _signed),
+    ("squared_difference", tg.squared_difference, T and (lambda x, y: (x - y) ** 2), _signed),
+    ("floormod", tg.floormod, T and T.remainder, _signed),
 ]
 
 
@@ -46,6 +48,15 @@ UNARY = [
     ("sqrt", tg.sqrt, T and T.sqrt, _positive),
     ("square", tg.square, T and T.square, _signed),
     ("abs", tg.abs, T and T.abs, _signed),
+    ("sin", tg.sin, T and T.sin, _signed),
+    ("cos", tg.cos, T and T.cos, _signed),
+    ("tan", tg.math.tan, T and T.tan, lambda shape, rng: rng.uniform(-1.2, 1.2, shape)),
+    ("log1p", tg.log1p, T and T.log1p, _positive),
+    ("expm1", tg.math.expm1, T and T.expm1, _signed),
+    ("reciprocal", tg.reciprocal, T and T.reciprocal, _signed),
+    ("rsqrt", tg.rsqrt, T and T.rsqrt, _positive),
+    ("sigmoid", tg.sigmoid, T and T.sigmoid, _signed),
+    ("tanh", tg.tanh, T and T.tanh, _signed),
 ]
 
 
@@ -68,18 +79,19 @@ def test_matmul_transposes(transpose_a, transpose_b):
 @pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
 @pytest.mark.parametrize("keepdims", [False, True])
 @pytest.mark.parametrize("axis", [None, 0, 1, -1, (0, 2)], ids=str)
-@pytest.mark.parametrize("name", ["sum", "mean", "max"])
+@pytest.mark.parametrize("name", ["sum", "mean", "max", "min", "prod", "logsumexp"])
 def test_reductions(name, axis, keepdims, dynamic):
     x = np.random.default_rng(4).standard_normal((2, 3, 4))
-    fn = {"sum": tg.reduce_sum, "mean": tg.reduce_mean, "max": tg.reduce_max}[name]
-    numpy_fn = {"sum": np.sum, "mean": np.mean, "max": np.max}[name]
+    fn = getattr(tg, f"reduce_{name}")
+    numpy_fn = {"sum": np.sum, "mean": np.mean, "max": np.max, "min": np.min, "prod": np.prod,
+                "logsumexp": lambda a, axis, keepdims: np.log(np.sum(np.exp(a), axis=axis, keepdims=keepdims))}[name]
     torch_axis = tuple(range(3)) if axis is None else axis
 
     def torch_fn(t):
-        if name == "max":
-            return t.amax(dim=torch_axis, keepdim=keepdims)
+        if name in ("max", "min"):
+            return getattr(t, "a" + name)(dim=torch_axis, keepdim=keepdims)
         return getattr(T, name)(t, dim=torch_axis, keepdim=keepdims)
-    check_op(lambda t: fn(t, axis=axis, keepdims=keepdims), [x], torch_fn=torch_fn if T else None,
+    check_op(lambda t: fn(t, axis=axis, keepdims=keepdims), [x], torch_fn=torch_fn if T and name != "prod" else None,
              numpy_fn=lambda a: numpy_fn(a, axis=axis, keepdims=keepdims), dynamic=dynamic)
 
 
@@ -129,3 +141,102 @@ def test_binary_op_rejects_mixed_dtypes_and_bad_broadcast():
             tg.add(tg.constant(1.0), tg.constant(1, dtype=tg.int32))
         with pytest.raises(ValueError, match="cannot be broadcast"):
             tg.add(tg.zeros([2, 3]), tg.zeros([4]))
+
+
+def test_prod_gradient_is_exact_with_zeros():
+    x = np.array([[0.0, 2.0, 3.0], [0.0, 0.0, 5.0], [1.5, -2.0, 4.0]])
+    check_op(lambda t: tg.reduce_prod(t, axis=1), [x], numpy_fn=lambda a: a.prod(1))
+
+
+def test_reduce_keyword_aliases_and_bool_and_count_reductions():
+    x = np.array([[0.0, 1.5, -2.0], [0.0, 0.0, 3.0]])
+    with tg.Graph().as_default():
+        t = tg.constant(x)
+        flags = tg.constant(x > 0)
+        out = [tg.reduce_sum(t, reduction_indices=[1], keep_dims=True), tg.reduce_mean(t, 0, True),
+               tg.reduce_max(t, axis=tg.constant(1)), tg.reduce_any(flags, 1), tg.reduce_all(flags, 0),
+               tg.count_nonzero(t), tg.count_nonzero(t, axis=1, dtype=tg.int32), tg.math.reduce_min(t, 1)]
+        with pytest.raises(ValueError, match="both 'reduction_indices' and 'axis'"):
+            tg.reduce_sum(t, axis=0, reduction_indices=0)
+        with pytest.raises(TypeError, match="bool"):
+            tg.reduce_any(t)
+        with tg.Session() as sess:
+            v = sess.run(out)
+    np.testing.assert_allclose(v[0], x.sum(1, keepdims=True))
+    np.testing.assert_allclose(v[1], x.mean(0, keepdims=True))
+    np.testing.assert_allclose(v[2], x.max(1))
+    assert v[3].tolist() == [True, True] and v[4].tolist() == [False, False, False]
+    assert v[5] == 3 and v[5].dtype == np.int64 and v[6].tolist() == [2, 1] and v[6].dtype == np.int32
+    np.testing.assert_allclose(v[7], x.min(1))
+    assert out[5].op.graph is not None
+
+
+def test_logsumexp_is_stable_and_handles_infinities():
+    with tg.Graph().as_default():
+        x = tg.constant([[1000.0, 1000.0], [-np.inf, 0.0], [-np.inf, -np.inf]])
+        with tg.Session() as sess:
+            v = sess.run(tg.reduce_logsumexp(x, axis=1))
+    np.testing.assert_allclose(v, [1000 + np.log(2), 0.0, -np.inf])
+
+
+def test_rounding_integer_division_and_logic():
+    a, b = np.array([-7.5, -2.5, 0.5, 2.5, 7.0]), np.array([2.0, -2.0, 3.0, 2.0, -4.0])
+    with tg.Graph().as_default():
+        x, y = tg.constant(a), tg.constant(b)
+        p, q = tg.constant([True, True, False]), tg.constant([True, False, False])
+        i, j = tg.constant([7, -7]), tg.constant([2, 2])
+        out = [tg.floor(x), tg.ceil(x), tg.round(x), x % y, x // y, tg.mod(i, j), tg.floordiv(i, j), i / j,
+               tg.truediv(tg.constant([1], dtype=tg.int16), tg.constant([2], dtype=tg.int16)),
+               p & q, p | q, p ^ q, ~p, tg.logical_xor(p, q), tg.is_finite(x / 0.0), tg.is_nan(x - x)]
+        g = tg.gradients(tg.reduce_sum(tg.floormod(x, y)), [x, y])
+        with tg.Session() as sess:
+            v = sess.run(out + g)
+        with pytest.raises(TypeError, match="bool"):
+            tg.logical_and(x, x)
+    for got, want in zip(v[:5], [np.floor(a), np.ceil(a), np.round(a), np.mod(a, b), np.floor_divide(a, b)]):
+        np.testing.assert_array_equal(got, want)
+    assert v[5].tolist() == [1, 1] and v[6].tolist() == [3, -4]
+    assert v[7].dtype == np.float64 and v[7].tolist() == [3.5, -3.5] and v[8].dtype == np.float32
+    assert [x.tolist() for x in v[9:14]] == [[True, False, False], [True, True, False], [False, True, False],
+                                             [False, False, True], [False, True, False]]
+    assert v[14].tolist() == [False] * 5 and v[15].tolist() == [False] * 5
+    np.testing.assert_allclose(v[16], np.ones(5))
+    np.testing.assert_allclose(v[17], -np.floor_divide(a, b))
+
+
+def test_stop_gradient_and_clipping():
+    x = np.array([-2.0, 0.5, 3.0])
+    check_op(lambda t: tg.clip_by_value(t, -1.0, 1.0), [x], numpy_fn=lambda a: np.clip(a, -1, 1))
+    check_op(lambda t: tg.clip_by_norm(t, 2.0), [x], numpy_fn=lambda a: a * 2.0 / np.linalg.norm(a))
+    check_op(lambda t: tg.clip_by_norm(t, 10.0), [x], numpy_fn=lambda a: a)
+    with tg.Graph().as_default():
+        a, b = tg.constant([3.0, 0.0]), tg.constant([[4.0]])
+        (ca, none, cb), norm = tg.clip_by_global_norm([a, None, b], 2.5)
+        with tg.Session() as sess:
+            va, vb, vn, vg = sess.run([ca, cb, norm, tg.global_norm([a, b])])
+        t = tg.constant(x)
+        g_stop, = tg.gradients(tg.reduce_sum(t * tg.stop_gradient(t)), [t])
+        assert tg.gradients(tg.stop_gradient(t), [t]) == [None]
+        with tg.Session() as sess:
+            np.testing.assert_allclose(sess.run(g_stop), x)  # d(t * c)/dt with c = t held constant
+    assert none is None and vn == 5.0 and vg == 5.0
+    np.testing.assert_allclose(va, [1.5, 0.0])
+    np.testing.assert_allclose(vb, [[2.0]])
+
+
+def test_ops_are_named_as_tf1_names_them():
+    with tg.Graph().as_default():
+        a, b = tg.constant(1.0), tg.constant(2.0)
+        ops = {"LessEqual": a <= b, "GreaterEqual": a >= b, "Less": a < b, "Greater": a > b, "add": a + b,
+               "sub": a - b, "mul": a * b, "truediv": a / b, "pow": a ** b, "Neg": -a, "mod": a % b,
+               "floordiv": a // b}
+        for name, t in ops.items():
+            assert t.op.name == name, (name, t.op.name)
+        assert (a <= b).op.type == "LessEqual" and (a >= b).op.type == "GreaterEqual"
+        assert (a % b).op.type == "FloorMod" and (a / b).op.type == "RealDiv"
+    for module, names in [(tg, ["divide", "negative", "less_equal", "greater_equal", "not_equal", "squared_difference",
+                                "reduce_logsumexp", "stop_gradient", "is_finite", "floormod", "truediv"]),
+                          (tg.nn, ["log_softmax", "softmax", "relu6", "softplus", "leaky_relu"]),
+                          (tg.math, ["reduce_min", "logical_xor", "in_top_k", "argmin"])]:
+        for name in names:
+            assert getattr(module, name).__name__ == name

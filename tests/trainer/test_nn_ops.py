@@ -29,9 +29,28 @@ def test_softmax(name):
 
 
 def test_softmax_cross_entropy():
+    # v2 differentiates labels too; TF1's v1 stops the gradient at the labels.
     labels = RNG.dirichlet(np.ones(5), size=4)
-    check_op(lambda y, x: tg.nn.softmax_cross_entropy_with_logits(labels=y, logits=x), [labels, LOGITS],
+    check_op(lambda y, x: tg.nn.softmax_cross_entropy_with_logits_v2(labels=y, logits=x), [labels, LOGITS],
              torch_fn=F and (lambda y, x: F.cross_entropy(x, y, reduction="none")))
+    check_op(lambda y, x: tg.nn.softmax_cross_entropy_with_logits(labels=y, logits=x), [labels, LOGITS], wrt=[1],
+             torch_fn=F and (lambda y, x: F.cross_entropy(x, y, reduction="none")))
+    with tg.Graph().as_default():
+        y, x = tg.constant(labels), tg.constant(LOGITS)
+        assert tg.gradients(tg.nn.softmax_cross_entropy_with_logits(labels=y, logits=x), [y]) == [None]
+        with pytest.raises(ValueError, match="named arguments"):
+            tg.nn.softmax_cross_entropy_with_logits(y, x)
+
+
+def test_softmax_and_cross_entropy_along_another_axis():
+    x, labels = RNG.standard_normal((5, 3)), RNG.dirichlet(np.ones(5), size=3).T
+    check_op(lambda t: tg.nn.softmax(t, axis=0), [x], torch_fn=F and (lambda t: F.softmax(t, dim=0)))
+    check_op(lambda t: tg.nn.log_softmax(t, dim=0), [x], torch_fn=F and (lambda t: F.log_softmax(t, dim=0)))
+    check_op(lambda y, t: tg.nn.softmax_cross_entropy_with_logits_v2(labels=y, logits=t, axis=0), [labels, x],
+             numpy_fn=lambda y, t: -(y * (t - np.log(np.exp(t).sum(0)))).sum(0))
+    with tg.Graph().as_default():
+        with pytest.raises(ValueError, match="both 'dim' and 'axis'"):
+            tg.nn.softmax(tg.constant(x), axis=0, dim=0)
 
 
 def test_sparse_softmax_cross_entropy():
@@ -149,11 +168,69 @@ def test_dropout_is_reproducible_from_seeds_and_scales_the_kept_values():
     assert set(np.unique(a)) == {0.0, np.float32(1 / 0.75)} and 0.2 < np.mean(a == 0) < 0.3
     np.testing.assert_allclose(grad, 3 * a)
     assert not np.array_equal(run(1, 8)[0], a)
+
+
+def test_dropout_second_argument_is_the_keep_probability():
+    # TF1: dropout(x, 0.9) keeps 90% (scaled by 1/0.9); rate=0.9 keeps 10%.
+    with tg.Graph().as_default():
+        tg.set_random_seed(0)
+        x = tg.ones([20000])
+        keep90, keep10 = tg.nn.dropout(x, 0.9), tg.nn.dropout(x, rate=0.9)
+        assert keep90.name == "dropout/mul_1:0"
+        with tg.Session() as sess:
+            a, b = sess.run([keep90, keep10])
+    assert abs(np.mean(a != 0) - 0.9) < 0.01 and abs(np.mean(b != 0) - 0.1) < 0.01
+    np.testing.assert_allclose(np.unique(a), [0.0, 1 / 0.9], rtol=1e-6)
+    np.testing.assert_allclose(np.unique(b), [0.0, 1 / 0.1], rtol=1e-6)
+
+
+def test_dropout_keep_prob_fed_through_a_placeholder():
+    with tg.Graph().as_default():
+        x = tg.constant(np.arange(1.0, 2001.0, dtype=np.float32))
+        keep_prob = tg.placeholder(tg.float32)
+        y = tg.nn.dropout(x, keep_prob, seed=1)
+        g, kg = tg.gradients(tg.reduce_sum(y), [x, keep_prob])
+        with tg.Session() as sess:
+            identity = sess.run(y, {keep_prob: 1.0})
+            half, grad, keep_grad = sess.run([y, g, kg], {keep_prob: 0.5})
+            with pytest.raises(ValueError, match="keep_prob 0.0"):
+                sess.run(y, {keep_prob: 0.0})
+    np.testing.assert_array_equal(identity, np.arange(1.0, 2001.0))
+    kept = half != 0
+    assert 0.45 < kept.mean() < 0.55
+    np.testing.assert_allclose(half[kept], 2 * np.arange(1.0, 2001.0)[kept])
+    np.testing.assert_allclose(grad, 2.0 * kept)
+    # d/dkeep of sum(x * mask / keep) = -sum(y) / keep
+    np.testing.assert_allclose(keep_grad, -half.sum() / 0.5, rtol=1e-5)
+
+
+def test_dropout_noise_shape_shares_decisions_along_broadcast_dims():
+    with tg.Graph().as_default():
+        x = tg.ones([64, 8])
+        rows = tg.nn.dropout(x, 0.5, noise_shape=[64, 1], seed=3)
+        cols = tg.nn.dropout(tg.placeholder(tg.float32, [None, 8]), 0.5, noise_shape=[1, None], seed=3)
+        with tg.Session() as sess:
+            r = sess.run(rows)
+            c = sess.run(cols, {cols.op.inputs[0]: np.ones((64, 8), np.float32)})
+    assert all(len(set(row)) == 1 for row in r) and 0 < (r[:, 0] == 0).mean() < 1
+    assert all(len(set(col)) == 1 for col in c.T) and 0 < (c[0] == 0).mean() < 1
+
+
+def test_dropout_validation_names_the_value():
     with tg.Graph().as_default():
         x = tg.ones([4])
-        assert tg.nn.dropout(x, rate=0.5, training=False) is x
-        with pytest.raises(ValueError, match="rate"):
-            tg.nn.dropout(x, rate=1.0)
+        assert tg.nn.dropout(x, 1.0) is x and tg.nn.dropout(x, rate=0.0) is x
+        for kwargs, match in [(dict(keep_prob=0.0), r"keep_prob must be in \(0, 1\], got 0.0"),
+                              (dict(keep_prob=1.5), "got 1.5"), (dict(rate=1.0), r"rate must be in \[0, 1\), got 1.0"),
+                              (dict(keep_prob=0.5, rate=0.5), "not both"), ({}, "keep_prob"),
+                              (dict(keep_prob=0.5, noise_shape=[2]), r"noise_shape \[2\]"),
+                              (dict(keep_prob=tg.constant([0.5, 0.5])), "scalar")]:
+            with pytest.raises(ValueError, match=match):
+                tg.nn.dropout(x, **kwargs)
+        with pytest.raises(TypeError):
+            tg.nn.dropout(x, 0.5, training=False)  # TF1's tf.nn.dropout has no training=
+        with pytest.raises(ValueError, match="floating point"):
+            tg.nn.dropout(tg.constant([1, 2]), 0.5)
 
 
 def test_in_place_kernels_never_clobber_values_still_needed():
@@ -178,3 +255,57 @@ def test_in_place_kernels_never_clobber_values_still_needed():
     np.testing.assert_allclose(tv, np.maximum(rx + b, 0) * 2 + rx[0])
     np.testing.assert_allclose(tv2, tv)
     np.testing.assert_allclose(uv, -hx.T)
+
+
+@pytest.mark.parametrize("name,torch_name", [("relu6", "relu6"), ("elu", "elu"), ("softplus", "softplus"),
+                                             ("leaky_relu", "leaky_relu")])
+def test_more_activations(name, torch_name):
+    x = _away_from_zero((3, 4)) * 4  # values on both sides of 0 and 6, none at the kinks
+    check_op(getattr(tg.nn, name), [x], torch_fn=F and getattr(F, torch_name) if name != "leaky_relu" else
+             F and (lambda t: F.leaky_relu(t, 0.2)))
+    check_op(lambda t: tg.gradients(tg.reduce_sum(getattr(tg.nn, name)(t) * t), [t])[0], [x])  # second order
+
+
+def test_l2_normalize_moments_xw_plus_b():
+    x, w, b = RNG.standard_normal((4, 3)), RNG.standard_normal((3, 2)), RNG.standard_normal(2)
+    check_op(lambda t: tg.nn.l2_normalize(t, axis=1), [x], numpy_fn=lambda a: a / np.linalg.norm(a, axis=1,
+                                                                                                 keepdims=True))
+    check_op(lambda t: tg.nn.l2_normalize(t, dim=0), [x], numpy_fn=lambda a: a / np.linalg.norm(a, axis=0))
+    check_op(lambda t: tg.nn.moments(t, axes=[0])[0], [x], numpy_fn=lambda a: a.mean(0))
+    check_op(lambda t: tg.nn.moments(t, axes=[0])[1], [x], numpy_fn=lambda a: a.var(0))
+    check_op(lambda t: tg.nn.moments(t, [0, 1], keep_dims=True)[1], [x], numpy_fn=lambda a: a.var(keepdims=True))
+    check_op(tg.nn.xw_plus_b, [x, w, b], numpy_fn=lambda a, c, d: a @ c + d)
+
+
+def test_top_k_and_in_top_k():
+    x = np.array([[1.0, 3.0, 3.0, 0.5], [4.0, -1.0, 2.0, 8.0]])
+    distinct = RNG.permutation(12).reshape(3, 4) / 3.0  # the gradient is defined away from ties
+    check_op(lambda t: tg.nn.top_k(t, k=2)[0], [distinct], numpy_fn=lambda a: -np.sort(-a, axis=1)[:, :2])
+    with tg.Graph().as_default():
+        values, indices = tg.nn.top_k(tg.constant(x), 3)
+        hits = tg.nn.in_top_k(tg.constant(x), tg.constant([2, 1]), 1)
+        ties = tg.nn.in_top_k(tg.constant([[1.0, 2.0, 2.0, 2.0]]), tg.constant([3]), 1)
+        with tg.Session() as sess:
+            v, i, h, t = sess.run([values, indices, hits, ties])
+    assert indices.dtype == np.int32 and i.tolist() == [[1, 2, 0], [3, 0, 2]]  # ties: lower index first
+    assert h.tolist() == [True, False] and t.tolist() == [True]  # ties at the boundary count
+
+
+def test_embedding_lookup_matches_indexing_and_scatters_its_gradient():
+    table, ids = RNG.standard_normal((5, 3)), np.array([[0, 3], [3, 4]])
+    check_op(lambda p: tg.nn.embedding_lookup(p, tg.constant(ids)), [table], numpy_fn=lambda p: p[ids])
+    check_op(lambda p: tg.gather(p, tg.constant([2, 0, 2]), axis=1), [table], numpy_fn=lambda p: p[:, [2, 0, 2]])
+    with tg.Graph().as_default():
+        shards = [tg.constant(table[i::2]) for i in range(2)]  # "mod": id i lives in shard i % 2, row i // 2
+        by_mod = tg.nn.embedding_lookup(shards, tg.constant(ids))
+        by_div = tg.nn.embedding_lookup([tg.constant(table[:3]), tg.constant(table[3:])], tg.constant(ids),
+                                        partition_strategy="div")
+        clipped = tg.nn.embedding_lookup(tg.constant(table), tg.constant([1]), max_norm=0.5)
+        bad = tg.gather(tg.constant(table), tg.constant([5]))
+        with tg.Session() as sess:
+            m, d, c = sess.run([by_mod, by_div, clipped])
+            with pytest.raises(ValueError, match=r"index 5 is not in \[0, 5\)"):
+                sess.run(bad)
+    np.testing.assert_allclose(m, table[ids])
+    np.testing.assert_allclose(d, table[ids])
+    np.testing.assert_allclose(c, table[[1]] * min(1.0, 0.5 / np.linalg.norm(table[1])), rtol=1e-6)

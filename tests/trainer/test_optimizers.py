@@ -146,7 +146,7 @@ def test_slots_are_named_graph_variables_and_global_step_counts():
             for _ in range(3):
                 sess.run(train)
             assert sess.run(step) == 3
-            np.testing.assert_allclose(sess.run(opt._powers[0]), 0.9 ** 4)
+            np.testing.assert_allclose(sess.run("beta1_power:0"), 0.9 ** 4)
 
 
 def test_compute_and_apply_are_separable():
@@ -176,3 +176,46 @@ def test_no_gradient_at_all_is_an_error():
         other = tg.Variable(2.0, name="other")
         with pytest.raises(ValueError, match="No gradients"):
             tg.train.GradientDescentOptimizer(0.1).minimize(other * 1.0, var_list=[w])
+
+
+def test_train_ops_and_slots_are_named_as_in_tf1():
+    with tg.Graph().as_default() as graph:
+        w = tg.Variable(np.ones(3, np.float32), name="W")
+        loss = tg.reduce_sum(w * w)
+        train = tg.train.GradientDescentOptimizer(0.1).minimize(loss)
+        assert train.name == "GradientDescent" and train.type == "NoOp"
+        update = graph.get_operation_by_name("GradientDescent/update_W/ApplyGradientDescent")
+        assert update in train.control_inputs
+        step = tg.train.get_or_create_global_step()
+        counted = tg.train.GradientDescentOptimizer(0.1).minimize(loss, global_step=step, name="train")
+        assert counted.name == "train" and counted.type == "AssignAdd"
+        assert [c.name for c in counted.control_inputs] == ["train/update"]
+        with tg.name_scope("adam_optimizer"):
+            adam = tg.train.AdamOptimizer(1e-3)
+            adam_step = adam.minimize(loss, gate_gradients=tg.train.Optimizer.GATE_GRAPH, aggregation_method=None,
+                                      colocate_gradients_with_ops=True)
+        assert adam_step.name == "adam_optimizer/Adam"
+        names = {v.name for v in tg.global_variables()}
+        assert {"adam_optimizer/beta1_power:0", "adam_optimizer/beta2_power:0", "W/Adam:0", "W/Adam_1:0"} <= names
+        momentum = tg.train.MomentumOptimizer(0.1, 0.9)
+        momentum.minimize(loss)
+        assert momentum.get_slot(w, "momentum").name == "W/Momentum:0" and momentum.get_name() == "Momentum"
+        with pytest.raises(ValueError, match="gate_gradients"):
+            momentum.compute_gradients(loss, gate_gradients=7)
+        with pytest.raises(ValueError, match="Invalid type tf.int32 for loss"):
+            momentum.compute_gradients(tg.constant(1))
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            sess.run(counted)
+            np.testing.assert_allclose(sess.run(w), 0.8)
+            assert sess.run(step) == 1
+
+
+def test_grad_loss_weights_the_loss_gradient():
+    with tg.Graph().as_default():
+        w = tg.Variable(np.array([1.0, 2.0]), name="w")
+        opt = tg.train.GradientDescentOptimizer(1.0)
+        (g, _), = opt.compute_gradients(w * 1.0, grad_loss=tg.constant(np.array([3.0, -1.0])))
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            np.testing.assert_allclose(sess.run(g), [3.0, -1.0])

@@ -1,4 +1,4 @@
-"""Array ops: reshape, transpose, concat, cast, one_hot, argmax, slicing and shape helpers."""
+"""Array ops: reshape, transpose, concat, cast, one_hot, argmax/argmin, slicing and shape helpers."""
 import numpy as np
 
 from .. import dtypes
@@ -6,28 +6,48 @@ from ..graph import Tensor
 from .core_ops import convert_to_tensor
 from .math_ops import mark_fresh
 from .registry import apply_op, register
+from .tensor_util import argument_lookup, constant_value, static_shape
 
 
-def _reshape_infer(x, shape):
-    if -1 in shape and x.shape is not None and None not in x.shape:
+def _reshape_infer(x, *shape_input, shape):
+    if shape is None:  # the shape is a Tensor: only its length (the rank) is known
+        n = (static_shape(shape_input[0]) or [None])[0]
+        return [(None if n is None else (None,) * n, x.dtype)]
+    xs = static_shape(x)
+    if xs is not None and None not in xs and -1 not in shape and np.prod(xs) != np.prod(shape):
+        raise ValueError(f"Cannot reshape {x.name!r} with {int(np.prod(xs))} elements (shape {xs}) "
+                         f"to shape {shape} ({int(np.prod(shape))} elements)")
+    if -1 in shape and xs is not None and None not in xs:
         known = int(np.prod([d for d in shape if d != -1]))
-        shape = tuple(int(np.prod(x.shape)) // max(known, 1) if d == -1 else d for d in shape)
+        shape = tuple(int(np.prod(xs)) // max(known, 1) if d == -1 else d for d in shape)
     return [(tuple(None if d == -1 else d for d in shape), x.dtype)]
 
 
-register("Reshape", np.reshape, infer=_reshape_infer, view=True,
-         grad=lambda op, g: [reshape_like(g, op.inputs[0])])
+def _reshape(x, *shape_input, shape):
+    return np.reshape(x, shape if shape is not None else tuple(int(d) for d in shape_input[0]))
+
+
+register("Reshape", _reshape, infer=_reshape_infer, view=True,
+         grad=lambda op, g: [reshape_like(g, op.inputs[0])] + [None] * (len(op.inputs) - 1))
 register("ReshapeLike", lambda x, like: np.reshape(x, like.shape), view=True,
          infer=lambda x, like: [(like.shape, x.dtype)],
          grad=lambda op, g: [reshape_like(g, op.inputs[0]), None])
 
 
 def reshape(tensor, shape, name=None):
-    """The same values in a new shape; one dim may be -1 (inferred)."""
-    shape = tuple(-1 if d is None else int(d) for d in shape)
+    """The same values in a new shape; one dim may be -1 (inferred). `shape` may be a Tensor, or hold Tensors."""
+    x = convert_to_tensor(tensor)
+    if not isinstance(shape, Tensor) and any(isinstance(d, Tensor) for d in shape):
+        from .shape_ops import stack
+        shape = stack([convert_to_tensor(d, dtype=dtypes.int32) if not isinstance(d, Tensor) else d
+                       for d in shape])
+    static = constant_value(shape) if isinstance(shape, Tensor) else shape
+    if static is None:
+        return apply_op("Reshape", [x, shape], name=name or "Reshape", shape=None)
+    shape = tuple(-1 if d is None else int(d) for d in static)
     if shape.count(-1) > 1:
         raise ValueError(f"reshape takes at most one -1 (inferred) dimension, got shape {shape}")
-    return apply_op("Reshape", [convert_to_tensor(tensor)], name=name or "Reshape", shape=shape)
+    return apply_op("Reshape", [x], name=name or "Reshape", shape=shape)
 
 
 def reshape_like(x, like):
@@ -36,7 +56,8 @@ def reshape_like(x, like):
 
 
 def _transpose_infer(x, axes):
-    return [(None if x.shape is None else tuple(x.shape[a] for a in axes), x.dtype)]
+    shape = static_shape(x)
+    return [(None if shape is None else tuple(shape[a] for a in axes), x.dtype)]
 
 
 register("Transpose", np.transpose, infer=_transpose_infer, view=True,
@@ -54,10 +75,11 @@ def transpose(a, perm=None, name=None):
 
 
 def _concat_infer(*values, axis):
-    if any(v.shape is None for v in values):
+    shapes = [static_shape(v) for v in values]
+    if any(s is None for s in shapes):
         return [(None, values[0].dtype)]
-    shape = list(values[0].shape)
-    sizes = [v.shape[axis] for v in values]
+    shape = list(shapes[0])
+    sizes = [s[axis] for s in shapes]
     shape[axis] = None if None in sizes else sum(sizes)
     return [(tuple(shape), values[0].dtype)]
 
@@ -102,37 +124,99 @@ def cast(x, dtype, name=None):
     return apply_op("Cast", [x], name=name or "Cast", dtype=dtype)
 
 
-def _one_hot(indices, depth, on_value, off_value, dtype):
+def to_float(x, name="ToFloat"):
+    """x cast to float32."""
+    return cast(x, dtypes.float32, name=name)
+
+
+def to_double(x, name="ToDouble"):
+    """x cast to float64."""
+    return cast(x, dtypes.float64, name=name)
+
+
+def to_int32(x, name="ToInt32"):
+    """x cast to int32."""
+    return cast(x, dtypes.int32, name=name)
+
+
+def to_int64(x, name="ToInt64"):
+    """x cast to int64."""
+    return cast(x, dtypes.int64, name=name)
+
+
+def _one_hot(indices, depth, on_value, off_value, axis, dtype):
     hot = np.expand_dims(indices, -1) == np.arange(depth)
-    return np.where(hot, on_value, off_value).astype(dtype)
+    out = np.where(hot, on_value, off_value).astype(dtype)
+    return out if axis == -1 else np.moveaxis(out, -1, axis)
 
 
-register("OneHot", _one_hot,
-         infer=lambda i, depth, on_value, off_value, dtype: [((*(i.shape or ()), depth) if i.shape is not None
-                                                               else None, dtype)])
+def _one_hot_infer(i, depth, on_value, off_value, axis, dtype):
+    if i.ndim is None:
+        return [(None, dtype)]
+    shape = list(static_shape(i))
+    shape.insert(len(shape) if axis == -1 else axis, depth)
+    return [(tuple(shape), dtype)]
 
 
-def one_hot(indices, depth, on_value=1.0, off_value=0.0, dtype=dtypes.float32, name=None):
-    """Rows of a `depth`-wide identity picked by integer `indices` (out-of-range indices give all off_value)."""
-    return apply_op("OneHot", [convert_to_tensor(indices)], name=name or "one_hot", depth=int(depth),
-                    on_value=on_value, off_value=off_value, dtype=dtypes.as_dtype(dtype))
+register("OneHot", _one_hot, infer=_one_hot_infer)
 
 
-def _argmax_infer(x, axis):
-    shape = None if x.shape is None else tuple(d for i, d in enumerate(x.shape) if i != axis % len(x.shape))
-    return [(shape, dtypes.int64)]
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    """`depth`-wide one-hot vectors for integer `indices` along `axis` (-1: a new last axis); indices outside
+    [0, depth) give all off_value. The dtype is `dtype`, else on/off_value's, else float32."""
+    indices = convert_to_tensor(indices)
+    if indices.dtype.kind not in "iu":
+        raise TypeError(f"one_hot needs integer indices, got {indices.name!r} of dtype {indices.dtype.name}")
+    given = [v for v in (on_value, off_value) if v is not None]
+    if dtype is None:
+        dtype = dtypes.default_dtype_for(given[0]) if given else dtypes.float32
+    dtype = dtypes.as_dtype(dtype)
+    rank = indices.ndim
+    axis = -1 if axis is None else int(axis)
+    if rank is not None and not -1 <= axis <= rank:
+        raise ValueError(f"one_hot axis must be in [-1, {rank}] for indices of rank {rank}, got {axis}")
+    on = np.asarray(1 if on_value is None else on_value, dtype=dtype)
+    off = np.asarray(0 if off_value is None else off_value, dtype=dtype)
+    return apply_op("OneHot", [indices], name=name or "one_hot", depth=int(depth), on_value=on, off_value=off,
+                    axis=axis, dtype=dtype)
 
 
-register("ArgMax", lambda x, axis: np.argmax(x, axis=axis).astype(np.int64, copy=False), infer=_argmax_infer)
+def _arg_infer(x, axis, output_type):
+    shape = static_shape(x)
+    if shape is None:
+        return [(None, output_type)]
+    if not -len(shape) <= axis < len(shape):
+        raise ValueError(f"argmax/argmin axis {axis} is out of range for {x.name!r} of rank {len(shape)}")
+    return [(tuple(d for i, d in enumerate(shape) if i != axis % len(shape)), output_type)]
 
 
-def argmax(input, axis=None, name=None):  # noqa: A002 - TF1's name
-    """Index of the largest value along `axis` (int64)."""
-    return apply_op("ArgMax", [convert_to_tensor(input)], name=name or "ArgMax", axis=0 if axis is None else int(axis))
+register("ArgMax", lambda x, axis, output_type: np.argmax(x, axis=axis).astype(output_type, copy=False),
+         infer=_arg_infer)
+register("ArgMin", lambda x, axis, output_type: np.argmin(x, axis=axis).astype(output_type, copy=False),
+         infer=_arg_infer)
+
+
+def _arg_builder(op_type, public_name, doc):
+    def build(input, axis=None, name=None, dimension=None, output_type=dtypes.int64):  # noqa: A002 - TF1's name
+        axis = argument_lookup("axis", axis, "dimension", dimension)
+        output_type = dtypes.as_dtype(output_type)
+        if output_type not in (dtypes.int32, dtypes.int64):
+            raise TypeError(f"{public_name} output_type must be tg.int32 or tg.int64, got {output_type!r}")
+        axis = 0 if axis is None else int(constant_value(axis))
+        return apply_op(op_type, [convert_to_tensor(input)], name=name or op_type, axis=axis, output_type=output_type)
+    build.__name__ = build.__qualname__ = public_name
+    build.__doc__ = doc
+    return build
+
+
+argmax = _arg_builder("ArgMax", "argmax", "Index of the largest value along `axis` (default 0; int64 unless "
+                      "output_type=tg.int32).")
+argmin = _arg_builder("ArgMin", "argmin", "Index of the smallest value along `axis` (default 0; int64 unless "
+                      "output_type=tg.int32).")
 
 
 register("Shape", lambda x: np.array(x.shape, dtype=np.int32),
-         infer=lambda x: [((None if x.shape is None else len(x.shape),), dtypes.int32)])
+         infer=lambda x: [((x.ndim,), dtypes.int32)])
 
 
 def shape(input, name=None):  # noqa: A002 - TF1's name
@@ -161,7 +245,7 @@ def _slice_shape(shape, key):
 
 
 register("StridedSlice", lambda x, key: x[key], view=True,
-         infer=lambda x, key: [(_slice_shape(x.shape, key), x.dtype)],
+         infer=lambda x, key: [(_slice_shape(static_shape(x), key), x.dtype)],
          grad=lambda op, g: [apply_op("StridedSliceGrad", [g, op.inputs[0]], key=op.attrs["key"])])
 
 
@@ -207,4 +291,4 @@ def ones(shape, dtype=dtypes.float32, name=None):
     return _filled("Ones", shape, dtype, name or "ones")
 
 
-mark_fresh("OneHot", "ConcatV2", "StridedSliceGrad", "Zeros", "Ones", "ArgMax", "Shape")
+mark_fresh("OneHot", "ConcatV2", "StridedSliceGrad", "Zeros", "Ones", "ArgMax", "ArgMin", "Shape")

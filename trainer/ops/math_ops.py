@@ -4,6 +4,7 @@ import numpy as np
 from ..graph import Tensor
 from .core_ops import convert_to_tensor
 from .registry import OPS, apply_op, broadcast_shapes, check_same_dtype, infer_same, register
+from .tensor_util import static_shape
 
 
 def mark_fresh(*op_types):
@@ -41,7 +42,8 @@ def binary_operands(op_type, x, y):
 
 def unbroadcast(grad, like):
     """`grad` summed over the axes that broadcasting added to, or stretched in, `like`'s shape."""
-    if grad.shape is not None and grad.shape == like.shape and None not in grad.shape:
+    shape = static_shape(grad)
+    if shape is not None and shape == static_shape(like) and None not in shape:
         return grad
     return apply_op("SumToShape", [grad, like], name="SumToShape")
 
@@ -72,12 +74,13 @@ register("BroadcastLike", lambda g, like: np.broadcast_to(g, like.shape), view=T
          grad=lambda op, gg: [unbroadcast(gg, op.inputs[0]), None])
 
 
-def _binary(op_type, default_name, doc):
+def binary_builder(op_type, public_name, doc, default_name=None):
+    """The public function `public_name` building a two-input op of `op_type` (op named like its type)."""
     def build(x, y, name=None):
         x, y = binary_operands(op_type, x, y)
-        return apply_op(op_type, [x, y], name=name or default_name)
-    build.__name__, build.__doc__ = default_name.lower(), doc
-    build.__qualname__ = build.__name__
+        return apply_op(op_type, [x, y], name=name or default_name or op_type)
+    build.__name__ = build.__qualname__ = public_name
+    build.__doc__ = doc
     return build
 
 
@@ -110,13 +113,24 @@ _BINARY = {  # type: (forward, gradient)
 for _type, (_forward, _grad) in _BINARY.items():
     register(_type, _forward, grad=_grad)
 
-add = _binary("Add", "Add", "x + y elementwise, with numpy broadcasting.")
-subtract = _binary("Sub", "Sub", "x - y elementwise, with numpy broadcasting.")
-multiply = _binary("Mul", "Mul", "x * y elementwise, with numpy broadcasting.")
-divide = _binary("RealDiv", "truediv", "x / y elementwise, with numpy broadcasting.")
-pow = _binary("Pow", "Pow", "x ** y elementwise, with numpy broadcasting.")  # noqa: A001 - TF1's name
-maximum = _binary("Maximum", "Maximum", "The larger of x and y elementwise (ties send the gradient to x).")
-minimum = _binary("Minimum", "Minimum", "The smaller of x and y elementwise (ties send the gradient to x).")
+add = binary_builder("Add", "add", "x + y elementwise, with numpy broadcasting.")
+subtract = binary_builder("Sub", "subtract", "x - y elementwise, with numpy broadcasting.")
+multiply = binary_builder("Mul", "multiply", "x * y elementwise, with numpy broadcasting.")
+
+
+def divide(x, y, name=None):
+    """x / y elementwise in floating point, with numpy broadcasting; integers are cast first as TF1's truediv
+    does (int8/int16/uint8/uint16 to float32, wider ones to float64)."""
+    x, y = binary_operands("RealDiv", x, y)
+    if x.dtype.kind in "iu":
+        target = np.float32 if x.dtype.itemsize <= 2 else np.float64
+        x, y = apply_op("Cast", [x], dtype=target), apply_op("Cast", [y], dtype=target)
+    return apply_op("RealDiv", [x, y], name=name or "truediv")
+
+
+pow = binary_builder("Pow", "pow", "x ** y elementwise, with numpy broadcasting.")  # noqa: A001 - TF1's name
+maximum = binary_builder("Maximum", "maximum", "The larger of x and y elementwise (ties send the gradient to x).")
+minimum = binary_builder("Minimum", "minimum", "The smaller of x and y elementwise (ties send the gradient to x).")
 
 _COMPARE = {"Greater": np.greater, "GreaterEqual": np.greater_equal, "Less": np.less,
             "LessEqual": np.less_equal, "Equal": np.equal, "NotEqual": np.not_equal}
@@ -128,12 +142,12 @@ def _broadcast(*tensors):
     return broadcast_shapes(*[t.shape for t in tensors])
 
 
-greater = _binary("Greater", "Greater", "x > y elementwise (bool).")
-greater_equal = _binary("GreaterEqual", "GreaterEqual", "x >= y elementwise (bool).")
-less = _binary("Less", "Less", "x < y elementwise (bool).")
-less_equal = _binary("LessEqual", "LessEqual", "x <= y elementwise (bool).")
-equal = _binary("Equal", "Equal", "x == y elementwise (bool).")
-not_equal = _binary("NotEqual", "NotEqual", "x != y elementwise (bool).")
+greater = binary_builder("Greater", "greater", "x > y elementwise (bool).")
+greater_equal = binary_builder("GreaterEqual", "greater_equal", "x >= y elementwise (bool).")
+less = binary_builder("Less", "less", "x < y elementwise (bool).")
+less_equal = binary_builder("LessEqual", "less_equal", "x <= y elementwise (bool).")
+equal = binary_builder("Equal", "equal", "x == y elementwise (bool).")
+not_equal = binary_builder("NotEqual", "not_equal", "x != y elementwise (bool).")
 
 _UNARY = {  # type: (forward, gradient); gradients read the op's input x or output y
     "Neg": (np.negative, lambda op, g: [-g]),
@@ -148,16 +162,16 @@ for _type, (_forward, _grad) in _UNARY.items():
     register(_type, _forward, infer=infer_same, grad=_grad)
 
 
-def unary_builder(op_type, doc):
-    """The public function building a one-input op of `op_type` (named like the op type, lower case)."""
+def unary_builder(op_type, doc, public_name=None):
+    """The public function `public_name` (default: the op type in lower case) building a one-input op."""
     def build(x, name=None):
         return apply_op(op_type, [convert_to_tensor(x)], name=name or op_type)
-    build.__name__, build.__doc__ = op_type.lower(), doc
-    build.__qualname__ = build.__name__
+    build.__name__ = build.__qualname__ = public_name or op_type.lower()
+    build.__doc__ = doc
     return build
 
 
-negative = unary_builder("Neg", "-x elementwise.")
+negative = unary_builder("Neg", "-x elementwise.", "negative")
 exp = unary_builder("Exp", "e ** x elementwise.")
 log = unary_builder("Log", "Natural logarithm elementwise.")
 sqrt = unary_builder("Sqrt", "Square root elementwise.")
@@ -168,12 +182,13 @@ sign = unary_builder("Sign", "-1, 0 or 1 by the sign of x, elementwise.")
 
 def _matmul_infer(a, b, transpose_a=False, transpose_b=False):
     check_same_dtype("MatMul", [a, b])
-    if a.shape is None or b.shape is None:
+    sa, sb = static_shape(a), static_shape(b)
+    if sa is None or sb is None:
         return [(None, a.dtype)]
-    if len(a.shape) != 2 or len(b.shape) != 2:
+    if len(sa) != 2 or len(sb) != 2:
         raise ValueError(f"matmul needs 2-D operands, got shapes {a.shape} ({a.name!r}) and {b.shape} ({b.name!r})")
-    m, k = a.shape[::-1] if transpose_a else a.shape
-    k2, n = b.shape[::-1] if transpose_b else b.shape
+    m, k = sa[::-1] if transpose_a else sa
+    k2, n = sb[::-1] if transpose_b else sb
     if k is not None and k2 is not None and k != k2:
         raise ValueError(f"Dimensions must be equal, but are {k} and {k2} for 'MatMul' with input shapes "
                          f"{a.shape} and {b.shape}")
@@ -218,7 +233,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
 
 
 def _add_n(*xs):
-    out = np.add(xs[0], xs[1])
+    out = np.asarray(np.add(xs[0], xs[1]))  # 0-d inputs give a numpy scalar, which out= cannot write into
     for x in xs[2:]:
         np.add(out, x, out=out)
     return out

@@ -1,12 +1,14 @@
 """Neural-network ops: activations, softmax, dropout, bias_add and the (numerically stable) losses."""
 import numpy as np
 
-from ..random_seed import get_seed
-from .array_ops import strided_slice
+from ..graph import Tensor
+from .array_ops import strided_slice, transpose
 from .core_ops import convert_to_tensor
+from .elementwise_ops import stop_gradient
 from .math_ops import binary_operands, exp, inplace_binary, mark_fresh, set_inplace, unary_builder
 from .reduction_ops import reduce_sum
 from .registry import apply_op, infer_same, register
+from .tensor_util import argument_lookup, static_shape
 
 
 def _relu_grad(g, y):
@@ -43,31 +45,50 @@ sigmoid = unary_builder("Sigmoid", "1 / (1 + exp(-x)) elementwise, stable for la
 tanh = unary_builder("Tanh", "Hyperbolic tangent elementwise.")
 
 
-def _softmax(x):
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    e /= e.sum(axis=-1, keepdims=True)
+def _softmax(x, axis=-1):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    e /= e.sum(axis=axis, keepdims=True)
     return e
 
 
-def _log_softmax(x):
-    shifted = x - x.max(axis=-1, keepdims=True)
-    shifted -= np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+def _log_softmax(x, axis=-1):
+    shifted = x - x.max(axis=axis, keepdims=True)
+    shifted -= np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
     return shifted
 
 
 def _softmax_grad(op, g):
     y = op.outputs[0]
-    return [(g - reduce_sum(g * y, axis=-1, keepdims=True)) * y]
+    return [(g - reduce_sum(g * y, axis=op.attrs["axis"], keepdims=True)) * y]
 
 
 def _log_softmax_grad(op, g):
-    return [g - exp(op.outputs[0]) * reduce_sum(g, axis=-1, keepdims=True)]
+    return [g - exp(op.outputs[0]) * reduce_sum(g, axis=op.attrs["axis"], keepdims=True)]
 
 
 register("Softmax", _softmax, infer=infer_same, grad=_softmax_grad)
 register("LogSoftmax", _log_softmax, infer=infer_same, grad=_log_softmax_grad)
-softmax = unary_builder("Softmax", "exp(x) / sum(exp(x)) over the last axis, shifted by the max for stability.")
-log_softmax = unary_builder("LogSoftmax", "x - log(sum(exp(x))) over the last axis, stable for large logits.")
+
+
+def _softmax_builder(op_type, public_name, doc):
+    def build(logits, axis=None, name=None, dim=None):
+        x = convert_to_tensor(logits)
+        axis = argument_lookup("axis", axis, "dim", dim)
+        axis = -1 if axis is None else int(axis)
+        if x.ndim is not None:
+            if not -x.ndim <= axis < x.ndim:
+                raise ValueError(f"{public_name}: axis {axis} is out of range for {x.name!r} of rank {x.ndim}")
+            axis = -1 if axis % x.ndim == x.ndim - 1 else axis % x.ndim
+        return apply_op(op_type, [x], name=name or op_type, axis=axis)
+    build.__name__ = build.__qualname__ = public_name
+    build.__doc__ = doc
+    return build
+
+
+softmax = _softmax_builder("Softmax", "softmax", "exp(x) / sum(exp(x)) along `axis` (default: the last), shifted "
+                           "by the max for stability.")
+log_softmax = _softmax_builder("LogSoftmax", "log_softmax", "x - log(sum(exp(x))) along `axis` (default: the "
+                               "last), stable for large logits.")
 
 
 def _xent_forward(logits, labels):
@@ -88,16 +109,49 @@ def _xent_grad(op, g, _):
 
 
 def _xent_infer(logits, labels):
-    return [(None if logits.shape is None else logits.shape[:-1], logits.dtype), (logits.shape, logits.dtype)]
+    shape = static_shape(logits)
+    return [(None if shape is None else shape[:-1], logits.dtype), (shape, logits.dtype)]
 
 
 register("SoftmaxCrossEntropyWithLogits", _xent_forward, infer=_xent_infer, grad=_xent_grad)
 
 
-def softmax_cross_entropy_with_logits(labels=None, logits=None, name=None):
-    """-sum(labels * log_softmax(logits)) over the last axis; its logits gradient is softmax - labels, fused."""
+def _named_only(fn_name, sentinel):
+    if sentinel is not None:
+        raise ValueError(f"Only call {fn_name} with named arguments (labels=..., logits=..., ...), as TF1 requires; "
+                         f"got the positional argument {sentinel!r}")
+
+
+def _class_axis_last(tensor, axis):
+    """`tensor` with its class axis moved to the end (the kernels reduce over the last axis)."""
+    rank = tensor.ndim
+    if axis == -1 or (rank is not None and axis % rank == rank - 1):
+        return tensor
+    if rank is None:
+        raise NotImplementedError(f"A class axis other than the last needs {tensor.name!r} to have a known rank")
+    axis %= rank
+    return transpose(tensor, [i for i in range(rank) if i != axis] + [axis])
+
+
+def softmax_cross_entropy_with_logits_v2(labels, logits, axis=None, name=None, dim=None):
+    """-sum(labels * log_softmax(logits)) along the class `axis` (default: the last); the gradient reaches both
+    logits (softmax - labels, fused) and labels."""
+    axis = argument_lookup("axis", axis, "dim", dim)
+    axis = -1 if axis is None else int(axis)
     logits, labels = binary_operands("SoftmaxCrossEntropyWithLogits", logits, labels)
-    return apply_op("SoftmaxCrossEntropyWithLogits", [logits, labels], name=name or "softmax_cross_entropy")[0]
+    logits, labels = _class_axis_last(logits, axis), _class_axis_last(labels, axis)
+    return apply_op("SoftmaxCrossEntropyWithLogits", [logits, labels],
+                    name=name or "softmax_cross_entropy_with_logits")[0]
+
+
+def softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, dim=-1, name=None, axis=None):
+    """TF1's v1 softmax cross-entropy: as the _v2 one, but no gradient flows into `labels`."""
+    _named_only("softmax_cross_entropy_with_logits", _sentinel)
+    axis = argument_lookup("axis", axis, "dim", None if dim == -1 else dim)
+    labels = stop_gradient(convert_to_tensor(labels) if not isinstance(logits, Tensor)
+                           else convert_to_tensor(labels, dtype=logits.dtype))
+    return softmax_cross_entropy_with_logits_v2(labels, logits, axis=axis,
+                                                name=name or "softmax_cross_entropy_with_logits_sg")
 
 
 def _sparse_xent_forward(logits, labels):
@@ -117,8 +171,9 @@ register("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent_forward, infer=_xen
          grad=lambda op, g, _: [op.outputs[1] * strided_slice(g, (Ellipsis, None)), None])
 
 
-def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None):
+def sparse_softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, name=None):
     """Softmax cross-entropy with integer class `labels` (one per row of `logits`)."""
+    _named_only("sparse_softmax_cross_entropy_with_logits", _sentinel)
     logits, labels = convert_to_tensor(logits), convert_to_tensor(labels)
     if labels.dtype.kind not in "iu":
         raise TypeError(f"sparse_softmax_cross_entropy_with_logits needs integer labels, got {labels.dtype.name}")
@@ -134,8 +189,9 @@ register("SigmoidCrossEntropyWithLogits", _sigmoid_xent,
          grad=lambda op, g: [g * (sigmoid(op.inputs[0]) - op.inputs[1]), g * -op.inputs[0]])
 
 
-def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
+def sigmoid_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, name=None):
     """max(x, 0) - x * z + log(1 + exp(-|x|)) elementwise: stable for large |logits|."""
+    _named_only("sigmoid_cross_entropy_with_logits", _sentinel)
     logits, labels = binary_operands("SigmoidCrossEntropyWithLogits", logits, labels)
     return apply_op("SigmoidCrossEntropyWithLogits", [logits, labels], name=name or "logistic_loss")
 
@@ -156,7 +212,7 @@ def _bias_add_grad(g):
 register("BiasAdd", np.add, infer=lambda x, b: [(x.shape, x.dtype)],
          grad=lambda op, g: [g, apply_op("BiasAddGrad", [g], name="BiasAddGrad")])
 register("BiasAddGrad", _bias_add_grad,
-         infer=lambda g: [(None if g.shape is None else g.shape[-1:], g.dtype)],
+         infer=lambda g: [(None if g.ndim is None else static_shape(g)[-1:], g.dtype)],
          grad=lambda op, gg: [apply_op("BroadcastLike", [gg, op.inputs[0]])]).into = \
     lambda out, g: np.add.reduce(g, axis=tuple(range(g.ndim - 1)), out=out)
 
@@ -169,37 +225,11 @@ def bias_add(value, bias, name=None):
     return apply_op("BiasAdd", [value, bias], name=name or "BiasAdd")
 
 
-def _dropout_kernel(op, session):
-    rng, rate = session.rng(op), op.attrs["rate"]
-    scale = 1.0 / (1.0 - rate)
-
-    def dropout(x):
-        mask = (rng.random(x.shape, dtype=np.float64) >= rate).astype(x.dtype)
-        mask *= scale
-        return x * mask, mask
-    return dropout
-
-
-register("Dropout", kernel=_dropout_kernel, infer=lambda x, **a: [(x.shape, x.dtype)] * 2,
-         grad=lambda op, g, _: [g * op.outputs[1]])
-
-
-def dropout(x, rate, seed=None, training=True, name=None):
-    """Zero each element with probability `rate`, scale the rest by 1 / (1 - rate); identity unless training."""
-    x = convert_to_tensor(x)
-    rate = float(rate)
-    if not 0.0 <= rate < 1.0:
-        raise ValueError(f"dropout rate must be in [0, 1), got {rate!r}")
-    if not training or rate == 0.0:
-        return x
-    seed1, seed2 = get_seed(seed)
-    return apply_op("Dropout", [x], name=name or "dropout", rate=rate, seed=seed1, seed2=seed2)[0]
-
-
-
 mark_fresh("Relu", "ReluGrad", "Sigmoid", "SigmoidGrad", "Tanh", "TanhGrad", "Softmax", "LogSoftmax",
            "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits", "SigmoidCrossEntropyWithLogits",
-           "L2Loss", "BiasAdd", "BiasAddGrad", "Dropout")
+           "L2Loss", "BiasAdd", "BiasAddGrad")
 set_inplace("Relu", lambda x: np.maximum(x, 0, out=x))
 set_inplace("ReluGrad", lambda g, y: np.multiply(g, y > 0, out=g))
 set_inplace("BiasAdd", inplace_binary(np.add))
+
+from .dropout_ops import dropout  # noqa: E402,F401  (tg.nn.dropout's home is dropout_ops)

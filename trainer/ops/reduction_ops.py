@@ -1,9 +1,14 @@
-"""Reductions over axes (sum, mean, max) and the broadcast that is their gradient."""
+"""Reductions over axes (sum, mean, max, min, prod, any, all, logsumexp) and the broadcast that is their gradient."""
 import numpy as np
 
+from .. import dtypes
+from ..graph import name_scope
+from .array_ops import cast
 from .core_ops import convert_to_tensor
-from .math_ops import equal
+from .elementwise_ops import is_finite, stop_gradient
+from .math_ops import equal, exp, log, not_equal, where, zeros_like
 from .registry import OPS, apply_op, register
+from .tensor_util import argument_lookup, constant_value, static_shape
 
 
 def _axes(axis, rank):
@@ -19,10 +24,11 @@ def _axes(axis, rank):
 
 
 def _reduce_infer(x, axis, keepdims):
-    if x.shape is None:
+    shape = static_shape(x)
+    if shape is None:
         return [(None, x.dtype)]
-    axes = _axes(axis, len(x.shape))
-    shape = tuple(1 if i in axes else d for i, d in enumerate(x.shape) if keepdims or i not in axes)
+    axes = _axes(axis, len(shape))
+    shape = tuple(1 if i in axes else d for i, d in enumerate(shape) if keepdims or i not in axes)
     return [(shape, x.dtype)]
 
 
@@ -69,7 +75,8 @@ def _mean(x, axis=None, keepdims=False):
     return np.true_divide(total, x.size // max(np.size(total), 1) or 1, dtype=x.dtype if x.dtype.kind == "f" else None)
 
 
-def _max_grad(op, g):
+def _extreme_grad(op, g):
+    """reduce_max/reduce_min: the gradient goes to the elements equal to the result, split between ties."""
     x, axis = op.inputs[0], op.attrs["axis"]
     y = reduce_grad(op.outputs[0], x, axis)
     mask = apply_op("Cast", [equal(x, y)], dtype=x.dtype)
@@ -77,27 +84,103 @@ def _max_grad(op, g):
     return [reduce_grad(g, x, axis) * mask / count]
 
 
+def _prod_others(x, axis):
+    """For each element, the product of the other elements of its reduction group (exact with zeros)."""
+    axes = tuple(range(x.ndim)) if axis is None else tuple(sorted(a % x.ndim for a in axis))
+    rest = [i for i in range(x.ndim) if i not in axes]
+    moved = np.transpose(x, axes + tuple(rest))
+    flat = moved.reshape(int(np.prod([x.shape[a] for a in axes])), -1)
+    ones = np.ones((1, flat.shape[1]), dtype=x.dtype)
+    left = np.cumprod(np.concatenate([ones, flat[:-1]]), axis=0)
+    right = np.cumprod(np.concatenate([ones, flat[:0:-1]]), axis=0)[::-1]
+    return np.transpose((left * right).reshape(moved.shape), np.argsort(axes + tuple(rest)))
+
+
+register("ProdOthers", _prod_others, infer=lambda x, axis: [(x.shape, x.dtype)])
+
+
+def _prod_grad(op, g):
+    x, axis = op.inputs[0], op.attrs["axis"]
+    return [reduce_grad(g, x, axis) * apply_op("ProdOthers", [x], axis=axis)]
+
+
+def _no_grad(op, g):
+    return [None]
+
+
 register("Sum", kernel=_reduce_kernel(np.sum), infer=_reduce_infer,
          grad=lambda op, g: [reduce_grad(g, op.inputs[0], op.attrs["axis"])])
 register("Mean", kernel=_reduce_kernel(_mean), infer=_reduce_infer,
          grad=lambda op, g: [reduce_grad(g, op.inputs[0], op.attrs["axis"], mean=True)])
-register("Max", kernel=_reduce_kernel(np.max), infer=_reduce_infer, grad=_max_grad)
+register("Max", kernel=_reduce_kernel(np.max), infer=_reduce_infer, grad=_extreme_grad)
+register("Min", kernel=_reduce_kernel(np.min), infer=_reduce_infer, grad=_extreme_grad)
+register("Prod", kernel=_reduce_kernel(np.prod), infer=_reduce_infer, grad=_prod_grad)
+register("Any", kernel=_reduce_kernel(np.any), infer=_reduce_infer, grad=_no_grad)
+register("All", kernel=_reduce_kernel(np.all), infer=_reduce_infer, grad=_no_grad)
 
 
-def _reduction(op_type, doc):
-    def build(input_tensor, axis=None, keepdims=False, name=None):
+def reduction_args(x, axis, keepdims, reduction_indices, keep_dims):
+    """(axes, keepdims) from TF1's reduce_* keywords and their older names reduction_indices / keep_dims."""
+    axis = argument_lookup("axis", axis, "reduction_indices", reduction_indices)
+    keepdims = bool(argument_lookup("keepdims", keepdims, "keep_dims", keep_dims))
+    if axis is not None:
+        value = constant_value(axis)
+        if value is None:
+            raise NotImplementedError(f"The reduction axis {axis.name!r} is computed while the graph runs; "
+                                      "give the axes as Python ints (or a constant)")
+        axis = value.tolist()
+    axes = _axes(axis, x.ndim)
+    if axes is not None and x.ndim is not None and len(axes) == x.ndim:
+        axes = None
+    return axes, keepdims
+
+
+def _reduction(op_type, public_name, doc, needs_bool=False):
+    def build(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
         x = convert_to_tensor(input_tensor)
-        axes = _axes(axis, x.ndim)
-        if axes is not None and x.ndim is not None and len(axes) == x.ndim:
-            axes = None
-        return apply_op(op_type, [x], name=name or op_type, axis=axes, keepdims=bool(keepdims))
-    build.__name__, build.__doc__ = f"reduce_{op_type.lower()}", doc
-    build.__qualname__ = build.__name__
+        if needs_bool and x.dtype != np.bool_:
+            raise TypeError(f"{public_name} needs a bool tensor, got {x.name!r} of dtype {x.dtype.name}")
+        axes, keepdims = reduction_args(x, axis, keepdims, reduction_indices, keep_dims)
+        return apply_op(op_type, [x], name=name or op_type, axis=axes, keepdims=keepdims)
+    build.__name__ = build.__qualname__ = public_name
+    build.__doc__ = doc
     return build
 
 
-reduce_sum = _reduction("Sum", "Sum over `axis` (all axes when None), keeping reduced dims if `keepdims`.")
-reduce_mean = _reduction("Mean", "Mean over `axis` (all axes when None), keeping reduced dims if `keepdims`.")
-reduce_max = _reduction("Max", "Maximum over `axis` (all axes when None); ties share the gradient equally.")
+reduce_sum = _reduction("Sum", "reduce_sum", "Sum over `axis` (all axes when None), keeping reduced dims if "
+                        "`keepdims`.")
+reduce_mean = _reduction("Mean", "reduce_mean", "Mean over `axis` (all axes when None), keeping reduced dims if "
+                         "`keepdims`.")
+reduce_max = _reduction("Max", "reduce_max", "Maximum over `axis` (all axes when None); ties share the gradient "
+                        "equally.")
+reduce_min = _reduction("Min", "reduce_min", "Minimum over `axis` (all axes when None); ties share the gradient "
+                        "equally.")
+reduce_prod = _reduction("Prod", "reduce_prod", "Product over `axis` (all axes when None); exact gradient with "
+                         "zeros.")
+reduce_any = _reduction("Any", "reduce_any", "Logical OR over `axis` of a bool tensor.", needs_bool=True)
+reduce_all = _reduction("All", "reduce_all", "Logical AND over `axis` of a bool tensor.", needs_bool=True)
 
-OPS["Sum"].fresh = OPS["Mean"].fresh = OPS["Max"].fresh = True
+
+def reduce_logsumexp(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
+    """log(sum(exp(x))) over `axis`, computed after subtracting the (finite) max so large values do not overflow."""
+    x = convert_to_tensor(input_tensor)
+    axes, keepdims = reduction_args(x, axis, keepdims, reduction_indices, keep_dims)
+    with name_scope(name or "ReduceLogSumExp"):
+        raw_max = reduce_max(x, axis=axes, keepdims=True)
+        shift = stop_gradient(where(is_finite(raw_max), raw_max, zeros_like(raw_max)))
+        result = log(reduce_sum(exp(x - shift), axis=axes, keepdims=keepdims))
+        return result + (shift if keepdims else reduce_sum(shift, axis=axes))
+
+
+def count_nonzero(input_tensor=None, axis=None, keepdims=None, dtype=dtypes.int64, name=None, reduction_indices=None,
+                  keep_dims=None, input=None):  # noqa: A002 - TF1's name
+    """The number of non-zero (true, non-empty) elements over `axis`, as `dtype` (int64 by default)."""
+    x = convert_to_tensor(argument_lookup("input", input, "input_tensor", input_tensor))
+    axes, keepdims = reduction_args(x, axis, keepdims, reduction_indices, keep_dims)
+    with name_scope(name or "count_nonzero"):
+        nonzero = apply_op("Cast", [not_equal(x, np.zeros((), dtype=x.dtype))], dtype=dtypes.int64)
+        return cast(reduce_sum(nonzero, axis=axes, keepdims=keepdims), dtype)
+
+
+OPS["Sum"].fresh = OPS["Mean"].fresh = OPS["Max"].fresh = OPS["Min"].fresh = OPS["Prod"].fresh = True
+OPS["Any"].fresh = OPS["All"].fresh = OPS["ProdOthers"].fresh = True

@@ -79,7 +79,7 @@ def apply_op(op_type, inputs, name=None, **attrs):
 
 def broadcast_shapes(*shapes):
     """numpy broadcasting on static shapes with None for unknown dims (None rank if any rank is unknown)."""
-    if any(s is None for s in shapes):
+    if any(s is None or getattr(s, "ndims", 0) is None for s in shapes):  # TensorShape(None): unknown rank
         return None
     rank = max((len(s) for s in shapes), default=0)
     out = []

@@ -2,7 +2,6 @@
 import numpy as np
 
 from ..graph import control_dependencies
-from ..ops.core_ops import group
 from ..variables import Variable
 from .optimizer import Optimizer
 
@@ -11,15 +10,18 @@ class AdamOptimizer(Optimizer):
     """Adam with TF1's bias correction and epsilon placement; beta1_power/beta2_power are graph variables."""
 
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8, use_locking=False, name="Adam"):
-        super().__init__(name)
+        super().__init__(use_locking, name)
         self._lr, self._beta1, self._beta2, self._epsilon = learning_rate, beta1, beta2, epsilon
         self._powers = None
 
-    def _create_slots(self, var_list):
+    def _create_non_slots(self, var_list):
+        # TF1 makes these once, in the name scope minimize is called in ("adam_optimizer/beta1_power").
         if self._powers is None:
             dtype = var_list[0].dtype
             self._powers = (Variable(np.asarray(self._beta1, dtype=dtype), name="beta1_power", trainable=False),
                             Variable(np.asarray(self._beta2, dtype=dtype), name="beta2_power", trainable=False))
+
+    def _create_slots(self, var_list):
         for var in var_list:
             self._zeros_slot(var, "m", self._name)
             self._zeros_slot(var, "v", self._name)
@@ -38,6 +40,6 @@ class AdamOptimizer(Optimizer):
     def _finish(self, updates, name):
         b1p, b2p = self._powers
         with control_dependencies(updates):
-            update_b1 = b1p.assign(b1p * np.asarray(self._beta1, dtype=b1p.dtype), name="update_beta1")
-            update_b2 = b2p.assign(b2p * np.asarray(self._beta2, dtype=b2p.dtype), name="update_beta2")
-        return group(*updates, update_b1.op, update_b2.op, name=name)
+            update_b1 = b1p.assign(b1p * np.asarray(self._beta1, dtype=b1p.dtype))
+            update_b2 = b2p.assign(b2p * np.asarray(self._beta2, dtype=b2p.dtype))
+        return self._group([*updates, update_b1.op, update_b2.op], name)

@@ -6,7 +6,7 @@ class GradientDescentOptimizer(Optimizer):
     """var -= learning_rate * grad."""
 
     def __init__(self, learning_rate, use_locking=False, name="GradientDescent"):
-        super().__init__(name)
+        super().__init__(use_locking, name)
         self._learning_rate = learning_rate
 
     def _apply_dense(self, grad, var):

@@ -6,7 +6,7 @@ class MomentumOptimizer(Optimizer):
     """accum = momentum * accum + grad; var -= lr * accum, or lr * (grad + momentum * accum) with Nesterov."""
 
     def __init__(self, learning_rate, momentum, use_locking=False, name="Momentum", use_nesterov=False):
-        super().__init__(name)
+        super().__init__(use_locking, name)
         self._learning_rate, self._momentum, self._use_nesterov = learning_rate, momentum, bool(use_nesterov)
 
     def _create_slots(self, var_list):

@@ -1,53 +1,91 @@
 """The optimizer base: compute_gradients and apply_gradients, separable so a wrapper can act between them."""
 import numpy as np
 
+from .. import dtypes
 from ..gradients import gradients
-from ..graph import Tensor, control_dependencies
+from ..graph import Tensor
 from ..ops.array_ops import cast, zeros
 from ..ops.core_ops import convert_to_tensor, group
-from ..ops.registry import apply_op
+from ..ops.registry import apply_op, op_def
 from ..variables import TRAINABLE_VARIABLES, Variable
 from . import training_ops  # noqa: F401  (registers the Apply* ops)
 
 
 class Optimizer:
-    """compute_gradients -> [(grad, var)]; apply_gradients -> one Operation; minimize does both."""
+    """compute_gradients -> [(grad, var)]; apply_gradients -> one Operation; minimize does both.
 
-    def __init__(self, name):
+    Names follow TF1: apply_gradients builds its updates under the name scope `name` (default: the optimizer's
+    name), e.g. "GradientDescent/update_w/ApplyGradientDescent", and the Operation it returns is named exactly
+    like that scope ("GradientDescent"): the group of updates, or with a global_step the step's AssignAdd, run
+    after the group "GradientDescent/update". Slots are "w/Adam", "w/Adam_1", ...; variables such as Adam's
+    beta1_power follow the name scope apply_gradients is called in.
+    """
+
+    GATE_NONE, GATE_OP, GATE_GRAPH = 0, 1, 2
+
+    def __init__(self, use_locking, name=None):
+        if name is None and isinstance(use_locking, str):  # this project's older Optimizer(name) form
+            use_locking, name = False, use_locking
+        if not name:
+            raise ValueError("Must specify the optimizer name")
+        self._use_locking = bool(use_locking)  # accepted: one process updates its variables, nothing to lock
         self._name = name
         self._slots = {}
 
-    def compute_gradients(self, loss, var_list=None, **kwargs):
-        """[(gradient Tensor or None, variable)] for every trainable variable (or `var_list`)."""
+    def get_name(self):
+        return self._name
+
+    def compute_gradients(self, loss, var_list=None, gate_gradients=GATE_OP, aggregation_method=None,
+                          colocate_gradients_with_ops=False, grad_loss=None):
+        """[(gradient Tensor or None, variable)] for every trainable variable (or `var_list`).
+
+        gate_gradients, aggregation_method and colocate_gradients_with_ops are accepted and change nothing:
+        one rank runs its graph's ops one at a time on one device, so there is no race to gate.
+        """
+        if gate_gradients not in (self.GATE_NONE, self.GATE_OP, self.GATE_GRAPH):
+            raise ValueError("gate_gradients must be one of: Optimizer.GATE_NONE, Optimizer.GATE_OP, "
+                             f"Optimizer.GATE_GRAPH. Not {gate_gradients!r}")
         if not isinstance(loss, Tensor):
             raise TypeError(f"compute_gradients needs a loss Tensor, got {loss!r}")
+        _check_float(loss, "loss")
         var_list = list(var_list) if var_list is not None else loss.graph.get_collection(TRAINABLE_VARIABLES)
         if not var_list:
             raise ValueError("No variables to optimize: the graph has no trainable variables and var_list is empty")
-        return list(zip(gradients(loss, var_list), var_list))
+        for var in var_list:
+            _check_float(var, "variable")
+        grad_ys = None if grad_loss is None else [grad_loss]
+        return list(zip(gradients(loss, var_list, grad_ys=grad_ys), var_list))
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):
         """An Operation applying each gradient to its variable, then incrementing `global_step` if given."""
+        grads_and_vars = list(grads_and_vars)
         pairs = [(g, v) for g, v in grads_and_vars if g is not None]
         if not pairs:
             names = [v.name for _, v in grads_and_vars]
             raise ValueError(f"No gradients provided for any variable {names!r}: check that the loss depends "
                              "on them")
         graph = pairs[0][1].graph
+        var_list = [v for _, v in pairs]
         with graph.as_default():
-            with graph.name_scope(None):
-                self._create_slots([v for _, v in pairs])
+            with graph.control_dependencies(None):  # TF1's init_scope: the variables do not wait on anything
+                self._create_non_slots(var_list)
+                with graph.name_scope(None):
+                    self._create_slots(var_list)
             with graph.name_scope(name or self._name) as scope:
                 updates = [self._apply_dense(convert_to_tensor(g), v) for g, v in pairs]
-                train = self._finish(updates, scope[:-1])
-            if global_step is None:
-                return train
-            with control_dependencies([train]):
-                return global_step.assign_add(np.ones((), dtype=global_step.dtype), name="global_step_add").op
+                if global_step is None:
+                    return self._finish(updates, scope)
+                with graph.control_dependencies([self._finish(updates, "update")]):
+                    one = convert_to_tensor(np.ones((), dtype=global_step.dtype))
+                    return _exact_op("AssignAdd", [global_step, one], scope)
 
-    def minimize(self, loss, global_step=None, var_list=None, name=None):
+    def minimize(self, loss, global_step=None, var_list=None, gate_gradients=GATE_OP, aggregation_method=None,
+                 colocate_gradients_with_ops=False, name=None, grad_loss=None):
         """compute_gradients then apply_gradients."""
-        return self.apply_gradients(self.compute_gradients(loss, var_list=var_list), global_step, name=name)
+        grads_and_vars = self.compute_gradients(
+            loss, var_list=var_list, gate_gradients=gate_gradients, aggregation_method=aggregation_method,
+            colocate_gradients_with_ops=colocate_gradients_with_ops, grad_loss=grad_loss)
+        return self.apply_gradients(grads_and_vars, global_step=global_step, name=name)
 
     def get_slot(self, var, name):
         """The slot variable `name` ("momentum", "m", "v") kept for `var`, or None."""
@@ -61,6 +99,9 @@ class Optimizer:
         return list(self._slots.values()) + self._extra_variables()
 
     # --- for subclasses ---------------------------------------------------------------------------
+    def _create_non_slots(self, var_list):
+        """Create variables that are not per-variable slots (Adam's beta1_power), in the caller's name scope."""
+
     def _create_slots(self, var_list):
         pass
 
@@ -69,7 +110,7 @@ class Optimizer:
 
     def _zeros_slot(self, var, slot_name, op_name):
         if (slot_name, var) not in self._slots:
-            if var.shape is None or None in var.shape:
+            if var.ndim is None or None in var.shape:
                 raise ValueError(f"Variable {var.name!r} needs a static shape for {self._name}'s slots, "
                                  f"got {var.shape}")
             self._slots[(slot_name, var)] = Variable(lambda: zeros(var.shape, var.dtype), trainable=False,
@@ -83,7 +124,31 @@ class Optimizer:
         return convert_to_tensor(np.asarray(value, dtype=var.dtype), name=name)
 
     def _update(self, op_type, inputs, name, **attrs):
-        return apply_op(op_type, inputs, name=name, **attrs).op
+        """The update op of one variable, named "<name>/<op_type>" ("update_w/ApplyAdam") as TF1 names it."""
+        graph = inputs[0].graph
+        with graph.name_scope(name):
+            return apply_op(op_type, inputs, name=op_type, **attrs).op
 
     def _finish(self, updates, name):
-        return group(*updates, name=name)
+        return self._group(updates, name)
+
+    def _group(self, ops, name):
+        """group(*ops); a `name` ending in "/" (a name scope) names the group exactly that scope, as in TF1."""
+        if name.endswith("/"):
+            return _exact_op("NoOp", [], name, control_inputs=ops)
+        return group(*ops, name=name)
+
+
+def _exact_op(op_type, inputs, scope, control_inputs=()):
+    """An op named exactly like the name scope `scope` ("GradientDescent/" gives "GradientDescent")."""
+    from ..graph import get_default_graph
+    graph = inputs[0].graph if inputs else get_default_graph()
+    specs = op_def(op_type).infer(*inputs) if inputs else []
+    op = graph.create_op(op_type, inputs, specs, name=scope[:-1], control_inputs=control_inputs, unique=False)
+    return op
+
+
+def _check_float(tensor, what):
+    if tensor.dtype not in (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64):
+        raise ValueError(f"Invalid type {tensor.dtype!r} for {what} {tensor.name!r}, expected: "
+                         "[tf.float16, tf.bfloat16, tf.float32, tf.float64]")

@@ -1,0 +1,80 @@
+"""tg.nn helpers TF1 builds from other ops: l2_normalize, moments, xw_plus_b, embedding_lookup."""
+import numpy as np
+
+from ..graph import name_scope
+from .array_ops import cast, concat
+from .clip_ops import clip_by_norm
+from .core_ops import constant, convert_to_tensor
+from .elementwise_ops import rsqrt, squared_difference, stop_gradient
+from .gather_ops import gather
+from .math_ops import matmul, maximum, square
+from .nn_ops import bias_add
+from .reduction_ops import reduce_mean, reduce_sum
+from .shape_ops import squeeze
+from .tensor_util import argument_lookup, static_shape
+
+
+def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
+    """x / sqrt(max(sum(x ** 2, axis), epsilon)): unit L2 norm along `axis` (all axes when None)."""
+    axis = argument_lookup("axis", axis, "dim", dim)
+    with name_scope(name or "l2_normalize"):
+        x = convert_to_tensor(x)
+        squares = reduce_sum(square(x), axis=axis, keepdims=True)
+        return x * rsqrt(maximum(squares, epsilon))
+
+
+def moments(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):
+    """(mean, variance) of x over `axes`; `shift` is accepted and unused, as in TF1."""
+    keepdims = bool(argument_lookup("keepdims", keepdims, "keep_dims", keep_dims))
+    with name_scope(name or "moments"):
+        x = convert_to_tensor(x)
+        y = cast(x, np.float32) if x.dtype == np.float16 else x  # TF1 computes half-precision moments in float32
+        mean = reduce_mean(y, axis=axes, keepdims=True, name="mean")
+        variance = reduce_mean(squared_difference(y, stop_gradient(mean)), axis=axes, keepdims=True,
+                               name="variance")
+        if not keepdims:
+            mean, variance = squeeze(mean, axes), squeeze(variance, axes)
+        return cast(mean, x.dtype), cast(variance, x.dtype)
+
+
+def xw_plus_b(x, weights, biases, name=None):
+    """matmul(x, weights) + biases."""
+    with name_scope(name or "xw_plus_b"):
+        return bias_add(matmul(x, weights), biases, name="xw_plus_b")
+
+
+def _mod_order(sizes):
+    """Row of each id in the concatenation of shards under the "mod" strategy (id i is row i // n of shard i % n)."""
+    n, offsets = len(sizes), np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    ids = np.arange(sum(sizes))
+    return (offsets[ids % n] + ids // n).astype(np.int64)
+
+
+def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_indices=True, max_norm=None):
+    """The rows of `params` (a tensor, or a list of shards of one table) at integer `ids`; with max_norm, rows
+    with a larger L2 norm are scaled down to it."""
+    shards = list(params) if isinstance(params, (list, tuple)) else [params]
+    if not shards:
+        raise ValueError("embedding_lookup needs at least one params tensor")
+    if partition_strategy not in ("mod", "div"):
+        raise ValueError(f"partition_strategy must be 'mod' or 'div', got {partition_strategy!r}")
+    with name_scope(name or "embedding_lookup"):
+        shards = [convert_to_tensor(p) for p in shards]
+        ids = convert_to_tensor(ids)
+        if len(shards) == 1:
+            table = shards[0]
+        else:
+            sizes = [(static_shape(p) or (None,))[0] for p in shards]
+            if None in sizes:
+                raise NotImplementedError("embedding_lookup over several shards needs each shard's number of rows "
+                                          "known while building")
+            table = concat(shards, 0)
+            if partition_strategy == "mod":
+                ids = gather(constant(_mod_order(sizes)), ids)
+        rows = gather(table, ids)
+        if max_norm is not None:
+            rank, ids_rank = rows.ndim, ids.ndim
+            if rank is None or ids_rank is None:
+                raise NotImplementedError("embedding_lookup max_norm needs params and ids of known rank")
+            rows = clip_by_norm(rows, max_norm, axes=list(range(ids_rank, rank)))
+        return rows

@@ -1,0 +1,34 @@
+"""Helpers for building ops the TF1 way: values known while building, and TF1's deprecated keyword aliases."""
+import numpy as np
+
+from ..graph import Tensor
+
+
+def constant_value(value):
+    """The value of `value` if it is known while building (a Python/numpy value, a Const, a fully known
+    Shape), else None."""
+    if not isinstance(value, Tensor):
+        return np.asarray(value)
+    op = value.op
+    if op.type == "Const":
+        return op.attrs["value"]
+    if op.type == "Shape" and op.inputs[0].ndim is not None and None not in op.inputs[0].shape:
+        return np.array(op.inputs[0].shape, dtype=np.int32)
+    if op.type == "Identity":
+        return constant_value(op.inputs[0])
+    return None
+
+
+def argument_lookup(new_name, new_value, old_name, old_value):
+    """The value of a keyword that TF1 also accepts under an older name (axis / reduction_indices, ...)."""
+    if new_value is not None and old_value is not None:
+        raise ValueError(f"Cannot specify both {old_name!r} and {new_name!r}: {old_name} is TF1's older name "
+                         f"for {new_name}; pass only one")
+    return new_value if new_value is not None else old_value
+
+
+def static_shape(tensor):
+    """The static shape of `tensor` as a plain tuple of int/None, or None when even its rank is unknown."""
+    if tensor.ndim is None:
+        return None
+    return tuple(None if d is None else int(d) for d in tensor.shape)
