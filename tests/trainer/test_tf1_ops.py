@@ -72,3 +72,26 @@ def test_math_namespace_aliases():
     assert v[3] == 1
     np.testing.assert_allclose(v[4], (xv - 1) ** 2)
     np.testing.assert_allclose(v[5], np.log(np.exp(xv).sum()), rtol=1e-6)
+
+
+def test_python_operands_join_the_tensor_graph_not_the_default_one():
+    g = tg.Graph()
+    with g.as_default():
+        x = tg.placeholder(tg.float32, [2])
+    y = x * 2 + 1  # built outside the block: TF1 puts the constants into x's graph
+    assert y.graph is g
+    with tg.Session(graph=g) as sess:
+        np.testing.assert_allclose(sess.run(y, {x: [1.0, 2.0]}), [3.0, 5.0])
+
+
+def test_optimizer_applies_a_variable_constraint_after_each_update():
+    with tg.Graph().as_default():
+        w = tg.get_variable("w", initializer=np.array([3.0, -4.0], np.float32),
+                            constraint=lambda v: tg.clip_by_norm(v, 1.0))
+        loss = tg.reduce_sum(w * np.array([1.0, 1.0], np.float32))
+        step = tg.train.GradientDescentOptimizer(0.5).minimize(loss)
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            sess.run(step)
+            expected = np.array([2.5, -4.5]) / np.linalg.norm([2.5, -4.5])
+            np.testing.assert_allclose(sess.run(w), expected, rtol=1e-6)

@@ -30,10 +30,13 @@ def inplace_binary(ufunc):
 
 def binary_operands(op_type, x, y):
     """Tensors for a binary op: a Python/numpy operand takes the dtype of the Tensor operand."""
+    # The constant goes into the Tensor's graph, which need not be the default one (TF1 does the same).
     if isinstance(x, Tensor) and not isinstance(y, Tensor):
-        y = convert_to_tensor(y, dtype=x.dtype)
+        with x.graph.as_default():
+            y = convert_to_tensor(y, dtype=x.dtype)
     elif isinstance(y, Tensor) and not isinstance(x, Tensor):
-        x = convert_to_tensor(x, dtype=y.dtype)
+        with y.graph.as_default():
+            x = convert_to_tensor(x, dtype=y.dtype)
     else:
         x, y = convert_to_tensor(x), convert_to_tensor(y)
     check_same_dtype(op_type, [x, y])

@@ -3,7 +3,7 @@ import numpy as np
 
 from .. import dtypes
 from ..gradients import gradients
-from ..graph import Tensor
+from ..graph import Tensor, control_dependencies
 from ..ops.array_ops import cast, zeros
 from ..ops.core_ops import convert_to_tensor, group
 from ..ops.registry import apply_op, op_def
@@ -72,7 +72,7 @@ class Optimizer:
                 with graph.name_scope(None):
                     self._create_slots(var_list)
             with graph.name_scope(name or self._name) as scope:
-                updates = [self._apply_dense(convert_to_tensor(g), v) for g, v in pairs]
+                updates = [_constrained(self._apply_dense(convert_to_tensor(g), v), v) for g, v in pairs]
                 if global_step is None:
                     return self._finish(updates, scope)
                 with graph.control_dependencies([self._finish(updates, "update")]):
@@ -152,3 +152,12 @@ def _check_float(tensor, what):
     if tensor.dtype not in (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64):
         raise ValueError(f"Invalid type {tensor.dtype!r} for {what} {tensor.name!r}, expected: "
                          "[tf.float16, tf.bfloat16, tf.float32, tf.float64]")
+
+
+def _constrained(update, var):
+    """A variable with a `constraint` is projected right after its update, as TF1's optimizers do."""
+    constraint = getattr(var, "constraint", None)
+    if constraint is None:
+        return update
+    with control_dependencies([update]):
+        return var.assign(constraint(var)).op
