@@ -4,6 +4,49 @@ from .gradient_descent import GradientDescentOptimizer
 from .momentum import MomentumOptimizer
 from .optimizer import Optimizer
 from .training_util import GLOBAL_STEP, get_global_step, get_or_create_global_step
+from .adadelta import AdadeltaOptimizer
+from .adagrad import AdagradOptimizer
+from .ftrl import FtrlOptimizer
+from .proximal_gradient_descent import ProximalGradientDescentOptimizer
+from .rmsprop import RMSPropOptimizer
+from .checkpoint_management import (CheckpointState, NewCheckpointReader, checkpoint_exists, checkpoint_meta,
+                                    generate_checkpoint_state_proto, get_checkpoint_mtimes, get_checkpoint_state,
+                                    latest_checkpoint, list_variables, load_checkpoint, load_variable,
+                                    remove_checkpoint, update_checkpoint_state)
+from .learning_rate_decay import (cosine_decay, exponential_decay, inverse_time_decay, natural_exp_decay,
+                                  piecewise_constant, polynomial_decay)
+from .saver import Saver, export_meta_graph, import_meta_graph
 
 __all__ = ["AdamOptimizer", "GradientDescentOptimizer", "MomentumOptimizer", "Optimizer", "GLOBAL_STEP",
-           "get_global_step", "get_or_create_global_step"]
+           "get_global_step", "get_or_create_global_step",
+           "AdadeltaOptimizer", "AdagradOptimizer", "FtrlOptimizer", "ProximalGradientDescentOptimizer",
+           "RMSPropOptimizer", "CheckpointState", "NewCheckpointReader", "checkpoint_exists", "checkpoint_meta",
+           "generate_checkpoint_state_proto", "get_checkpoint_mtimes", "get_checkpoint_state", "latest_checkpoint",
+           "list_variables", "load_checkpoint", "load_variable", "remove_checkpoint", "update_checkpoint_state",
+           "cosine_decay", "exponential_decay", "inverse_time_decay", "natural_exp_decay", "piecewise_constant",
+           "polynomial_decay", "Saver", "export_meta_graph", "import_meta_graph"]
+
+from ..summary.records import summary_iterator  # noqa: E402  (tf.train.summary_iterator)
+
+__all__.append("summary_iterator")
+
+# The program layer: monitored sessions, hooks, Supervisor, Coordinator.
+from .session_run_hook import SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues  # noqa: E402
+from .timer import SecondOrStepTimer  # noqa: E402
+from .basic_session_run_hooks import (CheckpointSaverHook, CheckpointSaverListener, FeedFnHook,  # noqa: E402
+                                      FinalOpsHook, GlobalStepWaiterHook, LoggingTensorHook, NanLossDuringTrainingError,
+                                      NanTensorHook, ProfilerHook, StepCounterHook, StopAtStepHook, SummarySaverHook)
+from .coordinator import Coordinator, LooperThread  # noqa: E402
+from .queue_runner import start_queue_runners  # noqa: E402
+from .scaffold import Scaffold  # noqa: E402
+from .session_manager import SessionManager  # noqa: E402
+from .monitored_session import (ChiefSessionCreator, MonitoredSession, MonitoredTrainingSession,  # noqa: E402
+                                SessionCreator, SingularMonitoredSession, WorkerSessionCreator)
+from .supervisor import Supervisor  # noqa: E402
+
+__all__ += ["SessionRunArgs", "SessionRunContext", "SessionRunHook", "SessionRunValues", "SecondOrStepTimer",
+            "CheckpointSaverHook", "CheckpointSaverListener", "FeedFnHook", "FinalOpsHook", "GlobalStepWaiterHook",
+            "LoggingTensorHook", "NanLossDuringTrainingError", "NanTensorHook", "ProfilerHook", "StepCounterHook",
+            "StopAtStepHook", "SummarySaverHook", "Coordinator", "LooperThread", "start_queue_runners", "Scaffold",
+            "SessionManager", "ChiefSessionCreator", "MonitoredSession", "MonitoredTrainingSession", "SessionCreator",
+            "SingularMonitoredSession", "WorkerSessionCreator", "Supervisor"]

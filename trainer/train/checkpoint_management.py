@@ -183,7 +183,7 @@ def latest_checkpoint(checkpoint_dir, latest_filename=None):
     candidates += [p for p in reversed(state.all_model_checkpoint_paths) if p not in candidates]
     for prefix in candidates:
         path = data_path(prefix)
-        problem = "its file does not exist" if not os.path.isfile(path) else npz._problem(path)
+        problem = "its file does not exist" if not os.path.isfile(path) else npz.problem(path)
         if problem is None:
             return prefix
         warnings.warn(f"skipping checkpoint {prefix!r} listed in {checkpoint_dir!r}: {problem}", RuntimeWarning,

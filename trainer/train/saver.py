@@ -81,6 +81,8 @@ class Saver:
         if not self._variables:
             return None
         if global_step is not None:
+            if isinstance(global_step, np.ndarray) and global_step.ndim == 0:
+                global_step = global_step[()]  # a 0-d array, as Session.run returns a scalar
             if not isinstance(global_step, (numbers.Integral, np.integer)):
                 global_step = sess.run(global_step)
             step = int(global_step)
