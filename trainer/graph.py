@@ -252,6 +252,10 @@ class Graph:
     def finalized(self):
         return self._finalized
 
+    def _unsafe_unfinalize(self):
+        """Make a finalized graph writable again (TF1: MonitoredSession does this when it closes)."""
+        self._finalized = False
+
     @contextlib.contextmanager
     def control_dependencies(self, control_inputs):
         """Ops built inside run only after `control_inputs` (Operations or Tensors); None clears them."""
