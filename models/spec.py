@@ -1,4 +1,5 @@
-"""What a model builder receives and returns."""
+"""What a model builder receives and returns, and the checks of what it is given."""
+import numbers
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
@@ -32,3 +33,24 @@ def require(model, task, kind):
     if task.kind != kind:
         raise ValueError(f"model {model!r} learns {kind} labels, but the dataset has {task.kind} labels; "
                          f"pick a model for {task.kind} data (see `ringflow train --help`)")
+
+
+def hidden_sizes(model, value):
+    """`hidden` as a tuple of positive layer widths (empty: no hidden layer); "512,512" is read too."""
+    sizes = value.split(",") if isinstance(value, str) else (value,) if isinstance(value, numbers.Number) else value
+    try:
+        sizes = tuple(sizes)
+    except TypeError:
+        raise ValueError(f"model {model!r}: hidden must be layer sizes such as (512, 512), got {value!r}") from None
+    widths = []
+    for s in sizes:
+        width = int(s) if isinstance(s, str) and s.strip().isdigit() else s
+        if isinstance(width, bool) or not isinstance(width, numbers.Integral) or width < 1:
+            raise ValueError(f"model {model!r}: hidden layer sizes must be positive integers, got {s!r} in "
+                             f"{value!r} (e.g. --hidden 512,512)")
+        widths.append(int(width))
+    return tuple(widths)
+
+
+# The hyper-parameters a builder may take, each with the function that checks and normalizes its value.
+HPARAMS = {"hidden": hidden_sizes}
