@@ -1,23 +1,16 @@
-"""Checkpoints: one `.npz` per save (arrays by variable name plus a JSON `__meta__`), never pickled.
+"""The checkpoint file format: one `.npz` of arrays by name plus a JSON `__meta__` record, never pickled.
 
-A save writes a temporary file, fsyncs it and renames it into place, so a crash leaves either the old set
-or the new one, never a half file under a checkpoint's name. Only files named like ours (`ckpt-<step>.npz`)
-are ever pruned, so nothing else in the directory is touched.
+tg.train.Saver writes every checkpoint through write_npz: a temporary file, fsynced and renamed into place,
+so a crash leaves either the old file or the new one, never a half file under a checkpoint's name.
+problem() says why a file cannot be restored (truncated, a flipped byte, no record), so readers skip it.
 """
 import json
 import os
-import re
-import warnings
 import zipfile
 
 import numpy as np
 
 META = "__meta__"
-_NAME = re.compile(r"^ckpt-(\d+)\.npz$")
-
-
-def checkpoint_path(directory, step):
-    return os.path.join(directory, f"ckpt-{int(step):08d}.npz")
 
 
 def write_npz(path, arrays, meta=None):
@@ -66,28 +59,7 @@ def read_npz(path):
     return arrays, (json.loads(str(meta)) if meta is not None else None)
 
 
-def save(directory, step, arrays, meta, keep=5):
-    """Write checkpoint `step` to directory and keep only the newest `keep` checkpoints."""
-    path = write_npz(checkpoint_path(directory, step), arrays, dict(meta, step=int(step)))
-    if keep:
-        for _, old in list_checkpoints(directory)[:-keep]:
-            os.remove(old)
-    return path
-
-
-def list_checkpoints(directory):
-    """[(step, path)] of every file named like a checkpoint, oldest first (not checked for damage)."""
-    if not directory or not os.path.isdir(directory):
-        return []
-    found = []
-    for name in os.listdir(directory):
-        m = _NAME.match(name)
-        if m:
-            found.append((int(m.group(1)), os.path.join(directory, name)))
-    return sorted(found)
-
-
-def _problem(path):
+def problem(path):
     """Why path is not a usable checkpoint, or None when it is."""
     try:
         with zipfile.ZipFile(path) as zf:
@@ -99,14 +71,4 @@ def _problem(path):
         read_npz(path)
     except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
         return f"{type(exc).__name__}: {exc}"
-    return None
-
-
-def latest_checkpoint(directory):
-    """Path of the newest complete checkpoint in directory, or None; damaged ones are skipped with a warning."""
-    for step, path in reversed(list_checkpoints(directory)):
-        problem = _problem(path)
-        if problem is None:
-            return path
-        warnings.warn(f"skipping damaged checkpoint {path!r}: {problem}", RuntimeWarning, stacklevel=2)
     return None

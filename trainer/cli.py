@@ -98,12 +98,13 @@ def build_parser():
     t.add_argument("--hidden", type=layer_sizes, metavar="N,N,...",
                    help="hidden layer sizes of mlp / multilabel (default 512,512 / 64)")
     t.add_argument("--checkpoint-dir", metavar="DIR",
-                   help="write checkpoints here; a run resumes from the latest complete one automatically")
+                   help="write checkpoints here (model.ckpt-<step>.npz and TF1's `checkpoint` file, by rank 0); "
+                        "a run resumes from the latest intact one automatically")
     t.add_argument("--checkpoint-every-steps", type=positive(int), metavar="K",
                    help="checkpoint every K steps (always at the end when --checkpoint-dir is given)")
     t.add_argument("--keep-checkpoints", type=positive(int), default=5, metavar="N",
                    help="how many of the newest checkpoints to keep (default 5)")
-    t.add_argument("--logdir", metavar="DIR", help="TensorBoard event files (needs tensorboardX)")
+    t.add_argument("--logdir", metavar="DIR", help="TensorBoard event files of the reported metrics (rank 0)")
     t.add_argument("--log-every", type=positive(int), metavar="K",
                    help="report metrics averaged over ranks every K steps (default: 10 reports per run)")
     t.add_argument("--timeline", metavar="FILE", help="Chrome-trace JSON of every rank's compute and allreduce")

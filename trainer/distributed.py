@@ -26,14 +26,15 @@ def default_communicator():
 class GradientAverager:
     """The kernel of AllreduceGradients: pack into the fused buckets, allreduce, unpack (weighted) averages."""
 
-    def __init__(self, communicator, shapes, dtypes, has_grad, average, weighted):
+    def __init__(self, communicator, shapes, dtypes, has_grad, average, weighted, callbacks=()):
         from allreduce import FusedAllreduce
         self.communicator, self.average, self.weighted = communicator, average, weighted
+        self.callbacks = callbacks  # told (start, end) of every allreduce: the program's timing, never polled
         self.has_grad, self.num_outputs = has_grad, len(shapes)
         self.order = list(reversed(range(len(shapes))))  # backward order: the last layer's gradient is ready first
         layout = [(shapes[i], dtypes[i]) for i in self.order] + ([((1,), dtypes[self.order[0]])] if weighted else [])
         self.fused = FusedAllreduce(communicator, layout, bucket_bytes=BUCKET_BYTES)
-        self.seconds, self.timeline, self.step = 0.0, None, 0
+        self.calls = 0  # steps averaged by this process: errors name the step a rank is in (all ranks count alike)
 
     def __call__(self, *arrays, to_device=None):
         start = time.perf_counter()
@@ -45,7 +46,8 @@ class GradientAverager:
         if self.weighted:
             self.fused.views[-1][0] = weight
         plain = self.average and not self.weighted  # then each rank divides only the slice it reduces
-        self.fused.allreduce(op="mean" if plain else "sum")
+        self.fused.allreduce(op="mean" if plain else "sum", what=f"step {self.calls}'s gradient allreduce")
+        self.calls += 1
         total = None if plain else self._divisor()
         if total is not None:
             for bucket in self.fused.buckets:
@@ -55,9 +57,8 @@ class GradientAverager:
         for index, view in zip(self.order, self.fused.views):
             outputs[index] = to_device(view) if to_device is not None else view
         end = time.perf_counter()
-        self.seconds += end - start
-        if self.timeline is not None:
-            self.timeline.record("allreduce", start, end, self.step)
+        for callback in self.callbacks:
+            callback(start, end)
         return tuple(outputs) if self.num_outputs > 1 else outputs[0]
 
     def destinations(self):
@@ -122,6 +123,15 @@ class DistributedOptimizer:
         self.communicator = communicator if communicator is not None else default_communicator()
         self.average, self.weight = average, weight
         self.averager = None
+        self._allreduce_callbacks = []
+
+    def add_allreduce_callback(self, callback):
+        """Call callback(start, end) after each allreduce of the gradients (time.perf_counter() seconds).
+
+        This is how a program times communication (ringflow train's timing and timeline hooks); it may be
+        added before or after minimize(). On one rank nothing is communicated and it is never called.
+        """
+        self._allreduce_callbacks.append(callback)
 
     def compute_gradients(self, loss, var_list=None, **kwargs):
         """The wrapped optimizer's gradients, averaged over ranks (zeros for variables without one)."""
@@ -134,7 +144,8 @@ class DistributedOptimizer:
         dtypes = [np.dtype(v.dtype) for v in variables]
         has_grad = [g is not None for g, _ in grads_and_vars]
         weighted = self.weight is not None
-        self.averager = GradientAverager(self.communicator, shapes, dtypes, has_grad, self.average, weighted)
+        self.averager = GradientAverager(self.communicator, shapes, dtypes, has_grad, self.average, weighted,
+                                         callbacks=self._allreduce_callbacks)
         inputs = [g for g, _ in grads_and_vars if g is not None]
         if not inputs:
             raise ValueError(f"none of the variables {[v.name for v in variables]!r} has a gradient "
@@ -161,7 +172,7 @@ class DistributedOptimizer:
 
 def signature(variables):
     """(name, shape, dtype) of each variable, in order."""
-    return [(v.name, list(v.shape) if v.shape is not None else None, np.dtype(v.dtype).str) for v in variables]
+    return [(v.name, v.shape.as_list() if v.ndim is not None else None, np.dtype(v.dtype).str) for v in variables]
 
 
 def check_same_model(variables, communicator, what="variables"):
@@ -170,7 +181,7 @@ def check_same_model(variables, communicator, what="variables"):
         return
     mine = signature(variables)
     digest = np.frombuffer(hashlib.sha256(json.dumps(mine).encode()).digest(), dtype=np.uint8).copy()
-    digests = communicator.allgather(digest)
+    digests = communicator.allgather(digest, what=f"the check that every rank built the same {what}")
     if (digests == digests[0]).all():
         return
     payload = np.frombuffer(json.dumps(mine).encode(), dtype=np.uint8)
@@ -222,7 +233,7 @@ def broadcast_variables(session, root=0, communicator=None, variables=None):
         if communicator.rank == root:
             values = session.run(group)
             flat[...] = np.concatenate([np.asarray(x, dtype=dtype).reshape(-1) for x in values])
-        flat = communicator.broadcast(flat, root=root)
+        flat = communicator.broadcast(flat, root=root, what="broadcast of variables")
         offset = 0
         for v, n in zip(group, sizes):
             if communicator.rank != root:

@@ -2,6 +2,7 @@
 
 Each rank records its spans against its own clock, zeroed at a barrier before the first step; at the end the
 spans are gathered to rank 0, which writes one JSON file for the run with one trace process per rank.
+`ringflow train --timeline` records through trainer.program.timeline_hook.TimelineHook.
 """
 import json
 import os
@@ -28,11 +29,10 @@ class Timeline:
     def gather(self, communicator):
         """Every rank's spans as a list indexed by rank (collective)."""
         mine = np.array(self.spans, dtype=np.float64).reshape(-1, 4)
+        if communicator.size == 1:
+            return [mine]
         counts = communicator.allgather(np.array([len(mine)], dtype=np.int64)).reshape(-1)
-        padded = np.zeros((int(counts.max()), 4))
-        padded[:len(mine)] = mine
-        stacked = communicator.allgather(padded)
-        return [stacked[r, :counts[r]] for r in range(len(counts))]
+        return np.split(communicator.allgatherv(mine), np.cumsum(counts)[:-1])
 
     def write(self, path, per_rank):
         """The Chrome-trace JSON of gathered spans."""

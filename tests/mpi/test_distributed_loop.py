@@ -56,6 +56,19 @@ def test_stop_at_25_and_resume_to_40_equals_40_steps(comm, shared_dir):
     assert resumed["loss"] == whole["loss"]  # final metrics over the whole training set
 
 
+def test_only_the_chief_reads_and_writes_checkpoints(comm, shared_dir):
+    """The other ranks get a directory of their own, which must stay untouched: no shared file system needed."""
+    ckpt = os.path.join(shared_dir, "ckpt" if RANK == 0 else f"elsewhere-{RANK}")
+    whole = train(config(shared_dir, "whole", steps=12), comm)
+    train(config(shared_dir, "first", steps=7, checkpoint_dir=ckpt, checkpoint_every_steps=5), comm)
+    resumed = train(config(shared_dir, "resumed", steps=12, checkpoint_dir=ckpt), comm)
+    assert resumed["resumed_from_step"] == 7 and resumed["loss"] == whole["loss"]
+    WORLD.Barrier()
+    if RANK == 0:
+        assert sorted(os.listdir(ckpt)) == ["checkpoint", "model.ckpt-12.npz", "model.ckpt-5.npz", "model.ckpt-7.npz"]
+        assert [p for p in os.listdir(shared_dir) if p.startswith("elsewhere")] == []
+
+
 def test_n_ranks_train_like_one_process(comm, shared_dir):
     distributed = train(config(shared_dir, "n", steps=15), comm)
     solo = allreduce.create_communicator("ring", comm=MPI.COMM_SELF)

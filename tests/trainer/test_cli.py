@@ -8,6 +8,9 @@ import sys
 import numpy as np
 import pytest
 
+import trainer as tg
+from trainer import checkpoint
+
 from ..mpirun import find_mpiexec, mpi_env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -59,7 +62,8 @@ def test_resumed_run_equals_an_uninterrupted_one(tmp_path):
     ckpt = tmp_path / "ckpt"
     first = ringflow("train", *SMALL, "--steps", 25, "--checkpoint-dir", ckpt, "--checkpoint-every-steps", 10)
     assert first.returncode == 0, first.stderr
-    assert sorted(os.listdir(ckpt)) == ["ckpt-00000010.npz", "ckpt-00000020.npz", "ckpt-00000025.npz"]
+    assert sorted(os.listdir(ckpt)) == ["checkpoint", "model.ckpt-10.npz", "model.ckpt-20.npz", "model.ckpt-25.npz"]
+    assert tg.train.latest_checkpoint(str(ckpt)) == str(ckpt / "model.ckpt-25")  # TF1's state file names it
     second = ringflow("train", *SMALL, "--steps", 40, "--checkpoint-dir", ckpt, "--checkpoint-every-steps", 10,
                       "--save-final", tmp_path / "resumed.npz", "--metrics-json", tmp_path / "m.json")
     assert second.returncode == 0, second.stderr
@@ -69,6 +73,55 @@ def test_resumed_run_equals_an_uninterrupted_one(tmp_path):
     for k in a:
         assert a[k].tobytes() == b[k].tobytes(), k
     assert int(a["global_step:0"]) == 40
+
+
+def assert_same_weights(a_path, b_path):
+    a, b = load(a_path), load(b_path)
+    assert sorted(a) == sorted(b)
+    for k in a:
+        assert a[k].tobytes() == b[k].tobytes(), k
+
+
+def test_a_damaged_newest_checkpoint_is_skipped_with_a_warning(tmp_path):
+    assert ringflow("train", *SMALL, "--steps", 30, "--save-final", tmp_path / "whole.npz").returncode == 0
+    ckpt = tmp_path / "ckpt"
+    first = ringflow("train", *SMALL, "--steps", 20, "--checkpoint-dir", ckpt, "--checkpoint-every-steps", 10)
+    assert first.returncode == 0, first.stderr
+    newest = ckpt / "model.ckpt-20.npz"
+    newest.write_bytes(newest.read_bytes()[:-100])  # a crash of the disk, not of the atomic writer
+    second = ringflow("train", *SMALL, "--steps", 30, "--checkpoint-dir", ckpt, "--save-final",
+                      tmp_path / "resumed.npz", "--metrics-json", tmp_path / "m.json")
+    assert second.returncode == 0, second.stderr
+    assert "skipping checkpoint" in second.stderr and "model.ckpt-20" in second.stderr
+    assert json.loads((tmp_path / "m.json").read_text())["resumed_from_step"] == 10
+    assert_same_weights(tmp_path / "whole.npz", tmp_path / "resumed.npz")
+
+
+def test_a_checkpoint_of_an_older_ringflow_resumes(tmp_path):
+    """Before tg.train.Saver, `ringflow train` wrote DIR/ckpt-<step:08d>.npz with variables by graph name."""
+    assert ringflow("train", *SMALL, "--steps", 30, "--save-final", tmp_path / "whole.npz").returncode == 0
+    new = tmp_path / "new"
+    assert ringflow("train", *SMALL, "--steps", 20, "--checkpoint-dir", new).returncode == 0
+    with np.load(new / "model.ckpt-20.npz", allow_pickle=False) as f:
+        arrays = {k + ":0": f[k] for k in f.files if k != checkpoint.META}
+    meta = dict(tg.train.checkpoint_meta(str(new / "model.ckpt-20")), step=20)
+    old = tmp_path / "old"
+    checkpoint.write_npz(str(old / "ckpt-00000020.npz"), arrays, meta)
+    out = ringflow("train", *SMALL, "--steps", 30, "--checkpoint-dir", old, "--save-final", tmp_path / "resumed.npz",
+                   "--metrics-json", tmp_path / "m.json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads((tmp_path / "m.json").read_text())["resumed_from_step"] == 20
+    assert_same_weights(tmp_path / "whole.npz", tmp_path / "resumed.npz")
+    assert sorted(os.listdir(old)) == ["checkpoint", "ckpt-00000020.npz", "model.ckpt-30.npz"]
+
+
+def test_the_engine_does_not_import_the_program():
+    code = ("import sys, trainer, trainer.session, trainer.gradients; "
+            "print(sorted(m for m in sys.modules if m.split('.')[:2] in (['trainer', 'program'], "
+            "['trainer', 'loop'], ['trainer', 'cli'])))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60,
+                         env=dict(os.environ, PYTHONPATH=ROOT))
+    assert out.returncode == 0 and out.stdout.strip() == "[]", (out.stdout, out.stderr)
 
 
 def test_python_dash_m_trainer(tmp_path):
@@ -83,10 +136,13 @@ def test_tensorboard_timeline_and_kept_checkpoints(tmp_path):
     out = ringflow("train", *SMALL, "--steps", 12, "--logdir", tmp_path / "tb", "--timeline", tmp_path / "t.json",
                    "--checkpoint-dir", tmp_path / "c", "--checkpoint-every-steps", 3, "--keep-checkpoints", 2)
     assert out.returncode == 0, out.stderr
-    assert any(name.startswith("events.out.tfevents") for name in os.listdir(tmp_path / "tb"))
+    (events_file,) = [name for name in os.listdir(tmp_path / "tb") if name.startswith("events.out.tfevents")]
+    tags = {(e.step, v.tag) for e in tg.train.summary_iterator(str(tmp_path / "tb" / events_file))
+            for v in (e.summary.value if e.summary else [])}
+    assert {(12, "train/loss"), (12, "train/accuracy"), (12, "final/loss"), (12, "final/accuracy")} <= tags
     events = json.loads((tmp_path / "t.json").read_text())["traceEvents"]
     assert len([e for e in events if e.get("name") == "compute"]) == 12
-    assert sorted(os.listdir(tmp_path / "c")) == ["ckpt-00000009.npz", "ckpt-00000012.npz"]
+    assert sorted(os.listdir(tmp_path / "c")) == ["checkpoint", "model.ckpt-12.npz", "model.ckpt-9.npz"]
 
 
 @pytest.mark.parametrize("args,code,message", [
@@ -112,7 +168,7 @@ def test_checkpoint_of_another_model_is_refused(tmp_path):
     out = ringflow("train", "--model", "logistic", "--dataset", "synthetic-classes", "--steps", 4,
                    "--checkpoint-dir", ckpt)
     assert out.returncode == 1 and "does not fit this model" in out.stderr
-    assert sorted(os.listdir(ckpt)) == ["ckpt-00000002.npz"]  # the user's checkpoint is untouched
+    assert sorted(os.listdir(ckpt)) == ["checkpoint", "model.ckpt-2.npz"]  # the user's checkpoint is untouched
 
 
 def test_a_failing_rank_ends_the_whole_job_in_seconds(tmp_path):

@@ -1,0 +1,94 @@
+"""Which checkpoint `ringflow train` resumes from: newest intact, of this model, older ringflow layout too."""
+import os
+
+import numpy as np
+import pytest
+
+import trainer as tg
+from trainer import checkpoint as npz
+from trainer.program.resume import find_checkpoint
+
+KERNEL = np.arange(6.0).reshape(2, 3)
+
+
+def model(shape=(2, 3), extra=False):
+    """A graph with dense/kernel (and maybe another variable), the global step and its Saver."""
+    graph = tg.Graph()
+    with graph.as_default():
+        tg.get_variable("dense/kernel", shape, tg.float64, initializer=tg.zeros_initializer())
+        if extra:
+            tg.get_variable("other", [1], tg.float64)
+        tg.train.get_or_create_global_step()
+        saver = tg.train.Saver()
+    return graph, saver
+
+
+def save(directory, steps, meta=None):
+    graph, saver = model()
+    with graph.as_default(), tg.Session(graph=graph) as sess:
+        sess.run(tg.global_variables_initializer())
+        tg.global_variables()[0].load(KERNEL, sess)
+        return [saver.save(sess, os.path.join(directory, "model.ckpt"), global_step=s, meta=dict(meta or {}, s=s))
+                for s in steps]
+
+
+def find(directory, **kwargs):
+    graph, saver = model(**kwargs)
+    with graph.as_default():
+        return find_checkpoint(str(directory), saver, tg.global_variables()), saver, graph
+
+
+def test_the_newest_checkpoint_and_what_the_program_saved_with_it(tmp_path):
+    prefixes = save(str(tmp_path), [5, 6], {"data": {"position": 60}})
+    found, saver, _ = find(tmp_path)
+    assert found.path == prefixes[-1] and found.saver is saver
+    assert found.meta == {"data": {"position": 60}, "s": 6}
+
+
+def test_a_damaged_newest_checkpoint_is_skipped_with_a_warning(tmp_path):
+    good, bad = save(str(tmp_path), [5, 6])
+    with open(bad + ".npz", "r+b") as f:
+        f.truncate(os.path.getsize(bad + ".npz") // 2)
+    with pytest.warns(RuntimeWarning, match="model.ckpt-6"):
+        found, _, _ = find(tmp_path)
+    assert found.path == good
+
+
+def test_a_checkpoint_of_another_model_is_refused_naming_the_variables(tmp_path):
+    save(str(tmp_path), [1])
+    with pytest.raises(ValueError, match=r"does not fit this model: missing \['other'\], unexpected \[\]"):
+        find(tmp_path, extra=True)
+    with pytest.raises(ValueError, match=r"'dense/kernel' has shape \(2, 3\), the model's is \(2, 4\)"):
+        find(tmp_path, shape=(2, 4))
+
+
+def older_layout(directory, step, kernel=KERNEL):
+    """A checkpoint as ringflow wrote it before tg.train.Saver: graph names, the step inside the meta."""
+    return npz.write_npz(os.path.join(directory, f"ckpt-{step:08d}.npz"),
+                         {"dense/kernel:0": kernel, "global_step:0": np.array(step, np.int64)},
+                         {"step": step, "data": {"position": 10 * step}})
+
+
+def test_an_older_ringflows_checkpoint_resumes_when_there_is_no_other(tmp_path):
+    older_layout(str(tmp_path), 7)
+    (tmp_path / "ckpt-00000008.npz").write_bytes(b"not a zip")
+    with pytest.warns(RuntimeWarning, match="ckpt-00000008"):
+        found, saver, graph = find(tmp_path)
+    assert found.path.endswith("ckpt-00000007.npz") and found.saver is not saver
+    assert found.meta == {"step": 7, "data": {"position": 70}}
+    with graph.as_default(), tg.Session(graph=graph) as sess:
+        found.saver.restore(sess, found.path)
+        kernel, step = sess.run(tg.global_variables())
+    assert kernel.tobytes() == KERNEL.tobytes() and step == 7
+
+
+def test_a_saver_checkpoint_wins_over_the_older_layout(tmp_path):
+    older_layout(str(tmp_path), 9)
+    (prefix,) = save(str(tmp_path), [3])
+    assert find(tmp_path)[0].path == prefix
+
+
+def test_nothing_to_resume(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    assert find(tmp_path)[0] is None
+    assert find(tmp_path / "missing")[0] is None
