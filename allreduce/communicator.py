@@ -1,33 +1,36 @@
-"""The communicator base class: argument checks, the shape/dtype agreement, waiting with a deadline,
-broadcast/allgather/barrier, and the fused buckets' memory. A backend only implements
-`_allreduce(src, dst, op)` on flat arrays."""
+"""The communicator base class: argument checks, the agreement on what every rank is reducing, waiting with a
+deadline, broadcast/allgather/barrier, and the fused buckets' memory. A backend only implements
+`_allreduce(src, dst, op)` on flat arrays.
+
+Every collective takes an optional label, `what=` ("step 7's gradient allreduce", "metric allreduce"). It is
+part of the agreement, so ranks that are in different collectives are told which ("rank 1 is in step 8's
+gradient allreduce while ranks 0 and 2 are in metric allreduce") rather than that some op or dtype differs,
+and a timeout says what was being waited for.
+"""
 import hashlib
 import os
-import time
 
 import numpy as np
 from mpi4py import MPI
 
+from . import abort, rd
 from .errors import CollectiveTimeout
 from .ops import check_dtype, check_op, work_dtype
-from . import rd
+from .waiting import grace_for, patiently, ranks_text, resolve_timeout, roll_call
 
-DEFAULT_TIMEOUT_S = 300.0
 # polls (~0.3 us each) before each further poll also yields the core: latency first, then fairness; with more
 # ranks than cores, yield at once (measured: 16 spins save ~0.5 us at 2 ranks, cost ~5 us at 4 ranks on 2 cores)
 SPINS = 16
+MAX_CACHED = 256  # plans and signatures kept: labels that count steps would otherwise grow them forever
 
 
-def resolve_timeout(timeout):
-    if timeout is None:
-        timeout = os.environ.get("RINGFLOW_TIMEOUT", DEFAULT_TIMEOUT_S)
-    try:
-        timeout = float(timeout)
-    except (TypeError, ValueError):
-        raise ValueError(f"timeout must be a number of seconds, got {timeout!r} (check RINGFLOW_TIMEOUT)") from None
-    if not timeout > 0:
-        raise ValueError(f"timeout must be positive seconds, got {timeout!r}")
-    return timeout
+def label(what, kind):
+    """The name a collective goes by in errors: what=, else its kind with an article ("an allreduce")."""
+    if what is None:
+        return ("an " if kind[0] in "aeiou" else "a ") + kind
+    if not isinstance(what, str):
+        raise ValueError(f"what= must be a string naming the collective (e.g. 'metric allreduce'), got {what!r}")
+    return what
 
 
 class Communicator:
@@ -37,9 +40,14 @@ class Communicator:
 
     def __init__(self, comm=None, timeout=None):
         self.timeout = resolve_timeout(timeout)
-        self.comm = (MPI.COMM_WORLD if comm is None else comm).Dup()
-        self.rank, self.size = self.comm.Get_rank(), self.comm.Get_size()
+        comm = MPI.COMM_WORLD if comm is None else comm
         self._broken = None
+        self._current, self._calls = (f"creating a {self.name!r} communicator", (), "", ""), 0
+        if comm.Get_size() > 1:
+            abort.install()
+            self._arrive(comm)
+        self.comm = comm.Dup()
+        self.rank, self.size = self.comm.Get_rank(), self.comm.Get_size()
         self._buffers = {}
         self._signatures, self._plans = {}, {}
         node = self.comm.Split_type(MPI.COMM_TYPE_SHARED)
@@ -50,20 +58,36 @@ class Communicator:
         self.spins = 0 if self.oversubscribed else SPINS
         self._rd = rd.RecursiveDoubling(self, rd.CAPACITY * (rd.OVERSUBSCRIBED_FACTOR if self.oversubscribed else 1))
 
+    def _arrive(self, comm):
+        """Wait, with the timeout, until every rank is creating the communicator: the setup after this blocks."""
+        req = comm.Ibarrier()
+        if not patiently(req.Test, SPINS, self.timeout):
+            rank, what = comm.Get_rank(), self._current[0]
+            self._broken = f"{what} timed out at rank {rank} after {self.timeout:g} s"
+            abort.abandoned(what)
+            others = [q for q in range(comm.Get_size()) if q != rank]
+            raise CollectiveTimeout(f"{self._broken}: one of {ranks_text(others)} has not called "
+                                    f"create_communicator (MPI does not say which): is it stuck or dead?",
+                                    rank=rank, waiting_for=others, what=what)
+
     def __repr__(self):
         return f"<{type(self).__name__} {self.name!r} rank {self.rank} of {self.size}>"
 
-    # -- the public collectives -------------------------------------------------------------------
-    def allreduce(self, x, op="sum", out=None):
+    # -- the public collectives (what=: a label naming the collective in errors, the same on every rank) ---
+    def allreduce(self, x, op="sum", out=None, what=None):
         """Reduce x over all ranks with op ("sum", "mean", "max", "min"); every rank gets the same bytes."""
         if self._broken:
             self._check_usable()
         if type(x) is not np.ndarray:
             x = np.asarray(x)
-        plan = self._plans.get((x.shape, x.dtype, op))
+        try:
+            plan = self._plans.get((x.shape, x.dtype, op, what))
+        except TypeError:  # an unhashable what=: _plan says so
+            plan = None
         if plan is None:
-            plan = self._plan(x.shape, x.dtype, op)
-        signature, wd = plan
+            plan = self._plan(x.shape, x.dtype, op, what)
+        signature, wd, self._current = plan
+        self._calls += 1
         fresh = out is None
         if fresh:
             out = np.empty(x.shape, x.dtype)
@@ -90,57 +114,53 @@ class Communicator:
             np.copyto(out, dst.reshape(out.shape), casting="unsafe")
         return out
 
-    def _plan(self, shape, dtype, op):
-        """Validate once per (shape, dtype, op); later calls with the same key skip straight to the data."""
+    def _plan(self, shape, dtype, op, what):
+        """Validate once per (shape, dtype, op, what); later calls with the same key skip straight to the data."""
         check_op(op)
         check_dtype(dtype)
-        plan = self._plans[(shape, dtype, op)] = self._signature(shape, dtype, op), work_dtype(dtype)
+        key = (label(what, "allreduce"), shape, dtype.str, op)
+        if len(self._plans) >= MAX_CACHED:
+            self._plans.clear()
+        plan = self._plans[(shape, dtype, op, what)] = self._signature(key), work_dtype(dtype), key
         return plan
 
-    def broadcast(self, x, root=0):
+    def broadcast(self, x, root=0, what=None):
         """Return root's x on every rank (x must have the same shape and dtype everywhere)."""
-        self._check_usable()
         self._check_root(root)
         x = np.ascontiguousarray(x)
-        self._agree(x.shape, x.dtype, "broadcast")
+        self._agree(self._begin("broadcast", what, x.shape, x.dtype))
         result = x.copy()
-        req = self.comm.Ibcast(_bytes(result), root=root)
-        self._wait([req], [root], "broadcast")
+        self._wait([self.comm.Ibcast(_bytes(result), root=root)])
         return result
 
-    def allgather(self, x):
+    def allgather(self, x, what=None):
         """Return every rank's x stacked on a new axis 0 (shape (size,) + x.shape)."""
-        self._check_usable()
         x = np.ascontiguousarray(x)
-        self._agree(x.shape, x.dtype, "allgather")
+        self._agree(self._begin("allgather", what, x.shape, x.dtype))
         result = np.empty((self.size,) + x.shape, x.dtype)
-        req = self.comm.Iallgather(_bytes(x), _bytes(result))
-        self._wait([req], None, "allgather")
+        self._wait([self.comm.Iallgather(_bytes(x), _bytes(result))])
         return result
 
-    def allgatherv(self, x):
+    def allgatherv(self, x, what=None):
         """Return every rank's x concatenated along axis 0, in rank order: the first dimension may differ
         between ranks, the others and the dtype may not."""
-        self._check_usable()
         x = np.ascontiguousarray(x)
         if x.ndim == 0:
             raise ValueError(f"allgatherv needs an array with a first dimension, got a scalar at rank "
                              f"{self.rank}: reshape it to (1,)")
-        self._agree(x.shape[1:], x.dtype, "allgatherv")
+        self._agree(self._begin("allgatherv", what, x.shape[1:], x.dtype))
         rows = np.empty(self.size, np.int64)
-        self._wait([self.comm.Iallgather(np.array([len(x)], np.int64), rows)], None, "allgatherv")
+        self._wait([self.comm.Iallgather(np.array([len(x)], np.int64), rows)])
         result = np.empty((int(rows.sum()),) + x.shape[1:], x.dtype)
         row_bytes = x.dtype.itemsize * int(np.prod(x.shape[1:], dtype=np.int64))
         counts = [int(n) * row_bytes for n in rows]
         offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).tolist()
-        req = self.comm.Iallgatherv(_bytes(x), [_bytes(result), counts, offsets, MPI.BYTE])
-        self._wait([req], None, "allgatherv")
+        self._wait([self.comm.Iallgatherv(_bytes(x), [_bytes(result), counts, offsets, MPI.BYTE])])
         return result
 
-    def barrier(self):
+    def barrier(self, what=None):
         """Return once every rank has entered the barrier."""
-        self._check_usable()
-        self._wait([self.comm.Ibarrier()], None, "barrier")
+        self._agree(self._begin("barrier", what))  # the agreement hears from every rank: it is a barrier
 
     def allocate_buckets(self, counts_dtypes):
         """Zeroed flat arrays, one per (count, dtype), and their in-place allreduce (FusedAllreduce's memory).
@@ -150,7 +170,7 @@ class Communicator:
 
     # -- what backends build on -------------------------------------------------------------------
     def _reduce(self, src, dst, op, signature):
-        """Agree on shape/dtype/op, then reduce. Backends that can piggy-back the check override this."""
+        """Agree on what is reduced, then reduce. Backends that can piggy-back the check override this."""
         if self.size > 1:
             self._rd.run(signature)
         self._allreduce(src, dst, op)
@@ -158,31 +178,50 @@ class Communicator:
     def _allreduce(self, src, dst, op):
         raise NotImplementedError
 
-    def _agree(self, shape, dtype, op):
-        if self.size > 1:
-            self._rd.run(self._signature(shape, dtype, op))
+    def _begin(self, kind, what, shape=(), dtype=np.uint8, op=None):
+        """Start a collective of this kind: remember what it is (for errors) and return its signature."""
+        self._check_usable()
+        self._current = key = (label(what, kind), tuple(shape), np.dtype(dtype).str, op or kind)
+        self._calls += 1
+        return self._signature(key)
 
-    def _signature(self, shape, dtype, op):
-        """A 63-bit digest of (shape, dtype, op); equal on two ranks iff they called the same collective."""
-        key = (shape, dtype.str, op)
+    def _agree(self, signature):
+        if self.size > 1:
+            self._rd.run(signature)
+
+    def _signature(self, key):
+        """A 63-bit digest of (label, shape, dtype, op); equal on two ranks iff they called the same collective."""
         sig = self._signatures.get(key)
         if sig is None:
+            if len(self._signatures) >= MAX_CACHED:
+                self._signatures.clear()
             digest = hashlib.blake2b(repr(key).encode(), digest_size=8).digest()
             sig = self._signatures[key] = int.from_bytes(digest, "little") >> 1
         return sig
 
-    def _mismatch(self, signature):
-        """Every rank lands here together when signatures differ: name the ranks and what they passed."""
-        mine = next(k for k, v in self._signatures.items() if v == signature)
-        everyone = self.comm.allgather(mine)
-        for what, i in (("Op", 2), ("Dtype", 1), ("Shape", 0)):
+    def _mismatch(self):
+        """Every rank lands here together when signatures differ: name the ranks and what they called."""
+        everyone = self.comm.allgather(self._current)
+        where = f"raised at rank {self.rank}"
+        labels = [key[0] for key in everyone]
+        if len(set(labels)) > 1:
+            groups = {}
+            for r, text in enumerate(labels):
+                groups.setdefault(text, []).append(r)
+            parts = sorted(groups.items(), key=lambda item: (len(item[1]), item[1]))
+            told = " while ".join(f"{ranks_text(ranks)} {'is' if len(ranks) == 1 else 'are'} in {text}"
+                                  for text, ranks in parts)
+            raise ValueError(f"Ranks are in different collectives: {told} ({where}): every rank must call the same "
+                             f"collectives in the same order; does one rank run more steps or batches than the "
+                             f"others?")
+        for what, i in (("Op", 3), ("Dtype", 2), ("Shape", 1)):
             values = [key[i] for key in everyone]
             if len(set(values)) > 1:
-                show = (lambda v: repr(np.dtype(v).name)) if i == 1 else repr
+                show = (lambda v: repr(np.dtype(v).name)) if i == 2 else repr
                 others = ", ".join(f"{show(v)} at rank {r}" for r, v in enumerate(values) if v != values[0])
                 raise ValueError(f"{what} does not match: {show(values[0])} at rank 0 while {others} "
-                                 f"(raised at rank {self.rank}): every rank must pass the same {what.lower()}")
-        raise RuntimeError(f"ranks disagree on the collective signature but not on shape/dtype/op: {everyone!r}")
+                                 f"({where}, in {labels[0]}): every rank must pass the same {what.lower()}")
+        raise RuntimeError(f"ranks disagree on the collective signature but not on what they called: {everyone!r}")
 
     def _buffer(self, key, dtype, count):
         """A persistent flat buffer, reused by every call that needs the same (key, dtype, count)."""
@@ -191,39 +230,39 @@ class Communicator:
             buf = self._buffers[(key, dtype)] = np.empty(max(count, 1), dtype)
         return buf[:count]
 
-    def _wait(self, reqs, peers, what, recvs=0):
-        """Wait for reqs, raising CollectiveTimeout past the deadline. peers[i] is the rank reqs[i] waits on
-        (None when MPI does not say, as for its own collectives); the first `recvs` requests are receives,
-        cancelled on timeout so a late message cannot land in memory that was handed back to the caller."""
+    def _wait(self, reqs, recvs=0):
+        """Wait for reqs, giving up past the timeout. The first `recvs` requests are receives, cancelled on
+        timeout so a late message cannot land in memory that was handed back to the caller."""
         testall = MPI.Request.Testall
         for _ in range(self.spins):
             if testall(reqs):
                 return
-        deadline = time.monotonic() + self.timeout
-        while not testall(reqs):
-            os.sched_yield()  # on an oversubscribed node a spinning rank starves the rank it waits for
-            if time.monotonic() > deadline:
-                self._timeout(reqs, peers, what, recvs)
+        if not patiently(lambda: testall(reqs), 0, self.timeout):
+            for req in reqs[:recvs]:
+                if not req.Get_status():
+                    try:
+                        req.Cancel()
+                    except MPI.Exception:
+                        pass
+            self._give_up()
 
-    def _timeout(self, reqs, peers, what, recvs):
-        pending = [i for i, req in enumerate(reqs) if not req.Get_status()]
-        if peers is None:
-            culprits = [r for r in range(self.size) if r != self.rank]
-            who = f"one of ranks {culprits} (MPI does not say which)"
-        else:
-            culprits = sorted({peers[i] for i in pending})
-            who = f"rank(s) {culprits}"
-        for i in pending:
-            if i >= recvs:
-                continue
-            try:
-                reqs[i].Cancel()
-            except MPI.Exception:
-                pass
-        self._broken = f"{what} timed out at rank {self.rank} after {self.timeout:g} s waiting for {who}"
-        raise CollectiveTimeout(f"{self._broken}: is a rank skipping the collective, stuck or dead? "
-                                f"Raise the timeout (RINGFLOW_TIMEOUT) if it is just slow.",
-                                rank=self.rank, waiting_for=culprits)
+    def _give_up(self):
+        """Stop waiting for the collective in progress: learn from the other ranks which of them are late,
+        leave this communicator unusable and raise CollectiveTimeout (through the job's abort, if uncaught)."""
+        what, mine = self._current[0], (self._calls, self._current[0])
+        answers, self._roll_sends = roll_call(self.comm, mine, grace_for(self.timeout))
+        late = [q for q in range(self.size) if q != self.rank and q not in answers]
+        same = [q for q, answer in sorted(answers.items()) if answer == mine]
+        notes = [f"{ranks_text(same)} gave up on it too"] if same else []
+        notes += [f"rank {q} gave up waiting in {text} (its collective #{n}, this is #{self._calls})"
+                  for q, (n, text) in sorted(answers.items()) if (n, text) != mine]
+        who = f"waiting for {ranks_text(late)}" if late else "though every rank answered that it is waiting too"
+        self._broken = (f"{what} timed out at rank {self.rank} after {self.timeout:g} s {who}"
+                        + (f" ({'; '.join(notes)})" if notes else ""))
+        abort.abandoned(what)
+        advice = ("is it stuck, dead, or skipping the collective? Raise the timeout (RINGFLOW_TIMEOUT) if it is "
+                  "just slow" if late else "the ranks are in different collectives or MPI lost a message")
+        raise CollectiveTimeout(f"{self._broken}: {advice}.", rank=self.rank, waiting_for=late, what=what)
 
     def _check_usable(self):
         if self._broken:
@@ -241,12 +280,18 @@ class Buckets:
         self.communicator = communicator
         self.arrays = [np.zeros(count, dtype) for count, dtype in counts_dtypes]
 
-    def allreduce(self, op):
-        for a in self.arrays:
-            self.communicator.allreduce(a, op=op, out=a)
+    def allreduce(self, op, what=None):
+        for a, text in zip(self.arrays, bucket_labels(what, len(self.arrays))):
+            self.communicator.allreduce(a, op=op, out=a, what=text)
 
     def close(self):
         """Release the buckets' memory (collective where it is shared); the arrays must no longer be used."""
+
+
+def bucket_labels(what, n):
+    """Each fused bucket's label: "step 7's gradient allreduce (bucket 1 of 2)"."""
+    text = label(what, "fused allreduce")
+    return [text] if n == 1 else [f"{text} (bucket {i} of {n})" for i in range(1, n + 1)]
 
 
 def _bytes(a):

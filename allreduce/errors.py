@@ -4,11 +4,14 @@
 class CollectiveTimeout(TimeoutError):
     """A collective waited longer than its timeout for other ranks.
 
-    `.rank` is the rank that gave up, `.waiting_for` the ranks it was still waiting for. The communicator
-    is unusable afterwards (messages of the abandoned collective may still arrive): create a new one.
+    `.rank` is the rank that gave up, `.waiting_for` the ranks that never arrived (those that did not answer
+    the ranks giving up), `.what` the collective's label ("step 7's gradient allreduce"). The communicator is
+    unusable afterwards (messages of the abandoned collective may still arrive): create a new one. Unless
+    RINGFLOW_ABORT_ON_ERROR=0, a process that ends after one aborts the MPI job, so the late rank cannot hang it.
     """
 
-    def __init__(self, message, rank=None, waiting_for=()):
+    def __init__(self, message, rank=None, waiting_for=(), what=None):
         super().__init__(message)
         self.rank = rank
         self.waiting_for = tuple(waiting_for)
+        self.what = what

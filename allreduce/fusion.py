@@ -3,7 +3,7 @@
     fused = FusedAllreduce(communicator, [(w.shape, w.dtype) for w in params], bucket_bytes=25 * 2**20)
     for view, grad in zip(fused.views, grads):   # or let the backward pass write into fused.views directly
         view[...] = grad
-    fused.allreduce(op="mean")                   # in place: every view now holds the mean over ranks
+    fused.allreduce(op="mean", what="step 7's gradient allreduce")  # in place: every view holds the mean
 
 Arrays are packed in the order given (pass them in the order their gradients become ready, as PyTorch DDP
 does) into persistent buckets of one dtype and at most bucket_bytes each (an array larger than that gets a
@@ -41,15 +41,16 @@ class FusedAllreduce:
         self.buckets = self.memory.arrays
         self.views = [self.buckets[b][off:off + count].reshape(shape) for b, off, shape, count in layout]
 
-    def allreduce(self, arrays=None, op="mean"):
-        """Reduce every bucket in place (after copying `arrays` into the views, if given); returns the views."""
+    def allreduce(self, arrays=None, op="mean", what=None):
+        """Reduce every bucket in place (after copying `arrays` into the views, if given); returns the views.
+        what: the label errors name the call by, e.g. "step 7's gradient allreduce" (" (bucket 1 of 2)" is added)."""
         if arrays is not None:
             if len(arrays) != len(self.views):
                 raise ValueError(f"expected {len(self.views)} arrays, got {len(arrays)} at rank "
                                  f"{self.communicator.rank}")
             for view, a in zip(self.views, arrays):
                 np.copyto(view, a)
-        self.memory.allreduce(op)
+        self.memory.allreduce(op, what)
         return self.views
 
     def close(self):

@@ -53,22 +53,21 @@ class NCCLCommunicator(Communicator):
         uid = self.comm.bcast(nccl.get_unique_id() if self.rank == 0 else None, root=0)
         self.nccl = nccl.NcclCommunicator(self.size, uid, self.rank)
 
-    def allreduce(self, x, op="sum", out=None):
+    def allreduce(self, x, op="sum", out=None, what=None):
         """Like Communicator.allreduce, for CuPy arrays (numpy arrays are staged through the GPU)."""
         cp = self.cupy
         if not isinstance(x, cp.ndarray):
-            result = self.allreduce(cp.asarray(x), op)
+            result = self.allreduce(cp.asarray(x), op, what=what)
             out = np.empty(result.shape, result.dtype) if out is None else out
             out[...] = result.get()
             return out
-        self._check_usable()
         check_op(op)
         check_dtype(np.dtype(x.dtype))
         if out is None:
             out = cp.empty(x.shape, x.dtype)
         elif out.shape != x.shape or out.dtype != x.dtype:
             raise ValueError(f"out must match x's shape {x.shape!r} and dtype {x.dtype!r} at rank {self.rank}")
-        self._agree(x.shape, np.dtype(x.dtype), op)
+        self._agree(self._begin("allreduce", what, x.shape, x.dtype, op))
         work = x.astype(cp.float32) if x.dtype == cp.float16 else cp.ascontiguousarray(x)
         res = cp.empty_like(work)
         if work.dtype.char not in NCCL_TYPES:
@@ -82,21 +81,21 @@ class NCCLCommunicator(Communicator):
         stream.synchronize()
         return out
 
-    def broadcast(self, x, root=0):
+    def broadcast(self, x, root=0, what=None):
         if not isinstance(x, self.cupy.ndarray):
-            return super().broadcast(x, root)
+            return super().broadcast(x, root, what=what)
         self._check_root(root)
-        self._agree(x.shape, np.dtype(x.dtype), "broadcast")
+        self._agree(self._begin("broadcast", what, x.shape, x.dtype))
         result = self.cupy.ascontiguousarray(x).copy()
         stream = self.cupy.cuda.get_current_stream()
         self.nccl.bcast(result.data.ptr, result.nbytes, self.lib.NCCL_UINT8, root, stream.ptr)
         stream.synchronize()
         return result
 
-    def allgather(self, x):
+    def allgather(self, x, what=None):
         if not isinstance(x, self.cupy.ndarray):
-            return super().allgather(x)
-        self._agree(x.shape, np.dtype(x.dtype), "allgather")
+            return super().allgather(x, what=what)
+        self._agree(self._begin("allgather", what, x.shape, x.dtype))
         x = self.cupy.ascontiguousarray(x)
         result = self.cupy.empty((self.size,) + x.shape, x.dtype)
         stream = self.cupy.cuda.get_current_stream()

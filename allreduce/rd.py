@@ -1,8 +1,8 @@
 """Recursive doubling with a signature header: the latency-optimal allreduce for small messages, and the
-shape/dtype/op agreement every collective starts with.
+label/shape/dtype/op agreement every collective starts with.
 
-Each message is [lo, hi | payload]: lo/hi are the smallest and largest signature (a digest of shape, dtype
-and op) seen so far. Ranks combine headers with min/max, so after log2(N) rounds every rank knows whether all
+Each message is [lo, hi | payload]: lo/hi are the smallest and largest signature (a digest of label, shape,
+dtype and op) seen so far. Ranks combine headers with min/max, so after log2(N) rounds every rank knows whether all
 N signatures agree - a mismatch raises on every rank instead of hanging, because every rank runs the same
 rounds whatever it was passed. Payloads are combined only while the signatures agree, and only up to the
 capacity every rank posts receives for, so a mismatched peer can never overrun a buffer.
@@ -63,11 +63,11 @@ class RecursiveDoubling:
         ufunc, agreed = UFUNCS[op], True
         if to_pre:
             start(to_pre)
-            wait(to_pre, [self.pre], "allreduce")
+            wait(to_pre)
         final = self.steps[-1] if self.steps and self.post is None else None
         for peer, reqs in rounds:
             start(reqs)
-            wait(reqs, [peer, peer], "allreduce", recvs=1)
+            wait(reqs, recvs=1)
             if agreed and self.rmv == self.smv:  # same header: same signature, hence same size
                 if acc is not None:  # the last combination writes straight into dst
                     res = dst if peer == final else acc
@@ -78,14 +78,14 @@ class RecursiveDoubling:
                 self.shdr[1] = max(int(self.shdr[1]), int(self.rhdr[1]))
         if to_post:
             start(to_post)
-            wait(to_post, [self.post], "allreduce")
+            wait(to_post)
         if from_pre:
             start(from_pre)
-            wait(from_pre, [self.pre], "allreduce", recvs=1)
+            wait(from_pre, recvs=1)
             agreed = self.shdr[0] == self.shdr[1] == signature
         if not agreed:
             self.shdr[0] = self.shdr[1] = self.last = signature
-            c._mismatch(signature)
+            c._mismatch()
         if acc is not None and final is None:
             dst[...] = acc
 

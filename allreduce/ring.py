@@ -39,14 +39,13 @@ Messages up to 64 KiB (128 KiB when ranks outnumber cores, where every ring step
 neighbour) take recursive doubling instead: log2 N rounds with the whole message (rd.py), which also carries
 the shape/dtype agreement at no extra cost; larger ones pay one header-only doubling round before the ring.
 """
-import os
-
 from .communicator import Communicator
+from .env import env_number
 from .errors import CollectiveTimeout
 from .ops import UFUNCS, finish_mean
 from .registry import register
 
-SEGMENT_BYTES = int(os.environ.get("RINGFLOW_RING_SEGMENT_BYTES", 4 * 2**20))
+SEGMENT_BYTES = env_number("RINGFLOW_RING_SEGMENT_BYTES", 4 * 2**20, int, minimum=1, unit="bytes")
 TAG_RS, TAG_AG = 21, 22
 MAX_CACHED = 64
 
@@ -111,7 +110,7 @@ class RingCommunicator(Communicator):
             last = step == n - 2
             following = None if last else post_recvs(step + 1)
             for req, (a, b) in zip(recvs, segs[c]):
-                wait([req], [left], "allreduce", recvs=1)
+                wait([req], recvs=1)
                 ufunc(t[a - base:b - base], src[a:b], out=dst[a:b])
                 if not last:
                     rs_sends.append(comm.Isend(dst[a:b], right, TAG_RS))
@@ -120,14 +119,14 @@ class RingCommunicator(Communicator):
                     finish_mean(dst[a:b], n)
                 ag_sends.append(comm.Isend(dst[a:b], right, TAG_AG))
             recvs = following
-        wait(rs_sends, [right] * len(rs_sends), "allreduce")  # their memory is all-gather's landing zone
+        wait(rs_sends)  # their memory is all-gather's landing zone
 
         order = [(a, b) for step in range(n - 1) for a, b in segs[(r - step) % n]]
         recvs = [comm.Irecv(dst[a:b], left, TAG_AG) for a, b in order]
         self._posted += recvs
         forward = len(order) - len(segs[(r + 2) % n])  # the last chunk received goes nowhere
         for i, (req, (a, b)) in enumerate(zip(recvs, order)):
-            wait([req], [left], "allreduce", recvs=1)
+            wait([req], recvs=1)
             if i < forward:
                 ag_sends.append(comm.Isend(dst[a:b], right, TAG_AG))
-        wait(ag_sends, [right] * len(ag_sends), "allreduce")
+        wait(ag_sends)

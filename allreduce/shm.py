@@ -8,7 +8,7 @@ everywhere). Two slots alternate, so a slot is rewritten only after every rank h
 i.e. finished reading it.
 
 The barrier is a per-rank sequence number in shared memory, posted next to the call's signature: passing the
-first barrier is also the shape/dtype/op agreement, and a timeout names exactly the ranks that did not arrive.
+first barrier is also the label/shape/dtype/op agreement.
 
 FusedAllreduce's buckets skip the copy-in: `allocate_buckets` puts them in a window of their own (one per
 FusedAllreduce), so the peers read them where the gradients were written. Per piece: a barrier; rank r reduces
@@ -17,18 +17,17 @@ a barrier; every rank copies slice q from rank q's bucket. A bucket may be rewri
 copied from it, so the call ends with a third barrier (the next piece's first barrier guards the others).
 Pieces up to 64 KiB are reduced whole by every rank into a scratch array, copied in after the second barrier.
 """
-import os
-import time
 
 import numpy as np
 from mpi4py import MPI
 
-from .communicator import Buckets, Communicator
-from .errors import CollectiveTimeout
+from .communicator import Buckets, Communicator, bucket_labels
+from .env import env_number
 from .ops import UFUNCS, check_op, finish_mean, work_dtype
 from .registry import register
+from .waiting import patiently
 
-SLOT_BYTES = int(os.environ.get("RINGFLOW_SHM_SLOT_BYTES", 16 * 2**20))
+SLOT_BYTES = env_number("RINGFLOW_SHM_SLOT_BYTES", 16 * 2**20, int, minimum=64, unit="bytes")  # >= 8 float64s
 # Pieces of 256 KiB per rank keep a piece in cache from copy-in to copy-out (measured best with a core per
 # rank); with more ranks than cores every barrier waits for descheduled ranks, so there fewer, whole-slot
 # pieces win (measured: 4 ranks on 2 cores, 16 MiB pieces 0.45x MPI's time where 512 KiB ones are 2x).
@@ -136,21 +135,12 @@ class SharedMemoryCommunicator(Communicator):
                 break
         self.win.Sync()
         if signature is not None and any(flags[q][1 + slot] != signature for q in self.peers):
-            self._mismatch(signature)
+            self._mismatch()
 
     def _await(self, seq):
-        deadline, spins = time.monotonic() + self.timeout, 0
-        while True:
-            late = [q for q in self.peers if self.flags[q][0] < seq]
-            if not late:
-                return
-            spins += 1
-            if spins > self.spins:
-                os.sched_yield()  # a rank spinning on an oversubscribed node starves the one it waits for
-            if time.monotonic() > deadline:
-                self._broken = (f"shm allreduce timed out at rank {self.rank} after {self.timeout:g} s waiting "
-                                f"for rank(s) {late}")
-                raise CollectiveTimeout(self._broken, rank=self.rank, waiting_for=late)
+        flags, peers = self.flags, self.peers
+        if not patiently(lambda: all(flags[q][0] >= seq for q in peers), self.spins, self.timeout):
+            self._give_up()
 
 
 class SharedBuckets(Buckets):
@@ -187,19 +177,15 @@ class SharedBuckets(Buckets):
                 pieces.append(([x[mine] for x in every], every[me][mine], tmp[:mine.stop - mine.start], copies))
             self.plans.append(pieces)
         # the agreement covers the whole layout, so ranks that built different buckets fail before any read
-        self.shape, self.signatures = tuple(count for count, _ in counts_dtypes), {}
+        self.shape = tuple(count for count, _ in counts_dtypes)
         c.comm.Barrier()  # every rank's zeros are in place before anyone reads them
 
-    def allreduce(self, op):
+    def allreduce(self, op, what=None):
         c = self.communicator
-        if c._broken:
-            c._check_usable()
-        signatures = self.signatures.get(op)
-        if signatures is None:
-            check_op(op)
-            signatures = self.signatures[op] = [c._signature(self.shape, a.dtype, "fused " + op) for a in self.arrays]
+        check_op(op)
         ufunc, n, guard = UFUNCS[op], c.size, False
-        for signature, pieces in zip(signatures, self.plans):
+        for a, text, pieces in zip(self.arrays, bucket_labels(what, len(self.arrays)), self.plans):
+            signature = c._begin("fused allreduce", text, self.shape, a.dtype, "fused " + op)
             for inputs, result, tmp, copies in pieces:
                 self._sync(signature)
                 signature = None

@@ -1,4 +1,5 @@
 """Single-process tests: names, errors, semantics at one rank, lazy imports, the nccl error path."""
+import re
 import subprocess
 import sys
 
@@ -50,8 +51,43 @@ def test_timeout_setting(monkeypatch):
     assert allreduce.create_communicator("ring", comm=MPI.COMM_SELF, timeout=7).timeout == 7
     monkeypatch.delenv("RINGFLOW_TIMEOUT")
     assert allreduce.create_communicator("ring", comm=MPI.COMM_SELF).timeout == 300
-    with pytest.raises(ValueError, match="positive"):
-        allreduce.create_communicator("ring", comm=MPI.COMM_SELF, timeout=0)
+    for bad in [0, -1, "abc", float("inf"), float("nan"), True]:
+        with pytest.raises(ValueError, match=r"^timeout must be a positive, finite number of seconds, got "):
+            allreduce.create_communicator("ring", comm=MPI.COMM_SELF, timeout=bad)
+
+
+@pytest.mark.parametrize("text", ["0", "-1", "abc", "inf", "nan"])
+def test_a_bad_timeout_variable_is_named_with_what_to_do(monkeypatch, text):
+    monkeypatch.setenv("RINGFLOW_TIMEOUT", text)
+    with pytest.raises(ValueError, match=f"^RINGFLOW_TIMEOUT='{text}': must be a number of seconds > 0; set it "
+                                         f"to such a value or unset it"):
+        allreduce.create_communicator("ring", comm=MPI.COMM_SELF)
+
+
+def test_abort_switch_is_read_by_name(monkeypatch):
+    from allreduce import abort
+    for text, on in [("1", True), ("0", False), ("off", False), (" TRUE ", True)]:
+        monkeypatch.setenv("RINGFLOW_ABORT_ON_ERROR", text)
+        assert abort.enabled() is on
+    monkeypatch.delenv("RINGFLOW_ABORT_ON_ERROR")
+    assert abort.enabled()
+    monkeypatch.setenv("RINGFLOW_ABORT_ON_ERROR", "sometimes")
+    with pytest.raises(ValueError, match=r"^RINGFLOW_ABORT_ON_ERROR='sometimes' is not understood: set it to 1 "):
+        abort.enabled()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_labels_are_accepted_and_checked(name):
+    c = allreduce.create_communicator(name, comm=MPI.COMM_SELF)
+    np.testing.assert_array_equal(c.allreduce(np.ones(3), what="metric allreduce"), 1)
+    np.testing.assert_array_equal(c.broadcast(np.ones(3), what="broadcast of variables"), 1)
+    np.testing.assert_array_equal(c.allgather(np.ones(3), what="gather")[0], 1)
+    c.barrier(what="end of epoch 3")
+    fused = allreduce.FusedAllreduce(c, [((3,), np.float32)])
+    np.testing.assert_array_equal(fused.allreduce([np.ones(3)], what="step 0's gradient allreduce")[0], 1)
+    for bad in [7, ["a"]]:
+        with pytest.raises(ValueError, match=r"^what= must be a string naming the collective .*got " + re.escape(repr(bad))):
+            c.allreduce(np.ones(3), what=bad)
 
 
 def test_int_mean_truncates_toward_zero():
