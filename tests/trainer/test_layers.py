@@ -318,3 +318,13 @@ def test_batch_normalization_errors_name_the_culprit():
             tg.layers.batch_normalization(tg.ones([2, 3]), axis=3)
         with pytest.raises(ValueError, match="fused=True"):
             tg.layers.batch_normalization(tg.ones([2, 3]), fused=True)
+
+
+def test_training_placeholder_of_unknown_shape_keeps_the_layer_output_shape():
+    with tg.Graph().as_default():
+        x = tg.placeholder(tg.float32, [None, 8, 8, 2])
+        training = tg.placeholder(tg.bool, name="is_training")  # no shape, as many TF1 programs write it
+        h = tg.layers.batch_normalization(x, training=training)
+        h = tg.layers.dropout(h, rate=0.5, training=training)
+        assert h.shape.as_list() == [None, 8, 8, 2]
+        assert tg.layers.max_pooling2d(h, 2, 2).shape.as_list() == [None, 4, 4, 2]

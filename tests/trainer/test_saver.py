@@ -234,3 +234,15 @@ def test_reads_the_training_loops_checkpoints(tmp_path):
     assert zipfile.is_zipfile(path)
     assert tg.train.list_variables(path) == [("w", [3])]
     assert tg.train.checkpoint_meta(path) is None
+
+
+def test_save_makes_the_last_missing_directory_level_as_tf1_does(tmp_path):
+    with tg.Graph().as_default():
+        v = tg.Variable(np.float32(3.0), name="v")
+        saver = tg.train.Saver()
+        with tg.Session() as sess:
+            sess.run(v.initializer)
+            prefix = saver.save(sess, str(tmp_path / "saved" / "model.ckpt"), global_step=1)
+            assert tg.train.latest_checkpoint(str(tmp_path / "saved")) == prefix
+            with pytest.raises(ValueError, match="Parent directory of .*deeper/still/model.ckpt doesn't exist"):
+                saver.save(sess, str(tmp_path / "deeper" / "still" / "model.ckpt"))

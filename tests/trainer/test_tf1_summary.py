@@ -337,3 +337,43 @@ def test_add_graph_rejects_other_objects(tmp_path):
             writer.add_graph("graph")
         with pytest.raises(TypeError, match=r"tg.Summary or its serialized bytes .* got int"):
             writer.add_summary(3)
+
+
+def test_add_run_metadata_writes_the_tag_once(tmp_path):
+    event_pb2 = pytest.importorskip("tensorboardX.proto.event_pb2")
+    with tg.summary.FileWriter(str(tmp_path)) as writer:
+        writer.add_run_metadata(tg.RunMetadata(), "step001", global_step=1)
+        with pytest.raises(ValueError, match="already used"):
+            writer.add_run_metadata(tg.RunMetadata(), "step001")
+    path = next(p for p in tmp_path.iterdir() if p.name.startswith("events.out"))
+    tagged = [e for e in map(event_pb2.Event.FromString, _records(path.read_bytes()))
+              if e.HasField("tagged_run_metadata")]
+    assert [(e.step, e.tagged_run_metadata.tag) for e in tagged] == [(1, "step001")]
+
+
+def test_events_added_by_other_threads_while_flushing_are_all_written(tmp_path):
+    import threading
+    writer = tg.summary.FileWriter(str(tmp_path), max_queue=3)
+    summary = tg.Summary(value=[tg.Summary.Value(tag="x", simple_value=1.0)])
+
+    def add(n):
+        for step in range(n):
+            writer.add_summary(summary, step)
+    threads = [threading.Thread(target=add, args=(500,)) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    writer.close()
+    path = next(p for p in tmp_path.iterdir() if p.name.startswith("events.out"))
+    assert len(list(tg.train.summary_iterator(str(path)))) == 1 + 4 * 500  # file_version + every summary
+
+
+def _records(data):
+    """The payloads of a TFRecord stream (length, crc, data, crc), without checking CRCs."""
+    out, i = [], 0
+    while i < len(data):
+        (n,) = struct.unpack("<Q", data[i:i + 8])
+        out.append(data[i + 12:i + 12 + n])
+        i += 12 + n + 4
+    return out

@@ -265,7 +265,12 @@ def _select_grad_rule(op, g):
     return [None, unbroadcast(where(c, g, zeros), x), unbroadcast(where(c, zeros, g), y)]
 
 
-register("Select", np.where, infer=lambda c, x, y: [(_broadcast(c, x, y), x.dtype)],
+def _select_infer(c, x, y):
+    """TF1's where: the shape of x and y (a condition of unknown rank, e.g. a bool placeholder, cannot widen it)."""
+    return [(_broadcast(x, y) if c.ndim is None else _broadcast(c, x, y), x.dtype)]
+
+
+register("Select", np.where, infer=_select_infer,
          grad=_select_grad_rule)
 
 mark_fresh(*_BINARY, *_COMPARE, *_UNARY, "MatMul", "Select")

@@ -78,6 +78,10 @@ class LogMessage(Message):
     FIELDS = {"level": F(1, "enum"), "message": F(2, "string")}
 
 
+class TaggedRunMetadata(Message):
+    FIELDS = {"tag": F(1, "string"), "run_metadata": F(2, "bytes")}
+
+
 class Event(Message):
     """tf.Event: one record of an event file, at a wall time and global step."""
     FIELDS = {"wall_time": F(1, "double"), "step": F(2, "int64"),
@@ -85,6 +89,7 @@ class Event(Message):
               "summary": F(5, "message", Summary, oneof="what"),
               "log_message": F(6, "message", LogMessage, oneof="what"),
               "session_log": F(7, "message", SessionLog, oneof="what"),
+              "tagged_run_metadata": F(8, "message", TaggedRunMetadata, oneof="what"),
               "meta_graph_def": F(9, "bytes", oneof="what")}
 
 

@@ -10,7 +10,7 @@ import weakref
 import numpy as np
 
 from ..graph import Graph, get_default_graph
-from .protos import AttrValue, Event, GraphDef, NodeDef, Summary, TensorShapeProto
+from .protos import AttrValue, Event, GraphDef, NodeDef, Summary, TaggedRunMetadata, TensorShapeProto
 from .records import encode_record
 
 _UNIQUE = itertools.count(1)
@@ -54,9 +54,10 @@ class _EventFile:
         with self.lock:
             if self.file.closed:
                 return
-            self.file.write(b"".join(self.pending))
+            # Swap the list before writing: service threads may append while this thread writes.
+            pending, self.pending = self.pending, []
+            self.file.write(b"".join(pending))
             self.file.flush()
-            self.pending.clear()
             self.flushed_at = time.monotonic()
 
     def close(self):
@@ -75,7 +76,7 @@ class FileWriter:
                  session=None):
         self._logdir = str(logdir)
         self._max_queue, self._flush_secs, self._suffix = int(max_queue), float(flush_secs), filename_suffix or ""
-        self._seen_summary_tags = set()
+        self._seen_summary_tags, self._seen_run_metadata_tags = set(), set()
         os.makedirs(self._logdir, exist_ok=True)
         self._file = None
         self.reopen()
@@ -91,9 +92,11 @@ class FileWriter:
             warnings.warn("Attempting to use a closed FileWriter. The operation will be a noop unless the "
                           "FileWriter is explicitly reopened.", stacklevel=2)
             return
-        f = self._file
-        f.pending.append(encode_record(event.SerializeToString()))
-        if len(f.pending) >= self._max_queue or time.monotonic() - f.flushed_at >= self._flush_secs:
+        f, record = self._file, encode_record(event.SerializeToString())
+        with f.lock:
+            f.pending.append(record)
+            due = len(f.pending) >= self._max_queue or time.monotonic() - f.flushed_at >= self._flush_secs
+        if due:
             f.flush()
 
     def _add_event(self, event, global_step):
@@ -120,6 +123,19 @@ class FileWriter:
 
     def add_session_log(self, session_log, global_step=None):
         self._add_event(Event(session_log=session_log), global_step)
+
+    def add_run_metadata(self, run_metadata, tag, global_step=None):
+        """Write a run's metadata under `tag` (TensorBoard's per-step view in the graph tab).
+
+        ringflow's Session records no step statistics into a tg.RunMetadata, so what is written is the
+        tag with empty metadata; a tag may be used once per writer, as in TF1.
+        """
+        if tag in self._seen_run_metadata_tags:
+            raise ValueError("The provided tag was already used for this event type")
+        self._seen_run_metadata_tags.add(tag)
+        serialize = getattr(run_metadata, "SerializeToString", None)
+        data = serialize() if serialize is not None else b""
+        self._add_event(Event(tagged_run_metadata=TaggedRunMetadata(tag=tag, run_metadata=data)), global_step)
 
     def add_graph(self, graph, global_step=None, graph_def=None):
         """Write `graph` (a tg.Graph, or a GraphDef) for TensorBoard's graph tab."""

@@ -90,8 +90,10 @@ class Saver:
         else:
             step, prefix = None, save_path
         parent = os.path.dirname(save_path)
-        if parent and not os.path.isdir(parent):
-            raise ValueError(f"Parent directory of {save_path} doesn't exist, can't save.")
+        if parent and not os.path.isdir(parent):  # TF1's checkpoint writer makes the last directory level
+            if not os.path.isdir(os.path.dirname(os.path.abspath(parent))):
+                raise ValueError(f"Parent directory of {save_path} doesn't exist, can't save.")
+            os.makedirs(parent, exist_ok=True)
         try:
             json.dumps(meta)
         except (TypeError, ValueError) as exc:

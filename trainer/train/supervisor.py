@@ -154,18 +154,12 @@ class Supervisor:
         try:
             self._coord.join(threads, stop_grace_period_secs=self._stop_grace_secs,
                              ignore_live_threads=ignore_live_threads)
-            self._final_checkpoint()
+            self._service_session = None
         finally:
             if close_summary_writer and self._summary_writer:
                 self._summary_writer.add_session_log(SessionLog(status=SessionLog.STOP))
                 self._summary_writer.close()
                 self._graph_added_to_summary = False
-
-    def _final_checkpoint(self):
-        sess, self._service_session = self._service_session, None
-        if sess is not None and self._checkpoint_service:
-            logger().info("Saving a final checkpoint to path %s", self._save_path)
-            self._saver.save(sess, self._save_path, global_step=self._global_step)
 
     def request_stop(self, ex=None):
         self._coord.request_stop(ex=ex)
