@@ -11,6 +11,7 @@ import time
 
 import numpy as np
 
+from . import nonfinite as nonfinite_policy
 from .ops.core_ops import constant, convert_to_tensor
 from .ops.registry import apply_op, register
 from .variables import GLOBAL_VARIABLES
@@ -114,11 +115,16 @@ class DistributedOptimizer:
     weight: None (every rank counts the same), or a number or scalar Tensor giving this rank's share, e.g. its
     number of samples: the result is then sum(weight_r * grad_r) / sum(weight_r), which is the exact gradient of
     the global batch's mean loss when each rank's loss is the mean over its own, possibly unequal, shard.
+    nonfinite: what apply_gradients does when a gradient holds NaN or inf (trainer/nonfinite.py): "raise"
+    (NonFiniteGradientError before any variable changes), "skip" (the step's update is left out on every rank;
+    `nonfinite_skips` counts them) or None (no check, as Horovod).
     """
 
-    def __init__(self, optimizer, communicator=None, average=True, weight=None):
+    def __init__(self, optimizer, communicator=None, average=True, weight=None, nonfinite="raise"):
         if weight is not None and not average:
             raise ValueError("weight= only makes sense with average=True: a weighted sum needs no weights")
+        self.nonfinite = nonfinite_policy.check_policy(nonfinite)
+        self._checks = []
         self._optimizer = optimizer
         self.communicator = communicator if communicator is not None else default_communicator()
         self.average, self.weight = average, weight
@@ -157,8 +163,17 @@ class DistributedOptimizer:
         outs = outs if len(variables) > 1 else (outs,)
         return list(zip(outs, variables))
 
-    def apply_gradients(self, grads_and_vars, global_step=None, **kwargs):
-        return self._optimizer.apply_gradients(grads_and_vars, global_step=global_step, **kwargs)
+    def apply_gradients(self, grads_and_vars, global_step=None, name=None):
+        """The wrapped optimizer's apply_gradients, guarded by the `nonfinite` policy."""
+        train_op, check = nonfinite_policy.apply_gradients(self._optimizer, grads_and_vars, self.nonfinite,
+                                                           global_step=global_step, name=name)
+        self._checks += [check] if check is not None else []
+        return train_op
+
+    @property
+    def nonfinite_skips(self):
+        """How many steps this process left out for non-finite gradients (nonfinite="skip")."""
+        return sum(check.skips for check in self._checks)
 
     def minimize(self, loss, global_step=None, var_list=None, **kwargs):
         """compute_gradients (averaged over ranks), then apply_gradients."""

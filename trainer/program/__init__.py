@@ -2,13 +2,18 @@
 
 The engine (graph, ops, session, gradients, variables) imports nothing from here.
 """
+from . import dir_lock, output_paths
+from .agreement import JobError, agree
 from .checkpoint_hook import CheckpointHook
+from .dir_lock import DirectoryLock
 from .export_hook import ExportHook
-from .metrics_hook import FinalMetricsHook, MetricMeter, MetricsHook
+from .metrics_hook import FinalMetricsHook, MetricMeter, MetricsHook, strict_json
+from .output_paths import check_outputs, name_the_flag, naming_the_flag, remove_stale_temps
 from .progress_hook import ProgressHook
 from .restore_hook import RestoreBroadcastHook
 from .resume import Checkpoint, find_checkpoint
 from .session_creator import RankSessionCreator
+from .signals import StopOnSignalHook, StoppedBySignal, UnlessStopped
 from .stop_hook import StopAtStepHook
 from .summary_hook import ScalarSummaryHook
 from .timeline_hook import TimelineHook
@@ -16,4 +21,7 @@ from .timing_hook import TimingHook
 
 __all__ = ["Checkpoint", "CheckpointHook", "ExportHook", "FinalMetricsHook", "MetricMeter", "MetricsHook",
            "ProgressHook", "RankSessionCreator", "RestoreBroadcastHook", "ScalarSummaryHook", "StopAtStepHook",
-           "TimelineHook", "TimingHook", "find_checkpoint"]
+           "TimelineHook", "TimingHook", "find_checkpoint", "strict_json",
+           # before step 1 and at its end (issue 9)
+           "DirectoryLock", "JobError", "StopOnSignalHook", "StoppedBySignal", "UnlessStopped", "agree",
+           "check_outputs", "name_the_flag", "naming_the_flag", "remove_stale_temps"]

@@ -2,13 +2,15 @@
 import numpy as np
 
 from ..checkpoint import write_npz
+from ..nonfinite import NonFiniteError, first_nonfinite
 from ..train import SessionRunHook
 from ..variables import global_variables
 
 
 class ExportHook(SessionRunHook):
     """At the end, writes every global variable (weights, optimizer slots, global step) to `path`,
-    atomically. Give it to the chief only."""
+    atomically; NaN or inf in any of them raises NonFiniteError and nothing is written. Give it to the chief
+    only."""
 
     def __init__(self, path):
         self.path = path
@@ -18,4 +20,10 @@ class ExportHook(SessionRunHook):
 
     def end(self, session):
         values = session.run(self._variables)
+        bad = first_nonfinite(zip([v.name for v in self._variables], values))
+        if bad is not None:
+            name, what, count = bad
+            raise NonFiniteError(f"not writing --save-final {self.path!r}: variable {name!r} holds {what} "
+                                 f"({count} variable(s) not finite): the weights diverged; train again with a "
+                                 "lower --lr")
         write_npz(self.path, {v.name: np.asarray(value) for v, value in zip(self._variables, values)})

@@ -1,4 +1,6 @@
 """The metrics `ringflow train` reports: averaged over every rank's samples, during training and at the end."""
+import math
+
 import numpy as np
 
 from ..data import eval_batches
@@ -76,3 +78,15 @@ class FinalMetricsHook(SessionRunHook):
         self.step = int(session.run(self._global_step))
         for reporter in self.reporters:
             reporter.report(self.step, self.metrics, final=True)
+
+
+def strict_json(value):
+    """`value` with every NaN or inf float replaced by None, so json.dump(..., allow_nan=False) writes strict JSON
+    (a diverged loss is null: JSON has no NaN, and parsers other than Python's reject the bare word)."""
+    if isinstance(value, dict):
+        return {k: strict_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [strict_json(v) for v in value]
+    if isinstance(value, (float, np.floating)):
+        return float(value) if math.isfinite(value) else None
+    return value

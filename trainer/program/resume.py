@@ -1,9 +1,10 @@
 """Which checkpoint `ringflow train` resumes from. Only the chief calls this: only it reads checkpoint files.
 
-The newest intact checkpoint the `checkpoint` state file lists (tg.train.latest_checkpoint skips damaged
-ones with a warning); when there is none, the newest intact file of the layout ringflow wrote before it
-used tg.train.Saver, `ckpt-<step>.npz` with variables under their graph names ("dense/kernel:0"), so a
-run started with an older ringflow still resumes.
+The newest intact and finite checkpoint the `checkpoint` state file lists (damaged ones, and ones holding
+NaN or inf, as an older ringflow wrote during a diverging run, are skipped with a warning); when there is
+none, the newest such file of the layout ringflow wrote before it used tg.train.Saver, `ckpt-<step>.npz`
+with variables under their graph names ("dense/kernel:0"), so a run started with an older ringflow still
+resumes.
 """
 import os
 import re
@@ -11,7 +12,9 @@ import warnings
 from typing import NamedTuple, Optional
 
 from .. import checkpoint as npz
-from ..train import Saver, checkpoint_meta, latest_checkpoint, list_variables
+from ..nonfinite import first_nonfinite
+from ..train import Saver, checkpoint_meta, get_checkpoint_state, list_variables
+from ..train.checkpoint_management import data_path
 
 _LEGACY_NAME = re.compile(r"^ckpt-(\d+)\.npz$")
 
@@ -24,7 +27,7 @@ class Checkpoint(NamedTuple):
 
 def find_checkpoint(directory, saver, variables):
     """The Checkpoint to resume from in directory, or None to start afresh; raises if it holds another model."""
-    prefix = latest_checkpoint(directory)
+    prefix = newest_usable_checkpoint(directory)
     if prefix is not None:
         check_fits(prefix, {v.op.name: v for v in variables})
         return Checkpoint(prefix, saver, checkpoint_meta(prefix))
@@ -58,8 +61,38 @@ def latest_legacy_checkpoint(directory):
     found = sorted((int(m.group(1)), name) for name in os.listdir(directory) if (m := _LEGACY_NAME.match(name)))
     for _, name in reversed(found):
         path = os.path.join(directory, name)
-        problem = npz.problem(path)
+        problem = unusable(path)
         if problem is None:
             return path
-        warnings.warn(f"skipping damaged checkpoint {path!r}: {problem}", RuntimeWarning, stacklevel=2)
+        warnings.warn(f"skipping checkpoint {path!r}: {problem}", RuntimeWarning, stacklevel=2)
+    return None
+
+
+def newest_usable_checkpoint(directory):
+    """tg.train.latest_checkpoint's choice, also passing over checkpoints with NaN or inf in a variable."""
+    state = get_checkpoint_state(directory) if directory and os.path.isdir(directory) else None
+    if state is None:
+        return None
+    candidates = [state.model_checkpoint_path]
+    candidates += [p for p in reversed(state.all_model_checkpoint_paths) if p not in candidates]
+    for prefix in candidates:
+        problem = unusable(data_path(prefix))
+        if problem is None:
+            return prefix
+        warnings.warn(f"skipping checkpoint {prefix!r} listed in {directory!r}: {problem}", RuntimeWarning,
+                      stacklevel=2)
+    return None
+
+
+def unusable(path):
+    """Why the checkpoint file at path cannot be resumed from (missing, damaged, not finite), or None."""
+    if not os.path.isfile(path):
+        return "its file does not exist"
+    problem = npz.problem(path)
+    if problem is not None:
+        return problem
+    bad = first_nonfinite(sorted(npz.read_npz(path)[0].items()))
+    if bad is not None:
+        name, what, count = bad
+        return f"{name!r} holds {what} ({count} variable(s) not finite): it was written after the run diverged"
     return None
