@@ -219,3 +219,21 @@ def test_grad_loss_weights_the_loss_gradient():
         with tg.Session() as sess:
             sess.run(tg.global_variables_initializer())
             np.testing.assert_allclose(sess.run(g), [3.0, -1.0])
+
+
+@pytest.mark.parametrize("make", [lambda: tg.train.GradientDescentOptimizer(0.1),
+                                  lambda: tg.train.MomentumOptimizer(0.1, 0.9),
+                                  lambda: tg.train.AdamOptimizer(0.1),
+                                  lambda: tg.train.RMSPropOptimizer(0.1),
+                                  lambda: tg.train.AdagradOptimizer(0.1)])
+def test_a_scalar_variable_trains_like_a_one_element_vector(make):
+    def run(initial):
+        with tg.Graph().as_default():
+            w = tg.Variable(initial)
+            step = make().minimize(tg.reduce_sum(tg.square(w - 1.0)))
+            with tg.Session() as sess:
+                sess.run(tg.global_variables_initializer())
+                for _ in range(3):
+                    sess.run(step)
+                return sess.run(w)
+    np.testing.assert_allclose(run(np.float32(3.0)), run(np.array([3.0], np.float32))[0], rtol=1e-6)

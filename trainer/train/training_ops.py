@@ -43,6 +43,9 @@ def apply_adam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, g
     m += (grad - m) * (1 - beta1)
     v += (grad * grad - v) * (1 - beta2)
     step = np.sqrt(v)
+    if step.ndim == 0:  # numpy gives a scalar for a 0-d variable, which the in-place steps cannot write into
+        var -= lr_t * m / (step + epsilon)
+        return
     step += epsilon
     np.divide(m, step, out=step)
     step *= lr_t
