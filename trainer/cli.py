@@ -1,7 +1,9 @@
 """The `ringflow` command: `ringflow train [flags]`, alone or under mpiexec/mpirun/srun.
 
-A rank that fails prints the reason with its rank and aborts the whole MPI job, so no rank is left waiting
-in a collective for a partner that is gone.
+A rank that fails on its own prints the reason with its rank and aborts the whole MPI job, so no rank is left
+waiting in a collective for a partner that is gone. What every rank finds alike (a bad flag, environment
+variable or dataset, ranks that disagree, a SIGTERM) is printed once, by rank 0, and every rank exits with
+the same code: 2 for the command line and environment, 1 for other errors, 128 + N after signal N.
 """
 import argparse
 import os
@@ -19,26 +21,20 @@ def launcher_rank():
     return 0
 
 
-def positive(kind):
+def checked(check, flag):
+    """An argparse type= running config_checks.`check` (positive_int, ...): a bad value is a usage error."""
+    from . import config_checks
+    return config_checks.argument_type(getattr(config_checks, check), flag)
+
+
+def path(flag):
+    """An argparse type= for an output path: an empty one would silently write nothing, so it is refused."""
     def parse(text):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a {kind.__name__}, got {text!r}") from None
-        if not value > 0:
-            raise argparse.ArgumentTypeError(f"must be greater than 0, got {text!r}")
-        return value
+        if not text.strip():
+            raise argparse.ArgumentTypeError(f"{flag} {text!r}: an empty path; give a path, or leave {flag} out")
+        return text
+    parse.__name__ = flag
     return parse
-
-
-def non_negative_int(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text!r}")
-    return value
 
 
 def layer_sizes(text):
@@ -79,16 +75,17 @@ def build_parser():
     t.add_argument("--model", required=True, choices=models.names(), help="model to train")
     t.add_argument("--dataset", required=True, metavar="SPEC",
                    help="training data: " + ", ".join(datasets._usage(n) for n in datasets.names()))
-    t.add_argument("--batch-size", type=positive(int), default=32, metavar="N",
+    t.add_argument("--batch-size", type=checked("positive_int", "--batch-size"), default=32, metavar="N",
                    help="global batch size, split as evenly as possible over the ranks (default 32)")
     length = t.add_mutually_exclusive_group()
-    length.add_argument("--steps", type=non_negative_int, metavar="N",
+    length.add_argument("--steps", type=checked("non_negative_int", "--steps"), metavar="N",
                         help="total optimizer steps, counted from step 0 even when resuming")
-    length.add_argument("--epochs", type=positive(float), metavar="N",
+    length.add_argument("--epochs", type=checked("positive_number", "--epochs"), metavar="N",
                         help="total passes over the data, counted from the start (default 1)")
     t.add_argument("--optimizer", choices=sorted(OPTIMIZERS), default="sgd", help="default sgd")
-    t.add_argument("--lr", type=positive(float), default=0.01, metavar="X", help="learning rate (default 0.01)")
-    t.add_argument("--seed", type=non_negative_int, default=0, metavar="S",
+    t.add_argument("--lr", type=checked("positive_number", "--lr"), default=0.01, metavar="X",
+                   help="learning rate (default 0.01)")
+    t.add_argument("--seed", type=checked("non_negative_int", "--seed"), default=0, metavar="S",
                    help="seed of the initial weights and the shuffle (default 0)")
     t.add_argument("--dtype", choices=DTYPES, default="float32", help="float type of weights and data")
     t.add_argument("--allreduce", default="auto", metavar="NAME",
@@ -97,20 +94,32 @@ def build_parser():
     t.add_argument("--device", choices=("cpu", "gpu"), default="cpu", help="where the graph runs (default cpu)")
     t.add_argument("--hidden", type=layer_sizes, metavar="N,N,...",
                    help="hidden layer sizes of mlp / multilabel (default 512,512 / 64)")
-    t.add_argument("--checkpoint-dir", metavar="DIR",
+    t.add_argument("--checkpoint-dir", type=path("--checkpoint-dir"), metavar="DIR",
                    help="write checkpoints here (model.ckpt-<step>.npz and TF1's `checkpoint` file, by rank 0); "
-                        "a run resumes from the latest intact one automatically")
-    t.add_argument("--checkpoint-every-steps", type=positive(int), metavar="K",
-                   help="checkpoint every K steps (always at the end when --checkpoint-dir is given)")
-    t.add_argument("--keep-checkpoints", type=positive(int), default=5, metavar="N",
-                   help="how many of the newest checkpoints to keep (default 5)")
-    t.add_argument("--logdir", metavar="DIR", help="TensorBoard event files of the reported metrics (rank 0)")
-    t.add_argument("--log-every", type=positive(int), metavar="K",
+                        "a run resumes from the latest intact one automatically; one job at a time (a lock file "
+                        "names its host and pid)")
+    t.add_argument("--checkpoint-every-steps", type=checked("positive_int", "--checkpoint-every-steps"),
+                   metavar="K", help="checkpoint every K steps (always at the end, and after SIGTERM/SIGINT, when "
+                                     "--checkpoint-dir is given)")
+    t.add_argument("--keep-checkpoints", type=checked("positive_int", "--keep-checkpoints"), default=5,
+                   metavar="N", help="how many of the newest checkpoints to keep (default 5)")
+    t.add_argument("--logdir", type=path("--logdir"), metavar="DIR",
+                   help="TensorBoard event files of the reported metrics (rank 0)")
+    t.add_argument("--log-every", type=checked("positive_int", "--log-every"), metavar="K",
                    help="report metrics averaged over ranks every K steps (default: 10 reports per run)")
-    t.add_argument("--timeline", metavar="FILE", help="Chrome-trace JSON of every rank's compute and allreduce")
-    t.add_argument("--save-final", metavar="FILE.npz", help="write every variable by graph name at the end")
-    t.add_argument("--metrics-json", metavar="FILE", help="write the final metrics as JSON")
+    t.add_argument("--timeline", type=path("--timeline"), metavar="FILE",
+                   help="Chrome-trace JSON of every rank's compute and allreduce")
+    t.add_argument("--save-final", type=path("--save-final"), metavar="FILE.npz",
+                   help="write every variable by graph name at the end (not when stopped by a signal)")
+    t.add_argument("--metrics-json", type=path("--metrics-json"), metavar="FILE",
+                   help="write the final metrics as JSON")
+    t.add_argument("--allow-nonfinite-data", action="store_true",
+                   help="train on a dataset holding NaN or inf features or targets (refused by default)")
     t.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar or log lines")
+    t.add_argument("--nonfinite", choices=("raise", "skip"), default="raise",
+                   help="a step whose averaged gradient holds NaN/inf: raise (stop with an error naming the step "
+                        "and variable, before any update; default) or skip (leave its update out on every rank, "
+                        "counted as nonfinite_skips in --metrics-json)")
     return parser
 
 
@@ -120,15 +129,37 @@ def config_from(args):
     return Config(**fields)
 
 
+def check_settings(args):
+    """The checks that need neither data nor other ranks: the environment and the model's hyper-parameters.
+    Every rank finds the same, so a failure is printed once, by rank 0 (as argparse's usage errors are)."""
+    import allreduce
+    from . import config_checks
+    config_checks.check_environment()
+    if args.allreduce != "auto" and args.allreduce not in allreduce.BACKENDS:
+        raise config_checks.ConfigError(f"--allreduce {args.allreduce!r}: unknown communicator; known: auto, "
+                                        f"{', '.join(sorted(allreduce.BACKENDS))}")
+    args.hidden = config_checks.check_hparams(args.model, hidden=args.hidden).get("hidden", args.hidden)
+
+
 def main(argv=None):
     args = build_parser().parse_args(argv)
     rank = launcher_rank()
+    from .config_checks import ConfigError
+    try:
+        check_settings(args)
+    except ConfigError as exc:
+        return _once(rank, [f"error: {exc}"], code=2)
+    from .program import JobError
     try:
         from mpi4py import MPI
         world = MPI.COMM_WORLD
         rank = world.Get_rank()
         from .loop import train
         train(config_from(args))
+    except JobError as exc:  # every rank raised it at the same point: one message, one exit code, no abort
+        if os.environ.get("RINGFLOW_TRACEBACK") and exc.__cause__ is not None:
+            traceback.print_exception(exc.__cause__)
+        return _once(rank, exc.lines, exc.code)
     except KeyboardInterrupt:
         _fail(rank, "interrupted", code=130)
     except Exception as exc:  # every failure, so that no rank is left hanging
@@ -136,6 +167,15 @@ def main(argv=None):
             traceback.print_exc()
         _fail(rank, f"{type(exc).__name__}: {exc}")
     return 0
+
+
+def _once(rank, lines, code):
+    """Print `lines` (each after "ringflow: ") on rank 0 only and exit with `code`: every rank calls this."""
+    sys.stdout.flush()
+    if rank == 0:
+        sys.stderr.write("".join(f"ringflow: {line}\n" for line in lines))
+        sys.stderr.flush()
+    sys.exit(code)
 
 
 def _fail(rank, message, code=1):

@@ -6,9 +6,13 @@ every rank, and the epochs follow each other without a gap, so a global batch ma
 takes its slice of it, the B samples split as evenly as possible. Everything follows from (seed, position),
 so a run resumed from a checkpoint's position continues with exactly the samples it would have seen.
 """
+import hashlib
 import math
 
 import numpy as np
+
+STATE_KEYS = ("seed", "position", "num_examples")  # what Pipeline.state() writes that restore() needs
+FINGERPRINT_ROWS = 64  # rows hashed per array: a few KiB read, whatever the dataset's size
 
 
 def shard_bounds(batch_size, size, rank):
@@ -85,12 +89,35 @@ class Pipeline:
                 "shuffle": self.shuffle}
 
     def restore(self, state):
+        check_state(state)
         if state["num_examples"] != self.num_examples:
             raise ValueError(f"the checkpoint was taken on a dataset of {state['num_examples']!r} samples, "
                              f"this one has {self.num_examples!r}: resume with the same --dataset")
         self.seed, self.shuffle = int(state["seed"]), bool(state.get("shuffle", True))
         self.position = int(state["position"])
         self._cached = (None, None)
+
+
+def check_state(state):
+    """Raise ValueError naming the first key Pipeline.restore() needs that `state` lacks."""
+    if not isinstance(state, dict):
+        raise ValueError(f"the data position is {state!r}, not a dict with keys {', '.join(STATE_KEYS)}")
+    for key in STATE_KEYS:
+        if key not in state:
+            raise ValueError(f"the data position has no {key!r} key (it has {sorted(state)!r})")
+
+
+def fingerprint(arrays, rows=FINGERPRINT_ROWS):
+    """A cheap digest of equal-length arrays: their shapes, dtypes and `rows` evenly spaced rows of each, so
+    two nodes' copies of a dataset can be compared without reading it twice."""
+    digest = hashlib.blake2b(digest_size=8)
+    for a in arrays:
+        a = np.asarray(a)
+        digest.update(repr((a.shape, a.dtype.str)).encode())
+        if len(a):
+            picks = np.unique(np.linspace(0, len(a) - 1, min(rows, len(a))).astype(np.int64))
+            digest.update(np.ascontiguousarray(a[picks]).tobytes())
+    return digest.hexdigest()
 
 
 def eval_batches(arrays, batch_size, rank=0, size=1):

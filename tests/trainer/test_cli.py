@@ -153,13 +153,51 @@ def test_tensorboard_timeline_and_kept_checkpoints(tmp_path):
     (["--model", "mlp", "--dataset", "imagenet"], 1, "unknown dataset 'imagenet'"),
     (["--model", "mlp", "--dataset", "mnist:/nonexistent/mnist"], 1, "/nonexistent/mnist"),
     (["--model", "linear", "--dataset", "synthetic-classes"], 1, "model 'linear'"),
-    (["--model", "mlp", "--dataset", "synthetic-classes", "--allreduce", "carrier-pigeon"], 1, "carrier-pigeon"),
+    (["--model", "mlp", "--dataset", "synthetic-classes", "--allreduce", "carrier-pigeon"], 2,
+     "--allreduce 'carrier-pigeon': unknown communicator; known: auto, "),
+    # flags go through trainer.config_checks: refused in a millisecond, naming the flag, not as a late crash
+    (["--model", "mlp", "--dataset", "synthetic-classes", "--batch-size", "1e11"], 1,
+     "--batch-size 100000000000 is larger than the 2048 examples of 'synthetic-classes'"),
+    (["--model", "mlp", "--dataset", "synthetic-classes", "--batch-size", "2.5"], 2, "--batch-size '2.5'"),
+    (["--model", "mlp", "--dataset", "synthetic-classes", "--epochs", "inf"], 2, "--epochs 'inf': must be a finite"),
+    (["--model", "mlp", "--dataset", "synthetic-classes", "--epochs", "1e30"], 1, "more than the int64 global step"),
+    (["--model", "mlp", "--dataset", "synthetic-classes", "--lr", "nan"], 2, "--lr 'nan'"),
+    (["--model", "mlp", "--dataset", "synthetic-classes", "--seed", "-1"], 2, "--seed '-1': must be a whole number"),
+    (["--model", "mlp", "--dataset", "synthetic-classes", "--checkpoint-every-steps", "0"], 2,
+     "--checkpoint-every-steps '0'"),
+    (["--model", "linear", "--dataset", "synthetic-linear", "--hidden", "8"], 2,
+     "model 'linear' has no 'hidden' (--hidden): it takes no hyper-parameters"),
+    (["--model", "mlp", "--dataset", "synthetic-classes", "--checkpoint-dir", ""], 2,
+     "--checkpoint-dir '': an empty path"),
+    (["--model", "mlp", "--dataset", "synthetic-classes", "--save-final", " "], 2, "--save-final ' ': an empty path"),
 ])
 def test_bad_input_is_a_clear_error_without_traceback(args, code, message):
     out = ringflow("train", *args, "--steps", 1) if "--steps" not in args and "--epochs" not in args \
         else ringflow("train", *args)
     assert out.returncode == code, (out.stdout, out.stderr)
     assert message in out.stderr and "Traceback" not in out.stderr
+
+
+def test_a_bad_environment_variable_is_named_before_anything_starts():
+    env = dict(os.environ, OMP_NUM_THREADS="1", PYTHONPATH=ROOT, RINGFLOW_TIMEOUT="0")
+    out = subprocess.run([sys.executable, "-m", "trainer", "train", *SMALL, "--steps", "1"], capture_output=True,
+                         text=True, cwd=ROOT, timeout=60, env=env)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert out.stderr.startswith("ringflow: error: RINGFLOW_TIMEOUT='0': must be a number of seconds > 0"), out.stderr
+
+
+def test_nonfinite_data_is_refused_unless_allowed(tmp_path):
+    x = np.ones((40, 2), np.float32)
+    x[3, 1] = np.nan
+    np.savez(tmp_path / "d.npz", x=x, y=np.arange(40) % 2)
+    args = ["--model", "logistic", "--dataset", f"npz:{tmp_path / 'd.npz'}", "--batch-size", "10", "--steps", "0",
+            "--no-progress", "--save-final", tmp_path / "w.npz"]
+    refused = ringflow("train", *args)
+    assert refused.returncode == 1 and "x holds nan at index (3, 1)" in refused.stderr, refused.stderr
+    assert not (tmp_path / "w.npz").exists()
+    allowed = ringflow("train", *args, "--allow-nonfinite-data")
+    assert allowed.returncode == 0, allowed.stderr
+    assert int(load(tmp_path / "w.npz")["global_step:0"]) == 0
 
 
 def test_checkpoint_of_another_model_is_refused(tmp_path):

@@ -1,0 +1,115 @@
+"""SIGTERM and SIGINT end a run at a step boundary with a checkpoint, decided by all ranks together.
+
+A scheduler sends SIGTERM to every rank some seconds before it kills a job (Slurm's KillWait and Kubernetes'
+grace period default to 30 s); a user's `kill` or Ctrl-C may reach one rank only. A rank that gets one only
+notes it; at step boundaries the ranks vote (an allreduce of two integers), so all of them stop after the
+same step. Voting after every step costs 13-18 us a step (measured with 2 ranks on one node: ~11% of a tiny
+MLP's 0.14 ms step), so each vote also fixes when the next one is: after about VOTE_EVERY_S of steps, the
+smallest gap any rank proposes. A signal is then acted on within ~50 ms plus one step, and the votes cost
+about 1 us a step on that MLP (within the noise), nothing measurable on a real model's step.
+
+After the stop the checkpoint hook saves that step, the final evaluation and --save-final are skipped (the
+model is not finished), and every rank exits with 128 + the signal's number, as a shell reports a process
+the signal ended (143 for SIGTERM, 130 for SIGINT).
+A second signal while stopping gets the default behaviour: the process ends at once.
+"""
+import math
+import signal
+import threading
+import time
+
+import numpy as np
+
+from ..train import SessionRunHook, get_global_step
+from .agreement import JobError
+
+SIGNALS = (signal.SIGTERM, signal.SIGINT)
+VOTE_EVERY_S = 0.05  # seconds of steps between two votes: well inside any grace period, see above
+MAX_STEPS_BETWEEN_VOTES = 1000  # bounds the gap when steps are very fast at first and then slow down
+
+
+class StoppedBySignal(JobError):
+    """The run stopped after a signal; `.step` is the last step run, `.code` 128 + the signal's number."""
+
+    def __init__(self, signum, step, saved):
+        name = signal.Signals(signum).name
+        where = (f"checkpoint written to {saved!r}; run the same command again to resume" if saved else
+                 "no checkpoint written (give --checkpoint-dir to keep a stopped run's progress)")
+        super().__init__(f"stopped by {name} at step {step}; {where}", code=128 + signum)
+        self.signum, self.step, self.saved = signum, step, saved
+
+
+class StopOnSignalHook(SessionRunHook):
+    """Notes SIGTERM/SIGINT instead of dying and, at the steps the ranks last agreed on, votes with them over
+    `communicator`; after a vote that found a signal anywhere it requests a stop. `.stopped` is then the
+    signal's number (SIGTERM when ranks got different ones) and `.step` the step the run stops at."""
+
+    def __init__(self, communicator):
+        self.communicator = communicator
+        self.received = self.stopped = None
+        self._previous = {}
+
+    def begin(self):
+        self._global_step = get_global_step()
+        if threading.current_thread() is threading.main_thread():  # Python runs handlers there only
+            for signum in SIGNALS:
+                self._previous[signum] = signal.signal(signum, self._note)
+
+    def _note(self, signum, frame):
+        if self.received is None:
+            self.received = signum
+            return
+        self._restore()  # a second signal: the user insists, so the default (die, or KeyboardInterrupt)
+        signal.raise_signal(signum)
+
+    def after_create_session(self, session, coord):
+        self.step = self._voted_at = self._next_vote = int(session.run(self._global_step))
+        self._next_vote += 1
+        self._clock = time.perf_counter()
+
+    def after_run(self, run_context, run_values):
+        self.step += 1
+        if self.step < self._next_vote:
+            return
+        now = time.perf_counter()
+        per_step = (now - self._clock) / (self.step - self._voted_at)
+        gap = min(MAX_STEPS_BETWEEN_VOTES, max(1, math.ceil(VOTE_EVERY_S / max(per_step, 1e-9))))
+        vote = np.array([self.received or 0, -gap], np.int64)  # max of -gap: the smallest gap proposed
+        if self.communicator.size > 1:
+            vote = self.communicator.allreduce(vote, op="max", what="the stop-on-signal vote")
+        self._voted_at, self._next_vote, self._clock = self.step, self.step - int(vote[1]), now
+        if vote[0]:
+            self.stopped = int(vote[0])
+            run_context.request_stop()
+
+    def end(self, session):
+        self._restore()
+
+    def _restore(self):
+        for signum, handler in self._previous.items():
+            signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
+        self._previous = {}
+
+
+class UnlessStopped(SessionRunHook):
+    """`hook` as it is, except that its end() is skipped when `stopper` stopped the run on a signal: for the
+    work a finished run does at its end (the final evaluation, --save-final)."""
+
+    def __init__(self, hook, stopper):
+        self.hook, self.stopper = hook, stopper
+
+    def begin(self):
+        self.hook.begin()
+
+    def after_create_session(self, session, coord):
+        self.hook.after_create_session(session, coord)
+
+    def before_run(self, run_context):
+        return self.hook.before_run(run_context)
+
+    def after_run(self, run_context, run_values):
+        self.hook.after_run(run_context, run_values)
+
+    def end(self, session):
+        if not self.stopper.stopped:
+            self.hook.end(session)
