@@ -63,3 +63,9 @@ from .variables import (all_variables, assert_variables_initialized, assign, ass
                         initialize_all_variables, initialize_local_variables, is_variable_initialized,
                         local_variables, local_variables_initializer, model_variables,
                         report_uninitialized_variables)
+
+
+def __getattr__(name):
+    """TF1 names ringflow lacks fail with what to use instead (trainer/unsupported.py)."""
+    from .unsupported import missing
+    raise missing(name)

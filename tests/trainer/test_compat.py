@@ -59,3 +59,12 @@ def test_version_reads_as_tf_1_15():
     assert (major, minor) == (1, 15) and "ringflow" in trainer.__version__
     packaging = pytest.importorskip("packaging.version")
     assert packaging.Version(trainer.VERSION).release == (1, 15, 0)
+
+
+def test_tf1_names_ringflow_lacks_say_what_to_use_and_hasattr_still_works():
+    import trainer as tf
+    with pytest.raises(AttributeError, match=r"tf\.FIFOQueue is not available in ringflow .*placeholders"):
+        tf.FIFOQueue
+    assert not hasattr(tf, "contrib") and not hasattr(tf, "estimator")
+    with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
+        tf.no_such_name
