@@ -5,50 +5,26 @@ so a crash leaves either the old file or the new one, never a half file under a 
 problem() says why a file cannot be restored (truncated, a flipped byte, no record), so readers skip it.
 """
 import json
-import os
 import zipfile
 
 import numpy as np
+
+from .atomic_file import atomic_write
 
 META = "__meta__"
 
 
 def write_npz(path, arrays, meta=None):
     """Write arrays (name -> array) atomically as an .npz that np.load(allow_pickle=False) reads."""
-    directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
     entries = dict(arrays)
     if meta is not None:
         entries[META] = np.array(json.dumps(meta, sort_keys=True))
-    tmp = f"{path}.tmp-{os.getpid()}"
-    try:
-        with open(tmp, "wb") as f:
-            with zipfile.ZipFile(f, "w", zipfile.ZIP_STORED, allowZip64=True) as zf:
-                for key, value in entries.items():
-                    with zf.open(key + ".npy", "w", force_zip64=True) as member:
-                        np.lib.format.write_array(member, np.asanyarray(value), allow_pickle=False)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
-    _fsync_dir(directory)
+    with atomic_write(path, "wb") as f:
+        with zipfile.ZipFile(f, "w", zipfile.ZIP_STORED, allowZip64=True) as zf:
+            for key, value in entries.items():
+                with zf.open(key + ".npy", "w", force_zip64=True) as member:
+                    np.lib.format.write_array(member, np.asanyarray(value), allow_pickle=False)
     return path
-
-
-def _fsync_dir(directory):
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def read_npz(path):

@@ -8,7 +8,6 @@ Reported metrics are means over every sample the ranks saw since the last report
 import contextlib
 import dataclasses
 import json
-import os
 import sys
 from dataclasses import dataclass
 from typing import NamedTuple, Optional, Tuple
@@ -17,6 +16,7 @@ import numpy as np
 
 import models
 from . import config_checks, data, datasets, program
+from .atomic_file import atomic_write
 from .distributed import DistributedOptimizer
 
 OPTIMIZERS = {
@@ -281,13 +281,5 @@ class ProgramHooks:
 
 def write_json(path, value):
     """Write `value` as JSON to path atomically (a temporary file renamed into place)."""
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    tmp = f"{path}.tmp-{os.getpid()}"  # the pid lets a later run tell a dead writer's file from a live one's
-    try:
-        with open(tmp, "w") as f:
-            json.dump(program.strict_json(value), f, indent=2, sort_keys=True, allow_nan=False)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
+    with atomic_write(path) as f:
+        json.dump(program.strict_json(value), f, indent=2, sort_keys=True, allow_nan=False)

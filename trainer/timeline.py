@@ -5,10 +5,11 @@ spans are gathered to rank 0, which writes one JSON file for the run with one tr
 `ringflow train --timeline` records through trainer.program.timeline_hook.TimelineHook.
 """
 import json
-import os
 import time
 
 import numpy as np
+
+from .atomic_file import atomic_write
 
 KINDS = ("step", "allreduce")
 
@@ -36,9 +37,8 @@ class Timeline:
 
     def write(self, path, per_rank):
         """The Chrome-trace JSON of gathered spans."""
-        with open(path + ".tmp", "w") as f:
+        with atomic_write(path) as f:
             json.dump({"traceEvents": trace_events(per_rank), "displayTimeUnit": "ms"}, f)
-        os.replace(path + ".tmp", path)
 
 
 def trace_events(per_rank):

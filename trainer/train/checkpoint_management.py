@@ -13,6 +13,7 @@ import re
 import warnings
 
 from .. import checkpoint as npz
+from ..atomic_file import atomic_write
 from ..errors import NotFoundError
 
 SUFFIX = ".npz"
@@ -115,12 +116,8 @@ def update_checkpoint_state(save_dir, model_checkpoint_path, all_model_checkpoin
                            "Please use a different save path.")
     state = generate_checkpoint_state_proto(save_dir, model_checkpoint_path, all_model_checkpoint_paths,
                                             all_model_checkpoint_timestamps, last_preserved_timestamp)
-    tmp = f"{state_path}.tmp-{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as f:
+    with atomic_write(state_path, encoding="utf-8") as f:
         f.write(str(state))
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, state_path)
 
 
 def get_checkpoint_state(checkpoint_dir, latest_filename=None):
