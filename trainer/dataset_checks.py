@@ -77,7 +77,8 @@ def check_finite(where, name, a, allow=False):
         index = _first(bad)
         raise DatasetError(f"{where}: {name} holds {float(a[index])!r} at index {_at(index)!r} "
                            f"({int(bad.sum())} non-finite value(s) in all), which makes every loss NaN; clean "
-                           "them (np.nan_to_num, or drop those rows) or keep them with --allow-nonfinite-data (datasets.load(..., allow_nonfinite=True))")
+                           "them (np.nan_to_num, or drop those rows) or keep them with --allow-nonfinite-data "
+                           "(datasets.load(..., allow_nonfinite=True))")
 
 
 def class_count(where, y, features, minimum=1):
