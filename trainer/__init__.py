@@ -24,6 +24,7 @@ from .ops.elementwise_ops import (ceil, cos, expm1, floor, floordiv, floormod, i
                                   is_nan, log1p, logical_and, logical_not, logical_or, logical_xor, mod,
                                   reciprocal, round, rsqrt, sin, squared_difference, stop_gradient, tan, truediv)
 from .ops.gather_ops import gather  # noqa: E402
+from .ops.control_flow_ops import case, cond, while_loop  # noqa: E402
 from .ops.nn_ops import sigmoid, tanh  # noqa: E402
 from .ops.reduction_ops import (count_nonzero, reduce_all, reduce_any, reduce_logsumexp, reduce_min,  # noqa: E402
                                 reduce_prod)
@@ -56,6 +57,18 @@ from .dtypes import string  # noqa: E402
 from .graph import (add_to_collection, add_to_collections, colocate_with, device, get_collection,  # noqa: E402
                     get_collection_ref, get_name_scope)
 from .graph_keys import GraphKeys  # noqa: E402
+from . import debugging, linalg  # noqa: E402  (tf.debugging, tf.linalg)
+from .ops.check_ops import (Assert, add_check_numerics_ops, assert_equal, assert_greater,  # noqa: E402
+                            assert_greater_equal, assert_integer, assert_less, assert_less_equal, assert_negative,
+                            assert_non_negative, assert_non_positive, assert_none_equal, assert_positive,
+                            assert_rank, assert_type, check_numerics)
+from .ops.linalg_ops import einsum, eye, matrix_diag_part, matrix_transpose, norm, tensordot, trace  # noqa: E402
+from .ops.logging_ops import Print, print_v2 as print  # noqa: E402,A004
+from .ops.scan_ops import cumprod, cumsum  # noqa: E402
+from .ops.scatter_ops import (scatter_add, scatter_div, scatter_max, scatter_min, scatter_mul,  # noqa: E402
+                              scatter_sub, scatter_update)
+from .ops.segment_ops import boolean_mask, segment_mean, segment_sum, unsorted_segment_sum  # noqa: E402
+from .ops.shuffle_ops import random_shuffle  # noqa: E402
 from .ops.core_ops import placeholder_with_default  # noqa: E402
 from .session import InteractiveSession  # noqa: E402
 from .tensor_shape import Dimension, TensorShape, dimension_value  # noqa: E402

@@ -7,21 +7,27 @@ from .ops.math_ops import add_n, ones_like
 from .ops.registry import op_def
 
 
-def gradients(ys, xs, grad_ys=None, name="gradients"):
-    """d(sum of ys)/d(x) for each x in xs, as Tensors of the same graph (None where x does not reach ys)."""
+def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_ops=False, gate_gradients=False,
+              aggregation_method=None, stop_gradients=None):
+    """d(sum of ys)/d(x) for each x in xs, as Tensors of the same graph (None where x does not reach ys).
+
+    Gradients do not flow back through `stop_gradients` (TF1); a control-flow gradient uses it to stop at
+    a branch's captured inputs. The placement/aggregation arguments are accepted and ignored (one device).
+    """
     ys, xs = _as_list(ys), _as_list(xs)
+    stops = set(_as_list(stop_gradients)) if stop_gradients is not None else set()
     grad_ys = [None] * len(ys) if grad_ys is None else _as_list(grad_ys)
     if len(grad_ys) != len(ys):
         raise ValueError(f"gradients got {len(ys)} ys but {len(grad_ys)} grad_ys")
     graph = ys[0].graph
-    ops = _ops_between(graph, ys, xs)
+    ops = _ops_between(graph, ys, xs, stops)
     with graph.as_default(), graph.name_scope(name):
         grads = {}
         for y, gy in zip(ys, grad_ys):
             gy = _ones_for(y) if gy is None else convert_to_tensor(gy, dtype=y.dtype)
             grads.setdefault(y, []).append(gy)
         for op in sorted(ops, key=lambda o: o._id, reverse=True):
-            out_grads = [_sum(grads.get(t)) for t in op.outputs]
+            out_grads = [None if t in stops else _sum(grads.get(t)) for t in op.outputs]
             if all(g is None for g in out_grads):
                 continue
             rule = op_def(op.type).grad
@@ -58,14 +64,14 @@ def _sum(grads):
     return add_n(grads)
 
 
-def _ops_between(graph, ys, xs):
-    """The ops on some path from an x to a y: reachable backwards from ys and forwards from xs."""
-    backward, stack = set(), [y.op for y in ys]
+def _ops_between(graph, ys, xs, stops=()):
+    """The ops on some path from an x to a y: reachable backwards from ys (not past `stops`) and forwards from xs."""
+    backward, stack = set(), [y.op for y in ys if y not in stops]
     while stack:
         op = stack.pop()
         if op not in backward:
             backward.add(op)
-            stack += [t.op for t in op.inputs]
+            stack += [t.op for t in op.inputs if t not in stops]
     sources = {x for x in xs if isinstance(x, Tensor)}
     between = set()
     for op in sorted(backward, key=lambda o: o._id):

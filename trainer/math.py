@@ -8,15 +8,17 @@ from .ops.gather_ops import in_top_k, top_k
 from .ops.math_ops import (abs, add, add_n, divide, equal, exp, greater, greater_equal, less, less_equal, log,
                            maximum, minimum, multiply, negative, not_equal, pow, sign, sqrt, square, subtract)
 from .ops.nn_impl import l2_normalize
+from .ops.scan_ops import cumprod, cumsum
+from .ops.segment_ops import segment_mean, segment_sum, unsorted_segment_sum
 from .ops.nn_ops import log_softmax, sigmoid, softmax, tanh
 from .ops.reduction_ops import (count_nonzero, reduce_all, reduce_any, reduce_logsumexp, reduce_max, reduce_mean,
                                 reduce_min, reduce_prod, reduce_sum)
 
-__all__ = ["abs", "add", "add_n", "argmax", "argmin", "ceil", "cos", "count_nonzero", "divide", "equal", "exp",
+__all__ = ["abs", "add", "add_n", "argmax", "argmin", "ceil", "cos", "count_nonzero", "cumprod", "cumsum", "divide", "equal", "exp",
            "expm1", "floor", "floordiv", "floormod", "greater", "greater_equal", "in_top_k", "is_finite", "is_inf",
            "is_nan", "l2_normalize", "less", "less_equal", "log", "log1p", "log_softmax", "logical_and",
            "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "mod", "multiply", "negative",
            "not_equal", "pow", "reciprocal", "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max",
-           "reduce_mean", "reduce_min", "reduce_prod", "reduce_sum", "round", "rsqrt", "sigmoid", "sign", "sin",
+           "reduce_mean", "reduce_min", "reduce_prod", "reduce_sum", "round", "rsqrt", "segment_mean", "segment_sum", "sigmoid", "sign", "sin",
            "softmax", "softplus", "sqrt", "square", "squared_difference", "subtract", "tan", "tanh", "top_k",
-           "truediv"]
+           "truediv", "unsorted_segment_sum"]

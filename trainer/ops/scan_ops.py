@@ -1,0 +1,62 @@
+"""Running sums and products along an axis: cumsum and cumprod, with TF1's exclusive and reverse flags."""
+import numpy as np
+
+from .core_ops import convert_to_tensor
+from .math_ops import mark_fresh
+from .registry import apply_op, infer_same, register
+from .tensor_util import constant_value
+
+
+def _scan(ufunc, identity):
+    def run(x, axis, exclusive, reverse):
+        if reverse:
+            x = np.flip(x, axis)
+        out = ufunc.accumulate(x, axis=axis, dtype=x.dtype)
+        if exclusive:  # shift by one: element i holds the scan of elements before i
+            out = np.concatenate([np.full_like(np.take(out, [0], axis=axis), identity),
+                                  np.take(out, np.arange(out.shape[axis] - 1), axis=axis)], axis=axis)
+        return np.ascontiguousarray(np.flip(out, axis) if reverse else out)
+    return run
+
+
+def _cumsum_grad(op, g):
+    a = op.attrs
+    return [apply_op("Cumsum", [g], axis=a["axis"], exclusive=a["exclusive"], reverse=not a["reverse"])]
+
+
+def _cumprod_grad(op, g):
+    # TF1's rule: the reverse scan of (output * g), divided by x (so it is not defined where x is 0).
+    x, a = op.inputs[0], op.attrs
+    scanned = apply_op("Cumsum", [op.outputs[0] * g], axis=a["axis"], exclusive=a["exclusive"],
+                       reverse=not a["reverse"])
+    return [scanned / x]
+
+
+register("Cumsum", _scan(np.add, 0), infer=infer_same, grad=_cumsum_grad)
+register("Cumprod", _scan(np.multiply, 1), infer=infer_same, grad=_cumprod_grad)
+mark_fresh("Cumsum", "Cumprod")
+
+
+def _build(op_type, x, axis, exclusive, reverse, name):
+    x = convert_to_tensor(x)
+    axis = constant_value(axis)
+    if axis is None:
+        raise NotImplementedError(f"{op_type.lower()} needs its axis known while building (an int or a constant)")
+    axis = int(axis)
+    if x.ndim is not None:
+        if not -x.ndim <= axis < max(x.ndim, 1):
+            raise ValueError(f"{op_type.lower()}: axis {axis} is out of range for {x.name!r} of rank {x.ndim}")
+        axis %= max(x.ndim, 1)
+    elif axis < 0:
+        raise NotImplementedError(f"{op_type.lower()} with a negative axis needs {x.name!r} of known rank")
+    return apply_op(op_type, [x], name=name or op_type, axis=axis, exclusive=bool(exclusive), reverse=bool(reverse))
+
+
+def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
+    """Running sum along `axis`; exclusive leaves out each element itself, reverse runs from the end."""
+    return _build("Cumsum", x, axis, exclusive, reverse, name)
+
+
+def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
+    """Running product along `axis`; exclusive leaves out each element itself, reverse runs from the end."""
+    return _build("Cumprod", x, axis, exclusive, reverse, name)

@@ -1,0 +1,73 @@
+"""Sparse updates of a variable in place: scatter_update/add/sub/mul/div/max/min at rows `indices`."""
+import numpy as np
+
+from ..errors import InvalidArgumentError
+from ..graph import Tensor
+from .core_ops import convert_to_tensor
+from .registry import apply_op, register
+
+
+def _assign_rows(current, indices, updates):
+    current[indices] = updates  # with repeated indices one of the updates wins, as in TF1
+
+
+_UPDATES = {  # op type: how rows are updated; the ufunc.at forms accumulate repeated indices
+    "ScatterUpdate": _assign_rows,
+    "ScatterAdd": np.add.at,
+    "ScatterSub": np.subtract.at,
+    "ScatterMul": np.multiply.at,
+    "ScatterDiv": lambda current, i, u: np.divide.at(current, i, u) if current.dtype.kind in "fc"
+    else np.floor_divide.at(current, i, u),
+    "ScatterMax": np.maximum.at,
+    "ScatterMin": np.minimum.at,
+}
+
+
+def _scatter_kernel(update):
+    def make(op, session):
+        store, var = session.variables, op.inputs[0].op
+
+        def kernel(indices, updates):
+            current = store[var]
+            if indices.size and (indices.min() < 0 or indices.max() >= len(current)):
+                bad = indices[(indices < 0) | (indices >= len(current))].flat[0]
+                raise InvalidArgumentError(f"indices {int(bad)} is not in [0, {len(current)}): variable "
+                                           f"{var.name!r} has {len(current)} rows")
+            expected = indices.shape + current.shape[1:]
+            if updates.shape != expected and updates.ndim:
+                raise InvalidArgumentError(f"updates of shape {updates.shape} do not fit indices of shape "
+                                           f"{indices.shape} into variable {var.name!r} of shape {current.shape}: "
+                                           f"expected {expected}")
+            update(current, indices, updates)
+            return current
+        return kernel
+    return make
+
+
+for _type, _update in _UPDATES.items():
+    register(_type, kernel=_scatter_kernel(_update), infer=lambda ref, i, u: [(ref.shape, ref.dtype)], ref_inputs=1)
+
+
+def _scatter(op_type, default_name):
+    def build(ref, indices, updates, use_locking=False, name=None):
+        if not (isinstance(ref, Tensor) and ref.op.type == "VariableV2"):
+            raise TypeError(f"{default_name} updates a variable in place, got {ref!r}: pass a tg.Variable")
+        with ref.graph.as_default():
+            indices, updates = convert_to_tensor(indices), convert_to_tensor(updates, dtype=ref.dtype)
+            if indices.dtype.kind not in "iu":
+                raise TypeError(f"{default_name} needs integer indices, got {indices.name!r} of dtype "
+                                f"{indices.dtype.name}")
+            return apply_op(op_type, [ref, indices, updates], name=name or op_type)
+    build.__name__ = build.__qualname__ = default_name
+    build.__doc__ = (f"{op_type}: updates rows `indices` of the variable `ref` with `updates` when run; returns "
+                     "ref's new value (use_locking is ignored: one session runs one op at a time).")
+    return build
+
+
+scatter_update = _scatter("ScatterUpdate", "scatter_update")
+scatter_add = _scatter("ScatterAdd", "scatter_add")
+scatter_sub = _scatter("ScatterSub", "scatter_sub")
+scatter_mul = _scatter("ScatterMul", "scatter_mul")
+scatter_div = _scatter("ScatterDiv", "scatter_div")
+scatter_max = _scatter("ScatterMax", "scatter_max")
+scatter_min = _scatter("ScatterMin", "scatter_min")

@@ -1,0 +1,20 @@
+"""random_shuffle: a seeded permutation of a tensor's first dimension, drawn anew on every run."""
+from ..random_seed import get_seed
+from .core_ops import convert_to_tensor
+from .registry import apply_op, infer_same, register
+
+
+def _shuffle_kernel(op, session):
+    rng = session.rng(op)  # the op's own stream, seeded by (graph seed, op seed) like every random op
+    return lambda x: x[rng.permutation(len(x))] if x.ndim else x.copy()
+
+
+# TF1 registers no gradient for a shuffle: nothing flows back through it.
+register("RandomShuffle", kernel=_shuffle_kernel, infer=infer_same, grad=lambda op, g: [None]).fresh = True
+
+
+def random_shuffle(value, seed=None, name=None):
+    """`value` with its rows (first dimension) in a random order, a new order each run."""
+    seed1, seed2 = get_seed(seed)
+    return apply_op("RandomShuffle", [convert_to_tensor(value)], name=name or "RandomShuffle", seed=seed1,
+                    seed2=seed2)
