@@ -50,3 +50,10 @@ __all__ += ["SessionRunArgs", "SessionRunContext", "SessionRunHook", "SessionRun
             "StopAtStepHook", "SummarySaverHook", "Coordinator", "LooperThread", "start_queue_runners", "Scaffold",
             "SessionManager", "ChiefSessionCreator", "MonitoredSession", "MonitoredTrainingSession", "SessionCreator",
             "SingularMonitoredSession", "WorkerSessionCreator", "Supervisor"]
+
+# Parameter-server clusters over MPI (trainer/cluster).
+from .server_lib import ClusterSpec, Server  # noqa: E402
+from .device_setter import replica_device_setter  # noqa: E402
+from .sync_replicas_optimizer import SyncReplicasOptimizer  # noqa: E402
+
+__all__ += ["ClusterSpec", "Server", "replica_device_setter", "SyncReplicasOptimizer"]
