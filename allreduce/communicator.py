@@ -1,19 +1,33 @@
 """The communicator base class: argument checks, the agreement on what every rank is reducing, waiting with a
-deadline, broadcast/allgather/barrier, and the fused buckets' memory. A backend only implements
-`_allreduce(src, dst, op)` on flat arrays.
+deadline, the fused buckets' memory, and the collectives besides `allreduce`: `broadcast`, `allgather`,
+`barrier`, and the one variable-length allgather (`allgatherv` concatenates, `allgatherv_list` splits by rank).
 
 Every collective takes an optional label, `what=` ("step 7's gradient allreduce", "metric allreduce"). It is
 part of the agreement, so ranks that are in different collectives are told which ("rank 1 is in step 8's
 gradient allreduce while ranks 0 and 2 are in metric allreduce") rather than that some op or dtype differs,
 and a timeout says what was being waited for.
+
+Writing a backend: subclass Communicator, decorate it with `@register("name")`, and override
+  - `allreduce_flat(src, dst, op, signature)` (required): the data path of `allreduce`;
+  - `allocate_buckets(counts_dtypes)` (optional): FusedAllreduce's memory, for a backend that can reduce
+    straight from memory it allocates itself (shm);
+  - `allreduce`, `broadcast`, `allgather` (optional): only for arrays the base cannot move (nccl: CuPy arrays).
+A backend, and a helper like rd.py, builds on these hooks, never on the base's underscored internals:
+  - `begin(kind, what, shape, dtype, op) -> signature` then `agree(signature)`: the handshake every
+    collective starts with (or carry the signature in the first message and call `raise_mismatch()` when
+    the ranks' differ, as rd and shm do);
+  - `wait(reqs, recvs)` for MPI requests and `give_up()` for any other wait past `timeout`: both end in
+    CollectiveTimeout naming the late ranks;
+  - `scratch(key, dtype, count)` for reusable buffers, `check_root(root)`, and the attributes `comm` (a
+    private duplicate), `rank`, `size`, `timeout`, `spins`, `oversubscribed` and `doubling` (rd.py's
+    recursive doubling, which carries the agreement and, up to `doubling.capacity` bytes, a payload).
 """
 import hashlib
-import os
 
 import numpy as np
 from mpi4py import MPI
 
-from . import abort, rd
+from . import abort, rd, topology
 from .errors import CollectiveTimeout
 from .ops import check_dtype, check_op, work_dtype
 from .waiting import grace_for, patiently, ranks_text, resolve_timeout, roll_call
@@ -51,12 +65,12 @@ class Communicator:
         self._buffers = {}
         self._signatures, self._plans = {}, {}
         node = self.comm.Split_type(MPI.COMM_TYPE_SHARED)
-        crowded = node.Get_size() > (os.cpu_count() or 1)
+        crowded = node.Get_size() > topology.node_cores(node)  # affinity, not os.cpu_count(): cpusets, binding
         node.Free()
         # more ranks than cores on some node: decided together, since algorithm choices must match
         self.oversubscribed = self.comm.allreduce(crowded, op=MPI.LOR)
         self.spins = 0 if self.oversubscribed else SPINS
-        self._rd = rd.RecursiveDoubling(self, rd.CAPACITY * (rd.OVERSUBSCRIBED_FACTOR if self.oversubscribed else 1))
+        self.doubling = rd.RecursiveDoubling(self, rd.CAPACITY * (rd.OVERSUBSCRIBED_FACTOR if self.oversubscribed else 1))
 
     def _arrive(self, comm):
         """Wait, with the timeout, until every rank is creating the communicator: the setup after this blocks."""
@@ -101,15 +115,15 @@ class Communicator:
             if x.flags.c_contiguous and x.dtype == wd:
                 src = x.reshape(-1)
             else:
-                src = self._buffer("src", wd, x.size)
+                src = self.scratch("src", wd, x.size)
                 np.copyto(src.reshape(x.shape), x)
-            dst = out.reshape(-1) if direct_out else self._buffer("dst", wd, x.size)
+            dst = out.reshape(-1) if direct_out else self.scratch("dst", wd, x.size)
             if not fresh and np.may_share_memory(src, dst):
                 if src.__array_interface__["data"][0] != dst.__array_interface__["data"][0]:
                     raise ValueError(f"out overlaps x without being x at rank {self.rank}: pass out=x or a "
                                      f"separate array")
                 src = dst
-        self._reduce(src, dst, op, signature)
+        self.allreduce_flat(src, dst, op, signature)
         if not direct_out:
             np.copyto(out, dst.reshape(out.shape), casting="unsafe")
         return out
@@ -126,41 +140,59 @@ class Communicator:
 
     def broadcast(self, x, root=0, what=None):
         """Return root's x on every rank (x must have the same shape and dtype everywhere)."""
-        self._check_root(root)
+        self.check_root(root)
         x = np.ascontiguousarray(x)
-        self._agree(self._begin("broadcast", what, x.shape, x.dtype))
+        self.agree(self.begin("broadcast", what, x.shape, x.dtype))
         result = x.copy()
-        self._wait([self.comm.Ibcast(_bytes(result), root=root)])
+        self.wait([self.comm.Ibcast(_bytes(result), root=root)])
         return result
 
     def allgather(self, x, what=None):
         """Return every rank's x stacked on a new axis 0 (shape (size,) + x.shape)."""
         x = np.ascontiguousarray(x)
-        self._agree(self._begin("allgather", what, x.shape, x.dtype))
+        self.agree(self.begin("allgather", what, x.shape, x.dtype))
         result = np.empty((self.size,) + x.shape, x.dtype)
-        self._wait([self.comm.Iallgather(_bytes(x), _bytes(result))])
+        self.wait([self.comm.Iallgather(_bytes(x), _bytes(result))])
         return result
 
     def allgatherv(self, x, what=None):
         """Return every rank's x concatenated along axis 0, in rank order: the first dimension may differ
         between ranks, the others and the dtype may not."""
-        x = np.ascontiguousarray(x)
-        if x.ndim == 0:
+        return self._allgatherv(x, what)[0]
+
+    def allgatherv_list(self, x, what=None):
+        """Return every rank's x as a list in rank order (allgatherv, split back into the ranks' arrays)."""
+        result, rows = self._allgatherv(x, what)
+        return np.split(result, np.cumsum(rows)[:-1])
+
+    def _allgatherv(self, x, what):
+        """The variable-length allgather, once: exchange the row counts, then the rows; (result, rows)."""
+        if np.ndim(x) == 0:  # before ascontiguousarray, which would make it shape (1,)
             raise ValueError(f"allgatherv needs an array with a first dimension, got a scalar at rank "
                              f"{self.rank}: reshape it to (1,)")
-        self._agree(self._begin("allgatherv", what, x.shape[1:], x.dtype))
+        x = np.ascontiguousarray(x)
+        self.agree(self.begin("allgatherv", what, x.shape[1:], x.dtype))
         rows = np.empty(self.size, np.int64)
-        self._wait([self.comm.Iallgather(np.array([len(x)], np.int64), rows)])
+        self.wait([self.comm.Iallgather(np.array([len(x)], np.int64), rows)])
         result = np.empty((int(rows.sum()),) + x.shape[1:], x.dtype)
         row_bytes = x.dtype.itemsize * int(np.prod(x.shape[1:], dtype=np.int64))
         counts = [int(n) * row_bytes for n in rows]
         offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).tolist()
-        self._wait([self.comm.Iallgatherv(_bytes(x), [_bytes(result), counts, offsets, MPI.BYTE])])
-        return result
+        self.wait([self.comm.Iallgatherv(_bytes(x), [_bytes(result), counts, offsets, MPI.BYTE])])
+        return result, rows
 
     def barrier(self, what=None):
         """Return once every rank has entered the barrier."""
-        self._agree(self._begin("barrier", what))  # the agreement hears from every rank: it is a barrier
+        self.agree(self.begin("barrier", what))  # the agreement hears from every rank: it is a barrier
+
+    # -- override points (module docstring: "Writing a backend") -------------------------------------
+    def allreduce_flat(self, src, dst, op, signature):
+        """allreduce's data path, called once the arguments are checked: reduce the flat, contiguous src over
+        all ranks into dst (of src's work dtype; `dst is src` for in-place calls), at any size including 1.
+        First make sure every rank passed the same signature: `self.agree(signature)`, or carry it in the
+        first message. Every rank must end with the same bytes; "mean" divides with ops.finish_mean."""
+        raise NotImplementedError(f"the {self.name!r} backend ({type(self).__name__}) does not define "
+                                  f"allreduce_flat(src, dst, op, signature), the one method a backend must write")
 
     def allocate_buckets(self, counts_dtypes):
         """Zeroed flat arrays, one per (count, dtype), and their in-place allreduce (FusedAllreduce's memory).
@@ -168,39 +200,23 @@ class Communicator:
         allocates itself (shm) overrides this, so the buckets need no copy into its buffers."""
         return Buckets(self, counts_dtypes)
 
-    # -- what backends build on -------------------------------------------------------------------
-    def _reduce(self, src, dst, op, signature):
-        """Agree on what is reduced, then reduce. Backends that can piggy-back the check override this."""
-        if self.size > 1:
-            self._rd.run(signature)
-        self._allreduce(src, dst, op)
-
-    def _allreduce(self, src, dst, op):
-        raise NotImplementedError
-
-    def _begin(self, kind, what, shape=(), dtype=np.uint8, op=None):
-        """Start a collective of this kind: remember what it is (for errors) and return its signature."""
+    # -- hooks for backends and helpers --------------------------------------------------------------
+    def begin(self, kind, what, shape=(), dtype=np.uint8, op=None):
+        """Start a collective of this kind: check the communicator is usable, remember what the collective
+        is (for errors and timeouts) and return its signature, the value every rank must agree on."""
         self._check_usable()
         self._current = key = (label(what, kind), tuple(shape), np.dtype(dtype).str, op or kind)
         self._calls += 1
         return self._signature(key)
 
-    def _agree(self, signature):
+    def agree(self, signature):
+        """The handshake: return once every rank has passed the same signature; raise on every rank if not."""
         if self.size > 1:
-            self._rd.run(signature)
+            self.doubling.run(signature)
 
-    def _signature(self, key):
-        """A 63-bit digest of (label, shape, dtype, op); equal on two ranks iff they called the same collective."""
-        sig = self._signatures.get(key)
-        if sig is None:
-            if len(self._signatures) >= MAX_CACHED:
-                self._signatures.clear()
-            digest = hashlib.blake2b(repr(key).encode(), digest_size=8).digest()
-            sig = self._signatures[key] = int.from_bytes(digest, "little") >> 1
-        return sig
-
-    def _mismatch(self):
-        """Every rank lands here together when signatures differ: name the ranks and what they called."""
+    def raise_mismatch(self):
+        """Every rank calls this together once it learns the signatures differ: name the ranks and what they
+        called, and raise ValueError."""
         everyone = self.comm.allgather(self._current)
         where = f"raised at rank {self.rank}"
         labels = [key[0] for key in everyone]
@@ -223,16 +239,9 @@ class Communicator:
                                  f"({where}, in {labels[0]}): every rank must pass the same {what.lower()}")
         raise RuntimeError(f"ranks disagree on the collective signature but not on what they called: {everyone!r}")
 
-    def _buffer(self, key, dtype, count):
-        """A persistent flat buffer, reused by every call that needs the same (key, dtype, count)."""
-        buf = self._buffers.get((key, dtype))
-        if buf is None or buf.size < count:
-            buf = self._buffers[(key, dtype)] = np.empty(max(count, 1), dtype)
-        return buf[:count]
-
-    def _wait(self, reqs, recvs=0):
-        """Wait for reqs, giving up past the timeout. The first `recvs` requests are receives, cancelled on
-        timeout so a late message cannot land in memory that was handed back to the caller."""
+    def wait(self, reqs, recvs=0):
+        """Wait for the MPI requests reqs, giving up past the timeout. The first `recvs` requests are receives,
+        cancelled on timeout so a late message cannot land in memory that was handed back to the caller."""
         testall = MPI.Request.Testall
         for _ in range(self.spins):
             if testall(reqs):
@@ -244,9 +253,9 @@ class Communicator:
                         req.Cancel()
                     except MPI.Exception:
                         pass
-            self._give_up()
+            self.give_up()
 
-    def _give_up(self):
+    def give_up(self):
         """Stop waiting for the collective in progress: learn from the other ranks which of them are late,
         leave this communicator unusable and raise CollectiveTimeout (through the job's abort, if uncaught)."""
         what, mine = self._current[0], (self._calls, self._current[0])
@@ -264,13 +273,32 @@ class Communicator:
                   "just slow" if late else "the ranks are in different collectives or MPI lost a message")
         raise CollectiveTimeout(f"{self._broken}: {advice}.", rank=self.rank, waiting_for=late, what=what)
 
+    def scratch(self, key, dtype, count):
+        """A persistent flat buffer, reused by every call that asks for the same (key, dtype); count elements."""
+        buf = self._buffers.get((key, dtype))
+        if buf is None or buf.size < count:
+            buf = self._buffers[(key, dtype)] = np.empty(max(count, 1), dtype)
+        return buf[:count]
+
+    def check_root(self, root):
+        """Raise ValueError unless root is a rank of this communicator."""
+        if not isinstance(root, (int, np.integer)) or not 0 <= root < self.size:
+            raise ValueError(f"root must be a rank in [0, {self.size}), got {root!r} at rank {self.rank}")
+
+    # -- internals ---------------------------------------------------------------------------------------
+    def _signature(self, key):
+        """A 63-bit digest of (label, shape, dtype, op); equal on two ranks iff they called the same collective."""
+        sig = self._signatures.get(key)
+        if sig is None:
+            if len(self._signatures) >= MAX_CACHED:
+                self._signatures.clear()
+            digest = hashlib.blake2b(repr(key).encode(), digest_size=8).digest()
+            sig = self._signatures[key] = int.from_bytes(digest, "little") >> 1
+        return sig
+
     def _check_usable(self):
         if self._broken:
             raise RuntimeError(f"this communicator is unusable since {self._broken}; create a new one")
-
-    def _check_root(self, root):
-        if not isinstance(root, (int, np.integer)) or not 0 <= root < self.size:
-            raise ValueError(f"root must be a rank in [0, {self.size}), got {root!r} at rank {self.rank}")
 
 
 class Buckets:

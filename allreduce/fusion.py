@@ -20,7 +20,9 @@ from .ops import check_dtype
 
 
 class FusedAllreduce:
-    def __init__(self, communicator, shapes_dtypes, bucket_bytes=25 * 2**20):
+    def __init__(self, communicator, shapes_dtypes, bucket_bytes=25 * 2**20, allocate=None):
+        """allocate: the buckets' allocator, (count, dtype) list -> memory with .arrays, .allreduce(op, what) and
+        .close(); default communicator.allocate_buckets (host memory); staged.device_buckets gives device memory."""
         if bucket_bytes <= 0:
             raise ValueError(f"bucket_bytes must be positive, got {bucket_bytes!r}")
         self.communicator, self.bucket_bytes = communicator, bucket_bytes
@@ -37,7 +39,7 @@ class FusedAllreduce:
                 dtypes.append(dtype)
             layout.append((b, sizes[b], shape, count))
             sizes[b] += count
-        self.memory = communicator.allocate_buckets(list(zip(sizes, dtypes)))
+        self.memory = (allocate or communicator.allocate_buckets)(list(zip(sizes, dtypes)))
         self.buckets = self.memory.arrays
         self.views = [self.buckets[b][off:off + count].reshape(shape) for b, off, shape, count in layout]
 

@@ -9,8 +9,9 @@ from .registry import register
 @register("mpi")
 class MPICommunicator(Communicator):
     # Blocking MPI_Allreduce, so the library runs its own best algorithm; the agreement that precedes it
-    # (Communicator._reduce) already enforces the timeout on every rank arriving.
-    def _allreduce(self, src, dst, op):
+    # already enforces the timeout on every rank arriving.
+    def allreduce_flat(self, src, dst, op, signature):
+        self.agree(signature)
         self.comm.Allreduce(MPI.IN_PLACE if src is dst else src, dst, op=MPI_OPS[op])
         if op == "mean":
             finish_mean(dst, self.size)

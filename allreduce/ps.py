@@ -10,7 +10,8 @@ SERVER = 0
 
 @register("ps")
 class ParameterServerCommunicator(Communicator):
-    def _allreduce(self, src, dst, op):
+    def allreduce_flat(self, src, dst, op, signature):
+        self.agree(signature)
         at_server = self.rank == SERVER
         sendbuf = MPI.IN_PLACE if at_server and src is dst else src
         self.comm.Reduce(sendbuf, dst if at_server else None, op=MPI_OPS[op], root=SERVER)

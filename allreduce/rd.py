@@ -54,7 +54,7 @@ class RecursiveDoubling:
 
     def run(self, signature, src=None, op="sum", dst=None):
         """Agree on signature; with src (nbytes <= capacity) also reduce it over all ranks into dst."""
-        c, rank, wait, start = self.c, self.c.rank, self.c._wait, MPI.Prequest.Startall
+        c, rank, wait, start = self.c, self.c.rank, self.c.wait, MPI.Prequest.Startall
         if signature != self.last:
             self.shdr[0] = self.shdr[1] = self.last = signature
         acc, theirs, to_pre, rounds, to_post, from_pre = self._plan(src)
@@ -85,7 +85,7 @@ class RecursiveDoubling:
             agreed = self.shdr[0] == self.shdr[1] == signature
         if not agreed:
             self.shdr[0] = self.shdr[1] = self.last = signature
-            c._mismatch()
+            c.raise_mismatch()
         if acc is not None and final is None:
             dst[...] = acc
 

@@ -38,7 +38,12 @@ only progresses inside MPI calls, and measured N=2 times fell from 3.0 ms (256 K
 Messages up to 64 KiB (128 KiB when ranks outnumber cores, where every ring step waits for a descheduled
 neighbour) take recursive doubling instead: log2 N rounds with the whole message (rd.py), which also carries
 the shape/dtype agreement at no extra cost; larger ones pay one header-only doubling round before the ring.
+
+Ranks sit on the ring by node (topology.py), not by MPI rank: with ranks placed alternately on two nodes
+(a b a b) the ring 0 1 2 3 would cross the link on every hop, two streams each way; in node order (0 2 1 3) it
+crosses once each way. The ring runs on `ring_comm`, the ranks in that order (self.comm when they already are).
 """
+from . import topology
 from .communicator import Communicator
 from .env import env_number
 from .errors import CollectiveTimeout
@@ -52,17 +57,30 @@ MAX_CACHED = 64
 
 @register("ring")
 class RingCommunicator(Communicator):
-    def _reduce(self, src, dst, op, signature):
+    def __init__(self, comm=None, timeout=None, nodes=None):
+        """nodes: for testing only, each rank's node label, pretending a layout (topology.py)."""
+        super().__init__(comm, timeout)
+        self._schedules = {}
+        self.layout = topology.layout(self.comm, nodes)
+        self.ring_comm = self._ring_members(self.layout)
+
+    def _ring_members(self, layout):
+        """The communicator the ring runs on (its rank: the place on the ring): every rank, in node order."""
+        if layout.ring_order == list(range(self.size)):
+            return self.comm
+        return self.comm.Split(0, layout.ring_order.index(self.rank))
+
+    def allreduce_flat(self, src, dst, op, signature):
         if self.size == 1:
             if src is not dst:
                 dst[...] = src
             return
-        if src.nbytes <= self._rd.capacity:
-            self._rd.run(signature, src, op, dst)
+        if src.nbytes <= self.doubling.capacity:
+            self.doubling.run(signature, src, op, dst)
             if op == "mean":
                 finish_mean(dst, self.size)
             return
-        self._rd.run(signature)
+        self.doubling.run(signature)
         self._posted = []
         try:
             self._ring(src, dst, op)
@@ -74,25 +92,26 @@ class RingCommunicator(Communicator):
 
     def _schedule(self, count, dtype):
         """Chunk bounds, per-chunk segment bounds and two receive buffers, cached per (count, dtype)."""
-        key = ("schedule", count, dtype)
-        if key not in self._buffers:
-            if len(self._buffers) > MAX_CACHED:  # many distinct sizes: start over rather than grow forever
-                self._buffers.clear()
-            n = self.size
+        key = (count, dtype)
+        if key not in self._schedules:
+            if len(self._schedules) > MAX_CACHED:  # many distinct sizes: start over rather than grow forever
+                self._schedules.clear()
+            n = self.ring_comm.Get_size()
             bounds = [c * count // n for c in range(n + 1)]
             step = max(1, SEGMENT_BYTES // dtype.itemsize)
             segs = [[(a, min(a + step, bounds[c + 1])) for a in range(bounds[c], bounds[c + 1], step)]
                     for c in range(n)]
             width = bounds[1] - bounds[0] + 1
-            tmp = self._buffer("ring", dtype, 2 * width)
-            self._buffers[key] = bounds, segs, (tmp[:width], tmp[width:])
-        return self._buffers[key]
+            tmp = self.scratch("ring", dtype, 2 * width)
+            self._schedules[key] = bounds, segs, (tmp[:width], tmp[width:])
+        return self._schedules[key]
 
     def _ring(self, src, dst, op):
-        n, r, comm = self.size, self.rank, self.comm
+        comm = self.ring_comm
+        n, r = comm.Get_size(), comm.Get_rank()
         left, right = (r - 1) % n, (r + 1) % n
         bounds, segs, tmp = self._schedule(src.size, src.dtype)
-        ufunc, wait = UFUNCS[op], self._wait
+        ufunc, wait = UFUNCS[op], self.wait
 
         def post_recvs(step):
             c = (r - step - 1) % n

@@ -71,7 +71,7 @@ class SharedMemoryCommunicator(Communicator):
             return super().allocate_buckets(counts_dtypes)
         return SharedBuckets(self, counts_dtypes)
 
-    def _reduce(self, src, dst, op, signature):
+    def allreduce_flat(self, src, dst, op, signature):
         if self.size == 1:
             if src is not dst:
                 dst[...] = src
@@ -95,7 +95,7 @@ class SharedMemoryCommunicator(Communicator):
             views = self.views[key] = [s[slot][:src.nbytes].view(src.dtype) for s in self.slots]
         if src.nbytes <= SMALL_BYTES:  # everyone reduces everything, in the same order: one barrier
             views[me][...] = src
-            self._sync(signature, slot)
+            self.flag_barrier(signature, slot)
             ufunc(views[0], views[1], out=dst)
             for q in range(2, n):
                 ufunc(dst, views[q], out=dst)
@@ -105,7 +105,7 @@ class SharedMemoryCommunicator(Communicator):
         lo, hi = me * src.size // n, (me + 1) * src.size // n
         mine = views[me]
         mine[:lo], mine[hi:] = src[:lo], src[hi:]  # only our own slice is never read by a peer
-        self._sync(signature, slot)
+        self.flag_barrier(signature, slot)
         inputs = [v[lo:hi] for v in views]
         inputs[me], result = src[lo:hi], mine[lo:hi]
         ufunc(inputs[0], inputs[1], out=result)
@@ -114,14 +114,15 @@ class SharedMemoryCommunicator(Communicator):
         if op == "mean":
             finish_mean(result, n)
         dst[lo:hi] = result
-        self._sync(None, slot)
+        self.flag_barrier(None, slot)
         for q in range(n):
             if q != me:
                 a, b = q * src.size // n, (q + 1) * src.size // n
                 dst[a:b] = views[q][a:b]
 
-    def _sync(self, signature, slot):
-        """Barrier over the shared flags; with a signature, also check every rank posted the same one."""
+    def flag_barrier(self, signature, slot):
+        """Barrier over the shared flags (slot: the piece's, 0 or 1); with a signature, also the agreement:
+        every rank posted the same one. SharedBuckets passes its pieces through here too."""
         self.seq += 1
         seq, flags = self.seq, self.flags
         mine = flags[self.rank]
@@ -135,12 +136,12 @@ class SharedMemoryCommunicator(Communicator):
                 break
         self.win.Sync()
         if signature is not None and any(flags[q][1 + slot] != signature for q in self.peers):
-            self._mismatch()
+            self.raise_mismatch()
 
     def _await(self, seq):
         flags, peers = self.flags, self.peers
         if not patiently(lambda: all(flags[q][0] >= seq for q in peers), self.spins, self.timeout):
-            self._give_up()
+            self.give_up()
 
 
 class SharedBuckets(Buckets):
@@ -185,7 +186,7 @@ class SharedBuckets(Buckets):
         check_op(op)
         ufunc, n, guard = UFUNCS[op], c.size, False
         for a, text, pieces in zip(self.arrays, bucket_labels(what, len(self.arrays)), self.plans):
-            signature = c._begin("fused allreduce", text, self.shape, a.dtype, "fused " + op)
+            signature = c.begin("fused allreduce", text, self.shape, a.dtype, "fused " + op)
             for inputs, result, tmp, copies in pieces:
                 self._sync(signature)
                 signature = None
@@ -208,7 +209,7 @@ class SharedBuckets(Buckets):
         slot = c.piece % 2
         c.piece += 1
         self.win.Sync()  # our bucket writes are visible before the flag says so, the peers' after
-        c._sync(signature, slot)
+        c.flag_barrier(signature, slot)
         self.win.Sync()
 
     def close(self):

@@ -3,7 +3,10 @@
 All three run in one process, one thread each, interleaved repeat by repeat so that the machine's noise
 hits them alike; the table gives medians and their ratios.
 
-    .venv/bin/python scripts/bench_step.py [--sizes small,medium,large] [--scale 1.0]
+    .venv/bin/python scripts/bench_step.py [--sizes small,medium,large] [--scale 1.0] [--device gpu]
+
+--device gpu runs ringflow with Session(device="gpu") and PyTorch on CUDA (numpy is left out); each timed
+sample ends with a device synchronize, since a step itself never waits for the GPU.
 """
 import os
 
@@ -36,7 +39,7 @@ def init(widths, batch, seed=0):
     return weights, x, labels
 
 
-def ringflow_step(weights, x, labels):
+def ringflow_step(weights, x, labels, device="cpu"):
     graph = tg.Graph()
     with graph.as_default():
         xt = tg.placeholder(tg.float32, [None, x.shape[1]], name="x")
@@ -49,7 +52,7 @@ def ringflow_step(weights, x, labels):
                 h = tg.nn.relu(h)
         loss = tg.reduce_mean(tg.nn.sparse_softmax_cross_entropy_with_logits(labels=yt, logits=h))
         train = tg.train.GradientDescentOptimizer(LR).minimize(loss)
-        sess = tg.Session()
+        sess = tg.Session(device=device)
         sess.run(tg.global_variables_initializer())
     feed = {xt: x, yt: labels}
     return lambda: sess.run(train, feed)
@@ -84,12 +87,13 @@ def numpy_step(weights, x, labels):
     return step
 
 
-def torch_step(weights, x, labels):
+def torch_step(weights, x, labels, device="cpu"):
     import torch
     torch.set_num_threads(1)
-    params = [torch.tensor(w, requires_grad=True) for w in weights]
+    where = "cuda" if device == "gpu" else "cpu"
+    params = [torch.tensor(w, requires_grad=True, device=where) for w in weights]
     opt = torch.optim.SGD(params, lr=LR)
-    xt, yt = torch.tensor(x), torch.tensor(labels)
+    xt, yt = torch.tensor(x, device=where), torch.tensor(labels, device=where)
 
     def step():
         h = xt
@@ -104,14 +108,33 @@ def torch_step(weights, x, labels):
     return step
 
 
-def bench(name, scale):
+def synchronizer(device):
+    """A function that waits for the GPU(s) (CuPy's and PyTorch's work), or does nothing on the CPU."""
+    if device == "cpu":
+        return lambda: None
+    import cupy
+
+    def sync():
+        cupy.cuda.Device().synchronize()
+        try:
+            import torch
+            torch.cuda.synchronize()
+        except (ImportError, RuntimeError):
+            pass
+    return sync
+
+
+def bench(name, scale, device="cpu"):
     widths, batch, repeats, inner = SIZES[name]
     weights, x, labels = init(widths, batch)
-    steps = {"numpy": numpy_step(weights, x, labels), "ringflow": ringflow_step(weights, x, labels)}
+    steps = {"ringflow": ringflow_step(weights, x, labels, device)}
+    if device == "cpu":
+        steps["numpy"] = numpy_step(weights, x, labels)
     try:
-        steps["torch"] = torch_step(weights, x, labels)
+        steps["torch"] = torch_step(weights, x, labels, device)
     except ImportError:
         pass
+    sync = synchronizer(device)
     times = {k: [] for k in steps}
     for fn in steps.values():  # warm up: plans, caches, allocator
         for _ in range(3):
@@ -121,6 +144,7 @@ def bench(name, scale):
             start = time.perf_counter()
             for _ in range(inner):
                 fn()
+            sync()
             times[k].append((time.perf_counter() - start) / inner)
     return {k: float(np.median(v)) for k, v in times.items()}
 
@@ -129,11 +153,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="small,medium,large")
     parser.add_argument("--scale", type=float, default=1.0, help="multiply the number of repeats")
+    parser.add_argument("--device", default="cpu", choices=["cpu", "gpu"])
     args = parser.parse_args()
     print(f"{'MLP':8} {'batch':>5} {'numpy ms':>9} {'torch ms':>9} {'ringflow ms':>11} "
           f"{'rf/torch':>8} {'rf/numpy':>8} {'numpy/torch':>11}")
     for name in args.sizes.split(","):
-        t = bench(name, args.scale)
+        t = bench(name, args.scale, args.device)
+        t.setdefault("numpy", float("nan"))
         widths, batch = SIZES[name][:2]
         torch_ms = t.get("torch", float("nan")) * 1e3
         print(f"{name:8} {batch:5d} {t['numpy'] * 1e3:9.3f} {torch_ms:9.3f} {t['ringflow'] * 1e3:11.3f} "

@@ -2,7 +2,9 @@
 
     mpiexec -n 1 python scripts/check_nccl.py        # or -n <GPUs on the node>
 
-Exits non-zero when a result is wrong. Needs CuPy with NCCL (the 'gpu' extra) and one GPU per rank.
+Exits non-zero when a result is wrong. Needs CuPy with NCCL (the 'gpu', 'gpu-cuda12' or 'gpu-cuda13' extra) and
+one GPU per rank (allreduce/devices.py picks it; distinct PCI bus ids are required). Also checks the fused
+device buckets (one grouped, in-place NCCL call per bucket on the communication stream).
 """
 import os
 import sys
@@ -21,7 +23,9 @@ def main():
     say = print if rank == 0 else (lambda *a, **k: None)
     comm = allreduce.create_communicator("nccl")
     import cupy as cp
-    say(f"# nccl backend: {n} rank(s), device {comm.device.id}, NCCL {cp.cuda.nccl.get_version()}")
+    from allreduce import devices
+    say(f"# nccl backend: {n} rank(s), device {comm.device.id} (PCI {devices.bus_id(comm.device.id)}), "
+        f"NCCL {cp.cuda.nccl.get_version()}, ncclAvg: {hasattr(cp.cuda.nccl, 'NCCL_AVG')}")
     failures = 0
     rng = np.random.default_rng(rank)
     for dtype in [np.float16, np.float32, np.float64, np.int32, np.int64, np.uint8]:
@@ -47,6 +51,14 @@ def main():
     failures += not bool((comm.broadcast(x, root=0) == cp.arange(12, dtype=cp.float32)).all())
     failures += comm.allgather(x).shape != (n, 12)
     numpy_in = comm.allreduce(np.ones(5, np.float32))
+    fused = allreduce.FusedAllreduce(comm, [((3, 4), np.float32), ((5,), np.float64), ((2,), np.int64)],
+                                     bucket_bytes=32, allocate=comm.allocate_device_buckets)
+    for view in fused.views:
+        view[...] = rank + 1
+    fused.allreduce(op="mean")
+    for view in fused.views:
+        want = (n + 1) / 2 if view.dtype.kind == "f" else (n * (n + 1) // 2) // n
+        failures += not bool((view == want).all())
     failures += not (isinstance(numpy_in, np.ndarray) and np.all(numpy_in == n))
 
     say(f"\n{'size':>10} {'nccl us':>10} {'MPI host us':>12} {'nccl busbw GB/s':>16}")

@@ -5,6 +5,7 @@ DistributedOptimizer is a thin wrapper (Horovod's shape): its compute_gradients 
 laid out once, when the graph is built, from the variables' static shapes: gradients in backward order
 (the last layer's first), packed per dtype into fused buckets, so a step costs one allreduce per bucket.
 """
+import functools
 import hashlib
 import json
 import time
@@ -13,7 +14,7 @@ import numpy as np
 
 from . import nonfinite as nonfinite_policy
 from .ops.core_ops import constant, convert_to_tensor
-from .ops.registry import apply_op, register
+from .ops.registry import apply_op, get_array_module, register
 from .variables import GLOBAL_VARIABLES
 
 BUCKET_BYTES = 25 * 1024 * 1024
@@ -25,7 +26,13 @@ def default_communicator():
 
 
 class GradientAverager:
-    """The kernel of AllreduceGradients: pack into the fused buckets, allreduce, unpack (weighted) averages."""
+    """The kernel of AllreduceGradients: pack into the fused buckets, allreduce, unpack (weighted) averages.
+
+    A device="gpu" session uses device buckets instead (`on_device`): NCCL's, reduced in place on the GPU, or,
+    with a CPU backend (ranks sharing a GPU), staged through pinned host memory (allreduce/staged.py). There the
+    step never waits for the GPU: a weighted average divides by the summed weights on the device, so weights
+    summing to 0 give NaN, which the `nonfinite` policy reports, where the host path raises at once.
+    """
 
     def __init__(self, communicator, shapes, dtypes, has_grad, average, weighted, callbacks=()):
         from allreduce import FusedAllreduce
@@ -33,38 +40,59 @@ class GradientAverager:
         self.callbacks = callbacks  # told (start, end) of every allreduce: the program's timing, never polled
         self.has_grad, self.num_outputs = has_grad, len(shapes)
         self.order = list(reversed(range(len(shapes))))  # backward order: the last layer's gradient is ready first
-        layout = [(shapes[i], dtypes[i]) for i in self.order] + ([((1,), dtypes[self.order[0]])] if weighted else [])
-        self.fused = FusedAllreduce(communicator, layout, bucket_bytes=BUCKET_BYTES)
+        self.layout = [(shapes[i], dtypes[i]) for i in self.order] + ([((1,), dtypes[self.order[0]])] if weighted
+                                                                      else [])
+        self.fused = FusedAllreduce(communicator, self.layout, bucket_bytes=BUCKET_BYTES)
+        self.device_fused, self.device = None, "cpu"
         self.calls = 0  # steps averaged by this process: errors name the step a rank is in (all ranks count alike)
 
-    def __call__(self, *arrays, to_device=None):
+    def on_device(self):
+        """The device buckets, built by the first device="gpu" plan (collective: every rank's first GPU plan
+        of the training op builds them together, as the host buckets are built with the graph)."""
+        if self.device_fused is None:
+            from allreduce import FusedAllreduce
+            from allreduce.staged import device_buckets
+            self.device_fused = FusedAllreduce(self.communicator, self.layout, bucket_bytes=BUCKET_BYTES,
+                                               allocate=device_buckets(self.communicator))
+        self.device = "gpu"
+        return self.device_fused
+
+    def __call__(self, *arrays, fused=None):
         start = time.perf_counter()
-        weight = float(_host(arrays[0])) if self.weighted else None
+        fused = self.fused if fused is None else fused
+        on_host = fused is self.fused
+        weight = None
+        if self.weighted:
+            weight = float(_host(arrays[0])) if on_host else arrays[0]
         grads = iter(arrays[self.weighted:])
         inputs = [next(grads) if has else None for has in self.has_grad]
-        for index, view in zip(self.order, self.fused.views):
-            self._pack(view, inputs[index], weight)
+        pack = self._pack if on_host else _pack_device
+        for index, view in zip(self.order, fused.views):
+            pack(view, inputs[index], weight)
         if self.weighted:
-            self.fused.views[-1][0] = weight
+            fused.views[-1][...] = weight
         plain = self.average and not self.weighted  # then each rank divides only the slice it reduces
-        self.fused.allreduce(op="mean" if plain else "sum", what=f"step {self.calls}'s gradient allreduce")
+        fused.allreduce(op="mean" if plain else "sum", what=f"step {self.calls}'s gradient allreduce")
         self.calls += 1
-        total = None if plain else self._divisor()
+        total = None if plain else self._divisor(fused, on_host)
         if total is not None:
-            for bucket in self.fused.buckets:
-                np.divide(bucket, total, out=bucket)
+            xp = get_array_module(fused.buckets[0])
+            for bucket in fused.buckets:
+                xp.divide(bucket, total, out=bucket)
         # The outputs are the bucket views themselves (the op is `persistent`: a fetch of them is copied).
         outputs = [None] * self.num_outputs
-        for index, view in zip(self.order, self.fused.views):
-            outputs[index] = to_device(view) if to_device is not None else view
+        for index, view in zip(self.order, fused.views):
+            outputs[index] = view
         end = time.perf_counter()
         for callback in self.callbacks:
             callback(start, end)
         return tuple(outputs) if self.num_outputs > 1 else outputs[0]
 
     def destinations(self):
-        """Per input of the op, the bucket view its gradient is copied into (the session may compute it there)."""
-        views = dict(zip(self.order, self.fused.views))
+        """Per input of the op, the bucket view its gradient is copied into (the session may compute it there):
+        the buckets of the device the last plan was made for."""
+        fused = self.device_fused if self.device == "gpu" else self.fused
+        views = dict(zip(self.order, fused.views))
         return [None] * self.weighted + [views[i] for i, has in enumerate(self.has_grad) if has]
 
     @staticmethod
@@ -76,20 +104,31 @@ class GradientAverager:
         elif grad is not view:  # else the gradient was computed straight into its bucket
             view[...] = _host(grad)
 
-    def _divisor(self):
+    def _divisor(self, fused, on_host):
         if not self.average:
             return None
-        if self.weighted:
-            total = self.fused.views[-1][0]
-            if total == 0:
-                raise ValueError(f"the gradient weights sum to 0 over all {self.communicator.size} ranks "
-                                 f"(rank {self.communicator.rank}): no rank had a sample to learn from")
-            return total
-        return self.communicator.size
+        if not on_host:
+            return fused.views[-1].copy()  # a copy: dividing the buckets divides the weights' own slot too
+        total = fused.views[-1][0]
+        if total == 0:
+            raise ValueError(f"the gradient weights sum to 0 over all {self.communicator.size} ranks "
+                             f"(rank {self.communicator.rank}): no rank had a sample to learn from")
+        return total
+
+
+def _pack_device(view, grad, weight):
+    """_pack on the device, without a host sync: a zero weight is applied by `where`, not by an `if`."""
+    xp = get_array_module(view)
+    if grad is None:
+        view.fill(0)
+    elif weight is not None:
+        xp.multiply(xp.where(weight != 0, grad, 0), weight, out=view)
+    elif grad is not view:
+        view[...] = grad
 
 
 def _host(array):
-    """A numpy array (CuPy arrays are copied to the host: the communicator works on host memory)."""
+    """A numpy array (CuPy arrays are copied to the host: the host buckets are host memory)."""
     return array.get() if hasattr(array, "get") and not isinstance(array, np.ndarray) else np.asarray(array)
 
 
@@ -100,13 +139,13 @@ def _infer(*inputs, averager, shapes, dtypes, **attrs):
 def _kernel(op, session):
     averager = op.attrs["averager"]
     if session.device == "cpu":
+        averager.device = "cpu"
         return averager
-    return lambda *arrays: averager(*arrays, to_device=session.to_device)
+    return functools.partial(averager, fused=averager.on_device())
 
 
-_ALLREDUCE = register("AllreduceGradients", kernel=_kernel, infer=_infer)
-_ALLREDUCE.persistent = True
-_ALLREDUCE.destinations = lambda op: op.attrs["averager"].destinations()
+register("AllreduceGradients", kernel=_kernel, infer=_infer, persistent=True,
+         destinations=lambda op: op.attrs["averager"].destinations())
 
 
 class DistributedOptimizer:
@@ -200,11 +239,7 @@ def check_same_model(variables, communicator, what="variables"):
     if (digests == digests[0]).all():
         return
     payload = np.frombuffer(json.dumps(mine).encode(), dtype=np.uint8)
-    lengths = communicator.allgather(np.array([len(payload)], dtype=np.int64)).reshape(-1)
-    padded = np.zeros(int(lengths.max()), dtype=np.uint8)
-    padded[:len(payload)] = payload
-    gathered = communicator.allgather(padded)
-    every = [json.loads(gathered[r, :lengths[r]].tobytes()) for r in range(len(lengths))]
+    every = [json.loads(part.tobytes()) for part in communicator.allgatherv_list(payload)]
     raise ValueError(describe_mismatch(every, communicator.rank, what))
 
 

@@ -11,7 +11,6 @@ from .errors import FailedPreconditionError
 from .graph import Graph, Operation, Tensor, format_shape, get_default_graph
 from .ops.core_ops import as_string_array
 from .ops.registry import get_array_module, make_kernel, op_def
-from .threads import local_rank
 
 
 class VariableStore(dict):
@@ -28,7 +27,8 @@ class Session:
 
     TF1's arguments are (target, graph, config); `Session(g)` with a Graph first is taken as graph=g.
     `target` (a cluster address) and `config` (a ConfigProto) are stored for the cluster code; `device`
-    ("cpu" or "gpu") is where this rank runs the whole graph.
+    ("cpu", "gpu", or a name given to register_device) is where this rank runs the whole graph: feeds,
+    constants and variables go there through `to_device`, fetches come back through `to_host` at the end.
     """
 
     def __init__(self, target="", graph=None, config=None, device=None):
@@ -41,11 +41,14 @@ class Session:
         self.graph = graph if graph is not None else get_default_graph()
         self.variables = VariableStore()
         self.device = device or "cpu"
-        self.to_device = _device_transfer(self.device)
+        self.to_device, self.to_host = _device_transfer(self.device)
         self._rngs = {}
         self._plans = {}
         self._closed = False
         self._entered = []
+        if target.startswith("mpi://"):  # a worker of a tg.train.Server cluster: ps variables stay on the ps
+            from .cluster import attach
+            attach(self)
 
     @property
     def sess_str(self):
@@ -149,7 +152,9 @@ class InteractiveSession(Session):
 class Plan:
     """The ops a run needs, topologically sorted (Kahn's algorithm), as (kernel, input slots, output slot)."""
 
-    def __init__(self, session, leaves, feed_keys):
+    def __init__(self, session, leaves, feed_keys, branch=None):
+        """`branch`, where set, makes this the sub-plan of one control-flow body (ops/control_flow_ops.py):
+        it schedules only that body's ops, takes its captured values unchecked and returns arrays as they are."""
         graph = session.graph
         elements = [_element(graph, leaf, "fetch") for leaf in leaves]
         feeds = [_element(graph, key, "feed") for key in feed_keys]
@@ -157,7 +162,7 @@ class Plan:
             if not isinstance(t, Tensor):
                 raise TypeError(f"Only Tensors can be fed, got the Operation {t.name!r}")
         fed = set(feeds)
-        ops = _topological_order(elements, fed)
+        ops = _topological_order(elements, fed, branch)
         slots = {}
         for t in feeds:
             slots[t] = len(slots)
@@ -186,13 +191,16 @@ class Plan:
                 steps.append((kernel, ins, tuple_slot, op))
                 steps += [(operator.itemgetter(i), (tuple_slot,), s, op) for i, s in enumerate(outs)]
         fetched = {slots[e] for e in elements if isinstance(e, Tensor)} | set(range(len(feeds)))
-        if session.device == "cpu":
-            steps = _write_into_destinations(_donate_buffers(steps, fetched, {s: t for t, s in slots.items()}),
-                                             fetched)
+        steps = _write_into_destinations(_donate_buffers(steps, fetched, {s: t for t, s in slots.items()}),
+                                         fetched, session.to_device)
         self.steps = steps
-        self.feed_checks = [_feed_check(t, session.to_device) for t in feeds]
         self.fetch_slots = [slots[e] if isinstance(e, Tensor) else None for e in elements]
-        self.fetch_post = [_fetch_post(e, session.device) for e in elements]
+        if branch is None:
+            self.feed_checks = [_feed_check(t, session.to_device) for t in feeds]
+            self.fetch_post = [_fetch_post(e, session) for e in elements]
+        else:
+            self.feed_checks = [_as_is] * len(feeds)
+            self.fetch_post = [_copy if _aliases_state(e) else _as_is for e in elements]
 
     def execute(self, feed_values):
         env = self.template[:]
@@ -217,8 +225,11 @@ class Plan:
         return [post(env[s]) if s is not None else None for s, post in zip(self.fetch_slots, self.fetch_post)]
 
 
-def _write_into_destinations(steps, keep):
-    """Let a producer with an `into` kernel write straight into the buffer its only consumer copies it to."""
+def _write_into_destinations(steps, keep, to_device):
+    """Let a producer with an `into` kernel write straight into the buffer its only consumer copies it to.
+
+    Only a buffer already on the session's device qualifies (`to_device` hands such a buffer back as is):
+    host buckets on a GPU session keep their copy."""
     producer = {out: k for k, (kernel, ins, out, op) in enumerate(steps)}
     readers = {}
     for kernel, ins, out, op in steps:
@@ -235,7 +246,8 @@ def _write_into_destinations(steps, keep):
                 continue
             p_kernel, p_ins, p_out, p_op = steps[k]
             into = op_def(p_op.type).into
-            if into is not None and p_op.outputs[0].shape == dest.shape and p_op.outputs[0].dtype == dest.dtype:
+            if (into is not None and p_op.outputs[0].shape == dest.shape and p_op.outputs[0].dtype == dest.dtype
+                    and to_device(dest) is dest):
                 steps[k] = (functools.partial(into, dest, **p_op.attrs), p_ins, p_out, p_op)
     return steps
 
@@ -264,21 +276,30 @@ def _donate_buffers(steps, keep, tensors):
     return donated
 
 
-def _topological_order(elements, fed):
-    """Kahn's algorithm over only the ops the fetches need; ties go to the op built first."""
+def _topological_order(elements, fed, branch=None):
+    """Kahn's algorithm over only the ops the fetches need; ties go to the op built first.
+
+    Ops built inside a control-flow body (tg.cond, tg.while_loop) carry that body in `_control_flow`; they
+    run only in their body's sub-plan (`branch`), whose outside inputs are fed and whose outside control
+    inputs the control-flow op itself waits for.
+    """
     needed, stack = set(), [e if isinstance(e, Operation) else e.op for e in elements if e not in fed]
+    controls = _controls_within(branch)
     while stack:
         op = stack.pop()
         if op in needed:
             continue
+        if getattr(op, "_control_flow", None) is not branch:
+            raise ValueError(f"Operation {op.name!r} was built inside {op._control_flow} and runs only there; "
+                             "return its value from the branch or loop function and use that output instead")
         needed.add(op)
         ref = op_def(op.type).ref_inputs
         stack += [t.op for t in op.inputs[ref:] if t not in fed]
-        stack += [c for c in op.control_inputs if c not in needed]
+        stack += [c for c in controls(op) if c not in needed]
     indegree, consumers = {op: 0 for op in needed}, {op: [] for op in needed}
     for op in needed:
         ref = op_def(op.type).ref_inputs
-        for producer in {t.op for t in op.inputs[ref:] if t not in fed} | set(op.control_inputs):
+        for producer in {t.op for t in op.inputs[ref:] if t not in fed} | set(controls(op)):
             indegree[op] += 1
             consumers[producer].append(op)
     ready = [(op._id, op) for op, n in indegree.items() if n == 0]
@@ -292,6 +313,20 @@ def _topological_order(elements, fed):
             if indegree[consumer] == 0:
                 heapq.heappush(ready, (consumer._id, consumer))
     return order
+
+
+def _controls_within(branch):
+    if branch is None:
+        return operator.attrgetter("control_inputs")
+    return lambda op: [c for c in op.control_inputs if getattr(c, "_control_flow", None) is branch]
+
+
+def _as_is(value):
+    return value
+
+
+def _copy(value):
+    return value.copy()
 
 
 def _element(graph, obj, role):
@@ -337,14 +372,14 @@ def _aliases_state(tensor):
         tensor = tensor.op.inputs[0]
 
 
-def _fetch_post(element, device):
+def _fetch_post(element, session):
     if not isinstance(element, Tensor):
         return None
     if element.dtype == dtypes.string:
         # TF1 returns a scalar string as bytes, and string arrays as object arrays of bytes.
         return lambda value: value[()] if value.ndim == 0 else value.copy()
-    if device != "cpu":
-        return lambda value: value.get() if hasattr(value, "get") else value
+    if session.device != "cpu":
+        return session.to_host  # a new host array: nothing to copy even where the value aliases state
     if _aliases_state(element):
         return lambda value: value.copy()
     return lambda value: value
@@ -358,21 +393,57 @@ def _name_the_op(exc, op):
         exc.add_note(f"while running {op.type} op {op.name!r}")
 
 
+def register_device(name, to_device, to_host, setup=None, replace=False):
+    """Make `Session(device=name)` run its graph on another array type.
+
+    to_device(value) places a host value (numpy array or scalar) on the device and returns a device array
+    as it is; to_host(array) returns a numpy copy of a device array (fetches pass through it at the end of
+    a run). Kernels find the device's array module from their inputs (get_array_module), so the device's
+    array type must be CuPy or name its module through `__array_namespace__`. `setup()`, where given, runs
+    when a session opens (it may raise RuntimeError saying what is missing).
+    """
+    if name in _DEVICES and not replace:
+        raise ValueError(f"Device {name!r} is already registered; pass replace=True to replace it")
+    _DEVICES[name] = (to_device, to_host, setup)
+
+
 def _device_transfer(device):
-    if device == "cpu":
-        return lambda value: value
-    if device != "gpu":
-        raise ValueError(f"Unknown device {device!r}: use 'cpu' or 'gpu'")
+    try:
+        to_device, to_host, setup = _DEVICES[device]
+    except KeyError:
+        raise ValueError(f"Unknown device {device!r}: use one of {sorted(_DEVICES)}") from None
+    if setup is not None:
+        setup()
+    return to_device, to_host
+
+
+def _same(value):
+    return value
+
+
+def _gpu_setup():
     try:
         import cupy
         count = cupy.cuda.runtime.getDeviceCount()
     except Exception as exc:
         raise RuntimeError(f"device='gpu' needs CuPy and a CUDA GPU ({exc}); install ringflow[gpu] "
                            "or use device='cpu'") from None
-    # Ranks sharing a node take one GPU each, by their local rank (Horovod's set_device(local_rank)).
-    cupy.cuda.Device(local_rank() % count).use()
+    # The one answer to "which GPU is mine", shared with the NCCL communicator (allreduce/devices.py).
+    from allreduce.devices import use_gpu
+    use_gpu()
+
+
+def _to_gpu(value):
+    import cupy
     # Strings have no GPU representation: they stay host object arrays.
-    return lambda value: value if getattr(value, "dtype", None) == dtypes.string else cupy.asarray(value)
+    return value if getattr(value, "dtype", None) == dtypes.string else cupy.asarray(value)
+
+
+def _to_host(value):
+    return value.get() if hasattr(value, "get") and not isinstance(value, np.ndarray) else value
+
+
+_DEVICES = {"cpu": (_same, _same, None), "gpu": (_to_gpu, _to_host, _gpu_setup)}
 
 
 def _flatten(fetches):

@@ -1,13 +1,13 @@
 """One BLAS thread pool per core, not per rank: several ranks on a node must not oversubscribe it.
 
 Runs before numpy is imported (BLAS reads these variables once, at load). Like torchrun, when the launcher
-says several ranks share this node and the user set no thread count, each rank gets cores // local ranks.
+says several ranks share this node and the user set no thread count, each rank gets cores // local ranks, where
+cores are those this process may run on (its affinity: a Slurm cpuset or a launcher's binding), not the machine's.
 """
 import os
 
 _LOCAL_SIZE_VARIABLES = ("MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE", "MV2_COMM_WORLD_LOCAL_SIZE",
                          "SLURM_NTASKS_PER_NODE")
-_LOCAL_RANK_VARIABLES = ("MPI_LOCALRANKID", "OMPI_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID")
 _THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 
 
@@ -19,13 +19,13 @@ def local_ranks():
     return 1
 
 
-def local_rank():
-    """This rank's index among the ranks on its node, as the launcher says (0 when launched alone)."""
-    for name in _LOCAL_RANK_VARIABLES:
-        value = os.environ.get(name, "")
-        if value.isdigit():
-            return int(value)
-    return 0
+def available_cores():
+    """The cores this process may run on (os.sched_getaffinity), which a cpuset or binding makes fewer than
+    os.cpu_count(). allreduce.topology.cores says the same, but importing allreduce would load numpy too early."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # no affinity on this platform (macOS)
+        return os.cpu_count() or 1
 
 
 def limit_blas_threads():
@@ -33,7 +33,7 @@ def limit_blas_threads():
     ranks = local_ranks()
     if ranks <= 1 or any(name in os.environ for name in _THREAD_VARIABLES):
         return None
-    threads = max(1, (os.cpu_count() or 1) // ranks)
+    threads = max(1, available_cores() // ranks)
     for name in _THREAD_VARIABLES:
         os.environ[name] = str(threads)
     return threads

@@ -14,7 +14,7 @@ RANK, N = WORLD.rank, WORLD.size
 NAMES = ["ring", "mpi", "ps", "shm"]
 DTYPES = [np.float16, np.float32, np.float64, np.int8, np.int16, np.int32, np.int64,
           np.uint8, np.uint16, np.uint32, np.uint64]
-SMALL = allreduce.create_communicator("ring")._rd.capacity // 8  # float64 elements at the ring's crossover
+SMALL = allreduce.create_communicator("ring").doubling.capacity // 8  # float64 elements at the ring's crossover
 LENGTHS = sorted({0, 1, max(N - 1, 1), 7, 1000, SMALL, SMALL + 1, 200_003})
 
 
@@ -162,6 +162,24 @@ def test_broadcast_allgather_barrier(comm):
     if N > 1:
         with pytest.raises(ValueError, match="Shape does not match"):
             comm.allgather(np.ones(RANK + 1))
+
+
+def test_allgatherv_and_its_list(comm):
+    """Rank r gives r rows (rank 0 none) of value r: closed forms for both the concatenation and the split."""
+    x = np.full((RANK, 3), RANK, np.int32)
+    joined = comm.allgatherv(x, what="ragged rows")
+    want = np.concatenate([np.full((r, 3), r, np.int32) for r in range(N)])
+    assert joined.dtype == np.int32 and joined.shape == (N * (N - 1) // 2, 3)
+    np.testing.assert_array_equal(joined, want)
+    parts = comm.allgatherv_list(x)
+    assert [p.shape for p in parts] == [(r, 3) for r in range(N)]
+    for r, p in enumerate(parts):
+        np.testing.assert_array_equal(p, r)
+    assert same_on_all_ranks(joined)
+    if N > 1:  # trailing dimensions must agree; only the first may differ
+        with pytest.raises(ValueError, match=r"Shape does not match: \(1,\) at rank 0 while \(2,\) at rank 1"):
+            comm.allgatherv_list(np.ones((2, RANK + 1)))
+        np.testing.assert_array_equal(comm.allreduce(np.ones(3)), N)  # still usable
 
 
 def test_fused_allreduce(comm):

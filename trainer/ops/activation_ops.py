@@ -2,7 +2,7 @@
 import numpy as np
 
 from .core_ops import convert_to_tensor
-from .math_ops import mark_fresh, unary_builder, where, zeros_like
+from .math_ops import unary_builder, where, zeros_like
 from .registry import apply_op, infer_same, register
 
 
@@ -11,20 +11,20 @@ def _sigmoid(x):
 
 
 register("Relu6", lambda x: np.clip(x, 0, 6), infer=infer_same,
-         grad=lambda op, g: [apply_op("Relu6Grad", [g, op.inputs[0]], name="Relu6Grad")])
+         grad=lambda op, g: [apply_op("Relu6Grad", [g, op.inputs[0]], name="Relu6Grad")], fresh=True)
 register("Relu6Grad", lambda g, x: g * ((x > 0) & (x < 6)), infer=infer_same,
-         grad=lambda op, gg: [apply_op("Relu6Grad", [gg, op.inputs[1]]), None])
+         grad=lambda op, gg: [apply_op("Relu6Grad", [gg, op.inputs[1]]), None], fresh=True)
 
 register("Elu", lambda x: np.where(x > 0, x, np.expm1(np.minimum(x, 0))), infer=infer_same,
-         grad=lambda op, g: [apply_op("EluGrad", [g, op.outputs[0]], name="EluGrad")])
+         grad=lambda op, g: [apply_op("EluGrad", [g, op.outputs[0]], name="EluGrad")], fresh=True)
 register("EluGrad", lambda g, y: np.where(y > 0, g, g * (y + 1)), infer=infer_same,
          grad=lambda op, gg: [apply_op("EluGrad", [gg, op.inputs[1]]),
-                              where(op.inputs[1] > 0.0, zeros_like(gg), gg * op.inputs[0])])
+                              where(op.inputs[1] > 0.0, zeros_like(gg), gg * op.inputs[0])], fresh=True)
 
 register("Softplus", lambda x: np.logaddexp(0, x).astype(x.dtype, copy=False), infer=infer_same,
-         grad=lambda op, g: [apply_op("SoftplusGrad", [g, op.inputs[0]], name="SoftplusGrad")])
+         grad=lambda op, g: [apply_op("SoftplusGrad", [g, op.inputs[0]], name="SoftplusGrad")], fresh=True)
 register("SoftplusGrad", lambda g, x: g * _sigmoid(x), infer=infer_same,
-         grad=lambda op, gg: [apply_op("SoftplusGrad", [gg, op.inputs[1]]), _softplus_grad_x(op, gg)])
+         grad=lambda op, gg: [apply_op("SoftplusGrad", [gg, op.inputs[1]]), _softplus_grad_x(op, gg)], fresh=True)
 
 
 def _softplus_grad_x(op, gg):
@@ -33,10 +33,10 @@ def _softplus_grad_x(op, gg):
     return gg * g * s * (1.0 - s)
 
 
-register("LeakyRelu", lambda x, alpha: np.where(x > 0, x, x * np.asarray(alpha, x.dtype)), infer=infer_same,
-         grad=lambda op, g: [apply_op("LeakyReluGrad", [g, op.inputs[0]], name="LeakyReluGrad", **op.attrs)])
-register("LeakyReluGrad", lambda g, x, alpha: np.where(x > 0, g, g * np.asarray(alpha, g.dtype)), infer=infer_same,
-         grad=lambda op, gg: [apply_op("LeakyReluGrad", [gg, op.inputs[1]], **op.attrs), None])
+register("LeakyRelu", lambda x, alpha: np.where(x > 0, x, x * x.dtype.type(alpha)), infer=infer_same,
+         grad=lambda op, g: [apply_op("LeakyReluGrad", [g, op.inputs[0]], name="LeakyReluGrad", **op.attrs)], fresh=True)
+register("LeakyReluGrad", lambda g, x, alpha: np.where(x > 0, g, g * g.dtype.type(alpha)), infer=infer_same,
+         grad=lambda op, gg: [apply_op("LeakyReluGrad", [gg, op.inputs[1]], **op.attrs), None], fresh=True)
 
 relu6 = unary_builder("Relu6", "min(max(x, 0), 6) elementwise.")
 elu = unary_builder("Elu", "x where x > 0, exp(x) - 1 elsewhere.")
@@ -47,5 +47,3 @@ def leaky_relu(features, alpha=0.2, name=None):
     """x where x > 0, alpha * x elsewhere."""
     return apply_op("LeakyRelu", [convert_to_tensor(features)], name=name or "LeakyRelu", alpha=float(alpha))
 
-
-mark_fresh("Relu6", "Relu6Grad", "Elu", "EluGrad", "Softplus", "SoftplusGrad", "LeakyRelu", "LeakyReluGrad")

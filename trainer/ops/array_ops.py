@@ -4,8 +4,7 @@ import numpy as np
 from .. import dtypes
 from ..graph import Tensor
 from .core_ops import convert_to_tensor
-from .math_ops import mark_fresh
-from .registry import apply_op, register
+from .registry import apply_op, get_array_module, register
 from .tensor_util import argument_lookup, constant_value, static_shape
 
 
@@ -92,7 +91,7 @@ def _concat_slice(g, *values, axis, index):
 
 register("ConcatV2", lambda *values, axis: np.concatenate(values, axis=axis), infer=_concat_infer,
          grad=lambda op, g: [apply_op("ConcatSlice", [g, *op.inputs], axis=op.attrs["axis"], index=i)
-                             for i in range(len(op.inputs))])
+                             for i in range(len(op.inputs))], fresh=True)
 register("ConcatSlice", _concat_slice, view=True,
          infer=lambda g, *values, axis, index: [(values[index].shape, g.dtype)])
 
@@ -145,9 +144,10 @@ def to_int64(x, name="ToInt64"):
 
 
 def _one_hot(indices, depth, on_value, off_value, axis, dtype):
-    hot = np.expand_dims(indices, -1) == np.arange(depth)
-    out = np.where(hot, on_value, off_value).astype(dtype)
-    return out if axis == -1 else np.moveaxis(out, -1, axis)
+    xp = get_array_module(indices)
+    hot = xp.expand_dims(indices, -1) == xp.arange(depth)
+    out = xp.where(hot, on_value[()], off_value[()]).astype(dtype)
+    return out if axis == -1 else xp.moveaxis(out, -1, axis)
 
 
 def _one_hot_infer(i, depth, on_value, off_value, axis, dtype):
@@ -158,7 +158,7 @@ def _one_hot_infer(i, depth, on_value, off_value, axis, dtype):
     return [(tuple(shape), dtype)]
 
 
-register("OneHot", _one_hot, infer=_one_hot_infer)
+register("OneHot", _one_hot, infer=_one_hot_infer, fresh=True)
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
@@ -191,9 +191,9 @@ def _arg_infer(x, axis, output_type):
 
 
 register("ArgMax", lambda x, axis, output_type: np.argmax(x, axis=axis).astype(output_type, copy=False),
-         infer=_arg_infer)
+         infer=_arg_infer, fresh=True)
 register("ArgMin", lambda x, axis, output_type: np.argmin(x, axis=axis).astype(output_type, copy=False),
-         infer=_arg_infer)
+         infer=_arg_infer, fresh=True)
 
 
 def _arg_builder(op_type, public_name, doc):
@@ -215,8 +215,9 @@ argmin = _arg_builder("ArgMin", "argmin", "Index of the smallest value along `ax
                       "output_type=tg.int32).")
 
 
-register("Shape", lambda x: np.array(x.shape, dtype=np.int32),
-         infer=lambda x: [((x.ndim,), dtypes.int32)])
+register("Shape", kernel=lambda op, session: lambda x, to_device=session.to_device: to_device(
+         np.array(x.shape, dtype=np.int32)),
+         infer=lambda x: [((x.ndim,), dtypes.int32)], fresh=True)
 
 
 def shape(input, name=None):  # noqa: A002 - TF1's name
@@ -250,13 +251,13 @@ register("StridedSlice", lambda x, key: x[key], view=True,
 
 
 def _strided_slice_grad(g, x, key):
-    out = np.zeros(x.shape, dtype=g.dtype)
+    out = get_array_module(g).zeros(x.shape, dtype=g.dtype)
     out[key] = g
     return out
 
 
 register("StridedSliceGrad", _strided_slice_grad, infer=lambda g, x, key: [(x.shape, g.dtype)],
-         grad=lambda op, gg: [apply_op("StridedSlice", [gg], key=op.attrs["key"]), None])
+         grad=lambda op, gg: [apply_op("StridedSlice", [gg], key=op.attrs["key"]), None], fresh=True)
 
 
 def strided_slice(x, key, name=None):
@@ -270,8 +271,14 @@ def strided_slice(x, key, name=None):
 
 
 
-register("Zeros", lambda shape, dtype: np.zeros(shape, dtype=dtype), infer=lambda shape, dtype: [(shape, dtype)])
-register("Ones", lambda shape, dtype: np.ones(shape, dtype=dtype), infer=lambda shape, dtype: [(shape, dtype)])
+register("Zeros", kernel=lambda op, session: _filled_kernel(np.zeros, op, session), infer=lambda shape, dtype: [(shape, dtype)], fresh=True)
+register("Ones", kernel=lambda op, session: _filled_kernel(np.ones, op, session), infer=lambda shape, dtype: [(shape, dtype)], fresh=True)
+
+
+def _filled_kernel(fill, op, session):
+    # No array input tells the device: the session does (a new host array is placed there each run).
+    shape, dtype, to_device = op.attrs["shape"], op.attrs["dtype"], session.to_device
+    return lambda: to_device(fill(shape, dtype=dtype))
 
 
 def _filled(op_type, shape, dtype, name):
@@ -290,5 +297,3 @@ def ones(shape, dtype=dtypes.float32, name=None):
     """Ones of a static `shape`, made when the op runs."""
     return _filled("Ones", shape, dtype, name or "ones")
 
-
-mark_fresh("OneHot", "ConcatV2", "StridedSliceGrad", "Zeros", "Ones", "ArgMax", "ArgMin", "Shape")

@@ -1,11 +1,10 @@
 """2-D convolution, max and average pooling on NHWC images with HWIO filters, vectorized with im2col windows."""
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
 from .array_ops import transpose
 from .core_ops import convert_to_tensor
-from .math_ops import binary_operands, mark_fresh
-from .registry import apply_op, register
+from .math_ops import binary_operands
+from .registry import apply_op, get_array_module, register
 
 
 def _out_size(size, k, stride, padding):
@@ -21,9 +20,10 @@ def _windows(x, kh, kw, strides, padding, fill=0.0):
     """Padded x viewed as (N, Ho, Wo, C, kh, kw) windows (no copy), and the paddings used."""
     (ho, ph), (wo, pw) = (_out_size(x.shape[1], kh, strides[0], padding),
                           _out_size(x.shape[2], kw, strides[1], padding))
+    xp = get_array_module(x)
     if ph != (0, 0) or pw != (0, 0):
-        x = np.pad(x, ((0, 0), ph, pw, (0, 0)), constant_values=fill)
-    win = sliding_window_view(x, (kh, kw), axis=(1, 2))[:, ::strides[0], ::strides[1]]
+        x = xp.pad(x, ((0, 0), ph, pw, (0, 0)), constant_values=fill)
+    win = xp.lib.stride_tricks.sliding_window_view(x, (kh, kw), axis=(1, 2))[:, ::strides[0], ::strides[1]]
     return win[:, :ho, :wo], ph, pw
 
 
@@ -43,7 +43,7 @@ def _scatter_windows(dcols, x_shape, kh, kw, strides, padding):
     """The adjoint of _windows: add each (N, Ho, Wo, kh, kw, C) window value back onto x's pixels."""
     n, h, w, c = x_shape
     (ho, ph), (wo, pw) = _out_size(h, kh, strides[0], padding), _out_size(w, kw, strides[1], padding)
-    dx = np.zeros((n, h + sum(ph) + strides[0], w + sum(pw) + strides[1], c), dtype=dcols.dtype)
+    dx = get_array_module(dcols).zeros((n, h + sum(ph) + strides[0], w + sum(pw) + strides[1], c), dtype=dcols.dtype)
     for i in range(kh):  # a loop over the filter's taps, each one a strided slab of every pixel
         for j in range(kw):
             dx[:, i:i + strides[0] * ho:strides[0], j:j + strides[1] * wo:strides[1]] += dcols[:, :, :, i, j]
@@ -53,8 +53,8 @@ def _scatter_windows(dcols, x_shape, kh, kw, strides, padding):
 def _conv2d_input_grad(g, x, w, strides, padding):
     kh, kw, c, o = w.shape
     n, ho, wo, _ = g.shape
-    dcols = np.dot(g.reshape(-1, o), w.reshape(-1, o).T).reshape(n, ho, wo, kh, kw, c)
-    return np.ascontiguousarray(_scatter_windows(dcols, x.shape, kh, kw, strides, padding))
+    dcols = (g.reshape(-1, o) @ w.reshape(-1, o).T).reshape(n, ho, wo, kh, kw, c)
+    return get_array_module(g).ascontiguousarray(_scatter_windows(dcols, x.shape, kh, kw, strides, padding))
 
 
 def _conv2d_filter_grad(x, g, w, strides, padding):
@@ -78,9 +78,9 @@ def _conv_grad(op, g):
             apply_op("Conv2DBackpropFilter", [x, g, w], **attrs)]
 
 
-register("Conv2D", _conv2d, infer=_conv_infer, grad=_conv_grad)
-register("Conv2DBackpropInput", _conv2d_input_grad, infer=lambda g, x, w, **a: [(x.shape, g.dtype)])
-register("Conv2DBackpropFilter", _conv2d_filter_grad, infer=lambda x, g, w, **a: [(w.shape, g.dtype)])
+register("Conv2D", _conv2d, infer=_conv_infer, grad=_conv_grad, fresh=True)
+register("Conv2DBackpropInput", _conv2d_input_grad, infer=lambda g, x, w, **a: [(x.shape, g.dtype)], fresh=True)
+register("Conv2DBackpropFilter", _conv2d_filter_grad, infer=lambda x, g, w, **a: [(w.shape, g.dtype)], fresh=True)
 
 
 def _spatial(values, what, data_format="NHWC"):
@@ -163,10 +163,11 @@ def _max_pool_grad(x, g, ksize, strides, padding):
     win, _, _ = _windows(x, kh, kw, strides, padding, fill=-np.inf)
     n, ho, wo, c = win.shape[:4]
     first = win.reshape(n, ho, wo, c, kh * kw).argmax(axis=-1)  # ties go to the first maximum, as in TF
-    dcols = np.zeros((n, ho, wo, kh, kw, c), dtype=g.dtype)
+    xp = get_array_module(g)
+    dcols = xp.zeros((n, ho, wo, kh, kw, c), dtype=g.dtype)
     for k in range(kh * kw):
-        dcols[:, :, :, k // kw, k % kw] = np.where(first == k, g, 0)
-    return np.ascontiguousarray(_scatter_windows(dcols, x.shape, kh, kw, strides, padding))
+        dcols[:, :, :, k // kw, k % kw] = xp.where(first == k, g, 0)
+    return xp.ascontiguousarray(_scatter_windows(dcols, x.shape, kh, kw, strides, padding))
 
 
 def _pool_infer(x, ksize, strides, padding):
@@ -177,8 +178,8 @@ def _pool_infer(x, ksize, strides, padding):
 
 
 register("MaxPool", _max_pool, infer=_pool_infer,
-         grad=lambda op, g: [apply_op("MaxPoolGrad", [op.inputs[0], g], **op.attrs)])
-register("MaxPoolGrad", _max_pool_grad, infer=lambda x, g, **a: [(x.shape, x.dtype)])
+         grad=lambda op, g: [apply_op("MaxPoolGrad", [op.inputs[0], g], **op.attrs)], fresh=True)
+register("MaxPoolGrad", _max_pool_grad, infer=lambda x, g, **a: [(x.shape, x.dtype)], fresh=True)
 
 
 def _pool(op_type, value, ksize, strides, padding, data_format, name):
@@ -212,27 +213,25 @@ def _avg_divisor(x_shape, ksize, strides, padding, dtype):
 
 def _avg_pool(x, ksize, strides, padding):
     win, _, _ = _windows(x, *ksize, strides, padding)
-    return win.sum(axis=(4, 5)) / _avg_divisor(x.shape, ksize, strides, padding, x.dtype)
+    return win.sum(axis=(4, 5)) / get_array_module(x).asarray(_avg_divisor(x.shape, ksize, strides, padding, x.dtype))
 
 
 def _avg_pool_grad(x, g, ksize, strides, padding):
     kh, kw = ksize
-    share = g / _avg_divisor(x.shape, ksize, strides, padding, g.dtype)
-    dcols = np.broadcast_to(share[:, :, :, None, None, :], (*share.shape[:3], kh, kw, share.shape[3]))
-    return np.ascontiguousarray(_scatter_windows(dcols, x.shape, kh, kw, strides, padding))
+    xp = get_array_module(g)
+    share = g / xp.asarray(_avg_divisor(x.shape, ksize, strides, padding, g.dtype))
+    dcols = xp.broadcast_to(share[:, :, :, None, None, :], (*share.shape[:3], kh, kw, share.shape[3]))
+    return xp.ascontiguousarray(_scatter_windows(dcols, x.shape, kh, kw, strides, padding))
 
 
 register("AvgPool", _avg_pool, infer=_pool_infer,
-         grad=lambda op, g: [apply_op("AvgPoolGrad", [op.inputs[0], g], **op.attrs)])
+         grad=lambda op, g: [apply_op("AvgPoolGrad", [op.inputs[0], g], **op.attrs)], fresh=True)
 # AvgPoolGrad is linear in g, and its adjoint is AvgPool itself.
 register("AvgPoolGrad", _avg_pool_grad, infer=lambda x, g, **a: [(x.shape, g.dtype)],
-         grad=lambda op, gg: [None, apply_op("AvgPool", [gg], **op.attrs)])
+         grad=lambda op, gg: [None, apply_op("AvgPool", [gg], **op.attrs)], fresh=True)
 
 
 def avg_pool(value, ksize, strides, padding, data_format="NHWC", name=None):
     """Mean over ksize windows of NHWC (or NCHW) `value`; SAME padding counts only the real pixels."""
     return _pool("AvgPool", value, ksize, strides, padding, data_format, name)
 
-
-mark_fresh("Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter", "MaxPool", "MaxPoolGrad", "AvgPool",
-           "AvgPoolGrad")

@@ -5,14 +5,15 @@ import numpy as np
 from ..graph import Tensor, name_scope
 from ..random_seed import get_seed
 from .core_ops import convert_to_tensor
-from .math_ops import mark_fresh
 from .reduction_ops import reduce_sum
 from .registry import apply_op, register
 from .tensor_util import constant_value, static_shape
 
 
 def _dropout_kernel(op, session):
-    rng, noise_shape = session.rng(op), op.attrs["noise_shape"]
+    # The mask is drawn on the host from the op's numpy stream and then moved to the device: the stream
+    # stays the one checkpoints save (exact resume on any device), at the cost of one transfer per step.
+    rng, noise_shape, to_device = session.rng(op), op.attrs["noise_shape"], session.to_device
 
     def dropout(x, rate):
         rate = float(rate)
@@ -22,6 +23,7 @@ def _dropout_kernel(op, session):
         shape = x.shape if noise_shape is None else tuple(d if n is None else n for n, d in zip(noise_shape, x.shape))
         mask = (rng.random(shape, dtype=np.float64) >= rate).astype(x.dtype)
         mask *= 1.0 / (1.0 - rate)
+        mask = to_device(mask)
         return x * mask, mask
     return dropout
 
@@ -33,7 +35,7 @@ def _dropout_grad(op, g, _):
 
 
 register("Dropout", kernel=_dropout_kernel, infer=lambda x, rate, **a: [(static_shape(x), x.dtype)] * 2,
-         grad=_dropout_grad)
+         grad=_dropout_grad, fresh=True)
 
 
 def _noise_shape(x, noise_shape):
@@ -99,5 +101,3 @@ def _check_scalar(t, label):
     if t.ndim not in (None, 0):
         raise ValueError(f"dropout {label} must be a scalar, got {t.name!r} of shape {t.shape}")
 
-
-mark_fresh("Dropout")

@@ -3,7 +3,7 @@ import numpy as np
 
 from .. import dtypes
 from .core_ops import convert_to_tensor
-from .math_ops import binary_builder, binary_operands, divide, mark_fresh, unary_builder, unbroadcast
+from .math_ops import binary_builder, binary_operands, divide, unary_builder, unbroadcast
 from .registry import apply_op, broadcast_shapes, infer_same, register
 
 _UNARY = {  # type: (forward, gradient); gradients read the op's input x or output y
@@ -20,7 +20,8 @@ _UNARY = {  # type: (forward, gradient); gradients read the op's input x or outp
     "StopGradient": (lambda x: x, lambda op, g: [None]),
 }
 for _type, (_forward, _grad) in _UNARY.items():
-    register(_type, _forward, infer=infer_same, grad=_grad, view=_type == "StopGradient")
+    register(_type, _forward, infer=infer_same, grad=_grad, view=_type == "StopGradient",
+             fresh=_type != "StopGradient")
 
 
 def square_like(y):
@@ -41,7 +42,7 @@ stop_gradient = unary_builder("StopGradient", "x as is, but tg.gradients treats 
 
 _PREDICATES = {"IsFinite": np.isfinite, "IsNan": np.isnan, "IsInf": np.isinf, "LogicalNot": np.logical_not}
 for _type, _forward in _PREDICATES.items():
-    register(_type, _forward, infer=lambda x: [(x.shape, dtypes.bool)])
+    register(_type, _forward, infer=lambda x: [(x.shape, dtypes.bool)], fresh=True)
 is_finite = unary_builder("IsFinite", "True where x is neither inf nor nan.", "is_finite")
 is_nan = unary_builder("IsNan", "True where x is nan.", "is_nan")
 is_inf = unary_builder("IsInf", "True where x is +inf or -inf.", "is_inf")
@@ -58,16 +59,17 @@ def _squared_difference_grad(op, g):
     return [unbroadcast(d, x), unbroadcast(-d, y)]
 
 
-register("FloorMod", np.mod, grad=_floor_mod_grad)
-register("FloorDiv", np.floor_divide, grad=lambda op, g: [None, None])
-register("SquaredDifference", lambda x, y: np.square(np.subtract(x, y)), grad=_squared_difference_grad)
+register("FloorMod", np.mod, grad=_floor_mod_grad, fresh=True)
+register("FloorDiv", np.floor_divide, grad=lambda op, g: [None, None], fresh=True)
+register("SquaredDifference", lambda x, y: np.square(np.subtract(x, y)), grad=_squared_difference_grad, fresh=True)
 floormod = binary_builder("FloorMod", "floormod", "x mod y with the sign of y (Python's %), elementwise.")
 mod = binary_builder("FloorMod", "mod", "x mod y with the sign of y (Python's %), elementwise.")
 floordiv = binary_builder("FloorDiv", "floordiv", "floor(x / y) elementwise (Python's //; no gradient).")
 squared_difference = binary_builder("SquaredDifference", "squared_difference", "(x - y) ** 2 elementwise.")
 
 for _type, _forward in {"LogicalAnd": np.logical_and, "LogicalOr": np.logical_or}.items():
-    register(_type, _forward, infer=lambda x, y: [(broadcast_shapes(x.shape, y.shape), dtypes.bool)])
+    register(_type, _forward, infer=lambda x, y: [(broadcast_shapes(x.shape, y.shape), dtypes.bool)],
+             fresh=True)
 
 
 def _logical(op_type, public_name, doc):
@@ -104,6 +106,3 @@ def truediv(x, y, name=None):
     """x / y in floating point: TF1 casts int8/int16/uint8/uint16 to float32 and wider integers to float64."""
     return divide(x, y, name=name)
 
-
-mark_fresh(*_UNARY.keys() - {"StopGradient"}, *_PREDICATES, "FloorMod", "FloorDiv", "SquaredDifference",
-           "LogicalAnd", "LogicalOr")

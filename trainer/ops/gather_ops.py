@@ -3,8 +3,7 @@ import numpy as np
 
 from .. import dtypes
 from .core_ops import convert_to_tensor
-from .math_ops import mark_fresh
-from .registry import apply_op, register
+from .registry import apply_op, get_array_module, register
 from .tensor_util import constant_value, static_shape
 
 
@@ -20,8 +19,9 @@ def _gather(params, indices, axis):
 
 
 def _gather_grad_forward(g, indices, params, axis):
-    out = np.zeros(params.shape, dtype=g.dtype)
-    np.add.at(np.moveaxis(out, axis, 0), indices, np.moveaxis(g, tuple(range(axis, axis + indices.ndim)),
+    xp = get_array_module(g)
+    out = xp.zeros(params.shape, dtype=g.dtype)
+    xp.add.at(xp.moveaxis(out, axis, 0), indices, xp.moveaxis(g, tuple(range(axis, axis + indices.ndim)),
                                                               tuple(range(indices.ndim))))
     return out
 
@@ -34,9 +34,9 @@ def _gather_infer(params, indices, axis):
 
 
 register("GatherV2", _gather, infer=_gather_infer,
-         grad=lambda op, g: [apply_op("GatherGrad", [g, op.inputs[1], op.inputs[0]], **op.attrs), None])
+         grad=lambda op, g: [apply_op("GatherGrad", [g, op.inputs[1], op.inputs[0]], **op.attrs), None], fresh=True)
 register("GatherGrad", _gather_grad_forward, infer=lambda g, i, params, axis: [(static_shape(params), g.dtype)],
-         grad=lambda op, gg: [gather(gg, op.inputs[1], axis=op.attrs["axis"]), None, None])
+         grad=lambda op, gg: [gather(gg, op.inputs[1], axis=op.attrs["axis"]), None, None], fresh=True)
 
 
 def gather(params, indices, validate_indices=None, name=None, axis=0, batch_dims=0):
@@ -72,14 +72,15 @@ def _top_k_infer(x, k, sorted):
 
 
 def _top_k_grad_forward(g, indices, x):
-    out = np.zeros(x.shape, dtype=g.dtype)
-    np.put_along_axis(out, indices.astype(np.intp), g, axis=-1)
+    xp = get_array_module(g)
+    out = xp.zeros(x.shape, dtype=g.dtype)
+    xp.put_along_axis(out, indices.astype(np.intp), g, axis=-1)
     return out
 
 
 register("TopKV2", _top_k, infer=_top_k_infer,
-         grad=lambda op, g, _: [apply_op("TopKGrad", [g, op.outputs[1], op.inputs[0]])])
-register("TopKGrad", _top_k_grad_forward, infer=lambda g, i, x: [(static_shape(x), g.dtype)])
+         grad=lambda op, g, _: [apply_op("TopKGrad", [g, op.outputs[1], op.inputs[0]])], fresh=True)
+register("TopKGrad", _top_k_grad_forward, infer=lambda g, i, x: [(static_shape(x), g.dtype)], fresh=True)
 
 
 def top_k(input, k=1, sorted=True, name=None):  # noqa: A002 - TF1's names
@@ -96,16 +97,17 @@ def top_k(input, k=1, sorted=True, name=None):  # noqa: A002 - TF1's names
 
 
 def _in_top_k(predictions, targets, k):
-    rows = np.arange(len(targets))
+    xp = get_array_module(predictions)
+    rows = xp.arange(len(targets))
     valid = (targets >= 0) & (targets < predictions.shape[1])
-    target_values = predictions[rows, np.where(valid, targets, 0)]
+    target_values = predictions[rows, xp.where(valid, targets, 0)]
     # Ties at the boundary count as in the top k (TF1): only strictly larger values push a target out.
     larger = (predictions > target_values[:, None]).sum(axis=1)
     return valid & np.isfinite(target_values) & (larger < k)
 
 
 register("InTopKV2", _in_top_k,
-         infer=lambda p, t, k: [((static_shape(p) or (None,))[:1], dtypes.bool)])
+         infer=lambda p, t, k: [((static_shape(p) or (None,))[:1], dtypes.bool)], fresh=True)
 
 
 def in_top_k(predictions, targets, k, name=None):
@@ -119,5 +121,3 @@ def in_top_k(predictions, targets, k, name=None):
     k = convert_to_tensor(k, dtype=targets.dtype)
     return apply_op("InTopKV2", [predictions, targets, k], name=name or "in_top_k")
 
-
-mark_fresh("GatherV2", "GatherGrad", "TopKV2", "TopKGrad", "InTopKV2")

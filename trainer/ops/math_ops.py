@@ -3,19 +3,15 @@ import numpy as np
 
 from ..graph import Tensor
 from .core_ops import convert_to_tensor
-from .registry import OPS, apply_op, broadcast_shapes, check_same_dtype, infer_same, register
+from .registry import OPS, apply_op, broadcast_shapes, check_same_dtype, get_array_module, infer_same, register
 from .tensor_util import static_shape
 
 
 def mark_fresh(*op_types):
-    """Declare op types whose outputs are new arrays (never views of inputs or variables)."""
+    """Declare op types fresh after registration: kept only for the op modules that still call it (scan, segment,
+    linalg, conv_transpose); new code declares `register(..., fresh=True)`."""
     for op_type in op_types:
         OPS[op_type].fresh = True
-
-
-def set_inplace(op_type, kernel):
-    """Give an op type an in-place kernel the session may use when input 0's buffer is dead after it."""
-    OPS[op_type].inplace = kernel
 
 
 def inplace_binary(ufunc):
@@ -62,16 +58,16 @@ def _sum_to_shape(grad, like):
 
 def _sum_to_shape_into(out, grad, like):
     if grad.shape == out.shape:
-        np.copyto(out, grad)
+        out[...] = grad
         return out
     lead = grad.ndim - out.ndim
     axes = tuple(range(lead)) + tuple(i + lead for i, d in enumerate(out.shape) if d == 1 and grad.shape[i + lead] != 1)
-    np.add.reduce(grad, axis=axes, out=out.reshape([d for i, d in enumerate(grad.shape) if i not in axes]))
+    grad.sum(axis=axes, out=out.reshape([d for i, d in enumerate(grad.shape) if i not in axes]))
     return out
 
 
 register("SumToShape", _sum_to_shape, infer=lambda g, like: [(like.shape, g.dtype)], view=True,
-         grad=lambda op, gg: [apply_op("BroadcastLike", [gg, op.inputs[0]]), None]).into = _sum_to_shape_into
+         grad=lambda op, gg: [apply_op("BroadcastLike", [gg, op.inputs[0]]), None], into=_sum_to_shape_into)
 register("BroadcastLike", lambda g, like: np.broadcast_to(g, like.shape), view=True,
          infer=lambda g, like: [(like.shape, g.dtype)],
          grad=lambda op, gg: [unbroadcast(gg, op.inputs[0]), None])
@@ -113,8 +109,10 @@ _BINARY = {  # type: (forward, gradient)
     "Maximum": (np.maximum, _select_grad(lambda x, y: greater_equal(x, y))),
     "Minimum": (np.minimum, _select_grad(lambda x, y: less_equal(x, y))),
 }
+_INPLACE = {"Add": np.add, "Sub": np.subtract, "Mul": np.multiply, "RealDiv": np.true_divide}
 for _type, (_forward, _grad) in _BINARY.items():
-    register(_type, _forward, grad=_grad)
+    register(_type, _forward, grad=_grad, fresh=True,
+             inplace=inplace_binary(_INPLACE[_type]) if _type in _INPLACE else None)
 
 add = binary_builder("Add", "add", "x + y elementwise, with numpy broadcasting.")
 subtract = binary_builder("Sub", "subtract", "x - y elementwise, with numpy broadcasting.")
@@ -138,7 +136,7 @@ minimum = binary_builder("Minimum", "minimum", "The smaller of x and y elementwi
 _COMPARE = {"Greater": np.greater, "GreaterEqual": np.greater_equal, "Less": np.less,
             "LessEqual": np.less_equal, "Equal": np.equal, "NotEqual": np.not_equal}
 for _type, _forward in _COMPARE.items():
-    register(_type, _forward, infer=lambda x, y: [(_broadcast(x, y), np.dtype(bool))])
+    register(_type, _forward, infer=lambda x, y: [(_broadcast(x, y), np.dtype(bool))], fresh=True)
 
 
 def _broadcast(*tensors):
@@ -162,7 +160,8 @@ _UNARY = {  # type: (forward, gradient); gradients read the op's input x or outp
     "Sign": (np.sign, lambda op, g: [None]),
 }
 for _type, (_forward, _grad) in _UNARY.items():
-    register(_type, _forward, infer=infer_same, grad=_grad)
+    register(_type, _forward, infer=infer_same, grad=_grad, fresh=True,
+             inplace=(lambda x: np.negative(x, out=x)) if _type == "Neg" else None)
 
 
 def unary_builder(op_type, doc, public_name=None):
@@ -226,7 +225,7 @@ def _matmul_into(out, a, b, transpose_a=False, transpose_b=False):
     return np.matmul(a.T if transpose_a else a, b.T if transpose_b else b, out=out)
 
 
-register("MatMul", kernel=_matmul_kernel, infer=_matmul_infer, grad=_matmul_grad).into = _matmul_into
+register("MatMul", kernel=_matmul_kernel, infer=_matmul_infer, grad=_matmul_grad, fresh=True, into=_matmul_into)
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
@@ -236,7 +235,8 @@ def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
 
 
 def _add_n(*xs):
-    out = np.asarray(np.add(xs[0], xs[1]))  # 0-d inputs give a numpy scalar, which out= cannot write into
+    xp = get_array_module(xs[0])
+    out = xp.asarray(xp.add(xs[0], xs[1]))  # 0-d inputs give a numpy scalar, which out= cannot write into
     for x in xs[2:]:
         np.add(out, x, out=out)
     return out
@@ -271,16 +271,10 @@ def _select_infer(c, x, y):
 
 
 register("Select", np.where, infer=_select_infer,
-         grad=_select_grad_rule)
+         grad=_select_grad_rule, fresh=True)
 
-mark_fresh(*_BINARY, *_COMPARE, *_UNARY, "MatMul", "Select")
-for _type, _ufunc in [("Add", np.add), ("Sub", np.subtract), ("Mul", np.multiply), ("RealDiv", np.true_divide)]:
-    set_inplace(_type, inplace_binary(_ufunc))
-set_inplace("Neg", lambda x: np.negative(x, out=x))
-
-register("ZerosLike", np.zeros_like, infer=infer_same, grad=lambda op, g: [None])
-register("OnesLike", np.ones_like, infer=infer_same, grad=lambda op, g: [None])
-mark_fresh("ZerosLike", "OnesLike")
+register("ZerosLike", np.zeros_like, infer=infer_same, grad=lambda op, g: [None], fresh=True)
+register("OnesLike", np.ones_like, infer=infer_same, grad=lambda op, g: [None], fresh=True)
 
 
 def zeros_like(x, name=None):

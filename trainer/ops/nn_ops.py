@@ -5,9 +5,9 @@ from ..graph import Tensor
 from .array_ops import strided_slice, transpose
 from .core_ops import convert_to_tensor
 from .elementwise_ops import stop_gradient
-from .math_ops import binary_operands, exp, inplace_binary, mark_fresh, set_inplace, unary_builder
+from .math_ops import binary_operands, exp, inplace_binary, unary_builder
 from .reduction_ops import reduce_sum
-from .registry import apply_op, infer_same, register
+from .registry import apply_op, get_array_module, infer_same, register
 from .tensor_util import argument_lookup, static_shape
 
 
@@ -24,10 +24,11 @@ _ACTIVATIONS = {  # type: (forward, gradient op type, gradient forward on (g, y)
     "Sigmoid": (_sigmoid, "SigmoidGrad", lambda g, y: g * (y * (1 - y))),
     "Tanh": (np.tanh, "TanhGrad", lambda g, y: g * (1 - y * y)),
 }
+_INPLACE = {"Relu": lambda x: np.maximum(x, 0, out=x), "ReluGrad": lambda g, y: np.multiply(g, y > 0, out=g)}
 for _type, (_forward, _grad_type, _grad_forward) in _ACTIVATIONS.items():
-    register(_type, _forward, infer=infer_same,
+    register(_type, _forward, infer=infer_same, fresh=True, inplace=_INPLACE.get(_type),
              grad=lambda op, g, t=_grad_type: [apply_op(t, [g, op.outputs[0]], name=t)])
-    register(_grad_type, _grad_forward, infer=infer_same,
+    register(_grad_type, _grad_forward, infer=infer_same, fresh=True, inplace=_INPLACE.get(_grad_type),
              grad=lambda op, gg, t=_type: _activation_grad_grad(t, op, gg))
 
 
@@ -66,8 +67,8 @@ def _log_softmax_grad(op, g):
     return [g - exp(op.outputs[0]) * reduce_sum(g, axis=op.attrs["axis"], keepdims=True)]
 
 
-register("Softmax", _softmax, infer=infer_same, grad=_softmax_grad)
-register("LogSoftmax", _log_softmax, infer=infer_same, grad=_log_softmax_grad)
+register("Softmax", _softmax, infer=infer_same, grad=_softmax_grad, fresh=True)
+register("LogSoftmax", _log_softmax, infer=infer_same, grad=_log_softmax_grad, fresh=True)
 
 
 def _softmax_builder(op_type, public_name, doc):
@@ -113,7 +114,7 @@ def _xent_infer(logits, labels):
     return [(None if shape is None else shape[:-1], logits.dtype), (shape, logits.dtype)]
 
 
-register("SoftmaxCrossEntropyWithLogits", _xent_forward, infer=_xent_infer, grad=_xent_grad)
+register("SoftmaxCrossEntropyWithLogits", _xent_forward, infer=_xent_infer, grad=_xent_grad, fresh=True)
 
 
 def _named_only(fn_name, sentinel):
@@ -157,7 +158,7 @@ def softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, 
 def _sparse_xent_forward(logits, labels):
     shifted = logits - logits.max(axis=-1, keepdims=True)
     flat, labels = shifted.reshape(-1, shifted.shape[-1]), labels.reshape(-1)
-    rows = np.arange(len(labels))
+    rows = get_array_module(logits).arange(len(labels))
     picked = flat[rows, labels]
     np.exp(shifted, out=shifted)
     total = shifted.sum(axis=-1, keepdims=True)
@@ -168,7 +169,7 @@ def _sparse_xent_forward(logits, labels):
 
 
 register("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent_forward, infer=_xent_infer,
-         grad=lambda op, g, _: [op.outputs[1] * strided_slice(g, (Ellipsis, None)), None])
+         grad=lambda op, g, _: [op.outputs[1] * strided_slice(g, (Ellipsis, None)), None], fresh=True)
 
 
 def sparse_softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, name=None):
@@ -186,7 +187,7 @@ def _sigmoid_xent(x, z):
 
 
 register("SigmoidCrossEntropyWithLogits", _sigmoid_xent,
-         grad=lambda op, g: [g * (sigmoid(op.inputs[0]) - op.inputs[1]), g * -op.inputs[0]])
+         grad=lambda op, g: [g * (sigmoid(op.inputs[0]) - op.inputs[1]), g * -op.inputs[0]], fresh=True)
 
 
 def sigmoid_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, name=None):
@@ -196,8 +197,8 @@ def sigmoid_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, 
     return apply_op("SigmoidCrossEntropyWithLogits", [logits, labels], name=name or "logistic_loss")
 
 
-register("L2Loss", lambda x: np.asarray(np.vdot(x, x) / 2, dtype=x.dtype),
-         infer=lambda x: [((), x.dtype)], grad=lambda op, g: [op.inputs[0] * g])
+register("L2Loss", lambda x: (get_array_module(x).vdot(x, x) / 2).astype(x.dtype),
+         infer=lambda x: [((), x.dtype)], grad=lambda op, g: [op.inputs[0] * g], fresh=True)
 
 
 def l2_loss(t, name=None):
@@ -209,12 +210,12 @@ def _bias_add_grad(g):
     return g.sum(axis=tuple(range(g.ndim - 1))) if g.ndim > 2 else np.add.reduce(g, axis=0)
 
 
-register("BiasAdd", np.add, infer=lambda x, b: [(x.shape, x.dtype)],
+register("BiasAdd", np.add, infer=lambda x, b: [(x.shape, x.dtype)], fresh=True, inplace=inplace_binary(np.add),
          grad=lambda op, g: [g, apply_op("BiasAddGrad", [g], name="BiasAddGrad")])
 register("BiasAddGrad", _bias_add_grad,
          infer=lambda g: [(None if g.ndim is None else static_shape(g)[-1:], g.dtype)],
-         grad=lambda op, gg: [apply_op("BroadcastLike", [gg, op.inputs[0]])]).into = \
-    lambda out, g: np.add.reduce(g, axis=tuple(range(g.ndim - 1)), out=out)
+         grad=lambda op, gg: [apply_op("BroadcastLike", [gg, op.inputs[0]])], fresh=True,
+         into=lambda out, g: g.sum(axis=tuple(range(g.ndim - 1)), out=out))
 
 
 def bias_add(value, bias, name=None):
@@ -224,12 +225,5 @@ def bias_add(value, bias, name=None):
         raise ValueError(f"bias_add needs a 1-D bias, got shape {bias.shape} ({bias.name!r})")
     return apply_op("BiasAdd", [value, bias], name=name or "BiasAdd")
 
-
-mark_fresh("Relu", "ReluGrad", "Sigmoid", "SigmoidGrad", "Tanh", "TanhGrad", "Softmax", "LogSoftmax",
-           "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits", "SigmoidCrossEntropyWithLogits",
-           "L2Loss", "BiasAdd", "BiasAddGrad")
-set_inplace("Relu", lambda x: np.maximum(x, 0, out=x))
-set_inplace("ReluGrad", lambda g, y: np.multiply(g, y > 0, out=g))
-set_inplace("BiasAdd", inplace_binary(np.add))
 
 from .dropout_ops import dropout  # noqa: E402,F401  (tg.nn.dropout's home is dropout_ops)

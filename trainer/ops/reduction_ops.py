@@ -7,7 +7,7 @@ from .array_ops import cast
 from .core_ops import convert_to_tensor
 from .elementwise_ops import is_finite, stop_gradient
 from .math_ops import equal, exp, log, not_equal, where, zeros_like
-from .registry import OPS, apply_op, register
+from .registry import apply_op, get_array_module, register
 from .tensor_util import argument_lookup, constant_value, static_shape
 
 
@@ -39,12 +39,13 @@ def _keep_shape(shape, axis):
 
 def _reduce_grad_forward(g, x, axis, mean):
     """Broadcast the reduced gradient back over x's shape, scaled by 1/count for a mean."""
+    xp = get_array_module(x)
     if mean:
-        g = np.true_divide(g, x.size // max(np.size(g), 1) or 1)
+        g = xp.true_divide(g, x.size // max(g.size, 1) or 1)
     if x.size <= 4096:  # filling a small array beats the Python overhead of a broadcast view
-        return np.full(x.shape, g, dtype=x.dtype) if np.ndim(g) == 0 else \
-            np.reshape(g, _keep_shape(x.shape, axis)) * np.ones(x.shape, dtype=x.dtype)
-    return np.broadcast_to(np.reshape(g, _keep_shape(x.shape, axis)), x.shape)
+        return xp.full(x.shape, g, dtype=x.dtype) if g.ndim == 0 else \
+            xp.reshape(g, _keep_shape(x.shape, axis)) * xp.ones(x.shape, dtype=x.dtype)
+    return xp.broadcast_to(xp.reshape(g, _keep_shape(x.shape, axis)), x.shape)
 
 
 def _reduce_grad_grad(op, gg):
@@ -90,13 +91,14 @@ def _prod_others(x, axis):
     rest = [i for i in range(x.ndim) if i not in axes]
     moved = np.transpose(x, axes + tuple(rest))
     flat = moved.reshape(int(np.prod([x.shape[a] for a in axes])), -1)
-    ones = np.ones((1, flat.shape[1]), dtype=x.dtype)
-    left = np.cumprod(np.concatenate([ones, flat[:-1]]), axis=0)
-    right = np.cumprod(np.concatenate([ones, flat[:0:-1]]), axis=0)[::-1]
-    return np.transpose((left * right).reshape(moved.shape), np.argsort(axes + tuple(rest)))
+    xp = get_array_module(x)
+    ones = xp.ones((1, flat.shape[1]), dtype=x.dtype)
+    left = xp.cumprod(xp.concatenate([ones, flat[:-1]]), axis=0)
+    right = xp.cumprod(xp.concatenate([ones, flat[:0:-1]]), axis=0)[::-1]
+    return xp.transpose((left * right).reshape(moved.shape), np.argsort(axes + tuple(rest)).tolist())
 
 
-register("ProdOthers", _prod_others, infer=lambda x, axis: [(x.shape, x.dtype)])
+register("ProdOthers", _prod_others, infer=lambda x, axis: [(x.shape, x.dtype)], fresh=True)
 
 
 def _prod_grad(op, g):
@@ -109,14 +111,14 @@ def _no_grad(op, g):
 
 
 register("Sum", kernel=_reduce_kernel(np.sum), infer=_reduce_infer,
-         grad=lambda op, g: [reduce_grad(g, op.inputs[0], op.attrs["axis"])])
+         grad=lambda op, g: [reduce_grad(g, op.inputs[0], op.attrs["axis"])], fresh=True)
 register("Mean", kernel=_reduce_kernel(_mean), infer=_reduce_infer,
-         grad=lambda op, g: [reduce_grad(g, op.inputs[0], op.attrs["axis"], mean=True)])
-register("Max", kernel=_reduce_kernel(np.max), infer=_reduce_infer, grad=_extreme_grad)
-register("Min", kernel=_reduce_kernel(np.min), infer=_reduce_infer, grad=_extreme_grad)
-register("Prod", kernel=_reduce_kernel(np.prod), infer=_reduce_infer, grad=_prod_grad)
-register("Any", kernel=_reduce_kernel(np.any), infer=_reduce_infer, grad=_no_grad)
-register("All", kernel=_reduce_kernel(np.all), infer=_reduce_infer, grad=_no_grad)
+         grad=lambda op, g: [reduce_grad(g, op.inputs[0], op.attrs["axis"], mean=True)], fresh=True)
+register("Max", kernel=_reduce_kernel(np.max), infer=_reduce_infer, grad=_extreme_grad, fresh=True)
+register("Min", kernel=_reduce_kernel(np.min), infer=_reduce_infer, grad=_extreme_grad, fresh=True)
+register("Prod", kernel=_reduce_kernel(np.prod), infer=_reduce_infer, grad=_prod_grad, fresh=True)
+register("Any", kernel=_reduce_kernel(np.any), infer=_reduce_infer, grad=_no_grad, fresh=True)
+register("All", kernel=_reduce_kernel(np.all), infer=_reduce_infer, grad=_no_grad, fresh=True)
 
 
 def reduction_args(x, axis, keepdims, reduction_indices, keep_dims):
@@ -181,6 +183,3 @@ def count_nonzero(input_tensor=None, axis=None, keepdims=None, dtype=dtypes.int6
         nonzero = apply_op("Cast", [not_equal(x, np.zeros((), dtype=x.dtype))], dtype=dtypes.int64)
         return cast(reduce_sum(nonzero, axis=axes, keepdims=keepdims), dtype)
 
-
-OPS["Sum"].fresh = OPS["Mean"].fresh = OPS["Max"].fresh = OPS["Min"].fresh = OPS["Prod"].fresh = True
-OPS["Any"].fresh = OPS["All"].fresh = OPS["ProdOthers"].fresh = True

@@ -7,41 +7,55 @@ from ..graph import Tensor, get_default_graph
 
 
 class OpDef:
-    """How to run, shape and differentiate one op type.
+    """How to run, shape and differentiate one op type; every field is declared once, in `register`.
 
-    forward(*arrays, **attrs) computes a pure op's outputs; stateful ops give kernel(op, session)
-    instead, a factory returning that callable. infer(*input_tensors, **attrs) returns a list of
-    (shape, dtype), one per output. grad(op, *output_grads) returns one gradient Tensor (or None)
-    per input. `view` marks ops whose output may share memory with input 0; `ref_inputs` counts the
-    leading inputs that are variables updated in place (passed by reference, not read). `fresh` ops
-    always return new arrays, and `inplace`, where set, computes the op into its input 0's buffer: the
-    session uses it when that buffer is fresh and dead after the op. `persistent` ops return buffers
-    that outlive the run (a variable's storage, reused communication buckets): fetches of them are copied.
-    `destinations(op)` gives, per input, a buffer the op would copy that input into (or None), and
-    `into(out, *arrays, **attrs)` computes an op straight into `out`: when an op with `into` feeds only
-    such an input, the session has it write there and the copy disappears.
+    forward(*arrays, **attrs): the outputs of a pure op. It must compute with the array module of its
+        inputs (get_array_module), so that the same kernel runs on numpy and on CuPy.
+    kernel(op, session): instead of `forward`, a factory returning that callable, for ops that need the
+        session: its variables, its random streams (session.rng) or its device (session.to_device, which
+        a kernel without array inputs uses to put its result where the other arrays live).
+    infer(*input_tensors, **attrs): a list of (shape, dtype), one per output (default: broadcasting).
+    grad(op, *output_grads): one gradient Tensor (or None) per input.
+    view: an output may share memory with input 0.
+    ref_inputs: the number of leading inputs that are variables updated in place (passed by reference,
+        not read).
+    constant: the op's value is attrs["value"], placed on the device once when a plan is built.
+    fresh: outputs are always new arrays, never views of inputs or variables; the session may then hand
+        such a buffer to a later op's `inplace` kernel.
+    inplace(*arrays, **attrs): computes the op into input 0's buffer; the session uses it when that buffer
+        is fresh and nobody reads it after this op.
+    into(out, *arrays, **attrs): computes the op straight into `out`; with `destinations`, this is the
+        zero-copy handshake below.
+    destinations(op): per input, the buffer this op would copy that input into (or None). When the input's
+        producer has `into`, matches the buffer's shape, dtype and device, and feeds nothing else, the
+        session has the producer write there and the copy disappears (gradients into fusion buckets).
+    persistent: outputs are buffers that outlive the run (a variable's storage, communication buckets);
+        fetches of them are copied.
     """
 
-    fresh = False
-    inplace = None
-    persistent = False
-    destinations = None
-    into = None
+    __slots__ = ("type", "forward", "kernel", "infer", "grad", "view", "ref_inputs", "constant", "fresh",
+                 "inplace", "into", "destinations", "persistent")
 
-    def __init__(self, op_type, forward, kernel, infer, grad, view, ref_inputs, constant):
+    def __init__(self, op_type, forward, kernel, infer, grad, view, ref_inputs, constant, fresh, inplace, into,
+                 destinations, persistent):
         self.type, self.forward, self.kernel, self.infer = op_type, forward, kernel, infer
         self.grad, self.view, self.ref_inputs, self.constant = grad, view, ref_inputs, constant
+        self.fresh, self.inplace, self.into = fresh, inplace, into
+        self.destinations, self.persistent = destinations, persistent
 
 
 OPS = {}
 
 
 def register(op_type, forward=None, *, kernel=None, infer=None, grad=None, view=False, ref_inputs=0,
-             constant=False):
-    """Register an op type; returns its OpDef."""
+             constant=False, fresh=False, inplace=None, into=None, destinations=None, persistent=False):
+    """Register an op type with every property the session relies on (see OpDef); returns its OpDef."""
     if op_type in OPS:
         raise ValueError(f"Op type {op_type!r} is already registered")
-    OPS[op_type] = OpDef(op_type, forward, kernel, infer or infer_broadcast, grad, view, ref_inputs, constant)
+    if (forward is None) == (kernel is None) and not constant:
+        raise ValueError(f"Op type {op_type!r} needs exactly one of forward= and kernel=")
+    OPS[op_type] = OpDef(op_type, forward, kernel, infer or infer_broadcast, grad, view, ref_inputs, constant,
+                         fresh, inplace, into, destinations, persistent)
     return OPS[op_type]
 
 
@@ -119,9 +133,15 @@ def is_tensor(x):
 
 
 def get_array_module(x):
-    """numpy, or cupy when `x` is a CuPy array (CuPy is imported only if it is already loaded)."""
-    module = type(x).__module__
-    if module.startswith("cupy"):
-        import cupy
+    """The array module of `x`: numpy, cupy for a CuPy array, or the namespace another array type names
+    through the Array API's `__array_namespace__` (how tests' device stand-in is found)."""
+    cls = type(x)
+    if cls is np.ndarray:
+        return np
+    if cls.__module__.startswith("cupy"):
+        import cupy  # already loaded, since x is a CuPy array
         return cupy
-    return np
+    namespace = getattr(x, "__array_namespace__", None)
+    if namespace is None or isinstance(x, (np.ndarray, np.generic)):
+        return np
+    return namespace()

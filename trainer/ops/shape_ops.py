@@ -7,9 +7,9 @@ from .. import dtypes
 from ..graph import Tensor
 from .array_ops import concat, reshape_like
 from .core_ops import convert_to_tensor
-from .math_ops import mark_fresh, zeros_like
+from .math_ops import zeros_like
 from .reduction_ops import reduce_sum
-from .registry import apply_op, register
+from .registry import apply_op, get_array_module, register
 from .tensor_util import argument_lookup, constant_value, static_shape
 
 
@@ -106,7 +106,7 @@ def _fill_missing(grads, outputs):
 
 
 register("Pack", lambda *values, axis: np.stack(values, axis=axis), infer=_pack_infer,
-         grad=lambda op, g: unstack(g, num=len(op.inputs), axis=op.attrs["axis"]))
+         grad=lambda op, g: unstack(g, num=len(op.inputs), axis=op.attrs["axis"]), fresh=True)
 
 
 def stack(values, axis=0, name="stack"):
@@ -158,7 +158,7 @@ def _split(x, sizes, axis):
         sizes = [x.shape[axis] - (builtins.sum(sizes) + 1) if s == -1 else s for s in sizes]
     if builtins.sum(sizes) != x.shape[axis]:
         raise ValueError(f"split sizes {list(sizes)} do not add up to the dimension {x.shape[axis]} being split")
-    return tuple(np.split(x, np.cumsum(sizes)[:-1], axis=axis))
+    return tuple(get_array_module(x).split(x, np.cumsum(sizes)[:-1].tolist(), axis=axis))
 
 
 for _type in ("Split", "SplitV"):
@@ -199,9 +199,9 @@ def _tile_grad(g, x, multiples):
 register("Tile", lambda x, multiples: np.tile(x, multiples),
          infer=lambda x, multiples: [(None if x.ndim is None else tuple(
              None if d is None else d * m for d, m in zip(static_shape(x), multiples)), x.dtype)],
-         grad=lambda op, g: [apply_op("TileGrad", [g, op.inputs[0]], multiples=op.attrs["multiples"])])
+         grad=lambda op, g: [apply_op("TileGrad", [g, op.inputs[0]], multiples=op.attrs["multiples"])], fresh=True)
 register("TileGrad", _tile_grad, infer=lambda g, x, multiples: [(x.shape, g.dtype)],
-         grad=lambda op, gg: [tile(gg, op.attrs["multiples"]), None])
+         grad=lambda op, gg: [tile(gg, op.attrs["multiples"]), None], fresh=True)
 
 
 def tile(input, multiples, name=None):  # noqa: A002 - TF1's name
@@ -217,17 +217,19 @@ _PAD_TYPES = {"CONSTANT": "PadV2", "REFLECT": "MirrorPad", "SYMMETRIC": "MirrorP
 
 
 def _pad(x, paddings, mode, constant_values):
+    xp = get_array_module(x)
     if mode == "CONSTANT":
-        return np.pad(x, paddings, constant_values=constant_values)
-    return np.pad(x, paddings, mode=mode.lower())
+        return xp.pad(x, paddings, constant_values=constant_values[()])
+    return xp.pad(x, paddings, mode=mode.lower())
 
 
 def _pad_grad(g, x, paddings, mode, constant_values):
     if mode == "CONSTANT":
         return g[tuple(slice(before, before + d) for (before, _), d in zip(paddings, x.shape))]
     # A mirrored element receives the gradient of every padded position that copies it.
-    source = np.pad(np.arange(x.size).reshape(x.shape), paddings, mode=mode.lower())
-    return np.bincount(source.ravel(), weights=g.ravel(), minlength=x.size).reshape(x.shape).astype(g.dtype)
+    xp = get_array_module(g)
+    source = xp.pad(xp.arange(x.size).reshape(x.shape), paddings, mode=mode.lower())
+    return xp.bincount(source.ravel(), weights=g.ravel(), minlength=x.size).reshape(x.shape).astype(g.dtype)
 
 
 def _pad_infer(x, paddings, mode, constant_values):
@@ -237,7 +239,8 @@ def _pad_infer(x, paddings, mode, constant_values):
 
 
 for _type in ("Pad", "PadV2", "MirrorPad"):
-    register(_type, _pad, infer=_pad_infer, grad=lambda op, g: [apply_op("PadGrad", [g, op.inputs[0]], **op.attrs)])
+    register(_type, _pad, infer=_pad_infer, grad=lambda op, g: [apply_op("PadGrad", [g, op.inputs[0]], **op.attrs)],
+             fresh=True)
 register("PadGrad", _pad_grad, infer=lambda g, x, **attrs: [(x.shape, g.dtype)], view=True,  # CONSTANT: a slice
          grad=lambda op, gg: [apply_op(_PAD_TYPES[op.attrs["mode"]], [gg], **op.attrs), None])
 
@@ -270,8 +273,8 @@ def _fill_infer(dims, value):
     return [(None if n is None else (None,) * n, value.dtype)]
 
 
-register("Fill", lambda dims, value: np.full(tuple(int(d) for d in dims), value, dtype=value.dtype),
-         infer=_fill_infer, grad=lambda op, g: [None, reduce_sum(g)])
+register("Fill", lambda dims, value: get_array_module(value).full(tuple(int(d) for d in dims), value, dtype=value.dtype),
+         infer=_fill_infer, grad=lambda op, g: [None, reduce_sum(g)], fresh=True)
 
 
 def fill(dims, value, name=None):
@@ -300,7 +303,7 @@ def _range_infer(start, limit, delta):
     return [((len(np.arange(*values)),), start.dtype)]
 
 
-register("Range", _range, infer=_range_infer)
+register("Range", _range, infer=_range_infer, fresh=True)
 
 
 def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 - TF1's name
@@ -315,8 +318,8 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 -
     return apply_op("Range", args, name=name)
 
 
-register("Size", lambda x, out_type: np.array(x.size, dtype=out_type), infer=lambda x, out_type: [((), out_type)])
-register("Rank", lambda x: np.array(x.ndim, dtype=np.int32), infer=lambda x: [((), dtypes.int32)])
+register("Size", lambda x, out_type: np.array(x.size, dtype=out_type), infer=lambda x, out_type: [((), out_type)], fresh=True)
+register("Rank", lambda x: np.array(x.ndim, dtype=np.int32), infer=lambda x: [((), dtypes.int32)], fresh=True)
 
 
 def size(input, name=None, out_type=dtypes.int32):  # noqa: A002 - TF1's name
@@ -328,5 +331,3 @@ def rank(input, name=None):  # noqa: A002 - TF1's name
     """The number of dimensions of `input`, as an int32 scalar."""
     return apply_op("Rank", [convert_to_tensor(input)], name=name or "Rank")
 
-
-mark_fresh("Pack", "Tile", "TileGrad", "Pad", "PadV2", "MirrorPad", "Fill", "Range", "Size", "Rank")

@@ -56,7 +56,7 @@ def _infer_ref(var, value):
     return [(var.shape, var.dtype)]
 
 
-register("VariableV2", kernel=_variable_kernel, infer=lambda shape, dtype: [(shape, dtype)]).persistent = True
+register("VariableV2", kernel=_variable_kernel, infer=lambda shape, dtype: [(shape, dtype)], persistent=True)
 register("Assign", kernel=_assign_kernel, infer=_infer_ref, ref_inputs=1)
 register("AssignAdd", kernel=_update_kernel(_add), infer=_infer_ref, ref_inputs=1)
 register("AssignSub", kernel=_update_kernel(_sub), infer=_infer_ref, ref_inputs=1)

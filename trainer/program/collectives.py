@@ -9,10 +9,7 @@ def gather_json(communicator, obj):
     if communicator.size == 1:
         return [obj]
     data = np.frombuffer(json.dumps(obj).encode(), np.uint8)
-    lengths = communicator.allgather(np.array([data.size], np.int64)).reshape(-1)
-    joined = communicator.allgatherv(data).tobytes()
-    bounds = np.concatenate([[0], np.cumsum(lengths)])
-    return [json.loads(joined[bounds[r]:bounds[r + 1]]) for r in range(len(lengths))]
+    return [json.loads(part.tobytes()) for part in communicator.allgatherv_list(data)]
 
 
 def broadcast_json(communicator, obj, root=0):
