@@ -21,7 +21,7 @@ def _assert_kernel(op, session):
 
     def run(condition, *data):
         if not np.all(condition):
-            shown = " ".join(f"[{summarize_v1(d, summarize)}]" for d in data)
+            shown = " ".join(f"[{summarize_v1(session.to_host(d), summarize)}]" for d in data)
             raise InvalidArgumentError(f"assertion failed: {shown}")
     return run
 

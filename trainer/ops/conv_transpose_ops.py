@@ -5,8 +5,8 @@ from ..errors import InvalidArgumentError
 from ..graph import Tensor
 from .conv_ops import _data_format, _in_nhwc, _out_size, _padding, _scatter_windows, _spatial
 from .core_ops import convert_to_tensor
-from .math_ops import binary_operands, mark_fresh
-from .registry import apply_op, register
+from .math_ops import binary_operands
+from .registry import apply_op, get_array_module, register
 from .shape_ops import stack
 from .tensor_util import constant_value
 
@@ -28,8 +28,9 @@ def _conv_transpose(value, w, output_shape, strides, padding, static=None):
     if problem or shape[0] != n or shape[3] != c:
         problem = problem or f"output_shape {shape} does not fit a value of shape {value.shape} and filter {w.shape}"
         raise InvalidArgumentError(f"conv2d_transpose: {problem}")
-    dcols = np.dot(value.reshape(-1, o), w.reshape(-1, o).T).reshape(n, ho, wo, kh, kw, c)
-    return np.ascontiguousarray(_scatter_windows(dcols, shape, kh, kw, strides, padding))
+    xp = get_array_module(value)
+    dcols = xp.dot(value.reshape(-1, o), w.reshape(-1, o).T).reshape(n, ho, wo, kh, kw, c)
+    return xp.ascontiguousarray(_scatter_windows(dcols, shape, kh, kw, strides, padding))
 
 
 def _infer(value, w, output_shape, strides, padding, static):
@@ -42,8 +43,7 @@ def _grad(op, g):
     return [apply_op("Conv2D", [g, w], **attrs), apply_op("Conv2DBackpropFilter", [g, value, w], **attrs), None]
 
 
-register("Conv2DTranspose", _conv_transpose, infer=_infer, grad=_grad)
-mark_fresh("Conv2DTranspose")
+register("Conv2DTranspose", _conv_transpose, infer=_infer, grad=_grad, fresh=True)
 
 
 def _static_dims(output_shape):

@@ -7,9 +7,9 @@ from .. import dtypes
 from ..graph import name_scope
 from .array_ops import transpose
 from .core_ops import constant, convert_to_tensor
-from .math_ops import abs as abs_, mark_fresh, ones_like, sqrt, square
+from .math_ops import abs as abs_, ones_like, sqrt, square
 from .reduction_ops import reduce_max, reduce_sum
-from .registry import apply_op, check_same_dtype, register
+from .registry import apply_op, check_same_dtype, get_array_module, register
 from .tensor_util import argument_lookup, static_shape
 
 
@@ -63,9 +63,12 @@ def _einsum_grad(op, g):
     return grads
 
 
-register("Einsum", lambda *xs, equation: np.asarray(np.einsum(equation, *xs, optimize=len(xs) > 2)),
-         infer=_einsum_infer, grad=_einsum_grad)
-mark_fresh("Einsum")
+def _einsum(*xs, equation):
+    xp = get_array_module(xs[0])
+    return xp.asarray(xp.einsum(equation, *xs, optimize=len(xs) > 2))  # a 0-d result stays an array
+
+
+register("Einsum", _einsum, infer=_einsum_infer, grad=_einsum_grad, fresh=True)
 
 
 def einsum(equation, *inputs, **kwargs):

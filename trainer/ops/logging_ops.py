@@ -71,7 +71,8 @@ def _print_kernel(op, session):
         done = counts.get(op, 0)
         if first_n is None or first_n < 0 or done < first_n:
             counts[op] = done + 1
-            sys.stderr.write(message + "".join(f"[{summarize_v1(d, summarize)}]" for d in data) + "\n")
+            shown = "".join(f"[{summarize_v1(session.to_host(d), summarize)}]" for d in data)
+            sys.stderr.write(message + shown + "\n")
         return x
     return run
 
@@ -97,7 +98,7 @@ def _print_v2_kernel(op, session):
     parts, stream, sep, end, summarize = (op.attrs[k] for k in ("parts", "output_stream", "sep", "end", "summarize"))
 
     def run(*values):
-        it = iter(values)
+        it = iter([session.to_host(v) for v in values])  # printing is a host sync the user asked for
         text = sep.join(summarize_v2(next(it), summarize) if p is None else p for p in parts) + end
         if callable(stream):  # a logging function such as tg.logging.info
             stream(text[:-len(end)] if end and text.endswith(end) else text)

@@ -3,15 +3,8 @@ import numpy as np
 
 from ..graph import Tensor
 from .core_ops import convert_to_tensor
-from .registry import OPS, apply_op, broadcast_shapes, check_same_dtype, get_array_module, infer_same, register
+from .registry import apply_op, broadcast_shapes, check_same_dtype, get_array_module, infer_same, register
 from .tensor_util import static_shape
-
-
-def mark_fresh(*op_types):
-    """Declare op types fresh after registration: kept only for the op modules that still call it (scan, segment,
-    linalg, conv_transpose); new code declares `register(..., fresh=True)`."""
-    for op_type in op_types:
-        OPS[op_type].fresh = True
 
 
 def inplace_binary(ufunc):

@@ -1,21 +1,20 @@
 """Running sums and products along an axis: cumsum and cumprod, with TF1's exclusive and reverse flags."""
-import numpy as np
-
 from .core_ops import convert_to_tensor
-from .math_ops import mark_fresh
-from .registry import apply_op, infer_same, register
+from .registry import apply_op, get_array_module, infer_same, register
 from .tensor_util import constant_value
 
 
-def _scan(ufunc, identity):
+def _scan(name, identity):
     def run(x, axis, exclusive, reverse):
+        xp = get_array_module(x)
         if reverse:
-            x = np.flip(x, axis)
-        out = ufunc.accumulate(x, axis=axis, dtype=x.dtype)
+            x = xp.flip(x, axis)
+        out = getattr(xp, name)(x, axis=axis, dtype=x.dtype)
         if exclusive:  # shift by one: element i holds the scan of elements before i
-            out = np.concatenate([np.full_like(np.take(out, [0], axis=axis), identity),
-                                  np.take(out, np.arange(out.shape[axis] - 1), axis=axis)], axis=axis)
-        return np.ascontiguousarray(np.flip(out, axis) if reverse else out)
+            head = (slice(None),) * axis
+            out = xp.concatenate([xp.full_like(out[head + (slice(0, 1),)], identity),
+                                  out[head + (slice(0, out.shape[axis] - 1),)]], axis=axis)
+        return xp.ascontiguousarray(xp.flip(out, axis) if reverse else out)
     return run
 
 
@@ -32,9 +31,8 @@ def _cumprod_grad(op, g):
     return [scanned / x]
 
 
-register("Cumsum", _scan(np.add, 0), infer=infer_same, grad=_cumsum_grad)
-register("Cumprod", _scan(np.multiply, 1), infer=infer_same, grad=_cumprod_grad)
-mark_fresh("Cumsum", "Cumprod")
+register("Cumsum", _scan("cumsum", 0), infer=infer_same, grad=_cumsum_grad, fresh=True)
+register("Cumprod", _scan("cumprod", 1), infer=infer_same, grad=_cumprod_grad, fresh=True)
 
 
 def _build(op_type, x, axis, exclusive, reverse, name):

@@ -7,8 +7,7 @@ import numpy as np
 
 from ..errors import InvalidArgumentError
 from .core_ops import convert_to_tensor
-from .math_ops import mark_fresh
-from .registry import apply_op, register
+from .registry import apply_op, get_array_module, register
 from .tensor_util import constant_value, static_shape
 
 
@@ -21,7 +20,7 @@ def _check_ids(ids, num, what):
 def _unsorted_sum(data, ids, num_segments):
     num = int(num_segments)
     _check_ids(ids, num, "unsorted_segment_sum")
-    out = np.zeros((num, *data.shape[ids.ndim:]), dtype=data.dtype)
+    out = get_array_module(data).zeros((num, *data.shape[ids.ndim:]), dtype=data.dtype)
     keep = ids >= 0  # TF1 drops rows with a negative id
     np.add.at(out, ids[keep], data[keep])
     return out
@@ -76,15 +75,14 @@ def _gather_infer(g, ids):
     return [(None if s is None or i is None else i + s[1:], g.dtype)]
 
 
-register("UnsortedSegmentSum", _unsorted_sum, grad=_gather_grad,
+register("UnsortedSegmentSum", _unsorted_sum, grad=_gather_grad, fresh=True,
          infer=lambda d, i, n: _segment_infer(d, i, rows=_known(n)))
-register("SegmentSum", _segment_sum, infer=_segment_infer, grad=_gather_grad)
-register("SegmentMean", _segment_mean, infer=_segment_infer,
+register("SegmentSum", _segment_sum, infer=_segment_infer, grad=_gather_grad, fresh=True)
+register("SegmentMean", _segment_mean, infer=_segment_infer, fresh=True,
          grad=lambda op, g: [apply_op("SegmentMeanGrad", [g, op.inputs[1]]), None])
-register("SegmentMeanGrad", _segment_mean_grad, infer=_gather_infer)
-register("SegmentGather", _segment_gather, infer=_gather_infer,
+register("SegmentMeanGrad", _segment_mean_grad, infer=_gather_infer, fresh=True)
+register("SegmentGather", _segment_gather, infer=_gather_infer, fresh=True,
          grad=lambda op, gg: [apply_op("UnsortedSegmentSum", [gg, op.inputs[1], _rows(op.inputs[0])]), None])
-mark_fresh("UnsortedSegmentSum", "SegmentSum", "SegmentMean", "SegmentMeanGrad", "SegmentGather")
 
 
 def _known(n):
@@ -135,7 +133,7 @@ def _boolean_mask(x, mask, axis):
 
 
 def _boolean_mask_grad(g, mask, x, axis):
-    out = np.zeros(x.shape[:axis] + (mask.size,) + x.shape[axis + mask.ndim:], dtype=g.dtype)
+    out = get_array_module(g).zeros(x.shape[:axis] + (mask.size,) + x.shape[axis + mask.ndim:], dtype=g.dtype)
     index = (slice(None),) * axis + (mask.reshape(-1),)
     out[index] = g
     return out.reshape(x.shape)
@@ -148,10 +146,9 @@ def _boolean_mask_infer(x, mask, axis):
     return [((*s[:axis], None, *s[axis + len(m):]), x.dtype)]
 
 
-register("BooleanMask", _boolean_mask, infer=_boolean_mask_infer,
+register("BooleanMask", _boolean_mask, infer=_boolean_mask_infer, fresh=True,
          grad=lambda op, g: [apply_op("BooleanMaskGrad", [g, op.inputs[1], op.inputs[0]], **op.attrs), None])
-register("BooleanMaskGrad", _boolean_mask_grad, infer=lambda g, m, x, axis: [(x.shape, g.dtype)])
-mark_fresh("BooleanMask", "BooleanMaskGrad")
+register("BooleanMaskGrad", _boolean_mask_grad, infer=lambda g, m, x, axis: [(x.shape, g.dtype)], fresh=True)
 
 
 def boolean_mask(tensor, mask, name="boolean_mask", axis=None):

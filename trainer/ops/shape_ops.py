@@ -318,8 +318,11 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 -
     return apply_op("Range", args, name=name)
 
 
-register("Size", lambda x, out_type: np.array(x.size, dtype=out_type), infer=lambda x, out_type: [((), out_type)], fresh=True)
-register("Rank", lambda x: np.array(x.ndim, dtype=np.int32), infer=lambda x: [((), dtypes.int32)], fresh=True)
+# Sizes are host metadata of the input: the session places the result where the other arrays live.
+register("Size", kernel=lambda op, session: lambda x, to_device=session.to_device, out_type=op.attrs["out_type"]:
+         to_device(np.array(x.size, dtype=out_type)), infer=lambda x, out_type: [((), out_type)], fresh=True)
+register("Rank", kernel=lambda op, session: lambda x, to_device=session.to_device: to_device(
+         np.array(x.ndim, dtype=np.int32)), infer=lambda x: [((), dtypes.int32)], fresh=True)
 
 
 def size(input, name=None, out_type=dtypes.int32):  # noqa: A002 - TF1's name

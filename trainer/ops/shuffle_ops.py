@@ -6,11 +6,13 @@ from .registry import apply_op, infer_same, register
 
 def _shuffle_kernel(op, session):
     rng = session.rng(op)  # the op's own stream, seeded by (graph seed, op seed) like every random op
-    return lambda x: x[rng.permutation(len(x))] if x.ndim else x.copy()
+    # The permutation is drawn on the host, as every random op's numbers are, then placed beside x.
+    to_device = session.to_device
+    return lambda x: x[to_device(rng.permutation(len(x)))] if x.ndim else x.copy()
 
 
 # TF1 registers no gradient for a shuffle: nothing flows back through it.
-register("RandomShuffle", kernel=_shuffle_kernel, infer=infer_same, grad=lambda op, g: [None]).fresh = True
+register("RandomShuffle", kernel=_shuffle_kernel, infer=infer_same, grad=lambda op, g: [None], fresh=True)
 
 
 def random_shuffle(value, seed=None, name=None):
