@@ -13,16 +13,21 @@ the reduction happens in the buckets and the views see the result.
 The buckets come from `communicator.allocate_buckets`: plain numpy arrays reduced with `allreduce(out=)`,
 except on "shm", where they live in a shared-memory window that the peers read directly (no copy-in).
 Building a FusedAllreduce is therefore collective (every rank, same layout); `close()` frees the window.
+
+With split=True each bucket gets memory of its own, so `allreduce_bucket(b)` can reduce bucket b alone while
+the backward pass still writes the others (trainer/bucket_ops.py starts each one as soon as it is full).
 """
 import numpy as np
 
+from .communicator import bucket_labels
 from .ops import check_dtype
 
 
 class FusedAllreduce:
-    def __init__(self, communicator, shapes_dtypes, bucket_bytes=25 * 2**20, allocate=None):
+    def __init__(self, communicator, shapes_dtypes, bucket_bytes=25 * 2**20, allocate=None, split=False):
         """allocate: the buckets' allocator, (count, dtype) list -> memory with .arrays, .allreduce(op, what) and
-        .close(); default communicator.allocate_buckets (host memory); staged.device_buckets gives device memory."""
+        .close(); default communicator.allocate_buckets (host memory); staged.device_buckets gives device memory.
+        split: allocate every bucket on its own (one allocator call each) so each can be reduced alone."""
         if bucket_bytes <= 0:
             raise ValueError(f"bucket_bytes must be positive, got {bucket_bytes!r}")
         self.communicator, self.bucket_bytes = communicator, bucket_bytes
@@ -39,8 +44,15 @@ class FusedAllreduce:
                 dtypes.append(dtype)
             layout.append((b, sizes[b], shape, count))
             sizes[b] += count
-        self.memory = (allocate or communicator.allocate_buckets)(list(zip(sizes, dtypes)))
-        self.buckets = self.memory.arrays
+        allocate = allocate or communicator.allocate_buckets
+        if split:
+            self.memories = [allocate([(size, dtype)]) for size, dtype in zip(sizes, dtypes)]
+            self.buckets = [memory.arrays[0] for memory in self.memories]
+        else:
+            self.memories = [allocate(list(zip(sizes, dtypes)))]
+            self.buckets = self.memories[0].arrays
+        self.split = split
+        self.bucket_of = [b for b, _, _, _ in layout]  # per array, the index of the bucket holding its view
         self.views = [self.buckets[b][off:off + count].reshape(shape) for b, off, shape, count in layout]
 
     def allreduce(self, arrays=None, op="mean", what=None):
@@ -52,9 +64,21 @@ class FusedAllreduce:
                                  f"{self.communicator.rank}")
             for view, a in zip(self.views, arrays):
                 np.copyto(view, a)
-        self.memory.allreduce(op, what)
+        if self.split:
+            for b in range(len(self.buckets)):
+                self.allreduce_bucket(b, op, what)
+        else:
+            self.memories[0].allreduce(op, what)
         return self.views
+
+    def allreduce_bucket(self, b, op="mean", what=None):
+        """Reduce bucket b alone, in place (split=True only); labelled like allreduce's " (bucket b+1 of n)"."""
+        if not self.split:
+            raise ValueError(f"bucket {b!r} cannot be reduced alone: its memory is shared with the other buckets; "
+                             f"build the FusedAllreduce with split=True")
+        self.memories[b].allreduce(op, bucket_labels(what, len(self.buckets))[b])
 
     def close(self):
         """Free the buckets (collective on "shm"); views and buckets must not be used afterwards."""
-        self.memory.close()
+        for memory in self.memories:
+            memory.close()

@@ -12,6 +12,7 @@ import time
 
 import numpy as np
 
+from . import bucket_ops
 from . import nonfinite as nonfinite_policy
 from .ops.core_ops import constant, convert_to_tensor
 from .ops.registry import apply_op, get_array_module, register
@@ -34,15 +35,20 @@ class GradientAverager:
     summing to 0 give NaN, which the `nonfinite` policy reports, where the host path raises at once.
     """
 
-    def __init__(self, communicator, shapes, dtypes, has_grad, average, weighted, callbacks=()):
+    def __init__(self, communicator, shapes, dtypes, has_grad, average, weighted, callbacks=(), overlap=False):
+        """overlap: reduce each bucket on its own as soon as it is full (trainer/bucket_ops.py): the host buckets
+        are then split, on a duplicate of `communicator` that only the communication thread uses."""
         from allreduce import FusedAllreduce
-        self.communicator, self.average, self.weighted = communicator, average, weighted
+        self.communicator, self.average, self.weighted, self.overlap = communicator, average, weighted, overlap
         self.callbacks = callbacks  # told (start, end) of every allreduce: the program's timing, never polled
         self.has_grad, self.num_outputs = has_grad, len(shapes)
         self.order = list(reversed(range(len(shapes))))  # backward order: the last layer's gradient is ready first
         self.layout = [(shapes[i], dtypes[i]) for i in self.order] + ([((1,), dtypes[self.order[0]])] if weighted
                                                                       else [])
-        self.fused = FusedAllreduce(communicator, self.layout, bucket_bytes=BUCKET_BYTES)
+        self.pipeline = None  # bucket_ops.BucketPipeline, where the overlapping ops are built
+        on_cpu = overlap and not hasattr(communicator, "allocate_device_buckets")  # NCCL overlaps on the device
+        self.fused = FusedAllreduce(bucket_ops.duplicate(communicator) if on_cpu else communicator, self.layout,
+                                    bucket_bytes=BUCKET_BYTES, split=on_cpu)
         self.device_fused, self.device = None, "cpu"
         self.calls = 0  # steps averaged by this process: errors name the step a rank is in (all ranks count alike)
 
@@ -53,7 +59,7 @@ class GradientAverager:
             from allreduce import FusedAllreduce
             from allreduce.staged import device_buckets
             self.device_fused = FusedAllreduce(self.communicator, self.layout, bucket_bytes=BUCKET_BYTES,
-                                               allocate=device_buckets(self.communicator))
+                                               allocate=device_buckets(self.communicator), split=self.overlap)
         self.device = "gpu"
         return self.device_fused
 
@@ -66,15 +72,30 @@ class GradientAverager:
             weight = float(_host(arrays[0])) if on_host else arrays[0]
         grads = iter(arrays[self.weighted:])
         inputs = [next(grads) if has else None for has in self.has_grad]
-        pack = self._pack if on_host else _pack_device
+        pack = self.packer(fused)
         for index, view in zip(self.order, fused.views):
             pack(view, inputs[index], weight)
         if self.weighted:
             fused.views[-1][...] = weight
-        plain = self.average and not self.weighted  # then each rank divides only the slice it reduces
-        fused.allreduce(op="mean" if plain else "sum", what=f"step {self.calls}'s gradient allreduce")
+        fused.allreduce(op=self.op, what=self.what())
+        return self.complete(fused, start)
+
+    @property
+    def op(self):
+        # a plain mean lets each rank divide only the slice it reduces; a weighted one divides after the sum
+        return "mean" if self.average and not self.weighted else "sum"
+
+    def what(self):
+        return f"step {self.calls}'s gradient allreduce"
+
+    def packer(self, fused):
+        return self._pack if fused is self.fused else _pack_device
+
+    def complete(self, fused, start):
+        """After the buckets are reduced: divide by the summed weights, tell the callbacks, return the views."""
+        on_host = fused is self.fused
         self.calls += 1
-        total = None if plain else self._divisor(fused, on_host)
+        total = None if self.op == "mean" else self._divisor(fused, on_host)
         if total is not None:
             xp = get_array_module(fused.buckets[0])
             for bucket in fused.buckets:
@@ -157,9 +178,11 @@ class DistributedOptimizer:
     nonfinite: what apply_gradients does when a gradient holds NaN or inf (trainer/nonfinite.py): "raise"
     (NonFiniteGradientError before any variable changes), "skip" (the step's update is left out on every rank;
     `nonfinite_skips` counts them) or None (no check, as Horovod).
+    overlap: start each bucket's allreduce as soon as its gradients are written, during the rest of the backward
+    pass (trainer/bucket_ops.py); None: $RINGFLOW_OVERLAP ("1" or "0") if set, else `overlap_default`.
     """
 
-    def __init__(self, optimizer, communicator=None, average=True, weight=None, nonfinite="raise"):
+    def __init__(self, optimizer, communicator=None, average=True, weight=None, nonfinite="raise", overlap=None):
         if weight is not None and not average:
             raise ValueError("weight= only makes sense with average=True: a weighted sum needs no weights")
         self.nonfinite = nonfinite_policy.check_policy(nonfinite)
@@ -167,6 +190,7 @@ class DistributedOptimizer:
         self._optimizer = optimizer
         self.communicator = communicator if communicator is not None else default_communicator()
         self.average, self.weight = average, weight
+        self.overlap = bucket_ops.overlap_default(self.communicator) if overlap is None else bool(overlap)
         self.averager = None
         self._allreduce_callbacks = []
 
@@ -174,7 +198,8 @@ class DistributedOptimizer:
         """Call callback(start, end) after each allreduce of the gradients (time.perf_counter() seconds).
 
         This is how a program times communication (ringflow train's timing and timeline hooks); it may be
-        added before or after minimize(). On one rank nothing is communicated and it is never called.
+        added before or after minimize(). On one rank nothing is communicated and it is never called. With
+        overlap, it is told the wait after the backward pass: the communication the overlap left exposed.
         """
         self._allreduce_callbacks.append(callback)
 
@@ -190,11 +215,15 @@ class DistributedOptimizer:
         has_grad = [g is not None for g, _ in grads_and_vars]
         weighted = self.weight is not None
         self.averager = GradientAverager(self.communicator, shapes, dtypes, has_grad, self.average, weighted,
-                                         callbacks=self._allreduce_callbacks)
+                                         callbacks=self._allreduce_callbacks, overlap=self.overlap)
         inputs = [g for g, _ in grads_and_vars if g is not None]
         if not inputs:
             raise ValueError(f"none of the variables {[v.name for v in variables]!r} has a gradient "
                              f"(rank {self.communicator.rank}): the loss does not depend on them")
+        if self.overlap:
+            weight = convert_to_tensor(self.weight) if weighted else None
+            outs = bucket_ops.build(self.averager, [g for g, _ in grads_and_vars], weight, shapes, dtypes)
+            return list(zip(outs if len(variables) > 1 else (outs,), variables))
         if weighted:
             inputs.insert(0, convert_to_tensor(self.weight))
         outs = apply_op("AllreduceGradients", inputs, name="AllreduceGradients",

@@ -95,7 +95,18 @@ class Operation:
         self.control_inputs = tuple(control_inputs)
         self.outputs = ()
         self.device = ""
-        self._id = len(graph._ops)
+        self._id = len(graph._ops)  # the schedule key: sessions run ready ops in this order (creation order)
+
+    def schedule_after(self, producers, order=0.5):
+        """Let sessions run this op as soon as `producers` (Operations) have, instead of in creation order.
+
+        A session runs, among the ops whose inputs are ready, the one with the smallest schedule key; this
+        moves the key just after the latest producer's. `order` in (0, 1) orders several ops placed after the
+        same producer (a data-parallel bucket's allreduce starts during backward this way, in bucket order).
+        """
+        if not 0 < order < 1:
+            raise ValueError(f"order must be in (0, 1), got {order!r}")
+        self._id = max((p._id for p in producers), default=-1) + order
 
     def values(self):
         return self.outputs

@@ -28,7 +28,7 @@ def same_on_every_rank(comm, array):
     return all(g.tobytes() == gathered[0].tobytes() for g in gathered)
 
 
-def averaged(comm, grads, weight=None, average=True):
+def averaged(comm, grads, weight=None, average=True, overlap=False):
     """Run AllreduceGradients on `grads` (arrays or None) of variables shaped like them."""
     g = tg.Graph()
     with g.as_default():
@@ -48,7 +48,7 @@ def averaged(comm, grads, weight=None, average=True):
         w = tg.placeholder(tg.float64, ()) if weight is not None else None
         if w is not None:
             feeds[w] = weight
-        out = DistributedOptimizer(Fixed(), comm, average=average, weight=w).compute_gradients(None)
+        out = DistributedOptimizer(Fixed(), comm, average=average, weight=w, overlap=overlap).compute_gradients(None)
         with tg.Session() as sess:
             return sess.run([o for o, _ in out], feeds)
 
@@ -61,11 +61,14 @@ def test_gradients_are_averaged_over_ranks(comm):
         assert same_on_every_rank(comm, got)
     for got in averaged(comm, grads, average=False):
         np.testing.assert_array_equal(got, SIZE * (SIZE + 1) / 2)
+    for got in averaged(comm, grads, overlap=True):
+        np.testing.assert_array_equal(got, (SIZE + 1) / 2)
 
 
-def test_weighted_average_counts_samples(comm):
+@pytest.mark.parametrize("overlap", [False, True])
+def test_weighted_average_counts_samples(comm, overlap):
     # rank r holds r+1 samples whose mean gradient is r: the global mean is sum(r(r+1)) / sum(r+1).
-    got = averaged(comm, [np.full(7, float(RANK))], weight=RANK + 1.0)[0]
+    got = averaged(comm, [np.full(7, float(RANK))], weight=RANK + 1.0, overlap=overlap)[0]
     n = np.arange(1, SIZE + 1)
     np.testing.assert_allclose(got, ((n - 1) * n).sum() / n.sum(), rtol=1e-15)
     assert same_on_every_rank(comm, got)
@@ -78,8 +81,9 @@ def test_an_empty_shard_contributes_nothing(comm):
     np.testing.assert_array_equal(got, 2.0)
 
 
-def test_variables_without_gradient_get_zeros(comm):
-    got = averaged(comm, [np.ones(4), None])
+@pytest.mark.parametrize("overlap", [False, True])
+def test_variables_without_gradient_get_zeros(comm, overlap):
+    got = averaged(comm, [np.ones(4), None], overlap=overlap)
     np.testing.assert_array_equal(got[0], 1.0)
     np.testing.assert_array_equal(got[1], np.zeros(2))
 
@@ -103,7 +107,7 @@ OPTIMIZERS = {
 }
 
 
-def build(optimizer, comm=None, weight=False):
+def build(optimizer, comm=None, weight=False, overlap=False):
     """A small two-layer model in its own graph; distributed when comm is given."""
     g = tg.Graph()
     with g.as_default():
@@ -114,7 +118,7 @@ def build(optimizer, comm=None, weight=False):
         n = tg.placeholder(tg.float64, ()) if weight else None
         opt = OPTIMIZERS[optimizer]()
         if comm is not None:
-            opt = DistributedOptimizer(opt, comm, weight=n)
+            opt = DistributedOptimizer(opt, comm, weight=n, overlap=overlap)
         step = tg.train.get_or_create_global_step()
         train = opt.minimize(spec.loss, global_step=step)
         init = tg.global_variables_initializer()
@@ -123,12 +127,13 @@ def build(optimizer, comm=None, weight=False):
     return sess, x, y, n, train, g.get_collection("variables")  # weights, slots and global step
 
 
+@pytest.mark.parametrize("overlap", [False, True])
 @pytest.mark.parametrize("optimizer", sorted(OPTIMIZERS))
-def test_ranks_on_shards_equal_one_process_on_the_whole_batch(comm, optimizer):
+def test_ranks_on_shards_equal_one_process_on_the_whole_batch(comm, optimizer, overlap):
     rng = np.random.default_rng(0)
     batch = 10  # not divisible by 3 or 4: unequal shards
     xs, ys = rng.standard_normal((6, batch, 5)), rng.integers(0, 3, (6, batch))
-    sess, x, y, n, train, variables = build(optimizer, comm, weight=True)
+    sess, x, y, n, train, variables = build(optimizer, comm, weight=True, overlap=overlap)
     ref, rx, ry, _, rtrain, rvariables = build(optimizer)
     broadcast_variables(sess, 0, comm)
     for rv, value in zip(rvariables, sess.run(variables)):

@@ -91,3 +91,21 @@ def test_default_graph_stack():
 def test_tensor_has_no_truth_value():
     with pytest.raises(TypeError, match="as a Python bool"):
         bool(tg.constant(1.0))
+
+
+def test_schedule_after_runs_an_op_as_soon_as_its_producers_have():
+    def run(hint):
+        with tg.Graph().as_default():
+            v = tg.Variable(0.0)
+            first = tg.identity(tg.constant(1.0), name="first")
+            with tg.control_dependencies([first]):
+                bumps = [v.assign_add(first) for _ in range(3)]
+                seen = v * first  # created last: by creation order it reads v after the three bumps
+            if hint:
+                seen.op.schedule_after([first.op])
+            with tg.Session() as sess:
+                sess.run(v.initializer)
+                return sess.run([bumps, seen])[1]
+    assert run(hint=False) == 3.0 and run(hint=True) == 0.0
+    with pytest.raises(ValueError, match="order must be in"):
+        tg.no_op().schedule_after([], order=1)
