@@ -8,7 +8,8 @@ import numpy as np
 from ..ops.registry import register
 
 
-def _update_kernel(update, num_refs):
+def register_apply(op_type, update, num_refs):
+    """Register `op_type` running update(*ref_arrays, *input_arrays, **attrs) in place; returns its OpDef."""
     def make(op, session):
         store, refs, attrs = session.variables, [t.op for t in op.inputs[:num_refs]], op.attrs
 
@@ -17,11 +18,8 @@ def _update_kernel(update, num_refs):
             update(*arrays, *values, **attrs)
             return arrays[0]
         return kernel
-    return make
-
-
-def _infer_var(var, *rest, **attrs):
-    return [(var.shape, var.dtype)]
+    return register(op_type, kernel=make, infer=lambda var, *rest, **attrs: [(var.shape, var.dtype)],
+                    ref_inputs=num_refs)
 
 
 def apply_gradient_descent(var, lr, grad):
@@ -54,4 +52,4 @@ def apply_adam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, g
 
 for _type, _update, _refs in [("ApplyGradientDescent", apply_gradient_descent, 1),
                               ("ApplyMomentum", apply_momentum, 2), ("ApplyAdam", apply_adam, 3)]:
-    register(_type, kernel=_update_kernel(_update, _refs), infer=_infer_var, ref_inputs=_refs)
+    register_apply(_type, _update, _refs)
