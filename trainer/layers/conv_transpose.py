@@ -1,8 +1,7 @@
 """tf.layers.Conv2DTranspose and conv2d_transpose: the transposed ("deconvolution") 2-D layer."""
 from ..initializers import zeros_initializer
-from ..ops.array_ops import reshape, shape
+from ..ops.array_ops import shape
 from ..ops.conv_transpose_ops import conv2d_transpose as nn_conv2d_transpose
-from ..ops.nn_ops import bias_add
 from .convolutional import Conv2D
 
 
@@ -51,12 +50,7 @@ class Conv2DTranspose(Conv2D):
         output_shape = [batch, *out, self.filters] if self.data_format == "NHWC" else [batch, self.filters, *out]
         outputs = nn_conv2d_transpose(inputs, self.kernel, output_shape, strides=self.strides, padding=self.padding,
                                       data_format=self.data_format, name="conv2d_transpose")
-        if self.use_bias:
-            if self.data_format == "NHWC":
-                outputs = bias_add(outputs, self.bias)
-            else:
-                outputs = outputs + reshape(self.bias, (1, self.filters, 1, 1))
-        return outputs if self.activation is None else self.activation(outputs)
+        return self._bias_and_activation(outputs)
 
 
 def conv2d_transpose(inputs, filters, kernel_size, strides=(1, 1), padding="valid", data_format="channels_last",

@@ -58,6 +58,9 @@ class Conv2D(Layer):
     def call(self, inputs):
         outputs = nn_conv2d(inputs, self.kernel, strides=self.strides, padding=self.padding,
                             data_format=self.data_format, dilations=self.dilation_rate, name="Conv2D")
+        return self._bias_and_activation(outputs)
+
+    def _bias_and_activation(self, outputs):
         if self.use_bias:
             if self.data_format == "NHWC":
                 outputs = bias_add(outputs, self.bias)
