@@ -13,8 +13,7 @@ from typing import NamedTuple, Optional
 
 from .. import checkpoint as npz
 from ..nonfinite import first_nonfinite
-from ..train import Saver, checkpoint_meta, get_checkpoint_state, list_variables
-from ..train.checkpoint_management import data_path
+from ..train import Saver, checkpoint_meta, latest_checkpoint, list_variables
 
 _LEGACY_NAME = re.compile(r"^ckpt-(\d+)\.npz$")
 
@@ -70,18 +69,9 @@ def latest_legacy_checkpoint(directory):
 
 def newest_usable_checkpoint(directory):
     """tg.train.latest_checkpoint's choice, also passing over checkpoints with NaN or inf in a variable."""
-    state = get_checkpoint_state(directory) if directory and os.path.isdir(directory) else None
-    if state is None:
+    if not directory or not os.path.isdir(directory):
         return None
-    candidates = [state.model_checkpoint_path]
-    candidates += [p for p in reversed(state.all_model_checkpoint_paths) if p not in candidates]
-    for prefix in candidates:
-        problem = unusable(data_path(prefix))
-        if problem is None:
-            return prefix
-        warnings.warn(f"skipping checkpoint {prefix!r} listed in {directory!r}: {problem}", RuntimeWarning,
-                      stacklevel=2)
-    return None
+    return latest_checkpoint(directory, problem=unusable)
 
 
 def unusable(path):

@@ -168,24 +168,29 @@ def remove_checkpoint(checkpoint_prefix, checkpoint_format_version=2, meta_graph
                       stacklevel=2)
 
 
-def latest_checkpoint(checkpoint_dir, latest_filename=None):
+def latest_checkpoint(checkpoint_dir, latest_filename=None, problem=None):
     """The prefix of the newest intact checkpoint the state file lists, or None.
 
     A listed checkpoint whose file is missing or damaged is skipped with a warning for the next newest.
+    `problem(path)` (a ringflow extension) replaces the damage check: it says why a file is unusable, or None.
     """
     state = get_checkpoint_state(checkpoint_dir, latest_filename)
     if state is None:
         return None
+    problem = problem or _file_problem
     candidates = [state.model_checkpoint_path]
     candidates += [p for p in reversed(state.all_model_checkpoint_paths) if p not in candidates]
     for prefix in candidates:
-        path = data_path(prefix)
-        problem = "its file does not exist" if not os.path.isfile(path) else npz.problem(path)
-        if problem is None:
+        why = problem(data_path(prefix))
+        if why is None:
             return prefix
-        warnings.warn(f"skipping checkpoint {prefix!r} listed in {checkpoint_dir!r}: {problem}", RuntimeWarning,
+        warnings.warn(f"skipping checkpoint {prefix!r} listed in {checkpoint_dir!r}: {why}", RuntimeWarning,
                       stacklevel=2)
     return None
+
+
+def _file_problem(path):
+    return "its file does not exist" if not os.path.isfile(path) else npz.problem(path)
 
 
 def _resolve(ckpt_dir_or_file):
