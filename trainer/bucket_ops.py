@@ -64,7 +64,7 @@ class BucketPipeline:
         what = self.averager.what()
         if fused is self.averager.fused and fused.split:
             self._thread().put((b, what))
-        elif hasattr(self.averager.communicator, "allocate_device_buckets"):
+        elif fused is not self.averager.fused and hasattr(self.averager.communicator, "allocate_device_buckets"):
             import cupy
             compute = cupy.cuda.get_current_stream()
             if self.side is None:
@@ -150,17 +150,9 @@ def build(averager, grads, weight, shapes, dtypes):
                     shapes=shapes, dtypes=dtypes)
 
 
-def _fused(pipeline, session):
-    averager = pipeline.averager
-    if session.device == "cpu":
-        averager.device = "cpu"
-        return averager.fused
-    return averager.on_device()
-
-
 def _start_kernel(op, session):
     pipeline, k = op.attrs["pipeline"], op.attrs["bucket"]
-    fused = _fused(pipeline, session)
+    fused = pipeline.averager.on_device(session)
     weighted = pipeline.averager.weighted
     token = np.zeros((), np.int8)
 
@@ -175,7 +167,7 @@ def _start_kernel(op, session):
 
 def _finish_kernel(op, session):
     pipeline = op.attrs["pipeline"]
-    fused = _fused(pipeline, session)
+    fused = pipeline.averager.on_device(session)
 
     def finish(*tokens):
         begin = time.perf_counter()  # callbacks are told the wait, the communication the backward pass left exposed
@@ -187,7 +179,7 @@ def _finish_kernel(op, session):
 def _start_destinations(op):
     pipeline, k = op.attrs["pipeline"], op.attrs["bucket"]
     averager = pipeline.averager
-    fused = averager.device_fused if averager.device == "gpu" else averager.fused
+    fused = averager.current()
     views = [fused.views[j] for index, j in pipeline.members(k) if averager.has_grad[index]]
     return [None] * averager.weighted + views if len(op.inputs) > averager.weighted else [None] * len(op.inputs)
 

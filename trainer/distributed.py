@@ -29,10 +29,11 @@ def default_communicator():
 class GradientAverager:
     """The kernel of AllreduceGradients: pack into the fused buckets, allreduce, unpack (weighted) averages.
 
-    A device="gpu" session uses device buckets instead (`on_device`): NCCL's, reduced in place on the GPU, or,
-    with a CPU backend (ranks sharing a GPU), staged through pinned host memory (allreduce/staged.py). There the
-    step never waits for the GPU: a weighted average divides by the summed weights on the device, so weights
-    summing to 0 give NaN, which the `nonfinite` policy reports, where the host path raises at once.
+    A session on a device uses device buckets instead (`on_device`): on "gpu" NCCL's, reduced in place, or, with
+    a CPU backend (ranks sharing a GPU), staged through pinned host memory; on another registered device staged
+    through its to_host/to_device (allreduce/staged.py). There the step never waits for the device: a weighted
+    average divides by the summed weights on the device, so weights summing to 0 give NaN, which the `nonfinite`
+    policy reports, where the host path raises at once.
     """
 
     def __init__(self, communicator, shapes, dtypes, has_grad, average, weighted, callbacks=(), overlap=False):
@@ -49,19 +50,30 @@ class GradientAverager:
         on_cpu = overlap and not hasattr(communicator, "allocate_device_buckets")  # NCCL overlaps on the device
         self.fused = FusedAllreduce(bucket_ops.duplicate(communicator) if on_cpu else communicator, self.layout,
                                     bucket_bytes=BUCKET_BYTES, split=on_cpu)
-        self.device_fused, self.device = None, "cpu"
+        self.device_fused, self.device = {}, "cpu"  # device name -> its buckets; the device of the last plan
         self.calls = 0  # steps averaged by this process: errors name the step a rank is in (all ranks count alike)
 
-    def on_device(self):
-        """The device buckets, built by the first device="gpu" plan (collective: every rank's first GPU plan
-        of the training op builds them together, as the host buckets are built with the graph)."""
-        if self.device_fused is None:
+    def on_device(self, session=None):
+        """The buckets a plan of `session` (None: a device="gpu" one) writes its gradients into: the host
+        buckets on "cpu", else that device's buckets, built by its first plan (collective: every rank's first
+        plan of the training op on that device builds them together, as the host buckets are built with the
+        graph). The device is remembered: `destinations` names the buckets of the last plan made."""
+        device = "gpu" if session is None else session.device
+        self.device = device
+        if device == "cpu":
+            return self.fused
+        if device not in self.device_fused:
             from allreduce import FusedAllreduce
             from allreduce.staged import device_buckets
-            self.device_fused = FusedAllreduce(self.communicator, self.layout, bucket_bytes=BUCKET_BYTES,
-                                               allocate=device_buckets(self.communicator), split=self.overlap)
-        self.device = "gpu"
-        return self.device_fused
+            transfer = {} if session is None else dict(to_device=session.to_device, to_host=session.to_host)
+            allocate = device_buckets(self.communicator, device, **transfer)
+            self.device_fused[device] = FusedAllreduce(self.communicator, self.layout, bucket_bytes=BUCKET_BYTES,
+                                                       allocate=allocate, split=self.overlap)
+        return self.device_fused[device]
+
+    def current(self):
+        """The buckets of the device the last plan was made for."""
+        return self.fused if self.device == "cpu" else self.device_fused[self.device]
 
     def __call__(self, *arrays, fused=None):
         start = time.perf_counter()
@@ -112,8 +124,7 @@ class GradientAverager:
     def destinations(self):
         """Per input of the op, the bucket view its gradient is copied into (the session may compute it there):
         the buckets of the device the last plan was made for."""
-        fused = self.device_fused if self.device == "gpu" else self.fused
-        views = dict(zip(self.order, fused.views))
+        views = dict(zip(self.order, self.current().views))
         return [None] * self.weighted + [views[i] for i, has in enumerate(self.has_grad) if has]
 
     @staticmethod
@@ -159,10 +170,8 @@ def _infer(*inputs, averager, shapes, dtypes, **attrs):
 
 def _kernel(op, session):
     averager = op.attrs["averager"]
-    if session.device == "cpu":
-        averager.device = "cpu"
-        return averager
-    return functools.partial(averager, fused=averager.on_device())
+    fused = averager.on_device(session)
+    return averager if fused is averager.fused else functools.partial(averager, fused=fused)
 
 
 register("AllreduceGradients", kernel=_kernel, infer=_infer, persistent=True,

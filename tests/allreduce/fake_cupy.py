@@ -59,8 +59,9 @@ class ndarray:
     def copy(self):
         return ndarray(self._a.copy())
 
-    def astype(self, dtype):
-        return ndarray(self._a.astype(dtype))
+    def astype(self, dtype, order="K", casting=None, subok=None, copy=True):  # CuPy's documented signature
+        result = self._a.astype(dtype, order=order, copy=copy)
+        return self if result is self._a else ndarray(result)
 
     def get(self, stream=None, out=None):
         COUNTS["to_host"] += 1

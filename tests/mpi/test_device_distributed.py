@@ -40,12 +40,7 @@ def train(device, communicator=None, overlap=False):
             return sess.run({v.name: v for v in tg.global_variables()})
 
 
-# Known bug (issue 10, trainer/distributed.py): on any device but "cpu" the averager takes its device buckets
-# from allreduce.staged.StagedBuckets, which is CuPy-only (streams, pinned memory); a registered device other
-# than "gpu" needs host buckets with to_host/to_device or an allocator declared with register_device.
-@pytest.mark.xfail(SIZE > 1, raises=ModuleNotFoundError, strict=True,
-                   reason="device buckets are CuPy-only (allreduce/staged.py)")
-@pytest.mark.parametrize("backend", ["mpi", "ring"])
+@pytest.mark.parametrize("backend", ["mpi", "ring", "shm"])  # shm: the host twins are its shared window
 @pytest.mark.parametrize("overlap", [False, True])
 def test_ranks_on_the_standin_agree_bitwise_and_match_one_process(backend, overlap):
     communicator = allreduce.create_communicator(backend)

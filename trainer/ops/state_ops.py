@@ -11,7 +11,7 @@ def _variable_kernel(op, session):
 
 def _assign_kernel(op, session):
     store, var, to_device = session.variables, op.inputs[0].op, session.to_device
-    static_shape, dtype = op.inputs[0].shape, op.inputs[0].dtype
+    static_shape, dtype = op.inputs[0].shape, np.dtype(op.inputs[0].dtype)
 
     def assign(value):
         current = store.get(var)
@@ -21,9 +21,11 @@ def _assign_kernel(op, session):
         if static_shape.ndims is not None and not _fits(static_shape, value.shape):
             raise ValueError(f"Cannot assign a value of shape {value.shape} to variable {var.name!r} "
                              f"of shape {static_shape}")
+        # A fresh C-ordered copy the variable owns: numpy for host values, else the device array's own astype
+        # (CuPy's and the Array API's take order= and copy= as numpy's does).
         store[var] = new = to_device(np.array(value, dtype=dtype, copy=True, order="C")
                                      if isinstance(value, np.ndarray) or np.isscalar(value)
-                                     else value.astype(dtype, copy=True))
+                                     else value.astype(dtype, order="C", copy=True))
         return new
     return assign
 
