@@ -1,11 +1,14 @@
 """Parameter server vs ring allreduce on the same model: samples/s, time per step, bytes sent per rank per step.
 
-`python scripts/bench_ps.py [--workers 2 3 4] [--steps 30]` launches one MPMD mpiexec job per setting (PS
-async/sync with 1 and 2 ps tasks, and ringflow's ring allreduce with as many ranks as workers) and prints a
-table. Each job runs this same file with --role; rank 0 of the workers reports as JSON on stdout.
+`python scripts/bench_ps.py [--workers 2 3 4] [--steps 30] [--repeats 3]` launches MPMD mpiexec jobs per
+setting (PS async/sync with 1 and 2 ps tasks, and ringflow's ring allreduce with as many ranks as workers) and
+prints a table of the medians over the repeats. Each job runs this same file with --role; every worker reports
+its samples/s and the bytes it sent per step as JSON on stdout.
 """
 import argparse
 import json
+import re
+import statistics
 import subprocess
 import sys
 import time
@@ -16,6 +19,7 @@ sys.path.insert(0, str(ROOT))
 
 HIDDEN = 256   # a 2-layer MLP, 784-256-10: S = 203,530 float32 parameters (~0.8 MB)
 BATCH = 32     # per worker
+HANG_S = 120   # a job takes seconds even on a loaded 2-core machine: past this a rank is stuck
 
 
 def build(tg, np):
@@ -32,7 +36,10 @@ def build(tg, np):
 
 
 def role(args):
+    import faulthandler
+
     import numpy as np
+    faulthandler.dump_traceback_later(HANG_S, exit=True)  # a stuck rank shows where it waits, then ends the job
     import trainer as tg
     rng = np.random.default_rng(0)
     feed_x, feed_y = rng.standard_normal((BATCH, 784)).astype(np.float32), rng.integers(0, 10, BATCH)
@@ -71,9 +78,8 @@ def role(args):
         sess.run(train, {x: feed_x, y: feed_y})
     elapsed = time.perf_counter() - start
     sent = 2 * size * 4 * (n - 1) / n if args.mode == "allreduce" else (client.bytes_sent - before) / args.steps
-    if rank == 0:
-        print("RESULT " + json.dumps({"step_s": elapsed / args.steps, "samples_s": n * BATCH * args.steps / elapsed,
-                                      "bytes": sent, "size": size}), flush=True)
+    print("RESULT " + json.dumps({"rank": rank, "samples_s": BATCH * args.steps / elapsed, "bytes": sent,
+                                  "size": size}), flush=True)
 
 
 def launch(mode, workers, ps, steps):
@@ -86,11 +92,16 @@ def launch(mode, workers, ps, steps):
         command = [find_mpiexec()]
         for i, (job, task) in enumerate([("ps", t) for t in range(ps)] + [("worker", t) for t in range(workers)]):
             command += ([":"] if i else []) + ["-n", "1", *me, "--job", job, "--task", str(task)]
-    out = subprocess.run(command, env=mpi_env(), capture_output=True, text=True, timeout=600)
-    line = [ln for ln in out.stdout.splitlines() if ln.startswith("RESULT ")]
-    if not line:
+    out = subprocess.run(command, env=mpi_env(), capture_output=True, text=True, timeout=2 * HANG_S)
+    results = [json.loads(r) for r in re.findall(r"RESULT (\{[^}]*\})", out.stdout)]  # ranks' lines may mix
+    if len(results) != workers:
         raise RuntimeError(f"{mode} with {workers} workers, {ps} ps failed:\n{out.stdout}\n{out.stderr}")
-    return json.loads(line[0][7:])
+    # async workers do not wait for each other, so the job's rate is the sum of theirs (rank 0's alone would
+    # look fast whenever the others are starved of CPU); a worker's time per step is then N*BATCH/that
+    samples_s = sum(r["samples_s"] for r in results)
+    first = min(results, key=lambda r: r["rank"])
+    return {"samples_s": samples_s, "step_s": workers * BATCH / samples_s, "bytes": first["bytes"],
+            "size": first["size"]}
 
 
 def main():
@@ -102,6 +113,7 @@ def main():
     parser.add_argument("--ps", type=int, default=1)
     parser.add_argument("--workers", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--steps", type=int, default=30)
+    parser.add_argument("--repeats", type=int, default=3, help="jobs per setting; the table shows their median")
     args = parser.parse_args()
     if args.role:
         args.workers = args.workers[0]
@@ -109,7 +121,8 @@ def main():
     print(f"{'setting':<22}{'N':>3}{'samples/s':>12}{'ms/step':>10}{'bytes/rank/step':>18}{'ring 2S(N-1)/N':>17}")
     for n in args.workers:
         for mode, ps in [("async", 1), ("async", 2), ("sync", 1), ("sync", 2), ("allreduce", 0)]:
-            r = launch(mode, n, ps, args.steps)
+            runs = [launch(mode, n, ps, args.steps) for _ in range(args.repeats)]
+            r = {k: statistics.median(run[k] for run in runs) for k in runs[0]}  # a shared machine: medians
             name = "ring allreduce" if mode == "allreduce" else f"PS {mode}, {ps} ps"
             ring = 2 * r["size"] * 4 * (n - 1) / n
             print(f"{name:<22}{n:>3}{r['samples_s']:>12.0f}{r['step_s'] * 1e3:>10.2f}{r['bytes']:>18,.0f}"

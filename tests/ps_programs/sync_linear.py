@@ -1,12 +1,14 @@
 # Synchronous PS training (tf.train.SyncReplicasOptimizer), float64, 2 ps tasks: each worker feeds its half
-# of every global batch. Role from argv: `python sync_linear.py ps|worker TASK STEPS OUT.npz`.
+# of every global batch. Role from argv: `python sync_linear.py ps|worker TASK STEPS OUT.npz [CRASH_AT]`.
 # The chief writes the final variables to OUT.npz for comparison with one process on the global batch.
+# With CRASH_AT, worker 1 raises at that step: the chief would wait forever for its half of the round.
 import sys
 
 import numpy as np
 import trainer as tf
 
 job_name, task_index, steps, out = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+crash_at = int(sys.argv[5]) if len(sys.argv) > 5 else None
 cluster = tf.train.ClusterSpec({"ps": ["localhost:2220", "localhost:2221"],
                                 "worker": ["localhost:2222", "localhost:2223"]})
 server = tf.train.Server(cluster, job_name=job_name, task_index=task_index)
@@ -34,6 +36,8 @@ sv = tf.train.Supervisor(is_chief=(task_index == 0), logdir=None, init_op=tf.glo
 with sv.managed_session(server.target) as sess:
     step = sess.run(global_step)
     while step < steps:
+        if task_index == 1 and step == crash_at:
+            raise RuntimeError("worker 1 fails on purpose at step %d" % step)
         sess.run(train_op, feed_dict={X: data_x[step][half], Y: data_y[step][half]})
         step = sess.run(global_step)
     if task_index == 0:

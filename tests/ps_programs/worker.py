@@ -1,6 +1,6 @@
 # The seed notebook's listing 4-16 (worker), written for ringflow: only the import line differs from TF1.
 # Run as one job: mpiexec -n 1 python ps.py : -n 1 python worker.py : -n 1 python worker2.py
-# An optional argument sets the number of global training steps (the listing trains "forever").
+# Optional arguments: the number of global training steps (the listing trains "forever") and save_model_secs.
 import sys
 
 import numpy as np
@@ -51,6 +51,7 @@ with tf.device(tf.train.replica_device_setter(
 
 training_steps = int(sys.argv[1]) if len(sys.argv) > 1 else 600
 display_step = 100
+save_model_secs = float(sys.argv[2]) if len(sys.argv) > 2 else 5
 
 sv = tf.train.Supervisor(is_chief=(task_index == 0),  # worker 0 is the chief
                          logdir="log/super/",
@@ -58,7 +59,7 @@ sv = tf.train.Supervisor(is_chief=(task_index == 0),  # worker 0 is the chief
                          summary_op=None,
                          saver=saver,
                          global_step=global_step,
-                         save_model_secs=5,
+                         save_model_secs=save_model_secs,
                          recovery_wait_secs=1)
 
 with sv.managed_session(server.target) as sess:

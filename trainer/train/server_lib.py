@@ -2,7 +2,9 @@
 
 The cluster is one MPI job (MPMD: `mpiexec -n 1 python ps.py : -n 1 python worker.py : ...`). The
 "host:port" strings of a ClusterSpec are task names here, not sockets: a Server finds the rank of every
-(job, task) by an allgather of what each rank announces, and checks them against the spec.
+(job, task) by an allgather of what each rank announces, and checks them against the spec. As with a
+communicator (allreduce/abort.py), once a Server of more than one rank exists an uncaught exception on any
+rank aborts the whole job, so a crashed worker never leaves the ps and the other workers waiting.
 """
 import atexit
 
@@ -107,6 +109,10 @@ class Server:
             raise RuntimeError("This process already has a tg.train.Server: one task per process")
         self.cluster_spec = cluster
         self.job_name, self.task_index = job_name, task_index
+        from allreduce import abort
+        from mpi4py import MPI
+        if MPI.COMM_WORLD.Get_size() > 1:  # from here ranks wait on each other: a failing one ends the job
+            abort.install()
         self._peers = find_peers(cluster, job_name, task_index)
         if job_name != "ps":
             set_client(Client(self._peers))

@@ -5,8 +5,9 @@ services -- a checkpoint every save_model_secs, the summary op and global_step/s
 each a LooperThread that first acts at once -- and on exit stops them, reports their first error, and
 closes the session. The services call the same Session as the training loop from their own thread, as in
 TF1: a run only reads variables into fresh arrays, so a checkpoint may hold values from either side of a
-concurrent step but never a torn array. One addition to TF1: a clean exit also saves a final checkpoint, so
-a short run resumes where it stopped rather than from the last periodic save.
+concurrent step but never a torn array. As in TF1, checkpoints come only from that timer thread: stop() and
+the end of managed_session() do not save, so a restarted job resumes from the last periodic save (a program
+that wants its final state kept calls sv.saver.save itself, as the seed notebook's listing does).
 """
 import contextlib
 import os
@@ -47,8 +48,6 @@ class Supervisor:
         self._recovery_wait_secs, self._stop_grace_secs = recovery_wait_secs, stop_grace_secs
         self._logdir = self._save_path = self._summary_writer = None
         self._save_summaries_secs = self._save_model_secs = None
-        self._service_session = None
-        self._checkpoint_service = False
         if is_chief:  # only the chief writes checkpoints and events
             self._logdir, self._save_summaries_secs, self._save_model_secs = logdir, save_summaries_secs, save_model_secs
             if logdir:
@@ -107,7 +106,6 @@ class Supervisor:
                 threads.append(_StepCounterThread(self, sess))
         if self._saver and self._save_model_secs:
             threads.append(_CheckpointThread(self, sess))
-            self._service_session, self._checkpoint_service = sess, True
         for t in threads:
             t.start()
         return threads
@@ -148,13 +146,14 @@ class Supervisor:
         return LooperThread.loop(self._coord, timer_interval_secs, target, args=args, kwargs=kwargs)
 
     def stop(self, threads=None, close_summary_writer=True, ignore_live_threads=False):
-        """Stop the services, raise the first error a thread reported, then close the summary writer."""
+        """Stop the services, raise the first error a thread reported, then close the summary writer.
+
+        No checkpoint is saved here (TF1): the last one is the checkpoint thread's latest."""
         from ..summary.protos import SessionLog
         self._coord.request_stop()
         try:
             self._coord.join(threads, stop_grace_period_secs=self._stop_grace_secs,
                              ignore_live_threads=ignore_live_threads)
-            self._service_session = None
         finally:
             if close_summary_writer and self._summary_writer:
                 self._summary_writer.add_session_log(SessionLog(status=SessionLog.STOP))
