@@ -127,9 +127,8 @@ def synchronizer(device):
 def bench(name, scale, device="cpu"):
     widths, batch, repeats, inner = SIZES[name]
     weights, x, labels = init(widths, batch)
-    steps = {"ringflow": ringflow_step(weights, x, labels, device)}
-    if device == "cpu":
-        steps["numpy"] = numpy_step(weights, x, labels)
+    steps = {"numpy": numpy_step(weights, x, labels)} if device == "cpu" else {}
+    steps["ringflow"] = ringflow_step(weights, x, labels, device)  # after numpy: the order of earlier runs
     try:
         steps["torch"] = torch_step(weights, x, labels, device)
     except ImportError:
