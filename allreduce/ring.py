@@ -57,6 +57,8 @@ MAX_CACHED = 64
 
 @register("ring")
 class RingCommunicator(Communicator):
+    segment_bytes = SEGMENT_BYTES
+
     def __init__(self, comm=None, timeout=None, nodes=None):
         """nodes: for testing only, each rank's node label, pretending a layout (topology.py)."""
         super().__init__(comm, timeout)
@@ -98,7 +100,7 @@ class RingCommunicator(Communicator):
                 self._schedules.clear()
             n = self.ring_comm.Get_size()
             bounds = [c * count // n for c in range(n + 1)]
-            step = max(1, SEGMENT_BYTES // dtype.itemsize)
+            step = max(1, self.segment_bytes // dtype.itemsize)
             segs = [[(a, min(a + step, bounds[c + 1])) for a in range(bounds[c], bounds[c + 1], step)]
                     for c in range(n)]
             width = bounds[1] - bounds[0] + 1

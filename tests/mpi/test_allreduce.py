@@ -203,7 +203,7 @@ def test_shm_pieces_and_ring_segments(monkeypatch):
     """Messages spanning many shm slots (both the one- and two-barrier paths) and many ring segments."""
     monkeypatch.setattr(allreduce.shm, "SLOT_BYTES", 64 * 1024 + 8)
     monkeypatch.setattr(allreduce.shm, "PIECE_BYTES_PER_RANK", 64 * 1024 + 8)
-    monkeypatch.setattr(allreduce.ring, "SEGMENT_BYTES", 4096 + 8)
+    monkeypatch.setattr(allreduce.ring.RingCommunicator, "segment_bytes", 4096 + 8)
     x = np.arange(100_003, dtype=np.float64) + RANK
     want = N * np.arange(100_003) + N * (N - 1) / 2
     for name in ["shm", "ring"]:

@@ -119,7 +119,7 @@ def test_float16_reduced_in_wider_type(comm):
 def test_pieces_and_ring_segments(name, monkeypatch):
     """Messages spanning many shared-memory pieces (the last one a single element) and many ring segments."""
     monkeypatch.setattr(allreduce.hierarchical, "SLOT_BYTES", 64 * 1024)
-    monkeypatch.setattr(allreduce.ring, "SEGMENT_BYTES", 4096 + 8)
+    monkeypatch.setattr(allreduce.hierarchical.HierarchicalCommunicator, "segment_bytes", 4096 + 8)
     c = allreduce.BACKENDS["hierarchical"](nodes=LAYOUTS[name])
     count = 3 * 8192 + 1
     x = np.arange(count, dtype=np.float64) + RANK
