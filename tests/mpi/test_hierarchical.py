@@ -3,6 +3,7 @@ one node, a rank per node, 2 per node (2x2, and 2+1 at 3 ranks), cyclic placemen
 values, agreement with MPI_Allreduce, bitwise identical results, edge lengths, every dtype, mismatches, timeouts.
 All ranks really share this machine, so the shared memory within a pretended node works as on a real one."""
 import os
+import threading
 import time
 
 import numpy as np
@@ -130,6 +131,25 @@ def test_pieces_and_ring_segments(name, monkeypatch):
         assert same_on_all_ranks(got)
 
 
+@pytest.mark.parametrize("threaded", [True, False])
+@pytest.mark.parametrize("name", list(LAYOUTS))
+def test_pipelined_pieces_with_and_without_helper_thread(name, threaded, monkeypatch):
+    """Many pipelined pieces (three slots rotating, pieces of uneven length), their rings on the helper thread or
+    in turn on the caller's, then a message of other pieces on the same windows: equal to MPI_Allreduce."""
+    monkeypatch.setattr(allreduce.hierarchical, "THREADED", threaded)
+    monkeypatch.setattr(allreduce.hierarchical, "PIECE_BYTES", 8 * 1024)
+    monkeypatch.setattr(allreduce.hierarchical, "MIN_PIECE_BYTES", 1024)
+    c = allreduce.BACKENDS["hierarchical"](nodes=LAYOUTS[name])
+    rng = np.random.default_rng(RANK)
+    for count in (7 * 1024 + 5, CAPACITY // 8 + 1, 3 * 1024 + 1):
+        x = rng.standard_normal(count)
+        want = np.empty_like(x)
+        WORLD.Allreduce(x, want)
+        got = c.allreduce(x)
+        np.testing.assert_allclose(got, want, rtol=1e-12, err_msg=f"{name} {count}")
+        assert same_on_all_ranks(got)
+
+
 @pytest.mark.parametrize("name", list(LAYOUTS))
 def test_ring_in_node_order(name):
     """The flat ring under any placement: correct, and its ring crosses between nodes only k times (once per
@@ -181,7 +201,7 @@ def test_ranks_in_different_collectives_are_told_which(comm):
 
 @pytest.mark.skipif(N == 1, reason="nobody to wait for")
 @pytest.mark.parametrize("name", ["2 per node", "cyclic"])
-@pytest.mark.parametrize("late", ["before", "inside"])
+@pytest.mark.parametrize("late", ["before", "inside", "in its ring"])
 def test_timeout_names_the_late_rank(name, late, monkeypatch):
     """The last rank arrives late (the others wait in the agreement), or stalls inside the collective after
     the agreement (the others wait at a node barrier or in a ring across nodes): every other rank names it."""
@@ -189,6 +209,8 @@ def test_timeout_names_the_late_rank(name, late, monkeypatch):
     nodes = ALL_LAYOUTS[name]
     c = allreduce.BACKENDS["hierarchical"](nodes=nodes, timeout=1.0)
     layout = Layout(nodes, 0, pretended=True)
+    if late == "in its ring" and layout.nodes == 1:
+        pytest.skip("one node: no ring across nodes")
     lanes = min(len(ranks) for ranks in layout.members)
     slow = max(q for q in range(N) if layout.members[nodes[q]].index(q) < lanes)  # a rank that adds
     if RANK == slow:
@@ -197,8 +219,11 @@ def test_timeout_names_the_late_rank(name, late, monkeypatch):
         else:
             calls = []
 
-            def stalling_add(*args, **kwargs):  # the first addition of the data path takes 4 s
-                if not calls:
+            alone = len(layout.members[nodes[RANK]]) == 1  # no node to reduce within: every addition is the ring's
+
+            def stalling_add(*args, **kwargs):  # the first addition of the data path (or of its ring) takes 4 s
+                in_ring = alone or threading.current_thread().name == "ringflow-ring"
+                if not calls and (late == "inside" or in_ring):
                     calls.append(time.sleep(4))
                 return np.add(*args, **kwargs)
             monkeypatch.setitem(allreduce.ops.UFUNCS, "sum", stalling_add)
