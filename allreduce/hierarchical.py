@@ -114,7 +114,7 @@ class HierarchicalCommunicator(RingCommunicator):
             return
         self._reserve(min(per, src.size) * src.itemsize)
         m = lanes(self.layout)
-        ring, last = _Helper(self) if THREADED and self.lane is not None else None, None
+        ring, last = _Helper(self._across, self.give_up) if THREADED and self.lane is not None else None, None
         try:
             staged = self._stage_in(src, op, pieces[0], m)
             for i in range(len(pieces)):
@@ -240,8 +240,9 @@ class _Stalled(Exception):
 class _Helper:
     """One thread that runs a communicator's rings across nodes, one at a time, while the caller goes on."""
 
-    def __init__(self, communicator):
-        self.comm, self.job, self.error = communicator, None, None
+    def __init__(self, across, give_up):
+        """across(src, dst, op) runs one ring across nodes; give_up() abandons the communicator's collective."""
+        self.across, self.give_up, self.job, self.error = across, give_up, None, None
         self.go, self.done = threading.Semaphore(0), threading.Semaphore(0)
         self.thread = threading.Thread(target=self._serve, name="ringflow-ring", daemon=True)
         self.thread.start()
@@ -255,7 +256,7 @@ class _Helper:
         self.done.acquire()
         error, self.error = self.error, None
         if isinstance(error, _Stalled):
-            self.comm.give_up()
+            self.give_up()
         if error is not None:
             raise error
 
@@ -270,7 +271,7 @@ class _Helper:
             if self.job is None:
                 return
             try:
-                self.comm._across(self.job[0], self.job[0], self.job[1])
+                self.across(self.job[0], self.job[0], self.job[1])
             except BaseException as error:  # handed to the caller's thread
                 self.error = error
             self.done.release()

@@ -246,3 +246,34 @@ def test_save_makes_the_last_missing_directory_level_as_tf1_does(tmp_path):
             assert tg.train.latest_checkpoint(str(tmp_path / "saved")) == prefix
             with pytest.raises(ValueError, match="Parent directory of .*deeper/still/model.ckpt doesn't exist"):
                 saver.save(sess, str(tmp_path / "deeper" / "still" / "model.ckpt"))
+
+
+def test_saves_from_two_threads_leave_a_state_file_naming_a_file_that_exists(tmp_path):
+    """Supervisor's timer thread and the program's own save share one Saver (as the seed's program does)."""
+    import threading
+    import warnings
+    with tg.Graph().as_default():
+        v = tg.Variable(np.zeros(1000, np.float32), name="v")
+        saver = tg.train.Saver(max_to_keep=1)
+        with tg.Session() as sess:
+            sess.run(v.initializer)
+
+            errors = []
+
+            def save(name):
+                try:
+                    for step in range(80):
+                        saver.save(sess, str(tmp_path / name), global_step=step)
+                except Exception as exc:  # noqa: BLE001 - reported below, with the other thread's
+                    errors.append(exc)
+            threads = [threading.Thread(target=save, args=(n,)) for n in ("model.ckpt", "sv.cpk")]
+            with warnings.catch_warnings(record=True) as caught:  # unserialized saves prune each other's files
+                warnings.simplefilter("always")
+                for t in threads:
+                    t.start()
+                for t in threads:
+                    t.join()
+    assert not errors and not [str(w.message) for w in caught], (errors, caught)
+    state = tg.train.get_checkpoint_state(str(tmp_path))
+    assert os.path.exists(state.model_checkpoint_path + ".npz"), (state, sorted(os.listdir(tmp_path)))
+    assert len([f for f in os.listdir(tmp_path) if f.endswith(".npz")]) == 1

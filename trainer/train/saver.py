@@ -8,6 +8,7 @@ its restore ops), so it works through any session-like object with `run`, on CPU
 import json
 import numbers
 import os
+import threading
 import time
 
 import numpy as np
@@ -46,6 +47,9 @@ class Saver:
         self._next_checkpoint_time = time.time() + self._keep_every_s
         self._last_checkpoints = []  # [(prefix, time saved)], oldest first
         self._to_delete = []
+        # Supervisor's timer thread and the program's own sv.saver.save() share one Saver (the seeds do this):
+        # one save at a time, or a state file may name a checkpoint the other save just pruned.
+        self._lock = threading.RLock()
         self._variables = None
         if not defer_build:
             self.build()
@@ -76,6 +80,10 @@ class Saver:
         `meta` (a ringflow extension) is any JSON-able value kept in the file, read back with
         tg.train.checkpoint_meta(prefix): a data position, a run's configuration. No .meta graph file is written.
         """
+        with self._lock:
+            return self._save(sess, save_path, global_step, latest_filename, write_state, meta)
+
+    def _save(self, sess, save_path, global_step, latest_filename, write_state, meta):
         if self._variables is None:
             raise RuntimeError("`build()` should be called before save if defer_build==True")
         if not self._variables:

@@ -40,7 +40,7 @@ class SessionManager:
     def _restore_checkpoint(self, master, saver=None, checkpoint_dir=None, checkpoint_filename_with_path=None,
                             wait_for_checkpoint=False, max_wait_secs=7200, config=None):
         """A new session, and whether a checkpoint was restored into it."""
-        from .checkpoint_management import get_checkpoint_state
+        from .checkpoint_management import get_checkpoint_state, latest_checkpoint
         sess = _new_session(master, self._graph, config)
         if checkpoint_dir and checkpoint_filename_with_path:
             raise ValueError(f"Can not provide both checkpoint_dir ({checkpoint_dir!r}) and "
@@ -50,18 +50,20 @@ class SessionManager:
         if checkpoint_filename_with_path:
             saver.restore(sess, checkpoint_filename_with_path)
             return sess, True
+        # TF1 restores the state file's newest entry as it is; latest_checkpoint also passes over a listed file
+        # that is missing or damaged (with a warning) for the newest intact one.
         waited = 0
-        ckpt = get_checkpoint_state(checkpoint_dir)
-        while not ckpt or not ckpt.model_checkpoint_path:
+        prefix = latest_checkpoint(checkpoint_dir)
+        while prefix is None:
             if not wait_for_checkpoint or waited >= max_wait_secs:
                 return sess, False
             logger().info("Waiting for checkpoint to be available.")
             time.sleep(self._recovery_wait_secs)
             waited += self._recovery_wait_secs
-            ckpt = get_checkpoint_state(checkpoint_dir)
-        saver.restore(sess, ckpt.model_checkpoint_path)
+            prefix = latest_checkpoint(checkpoint_dir)
+        saver.restore(sess, prefix)
         if hasattr(saver, "recover_last_checkpoints"):
-            saver.recover_last_checkpoints(ckpt.all_model_checkpoint_paths)
+            saver.recover_last_checkpoints(get_checkpoint_state(checkpoint_dir).all_model_checkpoint_paths)
         return sess, True
 
     def prepare_session(self, master, init_op=None, saver=None, checkpoint_dir=None, wait_for_checkpoint=False,
