@@ -7,6 +7,7 @@ import pytest
 from mpi4py import MPI
 
 import allreduce
+from tests.mpi.closed_forms import expected, same_on_all_ranks
 
 os.environ.setdefault("RINGFLOW_TIMEOUT", "60")  # a bug that loses a message fails the test, not the launcher
 WORLD = MPI.COMM_WORLD
@@ -21,19 +22,6 @@ LENGTHS = sorted({0, 1, max(N - 1, 1), 7, 1000, SMALL, SMALL + 1, 200_003})
 @pytest.fixture(scope="module", params=NAMES)
 def comm(request):
     return allreduce.create_communicator(request.param)
-
-
-def same_on_all_ranks(a):
-    everyone = WORLD.allgather(np.ascontiguousarray(a).tobytes())
-    return all(b == everyone[0] for b in everyone)
-
-
-def expected(op, dtype, shape):
-    """x = rank + 1 on every rank: closed forms in N."""
-    total = N * (N + 1) // 2
-    value = {"sum": total, "max": N, "min": 1,
-             "mean": (N + 1) / 2 if np.dtype(dtype).kind == "f" else total // N}[op]
-    return np.full(shape, value, dtype)
 
 
 @pytest.mark.parametrize("op", ["sum", "mean", "max", "min"])

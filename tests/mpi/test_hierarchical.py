@@ -13,6 +13,7 @@ from mpi4py import MPI
 import allreduce
 import allreduce.hierarchical
 from allreduce.topology import Layout
+from tests.mpi.closed_forms import expected, same_on_all_ranks
 
 os.environ.setdefault("RINGFLOW_TIMEOUT", "60")  # a bug that loses a message fails the test, not the launcher
 WORLD = MPI.COMM_WORLD
@@ -53,19 +54,6 @@ LAYOUTS = unique(ALL_LAYOUTS := {
 @pytest.fixture(scope="module", params=list(LAYOUTS))
 def comm(request):
     return allreduce.BACKENDS["hierarchical"](nodes=LAYOUTS[request.param])
-
-
-def same_on_all_ranks(a):
-    everyone = WORLD.allgather(np.ascontiguousarray(a).tobytes())
-    return all(b == everyone[0] for b in everyone)
-
-
-def expected(op, dtype, shape):
-    """x = rank + 1 on every rank: closed forms in N."""
-    total = N * (N + 1) // 2
-    value = {"sum": total, "max": N, "min": 1,
-             "mean": (N + 1) / 2 if np.dtype(dtype).kind == "f" else total // N}[op]
-    return np.full(shape, value, dtype)
 
 
 @pytest.mark.parametrize("op", ["sum", "mean", "max", "min"])
