@@ -26,18 +26,8 @@ class Conv2DTranspose(Conv2D):
                          kernel_constraint=kernel_constraint, bias_constraint=bias_constraint, trainable=trainable,
                          name=name, **kwargs)
 
-    def build(self, input_shape):
-        axis = 1 if self.data_format == "NCHW" else -1
-        if input_shape is None or len(input_shape) != 4 or input_shape[axis] is None:
-            raise ValueError(f"The inputs of Conv2DTranspose layer {self.name!r} need rank 4 ({self.data_format}) "
-                             f"and a known channel dimension, got shape {input_shape}")
-        self.kernel = self.add_weight("kernel", (*self.kernel_size, self.filters, input_shape[axis]),
-                                      initializer=self.kernel_initializer, regularizer=self.kernel_regularizer,
-                                      constraint=self.kernel_constraint)
-        self.bias = None
-        if self.use_bias:
-            self.bias = self.add_weight("bias", (self.filters,), initializer=self.bias_initializer,
-                                        regularizer=self.bias_regularizer, constraint=self.bias_constraint)
+    def _kernel_shape(self, channels):
+        return (*self.kernel_size, self.filters, channels)  # TF1's transposed kernel: output channels first
 
     def call(self, inputs):
         dims = list(inputs.shape) if inputs.shape.ndims is not None else [None] * 4

@@ -45,15 +45,18 @@ class Conv2D(Layer):
     def build(self, input_shape):
         axis = 1 if self.data_format == "NCHW" else -1
         if input_shape is None or len(input_shape) != 4 or input_shape[axis] is None:
-            raise ValueError(f"The inputs of Conv2D layer {self.name!r} need rank 4 ({self.data_format}) and a "
-                             f"known channel dimension, got shape {input_shape}")
-        self.kernel = self.add_weight("kernel", (*self.kernel_size, input_shape[axis], self.filters),
+            raise ValueError(f"The inputs of {type(self).__name__} layer {self.name!r} need rank 4 "
+                             f"({self.data_format}) and a known channel dimension, got shape {input_shape}")
+        self.kernel = self.add_weight("kernel", self._kernel_shape(input_shape[axis]),
                                       initializer=self.kernel_initializer, regularizer=self.kernel_regularizer,
                                       constraint=self.kernel_constraint)
         self.bias = None
         if self.use_bias:
             self.bias = self.add_weight("bias", (self.filters,), initializer=self.bias_initializer,
                                         regularizer=self.bias_regularizer, constraint=self.bias_constraint)
+
+    def _kernel_shape(self, channels):
+        return (*self.kernel_size, channels, self.filters)
 
     def call(self, inputs):
         outputs = nn_conv2d(inputs, self.kernel, strides=self.strides, padding=self.padding,
