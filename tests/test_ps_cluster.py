@@ -27,7 +27,12 @@ def mpmd_command(programs, via_mpi4py=True):
 
 
 def mpmd(programs, cwd, timeout=180, via_mpi4py=True):
-    return subprocess.run(mpmd_command(programs, via_mpi4py), cwd=cwd, env=mpi_env(), capture_output=True,
+    """Run the job; each rank's stdout is block-buffered (no PYTHONUNBUFFERED, which CI sets), so it reaches
+    mpiexec in one piece at exit: unbuffered, `print(a, b, c)` is several writes, and another rank's line
+    can land in the middle of the line a test parses."""
+    env = mpi_env()
+    env.pop("PYTHONUNBUFFERED", None)
+    return subprocess.run(mpmd_command(programs, via_mpi4py), cwd=cwd, env=env, capture_output=True,
                           text=True, timeout=timeout)
 
 
