@@ -107,8 +107,10 @@ def test_fully_connected_feed(tmp_path):
     log_dir = tmp_path / "logs"
     log_dir.mkdir()
     (log_dir / "stale.txt").write_text("removed by tf.gfile.DeleteRecursively")
+    # the tutorial's learning rate, 0.01, is meant for its 2000 steps: after 300, the unseeded initial weights
+    # left test precision anywhere between 0.78 and 1.0; at 0.05 it is 1.0 in 16 runs of 16
     out = run_program("fully_connected_feed.py", "--max_steps=300", "--checkpoint_every=100",
-                      f"--log_dir={log_dir}", cwd=tmp_path)
+                      "--learning_rate=0.05", f"--log_dir={log_dir}", cwd=tmp_path)
     assert not (log_dir / "stale.txt").exists()
     precisions = [float(p) for p in re.findall(r"Precision @ 1: ([\d.]+)", out)]
     assert len(precisions) == 9 and precisions[-1] > 0.9  # train/validation/test at steps 99, 199, 299
