@@ -16,8 +16,10 @@ A backend, and a helper like rd.py, builds on these hooks, never on the base's u
   - `begin(kind, what, shape, dtype, op) -> signature` then `agree(signature)`: the handshake every
     collective starts with (or carry the signature in the first message and call `raise_mismatch()` when
     the ranks' differ, as rd and shm do);
-  - `wait(reqs, recvs)` for MPI requests and `give_up()` for any other wait past `timeout`: both end in
-    CollectiveTimeout naming the late ranks;
+  - `wait(reqs, recvs)` for MPI requests; for any other wait, waiting.patiently with `watch(ready)` called
+    between polls, then `give_up()` past `timeout`: they end in CollectiveTimeout naming the late ranks, or
+    in RankExited as soon as a rank the wait needs has ended its program (departure.py; `position()` is what
+    a rank's exit notice says);
   - `scratch(key, dtype, count)` for reusable buffers, `check_root(root)`, and the attributes `comm` (a
     private duplicate), `rank`, `size`, `timeout`, `spins`, `oversubscribed` and `doubling` (rd.py's
     recursive doubling, which carries the agreement and, up to `doubling.capacity` bytes, a payload).
@@ -27,8 +29,8 @@ import hashlib
 import numpy as np
 from mpi4py import MPI
 
-from . import abort, rd, topology
-from .errors import CollectiveTimeout
+from . import abort, departure, rd, topology
+from .errors import CollectiveTimeout, RankExited
 from .ops import check_dtype, check_op, work_dtype
 from .waiting import grace_for, patiently, ranks_text, resolve_timeout, roll_call
 
@@ -62,6 +64,9 @@ class Communicator:
             self._arrive(comm)
         self.comm = comm.Dup()
         self.rank, self.size = self.comm.Get_rank(), self.comm.Get_size()
+        self.departures = departure.Watch(self.comm)
+        if self.size > 1:
+            departure.track(self)
         self._buffers = {}
         self._signatures, self._plans = {}, {}
         node = self.comm.Split_type(MPI.COMM_TYPE_SHARED)
@@ -246,7 +251,8 @@ class Communicator:
         for _ in range(self.spins):
             if testall(reqs):
                 return
-        if not patiently(lambda: testall(reqs), 0, self.timeout):
+        ready = lambda: testall(reqs)  # noqa: E731
+        if not patiently(ready, 0, self.timeout, lambda: self.watch(ready)):
             for req in reqs[:recvs]:
                 if not req.Get_status():
                     try:
@@ -254,6 +260,28 @@ class Communicator:
                     except MPI.Exception:
                         pass
             self.give_up()
+
+    def watch(self, ready):
+        """Called while a wait is not ready: raise RankExited if a rank of this communicator has ended its
+        program and ready() stays false through departure.GRACE_S (its last messages may still be arriving)."""
+        departed = self.departures.check()
+        if not departed or self.departures.grace(ready):
+            return
+        what = self._current[0]
+        left = sorted(departed)
+        if len(left) == 1:
+            said = "rank {} ended its program after its collective #{}, {}".format(left[0], *departed[left[0]])
+        else:
+            said = f"{ranks_text(left)} ended their programs (" + "; ".join(
+                f"rank {q} after its collective #{n}, {text}" for q, (n, text) in sorted(departed.items())) + ")"
+        self._broken = f"{what} cannot complete at rank {self.rank} (its collective #{self._calls}): {said}"
+        raise RankExited(f"{self._broken}: every rank must run the same collectives to the end; does "
+                         f"{ranks_text(left)} run fewer steps or batches than the others, or exit early "
+                         f"(sys.exit, return)?", rank=self.rank, waiting_for=left, what=what)
+
+    def position(self):
+        """(how many collectives this rank began here, the label of the last): what its exit notice says."""
+        return self._calls, self._current[0]
 
     def give_up(self):
         """Stop waiting for the collective in progress: learn from the other ranks which of them are late,

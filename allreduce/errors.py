@@ -15,3 +15,9 @@ class CollectiveTimeout(TimeoutError):
         self.rank = rank
         self.waiting_for = tuple(waiting_for)
         self.what = what
+
+
+class RankExited(CollectiveTimeout):
+    """A collective cannot complete because a rank it needs has ended its program (returned, or called
+    sys.exit) instead of joining it: raised as soon as that rank's exit notice arrives (departure.py), not after
+    the timeout. A CollectiveTimeout in every other respect: `.waiting_for` holds the ranks that left."""

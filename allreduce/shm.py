@@ -140,7 +140,8 @@ class SharedMemoryCommunicator(Communicator):
 
     def _await(self, seq):
         flags, peers = self.flags, self.peers
-        if not patiently(lambda: all(flags[q][0] >= seq for q in peers), self.spins, self.timeout):
+        ready = lambda: all(flags[q][0] >= seq for q in peers)  # noqa: E731
+        if not patiently(ready, self.spins, self.timeout, lambda: self.watch(ready)):
             self.give_up()
 
 

@@ -42,8 +42,9 @@ def resolve_timeout(timeout):
     return value
 
 
-def patiently(ready, spins, timeout):
-    """Poll ready() until it returns true (then True) or timeout seconds pass (then False)."""
+def patiently(ready, spins, timeout, watch=None):
+    """Poll ready() until it returns true (then True) or timeout seconds pass (then False). After the spins,
+    watch() (if given) is called between polls: it raises when the wait can never end (a rank has left)."""
     for _ in range(spins):
         if ready():
             return True
@@ -53,6 +54,8 @@ def patiently(ready, spins, timeout):
         now = time.monotonic()
         if now > deadline:
             return False
+        if watch is not None:
+            watch()
         if now < yield_until:
             os.sched_yield()
         else:

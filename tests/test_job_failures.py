@@ -1,6 +1,6 @@
 """Nothing hangs: real `mpiexec` jobs running a user's own training script (a library loop with
-tg.DistributedOptimizer, no CLI) where one rank raises, stalls, dies or runs an extra step. Each job must end,
-with the reason in its output, well within the subprocess timeout. Measured times are printed (pytest -s)."""
+tg.DistributedOptimizer, no CLI) where one rank raises, stalls, dies, ends early or runs an extra step. Each job
+must end, with the reason in its output, well within the subprocess timeout. Measured times are printed (pytest -s)."""
 import re
 import subprocess
 import sys
@@ -136,6 +136,25 @@ def test_an_extra_step_is_named_against_the_collective_the_others_are_in(tmp_pat
     assert code != 0 and seconds < SLOW_S
     assert ("rank 1 is in step 3's gradient allreduce while ranks 0 and 2 are in metric allreduce") in out, out
     assert "does not match" not in out
+
+
+@pytest.mark.parametrize("leave", ["sys.exit(3)", "break"])  # an exit code, and a loop that ends early
+@pytest.mark.parametrize("backend, nodes", [("shm", ""), ("ring", ""), ("mpi", ""), ("hierarchical", "a,a,b")])
+def test_a_rank_that_ends_early_ends_the_job_in_seconds(tmp_path, leave, backend, nodes):
+    # no exception to hook and no signal for mpiexec: only the rank's exit notice can end this before the timeout
+    code, out, seconds = run_job(tmp_path, f"""
+        for i in range(5):
+            if rank == 1 and i == 2:
+                {leave}
+            step()
+        print(f"rank {{rank}} finished", flush=True)
+    """, RINGFLOW_TIMEOUT="120", RINGFLOW_ALLREDUCE=backend, RINGFLOW_FAKE_NODES=nodes)
+    assert code != 0 and seconds < SLOW_S, out
+    for waiting in (0, 2):
+        assert (f"ringflow: error on rank {waiting}: RankExited: " in out
+                and f"step 2's gradient allreduce cannot complete at rank {waiting}" in out), out
+    assert "rank 1 ended its program after its collective" in out and "step 1's gradient allreduce" in out
+    assert "rank 0 finished" not in out and "rank 2 finished" not in out
 
 
 def test_opting_out_leaves_the_other_ranks_alone(tmp_path):
