@@ -1,6 +1,6 @@
 """TF1 names ringflow does not have, with what to do instead: `tf.keras` says so rather than a bare AttributeError.
 
-(`tf.data` cannot be listed: `trainer.data` is ringflow's own sharding module, see README.)"""
+(`tf.data` is `trainer.data`, ringflow's own sharding module: it names TF1's tf.data API as missing itself.)"""
 
 _PORTING = "see README, 'Porting a TF1 program'"
 MISSING = {
