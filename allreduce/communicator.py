@@ -29,8 +29,10 @@ import hashlib
 import numpy as np
 from mpi4py import MPI
 
-from . import abort, departure, rd, topology
-from .errors import CollectiveTimeout, RankExited
+from . import abort, departure, diagnosis, rd, topology
+from .buckets import Buckets
+from .diagnosis import label
+from .errors import CollectiveTimeout
 from .ops import check_dtype, check_op, work_dtype
 from .waiting import grace_for, patiently, ranks_text, resolve_timeout, roll_call
 
@@ -38,15 +40,6 @@ from .waiting import grace_for, patiently, ranks_text, resolve_timeout, roll_cal
 # ranks than cores, yield at once (measured: 16 spins save ~0.5 us at 2 ranks, cost ~5 us at 4 ranks on 2 cores)
 SPINS = 16
 MAX_CACHED = 256  # plans and signatures kept: labels that count steps would otherwise grow them forever
-
-
-def label(what, kind):
-    """The name a collective goes by in errors: what=, else its kind with an article ("an allreduce")."""
-    if what is None:
-        return ("an " if kind[0] in "aeiou" else "a ") + kind
-    if not isinstance(what, str):
-        raise ValueError(f"what= must be a string naming the collective (e.g. 'metric allreduce'), got {what!r}")
-    return what
 
 
 class Communicator:
@@ -222,27 +215,7 @@ class Communicator:
     def raise_mismatch(self):
         """Every rank calls this together once it learns the signatures differ: name the ranks and what they
         called, and raise ValueError."""
-        everyone = self.comm.allgather(self._current)
-        where = f"raised at rank {self.rank}"
-        labels = [key[0] for key in everyone]
-        if len(set(labels)) > 1:
-            groups = {}
-            for r, text in enumerate(labels):
-                groups.setdefault(text, []).append(r)
-            parts = sorted(groups.items(), key=lambda item: (len(item[1]), item[1]))
-            told = " while ".join(f"{ranks_text(ranks)} {'is' if len(ranks) == 1 else 'are'} in {text}"
-                                  for text, ranks in parts)
-            raise ValueError(f"Ranks are in different collectives: {told} ({where}): every rank must call the same "
-                             f"collectives in the same order; does one rank run more steps or batches than the "
-                             f"others?")
-        for what, i in (("Op", 3), ("Dtype", 2), ("Shape", 1)):
-            values = [key[i] for key in everyone]
-            if len(set(values)) > 1:
-                show = (lambda v: repr(np.dtype(v).name)) if i == 2 else repr
-                others = ", ".join(f"{show(v)} at rank {r}" for r, v in enumerate(values) if v != values[0])
-                raise ValueError(f"{what} does not match: {show(values[0])} at rank 0 while {others} "
-                                 f"({where}, in {labels[0]}): every rank must pass the same {what.lower()}")
-        raise RuntimeError(f"ranks disagree on the collective signature but not on what they called: {everyone!r}")
+        raise diagnosis.mismatch(self.comm.allgather(self._current), self.rank)
 
     def wait(self, reqs, recvs=0):
         """Wait for the MPI requests reqs, giving up past the timeout. The first `recvs` requests are receives,
@@ -264,20 +237,11 @@ class Communicator:
     def watch(self, ready):
         """Called while a wait is not ready: raise RankExited if a rank of this communicator has ended its
         program and ready() stays false through departure.GRACE_S (its last messages may still be arriving)."""
-        departed = self.departures.check()
-        if not departed or self.departures.grace(ready):
+        notices = self.departures.check()
+        if not notices or self.departures.grace(ready):
             return
-        what = self._current[0]
-        left = sorted(departed)
-        if len(left) == 1:
-            said = "rank {} ended its program after its collective #{}, {}".format(left[0], *departed[left[0]])
-        else:
-            said = f"{ranks_text(left)} ended their programs (" + "; ".join(
-                f"rank {q} after its collective #{n}, {text}" for q, (n, text) in sorted(departed.items())) + ")"
-        self._broken = f"{what} cannot complete at rank {self.rank} (its collective #{self._calls}): {said}"
-        raise RankExited(f"{self._broken}: every rank must run the same collectives to the end; does "
-                         f"{ranks_text(left)} run fewer steps or batches than the others, or exit early "
-                         f"(sys.exit, return)?", rank=self.rank, waiting_for=left, what=what)
+        self._broken, error = diagnosis.departed(self.rank, self.position(), notices)
+        raise error
 
     def position(self):
         """(how many collectives this rank began here, the label of the last): what its exit notice says."""
@@ -286,20 +250,11 @@ class Communicator:
     def give_up(self):
         """Stop waiting for the collective in progress: learn from the other ranks which of them are late,
         leave this communicator unusable and raise CollectiveTimeout (through the job's abort, if uncaught)."""
-        what, mine = self._current[0], (self._calls, self._current[0])
+        mine = self.position()
         answers, self._roll_sends = roll_call(self.comm, mine, grace_for(self.timeout))
-        late = [q for q in range(self.size) if q != self.rank and q not in answers]
-        same = [q for q, answer in sorted(answers.items()) if answer == mine]
-        notes = [f"{ranks_text(same)} gave up on it too"] if same else []
-        notes += [f"rank {q} gave up waiting in {text} (its collective #{n}, this is #{self._calls})"
-                  for q, (n, text) in sorted(answers.items()) if (n, text) != mine]
-        who = f"waiting for {ranks_text(late)}" if late else "though every rank answered that it is waiting too"
-        self._broken = (f"{what} timed out at rank {self.rank} after {self.timeout:g} s {who}"
-                        + (f" ({'; '.join(notes)})" if notes else ""))
-        abort.abandoned(what)
-        advice = ("is it stuck, dead, or skipping the collective? Raise the timeout (RINGFLOW_TIMEOUT) if it is "
-                  "just slow" if late else "the ranks are in different collectives or MPI lost a message")
-        raise CollectiveTimeout(f"{self._broken}: {advice}.", rank=self.rank, waiting_for=late, what=what)
+        self._broken, error = diagnosis.timed_out(self.rank, self.size, self.timeout, mine, answers)
+        abort.abandoned(mine[1])
+        raise error
 
     def scratch(self, key, dtype, count):
         """A persistent flat buffer, reused by every call that asks for the same (key, dtype); count elements."""
@@ -327,27 +282,6 @@ class Communicator:
     def _check_usable(self):
         if self._broken:
             raise RuntimeError(f"this communicator is unusable since {self._broken}; create a new one")
-
-
-class Buckets:
-    """Plain numpy buckets: each is reduced in place by the communicator's allreduce."""
-
-    def __init__(self, communicator, counts_dtypes):
-        self.communicator = communicator
-        self.arrays = [np.zeros(count, dtype) for count, dtype in counts_dtypes]
-
-    def allreduce(self, op, what=None):
-        for a, text in zip(self.arrays, bucket_labels(what, len(self.arrays))):
-            self.communicator.allreduce(a, op=op, out=a, what=text)
-
-    def close(self):
-        """Release the buckets' memory (collective where it is shared); the arrays must no longer be used."""
-
-
-def bucket_labels(what, n):
-    """Each fused bucket's label: "step 7's gradient allreduce (bucket 1 of 2)"."""
-    text = label(what, "fused allreduce")
-    return [text] if n == 1 else [f"{text} (bucket {i} of {n})" for i in range(1, n + 1)]
 
 
 def _bytes(a):

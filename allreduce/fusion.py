@@ -19,7 +19,7 @@ the backward pass still writes the others (trainer/bucket_ops.py starts each one
 """
 import numpy as np
 
-from .communicator import bucket_labels
+from .buckets import bucket_labels
 from .ops import check_dtype
 
 

@@ -21,7 +21,8 @@ Pieces up to 64 KiB are reduced whole by every rank into a scratch array, copied
 import numpy as np
 from mpi4py import MPI
 
-from .communicator import Buckets, Communicator, bucket_labels
+from .buckets import Buckets, bucket_labels
+from .communicator import Communicator
 from .env import env_number
 from .ops import UFUNCS, check_op, finish_mean, work_dtype
 from .registry import register

@@ -13,7 +13,7 @@ the CPU communicator and copies them back, so gradient kernels keep writing stra
 """
 import numpy as np
 
-from .communicator import bucket_labels
+from .buckets import bucket_labels
 
 
 class StagedBuckets:
