@@ -68,7 +68,8 @@ class Communicator:
         # more ranks than cores on some node: decided together, since algorithm choices must match
         self.oversubscribed = self.comm.allreduce(crowded, op=MPI.LOR)
         self.spins = 0 if self.oversubscribed else SPINS
-        self.doubling = rd.RecursiveDoubling(self, rd.CAPACITY * (rd.OVERSUBSCRIBED_FACTOR if self.oversubscribed else 1))
+        capacity = rd.CAPACITY * (rd.OVERSUBSCRIBED_FACTOR if self.oversubscribed else 1)
+        self.doubling = rd.RecursiveDoubling(self, capacity)
 
     def _arrive(self, comm):
         """Wait, with the timeout, until every rank is creating the communicator: the setup after this blocks."""
