@@ -160,6 +160,13 @@ def test_sync_replicas_on_two_ps_equals_one_process_on_the_global_batch(tmp_path
     np.testing.assert_allclose(got["b"], b, rtol=0, atol=1e-9)
 
 
+def test_a_worker_ending_while_its_daemon_thread_reads_does_not_hang_the_ps(tmp_path):
+    roles = [("ps", 0), ("worker", 0), ("worker", 1)]
+    job = mpmd([[PROGRAMS / "daemon_at_exit.py", r, t] for r, t in roles], tmp_path, timeout=60)
+    assert job.returncode == 0, job.stdout + job.stderr  # stuck, a rank's faulthandler ends the job at 20 s
+    assert sorted(re.findall(r"finished worker (\d)", job.stdout)) == ["0", "1"], job.stdout
+
+
 def test_missing_ps_is_named(tmp_path):
     job = mpmd([[PROGRAMS / "worker.py"], [PROGRAMS / "worker2.py"]], tmp_path, timeout=60)
     assert job.returncode != 0

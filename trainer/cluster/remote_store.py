@@ -49,6 +49,14 @@ class Client:
             transport.recv(self.comm, rank, transport.TAG_ACK)
 
     def done(self):
+        """Tell every ps this worker has finished (at exit); the lock is taken and kept, never released.
+
+        A daemon thread (a Supervisor service, a hook) may still be in a run: unlocked, TAG_DONE overtook its
+        read and the process ended without receiving the answer, so the ps stayed blocked sending it and never
+        answered the other workers (a hang). Kept, the lock holds any later run off the wire until the
+        interpreter stops the thread, so no MPI call races MPI_Finalize.
+        """
+        self.lock.acquire()
         for rank in self.peers.job_ranks("ps"):
             transport.send(self.comm, None, rank, transport.TAG_DONE)
 
