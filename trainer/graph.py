@@ -1,157 +1,16 @@
-"""Graph, Operation and Tensor: the data-flow graph and TF1's naming rules."""
+"""Graph: the data-flow graph's operations, TF1's naming rules and the default-graph stack.
+
+Tensor (tensor.py), Operation (operation.py), the op's printed form (node_def.py) and TF1's module-level
+functions on the default graph (graph_wrappers.py) live in their own modules; all are importable from here.
+"""
 import contextlib
 import re
 import threading
 
-import numpy as np
-
 from .device_spec import canonical_device, merge_device
-from .dtypes import DType, as_dtype
-from .tensor_shape import TensorShape
-
-
-class Tensor:
-    """One output of an Operation; `name` is "op_name:index"."""
-
-    def __init__(self, op, index, shape, dtype):
-        self.op = op
-        self.value_index = index
-        self._shape = TensorShape(shape)
-        self.dtype = as_dtype(dtype)
-
-    @property
-    def name(self):
-        return f"{self.op.name}:{self.value_index}"
-
-    @property
-    def graph(self):
-        return self.op.graph
-
-    @property
-    def device(self):
-        return self.op.device
-
-    @property
-    def shape(self):
-        """The static shape, a TensorShape (a tuple of int/None; TensorShape(None) when the rank is unknown)."""
-        return self._shape
-
-    @property
-    def ndim(self):
-        return self._shape.ndims
-
-    def get_shape(self):
-        return self._shape
-
-    def set_shape(self, shape):
-        """Refine the static shape with what the caller knows; ValueError when it contradicts it."""
-        try:
-            self._shape = self._shape.merge_with(shape)
-        except ValueError:
-            raise ValueError(f"Tensor {self.name!r} has shape {self._shape}, which is not compatible with "
-                             f"the shape {TensorShape(shape)} passed to set_shape") from None
-
-    def consumers(self):
-        """The operations that take this tensor as an input."""
-        return [op for op in self.graph._ops if any(t is self for t in op.inputs)]
-
-    def eval(self, feed_dict=None, session=None):
-        """Run the graph up to this tensor in `session` (default: the current default session)."""
-        from .session import resolve_session
-        return resolve_session(session, self).run(self, feed_dict)
-
-    def __repr__(self):
-        return f'Tensor("{self.name}", shape={format_shape(self.shape)}, dtype={self.dtype.name})'
-
-    __hash__ = object.__hash__
-
-    def __bool__(self):
-        raise TypeError(f"Using the tensor {self.name!r} as a Python bool is not allowed: its value is only "
-                        "known when a Session runs it; use tg.where or compare values after Session.run")
-
-    def __iter__(self):
-        raise TypeError(f"Tensor {self.name!r} is not iterable: slice it with t[i] instead")
-
-    def __array__(self, dtype=None, copy=None):
-        raise TypeError(f"Tensor {self.name!r} has no value until a Session runs it: "
-                        f"use sess.run({self.name!r}) to get a numpy array")
-
-
-def format_shape(shape):
-    if shape is None or isinstance(shape, TensorShape) and shape.ndims is None:
-        return "<unknown>"
-    return "(" + ", ".join("None" if d is None else str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
-
-
-class Operation:
-    """A node of the graph: `type` names its op definition, `outputs` are its Tensors."""
-
-    def __init__(self, graph, op_type, name, inputs, attrs, control_inputs):
-        self.graph = graph
-        self.type = op_type
-        self.name = name
-        self.inputs = tuple(inputs)
-        self.attrs = attrs
-        self.control_inputs = tuple(control_inputs)
-        self.outputs = ()
-        self.device = ""
-        self._id = len(graph._ops)  # the schedule key: sessions run ready ops in this order (creation order)
-
-    def schedule_after(self, producers, order=0.5):
-        """Let sessions run this op as soon as `producers` (Operations) have, instead of in creation order.
-
-        A session runs, among the ops whose inputs are ready, the one with the smallest schedule key; this
-        moves the key just after the latest producer's. `order` in (0, 1) orders several ops placed after the
-        same producer (a data-parallel bucket's allreduce starts during backward this way, in bucket order).
-        """
-        if not 0 < order < 1:
-            raise ValueError(f"order must be in (0, 1), got {order!r}")
-        self._id = max((p._id for p in producers), default=-1) + order
-
-    def values(self):
-        return self.outputs
-
-    def run(self, feed_dict=None, session=None):
-        """Run this operation in `session` (default: the current default session)."""
-        from .session import resolve_session
-        resolve_session(session, self).run(self, feed_dict)
-
-    def get_attr(self, name):
-        return self.attrs[name]
-
-    def __repr__(self):
-        return f"<tf.Operation '{self.name}' type={self.type}>"
-
-    def __str__(self):
-        """The op as TF1 prints it: a NodeDef in protobuf text format."""
-        lines = [f'name: "{self.name}"', f'op: "{self.type}"']
-        for t in self.inputs:
-            lines.append(f'input: "{t.op.name}"' if t.value_index == 0 else f'input: "{t.name}"')
-        lines += [f'input: "^{c.name}"' for c in self.control_inputs]
-        attrs = {"T": self.outputs[0].dtype} if self.outputs and "dtype" not in self.attrs else {}
-        attrs.update(sorted(self.attrs.items()))
-        for key, value in attrs.items():
-            lines += ["attr {", f'  key: "{key}"', "  value {", f"    {_attr_text(value)}", "  }", "}"]
-        return "\n".join(lines) + "\n"
-
-
-def _attr_text(value):
-    if isinstance(value, bool):
-        return f"b: {str(value).lower()}"
-    if isinstance(value, DType):
-        value = value.dtype
-    if isinstance(value, np.dtype):
-        return "type: DT_" + {"float32": "FLOAT", "float64": "DOUBLE", "float16": "HALF"}.get(
-            value.name, value.name.upper())
-    if isinstance(value, int):
-        return f"i: {value}"
-    if isinstance(value, float):
-        return f"f: {value}"
-    if isinstance(value, str):
-        return f's: "{value}"'
-    if isinstance(value, np.ndarray):
-        return f"tensor {{ dtype: {_attr_text(value.dtype)[6:]} shape: {format_shape(value.shape)} }}"
-    return f"list: {value!r}"
+from .node_def import _attr_text  # noqa: F401 - re-exported, as is format_shape: code imports them from here
+from .operation import Operation
+from .tensor import Tensor, format_shape  # noqa: F401
 
 
 class Graph:
@@ -396,56 +255,7 @@ def reset_default_graph():
     _global_default[0] = Graph()
 
 
-@contextlib.contextmanager
-def name_scope(name, default_name=None, values=None):
-    """Open a name scope (ops only; get_variable ignores it) in the graph of `values`, else the default graph.
-
-    `default_name` is used, made unique, when `name` is None.
-    """
-    graph = next((v.graph for v in values or () if isinstance(v, (Tensor, Operation))), None)
-    with contextlib.ExitStack() as stack:
-        if graph is not None and graph is not get_default_graph():
-            stack.enter_context(graph.as_default())
-        graph = get_default_graph()
-        yield stack.enter_context(graph.name_scope(name if name is not None or default_name is None
-                                                   else default_name))
-
-
-def get_name_scope():
-    """The default graph's current name scope."""
-    return get_default_graph().get_name_scope()
-
-
-def device(device_name_or_function):
-    """Record a device on the ops built inside (TF1's tf.device); execution stays on the session's device."""
-    return get_default_graph().device(device_name_or_function)
-
-
-def colocate_with(op, ignore_existing=False):
-    """Accepted for TF1 programs; has no effect (one device per rank)."""
-    return get_default_graph().colocate_with(op, ignore_existing)
-
-
-def control_dependencies(control_inputs):
-    """Ops built inside run only after `control_inputs`."""
-    return get_default_graph().control_dependencies(control_inputs)
-
-
-def add_to_collection(name, value):
-    """Append `value` to the default graph's collection `name`."""
-    get_default_graph().add_to_collection(name, value)
-
-
-def add_to_collections(names, value):
-    """Append `value` to each of the default graph's collections `names`."""
-    get_default_graph().add_to_collections(names, value)
-
-
-def get_collection(key, scope=None):
-    """A copy of the default graph's collection `key`; `scope` keeps items whose name re.match-es it."""
-    return get_default_graph().get_collection(key, scope)
-
-
-def get_collection_ref(key):
-    """The default graph's collection `key` itself (a list to modify in place)."""
-    return get_default_graph().get_collection_ref(key)
+# At the bottom: graph_wrappers imports get_default_graph from this module.
+from .graph_wrappers import (add_to_collection, add_to_collections, colocate_with,  # noqa: E402,F401
+                             control_dependencies, device, get_collection, get_collection_ref, get_name_scope,
+                             name_scope)

@@ -1,4 +1,4 @@
-"""Helpers for building ops the TF1 way: values known while building, and TF1's deprecated keyword aliases."""
+"""Helpers for building ops the TF1 way: values known while building, axes, and TF1's deprecated keyword aliases."""
 import numpy as np
 
 from ..graph import Tensor
@@ -32,3 +32,21 @@ def static_shape(tensor):
     if tensor.ndim is None:
         return None
     return tuple(None if d is None else int(d) for d in tensor.shape)
+
+
+def static_ints(value, what):
+    """A list of ints known while building (Python values or a constant Tensor), else a clear error."""
+    known = constant_value(value)
+    if known is None:
+        raise NotImplementedError(f"{what} {value.name!r} is computed while the graph runs; "
+                                  "give it as Python ints (or a constant)")
+    return [int(v) for v in np.ravel(known)]
+
+
+def normalize_axis(axis, rank, what):
+    """`axis` counted from 0 (negative counts from the end), checked against `rank` where that is known."""
+    if rank is None:
+        return axis
+    if not -rank <= axis < rank:
+        raise ValueError(f"{what}: axis {axis} is out of range for a tensor of rank {rank}")
+    return axis % rank

@@ -1,0 +1,68 @@
+"""Ops that make a tensor from sizes and numbers rather than from another tensor's values: fill and range.
+
+Separate from shape_ops.py because their inputs are shapes and bounds; their static shapes are known only
+where those are constants.
+"""
+import builtins
+
+import numpy as np
+
+from .. import dtypes
+from ..graph import Tensor
+from .core_ops import convert_to_tensor
+from .reduction_ops import reduce_sum
+from .registry import apply_op, get_array_module, register
+from .tensor_util import constant_value, static_shape
+
+
+def _fill_infer(dims, value):
+    known = constant_value(dims)
+    if known is not None:
+        return [(tuple(int(d) for d in known), value.dtype)]
+    n = (static_shape(dims) or [None])[0]
+    return [(None if n is None else (None,) * n, value.dtype)]
+
+
+register("Fill", lambda dims, value: get_array_module(value).full(tuple(int(d) for d in dims), value, dtype=value.dtype),
+         infer=_fill_infer, grad=lambda op, g: [None, reduce_sum(g)], fresh=True)
+
+
+def fill(dims, value, name=None):
+    """A tensor of shape `dims` (a list or an int vector Tensor such as tg.shape(x)) filled with scalar `value`."""
+    if not isinstance(dims, Tensor):
+        dims = convert_to_tensor(np.asarray(dims, dtype=np.int32).reshape(-1), name="dims")
+    value = convert_to_tensor(value)
+    if value.shape not in (None, ()):
+        raise ValueError(f"fill needs a scalar value, got shape {value.shape} ({value.name!r})")
+    return apply_op("Fill", [dims, value], name=name or "Fill")
+
+
+_RANGE_ORDER = [dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64]
+
+
+def _range(start, limit, delta):
+    if delta == 0:
+        raise ValueError("range needs delta != 0, got 0")
+    return np.arange(start, limit, delta, dtype=start.dtype)
+
+
+def _range_infer(start, limit, delta):
+    values = [constant_value(t) for t in (start, limit, delta)]
+    if any(v is None for v in values) or values[2] == 0:
+        return [((None,), start.dtype)]
+    return [((len(np.arange(*values)),), start.dtype)]
+
+
+register("Range", _range, infer=_range_infer, fresh=True)
+
+
+def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 - TF1's name
+    """The numbers start, start + delta, ... below `limit` (range(n) counts 0 .. n-1), as a 1-D tensor."""
+    if limit is None:
+        start, limit = 0, start
+    args = [convert_to_tensor(v) for v in (start, limit, delta)]
+    if dtype is None:
+        dtype = builtins.max((a.dtype for a in args), key=lambda d: _RANGE_ORDER.index(d) if d in _RANGE_ORDER else 0)
+    dtype = dtypes.as_dtype(dtype)
+    args = [a if a.dtype == dtype else apply_op("Cast", [a], dtype=dtype) for a in args]
+    return apply_op("Range", args, name=name)

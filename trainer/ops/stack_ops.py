@@ -1,0 +1,125 @@
+"""Ops that join tensors along an axis or cut one apart: stack, unstack and split.
+
+Separate from shape_ops.py because these take or give several tensors, and their gradients mirror each
+other (stack's is unstack, split's is concat); concat itself is in array_ops.py.
+"""
+import builtins
+
+import numpy as np
+
+from ..graph import Tensor
+from .array_ops import concat
+from .core_ops import convert_to_tensor
+from .math_ops import zeros_like
+from .registry import apply_op, get_array_module, register
+from .tensor_util import constant_value, normalize_axis, static_ints, static_shape
+
+
+def _merge_shapes(values, what):
+    shapes = [static_shape(v) for v in values if v.ndim is not None]
+    if not shapes:
+        return None
+    if len({len(s) for s in shapes}) > 1:
+        raise ValueError(f"{what} needs tensors of one shape, got {[v.shape for v in values]}")
+    merged = []
+    for dims in zip(*shapes):
+        known = {d for d in dims if d is not None}
+        if len(known) > 1:
+            raise ValueError(f"{what} needs tensors of one shape, got {[v.shape for v in values]}")
+        merged.append(known.pop() if known else None)
+    return tuple(merged)
+
+
+def _pack_infer(*values, axis):
+    shape = _merge_shapes(values, "stack")
+    return [(None if shape is None else shape[:axis] + (len(values),) + shape[axis:], values[0].dtype)]
+
+
+def _fill_missing(grads, outputs):
+    return [zeros_like(t) if g is None else g for g, t in zip(grads, outputs)]
+
+
+register("Pack", lambda *values, axis: np.stack(values, axis=axis), infer=_pack_infer,
+         grad=lambda op, g: unstack(g, num=len(op.inputs), axis=op.attrs["axis"]), fresh=True)
+
+
+def stack(values, axis=0, name="stack"):
+    """Join same-shaped tensors along a new axis."""
+    values = [convert_to_tensor(v) for v in values]
+    if not values:
+        raise ValueError("stack needs at least one tensor")
+    rank = values[0].ndim
+    axis = int(axis)
+    if rank is not None:
+        if not -rank - 1 <= axis <= rank:
+            raise ValueError(f"stack: axis {axis} is out of range [{-rank - 1}, {rank}] for tensors of rank {rank}")
+        axis %= rank + 1
+    return apply_op("Pack", values, name=name, axis=axis)
+
+
+def _unpack_infer(x, num, axis):
+    shape = static_shape(x)
+    return [(None if shape is None else shape[:axis] + shape[axis + 1:], x.dtype)] * num
+
+
+register("Unpack", lambda x, num, axis: tuple(np.moveaxis(x, axis, 0)), infer=_unpack_infer, view=True,
+         grad=lambda op, *g: [stack(_fill_missing(g, op.outputs), axis=op.attrs["axis"])])
+
+
+def unstack(value, num=None, axis=0, name="unstack"):
+    """The list of slices of `value` along `axis` (its size must be known, or given as num)."""
+    x = convert_to_tensor(value)
+    axis = normalize_axis(int(axis), x.ndim, "unstack")
+    if axis < 0:
+        raise NotImplementedError(f"unstack with a negative axis needs {x.name!r} to have a known rank")
+    if num is None:
+        num = None if x.ndim is None else static_shape(x)[axis]
+        if num is None:
+            raise ValueError(f"Cannot infer num from shape {x.shape} of {x.name!r}: pass num=")
+    out = apply_op("Unpack", [x], name=name, num=int(num), axis=axis)
+    return [out] if isinstance(out, Tensor) else list(out)
+
+
+def _split_infer(x, sizes, axis):
+    shape = static_shape(x)
+    if shape is None:
+        return [(None, x.dtype)] * len(sizes)
+    return [(shape[:axis] + (None if s == -1 else s,) + shape[axis + 1:], x.dtype) for s in sizes]
+
+
+def _split(x, sizes, axis):
+    if -1 in sizes:
+        sizes = [x.shape[axis] - (builtins.sum(sizes) + 1) if s == -1 else s for s in sizes]
+    if builtins.sum(sizes) != x.shape[axis]:
+        raise ValueError(f"split sizes {list(sizes)} do not add up to the dimension {x.shape[axis]} being split")
+    return tuple(get_array_module(x).split(x, np.cumsum(sizes)[:-1].tolist(), axis=axis))
+
+
+for _type in ("Split", "SplitV"):
+    register(_type, _split, infer=_split_infer, view=True,
+             grad=lambda op, *g: [concat(_fill_missing(g, op.outputs), axis=op.attrs["axis"])])
+
+
+def split(value, num_or_size_splits, axis=0, num=None, name="split"):
+    """Split `value` along `axis` into num_or_size_splits equal parts, or into parts of the listed sizes
+    (one size may be -1: the rest)."""
+    x = convert_to_tensor(value)
+    axis = normalize_axis(int(constant_value(axis)), x.ndim, "split")
+    dim = None if x.ndim is None else static_shape(x)[axis]
+    if np.ndim(constant_value(num_or_size_splits)) == 0:
+        parts = int(constant_value(num_or_size_splits))
+        if dim is None:
+            raise NotImplementedError(f"split into {parts} parts needs dimension {axis} of {x.name!r} to be known")
+        if parts <= 0 or dim % parts:
+            raise ValueError(f"Dimension size must be evenly divisible by {parts} but is {dim}: cannot split "
+                             f"{x.name!r} (shape {x.shape}) along axis {axis}")
+        op_type, sizes = "Split", [dim // parts] * parts
+    else:
+        op_type, sizes = "SplitV", static_ints(num_or_size_splits, "split sizes")
+        if sizes.count(-1) > 1 or (dim is not None and -1 not in sizes and builtins.sum(sizes) != dim):
+            raise ValueError(f"split sizes {sizes} must add up to dimension {axis} of {x.name!r} ({dim}), "
+                             "with at most one -1")
+        if dim is not None and -1 in sizes:
+            sizes[sizes.index(-1)] = dim - (builtins.sum(sizes) + 1)
+    out = apply_op(op_type, [x], name=name, sizes=tuple(sizes), axis=axis)
+    return [out] if isinstance(out, Tensor) else list(out)
