@@ -45,6 +45,9 @@ def install():
         return
     _installed = True
     previous, previous_thread = sys.excepthook, threading.excepthook
+    # trainer/early_abort.py's hooks (a rank failing before MPI started) step aside for these
+    previous = getattr(previous, "ringflow_previous", previous)
+    previous_thread = getattr(previous_thread, "ringflow_previous", previous_thread)
 
     def excepthook(kind, value, tb):
         _fail(kind, value, tb, lambda: previous(kind, value, tb), previous is sys.__excepthook__, "")
@@ -86,9 +89,17 @@ def _at_exit():
            EXIT_CODE)
 
 
+def abort_job(code):
+    """Abort the whole MPI job with this exit code, as a failing rank does (no-op in a job of one rank); for a
+    rank that failed before MPI started and has said why itself (trainer/early_abort.py)."""
+    if _job_running():
+        _abort(None, code)
+
+
 def _abort(line, code):
     sys.stdout.flush()
-    sys.stderr.write(line + "\n")
+    if line is not None:
+        sys.stderr.write(line + "\n")
     sys.stderr.flush()
     time.sleep(FORWARD_S)
     MPI.COMM_WORLD.Abort(code)

@@ -36,12 +36,12 @@ def step():
 """
 
 
-def run_job(tmp_path, body, nranks=3, **env):
+def run_job(tmp_path, body, nranks=3, prelude=LOOP, **env):
     mpiexec = find_mpiexec()
     if mpiexec is None:
         pytest.skip("no mpiexec found: install the 'mpich' extra or a system MPI")
     script = tmp_path / "train.py"
-    script.write_text(LOOP + textwrap.dedent(body))
+    script.write_text(prelude + textwrap.dedent(body))
     start = time.monotonic()
     try:
         proc = subprocess.run([mpiexec, "-n", str(nranks), sys.executable, str(script)], cwd=ROOT,
@@ -155,6 +155,41 @@ def test_a_rank_that_ends_early_ends_the_job_in_seconds(tmp_path, leave, backend
                 and f"step 2's gradient allreduce cannot complete at rank {waiting}" in out), out
     assert "rank 1 ended its program after its collective" in out and "step 1's gradient allreduce" in out
     assert "rank 0 finished" not in out and "rank 2 finished" not in out
+
+
+BEFORE_MPI = """
+import os, sys, time
+import numpy as np
+import trainer as tg
+rank = int(os.environ.get("PMI_RANK", os.environ.get("OMPI_COMM_WORLD_RANK", "0")))
+"""
+
+
+def test_a_rank_failing_before_mpi_starts_ends_the_job(tmp_path):
+    # the others block in MPI_Init (DistributedOptimizer's communicator) until the failing rank starts MPI too
+    code, out, seconds = run_job(tmp_path, """
+        if rank == 1:
+            np.load("no_such_file.npz")
+        time.sleep(2)  # loading data
+        x = tg.placeholder(tg.float32, [None, 1])
+        opt = tg.DistributedOptimizer(tg.train.GradientDescentOptimizer(0.1))
+        print(f"rank {rank} finished", flush=True)
+    """, prelude=BEFORE_MPI, RINGFLOW_TIMEOUT="120")
+    assert code != 0 and seconds < SLOW_S, out
+    assert out.count("ringflow: error on rank 1: FileNotFoundError: ") == 1 and "no_such_file.npz" in out, out
+    assert "Traceback" not in out and "finished" not in out
+
+
+def test_a_rank_failing_in_a_script_without_mpi_ends_alone(tmp_path):
+    # nobody starts MPI: the failing rank gives up on the others after RINGFLOW_TIMEOUT and exits by itself
+    code, out, seconds = run_job(tmp_path, """
+        if rank == 1:
+            raise ValueError("bad batch 7")
+        print(f"rank {rank} finished", flush=True)
+    """, prelude=BEFORE_MPI, RINGFLOW_TIMEOUT="2")
+    assert code != 0 and seconds < SLOW_S, out
+    assert "ringflow: error on rank 1: ValueError: bad batch 7" in out
+    assert "rank 0 finished" in out and "rank 2 finished" in out, out
 
 
 def test_opting_out_leaves_the_other_ranks_alone(tmp_path):

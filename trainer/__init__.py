@@ -2,6 +2,9 @@
 from .threads import limit_blas_threads
 
 limit_blas_threads()  # before numpy loads BLAS
+from .early_abort import install as _install_early_abort  # noqa: E402
+
+_install_early_abort()  # under mpiexec, a rank failing before MPI starts still ends the job
 from . import ops  # noqa: F401  (registers every op type)
 from .dtypes import bool, float16, float32, float64, int32, int64  # noqa: A004
 from .errors import FailedPreconditionError
