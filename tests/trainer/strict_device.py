@@ -5,7 +5,8 @@ ufuncs dispatch to it (NEP 13/18, as CuPy implements them), but it refuses
   * implicit conversion to numpy (`np.asarray(x)` raises TypeError, as CuPy's "use .get()" does),
   * numpy ndarray operands of any rank mixed with it (numpy *scalars* and Python numbers are allowed,
     as CuPy allows them); the one exception is `x[...] = host_array`, which CuPy accepts as a copy,
-  * ufunc methods other than `__call__`, `reduce` and `at`.
+  * ufunc methods other than `__call__`, `reduce` and `at`, and `at` of ufuncs other than add, maximum and
+    minimum (CuPy's scatter kernels).
 `xp` is its array module (what `get_array_module(x)` returns, like `cupy`): numpy's namespace whose array
 results come back as StrictArrays and whose functions refuse host arrays except `asarray`/`array`.
 
@@ -20,6 +21,7 @@ from numpy.lib.mixins import NDArrayOperatorsMixin
 
 DEVICE = "strict"
 _UFUNC_METHODS = {"__call__", "reduce", "at"}
+_AT_UFUNCS = {"add", "maximum", "minimum"}  # the ufuncs CuPy gives an `at` (its scatter kernels)
 
 
 class StrictArray(NDArrayOperatorsMixin):
@@ -39,6 +41,9 @@ class StrictArray(NDArrayOperatorsMixin):
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         if method not in _UFUNC_METHODS:
             return NotImplemented
+        if method == "at" and ufunc.__name__ not in _AT_UFUNCS:
+            raise TypeError(f"{ufunc.__name__}.at on a StrictArray: CuPy has `at` only for "
+                            f"{sorted(_AT_UFUNCS)}; use trainer.ops.scatter_at.ufunc_at")
         out = kwargs.get("out")
         if out is not None:
             kwargs["out"] = tuple(_unwrap(o, ufunc.__name__) for o in out)

@@ -129,7 +129,15 @@ def _one_rank():
     return allreduce.create_communicator("mpi", comm=MPI.COMM_SELF)
 
 
-CASES = [summaries, predicates_and_second_order_gradients, nonfinite_skip]
+def range_meets_device_math():
+    """tg.range's result must live on the device too (its kernel once made a host array there)."""
+    n = tg.placeholder(tg.int32, [])
+    x = tg.placeholder(tg.float64, [None])
+    return [tg.cast(tg.range(n), tg.float64) * x, tg.range(1.0, 2.0, 0.25)], \
+        lambda k: {n: 3 + k, x: np.arange(3 + k, dtype=np.float64)}
+
+
+CASES = [summaries, predicates_and_second_order_gradients, nonfinite_skip, range_meets_device_math]
 
 
 @pytest.mark.parametrize("build", CASES, ids=lambda f: f.__name__)

@@ -43,7 +43,8 @@ _RANGE_ORDER = [dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64]
 def _range(start, limit, delta):
     if delta == 0:
         raise ValueError("range needs delta != 0, got 0")
-    return np.arange(start, limit, delta, dtype=start.dtype)
+    # the bounds are scalars: read them as numbers, and build the sequence where the inputs live (CuPy too)
+    return get_array_module(start).arange(start.item(), limit.item(), delta.item(), dtype=start.dtype)
 
 
 def _range_infer(start, limit, delta):

@@ -5,6 +5,7 @@ from ..errors import InvalidArgumentError
 from ..graph import Tensor
 from .core_ops import convert_to_tensor
 from .registry import apply_op, register
+from .scatter_at import ufunc_at
 
 
 def _assign_rows(current, indices, updates):
@@ -13,13 +14,13 @@ def _assign_rows(current, indices, updates):
 
 _UPDATES = {  # op type: how rows are updated; the ufunc.at forms accumulate repeated indices
     "ScatterUpdate": _assign_rows,
-    "ScatterAdd": np.add.at,
-    "ScatterSub": np.subtract.at,
-    "ScatterMul": np.multiply.at,
-    "ScatterDiv": lambda current, i, u: np.divide.at(current, i, u) if current.dtype.kind in "fc"
-    else np.floor_divide.at(current, i, u),
-    "ScatterMax": np.maximum.at,
-    "ScatterMin": np.minimum.at,
+    "ScatterAdd": lambda current, i, u: ufunc_at("add", current, i, u),
+    "ScatterSub": lambda current, i, u: ufunc_at("subtract", current, i, u),
+    "ScatterMul": lambda current, i, u: ufunc_at("multiply", current, i, u),
+    "ScatterDiv": lambda current, i, u: ufunc_at("divide" if current.dtype.kind in "fc" else "floor_divide",
+                                                 current, i, u),
+    "ScatterMax": lambda current, i, u: ufunc_at("maximum", current, i, u),
+    "ScatterMin": lambda current, i, u: ufunc_at("minimum", current, i, u),
 }
 
 

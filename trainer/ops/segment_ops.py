@@ -8,6 +8,7 @@ import numpy as np
 from ..errors import InvalidArgumentError
 from .core_ops import convert_to_tensor
 from .registry import apply_op, get_array_module, register
+from .scatter_at import ufunc_at
 from .tensor_util import constant_value, static_shape
 
 
@@ -22,7 +23,7 @@ def _unsorted_sum(data, ids, num_segments):
     _check_ids(ids, num, "unsorted_segment_sum")
     out = get_array_module(data).zeros((num, *data.shape[ids.ndim:]), dtype=data.dtype)
     keep = ids >= 0  # TF1 drops rows with a negative id
-    np.add.at(out, ids[keep], data[keep])
+    ufunc_at("add", out, ids[keep], data[keep])
     return out
 
 
