@@ -36,6 +36,8 @@ from .ops.shape_ops import (expand_dims, fill, pad, range, rank, size, split, sq
 from . import math, random  # noqa: E402  (tf.math, tf.random)
 from .gradients import gradients
 from . import losses, nn, train  # noqa: E402
+from . import metrics  # noqa: E402  (tf.metrics)
+from .train.moving_averages import moving_average_variables  # noqa: E402
 from . import layers  # noqa: E402  (tf.layers)
 from . import summary  # noqa: E402  (tf.summary)
 from .summary import Event, SessionLog, Summary  # noqa: E402
@@ -72,6 +74,10 @@ from .ops.scatter_ops import (scatter_add, scatter_div, scatter_max, scatter_min
                               scatter_sub, scatter_update)
 from .ops.segment_ops import boolean_mask, segment_mean, segment_sum, unsorted_segment_sum  # noqa: E402
 from .ops.shuffle_ops import random_shuffle  # noqa: E402
+from .ops.matrix_ops import matrix_determinant, matrix_inverse  # noqa: E402
+from .ops.reverse_ops import reverse, reverse_sequence, reverse_v2  # noqa: E402
+from .ops.sampling_ops import multinomial, random_crop  # noqa: E402
+from .ops.sort_ops import argsort, sort, unique  # noqa: E402
 from .ops.core_ops import placeholder_with_default  # noqa: E402
 from .session import InteractiveSession  # noqa: E402
 from .tensor_shape import Dimension, TensorShape, dimension_value  # noqa: E402

@@ -24,4 +24,6 @@ class GraphKeys:
     ACTIVATIONS = "activations"
     WEIGHTS = "weights"
     BIASES = "biases"
+    METRIC_VARIABLES = "metric_variables"
+    MOVING_AVERAGE_VARIABLES = "moving_average_variables"
     VARIABLES = GLOBAL_VARIABLES

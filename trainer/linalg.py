@@ -3,5 +3,7 @@ from .ops.linalg_ops import einsum, eye, matrix_diag_part as diag_part, matrix_t
     tensordot, trace
 from .ops.math_ops import matmul
 from .ops.nn_impl import l2_normalize
+from .ops.matrix_ops import matrix_determinant as det, matrix_inverse as inv
 
 __all__ = ["diag_part", "einsum", "eye", "l2_normalize", "matmul", "norm", "tensordot", "trace", "transpose"]
+__all__ += ["det", "inv"]

@@ -1,16 +1,30 @@
 """tg.nn: activations, convolution, pooling, dropout, normalization helpers and the cross-entropy losses."""
 from .ops.activation_ops import elu, leaky_relu, relu6, softplus
 from .ops.conv_ops import avg_pool, conv2d, max_pool
+from .ops.candidate_sampling_ops import (all_candidate_sampler, compute_accidental_hits,
+                                         fixed_unigram_candidate_sampler, learned_unigram_candidate_sampler,
+                                         log_uniform_candidate_sampler, uniform_candidate_sampler)
+from .ops.sampled_losses import nce_loss, sampled_softmax_loss
 from .ops.batch_norm_ops import batch_normalization, fused_batch_norm
 from .ops.conv_transpose_ops import conv2d_transpose
+from .ops.conv1d_ops import conv1d
+from .ops.nn_more_ops import crelu, selu, softsign, swish, weighted_cross_entropy_with_logits
 from .ops.gather_ops import in_top_k, top_k
+from .ops.lrn_ops import local_response_normalization, lrn
+from .ops.zero_fraction_ops import zero_fraction
 from .ops.nn_impl import embedding_lookup, l2_normalize, moments, xw_plus_b
 from .ops.nn_ops import (bias_add, dropout, l2_loss, log_softmax, relu, sigmoid,
                          sigmoid_cross_entropy_with_logits, softmax, softmax_cross_entropy_with_logits,
                          softmax_cross_entropy_with_logits_v2, sparse_softmax_cross_entropy_with_logits, tanh)
+from . import rnn_cell  # noqa: E402  (tf.nn.rnn_cell)
+from .rnn import bidirectional_dynamic_rnn, dynamic_rnn, static_bidirectional_rnn, static_rnn  # noqa: E402
 
-__all__ = ["avg_pool", "bias_add", "conv2d", "batch_normalization", "conv2d_transpose", "fused_batch_norm", "dropout", "elu", "embedding_lookup", "in_top_k", "l2_loss",
-           "l2_normalize", "leaky_relu", "log_softmax", "max_pool", "moments", "relu", "relu6", "sigmoid",
-           "sigmoid_cross_entropy_with_logits", "softmax", "softmax_cross_entropy_with_logits",
-           "softmax_cross_entropy_with_logits_v2", "softplus", "sparse_softmax_cross_entropy_with_logits", "tanh",
-           "top_k", "xw_plus_b"]
+__all__ = ["all_candidate_sampler", "avg_pool", "batch_normalization", "bias_add", "bidirectional_dynamic_rnn",
+           "compute_accidental_hits", "conv1d", "conv2d", "conv2d_transpose", "crelu", "dropout", "dynamic_rnn", "elu",
+           "embedding_lookup", "fixed_unigram_candidate_sampler", "fused_batch_norm", "in_top_k", "l2_loss",
+           "l2_normalize", "leaky_relu", "learned_unigram_candidate_sampler", "local_response_normalization",
+           "log_softmax", "log_uniform_candidate_sampler", "lrn", "max_pool", "moments", "nce_loss", "relu", "relu6",
+           "rnn_cell", "sampled_softmax_loss", "selu", "sigmoid", "sigmoid_cross_entropy_with_logits", "softmax",
+           "softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2", "softplus", "softsign",
+           "sparse_softmax_cross_entropy_with_logits", "static_bidirectional_rnn", "static_rnn", "swish", "tanh",
+           "top_k", "uniform_candidate_sampler", "weighted_cross_entropy_with_logits", "xw_plus_b", "zero_fraction"]

@@ -19,6 +19,9 @@ OP_TEST_FILES = ["test_math_ops.py", "test_nn_ops.py", "test_array_ops.py", "tes
                  "test_optimizers.py", "test_tf1_optimizers.py", "test_gradients.py", "test_variables.py",
                  "test_control_flow.py", "test_more_ops.py", "test_learning_rate_decay.py", "test_tf1_session.py",
                  "test_horovod.py"]
+OP_TEST_FILES += ["test_lrn.py", "test_metrics.py", "test_moving_averages.py"]
+OP_TEST_FILES += ["test_sampled_losses.py"]
+OP_TEST_FILES += ["test_more_ops_3.py", "test_rnn.py"]
 # Built only by DistributedOptimizer on more than one rank: tests/mpi/test_device_distributed.py runs them on
 # the stand-in (2 and 3 ranks), which a one-process sweep cannot.
 MULTI_RANK_OPS = {"AllreduceGradients", "StartBucketAllreduce", "FinishBucketAllreduce"}

@@ -7,9 +7,11 @@ from .base import Layer
 from .convolutional import (AveragePooling2D, Conv2D, MaxPooling2D, average_pooling2d, conv2d,
                             max_pooling2d)
 from .conv_transpose import Conv2DTranspose, conv2d_transpose
+from .conv1d import AveragePooling1D, Conv1D, MaxPooling1D, average_pooling1d, conv1d, max_pooling1d
 from .core import Dense, Dropout, Flatten, dense, dropout, flatten
 from .normalization import BatchNormalization, batch_normalization
 
-__all__ = ["AveragePooling2D", "BatchNormalization", "Conv2D", "Conv2DTranspose", "conv2d_transpose", "Dense", "Dropout", "Flatten", "Layer",
-           "MaxPooling2D", "average_pooling2d", "batch_normalization", "conv2d", "dense", "dropout", "flatten",
-           "max_pooling2d"]
+__all__ = ["average_pooling1d", "average_pooling2d", "AveragePooling1D", "AveragePooling2D", "batch_normalization",
+           "BatchNormalization", "Conv1D", "conv1d", "Conv2D", "conv2d", "conv2d_transpose", "Conv2DTranspose",
+           "dense", "Dense", "Dropout", "dropout", "flatten", "Flatten", "Layer", "max_pooling1d", "max_pooling2d",
+           "MaxPooling1D", "MaxPooling2D"]

@@ -1,0 +1,146 @@
+"""tf.metrics against numpy over several update batches, with and without weights; TF1's variable names and
+collections; resetting through tg.local_variables_initializer()."""
+import numpy as np
+import pytest
+
+import trainer as tg
+
+RNG = np.random.default_rng(7)
+BATCHES = [RNG.integers(0, 2, size=(n,)) for n in (5, 8, 3)]
+PREDICTIONS = [RNG.integers(0, 2, size=b.shape) for b in BATCHES]
+WEIGHTS = [RNG.random(b.shape) for b in BATCHES]
+REAL_LABELS = [RNG.standard_normal(b.shape) for b in BATCHES]
+REAL_PREDICTIONS = [RNG.standard_normal(b.shape) for b in BATCHES]
+
+
+def _wmean(values, weights):
+    return np.sum(values * weights) / np.sum(weights)
+
+
+def _counts(labels, predictions, weights):
+    l, p = labels.astype(bool), predictions.astype(bool)  # noqa: E741
+    return {"tp": np.sum(weights * (l & p)), "fp": np.sum(weights * (~l & p)), "fn": np.sum(weights * (l & ~p)),
+            "tn": np.sum(weights * (~l & ~p))}
+
+
+def _ratio(a, b):
+    return a / (a + b) if a + b > 0 else 0.0
+
+
+# name -> (build(labels, predictions, weights), numpy oracle on the concatenated batches, real-valued inputs?)
+METRICS = {
+    "accuracy": (lambda l, p, w: tg.metrics.accuracy(l, p, weights=w), lambda l, p, w: _wmean(l == p, w), False),
+    "mean": (lambda l, p, w: tg.metrics.mean(p, weights=w), lambda l, p, w: _wmean(p, w), True),
+    "mean_squared_error": (lambda l, p, w: tg.metrics.mean_squared_error(l, p, weights=w),
+                           lambda l, p, w: _wmean((l - p) ** 2, w), True),
+    "mean_absolute_error": (lambda l, p, w: tg.metrics.mean_absolute_error(l, p, weights=w),
+                            lambda l, p, w: _wmean(np.abs(l - p), w), True),
+    "root_mean_squared_error": (lambda l, p, w: tg.metrics.root_mean_squared_error(l, p, weights=w),
+                                lambda l, p, w: np.sqrt(_wmean((l - p) ** 2, w)), True),
+    "mean_relative_error": (lambda l, p, w: tg.metrics.mean_relative_error(l, p, tg.abs(l), weights=w),
+                            lambda l, p, w: _wmean(np.abs(l - p) / np.abs(l), w), True),
+    "percentage_below": (lambda l, p, w: tg.metrics.percentage_below(p, 0.25, weights=w),
+                         lambda l, p, w: _wmean(p < 0.25, w), True),
+    "precision": (lambda l, p, w: tg.metrics.precision(l, p, weights=w),
+                  lambda l, p, w: _ratio(_counts(l, p, w)["tp"], _counts(l, p, w)["fp"]), False),
+    "recall": (lambda l, p, w: tg.metrics.recall(l, p, weights=w),
+               lambda l, p, w: _ratio(_counts(l, p, w)["tp"], _counts(l, p, w)["fn"]), False),
+    "true_positives": (lambda l, p, w: tg.metrics.true_positives(l, p, weights=w),
+                       lambda l, p, w: _counts(l, p, w)["tp"], False),
+    "false_positives": (lambda l, p, w: tg.metrics.false_positives(l, p, weights=w),
+                        lambda l, p, w: _counts(l, p, w)["fp"], False),
+    "false_negatives": (lambda l, p, w: tg.metrics.false_negatives(l, p, weights=w),
+                        lambda l, p, w: _counts(l, p, w)["fn"], False),
+    "true_negatives": (lambda l, p, w: tg.metrics.true_negatives(l, p, weights=w),
+                       lambda l, p, w: _counts(l, p, w)["tn"], False),
+}
+
+
+@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
+@pytest.mark.parametrize("name", sorted(METRICS))
+def test_metric_accumulates_over_batches_and_resets(name, weighted):
+    build, oracle, real = METRICS[name]
+    labels, predictions = (REAL_LABELS, REAL_PREDICTIONS) if real else (BATCHES, PREDICTIONS)
+    dtype = tg.float64 if real else tg.int64
+    with tg.Graph().as_default():
+        l, p = tg.placeholder(dtype, [None]), tg.placeholder(dtype, [None])
+        w = tg.placeholder(tg.float64, [None]) if weighted else None
+        value, update_op = build(l, p, w)
+        assert value.dtype == tg.float32 and update_op.dtype == tg.float32
+        with tg.Session() as sess:
+            sess.run(tg.local_variables_initializer())
+            assert sess.run(value) == 0.0, f"{name}: not 0 before any update"
+            for rounds in range(2):  # the second round after a reset must repeat the first
+                for k in range(len(labels)):
+                    feed = {l: labels[k], p: predictions[k]}
+                    if weighted:
+                        feed[w] = WEIGHTS[k]
+                    seen = [np.concatenate(a[:k + 1]) for a in (labels, predictions)]
+                    weights = np.concatenate(WEIGHTS[:k + 1]) if weighted else np.ones_like(seen[0], float)
+                    expected = oracle(*seen, weights)
+                    np.testing.assert_allclose(sess.run(update_op, feed), expected, rtol=2e-6, atol=1e-6,
+                                               err_msg=f"{name} update_op after batch {k} (round {rounds})")
+                    np.testing.assert_allclose(sess.run(value), expected, rtol=2e-6, atol=1e-6,
+                                               err_msg=f"{name} value after batch {k} (round {rounds})")
+                sess.run(tg.local_variables_initializer())
+                assert sess.run(value) == 0.0, f"{name}: not reset by local_variables_initializer"
+
+
+def test_variable_names_and_collections_follow_tf1():
+    with tg.Graph().as_default():
+        labels, predictions = tg.placeholder(tg.int64, [None]), tg.placeholder(tg.int64, [None])
+        acc, acc_update = tg.metrics.accuracy(labels, predictions, metrics_collections=["m"],
+                                              updates_collections=[tg.GraphKeys.UPDATE_OPS])
+        tg.metrics.accuracy(labels, predictions)
+        tg.metrics.precision(labels, predictions, name="prec")
+        tg.metrics.recall(labels, predictions)
+        tg.metrics.mean_squared_error(tg.cast(labels, tg.float32), tg.cast(predictions, tg.float32))
+        names = [v.op.name for v in tg.local_variables()]
+        assert names == ["accuracy/total", "accuracy/count", "accuracy_1/total", "accuracy_1/count",
+                         "prec/true_positives/count", "prec/false_positives/count",
+                         "recall/true_positives/count", "recall/false_negatives/count",
+                         "mean_squared_error/total", "mean_squared_error/count"]
+        assert tg.get_collection(tg.GraphKeys.METRIC_VARIABLES) == tg.local_variables()
+        assert tg.global_variables() == [] and tg.trainable_variables() == []
+        assert acc.name == "accuracy/value:0" and acc_update.name == "accuracy/update_op:0"
+        assert tg.get_collection("m") == [acc] and tg.get_collection(tg.GraphKeys.UPDATE_OPS) == [acc_update]
+
+
+def test_squeezable_labels_and_broadcast_scalar_weights():
+    with tg.Graph().as_default():
+        labels = tg.placeholder(tg.int64, [None, 1])  # a trailing 1, as sparse labels often come
+        predictions = tg.placeholder(tg.int64, [None])
+        acc, update = tg.metrics.accuracy(labels, predictions, weights=2.0)
+        with tg.Session() as sess:
+            sess.run(tg.local_variables_initializer())
+            assert sess.run(update, {labels: [[1], [0], [2], [2]], predictions: [1, 1, 2, 0]}) == 0.5
+            assert sess.run(acc) == 0.5
+            total, count = sess.run(tg.local_variables())
+            assert (total, count) == (4.0, 8.0)
+
+
+def test_bad_weights_and_shapes_are_named():
+    with tg.Graph().as_default():
+        values = tg.placeholder(tg.float32, [4, 3], name="values")
+        with pytest.raises(ValueError, match=r"weights can not be broadcast.*\(2, 2, 2\).*'values:0'"):
+            tg.metrics.mean(values, weights=tg.placeholder(tg.float32, [2, 2, 2], name="w"))
+        with pytest.raises(ValueError, match=r"accuracy: predictions 'p:0' of shape \(5,\).*'l:0' of shape \(4,\)"):
+            tg.metrics.accuracy(tg.placeholder(tg.int32, [4], name="l"), tg.placeholder(tg.int32, [5], name="p"))
+
+
+def test_unimplemented_metrics_say_so():
+    with pytest.raises(NotImplementedError, match=r"tf.metrics.auc is not implemented.*available: accuracy"):
+        tg.metrics.auc
+    assert not hasattr(tg.metrics, "mean_iou")  # hasattr still answers, as for any missing attribute
+    with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
+        tg.metrics.nonsense
+    assert tg.compat.v1.metrics.accuracy is tg.metrics.accuracy
+
+
+def test_mean_relative_error_counts_zero_where_the_normalizer_is_zero():
+    with tg.Graph().as_default():
+        labels = tg.constant([0.0, 2.0, -4.0])
+        _, update = tg.metrics.mean_relative_error(labels, tg.constant([1.0, 1.0, -1.0]), normalizer=labels)
+        with tg.Session() as sess:
+            sess.run(tg.local_variables_initializer())
+            np.testing.assert_allclose(sess.run(update), (0.0 + 0.5 - 0.75) / 3, rtol=1e-6)  # TF1 divides by the signed normalizer

@@ -1,0 +1,98 @@
+"""Square-matrix ops over the last two dims, batched over the rest: matrix_inverse and matrix_determinant."""
+import string
+
+import numpy as np
+
+from ..errors import InvalidArgumentError
+from .core_ops import convert_to_tensor
+from .linalg_ops import einsum
+from .registry import apply_op, get_array_module, infer_same, register
+from .shape_ops import expand_dims
+from .tensor_util import static_shape
+
+
+def _adjoint(x):
+    xp = get_array_module(x)
+    return xp.conj(xp.swapaxes(x, -1, -2)) if x.dtype.kind == "c" else xp.swapaxes(x, -1, -2)
+
+
+def _inverse(x, adjoint):
+    xp = get_array_module(x)
+    a = _adjoint(x) if adjoint else x
+    try:
+        out = xp.linalg.inv(a)
+    except np.linalg.LinAlgError:
+        out = None
+    # A zero (or nan) pivot is what TF1 refuses; CuPy does not raise, so a non-finite result counts too.
+    if out is None or not bool(xp.isfinite(out).all()):
+        singular = np.argwhere(np.ravel(_host(xp, xp.linalg.det(a) == 0) | ~_host(xp, xp.isfinite(a).all((-2, -1)))))
+        where = f" (matrix {int(singular[0][0])} of the batch, counted in row-major order)" if x.ndim > 2 and \
+            len(singular) else ""
+        raise InvalidArgumentError(f"Input is not invertible.{where} matrix_inverse needs non-singular matrices")
+    return out
+
+
+def _host(xp, value):
+    return value.get() if hasattr(value, "get") else np.asarray(value)
+
+
+def _letters(rank):
+    """Batch subscripts for einsum over a tensor of known `rank` (explicit, so static shapes survive)."""
+    return string.ascii_lowercase[:rank - 2]
+
+
+def _real_only(op):
+    if op.inputs[0].dtype.kind == "c":
+        raise NotImplementedError(f"The gradient of {op.type} for the complex input {op.inputs[0].name!r} is not "
+                                  "implemented; only float16/32/64 matrices are differentiable here")
+
+
+def _inverse_grad(op, g):
+    _real_only(op)
+    y = op.outputs[0]
+    b = _letters(y.ndim) if y.ndim is not None else "..."
+    if op.attrs["adjoint"]:  # y = inv(x^T): dx = -y g^T y
+        return [-einsum(f"{b}ij,{b}kj,{b}kl->{b}il", y, g, y)]
+    return [-einsum(f"{b}ji,{b}jk,{b}lk->{b}il", y, g, y)]  # y = inv(x): dx = -y^T g y^T
+
+
+def _det_grad(op, g):
+    _real_only(op)
+    x, det = op.inputs[0], op.outputs[0]
+    scale = expand_dims(expand_dims(g * det, -1), -1)
+    return [scale * matrix_inverse(x, adjoint=True)]  # d det / dx = det * inv(x)^T
+
+
+register("MatrixInverse", _inverse, infer=infer_same, grad=_inverse_grad, fresh=True)
+register("MatrixDeterminant", lambda x: get_array_module(x).asarray(get_array_module(x).linalg.det(x)),
+         infer=lambda x: [(None if static_shape(x) is None else static_shape(x)[:-2], x.dtype)], grad=_det_grad,
+         fresh=True)
+
+
+def _square(what, x):
+    shape = static_shape(x)
+    if shape is None:
+        return
+    if len(shape) < 2:
+        raise ValueError(f"{what} needs a tensor of rank >= 2 (matrices in the last two dims), got {x.name!r} "
+                         f"of shape {x.shape}")
+    if None not in shape[-2:] and shape[-1] != shape[-2]:
+        raise ValueError(f"{what} needs square matrices, got {x.name!r} of shape {x.shape}: its last two dims "
+                         f"{shape[-2]} and {shape[-1]} differ")
+    if x.dtype.kind not in "fc":
+        raise TypeError(f"{what} needs a floating or complex tensor, got {x.name!r} of dtype {x.dtype.name}")
+
+
+def matrix_inverse(input, adjoint=False, name=None):  # noqa: A002 - TF1's name
+    """The inverse of each square matrix in the last two dims (of its adjoint when `adjoint`); a singular one
+    raises InvalidArgumentError when run, as in TF1."""
+    x = convert_to_tensor(input)
+    _square("matrix_inverse", x)
+    return apply_op("MatrixInverse", [x], name=name or "MatrixInverse", adjoint=bool(adjoint))
+
+
+def matrix_determinant(input, name=None):  # noqa: A002 - TF1's name
+    """The determinant of each square matrix in the last two dims: a tensor of the leading (batch) dims."""
+    x = convert_to_tensor(input)
+    _square("matrix_determinant", x)
+    return apply_op("MatrixDeterminant", [x], name=name or "MatrixDeterminant")
