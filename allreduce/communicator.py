@@ -1,6 +1,7 @@
 """The communicator base class: argument checks, the agreement on what every rank is reducing, waiting with a
 deadline, the fused buckets' memory, and the collectives besides `allreduce`: `broadcast`, `allgather`,
-`barrier`, and the one variable-length allgather (`allgatherv` concatenates, `allgatherv_list` splits by rank).
+`barrier`, the one variable-length allgather (`allgatherv` concatenates, `allgatherv_list` splits by rank), and
+`reduce_scatter` and `alltoallv` (scatter.py), after which each rank holds different rows.
 
 Every collective takes an optional label, `what=` ("step 7's gradient allreduce", "metric allreduce"). It is
 part of the agreement, so ranks that are in different collectives are told which ("rank 1 is in step 8's
@@ -29,7 +30,7 @@ import hashlib
 import numpy as np
 from mpi4py import MPI
 
-from . import abort, departure, diagnosis, rd, topology
+from . import abort, departure, diagnosis, rd, scatter, topology
 from .buckets import Buckets
 from .diagnosis import label
 from .errors import CollectiveTimeout
@@ -179,6 +180,14 @@ class Communicator:
         offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).tolist()
         self.wait([self.comm.Iallgatherv(_bytes(x), [_bytes(result), counts, offsets, MPI.BYTE])])
         return result, rows
+
+    def reduce_scatter(self, x, op="sum", what=None):
+        """Reduce x over all ranks with op, then return this rank's rows (the first len(x) % size get one more)."""
+        return scatter.reduce_scatter(self, x, op, what)
+
+    def alltoallv(self, x, splits=None, what=None):
+        """Send splits[q] rows of x to rank q (None: equal shares); return (rows received, count from each rank)."""
+        return scatter.alltoallv(self, x, splits, what)
 
     def barrier(self, what=None):
         """Return once every rank has entered the barrier."""

@@ -6,14 +6,23 @@ else the ring); RINGFLOW_ALLREDUCE=ring|shm|mpi|... names another. Importing thi
 from .basics import (cross_rank, cross_size, gloo_built, gloo_enabled, init, is_initialized, local_rank,
                      local_size, mpi_built, mpi_enabled, mpi_threads_supported, nccl_built, rank, shutdown, size)
 from .basics import communicator  # noqa: F401  (ringflow's addition: the allreduce.Communicator in use)
+from .collectives import alltoall, grouped_allreduce, reducescatter
 from .compression import Compression
 from .mpi_ops import (Adasum, Average, Max, Min, Product, Sum, allgather, allreduce, broadcast, local_rank_op,
                       local_size_op, rank_op, size_op)
 from .optimizer import DistributedOptimizer
+from .unsupported import join
 from .variables import BroadcastGlobalVariablesHook, broadcast_global_variables, broadcast_variables
 
 __all__ = ["Adasum", "Average", "BroadcastGlobalVariablesHook", "Compression", "DistributedOptimizer", "Max", "Min",
-           "Product", "Sum", "allgather", "allreduce", "broadcast", "broadcast_global_variables",
-           "broadcast_variables", "cross_rank", "cross_size", "gloo_built", "gloo_enabled", "init", "is_initialized",
-           "local_rank", "local_rank_op", "local_size", "local_size_op", "mpi_built", "mpi_enabled",
-           "mpi_threads_supported", "nccl_built", "rank", "rank_op", "shutdown", "size", "size_op"]
+           "Product", "Sum", "allgather", "allreduce", "alltoall", "broadcast", "broadcast_global_variables",
+           "broadcast_variables", "cross_rank", "cross_size", "gloo_built", "gloo_enabled", "grouped_allreduce",
+           "init", "is_initialized", "join", "local_rank", "local_rank_op", "local_size", "local_size_op",
+           "mpi_built", "mpi_enabled", "mpi_threads_supported", "nccl_built", "rank", "rank_op", "reducescatter",
+           "shutdown", "size", "size_op"]
+
+
+def __getattr__(name):
+    """Horovod names ringflow lacks (hvd.elastic, process sets) fail saying why (unsupported.py)."""
+    from .unsupported import missing
+    raise missing(name)

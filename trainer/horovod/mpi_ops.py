@@ -44,24 +44,36 @@ def _host(array):
     return array.get() if hasattr(array, "get") and not isinstance(array, np.ndarray) else np.asarray(array)
 
 
-def _check_reducible(tensor, what):
+def check_reducible(tensor, what):
     if np.dtype(tensor.dtype).kind not in "fiu":
         raise TypeError(f"hvd.{what} cannot reduce {tensor.name!r} of dtype {np.dtype(tensor.dtype).name}: only "
                         "float and integer tensors can be reduced (cast it first)")
 
 
+def check_scaling(tensor, prescale_factor, postscale_factor):
+    if (prescale_factor != 1 or postscale_factor != 1) and np.dtype(tensor.dtype).kind != "f":
+        raise TypeError(f"prescale_factor/postscale_factor need a float tensor, got {tensor.name!r} of dtype "
+                        f"{np.dtype(tensor.dtype).name}")
+
+
+def scaled(array, factor):
+    """array * factor in array's dtype (the pre- and postscale of a reduction)."""
+    return array if factor == 1 else np.multiply(array, factor).astype(array.dtype, copy=False)
+
+
+def label(op):
+    """The name op's collective goes by in the communicator's errors: its `what` attribute and the op's name."""
+    what = op.attrs.get("what")
+    return None if what is None else f"{what} {op.name!r}"
+
+
 # -- allreduce ------------------------------------------------------------------------------------
 def _allreduce_kernel(op, session):
-    reduce, pre, post = op.attrs["reduce"], op.attrs["prescale"], op.attrs["postscale"]
+    reduce, pre, post, what = op.attrs["reduce"], op.attrs["prescale"], op.attrs["postscale"], label(op)
 
     def run(x):
-        x = _host(x)
-        if pre != 1:
-            x = np.multiply(x, pre).astype(x.dtype, copy=False)
-        out = communicator().allreduce(x, op=reduce)
-        if post != 1:
-            out = np.multiply(out, post).astype(out.dtype, copy=False)
-        return session.to_device(out)
+        out = communicator().allreduce(scaled(_host(x), pre), op=reduce, what=what)
+        return session.to_device(scaled(out, post))
     return run
 
 
@@ -77,13 +89,13 @@ register("HorovodAllreduce", kernel=_allreduce_kernel, infer=lambda x, **attrs: 
          grad=_allreduce_grad)
 
 
-def _allreduce(tensor, reduce, prescale_factor=1.0, postscale_factor=1.0, name=None):
-    _check_reducible(tensor, "allreduce")
-    if (prescale_factor != 1 or postscale_factor != 1) and np.dtype(tensor.dtype).kind != "f":
-        raise TypeError(f"prescale_factor/postscale_factor need a float tensor, got {tensor.name!r} of dtype "
-                        f"{np.dtype(tensor.dtype).name}")
+def allreduce_op(tensor, reduce, prescale_factor=1.0, postscale_factor=1.0, name=None, what=None):
+    """The HorovodAllreduce op of `tensor` with the communicator's op name `reduce` ("mean", "sum", ...)."""
+    check_reducible(tensor, "allreduce")
+    check_scaling(tensor, prescale_factor, postscale_factor)
+    labelled = {} if what is None else {"what": what}  # unlabelled: the communicator says "an allreduce"
     return apply_op("HorovodAllreduce", [tensor], name=name or "HorovodAllreduce", reduce=reduce,
-                    prescale=float(prescale_factor), postscale=float(postscale_factor))
+                    prescale=float(prescale_factor), postscale=float(postscale_factor), **labelled)
 
 
 def allreduce(tensor, average=None, device_dense="", device_sparse="", compression=Compression.none, op=None,
@@ -96,11 +108,11 @@ def allreduce(tensor, average=None, device_dense="", device_sparse="", compressi
     reduce = reduction(op, average)
     tensor = convert_to_tensor(tensor)
     compressed, ctx = compression.compress(tensor)
-    return compression.decompress(_allreduce(compressed, reduce, prescale_factor, postscale_factor, name), ctx)
+    return compression.decompress(allreduce_op(compressed, reduce, prescale_factor, postscale_factor, name), ctx)
 
 
 # -- allgather ------------------------------------------------------------------------------------
-def _rows_unknown(x):
+def rows_unknown(x):
     """x's static shape with the first dimension unknown (None when even the rank is)."""
     return None if x.ndim is None else (None,) + tuple(x.shape)[1:]
 
@@ -109,12 +121,12 @@ def _allgather_infer(x):
     if x.ndim == 0:
         raise ValueError(f"hvd.allgather needs a tensor with a first dimension, got the scalar {x.name!r}: "
                          "reshape it to [1]")
-    return [(_rows_unknown(x), x.dtype)]
+    return [(rows_unknown(x), x.dtype)]
 
 
 def _allgather_grad(op, grad):
     # Every rank's loss may use every row: sum the gradients over ranks, keep the rows this rank gave.
-    summed = _allreduce(grad, "sum")
+    summed = allreduce_op(grad, "sum")
     rows = allgather(strided_slice(shape(op.inputs[0]), slice(0, 1)))
     return [apply_op("HorovodOwnRows", [summed, rows])]
 
@@ -128,7 +140,7 @@ def _own_rows(x, rows):
     return x[start:start + int(rows[rank()])]
 
 
-register("HorovodOwnRows", _own_rows, view=True, infer=lambda x, rows: [(_rows_unknown(x), x.dtype)])
+register("HorovodOwnRows", _own_rows, view=True, infer=lambda x, rows: [(rows_unknown(x), x.dtype)])
 
 
 def allgather(tensor, name=None):
@@ -139,7 +151,7 @@ def allgather(tensor, name=None):
 # -- broadcast ------------------------------------------------------------------------------------
 def _broadcast_grad(op, grad):
     # Only root's value reached every rank: root collects the sum of the gradients, the others get zeros.
-    summed = _allreduce(grad, "sum")
+    summed = allreduce_op(grad, "sum")
     return [summed if rank() == op.attrs["root_rank"] else zeros_like(summed)]
 
 

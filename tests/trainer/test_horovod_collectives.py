@@ -1,0 +1,69 @@
+"""hvd.grouped_allreduce, reducescatter and alltoall in one process (size 1), and the Horovod names ringflow
+refuses (join, elastic, process sets) with why. Multi-rank behaviour: tests/mpi/test_horovod_collectives.py."""
+import numpy as np
+import pytest
+
+import trainer as tg
+import trainer.horovod as hvd
+
+
+@pytest.fixture(autouse=True)
+def initialized():
+    tg.reset_default_graph()
+    hvd.init()
+    yield
+    if not hvd.is_initialized():
+        hvd.init()
+
+
+def run(fetches):
+    with tg.Session() as sess:
+        sess.run(tg.global_variables_initializer())
+        return sess.run(fetches)
+
+
+def test_one_rank_keeps_every_row_and_receives_its_own():
+    value = np.arange(12, dtype=np.float32).reshape(4, 3)
+    x = tg.Variable(value)
+    scattered = hvd.reducescatter(x, op=hvd.Sum, prescale_factor=2.0, postscale_factor=0.25)
+    exchanged, counts = hvd.alltoall(x, splits=[4])
+    grouped = hvd.grouped_allreduce([x, x * 2.0])
+    loss = tg.reduce_sum(scattered) + tg.reduce_sum(exchanged * 3.0) + tg.reduce_sum(grouped[1])
+    got = run([scattered, exchanged, counts, grouped, tg.gradients(loss, [x])[0]])
+    np.testing.assert_array_equal(got[0], value * 0.5)
+    np.testing.assert_array_equal(got[1], value)
+    np.testing.assert_array_equal(got[2], [4])
+    np.testing.assert_array_equal(got[3][1], value * 2)
+    np.testing.assert_array_equal(got[4], np.full((4, 3), 0.5 + 3.0 + 2.0, np.float32))
+
+
+def test_new_names_are_exported_with_horovods_defaults():
+    assert {"alltoall", "grouped_allreduce", "join", "reducescatter"} <= set(hvd.__all__)
+    x = tg.constant(np.array([[1, 2], [3, 4]], np.int32))
+    # reducescatter averages by default; an integer average of one rank is the value itself
+    np.testing.assert_array_equal(run(hvd.reducescatter(x)), [[1, 2], [3, 4]])
+    assert not isinstance(hvd.alltoall(x), tuple)  # without splits, the rows alone (Horovod 0.23+)
+
+
+def test_join_says_collectives_are_synchronous():
+    with pytest.raises(NotImplementedError, match=r"hvd.join\(\) is not implemented: ringflow's collectives are "
+                                                  r"synchronous.*trainer.data.Pipeline"):
+        hvd.join()
+
+
+def test_elastic_and_process_sets_say_why_they_are_missing():
+    with pytest.raises(NotImplementedError, match=r"hvd.elastic is not available in ringflow \(elastic "
+                                                  r"training.*trainer.data.Pipeline"):
+        hvd.elastic.run  # noqa: B018
+    with pytest.raises(AttributeError, match="hvd.elastic"):
+        hvd.elastic  # noqa: B018
+    assert not hasattr(hvd, "elastic") and getattr(hvd, "elastic", None) is None  # probing falls back quietly
+    with pytest.raises(NotImplementedError, match=r"hvd.add_process_set.*hvd.init\(comm=\[ranks\]\)"):
+        hvd.add_process_set([0])
+    with pytest.raises(AttributeError, match="module 'trainer.horovod' has no attribute 'no_such_name'") as info:
+        hvd.no_such_name  # noqa: B018
+    assert not isinstance(info.value, NotImplementedError)
+    for call in (lambda: hvd.grouped_allreduce([tg.constant(1.0)], process_set=object()),
+                 lambda: hvd.alltoall(tg.constant([1.0]), process_set=object())):
+        with pytest.raises(NotImplementedError, match="ringflow has no process sets"):
+            call()

@@ -1,0 +1,35 @@
+"""Horovod names ringflow does not have, with why and what to do instead.
+
+hvd.join() and hvd.elastic both need ranks that run different numbers of steps. ringflow's collectives are
+synchronous ops without Horovod's background negotiation: each one runs when Session.run reaches it and waits
+for the same collective on every rank, so a rank that has stopped cannot stand in for the others' reductions.
+"""
+_EVEN = ("every rank must run the same steps with the same collectives: give every rank the same number of "
+         "batches (trainer.data.Pipeline splits each global batch evenly over the ranks, so they do)")
+_PROCESS_SETS = "process sets: run the Horovod API on a subset of the ranks with hvd.init(comm=[ranks])"
+MISSING = {
+    "elastic": "elastic training, ranks joining and leaving a running job: the ranks are fixed at hvd.init() "
+               f"and the collectives are synchronous, so {_EVEN}; restart a job from its checkpoint instead",
+    "ProcessSet": _PROCESS_SETS, "add_process_set": _PROCESS_SETS, "remove_process_set": _PROCESS_SETS,
+    "global_process_set": _PROCESS_SETS,
+}
+
+
+class NotInRingflow(NotImplementedError, AttributeError):
+    """A Horovod name ringflow does not provide: NotImplementedError, and an AttributeError so that hasattr()
+    and getattr(hvd, name, default) still answer as for a missing attribute."""
+
+
+def missing(name):
+    """The exception for `hvd.<name>`: NotInRingflow with the reason for Horovod's names, else AttributeError."""
+    reason = MISSING.get(name)
+    if reason is None:
+        return AttributeError(f"module 'trainer.horovod' has no attribute {name!r}")
+    return NotInRingflow(f"hvd.{name} is not available in ringflow ({reason})")
+
+
+def join():
+    """Horovod's join(): not implemented (ringflow's collectives are synchronous); raises NotImplementedError."""
+    raise NotImplementedError(f"hvd.join() is not implemented: ringflow's collectives are synchronous (each waits "
+                              f"for the same collective on every rank, with no rank standing in for one that "
+                              f"has joined), so {_EVEN}")
