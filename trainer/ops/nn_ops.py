@@ -4,6 +4,7 @@ import numpy as np
 from ..graph import Tensor
 from .array_ops import strided_slice, transpose
 from .core_ops import convert_to_tensor
+from . import cuda_kernels
 from .elementwise_ops import stop_gradient
 from .math_ops import binary_operands, exp, inplace_binary, unary_builder
 from .reduction_ops import reduce_sum
@@ -11,8 +12,14 @@ from .registry import apply_op, get_array_module, infer_same, register
 from .tensor_util import argument_lookup, static_shape
 
 
+@cuda_kernels.on_cupy(cuda_kernels.relu_grad)
 def _relu_grad(g, y):
     return np.multiply(g, y > 0)
+
+
+@cuda_kernels.on_cupy(cuda_kernels.relu_grad_inplace)
+def _relu_grad_inplace(g, y):
+    return np.multiply(g, y > 0, out=g)
 
 
 def _sigmoid(x):
@@ -24,7 +31,7 @@ _ACTIVATIONS = {  # type: (forward, gradient op type, gradient forward on (g, y)
     "Sigmoid": (_sigmoid, "SigmoidGrad", lambda g, y: g * (y * (1 - y))),
     "Tanh": (np.tanh, "TanhGrad", lambda g, y: g * (1 - y * y)),
 }
-_INPLACE = {"Relu": lambda x: np.maximum(x, 0, out=x), "ReluGrad": lambda g, y: np.multiply(g, y > 0, out=g)}
+_INPLACE = {"Relu": lambda x: np.maximum(x, 0, out=x), "ReluGrad": _relu_grad_inplace}
 for _type, (_forward, _grad_type, _grad_forward) in _ACTIVATIONS.items():
     register(_type, _forward, infer=infer_same, fresh=True, inplace=_INPLACE.get(_type),
              grad=lambda op, g, t=_grad_type: [apply_op(t, [g, op.outputs[0]], name=t)])
@@ -155,6 +162,7 @@ def softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, 
                                                 name=name or "softmax_cross_entropy_with_logits_sg")
 
 
+@cuda_kernels.on_cupy(cuda_kernels.sparse_softmax_cross_entropy)
 def _sparse_xent_forward(logits, labels):
     shifted = logits - logits.max(axis=-1, keepdims=True)
     flat, labels = shifted.reshape(-1, shifted.shape[-1]), labels.reshape(-1)

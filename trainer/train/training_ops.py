@@ -5,6 +5,7 @@ hyper-parameters, gradient) arrive as arrays. The formulas are TF1's training_op
 """
 import numpy as np
 
+from ..ops import cuda_kernels
 from ..ops.registry import register
 
 
@@ -22,10 +23,12 @@ def register_apply(op_type, update, num_refs):
                     ref_inputs=num_refs)
 
 
+@cuda_kernels.on_cupy(cuda_kernels.apply_gradient_descent)
 def apply_gradient_descent(var, lr, grad):
     var -= lr * grad
 
 
+@cuda_kernels.on_cupy(cuda_kernels.apply_momentum)
 def apply_momentum(var, accum, lr, grad, momentum, use_nesterov=False):
     accum *= momentum
     accum += grad
