@@ -96,15 +96,21 @@ def test_checkpoint_service_saves_periodically_from_its_thread(tmp_path):
         train = tf.group(v.assign_add(1.0), step.assign_add(1))
         sv = tf.train.Supervisor(logdir=str(tmp_path), save_model_secs=0.05, save_summaries_secs=None)
         with sv.managed_session() as sess:
-            deadline = time.time() + 0.5
-            while time.time() < deadline:
+            # train until the timer has saved three different checkpoints (a loaded machine may need longer
+            # than 0.05 s a save: wait for the saves, not for a fixed time)
+            seen, deadline = {None}, time.time() + 30
+            while len(seen) < 4 and time.time() < deadline:
                 sess.run(train)
+                seen.add(tf.train.latest_checkpoint(str(tmp_path)))
                 time.sleep(0.002)
             final = sess.run(step)
+            # training stopped: the timer's next save holds the final state (stop() itself does not save)
+            while not str(tf.train.latest_checkpoint(str(tmp_path))).endswith(f"-{final}") \
+                    and time.time() < deadline:
+                time.sleep(0.01)
     saves = [e for e in events(tmp_path) if e.HasField("session_log")
              and e.session_log.status == tf.SessionLog.CHECKPOINT]
     assert len(saves) >= 3  # once at the start, then every 0.05 s
-    # The final checkpoint, saved after the services stopped, holds the state at exit.
     assert tf.train.latest_checkpoint(str(tmp_path)).endswith(f"model.ckpt-{final}")
     assert tf.train.load_variable(str(tmp_path), "v") == final
 
