@@ -17,6 +17,7 @@ SLOW_S = 20  # targets on 2 busy cores are 5 s (a raising rank) and 15 s (a 5 s 
 LOOP = """
 import os, sys, threading, time
 import numpy as np
+import allreduce
 import trainer as tg
 from mpi4py import MPI
 
@@ -24,7 +25,8 @@ rank = MPI.COMM_WORLD.Get_rank()
 x = tg.placeholder(tg.float32, [None, 1])
 w = tg.Variable(np.zeros((1, 1), np.float32))
 loss = tg.reduce_mean(tg.square(tg.matmul(x, w) - 2 * x))
-opt = tg.DistributedOptimizer(tg.train.GradientDescentOptimizer(0.1))
+backend = allreduce.create_communicator(os.environ.get("TEST_BACKEND", "ring"))
+opt = tg.DistributedOptimizer(tg.train.GradientDescentOptimizer(0.1), communicator=backend)
 train = opt.minimize(loss)
 sess = tg.Session()
 sess.run(tg.global_variables_initializer())
@@ -143,13 +145,15 @@ def test_an_extra_step_is_named_against_the_collective_the_others_are_in(tmp_pat
 def test_a_rank_that_ends_early_ends_the_job_in_seconds(tmp_path, leave, backend, nodes):
     # no exception to hook and no signal for mpiexec: only the rank's exit notice can end this before the timeout
     code, out, seconds = run_job(tmp_path, f"""
+        print(f"rank {{rank}} reduces with {{opt.communicator.name}}", flush=True)
         for i in range(5):
             if rank == 1 and i == 2:
                 {leave}
             step()
         print(f"rank {{rank}} finished", flush=True)
-    """, RINGFLOW_TIMEOUT="120", RINGFLOW_ALLREDUCE=backend, RINGFLOW_FAKE_NODES=nodes)
+    """, RINGFLOW_TIMEOUT="120", TEST_BACKEND=backend, RINGFLOW_FAKE_NODES=nodes)
     assert code != 0 and seconds < SLOW_S, out
+    assert f"rank 0 reduces with {backend}" in out, out
     for waiting in (0, 2):
         assert (f"ringflow: error on rank {waiting}: RankExited: " in out
                 and f"step 2's gradient allreduce cannot complete at rank {waiting}" in out), out
