@@ -70,6 +70,7 @@ from .ops.check_ops import (Assert, add_check_numerics_ops, assert_equal, assert
 from .ops.linalg_ops import einsum, eye, matrix_diag_part, matrix_transpose, norm, tensordot, trace  # noqa: E402
 from .ops.logging_ops import Print, print_v2 as print  # noqa: E402,A004
 from .ops.scan_ops import cumprod, cumsum  # noqa: E402
+from .ops.functional_ops import foldl, foldr, map_fn, scan  # noqa: E402  (TF1's higher-order functions)
 from .ops.scatter_ops import (scatter_add, scatter_div, scatter_max, scatter_min, scatter_mul,  # noqa: E402
                               scatter_sub, scatter_update)
 from .ops.segment_ops import boolean_mask, segment_mean, segment_sum, unsorted_segment_sum  # noqa: E402
