@@ -63,6 +63,7 @@ from .graph import (add_to_collection, add_to_collections, colocate_with, device
                     get_collection_ref, get_name_scope)
 from .graph_keys import GraphKeys  # noqa: E402
 from . import debugging, linalg  # noqa: E402  (tf.debugging, tf.linalg)
+from . import image  # noqa: E402  (tf.image)
 from .ops.check_ops import (Assert, add_check_numerics_ops, assert_equal, assert_greater,  # noqa: E402
                             assert_greater_equal, assert_integer, assert_less, assert_less_equal, assert_negative,
                             assert_non_negative, assert_non_positive, assert_none_equal, assert_positive,
