@@ -10,23 +10,12 @@ from mpi4py import MPI
 import allreduce
 import trainer as tg
 import trainer.horovod as hvd
+from tests.mpi.horovod_fixtures import backend, fresh_graph  # noqa: F401  (pytest fixtures, autouse)
 
 WORLD = MPI.COMM_WORLD
 RANK, SIZE = WORLD.Get_rank(), WORLD.Get_size()
 ROOT = 1 if SIZE > 1 else 0
 
-
-@pytest.fixture(scope="module", params=["ring", "shm"], autouse=True)
-def backend(request):
-    hvd.shutdown()
-    hvd.init(allreduce.create_communicator(request.param))
-    yield request.param
-    hvd.shutdown()
-
-
-@pytest.fixture(autouse=True)
-def fresh_graph():
-    tg.reset_default_graph()
 
 
 def run(fetches, feeds=None):

@@ -7,6 +7,7 @@ from ..ops.conv_ops import avg_pool, max_pool
 from ..ops.nn_ops import bias_add
 from ..ops.shape_ops import expand_dims, squeeze
 from .base import Layer
+from .convolutional import _Pooling2D, _format as format_2d
 
 _FORMATS = {"channels_last": "NWC", "channels_first": "NCW"}
 
@@ -19,10 +20,7 @@ def _single(value, what):
 
 
 def _format(data_format):
-    try:
-        return _FORMATS[data_format]
-    except KeyError:
-        raise ValueError(f"data_format must be 'channels_last' or 'channels_first', got {data_format!r}") from None
+    return format_2d(data_format, _FORMATS)
 
 
 class Conv1D(Layer):
@@ -81,20 +79,18 @@ def conv1d(inputs, filters, kernel_size, strides=1, padding="valid", data_format
     return layer.apply(inputs)
 
 
-class _Pooling1D(Layer):
-    pool = None  # the tg.nn 2-D pooling function, run on the length as a width under a height of 1
+class _Pooling1D(_Pooling2D):
+    """The 2-D pooling layer run on the length as a width under a height of 1, as TF1 builds 1-D pooling."""
 
     def __init__(self, pool_size, strides, padding="valid", data_format="channels_last", name=None, **kwargs):
-        super().__init__(name=name, **kwargs)
+        super().__init__(1, 1, padding=padding, data_format=data_format, name=name, **kwargs)
         self.pool_size = (_single(pool_size, "pool_size"),)
         self.strides = (_single(strides, "strides"),)
-        self.padding = str(padding).upper()
-        self.data_format = _format(data_format)
 
     def call(self, inputs):
-        axis, data_format = (1, "NHWC") if self.data_format == "NWC" else (2, "NCHW")
-        outputs = type(self).pool(expand_dims(inputs, axis), (1, self.pool_size[0]), (1, self.strides[0]),
-                                  self.padding, data_format=data_format)
+        axis = 1 if self.data_format == "NHWC" else 2
+        outputs = type(self).pool(expand_dims(inputs, axis), (1, *self.pool_size), (1, *self.strides),
+                                  self.padding, data_format=self.data_format)
         return squeeze(outputs, [axis])
 
 

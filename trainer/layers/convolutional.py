@@ -15,9 +15,10 @@ def _pair(value, what):
     return values
 
 
-def _format(data_format):
+def _format(data_format, formats=_FORMATS):
+    """TF1's layer data_format name ("channels_last"/"channels_first") as the tg.nn ops' ("NHWC", ...)."""
     try:
-        return _FORMATS[data_format]
+        return formats[data_format]
     except KeyError:
         raise ValueError(f"data_format must be 'channels_last' or 'channels_first', got {data_format!r}") from None
 
