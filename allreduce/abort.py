@@ -45,7 +45,7 @@ def install():
         return
     _installed = True
     previous, previous_thread = sys.excepthook, threading.excepthook
-    # trainer/early_abort.py's hooks (a rank failing before MPI started) step aside for these
+    # trainer/platform/early_abort.py's hooks (a rank failing before MPI started) step aside for these
     previous = getattr(previous, "ringflow_previous", previous)
     previous_thread = getattr(previous_thread, "ringflow_previous", previous_thread)
 
@@ -91,7 +91,7 @@ def _at_exit():
 
 def abort_job(code):
     """Abort the whole MPI job with this exit code, as a failing rank does (no-op in a job of one rank); for a
-    rank that failed before MPI started and has said why itself (trainer/early_abort.py)."""
+    rank that failed before MPI started and has said why itself (trainer/platform/early_abort.py)."""
     if _job_running():
         _abort(None, code)
 

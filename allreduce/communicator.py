@@ -12,7 +12,9 @@ Writing a backend: subclass Communicator, decorate it with `@register("name")`, 
   - `allreduce_flat(src, dst, op, signature)` (required): the data path of `allreduce`;
   - `allocate_buckets(counts_dtypes)` (optional): FusedAllreduce's memory, for a backend that can reduce
     straight from memory it allocates itself (shm);
-  - `allreduce`, `broadcast`, `allgather` (optional): only for arrays the base cannot move (nccl: CuPy arrays).
+  - `allreduce`, `broadcast`, `allgather` (optional): only for arrays the base cannot move (nccl: CuPy arrays);
+  - `reduces_on_device = True` with `allocate_device_buckets(counts_dtypes)`: a backend that reduces device
+    arrays in place (nccl) declares it, and FusedAllreduce's callers then put the buckets on the device.
 A backend, and a helper like rd.py, builds on these hooks, never on the base's underscored internals:
   - `begin(kind, what, shape, dtype, op) -> signature` then `agree(signature)`: the handshake every
     collective starts with (or carry the signature in the first message and call `raise_mismatch()` when
@@ -47,6 +49,7 @@ class Communicator:
     """Collectives between the ranks of an MPI communicator (duplicated, so user messages never mix in)."""
 
     name = None
+    reduces_on_device = False  # a capability: True where allocate_device_buckets gives device buckets (nccl)
 
     def __init__(self, comm=None, timeout=None):
         self.timeout = resolve_timeout(timeout)

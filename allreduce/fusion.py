@@ -15,7 +15,7 @@ except on "shm", where they live in a shared-memory window that the peers read d
 Building a FusedAllreduce is therefore collective (every rank, same layout); `close()` frees the window.
 
 With split=True each bucket gets memory of its own, so `allreduce_bucket(b)` can reduce bucket b alone while
-the backward pass still writes the others (trainer/bucket_ops.py starts each one as soon as it is full).
+the backward pass still writes the others (trainer/parallel/bucket_ops.py starts each one as soon as it is full).
 """
 import numpy as np
 

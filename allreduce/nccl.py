@@ -68,6 +68,8 @@ def problems_text(problems):
 
 @register("nccl")
 class NCCLCommunicator(Communicator):
+    reduces_on_device = True  # allocate_device_buckets: the fused buckets are CuPy arrays reduced in place
+
     def __init__(self, comm=None, timeout=None):
         super().__init__(comm, timeout)
         problems, shared = survey(self.comm)

@@ -64,7 +64,7 @@ class HostStagedBuckets:
 def device_buckets(communicator, device="gpu", to_device=None, to_host=None):
     """The bucket allocator for a session on `device`: on "gpu", NCCL's device buckets, else pinned staging;
     on any other registered device, staging through its to_device/to_host."""
-    allocate = getattr(communicator, "allocate_device_buckets", None)
+    allocate = communicator.allocate_device_buckets if communicator.reduces_on_device else None
     if device == "gpu":
         return allocate or (lambda counts_dtypes: StagedBuckets(communicator, counts_dtypes))
     if allocate is not None:

@@ -3,6 +3,8 @@ import numpy as np
 
 import trainer as tg
 
+from .spec import ModelSpec
+
 
 def flatten(x):
     """(n, ...) -> (n, prod(...))."""
@@ -21,7 +23,6 @@ def dense(x, units, name, activation=None, seed=None):
 
 def classification(model, logits, labels):
     """Softmax cross-entropy loss and accuracy for integer class labels."""
-    from .spec import ModelSpec
     loss = tg.reduce_mean(tg.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
     predictions = tg.argmax(logits, 1)
     correct = tg.cast(tg.equal(predictions, tg.cast(labels, predictions.dtype)), logits.dtype)

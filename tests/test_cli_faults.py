@@ -12,9 +12,9 @@ import time
 import numpy as np
 import pytest
 
-from trainer import checkpoint
+from trainer.train import checkpoint
 from trainer.program import DirectoryLock, name_the_flag
-from trainer.program.dir_lock import LOCK_NAME
+from trainer.program.outputs.dir_lock import LOCK_NAME
 
 from .mpirun import ROOT, find_mpiexec, mpi_env
 
@@ -112,7 +112,7 @@ def test_an_output_path_that_is_a_directory_or_empty_is_refused(tmp_path):
 
 
 def test_a_failed_write_leaves_no_temp_file_and_names_the_flag(tmp_path):
-    from trainer.loop import Config, write_json
+    from trainer.program.loop import Config, write_json
     path = tmp_path / "m.json"
     with pytest.raises(TypeError):
         write_json(str(path), {"not JSON": object()})

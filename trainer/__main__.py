@@ -1,6 +1,6 @@
 """`python -m trainer train ...` is `ringflow train ...`."""
 import sys
 
-from .cli import main
+from .program.cli import main
 
 sys.exit(main())

@@ -14,6 +14,8 @@ import math
 
 import numpy as np
 
+from .unsupported import NotInRingflow
+
 STATE_KEYS = ("seed", "position", "num_examples")  # what Pipeline.state() writes that restore() needs
 FINGERPRINT_ROWS = 64  # rows hashed per array: a few KiB read, whatever the dataset's size
 
@@ -140,7 +142,6 @@ TF1_NAMES = {"Dataset", "TFRecordDataset", "TextLineDataset", "FixedLengthRecord
 
 def __getattr__(name):
     if name in TF1_NAMES:
-        from .unsupported import NotInRingflow
         raise NotInRingflow(f"tf.data.{name} is not available in ringflow (the tf.data input pipeline: feed numpy "
                             f"batches through tf.placeholder and feed_dict; trainer.data.Pipeline shards and "
                             f"shuffles arrays for data-parallel training; see README, 'Porting a TF1 program')")

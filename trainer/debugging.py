@@ -1,9 +1,8 @@
 """tg.debugging: TF1's tf.debugging namespace, aliases of the run-time checks and the finiteness tests."""
-from .ops.check_ops import (Assert, assert_equal, assert_greater, assert_greater_equal, assert_integer,
-                            assert_less, assert_less_equal, assert_negative, assert_non_negative,
-                            assert_non_positive, assert_none_equal, assert_positive, assert_rank, assert_type,
-                            check_numerics)
-from .ops.elementwise_ops import is_finite, is_inf, is_nan
+from .ops.check_ops import (Assert, assert_equal, assert_greater, assert_greater_equal, assert_integer, assert_less,
+                            assert_less_equal, assert_negative, assert_non_negative, assert_non_positive,
+                            assert_none_equal, assert_positive, assert_rank, assert_type, check_numerics)
+from .ops.cwise_ops import is_finite, is_inf, is_nan
 
 __all__ = ["Assert", "assert_equal", "assert_greater", "assert_greater_equal", "assert_integer", "assert_less",
            "assert_less_equal", "assert_negative", "assert_non_negative", "assert_non_positive",

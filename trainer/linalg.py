@@ -1,6 +1,6 @@
 """tg.linalg: TF1's tf.linalg namespace (the parts built on contractions and reductions)."""
-from .ops.linalg_ops import einsum, eye, matrix_diag_part as diag_part, matrix_transpose as transpose, norm, \
-    tensordot, trace
+from .ops.linalg_ops import (einsum, eye, matrix_diag_part as diag_part, matrix_transpose as transpose, norm,
+                             tensordot, trace)
 from .ops.math_ops import matmul
 from .ops.nn_impl import l2_normalize
 from .ops.matrix_ops import matrix_determinant as det, matrix_inverse as inv

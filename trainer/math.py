@@ -1,9 +1,9 @@
 """tg.math: TF1's tf.math namespace, aliases of the elementwise, reduction and comparison ops."""
 from .ops.activation_ops import softplus
 from .ops.array_ops import argmax, argmin
-from .ops.elementwise_ops import (ceil, cos, expm1, floor, floordiv, floormod, is_finite, is_inf, is_nan, log1p,
-                                  logical_and, logical_not, logical_or, logical_xor, mod, reciprocal, round, rsqrt,
-                                  sin, squared_difference, tan, truediv)
+from .ops.cwise_ops import (ceil, cos, expm1, floor, floordiv, floormod, is_finite, is_inf, is_nan, log1p,
+                            logical_and, logical_not, logical_or, logical_xor, mod, reciprocal, round, rsqrt, sin,
+                            squared_difference, tan, truediv)
 from .ops.gather_ops import in_top_k, top_k
 from .ops.math_ops import (abs, add, add_n, divide, equal, exp, greater, greater_equal, less, less_equal, log,
                            maximum, minimum, multiply, negative, not_equal, pow, sign, sqrt, square, subtract)

@@ -5,17 +5,17 @@ named as TF1 names them ("accuracy/total", "accuracy/count", "precision/true_pos
 tg.local_variables_initializer() resets them and tg.train.Saver's default list leaves them out. Running
 update_op folds one batch into the totals and returns the metric so far; the value tensor reads the totals.
 """
-from . import dtypes
-from .graph import add_to_collections, control_dependencies
-from .graph_keys import GraphKeys
+from .framework import dtypes
+from .framework.graph_wrappers import add_to_collections, control_dependencies
+from .framework.graph_keys import GraphKeys
 from .ops.array_ops import cast, zeros
 from .ops.core_ops import convert_to_tensor, identity
-from .ops.elementwise_ops import logical_and, logical_not, squared_difference
+from .ops.cwise_ops import logical_and, logical_not, squared_difference
 from .ops.math_ops import abs, equal, greater, less, ones_like, sqrt, where, zeros_like  # noqa: A004
 from .ops.reduction_ops import reduce_sum
 from .ops.shape_ops import expand_dims, size, squeeze
-from .scopes import variable_scope
-from .variables import Variable
+from .ops.scopes import variable_scope
+from .ops.variables import Variable
 
 __all__ = ["accuracy", "false_negatives", "false_positives", "mean", "mean_absolute_error", "mean_relative_error",
            "mean_squared_error", "percentage_below", "precision", "recall", "root_mean_squared_error",

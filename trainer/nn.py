@@ -13,11 +13,12 @@ from .ops.gather_ops import in_top_k, top_k
 from .ops.lrn_ops import local_response_normalization, lrn
 from .ops.zero_fraction_ops import zero_fraction
 from .ops.nn_impl import embedding_lookup, l2_normalize, moments, xw_plus_b
-from .ops.nn_ops import (bias_add, dropout, l2_loss, log_softmax, relu, sigmoid,
-                         sigmoid_cross_entropy_with_logits, softmax, softmax_cross_entropy_with_logits,
-                         softmax_cross_entropy_with_logits_v2, sparse_softmax_cross_entropy_with_logits, tanh)
-from . import rnn_cell  # noqa: E402  (tf.nn.rnn_cell)
-from .rnn import bidirectional_dynamic_rnn, dynamic_rnn, static_bidirectional_rnn, static_rnn  # noqa: E402
+from .ops.nn_ops import (bias_add, l2_loss, log_softmax, relu, sigmoid, sigmoid_cross_entropy_with_logits, softmax,
+                         softmax_cross_entropy_with_logits, softmax_cross_entropy_with_logits_v2,
+                         sparse_softmax_cross_entropy_with_logits, tanh)
+from .ops.dropout_ops import dropout
+from .rnn import rnn_cell  # noqa: E402  (tf.nn.rnn_cell)
+from .rnn.rnn import bidirectional_dynamic_rnn, dynamic_rnn, static_bidirectional_rnn, static_rnn  # noqa: E402
 
 __all__ = ["all_candidate_sampler", "avg_pool", "batch_normalization", "bias_add", "bidirectional_dynamic_rnn",
            "compute_accidental_hits", "conv1d", "conv2d", "conv2d_transpose", "crelu", "dropout", "dynamic_rnn", "elu",

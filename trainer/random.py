@@ -7,7 +7,7 @@ from .ops.random_ops import random_uniform as uniform
 from .ops.random_ops import truncated_normal
 from .ops.sampling_ops import categorical, multinomial
 from .ops.shuffle_ops import random_shuffle as shuffle
-from .random_seed import set_random_seed
+from .framework.random_seed import set_random_seed
 
 set_seed = set_random_seed  # TF2's spelling, which TF1.15 programs written for both use
 

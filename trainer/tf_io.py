@@ -2,4 +2,4 @@
 
 Named tf_io.py, exported as tg.io, so no module of the package is called like the standard library's io.
 """
-from . import gfile  # noqa: F401
+from .platform import gfile  # noqa: F401

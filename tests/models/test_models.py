@@ -114,7 +114,7 @@ def test_models_refuse_the_wrong_kind_of_labels(name, kind):
 @pytest.mark.parametrize("name,dataset", [("linear", "synthetic-linear"), ("mlp", "synthetic-classes"),
                                           ("multilabel", "synthetic-multilabel")])
 def test_a_few_steps_lower_the_loss(name, dataset):
-    from trainer import datasets
+    from trainer.program.datasets import specs as datasets
     d = datasets.load(dataset)
     g = tg.Graph()
     with g.as_default():

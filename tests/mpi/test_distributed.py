@@ -11,7 +11,7 @@ import allreduce
 import models
 import trainer as tg
 from trainer.data import shard_bounds
-from trainer.distributed import DistributedOptimizer, broadcast_variables
+from trainer.parallel.distributed import DistributedOptimizer, broadcast_variables
 
 WORLD = MPI.COMM_WORLD
 RANK, SIZE = WORLD.Get_rank(), WORLD.Get_size()

@@ -9,7 +9,7 @@ import pytest
 from mpi4py import MPI
 
 import allreduce
-from trainer.loop import Config, train
+from trainer.program.loop import Config, train
 
 WORLD = MPI.COMM_WORLD
 RANK, SIZE = WORLD.Get_rank(), WORLD.Get_size()

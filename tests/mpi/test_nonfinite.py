@@ -11,7 +11,7 @@ from mpi4py import MPI
 
 import allreduce
 import trainer as tg
-from trainer.nonfinite import NonFiniteGradientError
+from trainer.parallel.nonfinite import NonFiniteGradientError
 
 WORLD = MPI.COMM_WORLD
 RANK, SIZE = WORLD.Get_rank(), WORLD.Get_size()

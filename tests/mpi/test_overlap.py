@@ -1,4 +1,4 @@
-"""Overlapping the gradient allreduce with the backward pass (trainer/bucket_ops.py), under mpiexec -n N.
+"""Overlapping the gradient allreduce with the backward pass (trainer/parallel/bucket_ops.py), under mpiexec -n N.
 
 Bucket 0 (the last layer's gradients) must start reducing while the backward pass still computes the first
 layer's gradient; the results must be bitwise those of the one allreduce after the backward pass.
@@ -11,8 +11,8 @@ from mpi4py import MPI
 
 import allreduce
 import trainer as tg
-from trainer.distributed import DistributedOptimizer
-from trainer.ops.registry import register
+from trainer.parallel.distributed import DistributedOptimizer
+from trainer.framework.registry import apply_op, register
 
 WORLD = MPI.COMM_WORLD
 RANK, SIZE = WORLD.Get_rank(), WORLD.Get_size()
@@ -40,8 +40,8 @@ class Gated:
     def compute_gradients(self, loss, var_list=None):
         pairs = self.inner.compute_gradients(loss, var_list)
         w1, w2 = [v for _, v in pairs]
-        g2 = tg.ops.registry.apply_op("GateGradient", [pairs[1][0]], tag="last layer")
-        g1 = tg.ops.registry.apply_op("GateGradient", [pairs[0][0]], tag="first layer")
+        g2 = apply_op("GateGradient", [pairs[1][0]], tag="last layer")
+        g1 = apply_op("GateGradient", [pairs[0][0]], tag="first layer")
         return [(g1, w1), (g2, w2)]
 
     def __getattr__(self, name):

@@ -10,7 +10,7 @@ ufuncs dispatch to it (NEP 13/18, as CuPy implements them), but it refuses
 `xp` is its array module (what `get_array_module(x)` returns, like `cupy`): numpy's namespace whose array
 results come back as StrictArrays and whose functions refuse host arrays except `asarray`/`array`.
 
-`use()` registers the device "strict" with trainer.session.register_device; `Session(device="strict")`
+`use()` registers the device "strict" with trainer.client.session.register_device; `Session(device="strict")`
 then runs every op on StrictArrays and hands fetches back as numpy.
 """
 import numbers
@@ -43,7 +43,7 @@ class StrictArray(NDArrayOperatorsMixin):
             return NotImplemented
         if method == "at" and ufunc.__name__ not in _AT_UFUNCS:
             raise TypeError(f"{ufunc.__name__}.at on a StrictArray: CuPy has `at` only for "
-                            f"{sorted(_AT_UFUNCS)}; use trainer.ops.scatter_at.ufunc_at")
+                            f"{sorted(_AT_UFUNCS)}; use trainer.ops.kernels.scatter_at.ufunc_at")
         out = kwargs.get("out")
         if out is not None:
             kwargs["out"] = tuple(_unwrap(o, ufunc.__name__) for o in out)
@@ -163,6 +163,6 @@ def to_host(value):
 
 def use():
     """Register the "strict" device (idempotent); returns its name for Session(device=...)."""
-    from trainer.session import register_device
+    from trainer.client.devices import register_device
     register_device(DEVICE, to_device, to_host, replace=True)
     return DEVICE

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from trainer import data
-from trainer.config_checks import ConfigError
+from trainer.program.config_checks import ConfigError
 from trainer.program import DirectoryLock, JobError, agree, check_outputs
 from trainer.program.agreement import compare, error_lines
-from trainer.loop import Config
+from trainer.program.loop import Config
 
 
 class Solo:

@@ -14,9 +14,10 @@ import numpy as np
 import pytest
 
 import models
-from trainer import config_checks, datasets
-from trainer.config_checks import ConfigError
-from trainer.datasets import DatasetError, DatasetNotFound
+from trainer.program import config_checks
+from trainer.program.datasets import specs as datasets
+from trainer.program.config_checks import ConfigError
+from trainer.program.datasets.checks import DatasetError, DatasetNotFound
 
 IDX_CODES = {np.dtype(np.uint8): 0x08, np.dtype(np.int32): 0x0C, np.dtype(np.float32): 0x0D}
 
@@ -229,7 +230,7 @@ def test_valid_gzip_is_read_to_its_crc(tmp_path):
 
 def test_permission_errors_are_translated(tmp_path, monkeypatch):
     """Root reads any file, so the OS's PermissionError is injected here to check the translation."""
-    from trainer import dataset_files
+    from trainer.program.datasets import files as dataset_files
     with pytest.raises(DatasetError, match="permission denied reading 'f.npz'.*chmod"):
         with dataset_files.reading("dataset 'npz:f.npz'", "f.npz"):
             raise PermissionError(13, "Permission denied")

@@ -5,7 +5,7 @@ import zipfile
 import numpy as np
 import pytest
 
-from trainer import checkpoint
+from trainer.train import checkpoint
 
 
 def arrays():

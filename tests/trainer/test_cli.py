@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import trainer as tg
-from trainer import checkpoint
+from trainer.train import checkpoint
 
 from ..mpirun import find_mpiexec, mpi_env
 
@@ -116,7 +116,7 @@ def test_a_checkpoint_of_an_older_ringflow_resumes(tmp_path):
 
 
 def test_the_engine_does_not_import_the_program():
-    code = ("import sys, trainer, trainer.session, trainer.gradients; "
+    code = ("import sys, trainer, trainer.client.session, trainer.ops.gradients; "
             "print(sorted(m for m in sys.modules if m.split('.')[:2] in (['trainer', 'program'], "
             "['trainer', 'loop'], ['trainer', 'cli'])))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60,

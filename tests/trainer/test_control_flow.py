@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import trainer as tg
-from trainer.errors import InvalidArgumentError
+from trainer.platform.errors import InvalidArgumentError
 
 
 @pytest.fixture(autouse=True)

@@ -4,7 +4,7 @@ import struct
 import numpy as np
 import pytest
 
-from trainer import datasets
+from trainer.program.datasets import specs as datasets
 
 
 def test_synthetic_linear_is_the_seeds_problem():

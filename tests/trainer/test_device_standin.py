@@ -11,8 +11,9 @@ import pytest
 
 import trainer as tg
 from tests.trainer import strict_device
-from trainer import session as session_module
-from trainer.ops.registry import OPS
+from trainer.client import session as session_module
+from trainer.client.devices import default_device
+from trainer.framework.registry import OPS
 
 HERE = os.path.dirname(__file__)
 OP_TEST_FILES = ["test_math_ops.py", "test_nn_ops.py", "test_array_ops.py", "test_conv_ops.py", "test_tf1_ops.py",
@@ -31,25 +32,24 @@ FED_TYPES = ("Const", "Placeholder", "PlaceholderWithDefault", "LoopVar")
 
 
 @contextlib.contextmanager
-def strict_sessions(ran=None):
-    """Every Session opened inside runs on the stand-in; `ran` collects the op types its plans execute."""
-    strict = strict_device.use()
-    init, plan_init = session_module.Session.__init__, session_module.Plan.__init__
-
-    def session_init(self, target="", graph=None, config=None, device=None):
-        init(self, target, graph, config, device or strict)
-
-    def plan_record(self, session, *args, **kwargs):
-        plan_init(self, session, *args, **kwargs)
+def sessions_on(device, ran=None):
+    """Every Session opened inside without device= runs on `device`; `ran` collects the op types its plans run."""
+    def record(session, plan):
         if ran is not None:
-            ran.update(step[3].type for step in self.steps)
+            ran.update(op.type for op in plan.ops)
             ran.update(op.type for op in session.graph.get_operations() if op.type in FED_TYPES)
 
-    session_module.Session.__init__, session_module.Plan.__init__ = session_init, plan_record
+    session_module.PLAN_LISTENERS.append(record)
     try:
-        yield strict
+        with default_device(device):
+            yield device
     finally:
-        session_module.Session.__init__, session_module.Plan.__init__ = init, plan_init
+        session_module.PLAN_LISTENERS.remove(record)
+
+
+def strict_sessions(ran=None):
+    """Every Session opened inside runs on the stand-in; `ran` collects the op types its plans execute."""
+    return sessions_on(strict_device.use(), ran)
 
 
 def test_standin_refuses_what_cupy_refuses():

@@ -4,7 +4,7 @@ import sys
 import pytest
 
 import trainer as tg
-from trainer import flags
+from trainer.platform import flags
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ import pathlib
 import pytest
 
 import trainer as tg
-from trainer import errors, gfile
+from trainer.platform import errors, gfile
 
 
 def test_text_and_binary_modes(tmp_path):

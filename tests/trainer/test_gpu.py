@@ -2,7 +2,6 @@
 tests marked `gpu` (select them with `pytest -m gpu`) skip with the reason. On a GPU machine they run:
 every op against its numpy oracle, a training step of every model, GPU vs CPU training in float64, NCCL at one
 rank, two ranks sharing one GPU through the fallback, and a step that makes no host round trip."""
-import contextlib
 import os
 import subprocess
 import sys
@@ -18,9 +17,8 @@ from tests.allreduce import fake_cupy
 from tests.mpirun import ROOT, find_mpiexec, mpi_env
 from tests.trainer import test_device_standin as standin
 from tests.trainer import test_device_training as device_training
-from trainer import session as session_module
-from trainer.distributed import GradientAverager
-from trainer.ops.registry import OPS
+from trainer.parallel.distributed import GradientAverager
+from trainer.framework.registry import OPS
 
 
 def gpu_available():
@@ -73,24 +71,9 @@ def test_variables_initialize_and_assign_on_fake_cupy(monkeypatch):
             np.testing.assert_array_equal(sess.run(v), np.ones(3, np.float32))
 
 
-@contextlib.contextmanager
 def gpu_sessions(ran):
     """Every Session opened inside runs on "gpu" (test_device_standin's rerun, on CuPy); `ran` collects op types."""
-    init, plan_init = session_module.Session.__init__, session_module.Plan.__init__
-
-    def session_init(self, target="", graph=None, config=None, device=None):
-        init(self, target, graph, config, device or "gpu")
-
-    def plan_record(self, session, *args, **kwargs):
-        plan_init(self, session, *args, **kwargs)
-        ran.update(step[3].type for step in self.steps)
-        ran.update(op.type for op in session.graph.get_operations() if op.type in standin.FED_TYPES)
-
-    session_module.Session.__init__, session_module.Plan.__init__ = session_init, plan_record
-    try:
-        yield
-    finally:
-        session_module.Session.__init__, session_module.Plan.__init__ = init, plan_init
+    return standin.sessions_on("gpu", ran)
 
 
 @needs_gpu

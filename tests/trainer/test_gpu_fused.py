@@ -5,7 +5,7 @@ import pytest
 
 import trainer as tg
 from tests.trainer.test_gpu import needs_gpu
-from trainer.ops.registry import op_def
+from trainer.framework.registry import op_def
 from trainer.train import training_ops
 
 RNG = np.random.default_rng(0)

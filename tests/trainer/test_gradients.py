@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import trainer as tg
-from trainer.ops.registry import OPS, register
+from trainer.framework.registry import OPS, register
 
 if "NoGradientForTests" not in OPS:
     register("NoGradientForTests", lambda x: x * 1)
@@ -27,7 +27,7 @@ def test_unconnected_and_integer_inputs_get_none():
 
 
 def test_missing_rule_raises_naming_the_op_type_and_op():
-    from trainer.ops.registry import apply_op
+    from trainer.framework.registry import apply_op
     with tg.Graph().as_default():
         x = tg.constant([1.0])
         y = apply_op("NoGradientForTests", [x], name="mystery")

@@ -4,7 +4,7 @@ import pytest
 
 import trainer as tg
 from tests.trainer.op_oracle import check_op, torch
-from trainer.graph_keys import GraphKeys
+from trainer.framework.graph_keys import GraphKeys
 
 F = torch and torch.nn.functional
 RNG = np.random.default_rng(4)

@@ -12,10 +12,10 @@ import pytest
 
 import allreduce
 import trainer as tg
-from trainer import checkpoint
-from trainer.datasets import DatasetError
-from trainer.loop import Config, train
-from trainer.nonfinite import NonFiniteError, NonFiniteGradientError, describe_nonfinite
+from trainer.train import checkpoint
+from trainer.program.datasets.checks import DatasetError
+from trainer.program.loop import Config, train
+from trainer.parallel.nonfinite import NonFiniteError, NonFiniteGradientError, describe_nonfinite
 from trainer.program import find_checkpoint, strict_json
 
 from ..mpirun import find_mpiexec, mpi_env

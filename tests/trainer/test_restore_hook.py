@@ -5,8 +5,7 @@ import pytest
 import allreduce
 import trainer as tg
 from trainer.data import Pipeline
-from trainer.program import (CheckpointHook, RankSessionCreator, RestoreBroadcastHook, StopAtStepHook,
-                             find_checkpoint)
+from trainer.program import CheckpointHook, RankSessionCreator, RestoreBroadcastHook, StopAtStepHook, find_checkpoint
 
 
 def train(steps, checkpoint_dir=None, every=None):

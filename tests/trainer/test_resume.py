@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 import trainer as tg
-from trainer import checkpoint as npz
-from trainer.program.resume import find_checkpoint
+from trainer.train import checkpoint as npz
+from trainer.program.outputs.resume import find_checkpoint
 
 KERNEL = np.arange(6.0).reshape(2, 3)
 

@@ -229,7 +229,7 @@ def test_checkpoint_state_file_round_trip_and_reader(tmp_path):
 
 
 def test_reads_the_training_loops_checkpoints(tmp_path):
-    from trainer import checkpoint
+    from trainer.train import checkpoint
     path = checkpoint.write_npz(str(tmp_path / "ckpt-00000005.npz"), {"w": np.arange(3.0)}, {"rank": 0, "step": 5})
     assert zipfile.is_zipfile(path)
     assert tg.train.list_variables(path) == [("w", [3])]

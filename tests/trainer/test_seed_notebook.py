@@ -191,7 +191,7 @@ def test_code_4_13_empty_name_scope_returns_to_top(capsys):
     assert out == "y.op: add\n"
 
 
-GRAPH_ADDRESS = re.compile(r"<trainer\.graph\.Graph object at 0x[0-9a-f]+>")
+GRAPH_ADDRESS = re.compile(r"<trainer\.framework\.graph\.Graph object at 0x[0-9a-f]+>")
 
 
 def graph_ids(out):

@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 import trainer as tg
-from trainer.ops.registry import apply_op, register
+from trainer.client import session as session_module
+from trainer.framework.registry import apply_op, register
 
 
 @pytest.fixture(autouse=True)
@@ -68,13 +69,18 @@ def test_topological_order_follows_dependencies_and_creation():
 def test_plan_is_compiled_once_per_fetches_and_feed_keys():
     x = tg.placeholder(tg.float32, [])
     y = x + 1.0
-    with tg.Session() as sess:
-        for i in range(5):
-            sess.run(y, {x: i})
-        sess.run([y], {x: 0})  # same leaves, same plan
-        assert len(sess._plans) == 1
-        sess.run([y, x], {x: 0})
-        assert len(sess._plans) == 2
+    built = []
+    session_module.PLAN_LISTENERS.append(lambda session, plan: built.append(plan))
+    try:
+        with tg.Session() as sess:
+            for i in range(5):
+                sess.run(y, {x: i})
+            sess.run([y], {x: 0})  # same leaves, same plan
+            assert len(built) == 1 and [op.type for op in built[0].ops] == ["Const", "Add"]
+            sess.run([y, x], {x: 0})
+            assert len(built) == 2
+    finally:
+        session_module.PLAN_LISTENERS.pop()
 
 
 def test_missing_feed_names_the_placeholder():
@@ -152,7 +158,7 @@ def test_runtime_errors_name_the_op():
 
 
 def test_errors_from_kernels_keep_their_type():
-    from trainer.ops.registry import apply_op, register
+    from trainer.framework.registry import apply_op, register
 
     class Custom(Exception):
         def __init__(self, rank):

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import trainer as tg
-from trainer.errors import DataLossError, InvalidArgumentError
+from trainer.platform.errors import DataLossError, InvalidArgumentError
 from trainer.summary.records import crc32c, encode_record, masked_crc32c
 
 pb = pytest.importorskip("tensorboardX.proto.summary_pb2")

@@ -1,5 +1,5 @@
 """BLAS threads are split between the ranks a launcher puts on one node."""
-import trainer.threads as threads
+import trainer.platform.threads as threads
 
 
 def clear(monkeypatch):

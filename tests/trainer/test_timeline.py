@@ -3,7 +3,7 @@ import json
 import numpy as np
 import pytest
 
-from trainer.timeline import KINDS, Timeline, trace_events
+from trainer.program.timeline import KINDS, Timeline, trace_events
 
 STEP, ALLREDUCE = KINDS.index("step"), KINDS.index("allreduce")
 

@@ -3,6 +3,8 @@
 Names resolve through trainer at access time, so whatever later joins trainer appears here too. ringflow runs
 graphs only, so the eager switches are no-ops in the graph direction and NotImplementedError in the other.
 """
+import sys
+
 _PASSED_DUNDERS = ("__version__",)
 
 
@@ -30,8 +32,7 @@ def enable_v2_behavior():
 
 
 def _trainer():
-    import trainer
-    return trainer
+    return sys.modules[__name__.split(".")[0]]  # the tg namespace, always loaded before its compat.v1
 
 
 def __getattr__(name):

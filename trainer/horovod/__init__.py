@@ -3,8 +3,8 @@
 hvd.init() picks the communicator as `ringflow train --allreduce auto` does on CPU (shared memory on one node,
 else the ring); RINGFLOW_ALLREDUCE=ring|shm|mpi|... names another. Importing this module starts no MPI traffic.
 """
-from .basics import (cross_rank, cross_size, gloo_built, gloo_enabled, init, is_initialized, local_rank,
-                     local_size, mpi_built, mpi_enabled, mpi_threads_supported, nccl_built, rank, shutdown, size)
+from .basics import (cross_rank, cross_size, gloo_built, gloo_enabled, init, is_initialized, local_rank, local_size,
+                     mpi_built, mpi_enabled, mpi_threads_supported, nccl_built, rank, shutdown, size)
 from .basics import communicator  # noqa: F401  (ringflow's addition: the allreduce.Communicator in use)
 from .collectives import alltoall, grouped_allreduce, reducescatter
 from .compression import Compression
@@ -13,6 +13,7 @@ from .mpi_ops import (Adasum, Average, Max, Min, Product, Sum, allgather, allred
 from .optimizer import DistributedOptimizer
 from .unsupported import join
 from .variables import BroadcastGlobalVariablesHook, broadcast_global_variables, broadcast_variables
+from .unsupported import missing
 
 __all__ = ["Adasum", "Average", "BroadcastGlobalVariablesHook", "Compression", "DistributedOptimizer", "Max", "Min",
            "Product", "Sum", "allgather", "allreduce", "alltoall", "broadcast", "broadcast_global_variables",
@@ -24,5 +25,4 @@ __all__ = ["Adasum", "Average", "BroadcastGlobalVariablesHook", "Compression", "
 
 def __getattr__(name):
     """Horovod names ringflow lacks (hvd.elastic, process sets) fail saying why (unsupported.py)."""
-    from .unsupported import missing
     raise missing(name)

@@ -4,6 +4,8 @@ Nothing here touches MPI before init(): `import trainer.horovod` neither initial
 """
 import os
 
+import allreduce
+
 # Names a communicator ("ring", "shm", "mpi", ...) instead of the fastest CPU one, as `--allreduce` does for
 # `ringflow train`.
 ALLREDUCE_VARIABLE = "RINGFLOW_ALLREDUCE"
@@ -25,7 +27,6 @@ def init(comm=None):
     global _state
     if _state is not None:
         return
-    import allreduce
     if isinstance(comm, allreduce.Communicator):
         communicator = comm
     else:

@@ -11,7 +11,7 @@ whole Horovod API on a subset of the ranks instead. device_dense and ignore_name
 import numpy as np
 
 from ..ops.core_ops import convert_to_tensor
-from ..ops.registry import apply_op, register
+from ..framework.registry import apply_op, register
 from .basics import communicator, size
 from .compression import Compression
 from .mpi_ops import (Average, allgather, allreduce_op, check_reducible, check_scaling, label, reduction,

@@ -1,6 +1,6 @@
 """Horovod's gradient compression: what a tensor is cast to around a collective, and back."""
 from ..ops.array_ops import cast
-from .. import dtypes
+from ..framework import dtypes
 
 
 class Compressor:

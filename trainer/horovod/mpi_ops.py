@@ -11,7 +11,7 @@ import numpy as np
 from ..ops.array_ops import shape, strided_slice
 from ..ops.core_ops import convert_to_tensor
 from ..ops.math_ops import zeros_like
-from ..ops.registry import apply_op, register
+from ..framework.registry import apply_op, register
 from .basics import communicator, rank, size, local_rank, local_size
 from .compression import Compression
 

@@ -1,28 +1,18 @@
 """Horovod's DistributedOptimizer on ringflow: the wrapped optimizer's gradients, averaged over ranks.
 
-Without compression the gradients go through trainer.distributed's AllreduceGradients op (one fused bucket
+Without compression the gradients go through trainer.parallel.distributed's averaging core (one fused bucket
 allreduce per dtype and 25 MiB); with a compressor each gradient is its own hvd.allreduce, which is how a
 compressor's compress -> reduce -> decompress can act on it.
 """
 import numpy as np
 
-from ..distributed import DistributedOptimizer as _FusedOptimizer
-from ..graph import name_scope
+from ..parallel.distributed import average_gradients
+from ..framework.graph_wrappers import name_scope
 from ..ops.core_ops import convert_to_tensor
 from ..train.optimizer import Optimizer
 from .basics import communicator, size
 from .compression import Compression
 from .mpi_ops import Average, Sum, allreduce, reduction
-
-
-class _Given:
-    """An optimizer stand-in whose compute_gradients returns fixed pairs (what the fused op averages)."""
-
-    def __init__(self, grads_and_vars):
-        self.grads_and_vars = grads_and_vars
-
-    def compute_gradients(self, loss, var_list=None):
-        return self.grads_and_vars
 
 
 class DistributedOptimizer(Optimizer):
@@ -66,8 +56,8 @@ class DistributedOptimizer(Optimizer):
     def _fused(self, grads_and_vars):
         f = self._predivide
         scaled = [(_scale(g, 1 / f) if g is not None else None, v) for g, v in grads_and_vars]
-        fused = _FusedOptimizer(_Given(scaled), self._communicator, average=self._average)
-        return [_scale(g, f) for g, _ in fused.compute_gradients(None)]
+        averaged, _ = average_gradients(scaled, self._communicator, average=self._average)
+        return [_scale(g, f) for g, _ in averaged]
 
     def _one(self, grad):
         f = self._predivide

@@ -1,8 +1,8 @@
 """Horovod's way to start every rank from the same weights: an op assigning root's values to the variables."""
-from ..graph import get_default_graph
+from ..framework.graph import get_default_graph
 from ..ops.core_ops import group
 from ..train.session_run_hook import SessionRunHook
-from ..variables import global_variables
+from ..ops.variables import global_variables
 from .mpi_ops import broadcast
 
 

@@ -7,8 +7,7 @@ from .color import (adjust_brightness, adjust_contrast, convert_image_dtype, per
                     random_brightness, random_contrast)
 from .crops import (central_crop, crop_to_bounding_box, pad_to_bounding_box, resize_image_with_crop_or_pad,
                     resize_with_crop_or_pad)
-from .geometry import (flip_left_right, flip_up_down, random_flip_left_right, random_flip_up_down, rot90,
-                       transpose_image)
+from .geometry import flip_left_right, flip_up_down, random_flip_left_right, random_flip_up_down, rot90, transpose_image
 from .resize import ResizeMethod, resize, resize_bilinear, resize_images, resize_nearest_neighbor
 
 transpose = transpose_image  # TF1 has both names

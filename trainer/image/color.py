@@ -7,11 +7,11 @@ the image's dtype, saturating.
 """
 import numpy as np
 
-from .. import dtypes
-from ..graph import name_scope
+from ..framework import dtypes
+from ..framework.graph_wrappers import name_scope
 from ..ops.array_ops import cast
 from ..ops.core_ops import convert_to_tensor, identity
-from ..ops.elementwise_ops import floordiv, rsqrt
+from ..ops.cwise_ops import floordiv, rsqrt
 from ..ops.math_ops import divide, maximum, minimum, multiply, sqrt, square, subtract
 from ..ops.random_ops import random_uniform
 from ..ops.reduction_ops import reduce_mean

@@ -4,7 +4,7 @@ central_crop. Built from StridedSlice and Pad, whose gradients put the values ba
 The box must be known while building (Python ints, or constants), and so must the image's height and width:
 that is how the CIFAR-10 and MNIST input pipelines use them.
 """
-from ..graph import name_scope
+from ..framework.graph_wrappers import name_scope
 from ..ops.array_ops import strided_slice
 from ..ops.pad_ops import pad
 from ..ops.tensor_util import static_ints, static_shape

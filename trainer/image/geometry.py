@@ -5,7 +5,7 @@ do; an image of unknown rank is treated as a single image, as TF1 treats it.
 """
 import numpy as np
 
-from ..graph import name_scope
+from ..framework.graph_wrappers import name_scope
 from ..ops.array_ops import shape, strided_slice, transpose as _transpose
 from ..ops.core_ops import convert_to_tensor
 from ..ops.math_ops import greater, less, where

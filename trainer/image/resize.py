@@ -10,10 +10,10 @@ gradient is two small matrix products: the transposed sampling matrices applied 
 """
 import numpy as np
 
-from .. import dtypes
-from ..graph import name_scope
+from ..framework import dtypes
+from ..framework.graph_wrappers import name_scope
 from ..ops.core_ops import convert_to_tensor
-from ..ops.registry import apply_op, get_array_module, register
+from ..framework.registry import apply_op, get_array_module, register
 from ..ops.shape_ops import expand_dims, squeeze
 from ..ops.tensor_util import static_ints, static_shape
 

@@ -4,8 +4,7 @@ kernel_regularizer and the other regularizers take a callable from a variable to
 (e.g. `lambda w: 1e-4 * tg.nn.l2_loss(w)`); the losses go to GraphKeys.REGULARIZATION_LOSSES.
 """
 from .base import Layer
-from .convolutional import (AveragePooling2D, Conv2D, MaxPooling2D, average_pooling2d, conv2d,
-                            max_pooling2d)
+from .convolutional import AveragePooling2D, Conv2D, MaxPooling2D, average_pooling2d, conv2d, max_pooling2d
 from .conv_transpose import Conv2DTranspose, conv2d_transpose
 from .conv1d import AveragePooling1D, Conv1D, MaxPooling1D, average_pooling1d, conv1d, max_pooling1d
 from .core import Dense, Dropout, Flatten, dense, dropout, flatten

@@ -7,12 +7,14 @@ tg.get_variable, so TF1's reuse rules and enclosing scopes apply; later calls re
 import re
 import weakref
 
-from .. import dtypes
-from ..graph import Tensor, get_default_graph, name_scope
-from ..graph_keys import GraphKeys
+from ..framework import dtypes
+from ..framework.tensor import Tensor
+from ..framework.graph import get_default_graph
+from ..framework.graph_wrappers import name_scope
+from ..framework.graph_keys import GraphKeys
 from ..ops.core_ops import convert_to_tensor
-from ..scopes import get_variable_scope, variable_scope
-from ..variables import get_variable, global_variables
+from ..ops.scopes import get_variable_scope, variable_scope
+from ..ops.variables import get_variable, global_variables
 
 # graph -> {scope name: times handed out}; TF1 keeps these counts in the graph's variable-scope store.
 _SCOPE_COUNTS = weakref.WeakKeyDictionary()

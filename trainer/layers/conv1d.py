@@ -1,13 +1,13 @@
 """tf.layers.Conv1D, MaxPooling1D and AveragePooling1D on [batch, length, channels] inputs, and their functional
 forms; the kernel is (kernel_size, in_channels, filters), the variables <scope>/kernel and <scope>/bias."""
-from ..initializers import zeros_initializer
+from ..ops.initializers import zeros_initializer
 from ..ops.array_ops import reshape
 from ..ops.conv1d_ops import conv1d as nn_conv1d
 from ..ops.conv_ops import avg_pool, max_pool
 from ..ops.nn_ops import bias_add
 from ..ops.shape_ops import expand_dims, squeeze
 from .base import Layer
-from .convolutional import _Pooling2D, _format as format_2d
+from .convolutional import Pooling2D, layer_data_format
 
 _FORMATS = {"channels_last": "NWC", "channels_first": "NCW"}
 
@@ -20,7 +20,7 @@ def _single(value, what):
 
 
 def _format(data_format):
-    return format_2d(data_format, _FORMATS)
+    return layer_data_format(data_format, _FORMATS)
 
 
 class Conv1D(Layer):
@@ -79,7 +79,7 @@ def conv1d(inputs, filters, kernel_size, strides=1, padding="valid", data_format
     return layer.apply(inputs)
 
 
-class _Pooling1D(_Pooling2D):
+class _Pooling1D(Pooling2D):
     """The 2-D pooling layer run on the length as a width under a height of 1, as TF1 builds 1-D pooling."""
 
     def __init__(self, pool_size, strides, padding="valid", data_format="channels_last", name=None, **kwargs):

@@ -1,5 +1,5 @@
 """tf.layers.Conv2DTranspose and conv2d_transpose: the transposed ("deconvolution") 2-D layer."""
-from ..initializers import zeros_initializer
+from ..ops.initializers import zeros_initializer
 from ..ops.array_ops import shape
 from ..ops.conv_transpose_ops import conv2d_transpose as nn_conv2d_transpose
 from .convolutional import Conv2D

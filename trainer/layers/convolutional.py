@@ -1,5 +1,5 @@
 """tf.layers.Conv2D, MaxPooling2D and AveragePooling2D, and their functional forms."""
-from ..initializers import zeros_initializer
+from ..ops.initializers import zeros_initializer
 from ..ops.array_ops import reshape
 from ..ops.conv_ops import avg_pool, conv2d as nn_conv2d, max_pool
 from ..ops.nn_ops import bias_add
@@ -15,7 +15,7 @@ def _pair(value, what):
     return values
 
 
-def _format(data_format, formats=_FORMATS):
+def layer_data_format(data_format, formats=_FORMATS):
     """TF1's layer data_format name ("channels_last"/"channels_first") as the tg.nn ops' ("NHWC", ...)."""
     try:
         return formats[data_format]
@@ -37,7 +37,7 @@ class Conv2D(Layer):
         self.strides = _pair(strides, "strides")
         self.dilation_rate = _pair(dilation_rate, "dilation_rate")
         self.padding = str(padding).upper()
-        self.data_format = _format(data_format)
+        self.data_format = layer_data_format(data_format)
         self.activation, self.use_bias = activation, use_bias
         self.kernel_initializer, self.bias_initializer = kernel_initializer, bias_initializer
         self.kernel_regularizer, self.bias_regularizer = kernel_regularizer, bias_regularizer
@@ -88,7 +88,7 @@ def conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid", data_f
     return layer.apply(inputs)
 
 
-class _Pooling2D(Layer):
+class Pooling2D(Layer):
     pool = None  # the tg.nn function
 
     def __init__(self, pool_size, strides, padding="valid", data_format="channels_last", name=None, **kwargs):
@@ -96,19 +96,19 @@ class _Pooling2D(Layer):
         self.pool_size = _pair(pool_size, "pool_size")
         self.strides = _pair(strides, "strides")
         self.padding = str(padding).upper()
-        self.data_format = _format(data_format)
+        self.data_format = layer_data_format(data_format)
 
     def call(self, inputs):
         return type(self).pool(inputs, self.pool_size, self.strides, self.padding, data_format=self.data_format)
 
 
-class MaxPooling2D(_Pooling2D):
+class MaxPooling2D(Pooling2D):
     """The maximum over pool_size windows of 4-D inputs."""
 
     pool = staticmethod(max_pool)
 
 
-class AveragePooling2D(_Pooling2D):
+class AveragePooling2D(Pooling2D):
     """The mean over pool_size windows of 4-D inputs (SAME padding averages the real pixels only)."""
 
     pool = staticmethod(avg_pool)

@@ -2,8 +2,8 @@
 import numpy as np
 
 from .. import nn
-from ..graph import Tensor
-from ..initializers import zeros_initializer
+from ..framework.tensor import Tensor
+from ..ops.initializers import zeros_initializer
 from ..ops.array_ops import cast, reshape, transpose
 from ..ops.core_ops import identity
 from ..ops.math_ops import matmul, where
@@ -71,7 +71,7 @@ def dense(inputs, units, activation=None, use_bias=True, kernel_initializer=None
     return layer.apply(inputs)
 
 
-def _is_training(training):
+def training_flag(training):
     """True/False for a Python or numpy bool; the Tensor itself for a bool Tensor (decided at run time)."""
     if isinstance(training, Tensor):
         if training.dtype != np.bool_:
@@ -92,7 +92,7 @@ class Dropout(Layer):
         return [d if d is not None or dims is None else dims[i] for i, d in enumerate(self.noise_shape)]
 
     def call(self, inputs, training=False):
-        training = _is_training(training)
+        training = training_flag(training)
         if training is False:
             return identity(inputs)
         options = {} if self.noise_shape is None else {"noise_shape": self._noise_shape(inputs)}

@@ -6,14 +6,14 @@ Like TF1's fused kernel (its default for 4-D float32/float16 inputs normalized o
 variance then takes the batch variance with Bessel's correction, n / (n - 1); other inputs update it with
 the biased one, as TF1's unfused path does.
 """
-from .. import dtypes
-from ..initializers import ones_initializer, zeros_initializer
+from ..framework import dtypes
+from ..ops.initializers import ones_initializer, zeros_initializer
 from ..ops.array_ops import cast, reshape, shape as shape_of
 from ..ops.core_ops import constant
 from ..ops.math_ops import sqrt, square, where
 from ..ops.reduction_ops import reduce_mean
 from .base import Layer, static_dims
-from .core import _is_training
+from .core import training_flag
 
 
 def _not_supported(what, value, default):
@@ -79,7 +79,7 @@ class BatchNormalization(Layer):
         self.moving_variance = weight("moving_variance", self.moving_variance_initializer, trainable=False)
 
     def call(self, inputs, training=False):
-        training = _is_training(training)
+        training = training_flag(training)
         dims = static_dims(inputs)
         ndims = len(dims)
         x = inputs if inputs.dtype == self._param_dtype else cast(inputs, self._param_dtype)

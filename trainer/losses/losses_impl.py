@@ -4,9 +4,9 @@ Every loss takes `weights` (a scalar, or a tensor of the losses' rank whose dims
 `scope` (the name scope of its ops), `loss_collection` (None: collect nowhere) and `reduction`; the default,
 SUM_BY_NONZERO_WEIGHTS, divides the weighted sum by the number of losses whose weight is not zero.
 """
-from .. import dtypes
-from ..graph import name_scope
-from ..graph_keys import GraphKeys
+from ..framework import dtypes
+from ..framework.graph_wrappers import name_scope
+from ..framework.graph_keys import GraphKeys
 from ..ops.array_ops import cast, strided_slice
 from ..ops.core_ops import constant, convert_to_tensor
 from ..ops.math_ops import abs as abs_, equal, log, minimum, ones_like, square, where, zeros_like

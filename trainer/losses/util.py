@@ -1,8 +1,9 @@
 """The loss collections: add_loss, get_losses, the regularization losses and the total loss (tf.losses)."""
 import re
 
-from ..graph import Tensor, get_default_graph
-from ..graph_keys import GraphKeys
+from ..framework.tensor import Tensor
+from ..framework.graph import get_default_graph
+from ..framework.graph_keys import GraphKeys
 from ..ops.core_ops import constant
 from ..ops.math_ops import add_n
 

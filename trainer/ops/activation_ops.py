@@ -3,7 +3,7 @@ import numpy as np
 
 from .core_ops import convert_to_tensor
 from .math_ops import unary_builder, where, zeros_like
-from .registry import apply_op, infer_same, register
+from ..framework.registry import apply_op, infer_same, register
 
 
 def _sigmoid(x):

@@ -1,10 +1,11 @@
 """Array ops: reshape, transpose, concat, cast, one_hot, argmax/argmin, slicing and shape helpers."""
 import numpy as np
 
-from .. import dtypes
-from ..graph import Tensor
+from ..framework import dtypes
+from ..framework.graph import get_default_graph
+from ..framework.tensor import Tensor
 from .core_ops import convert_to_tensor
-from .registry import apply_op, get_array_module, register
+from ..framework.registry import apply_op, get_array_module, register
 from .tensor_util import argument_lookup, constant_value, static_shape
 
 
@@ -37,9 +38,9 @@ def reshape(tensor, shape, name=None):
     """The same values in a new shape; one dim may be -1 (inferred). `shape` may be a Tensor, or hold Tensors."""
     x = convert_to_tensor(tensor)
     if not isinstance(shape, Tensor) and any(isinstance(d, Tensor) for d in shape):
-        from .shape_ops import stack
-        shape = stack([convert_to_tensor(d, dtype=dtypes.int32) if not isinstance(d, Tensor) else d
-                       for d in shape])
+        # the "Pack" op (stack_ops.py, whose gradients need concat from here) by its registered name
+        shape = apply_op("Pack", [convert_to_tensor(d, dtype=dtypes.int32) if not isinstance(d, Tensor) else d
+                                  for d in shape], name="stack", axis=0)
     static = constant_value(shape) if isinstance(shape, Tensor) else shape
     if static is None:
         return apply_op("Reshape", [x, shape], name=name or "Reshape", shape=None)
@@ -282,7 +283,6 @@ def _filled_kernel(fill, op, session):
 
 
 def _filled(op_type, shape, dtype, name):
-    from ..graph import get_default_graph
     shape, dtype = tuple(int(d) for d in shape), dtypes.as_dtype(dtype)
     op = get_default_graph().create_op(op_type, [], [(shape, dtype)], name=name, attrs={"shape": shape, "dtype": dtype})
     return op.outputs[0]

@@ -1,8 +1,8 @@
 """tf.nn.batch_normalization and tf.nn.fused_batch_norm, built from elementwise and reduction ops."""
-from ..graph import name_scope
+from ..framework.graph_wrappers import name_scope
 from .array_ops import cast, shape, transpose
 from .core_ops import convert_to_tensor
-from .elementwise_ops import rsqrt, squared_difference
+from .cwise_ops import rsqrt, squared_difference
 from .math_ops import maximum
 from .reduction_ops import reduce_mean, reduce_prod
 

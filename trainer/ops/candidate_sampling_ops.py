@@ -8,11 +8,11 @@ session's per-op random stream (Session.rng), so seeds reproduce them and checkp
 """
 import numpy as np
 
-from .. import dtypes
-from ..random_seed import get_seed
+from ..framework import dtypes
+from ..framework.random_seed import get_seed
 from .array_ops import cast
 from .core_ops import convert_to_tensor
-from .registry import apply_op, get_array_module, register
+from ..framework.registry import apply_op, get_array_module, register
 from .tensor_util import static_shape
 
 FLT_MAX = float(np.finfo(np.float32).max)  # TF1 masks accidental hits with -FLT_MAX, a float32 weight

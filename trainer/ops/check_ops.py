@@ -5,14 +5,15 @@ when something fetched depends on it (tg.control_dependencies) or it is fetched 
 """
 import numpy as np
 
-from .. import dtypes
-from ..errors import InvalidArgumentError
-from ..graph import get_default_graph, name_scope
+from ..framework import dtypes
+from ..platform.errors import InvalidArgumentError
+from ..framework.graph import get_default_graph
+from ..framework.graph_wrappers import name_scope
 from .core_ops import convert_to_tensor, group, no_op
 from .logging_ops import summarize_v1
 from .math_ops import binary_operands, equal, greater, greater_equal, less, less_equal, not_equal
 from .reduction_ops import reduce_all
-from .registry import apply_op, op_def, register
+from ..framework.registry import apply_op, op_def, register
 from .tensor_util import constant_value
 
 

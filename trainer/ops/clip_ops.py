@@ -1,10 +1,11 @@
 """Clipping values and norms, as TF1 builds them (so the gradients are TF1's too)."""
-from ..graph import Tensor, name_scope
+from ..framework.tensor import Tensor
+from ..framework.graph_wrappers import name_scope
 from .core_ops import convert_to_tensor, identity
 from .math_ops import greater, maximum, minimum, ones_like, sqrt, where
 from .nn_ops import l2_loss
 from .reduction_ops import reduce_sum
-from .shape_ops import stack
+from .stack_ops import stack
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):

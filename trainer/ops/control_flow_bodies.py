@@ -2,7 +2,7 @@
 
 A control-flow op ("Cond", "While") takes its predicate or loop values and every outside tensor its bodies
 use (the captured tensors) as inputs. The ops a body function builds that its outputs need are marked
-`op._control_flow = <their Body>`: the session's outer plan never schedules them (plan.Plan), and the op's
+`op.control_flow = <their Body>`: the session's outer plan never schedules them (plan.Plan), and the op's
 kernel compiles one sub-plan per body (fetches: the body's outputs, feeds: the captured tensors). Only the
 body the predicate picks runs, so the other body's side effects (assignments, random draws) do not happen.
 Variables and placeholders made inside a body function live outside it, as TF1's init_scope lifts them.
@@ -11,11 +11,11 @@ Shared by control_flow_ops.py (cond, case) and while_loop_ops.py; Operation decl
 """
 import weakref
 
-from ..graph import Tensor
-from .registry import op_def
+from ..framework.tensor import Tensor
+from ..framework.registry import op_def
 
-_LIFTED = {"VariableV2", "Placeholder"}
-_building = weakref.WeakKeyDictionary()  # graph -> the Bodies whose function is running, innermost last
+LIFTED = {"VariableV2", "Placeholder"}
+building = weakref.WeakKeyDictionary()  # graph -> the Bodies whose function is running, innermost last
 
 
 class Body:
@@ -43,14 +43,14 @@ def encloses(body, inner):
 
 def enclosing_body(graph):
     """The Body whose function is building ops in `graph` right now (None at the top level)."""
-    stack = _building.setdefault(graph, [])
+    stack = building.setdefault(graph, [])
     return stack[-1] if stack else None
 
 
 def run_body(graph, body, fn, args):
     """Call a body function with `body` open; returns its result and the index of the first op it built."""
-    stack = _building.setdefault(graph, [])
-    start = len(graph._ops)
+    stack = building.setdefault(graph, [])
+    start = len(graph.operations)
     stack.append(body)
     try:
         return fn(*args), start
@@ -63,16 +63,16 @@ def claim(graph, body, built, roots, inside):
 
     Returns the tensors from outside the body it reads (captured) and the outside ops it waits for (controls).
     """
-    new, stack = set(graph._ops[built]), [r.op if isinstance(r, Tensor) else r for r in roots]
+    new, stack = set(graph.operations[built]), [r.op if isinstance(r, Tensor) else r for r in roots]
     while stack:
         op = stack.pop()
-        if op in inside or op not in new or op.type in _LIFTED or op._control_flow:
+        if op in inside or op not in new or op.type in LIFTED or op.control_flow:
             continue
-        op._control_flow = body
+        op.control_flow = body
         inside.add(op)
         stack += [t.op for t in op.inputs] + list(op.control_inputs)
     captured, controls = {}, {}
-    for op in sorted(inside, key=lambda o: o._id):
+    for op in sorted(inside, key=lambda o: o.schedule_key):
         for t in op.inputs[op_def(op.type).ref_inputs:]:
             if t.op not in inside:
                 captured[t] = None
@@ -88,11 +88,11 @@ def visible(t, pred, index, enclosing):
     cond's intermediate values) becomes an extra output of that cond, as TF2's cond_v2 does.
     """
     while True:
-        body = t.op._control_flow
+        body = t.op.control_flow
         if encloses(body, enclosing):
             return t
         if body.kind == "cond" and body.owner is not None and body.owner.inputs[0] is pred and body.index == index:
-            t = _expose(t, body)
+            t = expose(t, body)
         elif enclosing is not None:
             return t  # the enclosing body's op resolves it when it is built
         else:
@@ -100,22 +100,20 @@ def visible(t, pred, index, enclosing):
                              "from the branch or loop function and use that output instead")
 
 
-def _expose(t, body):
+def expose(t, body):
     if t not in body.exposed:
         op = body.owner
         body.exposed[t] = Tensor(op, len(op.outputs), t.shape, t.dtype)
         op.outputs += (body.exposed[t],)
-        for b in op._bodies:
+        for b in op.bodies:
             b.outputs.append(t if b is body else None)
-        op.graph.version += 1
     return body.exposed[t]
 
 
 def body_plan(session, body, feeds, outputs):
     """A function of the captured values returning `outputs`' values (None where an output is None)."""
-    from ..plan import Plan  # here, not at the top: the session's modules import the ops package
     tensors = [t for t in outputs if t is not None]
-    execute = Plan(session, tensors, feeds, branch=body).execute
+    execute = session.plan(tensors, feeds, branch=body).execute
     if len(tensors) == len(outputs):
         return execute
 

@@ -7,25 +7,24 @@ while_loop_ops.py and importable from here, as are the helpers that used to live
 """
 import numpy as np
 
-from .. import dtypes
-from ..errors import InvalidArgumentError
-from ..graph import Operation, get_default_graph
-from ..tensor_shape import TensorShape
+from ..framework import dtypes
+from ..platform.errors import InvalidArgumentError
+from ..framework.operation import Operation
+from ..framework.graph import get_default_graph
+from ..framework.tensor_shape import TensorShape
 from .control_flow_bodies import Body, body_plan, claim, enclosing_body, encloses, run_body, visible
 from .core_ops import constant, convert_to_tensor, identity
 from .math_ops import equal, zeros_like
 from .nest import describe, flatten, pack, same_structure
-from .registry import register
+from ..framework.registry import register
 from .while_loop_ops import while_loop  # noqa: F401 - tg.while_loop's TF1 home is this module
 
 # Re-exported under their old names: they used to live here.
-from .control_flow_bodies import (_LIFTED, _building, _expose, body_plan as _body_plan,  # noqa: F401,I100
-                                  claim as _claim, encloses as _encloses, run_body as _run_body,
-                                  visible as _visible)
-from .nest import (describe as _describe, flatten as _flatten, pack as _pack,  # noqa: F401
-                   same_structure as _same_structure)
-from .while_loop_ops import (_at_least_as_specific, _loop_var_kernel, _while_grad,  # noqa: F401
-                             _while_kernel)
+from .control_flow_bodies import (LIFTED, building, expose, body_plan as _body_plan, claim as _claim,
+                                  encloses as _encloses, run_body as _run_body, visible as _visible)
+from .nest import describe as _describe, flatten as _flatten, pack as _pack, same_structure as _same_structure
+from .while_loop_ops import at_least_as_specific, loop_var_kernel, while_grad, while_kernel
+from .gradients import gradients
 
 
 def _common_shape(a, b):
@@ -36,7 +35,7 @@ def _common_shape(a, b):
 
 
 def _cond_kernel(op, session):
-    plans = [body_plan(session, body, op._feeds, list(body.outputs)) for body in op._bodies]
+    plans = [body_plan(session, body, op.feeds, list(body.outputs)) for body in op.bodies]
     single = len(op.outputs) == 1
 
     def run(pred, *captured):
@@ -47,8 +46,7 @@ def _cond_kernel(op, session):
 
 def _cond_grad(op, *grads):
     """d(cond)/dx = cond(pred, d(true branch)/dx, d(false branch)/dx), zeros where a branch ignores x."""
-    from ..gradients import gradients
-    pred, captured, feeds = op.inputs[0], op.inputs[1:], op._feeds
+    pred, captured, feeds = op.inputs[0], op.inputs[1:], op.feeds
     wrt = [j for j, t in enumerate(captured) if t.dtype.kind in "fc"]
     connected = set()
 
@@ -63,7 +61,7 @@ def _cond_grad(op, *grads):
         return fn
     if not wrt:
         return [None] * len(op.inputs)
-    results = cond(pred, branch(op._bodies[0]), branch(op._bodies[1]), strict=True, name="cond")
+    results = cond(pred, branch(op.bodies[0]), branch(op.bodies[1]), strict=True, name="cond")
     by_input = dict(zip(wrt, results))
     return [None] + [by_input[j] if j in connected else None for j in range(len(captured))]
 
@@ -100,7 +98,7 @@ def cond(pred, true_fn=None, false_fn=None, strict=False, name=None):
             with graph.control_dependencies(None):
                 leaves = [_branch_value(v, index) for v in leaves]
             bodies.append(body)
-            results.append((leaves, structure, slice(start, len(graph._ops))))
+            results.append((leaves, structure, slice(start, len(graph.operations))))
         (t_leaves, t_struct, _), (f_leaves, f_struct, _) = results
         if not same_structure(t_struct, f_struct) or len(t_leaves) != len(f_leaves):
             raise ValueError(f"true_fn and false_fn must return the same structure: true_fn returned "
@@ -120,8 +118,8 @@ def cond(pred, true_fn=None, false_fn=None, strict=False, name=None):
         specs = [(_common_shape(a.shape, b.shape), a.dtype) for a, b in zip(t_leaves, f_leaves)]
         op = graph.create_op("Cond", [pred] + inputs, specs, name=scope[:-1], unique=False,
                              control_inputs=[c for c in controls if encloses(
-                                 c._control_flow, enclosing)])
-        op._bodies, op._feeds = bodies, list(feeds)
+                                 c.control_flow, enclosing)])
+        op.bodies, op.feeds = bodies, list(feeds)
         for body in bodies:
             body.owner = op
     return pack(t_struct, list(op.outputs))

@@ -1,7 +1,7 @@
 """tg.nn.conv1d, built as TF1 builds it: the width becomes a 2-D image of height 1, then conv2d."""
 import numpy as np
 
-from ..graph import name_scope
+from ..framework.graph_wrappers import name_scope
 from .conv_ops import conv2d
 from .core_ops import convert_to_tensor
 from .shape_ops import expand_dims, squeeze

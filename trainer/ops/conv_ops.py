@@ -4,10 +4,10 @@ import numpy as np
 from .array_ops import transpose
 from .core_ops import convert_to_tensor
 from .math_ops import binary_operands
-from .registry import apply_op, get_array_module, register
+from ..framework.registry import apply_op, get_array_module, register
 
 
-def _out_size(size, k, stride, padding):
+def out_size(size, k, stride, padding):
     """Output length and (before, after) padding of one spatial dim, as TF computes them."""
     if padding == "VALID":
         return (size - k) // stride + 1, (0, 0)
@@ -18,8 +18,8 @@ def _out_size(size, k, stride, padding):
 
 def _windows(x, kh, kw, strides, padding, fill=0.0):
     """Padded x viewed as (N, Ho, Wo, C, kh, kw) windows (no copy), and the paddings used."""
-    (ho, ph), (wo, pw) = (_out_size(x.shape[1], kh, strides[0], padding),
-                          _out_size(x.shape[2], kw, strides[1], padding))
+    (ho, ph), (wo, pw) = (out_size(x.shape[1], kh, strides[0], padding),
+                          out_size(x.shape[2], kw, strides[1], padding))
     xp = get_array_module(x)
     if ph != (0, 0) or pw != (0, 0):
         x = xp.pad(x, ((0, 0), ph, pw, (0, 0)), constant_values=fill)
@@ -39,10 +39,10 @@ def _conv2d(x, w, strides, padding):
     return np.dot(cols, w.reshape(kh * kw * c, o)).reshape(n, ho, wo, o)
 
 
-def _scatter_windows(dcols, x_shape, kh, kw, strides, padding):
+def scatter_windows(dcols, x_shape, kh, kw, strides, padding):
     """The adjoint of _windows: add each (N, Ho, Wo, kh, kw, C) window value back onto x's pixels."""
     n, h, w, c = x_shape
-    (ho, ph), (wo, pw) = _out_size(h, kh, strides[0], padding), _out_size(w, kw, strides[1], padding)
+    (ho, ph), (wo, pw) = out_size(h, kh, strides[0], padding), out_size(w, kw, strides[1], padding)
     dx = get_array_module(dcols).zeros((n, h + sum(ph) + strides[0], w + sum(pw) + strides[1], c), dtype=dcols.dtype)
     for i in range(kh):  # a loop over the filter's taps, each one a strided slab of every pixel
         for j in range(kw):
@@ -54,7 +54,7 @@ def _conv2d_input_grad(g, x, w, strides, padding):
     kh, kw, c, o = w.shape
     n, ho, wo, _ = g.shape
     dcols = (g.reshape(-1, o) @ w.reshape(-1, o).T).reshape(n, ho, wo, kh, kw, c)
-    return get_array_module(g).ascontiguousarray(_scatter_windows(dcols, x.shape, kh, kw, strides, padding))
+    return get_array_module(g).ascontiguousarray(scatter_windows(dcols, x.shape, kh, kw, strides, padding))
 
 
 def _conv2d_filter_grad(x, g, w, strides, padding):
@@ -66,7 +66,7 @@ def _conv2d_filter_grad(x, g, w, strides, padding):
 def _conv_infer(x, w, strides, padding):
     if x.ndim is None or w.ndim is None:
         return [(None, x.dtype)]
-    dims = [None if d is None else _out_size(d, k, s, padding)[0]
+    dims = [None if d is None else out_size(d, k, s, padding)[0]
             for d, k, s in zip(x.shape[1:3], w.shape[:2], strides)]
     return [((x.shape[0], *dims, w.shape[3]), x.dtype)]
 
@@ -83,7 +83,7 @@ register("Conv2DBackpropInput", _conv2d_input_grad, infer=lambda g, x, w, **a: [
 register("Conv2DBackpropFilter", _conv2d_filter_grad, infer=lambda x, g, w, **a: [(w.shape, g.dtype)], fresh=True)
 
 
-def _spatial(values, what, data_format="NHWC"):
+def spatial_values(values, what, data_format="NHWC"):
     values = [int(v) for v in (values if np.ndim(values) else [values])]
     if len(values) == 4:
         if data_format == "NCHW":
@@ -98,7 +98,7 @@ def _spatial(values, what, data_format="NHWC"):
     raise ValueError(f"{what} must have 1, 2 or 4 entries ({data_format}), got {values}")
 
 
-def _padding(padding):
+def check_padding(padding):
     if not isinstance(padding, str):
         raise NotImplementedError(f"explicit paddings are not supported, got {padding!r}: use 'SAME' or 'VALID'")
     padding = padding.upper()
@@ -107,13 +107,13 @@ def _padding(padding):
     return padding
 
 
-def _data_format(data_format):
+def check_data_format(data_format):
     if data_format not in ("NHWC", "NCHW"):
         raise ValueError(f"data_format must be 'NHWC' or 'NCHW', got {data_format!r}")
     return data_format
 
 
-def _in_nhwc(fn, x, data_format):
+def in_nhwc(fn, x, data_format):
     """fn on NHWC data: NCHW input is transposed in and the result back out (the kernels are NHWC only)."""
     if data_format == "NHWC":
         return fn(x)
@@ -145,11 +145,11 @@ def conv2d(input, filter=None, strides=None, padding=None, use_cudnn_on_gpu=True
     x, w = binary_operands("Conv2D", input, filter if filters is None else filters)
     if x.ndim != 4 or w.ndim != 4:
         raise ValueError(f"conv2d needs a 4-D NHWC input and 4-D HWIO filters, got {x.shape} and {w.shape}")
-    data_format = _data_format(data_format)
-    strides = _spatial(strides, "strides", data_format)
-    w = _dilate(w, _spatial(1 if dilations is None else dilations, "dilations", data_format))
-    padding = _padding(padding)
-    return _in_nhwc(lambda nhwc: apply_op("Conv2D", [nhwc, w], name=name or "Conv2D", strides=strides,
+    data_format = check_data_format(data_format)
+    strides = spatial_values(strides, "strides", data_format)
+    w = _dilate(w, spatial_values(1 if dilations is None else dilations, "dilations", data_format))
+    padding = check_padding(padding)
+    return in_nhwc(lambda nhwc: apply_op("Conv2D", [nhwc, w], name=name or "Conv2D", strides=strides,
                                           padding=padding), x, data_format)
 
 
@@ -167,13 +167,13 @@ def _max_pool_grad(x, g, ksize, strides, padding):
     dcols = xp.zeros((n, ho, wo, kh, kw, c), dtype=g.dtype)
     for k in range(kh * kw):
         dcols[:, :, :, k // kw, k % kw] = xp.where(first == k, g, 0)
-    return xp.ascontiguousarray(_scatter_windows(dcols, x.shape, kh, kw, strides, padding))
+    return xp.ascontiguousarray(scatter_windows(dcols, x.shape, kh, kw, strides, padding))
 
 
 def _pool_infer(x, ksize, strides, padding):
     if x.ndim is None:
         return [(None, x.dtype)]
-    dims = [None if d is None else _out_size(d, k, s, padding)[0] for d, k, s in zip(x.shape[1:3], ksize, strides)]
+    dims = [None if d is None else out_size(d, k, s, padding)[0] for d, k, s in zip(x.shape[1:3], ksize, strides)]
     return [((x.shape[0], *dims, x.shape[3]), x.dtype)]
 
 
@@ -186,10 +186,10 @@ def _pool(op_type, value, ksize, strides, padding, data_format, name):
     x = convert_to_tensor(value)
     if x.ndim != 4:
         raise ValueError(f"{op_type} needs a 4-D NHWC input, got shape {x.shape} ({x.name!r})")
-    data_format = _data_format(data_format)
-    attrs = dict(ksize=_spatial(ksize, "ksize", data_format), strides=_spatial(strides, "strides", data_format),
-                 padding=_padding(padding))
-    return _in_nhwc(lambda nhwc: apply_op(op_type, [nhwc], name=name or op_type, **attrs), x, data_format)
+    data_format = check_data_format(data_format)
+    attrs = dict(ksize=spatial_values(ksize, "ksize", data_format), strides=spatial_values(strides, "strides", data_format),
+                 padding=check_padding(padding))
+    return in_nhwc(lambda nhwc: apply_op(op_type, [nhwc], name=name or op_type, **attrs), x, data_format)
 
 
 def max_pool(value, ksize, strides, padding, data_format="NHWC", name=None):
@@ -199,7 +199,7 @@ def max_pool(value, ksize, strides, padding, data_format="NHWC", name=None):
 
 def _valid_counts(size, k, stride, padding):
     """How many of each output window's k taps along one dim fall inside the unpadded input."""
-    out, (before, _) = _out_size(size, k, stride, padding)
+    out, (before, _) = out_size(size, k, stride, padding)
     starts = np.arange(out) * stride - before
     return np.minimum(starts + k, size) - np.maximum(starts, 0)
 
@@ -221,7 +221,7 @@ def _avg_pool_grad(x, g, ksize, strides, padding):
     xp = get_array_module(g)
     share = g / xp.asarray(_avg_divisor(x.shape, ksize, strides, padding, g.dtype))
     dcols = xp.broadcast_to(share[:, :, :, None, None, :], (*share.shape[:3], kh, kw, share.shape[3]))
-    return xp.ascontiguousarray(_scatter_windows(dcols, x.shape, kh, kw, strides, padding))
+    return xp.ascontiguousarray(scatter_windows(dcols, x.shape, kh, kw, strides, padding))
 
 
 register("AvgPool", _avg_pool, infer=_pool_infer,

@@ -1,21 +1,21 @@
 """conv2d_transpose: the adjoint of conv2d (its input gradient) as a forward op, NHWC with HWOI filters."""
 import numpy as np
 
-from ..errors import InvalidArgumentError
-from ..graph import Tensor
-from .conv_ops import _data_format, _in_nhwc, _out_size, _padding, _scatter_windows, _spatial
+from ..platform.errors import InvalidArgumentError
+from ..framework.tensor import Tensor
+from .conv_ops import check_data_format, in_nhwc, out_size, check_padding, scatter_windows, spatial_values
 from .core_ops import convert_to_tensor
 from .math_ops import binary_operands
-from .registry import apply_op, get_array_module, register
-from .shape_ops import stack
+from ..framework.registry import apply_op, get_array_module, register
+from .stack_ops import stack
 from .tensor_util import constant_value
 
 
 def _check_sizes(out_hw, in_hw, kernel, strides, padding):
     for size, got, k, s in zip(out_hw, in_hw, kernel, strides):
-        if size is not None and got is not None and _out_size(size, k, s, padding)[0] != got:
+        if size is not None and got is not None and out_size(size, k, s, padding)[0] != got:
             return (f"output_shape's spatial size {size} does not fit: a {padding} convolution with a {k}-wide "
-                    f"filter and stride {s} maps {size} to {_out_size(size, k, s, padding)[0]}, but the input has "
+                    f"filter and stride {s} maps {size} to {out_size(size, k, s, padding)[0]}, but the input has "
                     f"{got}")
     return None
 
@@ -30,7 +30,7 @@ def _conv_transpose(value, w, output_shape, strides, padding, static=None):
         raise InvalidArgumentError(f"conv2d_transpose: {problem}")
     xp = get_array_module(value)
     dcols = xp.dot(value.reshape(-1, o), w.reshape(-1, o).T).reshape(n, ho, wo, kh, kw, c)
-    return xp.ascontiguousarray(_scatter_windows(dcols, shape, kh, kw, strides, padding))
+    return xp.ascontiguousarray(scatter_windows(dcols, shape, kh, kw, strides, padding))
 
 
 def _infer(value, w, output_shape, strides, padding, static):
@@ -67,8 +67,8 @@ def conv2d_transpose(value=None, filter=None, output_shape=None, strides=None, p
     x, w = binary_operands("Conv2DTranspose", value, filter)
     if x.ndim != 4 or w.ndim != 4:
         raise ValueError(f"conv2d_transpose needs a 4-D value and 4-D filter, got {x.shape} and {w.shape}")
-    data_format, padding = _data_format(data_format), _padding(padding)
-    strides = _spatial(strides, "strides", data_format)
+    data_format, padding = check_data_format(data_format), check_padding(padding)
+    strides = spatial_values(strides, "strides", data_format)
     dims = _static_dims(output_shape)
     shape_t = stack(list(output_shape)) if isinstance(output_shape, (list, tuple)) else output_shape
     shape_t = convert_to_tensor(shape_t)
@@ -88,5 +88,5 @@ def conv2d_transpose(value=None, filter=None, output_shape=None, strides=None, p
         problem = _check_sizes(dims[1:3], list(in_hw), w.shape[:2], strides, padding)
         if problem:
             raise ValueError(f"conv2d_transpose: {problem}")
-    return _in_nhwc(lambda nhwc: apply_op("Conv2DTranspose", [nhwc, w, shape_t], name=name or "conv2d_transpose",
+    return in_nhwc(lambda nhwc: apply_op("Conv2DTranspose", [nhwc, w, shape_t], name=name or "conv2d_transpose",
                                           strides=strides, padding=padding, static=dims), x, data_format)

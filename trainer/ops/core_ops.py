@@ -1,10 +1,11 @@
 """Sources and plumbing: constants, placeholders, identity, no-op and group."""
 import numpy as np
 
-from .. import dtypes
-from ..graph import Tensor, get_default_graph
-from ..tensor_shape import TensorShape
-from .registry import apply_op, register
+from ..framework import dtypes
+from ..framework.tensor import Tensor
+from ..framework.graph import get_default_graph
+from ..framework.tensor_shape import TensorShape
+from ..framework.registry import apply_op, register
 
 
 def _const_infer(value, dtype):

@@ -2,11 +2,12 @@
 session's per-op random stream (Session.rng), so seeds reproduce it and checkpoints resume it."""
 import numpy as np
 
-from ..graph import Tensor, name_scope
-from ..random_seed import get_seed
+from ..framework.tensor import Tensor
+from ..framework.graph_wrappers import name_scope
+from ..framework.random_seed import get_seed
 from .core_ops import convert_to_tensor
 from .reduction_ops import reduce_sum
-from .registry import apply_op, register
+from ..framework.registry import apply_op, register
 from .tensor_util import constant_value, static_shape
 
 

@@ -7,11 +7,11 @@ import builtins
 
 import numpy as np
 
-from .. import dtypes
-from ..graph import Tensor
+from ..framework import dtypes
+from ..framework.tensor import Tensor
 from .core_ops import convert_to_tensor
 from .reduction_ops import reduce_sum
-from .registry import apply_op, get_array_module, register
+from ..framework.registry import apply_op, get_array_module, register
 from .tensor_util import constant_value, static_shape
 
 

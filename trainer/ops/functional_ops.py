@@ -7,13 +7,13 @@ tg.while_loop, whose outputs grow by concatenation in flat buffers; that path ha
 """
 from contextlib import nullcontext
 
-from .. import dtypes
-from ..graph import get_default_graph
-from ..scopes import get_variable_scope, variable_scope
-from ..tensor_shape import TensorShape, dimension_value
+from ..framework import dtypes
+from ..framework.graph import get_default_graph
+from .scopes import get_variable_scope, variable_scope
+from ..framework.tensor_shape import TensorShape, dimension_value
 from .array_ops import concat, reshape, shape, zeros
 from .core_ops import constant, convert_to_tensor
-from .elementwise_ops import stop_gradient
+from .cwise_ops import stop_gradient
 from .gather_ops import gather
 from .math_ops import less, subtract
 from .nest import describe, flatten, pack, same_structure

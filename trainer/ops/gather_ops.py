@@ -1,9 +1,9 @@
 """Picking by index: gather (with its scatter-add gradient), top_k and in_top_k."""
 import numpy as np
 
-from .. import dtypes
+from ..framework import dtypes
 from .core_ops import convert_to_tensor
-from .registry import apply_op, get_array_module, register
+from ..framework.registry import apply_op, get_array_module, register
 from .tensor_util import constant_value, static_shape
 
 

@@ -3,13 +3,13 @@ import string
 
 import numpy as np
 
-from .. import dtypes
-from ..graph import name_scope
+from ..framework import dtypes
+from ..framework.graph_wrappers import name_scope
 from .array_ops import transpose
 from .core_ops import constant, convert_to_tensor
 from .math_ops import abs as abs_, ones_like, sqrt, square
 from .reduction_ops import reduce_max, reduce_sum
-from .registry import apply_op, check_same_dtype, get_array_module, register
+from ..framework.registry import apply_op, check_same_dtype, get_array_module, register
 from .tensor_util import argument_lookup, static_shape
 
 

@@ -4,9 +4,10 @@ import weakref
 
 import numpy as np
 
-from ..graph import Tensor, get_default_graph
+from ..framework.tensor import Tensor
+from ..framework.graph import get_default_graph
 from .core_ops import convert_to_tensor
-from .registry import apply_op, register
+from ..framework.registry import apply_op, register
 
 
 def summarize_v1(value, limit):

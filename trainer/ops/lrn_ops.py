@@ -6,7 +6,7 @@
 alpha multiplies the plain sum, as in TF1 (PyTorch's LocalResponseNorm divides its alpha by the window size).
 """
 from .core_ops import convert_to_tensor
-from .registry import apply_op, get_array_module, infer_same, register
+from ..framework.registry import apply_op, get_array_module, infer_same, register
 
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
 

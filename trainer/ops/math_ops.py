@@ -1,9 +1,9 @@
 """Elementwise and matrix math ops, each registered with its gradient."""
 import numpy as np
 
-from ..graph import Tensor
+from ..framework.tensor import Tensor
 from .core_ops import convert_to_tensor
-from .registry import apply_op, broadcast_shapes, check_same_dtype, get_array_module, infer_same, register
+from ..framework.registry import apply_op, broadcast_shapes, check_same_dtype, get_array_module, infer_same, register
 from .tensor_util import static_shape
 
 

@@ -3,10 +3,10 @@ import string
 
 import numpy as np
 
-from ..errors import InvalidArgumentError
+from ..platform.errors import InvalidArgumentError
 from .core_ops import convert_to_tensor
 from .linalg_ops import einsum
-from .registry import apply_op, get_array_module, infer_same, register
+from ..framework.registry import apply_op, get_array_module, infer_same, register
 from .shape_ops import expand_dims
 from .tensor_util import static_shape
 

@@ -3,7 +3,7 @@
 Separate from the control-flow ops because cond and while_loop both check and rebuild the structures their
 functions return, TF's `nest` in miniature; dicts are flattened in sorted key order, as TF does.
 """
-from ..tensor_shape import TensorShape
+from ..framework.tensor_shape import TensorShape
 
 
 def flatten(x):

@@ -1,11 +1,11 @@
 """tg.nn helpers TF1 builds from other ops: l2_normalize, moments, xw_plus_b, embedding_lookup."""
 import numpy as np
 
-from ..graph import name_scope
+from ..framework.graph_wrappers import name_scope
 from .array_ops import cast, concat
 from .clip_ops import clip_by_norm
 from .core_ops import constant, convert_to_tensor
-from .elementwise_ops import rsqrt, squared_difference, stop_gradient
+from .cwise_ops import rsqrt, squared_difference, stop_gradient
 from .gather_ops import gather
 from .math_ops import matmul, maximum, square
 from .nn_ops import bias_add

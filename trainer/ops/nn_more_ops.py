@@ -2,13 +2,13 @@
 sigmoid cross entropy, the last three built from other ops as TF1 builds them."""
 import numpy as np
 
-from ..graph import name_scope
+from ..framework.graph_wrappers import name_scope
 from .array_ops import concat
 from .core_ops import convert_to_tensor
-from .elementwise_ops import log1p
+from .cwise_ops import log1p
 from .math_ops import abs as abs_, binary_operands, exp, maximum, sign, unary_builder, where, zeros_like
 from .nn_ops import relu, sigmoid
-from .registry import apply_op, infer_same, register
+from ..framework.registry import apply_op, infer_same, register
 
 # SELU's constants (Klambauer et al. 2017), the values TF1 uses.
 SELU_SCALE = 1.0507009873554804934193349852946

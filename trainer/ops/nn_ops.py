@@ -1,14 +1,14 @@
 """Neural-network ops: activations, softmax, dropout, bias_add and the (numerically stable) losses."""
 import numpy as np
 
-from ..graph import Tensor
+from ..framework.tensor import Tensor
 from .array_ops import strided_slice, transpose
 from .core_ops import convert_to_tensor
-from . import cuda_kernels
-from .elementwise_ops import stop_gradient
+from .kernels import cuda_kernels
+from .cwise_ops import stop_gradient
 from .math_ops import binary_operands, exp, inplace_binary, unary_builder
 from .reduction_ops import reduce_sum
-from .registry import apply_op, get_array_module, infer_same, register
+from ..framework.registry import apply_op, get_array_module, infer_same, register
 from .tensor_util import argument_lookup, static_shape
 
 

@@ -1,6 +1,6 @@
 """Python operators on Tensors build graph ops, named as TF1 names them ("add", "mul", "truediv", "LessEqual")."""
-from ..graph import Tensor
-from . import array_ops, elementwise_ops, math_ops
+from ..framework.tensor import Tensor
+from . import array_ops, cwise_ops as elementwise_ops, math_ops
 
 
 def _binary(fn, name, reverse=False):

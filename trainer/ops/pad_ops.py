@@ -8,7 +8,7 @@ import builtins
 import numpy as np
 
 from .core_ops import convert_to_tensor
-from .registry import apply_op, get_array_module, register
+from ..framework.registry import apply_op, get_array_module, register
 from .tensor_util import static_ints, static_shape
 
 

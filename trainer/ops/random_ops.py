@@ -1,10 +1,11 @@
 """Seeded random sources: every op draws from its own generator, seeded by (graph seed, op seed)."""
 import numpy as np
 
-from .. import dtypes
-from ..graph import Tensor, get_default_graph
-from ..random_seed import get_seed
-from .registry import register
+from ..framework import dtypes
+from ..framework.tensor import Tensor
+from ..framework.graph import get_default_graph
+from ..framework.random_seed import get_seed
+from ..framework.registry import register
 from .tensor_util import constant_value, static_shape
 
 

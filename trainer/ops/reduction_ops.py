@@ -1,13 +1,13 @@
 """Reductions over axes (sum, mean, max, min, prod, any, all, logsumexp) and the broadcast that is their gradient."""
 import numpy as np
 
-from .. import dtypes
-from ..graph import name_scope
+from ..framework import dtypes
+from ..framework.graph_wrappers import name_scope
 from .array_ops import cast
 from .core_ops import convert_to_tensor
-from .elementwise_ops import is_finite, stop_gradient
+from .cwise_ops import is_finite, stop_gradient
 from .math_ops import equal, exp, log, not_equal, where, zeros_like
-from .registry import apply_op, get_array_module, register
+from ..framework.registry import apply_op, get_array_module, register
 from .tensor_util import argument_lookup, constant_value, static_shape
 
 

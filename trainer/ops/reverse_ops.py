@@ -1,9 +1,9 @@
 """Reversing along axes: reverse (ReverseV2) and reverse_sequence (each row's first seq_lengths[i] entries)."""
 import numpy as np
 
-from ..errors import InvalidArgumentError
+from ..platform.errors import InvalidArgumentError
 from .core_ops import convert_to_tensor
-from .registry import apply_op, get_array_module, infer_same, register
+from ..framework.registry import apply_op, get_array_module, infer_same, register
 from .tensor_util import argument_lookup, static_ints
 
 

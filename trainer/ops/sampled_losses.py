@@ -4,12 +4,12 @@ Both score the true classes and a small sample of classes (by default from the l
 of all num_classes, subtract log(expected count) from each logit (the sampling correction), and then apply
 sigmoid (NCE) or softmax cross-entropy to the [batch, num_true + num_sampled] logits.
 """
-from .. import dtypes
-from ..graph import name_scope
+from ..framework import dtypes
+from ..framework.graph_wrappers import name_scope
 from .array_ops import cast, concat
 from .candidate_sampling_ops import accidental_hit_mask, log_uniform_candidate_sampler
 from .core_ops import convert_to_tensor
-from .elementwise_ops import stop_gradient
+from .cwise_ops import stop_gradient
 from .math_ops import log, matmul, ones_like, zeros_like
 from .nn_impl import embedding_lookup
 from .nn_ops import sigmoid_cross_entropy_with_logits, softmax_cross_entropy_with_logits_v2

@@ -6,11 +6,11 @@ input's array module, so the data never leaves the device.
 """
 import numpy as np
 
-from .. import dtypes
-from ..errors import InvalidArgumentError
-from ..random_seed import get_seed
+from ..framework import dtypes
+from ..platform.errors import InvalidArgumentError
+from ..framework.random_seed import get_seed
 from .core_ops import convert_to_tensor
-from .registry import apply_op, get_array_module, register
+from ..framework.registry import apply_op, get_array_module, register
 from .tensor_util import constant_value, static_shape
 
 

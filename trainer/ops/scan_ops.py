@@ -1,6 +1,6 @@
 """Running sums and products along an axis: cumsum and cumprod, with TF1's exclusive and reverse flags."""
 from .core_ops import convert_to_tensor
-from .registry import apply_op, get_array_module, infer_same, register
+from ..framework.registry import apply_op, get_array_module, infer_same, register
 from .tensor_util import constant_value
 
 

@@ -1,11 +1,11 @@
 """Sparse updates of a variable in place: scatter_update/add/sub/mul/div/max/min at rows `indices`."""
 import numpy as np
 
-from ..errors import InvalidArgumentError
-from ..graph import Tensor
+from ..platform.errors import InvalidArgumentError
+from ..framework.tensor import Tensor
 from .core_ops import convert_to_tensor
-from .registry import apply_op, register
-from .scatter_at import ufunc_at
+from ..framework.registry import apply_op, register
+from .kernels.scatter_at import ufunc_at
 
 
 def _assign_rows(current, indices, updates):

@@ -5,10 +5,10 @@ gradient is the segment sum again, so each pair of ops is the other's adjoint.
 """
 import numpy as np
 
-from ..errors import InvalidArgumentError
+from ..platform.errors import InvalidArgumentError
 from .core_ops import convert_to_tensor
-from .registry import apply_op, get_array_module, register
-from .scatter_at import ufunc_at
+from ..framework.registry import apply_op, get_array_module, register
+from .kernels.scatter_at import ufunc_at
 from .tensor_util import constant_value, static_shape
 
 

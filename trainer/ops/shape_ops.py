@@ -5,18 +5,11 @@ and are still importable from here.
 """
 import numpy as np
 
-from .. import dtypes
+from ..framework import dtypes
 from .array_ops import reshape_like
 from .core_ops import convert_to_tensor
-from .registry import apply_op, register
+from ..framework.registry import apply_op, register
 from .tensor_util import argument_lookup, constant_value, normalize_axis, static_shape
-
-# Re-exported: code imports these from shape_ops.
-from .fill_ops import _RANGE_ORDER, _fill_infer, _range, _range_infer, fill, range  # noqa: F401,A004,I100
-from .pad_ops import _PAD_TYPES, _pad, _pad_grad, _pad_infer, _tile_grad, pad, tile  # noqa: F401
-from .stack_ops import (_fill_missing, _merge_shapes, _pack_infer, _split, _split_infer,  # noqa: F401
-                        _unpack_infer, split, stack, unstack)
-from .tensor_util import normalize_axis as _norm_axis, static_ints as _static_ints  # noqa: F401
 
 
 def _squeeze_infer(x, axis):

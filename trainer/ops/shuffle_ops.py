@@ -1,7 +1,7 @@
 """random_shuffle: a seeded permutation of a tensor's first dimension, drawn anew on every run."""
-from ..random_seed import get_seed
+from ..framework.random_seed import get_seed
 from .core_ops import convert_to_tensor
-from .registry import apply_op, infer_same, register
+from ..framework.registry import apply_op, infer_same, register
 
 
 def _shuffle_kernel(op, session):

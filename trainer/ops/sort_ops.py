@@ -1,8 +1,8 @@
 """Order-based ops: unique (first-occurrence order), sort and argsort along an axis, with sort's gradient."""
-from .. import dtypes
-from ..errors import InvalidArgumentError
+from ..framework import dtypes
+from ..platform.errors import InvalidArgumentError
 from .core_ops import convert_to_tensor
-from .registry import apply_op, get_array_module, register
+from ..framework.registry import apply_op, get_array_module, register
 from .tensor_util import constant_value, normalize_axis, static_shape
 
 

@@ -7,11 +7,11 @@ import builtins
 
 import numpy as np
 
-from ..graph import Tensor
+from ..framework.tensor import Tensor
 from .array_ops import concat
 from .core_ops import convert_to_tensor
 from .math_ops import zeros_like
-from .registry import apply_op, get_array_module, register
+from ..framework.registry import apply_op, get_array_module, register
 from .tensor_util import constant_value, normalize_axis, static_ints, static_shape
 
 

@@ -1,7 +1,7 @@
 """Variables' storage ops: the read of a variable and the assignments that update it in place."""
 import numpy as np
 
-from .registry import register
+from ..framework.registry import register
 
 
 def _variable_kernel(op, session):

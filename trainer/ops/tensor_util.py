@@ -1,7 +1,7 @@
 """Helpers for building ops the TF1 way: values known while building, axes, and TF1's deprecated keyword aliases."""
 import numpy as np
 
-from ..graph import Tensor
+from ..framework.tensor import Tensor
 
 
 def constant_value(value):
@@ -50,3 +50,8 @@ def normalize_axis(axis, rank, what):
     if not -rank <= axis < rank:
         raise ValueError(f"{what}: axis {axis} is out of range for a tensor of rank {rank}")
     return axis % rank
+
+
+def is_tensor(x):
+    """Whether `x` is a graph Tensor (TF1's tf.is_tensor; numpy arrays and Python numbers are not)."""
+    return isinstance(x, Tensor)

@@ -4,26 +4,27 @@ Separate from control_flow_ops.py (cond, case) because a loop has its own pieces
 each pass, shape invariants, and no gradient (back_prop=False only). The bodies machinery they share is in
 control_flow_bodies.py.
 """
-from .. import dtypes
-from ..graph import Tensor, get_default_graph
-from ..tensor_shape import TensorShape
+from ..framework import dtypes
+from ..framework.tensor import Tensor
+from ..framework.graph import get_default_graph
+from ..framework.tensor_shape import TensorShape
 from .control_flow_bodies import Body, body_plan, claim, enclosing_body, encloses, run_body, visible
 from .core_ops import convert_to_tensor
 from .nest import describe, flatten, pack, same_structure
-from .registry import register
+from ..framework.registry import register
 
 
-def _loop_var_kernel(op, session):
+def loop_var_kernel(op, session):
     raise ValueError(f"The loop variable {op.name!r} has a value only inside its while loop")
 
 
-register("LoopVar", kernel=_loop_var_kernel, infer=lambda shape, dtype: [(shape, dtype)])
+register("LoopVar", kernel=loop_var_kernel, infer=lambda shape, dtype: [(shape, dtype)])
 
 
-def _while_kernel(op, session):
-    body, n, limited = op._bodies[0], op.attrs["num_loop_vars"], op.attrs["has_maximum_iterations"]
-    test = body_plan(session, body, op._feeds, [body.test])
-    step = body_plan(session, body, op._feeds, body.outputs)
+def while_kernel(op, session):
+    body, n, limited = op.bodies[0], op.attrs["num_loop_vars"], op.attrs["has_maximum_iterations"]
+    test = body_plan(session, body, op.feeds, [body.test])
+    step = body_plan(session, body, op.feeds, body.outputs)
 
     def run(*inputs):
         values, captured = list(inputs[:n]), list(inputs[n + limited:])
@@ -36,17 +37,17 @@ def _while_kernel(op, session):
     return run
 
 
-def _while_grad(op, *grads):
+def while_grad(op, *grads):
     if not op.attrs["back_prop"]:
         return [None] * len(op.inputs)
     raise NotImplementedError(f"The gradient of tg.while_loop {op.name!r} is not implemented; compute the "
                               "loop with back_prop=False or write the computation without the loop")
 
 
-register("While", kernel=_while_kernel, infer=lambda *a: [], grad=_while_grad)
+register("While", kernel=while_kernel, infer=lambda *a: [], grad=while_grad)
 
 
-def _at_least_as_specific(shape, invariant):
+def at_least_as_specific(shape, invariant):
     return invariant.ndims is None or shape.ndims == invariant.ndims and all(
         b is None or a == b for a, b in zip(shape, invariant))
 
@@ -75,7 +76,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
             if len(invariants) != len(leaves):
                 raise ValueError(f"shape_invariants has {len(invariants)} shapes for {len(leaves)} loop variables")
         for t, inv in zip(leaves, invariants):
-            if not _at_least_as_specific(t.shape, inv):
+            if not at_least_as_specific(t.shape, inv):
                 raise ValueError(f"The shape invariant {inv} for the loop variable {t.name!r} is not compatible "
                                  f"with its initial shape {t.shape}")
         inner = Body("while", 0, enclosing)
@@ -84,7 +85,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
                                             attrs={"shape": inv, "dtype": t.dtype}).outputs[0]
                             for t, inv in zip(leaves, invariants)]
         for v in loop_vars_in:
-            v.op._control_flow = inner
+            v.op.control_flow = inner
         args = pack(structure, loop_vars_in)
         test, start = run_body(graph, inner, cond, args)
         test = convert_to_tensor(test)
@@ -102,7 +103,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
             if out.dtype != v.dtype:
                 raise ValueError(f"The loop variable {v.name!r} enters the loop as {v.dtype.name} but the body "
                                  f"returns {out.name!r} of dtype {out.dtype.name}")
-            if not _at_least_as_specific(out.shape, inv):
+            if not at_least_as_specific(out.shape, inv):
                 raise ValueError(f"Input tensor {v.name!r} enters the loop with shape {inv}, but has shape "
                                  f"{out.shape} after one iteration. To allow the shape to vary across "
                                  "iterations, use the `shape_invariants` argument of tg.while_loop to "
@@ -117,10 +118,10 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         op = graph.create_op("While", inputs, [(inv, t.dtype) for t, inv in zip(leaves, invariants)],
                              name=scope[:-1], unique=False,
                              control_inputs=[c for c in controls
-                                             if encloses(c._control_flow, enclosing)],
+                                             if encloses(c.control_flow, enclosing)],
                              attrs={"num_loop_vars": len(leaves), "back_prop": bool(back_prop),
                                     "has_maximum_iterations": int(maximum_iterations is not None)})
-        op._bodies, op._feeds = [inner], loop_vars_in + captured
+        op.bodies, op.feeds = [inner], loop_vars_in + captured
         inner.owner = op
     outputs = list(op.outputs)
     if not return_same_structure and len(outputs) == 1:

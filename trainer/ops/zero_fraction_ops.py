@@ -1,6 +1,6 @@
 """tf.nn.zero_fraction: the share of zeros in a tensor (TF1 summaries use it for ReLU sparsity)."""
-from .. import dtypes
-from ..graph import name_scope
+from ..framework import dtypes
+from ..framework.graph_wrappers import name_scope
 from .array_ops import cast
 from .core_ops import convert_to_tensor, identity
 from .reduction_ops import count_nonzero

@@ -2,22 +2,22 @@
 
 The engine (graph, ops, session, gradients, variables) imports nothing from here.
 """
-from . import dir_lock, output_paths
+from .outputs import dir_lock, output_paths
 from .agreement import JobError, agree
-from .checkpoint_hook import CheckpointHook
-from .dir_lock import DirectoryLock
-from .export_hook import ExportHook
-from .metrics_hook import FinalMetricsHook, MetricMeter, MetricsHook, strict_json
-from .output_paths import check_outputs, name_the_flag, naming_the_flag, remove_stale_temps
-from .progress_hook import ProgressHook
-from .restore_hook import RestoreBroadcastHook
-from .resume import Checkpoint, find_checkpoint
+from .hooks.checkpoint_hook import CheckpointHook
+from .outputs.dir_lock import DirectoryLock
+from .hooks.export_hook import ExportHook
+from .hooks.metrics_hook import FinalMetricsHook, MetricMeter, MetricsHook, strict_json
+from .outputs.output_paths import check_outputs, name_the_flag, naming_the_flag, remove_stale_temps
+from .hooks.progress_hook import ProgressHook
+from .hooks.restore_hook import RestoreBroadcastHook
+from .outputs.resume import Checkpoint, find_checkpoint
 from .session_creator import RankSessionCreator
 from .signals import StopOnSignalHook, StoppedBySignal, UnlessStopped
-from .stop_hook import StopAtStepHook
-from .summary_hook import ScalarSummaryHook
-from .timeline_hook import TimelineHook
-from .timing_hook import TimingHook
+from .hooks.stop_hook import StopAtStepHook
+from .hooks.summary_hook import ScalarSummaryHook
+from .hooks.timeline_hook import TimelineHook
+from .hooks.timing_hook import TimingHook
 
 __all__ = ["Checkpoint", "CheckpointHook", "ExportHook", "FinalMetricsHook", "MetricMeter", "MetricsHook",
            "ProgressHook", "RankSessionCreator", "RestoreBroadcastHook", "ScalarSummaryHook", "StopAtStepHook",

@@ -1,7 +1,7 @@
 """The session of one rank: on its --device, restored from a checkpoint (the chief) or initialized."""
-from ..graph import get_default_graph
-from ..session import Session
-from ..train import SessionCreator
+from ..framework.graph import get_default_graph
+from ..client.session import Session
+from ..train.monitored_session import SessionCreator
 
 
 class RankSessionCreator(SessionCreator):

@@ -20,7 +20,8 @@ import time
 
 import numpy as np
 
-from ..train import SessionRunHook, get_global_step
+from ..train.session_run_hook import SessionRunHook
+from ..train.training_util import get_global_step
 from .agreement import JobError
 
 SIGNALS = (signal.SIGTERM, signal.SIGINT)

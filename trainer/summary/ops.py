@@ -3,12 +3,13 @@ import re
 
 import numpy as np
 
-from ..dtypes import string
-from ..errors import InvalidArgumentError
-from ..graph import Tensor, get_default_graph
-from ..graph_keys import GraphKeys
+from ..framework.dtypes import string
+from ..platform.errors import InvalidArgumentError
+from ..framework.tensor import Tensor
+from ..framework.graph import get_default_graph
+from ..framework.graph_keys import GraphKeys
 from ..ops.core_ops import convert_to_tensor
-from ..ops.registry import get_array_module, op_def, register
+from ..framework.registry import get_array_module, op_def, register
 from .histogram import histogram_proto
 from .png import encode_png
 from .protos import DATA_TYPES, Summary, SummaryMetadata, TensorProto, TensorShapeProto

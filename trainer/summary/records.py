@@ -1,7 +1,8 @@
 """TFRecord framing of event files: each record is its length, data and masked CRC32C checksums."""
 import struct
 
-from ..errors import DataLossError
+from ..platform.errors import DataLossError
+from .protos import Event
 
 
 def _crc32c_table():
@@ -63,6 +64,5 @@ def read_records(path):
 
 def summary_iterator(path):
     """tf.train.summary_iterator: the Event protos of an event file, in order."""
-    from .protos import Event
     for data in read_records(path):
         yield Event.FromString(data)

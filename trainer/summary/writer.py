@@ -9,7 +9,7 @@ import weakref
 
 import numpy as np
 
-from ..graph import Graph, get_default_graph
+from ..framework.graph import Graph, get_default_graph
 from .protos import AttrValue, Event, GraphDef, NodeDef, Summary, TaggedRunMetadata, TensorShapeProto
 from .records import encode_record
 

@@ -35,15 +35,16 @@ __all__.append("summary_iterator")
 # The program layer: monitored sessions, hooks, Supervisor, Coordinator.
 from .session_run_hook import SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues  # noqa: E402
 from .timer import SecondOrStepTimer  # noqa: E402
-from .basic_session_run_hooks import (CheckpointSaverHook, CheckpointSaverListener, FeedFnHook,  # noqa: E402
-                                      FinalOpsHook, GlobalStepWaiterHook, LoggingTensorHook, NanLossDuringTrainingError,
-                                      NanTensorHook, ProfilerHook, StepCounterHook, StopAtStepHook, SummarySaverHook)
+from .summary_and_checkpoint_hooks import (CheckpointSaverHook, CheckpointSaverListener, StepCounterHook,
+                                           SummarySaverHook)
+from .basic_session_run_hooks import (FeedFnHook, FinalOpsHook, GlobalStepWaiterHook, LoggingTensorHook,
+                                      NanLossDuringTrainingError, NanTensorHook, ProfilerHook, StopAtStepHook)
 from .coordinator import Coordinator, LooperThread  # noqa: E402
 from .queue_runner import start_queue_runners  # noqa: E402
 from .scaffold import Scaffold  # noqa: E402
 from .session_manager import SessionManager  # noqa: E402
-from .monitored_session import (ChiefSessionCreator, MonitoredSession, MonitoredTrainingSession,  # noqa: E402
-                                SessionCreator, SingularMonitoredSession, WorkerSessionCreator)
+from .monitored_session import (ChiefSessionCreator, MonitoredSession, MonitoredTrainingSession, SessionCreator,
+                                SingularMonitoredSession, WorkerSessionCreator)
 from .supervisor import Supervisor  # noqa: E402
 
 __all__ += ["SessionRunArgs", "SessionRunContext", "SessionRunHook", "SessionRunValues", "SecondOrStepTimer",

@@ -7,7 +7,7 @@
 """
 import numpy as np
 
-from .apply_ops import register_apply
+from .training_ops import register_apply
 from .optimizer import Optimizer
 
 

@@ -1,7 +1,8 @@
 """Adagrad, TF1's formulation: accum += grad^2; var -= lr * grad / sqrt(accum) (no epsilon; accum starts > 0)."""
 import numpy as np
 
-from .apply_ops import filled_slot, register_apply
+from .apply_ops import filled_slot
+from .training_ops import register_apply
 from .optimizer import Optimizer
 
 

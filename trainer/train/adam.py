@@ -1,8 +1,8 @@
 """Adam, TF1's formulation: lr_t = lr * sqrt(1 - beta2^t) / (1 - beta1^t), var -= lr_t * m / (sqrt(v) + eps)."""
 import numpy as np
 
-from ..graph import control_dependencies
-from ..variables import Variable
+from ..framework.graph_wrappers import control_dependencies
+from ..ops.variables import Variable
 from .optimizer import Optimizer
 
 

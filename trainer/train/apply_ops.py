@@ -4,7 +4,7 @@ register_apply (training_ops.py) registers an op that updates its variable and s
 optimizer's module registers its own op next to its formula with it.
 """
 from ..ops.core_ops import constant
-from ..variables import Variable
+from ..ops.variables import Variable
 from .training_ops import register_apply  # noqa: F401  (the optimizers' modules import it from here)
 
 

@@ -9,14 +9,15 @@ import numpy as np
 
 from .logger import logger
 from .session_run_hook import SessionRunArgs, SessionRunHook
-from .summary_and_checkpoint_hooks import (CheckpointSaverHook, CheckpointSaverListener,  # noqa: F401
-                                           StepCounterHook, SummarySaverHook, global_step_tensor)
+from .summary_and_checkpoint_hooks import (CheckpointSaverHook, CheckpointSaverListener, StepCounterHook,
+                                           SummarySaverHook, global_step_tensor)
 from .timer import NeverTriggerTimer, SecondOrStepTimer  # noqa: F401  (public here, as in TF1)
+from ..framework.graph import get_default_graph
+from ..platform.errors import OutOfRangeError
 
 
 def _as_graph_element(obj):
     """The Tensor `obj` names in the default graph ("loss" means "loss:0" when that op has one output)."""
-    from ..graph import get_default_graph
     graph = get_default_graph()
     if not isinstance(obj, str):
         if getattr(obj, "graph", None) is not graph:
@@ -184,7 +185,6 @@ class FinalOpsHook(SessionRunHook):
         return self._final_ops_values
 
     def end(self, session):
-        from ..errors import OutOfRangeError
         if self._final_ops is None:
             return
         try:

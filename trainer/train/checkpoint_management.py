@@ -1,7 +1,7 @@
 """TF1's checkpoint bookkeeping: the `checkpoint` state file, finding the latest checkpoint, reading one back.
 
 A checkpoint is named by its prefix ("dir/model.ckpt-10"); its data is the one file "<prefix>.npz" written by
-trainer.checkpoint.write_npz (atomic, pickle-free). The state file keeps TF1's text format, so a TF1 user's
+trainer.train.checkpoint.write_npz (atomic, pickle-free). The state file keeps TF1's text format, so a TF1 user's
 tools and habits (`cat checkpoint`) carry over:
 
     model_checkpoint_path: "model.ckpt-10"
@@ -12,9 +12,9 @@ import os
 import re
 import warnings
 
-from .. import checkpoint as npz
-from ..atomic_file import atomic_write
-from ..errors import NotFoundError
+from . import checkpoint as npz
+from ..platform.atomic_file import atomic_write
+from ..platform.errors import NotFoundError
 
 SUFFIX = ".npz"
 STATE_FILENAME = "checkpoint"  # TF1's default `latest_filename`

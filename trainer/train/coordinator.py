@@ -9,13 +9,13 @@ import threading
 import time
 
 from .logger import logger
+from ..platform.errors import OutOfRangeError
 
 
 class Coordinator:
     """A stop flag shared by threads, the first exception they reported, and `join()` to wait for them."""
 
     def __init__(self, clean_stop_exception_types=None):
-        from ..errors import OutOfRangeError
         if clean_stop_exception_types is None:
             clean_stop_exception_types = (OutOfRangeError,)
         self._clean_stop_exception_types = tuple(clean_stop_exception_types)

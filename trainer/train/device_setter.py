@@ -1,5 +1,6 @@
 """tf.train.replica_device_setter: variables on the ps tasks (round-robin), every other op on the worker."""
-from ..device_spec import canonical_device, merge_device
+from ..framework.device_spec import canonical_device, merge_device
+from .server_lib import ClusterSpec
 
 # TF1's list of the op types that live on a ps; ringflow's variables are all VariableV2.
 STANDARD_PS_OPS = ("Variable", "VariableV2", "AutoReloadVariable", "MutableHashTable", "MutableHashTableV2",
@@ -55,7 +56,6 @@ def replica_device_setter(ps_tasks=0, ps_device="/job:ps", worker_device="/job:w
     With `cluster` (a ClusterSpec or dict), ps_tasks is its number of ps tasks; with no ps tasks it returns
     None (no placement), as TF1 does. `ps_strategy(op) -> task index` replaces round-robin.
     """
-    from .server_lib import ClusterSpec
     if cluster is not None:
         cluster = ClusterSpec(cluster)
         ps_job = canonical_device(ps_device).split("/")[1].partition(":")[2] if ps_device else "ps"

@@ -7,8 +7,9 @@
 """
 import numpy as np
 
-from ..ops.registry import get_array_module
-from .apply_ops import filled_slot, register_apply
+from ..framework.registry import get_array_module
+from .apply_ops import filled_slot
+from .training_ops import register_apply
 from .optimizer import Optimizer
 
 

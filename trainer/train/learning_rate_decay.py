@@ -5,11 +5,12 @@ import math
 
 import numpy as np
 
-from .. import dtypes
-from ..graph import Tensor, get_default_graph
+from ..framework import dtypes
+from ..framework.tensor import Tensor
+from ..framework.graph import get_default_graph
 from ..ops.array_ops import cast
 from ..ops.core_ops import constant, convert_to_tensor
-from ..ops.registry import broadcast_shapes, get_array_module, op_def, register
+from ..framework.registry import broadcast_shapes, get_array_module, op_def, register
 
 
 def _progress(step, decay_steps, staircase):

@@ -8,10 +8,16 @@ after_run sees their results). MonitoredTrainingSession adds the chief's standar
 import inspect
 import os
 
-from ..errors import AbortedError, UnavailableError
+from ..platform.errors import AbortedError, UnavailableError
 from .logger import logger
 from .scaffold import Scaffold
 from .session_run_hook import SessionRunArgs, SessionRunContext, SessionRunValues
+from ..framework.graph import get_default_graph
+from .session_manager import SessionManager
+from .coordinator import Coordinator
+from .queue_runner import start_queue_runners
+from ..platform.errors import OutOfRangeError
+from .summary_and_checkpoint_hooks import CheckpointSaverHook, StepCounterHook, SummarySaverHook
 
 USE_DEFAULT = object()
 _PREEMPTION_ERRORS = (AbortedError, UnavailableError)  # a lost worker or server: TF1 recreates the session
@@ -35,8 +41,6 @@ class _ScaffoldedCreator(SessionCreator):
         self._session_manager = None
 
     def _get_session_manager(self):
-        from ..graph import get_default_graph
-        from .session_manager import SessionManager
         if self._session_manager is None:
             s = self._scaffold
             self._session_manager = SessionManager(
@@ -107,7 +111,6 @@ class _MonitoredSession:
     StepContext = StepContext
 
     def __init__(self, session_creator, hooks, should_recover, stop_grace_period_secs=120):
-        from ..graph import get_default_graph
         self._graph_was_finalized = getattr(get_default_graph(), "finalized", False)
         self._hooks = list(hooks or [])
         for hook in self._hooks:
@@ -121,8 +124,6 @@ class _MonitoredSession:
         self._create_session()
 
     def _create_session(self):
-        from .coordinator import Coordinator
-        from .queue_runner import start_queue_runners
         preemptions = _preemption_errors()
         while True:
             try:
@@ -255,7 +256,6 @@ class _MonitoredSession:
         self._close_internal()
 
     def _close_internal(self, exception_type=None):
-        from ..graph import get_default_graph
         try:
             if not exception_type:
                 for hook in self._hooks:
@@ -275,7 +275,6 @@ class _MonitoredSession:
         return self
 
     def __exit__(self, exception_type, exception_value, traceback):
-        from ..errors import OutOfRangeError
         if exception_type is not None and issubclass(exception_type, (OutOfRangeError, StopIteration)):
             exception_type = None  # the input is exhausted or step_fn asked to stop: a normal end
         self._close_internal(exception_type)
@@ -329,7 +328,6 @@ def MonitoredTrainingSession(master="", is_chief=True, checkpoint_dir=None, scaf
     Defaults as TF1: a checkpoint every 600 s, summaries every 100 steps, global_step/sec every 100 steps,
     all into checkpoint_dir (summaries into summary_dir if given). Workers (is_chief=False) get only `hooks`.
     """
-    from .basic_session_run_hooks import CheckpointSaverHook, StepCounterHook, SummarySaverHook
     save_summaries_steps, save_summaries_secs = _pick(save_summaries_steps, save_summaries_secs, 100, None)
     save_checkpoint_steps, save_checkpoint_secs = _pick(save_checkpoint_steps, save_checkpoint_secs, None, 600)
     scaffold = scaffold or Scaffold()

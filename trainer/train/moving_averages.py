@@ -6,14 +6,15 @@ apply()), and each variable's update is "ExponentialMovingAverage/AssignMovingAv
 """
 import numpy as np
 
-from .. import dtypes
-from ..graph import Tensor, get_default_graph
-from ..graph_keys import GraphKeys
+from ..framework import dtypes
+from ..framework.tensor import Tensor
+from ..framework.graph import get_default_graph
+from ..framework.graph_keys import GraphKeys
 from ..ops.array_ops import cast, zeros
 from ..ops.core_ops import convert_to_tensor
 from ..ops.math_ops import minimum, pow
-from ..ops.registry import op_def
-from ..variables import Variable, global_variables, trainable_variables
+from ..framework.registry import op_def
+from ..ops.variables import Variable, global_variables, trainable_variables
 
 _FLOATS = (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64)
 

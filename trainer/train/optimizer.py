@@ -1,14 +1,16 @@
 """The optimizer base: compute_gradients and apply_gradients, separable so a wrapper can act between them."""
 import numpy as np
 
-from .. import dtypes
-from ..gradients import gradients
-from ..graph import Tensor, control_dependencies
+from ..framework import dtypes
+from ..ops.gradients import gradients
+from ..framework.tensor import Tensor
+from ..framework.graph_wrappers import control_dependencies
 from ..ops.array_ops import cast, zeros
 from ..ops.core_ops import convert_to_tensor, group
-from ..ops.registry import apply_op, op_def
-from ..variables import TRAINABLE_VARIABLES, Variable
+from ..framework.registry import apply_op, op_def
+from ..ops.variables import TRAINABLE_VARIABLES, Variable
 from . import training_ops  # noqa: F401  (registers the Apply* ops)
+from ..framework.graph import get_default_graph
 
 
 class Optimizer:
@@ -141,7 +143,6 @@ class Optimizer:
 
 def _exact_op(op_type, inputs, scope, control_inputs=()):
     """An op named exactly like the name scope `scope` ("GradientDescent/" gives "GradientDescent")."""
-    from ..graph import get_default_graph
     graph = inputs[0].graph if inputs else get_default_graph()
     specs = op_def(op_type).infer(*inputs) if inputs else []
     op = graph.create_op(op_type, inputs, specs, name=scope[:-1], control_inputs=control_inputs, unique=False)

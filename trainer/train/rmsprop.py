@@ -7,7 +7,8 @@
 """
 import numpy as np
 
-from .apply_ops import filled_slot, register_apply
+from .apply_ops import filled_slot
+from .training_ops import register_apply
 from .optimizer import Optimizer
 
 

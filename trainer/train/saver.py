@@ -13,12 +13,13 @@ import time
 
 import numpy as np
 
-from .. import checkpoint as npz
-from ..errors import InvalidArgumentError, NotFoundError
-from ..graph import format_shape, get_default_graph
+from . import checkpoint as npz
+from ..platform.errors import InvalidArgumentError, NotFoundError
+from ..framework.tensor import format_shape
+from ..framework.graph import get_default_graph
 from ..ops.core_ops import group, placeholder
-from ..tensor_shape import TensorShape
-from ..variables import GLOBAL_VARIABLES, Variable
+from ..framework.tensor_shape import TensorShape
+from ..ops.variables import GLOBAL_VARIABLES, Variable
 from .checkpoint_management import (PROGRAM_META, SUFFIX, checkpoint_exists, data_path, describe_directory,
                                     get_checkpoint_mtimes, remove_checkpoint, update_checkpoint_state)
 

@@ -1,58 +1,33 @@
 """tf.train.Scaffold: the ops a monitored session needs around the model (init, ready checks, saver, summaries)."""
+from ..framework.graph import get_default_graph
+from ..framework.graph_keys import GraphKeys
+from ..ops.variables import (global_variables, global_variables_initializer, local_variables_initializer,
+                             report_uninitialized_variables)
+from ..summary.ops import merge_all
 from .logger import logger
+from .saver import Saver
+
+
+def collection_item_or_default(graph, collection_key, make, several):
+    """The item of `graph`'s collection, else make(), added to the collection (None stays out).
+
+    several(items) answers when the collection holds more than one: Scaffold refuses, Supervisor takes the
+    first (as in TF1)."""
+    items = graph.get_collection(collection_key)
+    if items:
+        return items[0] if len(items) == 1 else several(items)
+    made = make()
+    if made is not None:
+        graph.add_to_collection(collection_key, made)
+    return made
 
 
 def _get_or_default(arg_name, collection_key, default_constructor):
-    """The one item of the graph collection, else a new default added to it (None stays out)."""
-    from ..graph import get_default_graph
-    graph = get_default_graph()
-    elements = graph.get_collection(collection_key)
-    if elements:
-        if len(elements) > 1:
-            raise RuntimeError(f"More than one item in the collection {collection_key!r}. Please indicate which one "
-                               f"to use by passing it to the tg.train.Scaffold constructor as: "
-                               f"tg.train.Scaffold({arg_name}=item to use)")
-        return elements[0]
-    op = default_constructor()
-    if op is not None:
-        graph.add_to_collection(collection_key, op)
-    return op
-
-
-def _default_init_op():
-    from ..variables import global_variables_initializer
-    return global_variables_initializer()
-
-
-def _default_ready_op():
-    from ..variables import report_uninitialized_variables
-    return report_uninitialized_variables()
-
-
-def _default_ready_for_local_init_op():
-    from ..variables import global_variables, report_uninitialized_variables
-    return report_uninitialized_variables(global_variables())
-
-
-def _default_summary_op():
-    from ..summary import merge_all
-    return merge_all()
-
-
-def _default_saver():
-    """The graph's one Saver (SAVERS collection), else a new Saver of every global variable, added there."""
-    from ..graph import get_default_graph
-    from ..graph_keys import GraphKeys
-    from .saver import Saver
-    savers = get_default_graph().get_collection(GraphKeys.SAVERS)
-    if savers:
-        if len(savers) > 1:
-            raise RuntimeError(f"More than one item in collection {GraphKeys.SAVERS!r}. Please indicate which one "
-                               "to use by passing it to the constructor.")
-        return savers[0]
-    saver = Saver(sharded=True, allow_empty=True)
-    get_default_graph().add_to_collection(GraphKeys.SAVERS, saver)
-    return saver
+    def several(items):
+        raise RuntimeError(f"More than one item in the collection {collection_key!r}. Please indicate which one "
+                           f"to use by passing it to the tg.train.Scaffold constructor as: "
+                           f"tg.train.Scaffold({arg_name}=item to use)")
+    return collection_item_or_default(get_default_graph(), collection_key, default_constructor, several)
 
 
 class Scaffold:
@@ -89,22 +64,21 @@ class Scaffold:
 
     def finalize(self):
         """Create the missing ops and the saver, then finalize the graph; returns self."""
-        from ..graph import get_default_graph
-        from ..graph_keys import GraphKeys
         if self._init_op is None:
-            self._init_op = _get_or_default("init_op", GraphKeys.INIT_OP, _default_init_op)
+            self._init_op = _get_or_default("init_op", GraphKeys.INIT_OP, global_variables_initializer)
         if self._ready_op is None:
-            self._ready_op = _get_or_default("ready_op", GraphKeys.READY_OP, _default_ready_op)
+            self._ready_op = _get_or_default("ready_op", GraphKeys.READY_OP, report_uninitialized_variables)
         if self._ready_for_local_init_op is None:
             self._ready_for_local_init_op = _get_or_default(
-                "ready_for_local_init_op", GraphKeys.READY_FOR_LOCAL_INIT_OP, _default_ready_for_local_init_op)
+                "ready_for_local_init_op", GraphKeys.READY_FOR_LOCAL_INIT_OP,
+                lambda: report_uninitialized_variables(global_variables()))
         if self._local_init_op is None:
             self._local_init_op = _get_or_default("local_init_op", GraphKeys.LOCAL_INIT_OP,
                                                   Scaffold.default_local_init_op)
         if self._summary_op is None:
-            self._summary_op = _get_or_default("summary_op", GraphKeys.SUMMARY_OP, _default_summary_op)
+            self._summary_op = _get_or_default("summary_op", GraphKeys.SUMMARY_OP, merge_all)
         if self._saver is None:
-            self._saver = _default_saver()
+            self._saver = _get_or_default("saver", GraphKeys.SAVERS, lambda: Saver(sharded=True, allow_empty=True))
         if hasattr(self._saver, "build"):
             self._saver.build()
         graph = get_default_graph()
@@ -116,7 +90,6 @@ class Scaffold:
     @staticmethod
     def default_local_init_op():
         """TF1's local init: initialize the local variables (there are no lookup tables here)."""
-        from ..variables import local_variables_initializer
         return local_variables_initializer()
 
     @staticmethod

@@ -6,7 +6,21 @@ The cluster is one MPI job (MPMD: `mpiexec -n 1 python ps.py : -n 1 python worke
 communicator (allreduce/abort.py), once a Server of more than one rank exists an uncaught exception on any
 rank aborts the whole job, so a crashed worker never leaves the ps and the other workers waiting.
 """
-import atexit
+
+RUNTIMES = []  # the cluster runtime: trainer.parallel.ps registers itself here when trainer is imported
+
+
+def register_runtime(runtime):
+    """Let Servers run on `runtime`: an object with `target_prefix`, `start(cluster_spec, job_name, task_index)`
+    (finds the peers, returns this task's handle) and `serve(handle)` (a ps task's loop)."""
+    RUNTIMES[:] = [runtime]
+
+
+def _runtime():
+    if not RUNTIMES:
+        raise RuntimeError("tg.train.Server needs ringflow's cluster runtime (trainer.parallel.ps), which `import "
+                           "trainer` registers: import trainer before creating a Server")
+    return RUNTIMES[0]
 
 
 class ClusterSpec:
@@ -93,8 +107,6 @@ class Server:
 
     def __init__(self, server_or_cluster_def, job_name=None, task_index=None, protocol=None, config=None,
                  start=True):
-        from ..cluster import find_peers
-        from ..cluster.remote_store import Client, current_client, set_client
         cluster = ClusterSpec(server_or_cluster_def)
         if job_name is None:
             if len(cluster.jobs) != 1:
@@ -105,24 +117,14 @@ class Server:
         if job_name not in cluster.jobs:
             raise ValueError(f"Job {job_name!r} is not in the ClusterSpec (jobs: {cluster.jobs!r})")
         cluster.task_address(job_name, task_index)
-        if current_client() is not None:
-            raise RuntimeError("This process already has a tg.train.Server: one task per process")
         self.cluster_spec = cluster
         self.job_name, self.task_index = job_name, task_index
-        from allreduce import abort
-        from mpi4py import MPI
-        if MPI.COMM_WORLD.Get_size() > 1:  # from here ranks wait on each other: a failing one ends the job
-            abort.install()
-        self._peers = find_peers(cluster, job_name, task_index)
-        if job_name != "ps":
-            set_client(Client(self._peers))
-            atexit.register(current_client().done)
+        self._task = _runtime().start(cluster, job_name, task_index)
 
     @property
     def target(self):
         """The session target of this task: "mpi://<its address>"."""
-        from ..cluster import CLUSTER_TARGET_PREFIX
-        return CLUSTER_TARGET_PREFIX + self.cluster_spec.task_address(self.job_name, self.task_index)
+        return _runtime().target_prefix + self.cluster_spec.task_address(self.job_name, self.task_index)
 
     @property
     def server_def(self):
@@ -138,11 +140,10 @@ class Server:
         TF1's join never returns (the ps is killed); ending the ps task with SystemExit(0) keeps that
         meaning -- the code after join() in a shared ps/worker program is worker code -- and lets the job end.
         """
-        from ..cluster import serve
         if self.job_name != "ps":
             raise RuntimeError(f"server.join() is what a ps task runs; this is {self.job_name!r} task "
                                f"{self.task_index}: train with tg.Session(server.target) instead")
-        serve(self._peers)
+        _runtime().serve(self._task)
         raise SystemExit(0)
 
     @staticmethod

@@ -9,11 +9,14 @@ import time
 
 import numpy as np
 
+from ..client.session import Session
+from ..framework.graph import get_default_graph
+from ..platform.errors import DeadlineExceededError, FailedPreconditionError
+from .checkpoint_management import get_checkpoint_state, latest_checkpoint
 from .logger import logger
 
 
 def _new_session(master, graph, config):
-    from ..session import Session
     return Session(master, graph=graph, config=config)
 
 
@@ -26,7 +29,6 @@ class SessionManager:
 
     def __init__(self, local_init_op=None, ready_op=None, ready_for_local_init_op=None, graph=None,
                  recovery_wait_secs=30, local_init_run_options=None, local_init_feed_dict=None):
-        from ..graph import get_default_graph
         self._local_init_op, self._ready_op = local_init_op, ready_op
         self._ready_for_local_init_op = ready_for_local_init_op
         self._graph = graph if graph is not None else get_default_graph()
@@ -40,7 +42,6 @@ class SessionManager:
     def _restore_checkpoint(self, master, saver=None, checkpoint_dir=None, checkpoint_filename_with_path=None,
                             wait_for_checkpoint=False, max_wait_secs=7200, config=None):
         """A new session, and whether a checkpoint was restored into it."""
-        from .checkpoint_management import get_checkpoint_state, latest_checkpoint
         sess = _new_session(master, self._graph, config)
         if checkpoint_dir and checkpoint_filename_with_path:
             raise ValueError(f"Can not provide both checkpoint_dir ({checkpoint_dir!r}) and "
@@ -113,7 +114,6 @@ class SessionManager:
     def wait_for_session(self, master, config=None, max_wait_secs=float("Inf")):
         """A session once the model is ready, polling every recovery_wait_secs; DeadlineExceededError after
         max_wait_secs."""
-        from ..errors import DeadlineExceededError
         max_wait_secs = float("Inf") if max_wait_secs is None else max_wait_secs
         deadline = time.time() + max_wait_secs
         while True:
@@ -138,7 +138,7 @@ class SessionManager:
     def _try_run_local_init_op(self, sess):
         if self._local_init_op is None:
             return True, None
-        ready, msg = _ready(self._ready_for_local_init_op, sess, "Model not ready for local init")
+        ready, msg = self._model_ready_for_local_init(sess)
         if not ready:
             return False, msg
         logger().info("Running local_init_op.")
@@ -155,7 +155,6 @@ class SessionManager:
 
 def _ready(op, sess, what):
     """(True, None) if `op` (a list of uninitialized variable names) is None or empty, else (False, why)."""
-    from ..errors import FailedPreconditionError
     if op is None:
         return True, None
     try:

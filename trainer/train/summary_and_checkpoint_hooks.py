@@ -9,10 +9,15 @@ import os
 from .logger import logger
 from .session_run_hook import SessionRunArgs, SessionRunHook
 from .timer import SecondOrStepTimer
+from .training_util import get_global_step
+from ..summary.writer import FileWriterCache
+from ..summary.protos import SessionLog
+from ..framework.graph import get_default_graph
+from ..framework.graph_keys import GraphKeys
+from ..summary.protos import Summary
 
 
 def global_step_tensor(hook_name):
-    from .training_util import get_global_step
     step = get_global_step()
     if step is None:
         raise RuntimeError(f"Global step should be created to use {hook_name}: call "
@@ -21,7 +26,6 @@ def global_step_tensor(hook_name):
 
 
 def _summary_writer_for(output_dir):
-    from ..summary import FileWriterCache
     return FileWriterCache.get(output_dir)
 
 
@@ -87,7 +91,6 @@ class CheckpointSaverHook(SessionRunHook):
 
     def _save(self, session, step):
         """Save, tell the listeners; True when one of them asks to stop."""
-        from ..summary.protos import SessionLog
         logger().info("Calling checkpoint listeners before saving checkpoint %d...", step)
         for listener in self._listeners:
             listener.before_save(session, step)
@@ -108,8 +111,6 @@ class CheckpointSaverHook(SessionRunHook):
             return self._saver
         if self._scaffold is not None:
             return self._scaffold.saver
-        from ..graph import get_default_graph
-        from ..graph_keys import GraphKeys
         savers = get_default_graph().get_collection(GraphKeys.SAVERS)
         if len(savers) != 1:
             raise RuntimeError(f"{'No' if not savers else 'More than one'} item(s) in collection "
@@ -140,7 +141,6 @@ class StepCounterHook(SessionRunHook):
         return SessionRunArgs(self._global_step_tensor)
 
     def _log_and_record(self, elapsed_steps, elapsed_time, global_step):
-        from ..summary.protos import Summary
         steps_per_sec = elapsed_steps / elapsed_time
         if self._summary_writer is not None:
             summary = Summary(value=[Summary.Value(tag=self._summary_tag, simple_value=steps_per_sec)])
@@ -190,7 +190,6 @@ class SummarySaverHook(SessionRunHook):
         return SessionRunArgs(requests)
 
     def after_run(self, run_context, run_values):
-        from ..summary.protos import SessionLog
         if not self._summary_writer:
             return
         global_step = run_values.results["global_step"]  # read after this run's increment: see the module doc

@@ -13,8 +13,18 @@ import contextlib
 import os
 import time
 
+from ..framework.graph import get_default_graph
+from ..ops.variables import (global_variables, global_variables_initializer, local_variables_initializer,
+                             report_uninitialized_variables)
+from ..summary.ops import merge_all
+from ..summary.protos import SessionLog, Summary
+from ..summary.writer import FileWriter
 from .coordinator import Coordinator, LooperThread
 from .logger import logger
+from .saver import Saver
+from .scaffold import collection_item_or_default
+from .session_manager import SessionManager
+from .training_util import GLOBAL_STEP
 
 
 def _global_step_value(sess, global_step):
@@ -31,17 +41,15 @@ class Supervisor:
                  summary_op=USE_DEFAULT, saver=USE_DEFAULT, global_step=USE_DEFAULT, save_summaries_secs=120,
                  save_model_secs=600, recovery_wait_secs=30, stop_grace_secs=120, checkpoint_basename="model.ckpt",
                  session_manager=None, summary_writer=USE_DEFAULT, init_fn=None, local_init_run_options=None):
-        from ..graph import get_default_graph
-        from .session_manager import SessionManager
         graph = graph if graph is not None else get_default_graph()
         with graph.as_default():
-            self._ready_op = _or_default(ready_op, graph, "ready_op", _report_uninitialized)
+            self._ready_op = _or_default(ready_op, graph, "ready_op", report_uninitialized_variables)
             self._ready_for_local_init_op = _or_default(ready_for_local_init_op, graph, "ready_for_local_init_op",
                                                         lambda: None)
-            self._init_op = _or_default(init_op, graph, "init_op", _global_initializer)
-            self._local_init_op = _or_default(local_init_op, graph, "local_init_op", _local_initializer)
-            self._saver = _or_default(saver, graph, "savers", _new_saver)
-            self._summary_op = _or_default(summary_op, graph, "summary_op", _merge_all)
+            self._init_op = _or_default(init_op, graph, "init_op", global_variables_initializer)
+            self._local_init_op = _or_default(local_init_op, graph, "local_init_op", local_variables_initializer)
+            self._saver = _or_default(saver, graph, "savers", lambda: Saver() if global_variables() else None)
+            self._summary_op = _or_default(summary_op, graph, "summary_op", merge_all)
             self._global_step = _default_global_step(graph) if global_step is Supervisor.USE_DEFAULT else global_step
         self._graph, self._is_chief, self._init_feed_dict, self._init_fn = graph, is_chief, init_feed_dict, init_fn
         self._coord = Coordinator()
@@ -54,7 +62,6 @@ class Supervisor:
                 self._save_path = os.path.join(logdir, checkpoint_basename)
             if summary_writer is Supervisor.USE_DEFAULT:
                 if logdir:
-                    from ..summary import FileWriter
                     self._summary_writer = FileWriter(logdir)
             else:
                 self._summary_writer = summary_writer
@@ -88,7 +95,6 @@ class Supervisor:
 
     def start_standard_services(self, sess):
         """Start the chief's checkpoint, summary and step-counter threads; returns them."""
-        from ..summary.protos import SessionLog
         if not self._is_chief:
             raise RuntimeError("Only chief supervisor can start standard services. Because only chief supervisors "
                                "can write events.")
@@ -149,7 +155,6 @@ class Supervisor:
         """Stop the services, raise the first error a thread reported, then close the summary writer.
 
         No checkpoint is saved here (TF1): the last one is the checkpoint thread's latest."""
-        from ..summary.protos import SessionLog
         self._coord.request_stop()
         try:
             self._coord.join(threads, stop_grace_period_secs=self._stop_grace_secs,
@@ -219,46 +224,15 @@ def _or_default(value, graph, collection, make):
     """value, unless USE_DEFAULT: then the collection's first item, else make() (added to the collection)."""
     if value is not Supervisor.USE_DEFAULT:
         return value
-    items = graph.get_collection(collection)
-    if items:
-        if len(items) > 1:
-            logger().info("Found %d %s operations. Returning the first one.", len(items), collection)
+
+    def first(items):
+        logger().info("Found %d %s operations. Returning the first one.", len(items), collection)
         return items[0]
-    made = make()
-    if made is not None:
-        graph.add_to_collection(collection, made)
-    return made
-
-
-def _report_uninitialized():
-    from ..variables import report_uninitialized_variables
-    return report_uninitialized_variables()
-
-
-def _global_initializer():
-    from ..variables import global_variables_initializer
-    return global_variables_initializer()
-
-
-def _local_initializer():
-    from ..variables import local_variables_initializer
-    return local_variables_initializer()
-
-
-def _new_saver():
-    from ..variables import global_variables
-    from .saver import Saver
-    return Saver() if global_variables() else None
-
-
-def _merge_all():
-    from ..summary import merge_all
-    return merge_all()
+    return collection_item_or_default(graph, collection, make, first)
 
 
 def _default_global_step(graph):
     """The tensor "global_step:0" if the graph has an integer one (TF1's lookup by name), else None."""
-    from .training_util import GLOBAL_STEP
     try:
         step = graph.get_tensor_by_name("global_step:0")
     except (KeyError, ValueError):
@@ -277,7 +251,6 @@ class _CheckpointThread(LooperThread):
         self._sv, self._sess = sv, sess
 
     def run_loop(self):
-        from ..summary.protos import SessionLog
         logger().info("Saving checkpoint to path %s", self._sv.save_path)
         self._sv.saver.save(self._sess, self._sv.save_path, global_step=self._sv.global_step)
         if self._sv.summary_writer and self._sv.global_step is not None:
@@ -312,7 +285,6 @@ class _StepCounterThread(LooperThread):
         self._last_step = _global_step_value(self._sess, self._sv.global_step)
 
     def run_loop(self):
-        from ..summary.protos import Summary
         step = _global_step_value(self._sess, self._sv.global_step)
         now = time.time()
         elapsed = now - self._last_time

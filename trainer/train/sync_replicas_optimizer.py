@@ -2,15 +2,16 @@
 applies them once, so N workers on batches of B train like one process on a batch of N*B.
 
 TF1 does this with an accumulator per variable and a token queue on the ps; ringflow's ps service does
-the same bookkeeping in its loop (trainer/cluster/ps_service.py): each apply op built here is registered
+the same bookkeeping in its loop (trainer/parallel/ps/ps_service.py): each apply op built here is registered
 in the graph collection SYNC_REPLICAS with the number of replicas, its updates wait on the ps until that
 many workers sent them, and each worker's run returns once its round is applied. The global step, updated
 in the same round, moves once per aggregated update.
 """
-from ..cluster.remote_store import SYNC_REPLICAS
 from ..ops.core_ops import no_op
-from ..ops.registry import op_def
+from ..framework.registry import op_def
 from .session_run_hook import SessionRunHook
+
+SYNC_REPLICAS = "ringflow_sync_replicas"  # graph collection of (apply op, replicas_to_aggregate): the ps reads it
 
 
 class SyncReplicasOptimizer:

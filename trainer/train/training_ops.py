@@ -5,8 +5,8 @@ hyper-parameters, gradient) arrive as arrays. The formulas are TF1's training_op
 """
 import numpy as np
 
-from ..ops import cuda_kernels
-from ..ops.registry import register
+from ..ops.kernels import cuda_kernels
+from ..framework.registry import register
 
 
 def register_apply(op_type, update, num_refs):

@@ -1,8 +1,8 @@
 """The global step: an int64 variable counting applied training steps."""
 import numpy as np
 
-from ..graph import get_default_graph
-from ..variables import Variable
+from ..framework.graph import get_default_graph
+from ..ops.variables import Variable
 
 GLOBAL_STEP = "global_step"
 

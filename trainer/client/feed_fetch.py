@@ -1,0 +1,88 @@
+"""What goes into and comes out of Session.run: fetch structures, fed values, fetched values.
+
+Separate from plan.py because it is the boundary with the caller's Python values: nested fetches flattened
+and rebuilt, fed values checked and converted to the tensor's dtype, fetched arrays handed back safely.
+"""
+import numpy as np
+
+from ..framework import dtypes
+from ..framework.operation import Operation
+from ..framework.tensor import Tensor, format_shape
+from ..ops.core_ops import as_string_array
+from ..framework.registry import get_array_module, op_def
+
+
+def feed_check(tensor, to_device):
+    dtype, name = tensor.dtype, tensor.name
+    shape = None if tensor.shape.ndims is None else tuple(tensor.shape.as_list())
+
+    def check(value):
+        if dtype == dtypes.string:
+            value = as_string_array(value)
+        elif type(value) is not np.ndarray or value.dtype != dtype:
+            if get_array_module(value) is not np:
+                return value
+            array = np.asarray(value)
+            if array.dtype != dtype:
+                if not (np.can_cast(array.dtype, dtype, "same_kind") or array.dtype.kind in "biu" and dtype.kind == "f"):
+                    raise ValueError(f"Cannot feed value of dtype {array.dtype.name} for Tensor {name!r}, "
+                                     f"which has dtype {dtype.name}")
+                array = array.astype(dtype)
+            value = array
+        if shape is not None and value.shape != shape and (
+                value.ndim != len(shape) or any(s is not None and s != d for s, d in zip(shape, value.shape))):
+            raise ValueError(f"Cannot feed value of shape {format_shape(value.shape)} for Tensor {name!r}, "
+                             f"which has shape {format_shape(shape)}")
+        return to_device(value)
+    return check
+
+
+def aliases_state(tensor):
+    """True when the tensor may share memory with a buffer that outlives the run (or a view of one)."""
+    while True:
+        d = op_def(tensor.op.type)
+        if d.persistent or d.ref_inputs:
+            return True
+        if not d.view or not tensor.op.inputs:
+            return False
+        tensor = tensor.op.inputs[0]
+
+
+def fetch_post(element, session):
+    if not isinstance(element, Tensor):
+        return None
+    if element.dtype == dtypes.string:
+        # TF1 returns a scalar string as bytes, and string arrays as object arrays of bytes.
+        return lambda value: value[()] if value.ndim == 0 else value.copy()
+    if session.device != "cpu":
+        return session.to_host  # a new host array: nothing to copy even where the value aliases state
+    if aliases_state(element):
+        return lambda value: value.copy()
+    return lambda value: value
+
+
+def flatten_fetches(fetches):
+    """Leaves of a nested fetch structure, and a function that rebuilds it from their values."""
+    if isinstance(fetches, (Tensor, Operation, str)):
+        return [fetches], lambda values: values[0]
+    if isinstance(fetches, (list, tuple)):
+        parts = [flatten_fetches(f) for f in fetches]
+        leaves = [leaf for p in parts for leaf in p[0]]
+        sizes = [len(p[0]) for p in parts]
+        kind = type(fetches)
+
+        def rebuild(values):
+            out, start = [], 0
+            for (_, rb), n in zip(parts, sizes):
+                out.append(rb(values[start:start + n]))
+                start += n
+            return out if kind is list else (kind(*out) if hasattr(kind, "_fields") else kind(out))
+        return leaves, rebuild
+    if isinstance(fetches, dict):
+        keys = list(fetches)
+        leaves, rebuild_list = flatten_fetches([fetches[k] for k in keys])
+        return leaves, lambda values: dict(zip(keys, rebuild_list(values)))
+    if fetches is None:
+        raise TypeError("Fetch argument None is invalid: fetch a Tensor, an Operation or a name")
+    raise TypeError(f"Fetch argument {fetches!r} has invalid type {type(fetches).__name__}: fetch a Tensor, "
+                    "an Operation, a name string, or a list/tuple/dict of them")

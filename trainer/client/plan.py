@@ -1,0 +1,167 @@
+"""Plan: the ops one Session.run needs, sorted once, then executed as a plain loop over an environment list.
+
+Separate from session.py because it is the executor itself (JAX's eval_jaxpr): a Session only caches one
+Plan per (fetches, feed keys); control-flow ops build Plans of their own for each branch or loop body.
+"""
+import copy
+import heapq
+import operator
+
+from .buffer_reuse import donate_buffers, write_into_destinations
+from ..platform.errors import FailedPreconditionError
+from .feed_fetch import aliases_state, feed_check, fetch_post
+from ..framework.operation import Operation
+from ..framework.tensor import Tensor, format_shape
+from ..framework.registry import make_kernel, op_def
+
+
+class Plan:
+    """The ops a run needs, topologically sorted (Kahn's algorithm), as (kernel, input slots, output slot)."""
+
+    def __init__(self, session, leaves, feed_keys, branch=None):
+        """`branch`, where set, makes this the sub-plan of one control-flow body (ops/control_flow_bodies.py):
+        it schedules only that body's ops, takes its captured values unchecked and returns arrays as they are."""
+        graph = session.graph
+        elements = [_element(graph, leaf, "fetch") for leaf in leaves]
+        feeds = [_element(graph, key, "feed") for key in feed_keys]
+        for t in feeds:
+            if not isinstance(t, Tensor):
+                raise TypeError(f"Only Tensors can be fed, got the Operation {t.name!r}")
+        fed = set(feeds)
+        ops = _topological_order(elements, fed, branch)
+        self.ops = ops  # what this plan runs, in order (constants included: they are placed once, here)
+        slots = {}
+        for t in feeds:
+            slots[t] = len(slots)
+        self.template, steps = [None] * len(feeds), []
+        for op in ops:
+            d = op_def(op.type)
+            if op.type == "Placeholder" and not all(t in fed for t in op.outputs):
+                raise ValueError(f"You must feed a value for placeholder tensor {op.outputs[0].name!r} with "
+                                 f"dtype {op.outputs[0].dtype.name} and shape {format_shape(op.outputs[0].shape)}")
+            outs = []
+            for t in op.outputs:
+                if t not in slots:
+                    slots[t] = len(self.template)
+                    self.template.append(None)
+                outs.append(slots[t])
+            if d.constant:
+                self.template[outs[0]] = session.to_device(op.attrs["value"])
+                continue
+            ins = tuple(slots[t] for t in op.inputs[d.ref_inputs:])
+            kernel = make_kernel(op, session)
+            if len(outs) == 1:
+                steps.append((kernel, ins, outs[0], op))
+            else:
+                tuple_slot = len(self.template)
+                self.template.append(None)
+                steps.append((kernel, ins, tuple_slot, op))
+                steps += [(operator.itemgetter(i), (tuple_slot,), s, op) for i, s in enumerate(outs)]
+        fetched = {slots[e] for e in elements if isinstance(e, Tensor)} | set(range(len(feeds)))
+        steps = write_into_destinations(donate_buffers(steps, fetched, {s: t for t, s in slots.items()}),
+                                        fetched, session.to_device)
+        self.steps = steps
+        self.fetch_slots = [slots[e] if isinstance(e, Tensor) else None for e in elements]
+        if branch is None:
+            self.feed_checks = [feed_check(t, session.to_device) for t in feeds]
+            self.fetch_post = [fetch_post(e, session) for e in elements]
+        else:
+            self.feed_checks = [_as_is] * len(feeds)
+            self.fetch_post = [_copy if aliases_state(e) else _as_is for e in elements]
+
+    def with_kernels(self, kernel_for):
+        """A copy of this plan whose steps run `kernel_for(op, kernel)` instead of each op's kernel (a cluster
+        runtime ships the updates of remote variables this way); the copy shares the rest of the plan."""
+        plan = copy.copy(self)
+        plan.steps = [(kernel_for(op, kernel), ins, out, op) for kernel, ins, out, op in self.steps]
+        return plan
+
+    def execute(self, feed_values):
+        env = self.template[:]
+        for i, (check, value) in enumerate(zip(self.feed_checks, feed_values)):
+            env[i] = check(value)
+        op = None
+        try:
+            # Unary and binary kernels are called without building an argument list: at ~40 small ops
+            # per training step, that per-op overhead is a visible part of the step.
+            for kernel, ins, out, op in self.steps:
+                n = len(ins)
+                if n == 1:
+                    env[out] = kernel(env[ins[0]])
+                elif n == 2:
+                    env[out] = kernel(env[ins[0]], env[ins[1]])
+                else:
+                    env[out] = kernel(*[env[i] for i in ins])
+        except Exception as exc:
+            if op is not None and not isinstance(exc, FailedPreconditionError):
+                _name_the_op(exc, op)
+            raise
+        return [post(env[s]) if s is not None else None for s, post in zip(self.fetch_slots, self.fetch_post)]
+
+
+def _topological_order(elements, fed, branch=None):
+    """Kahn's algorithm over only the ops the fetches need; ties go to the op built first.
+
+    Ops built inside a control-flow body (tg.cond, tg.while_loop) carry that body in `control_flow`; they
+    run only in their body's sub-plan (`branch`), whose outside inputs are fed and whose outside control
+    inputs the control-flow op itself waits for.
+    """
+    needed, stack = set(), [e if isinstance(e, Operation) else e.op for e in elements if e not in fed]
+    controls = _controls_within(branch)
+    while stack:
+        op = stack.pop()
+        if op in needed:
+            continue
+        if op.control_flow is not branch:
+            raise ValueError(f"Operation {op.name!r} was built inside {op.control_flow} and runs only there; "
+                             "return its value from the branch or loop function and use that output instead")
+        needed.add(op)
+        ref = op_def(op.type).ref_inputs
+        stack += [t.op for t in op.inputs[ref:] if t not in fed]
+        stack += [c for c in controls(op) if c not in needed]
+    indegree, consumers = {op: 0 for op in needed}, {op: [] for op in needed}
+    for op in needed:
+        ref = op_def(op.type).ref_inputs
+        for producer in {t.op for t in op.inputs[ref:] if t not in fed} | set(controls(op)):
+            indegree[op] += 1
+            consumers[producer].append(op)
+    ready = [(op.schedule_key, op) for op, n in indegree.items() if n == 0]
+    heapq.heapify(ready)
+    order = []
+    while ready:
+        _, op = heapq.heappop(ready)
+        order.append(op)
+        for consumer in consumers[op]:
+            indegree[consumer] -= 1
+            if indegree[consumer] == 0:
+                heapq.heappush(ready, (consumer.schedule_key, consumer))
+    return order
+
+
+def _controls_within(branch):
+    if branch is None:
+        return operator.attrgetter("control_inputs")
+    return lambda op: [c for c in op.control_inputs if c.control_flow is branch]
+
+
+def _as_is(value):
+    return value
+
+
+def _copy(value):
+    return value.copy()
+
+
+def _element(graph, obj, role):
+    try:
+        return graph.as_graph_element(obj)
+    except (TypeError, ValueError, KeyError) as exc:
+        raise type(exc)(f"Cannot interpret {obj!r} as a {role}: {exc.args[0]}") from None
+
+
+def _name_the_op(exc, op):
+    """Prefix the failing op to the message, keeping the exception's type (callers may catch it)."""
+    if exc.args and isinstance(exc.args[0], str):
+        exc.args = (f"{op.type} op {op.name!r} failed: {exc.args[0]}",) + exc.args[1:]
+    elif hasattr(exc, "add_note"):
+        exc.add_note(f"while running {op.type} op {op.name!r}")

@@ -1,0 +1,81 @@
+"""Reverse-mode autodiff as a graph-to-graph transform: gradient rules add ops to the same graph."""
+import numpy as np
+
+from ..framework.tensor import Tensor
+from .core_ops import constant, convert_to_tensor
+from .math_ops import add_n, ones_like
+from ..framework.registry import op_def
+
+
+def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_ops=False, gate_gradients=False,
+              aggregation_method=None, stop_gradients=None):
+    """d(sum of ys)/d(x) for each x in xs, as Tensors of the same graph (None where x does not reach ys).
+
+    Gradients do not flow back through `stop_gradients` (TF1); a control-flow gradient uses it to stop at
+    a branch's captured inputs. The placement/aggregation arguments are accepted and ignored (one device).
+    """
+    ys, xs = _as_list(ys), _as_list(xs)
+    stops = set(_as_list(stop_gradients)) if stop_gradients is not None else set()
+    grad_ys = [None] * len(ys) if grad_ys is None else _as_list(grad_ys)
+    if len(grad_ys) != len(ys):
+        raise ValueError(f"gradients got {len(ys)} ys but {len(grad_ys)} grad_ys")
+    graph = ys[0].graph
+    ops = _ops_between(graph, ys, xs, stops)
+    with graph.as_default(), graph.name_scope(name):
+        grads = {}
+        for y, gy in zip(ys, grad_ys):
+            gy = _ones_for(y) if gy is None else convert_to_tensor(gy, dtype=y.dtype)
+            grads.setdefault(y, []).append(gy)
+        for op in sorted(ops, key=lambda o: o.schedule_key, reverse=True):
+            out_grads = [None if t in stops else _sum(grads.get(t)) for t in op.outputs]
+            if all(g is None for g in out_grads):
+                continue
+            rule = op_def(op.type).grad
+            if rule is None:
+                raise NotImplementedError(f"No gradient is defined for op type {op.type!r} (op {op.name!r}); "
+                                          f"register one with register_gradient({op.type!r}) or stop the "
+                                          "gradient before this op")
+            with graph.name_scope(f"{op.name}_grad"):
+                in_grads = rule(op, *out_grads)
+            if len(in_grads) != len(op.inputs):
+                raise ValueError(f"The gradient of {op.type!r} returned {len(in_grads)} values for "
+                                 f"{len(op.inputs)} inputs (op {op.name!r})")
+            for t, g in zip(op.inputs, in_grads):
+                if g is not None and t.dtype.kind in "fc":
+                    grads.setdefault(t, []).append(g)
+        return [_sum(grads.get(x)) for x in xs]
+
+
+def _ones_for(y):
+    if y.ndim is not None and None not in y.shape and len(y.shape) <= 1 and y.dtype.kind == "f":
+        return constant(np.ones(y.shape, dtype=y.dtype), name="grad_ys")
+    return ones_like(y, name="grad_ys")
+
+
+def _as_list(x):
+    return list(x) if isinstance(x, (list, tuple)) else [x]
+
+
+def _sum(grads):
+    if not grads:
+        return None
+    if len(grads) == 1:
+        return grads[0]
+    return add_n(grads)
+
+
+def _ops_between(graph, ys, xs, stops=()):
+    """The ops on some path from an x to a y: reachable backwards from ys (not past `stops`) and forwards from xs."""
+    backward, stack = set(), [y.op for y in ys if y not in stops]
+    while stack:
+        op = stack.pop()
+        if op not in backward:
+            backward.add(op)
+            stack += [t.op for t in op.inputs if t not in stops]
+    sources = {x for x in xs if isinstance(x, Tensor)}
+    between = set()
+    for op in sorted(backward, key=lambda o: o.schedule_key):
+        if op.inputs and any(t in sources for t in op.inputs):
+            between.add(op)
+            sources.update(op.outputs)
+    return between

@@ -1,0 +1,72 @@
+"""Checkpoints of `ringflow train`: "DIR/model.ckpt-<step>.npz" and TF1's `checkpoint` state file."""
+import os
+
+from ...parallel.nonfinite import NonFiniteError, first_nonfinite
+from ...train.session_run_hook import SessionRunHook
+from ...train.checkpoint_management import get_checkpoint_state
+from ...train.training_util import get_global_step
+from ...ops.variables import global_variables
+from ..collectives import gather_json
+
+
+class CheckpointHook(SessionRunHook):
+    """Saves through `saver` (a tg.train.Saver) every `every_steps` steps and at the end.
+
+    Every rank runs it, since gathering each rank's random-op streams is a collective at the same steps; the
+    chief alone writes. Each checkpoint's meta is `meta` (model, dataset, optimizer) plus the data position
+    and every rank's random streams, so a resumed run continues bitwise. A run that ran no step saves nothing.
+    A checkpoint is never written with NaN or inf in a variable: every rank (their variables are bitwise equal)
+    raises NonFiniteError instead, so the newest checkpoint on disk stays the newest finite one and pruning to
+    max_to_keep, which only follows a write, never deletes it.
+    """
+
+    def __init__(self, communicator, checkpoint_dir, saver, pipeline, meta=None, every_steps=None,
+                 basename="model.ckpt"):
+        self.communicator, self.saver, self.pipeline = communicator, saver, pipeline
+        self.checkpoint_dir, self.every_steps = checkpoint_dir, every_steps
+        self.meta = dict(meta or {})
+        self.save_path = os.path.join(checkpoint_dir, basename)
+        self.chief = communicator.rank == 0
+
+    def begin(self):
+        self._global_step = get_global_step()
+        self._variables = global_variables()
+        if self.chief:
+            os.makedirs(self.checkpoint_dir, exist_ok=True)
+            state = get_checkpoint_state(self.checkpoint_dir)
+            if state is not None:  # the previous runs' checkpoints count towards max_to_keep too
+                self.saver.recover_last_checkpoints(state.all_model_checkpoint_paths)
+
+    def after_create_session(self, session, coord):
+        self._step = self._last_saved = int(session.run(self._global_step))
+
+    def after_run(self, run_context, run_values):
+        self._step += 1  # every run of the loop is one training step
+        if self.every_steps and self._step % self.every_steps == 0:
+            self._save(run_context.session)
+
+    def end(self, session):
+        if self._step != self._last_saved:
+            self._save(session)
+
+    def _save(self, session):
+        self._check_finite(session)
+        random = gather_json(self.communicator, session.random_state())
+        if self.chief:
+            meta = dict(self.meta, data=self.pipeline.state(), random=random)
+            self.saver.save(session, self.save_path, global_step=self._step, meta=meta)
+        self._last_saved = self._step
+
+    def _check_finite(self, session):
+        bad = first_nonfinite(zip([v.name for v in self._variables], session.run(self._variables)))
+        if bad is None:
+            return
+        name, what, count = bad
+        kept = self.saver.last_checkpoints if self.chief else None
+        kept = (f"the newest finite checkpoint, {kept[-1]!r}, is kept" if kept else
+                "no earlier checkpoint was written" if self.chief else "rank 0 keeps the newest finite checkpoint")
+        raise NonFiniteError(
+            f"not writing the checkpoint of step {self._step} to {self.checkpoint_dir!r}: variable {name!r} holds "
+            f"{what} ({count} variable(s) not finite); {kept}. The weights diverged although every applied "
+            "gradient was finite (an update overflowed): run again with a lower --lr, which resumes from the "
+            "newest finite checkpoint")

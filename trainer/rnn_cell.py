@@ -1,6 +1,0 @@
-"""tg.nn.rnn_cell (TF1's tf.nn.rnn_cell): the cells, their wrappers and the LSTM state tuple."""
-from .rnn_cell_impl import BasicLSTMCell, BasicRNNCell, GRUCell, LSTMCell, LSTMStateTuple, RNNCell
-from .rnn_cell_wrappers import DeviceWrapper, DropoutWrapper, MultiRNNCell, ResidualWrapper
-
-__all__ = ["BasicLSTMCell", "BasicRNNCell", "DeviceWrapper", "DropoutWrapper", "GRUCell", "LSTMCell",
-           "LSTMStateTuple", "MultiRNNCell", "RNNCell", "ResidualWrapper"]
