@@ -82,6 +82,8 @@ from .ops.sampling_ops import multinomial, random_crop  # noqa: E402
 from .ops.sort_ops import argsort, sort, unique  # noqa: E402
 from .ops.core_ops import placeholder_with_default  # noqa: E402
 from . import estimator  # noqa: E402  (tf.estimator)
+
+newaxis = None  # tf.newaxis, for x[:, tf.newaxis]
 from .session import InteractiveSession  # noqa: E402
 from .tensor_shape import Dimension, TensorShape, dimension_value  # noqa: E402
 from .variables import (all_variables, assert_variables_initialized, assign, assign_add, assign_sub,  # noqa: E402

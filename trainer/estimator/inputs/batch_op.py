@@ -69,7 +69,8 @@ def _batch_kernel(op, session):
             rng = session.rng(op) if attrs["shuffle"] else None
             streams[op] = _Stream(len(columns[0]), attrs["num_epochs"], rng)
         rows = streams[op].take(batch_size)
-        return tuple(to_device(np.ascontiguousarray(column[rows])) for column in columns)
+        batch = tuple(to_device(np.ascontiguousarray(column[rows])) for column in columns)
+        return batch if len(batch) > 1 else batch[0]  # the session takes a one-output op's value as it is
     return run
 
 
