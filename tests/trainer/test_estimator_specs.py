@@ -106,3 +106,20 @@ def test_run_config_refuses_what_ringflow_cannot_run(monkeypatch):
         RunConfig()
     monkeypatch.setenv("TF_CONFIG", '{"model_dir": "/from/env"}')
     assert RunConfig().model_dir == "/from/env"
+
+
+def test_train_and_eval_specs_are_checked():
+    spec = tf.estimator.TrainSpec(lambda: None, max_steps=10)
+    assert (spec.max_steps, spec.hooks) == (10, ())
+    eval_spec = tf.estimator.EvalSpec(lambda: None)
+    assert (eval_spec.steps, eval_spec.throttle_secs, eval_spec.start_delay_secs) == (100, 600, 120)
+    with pytest.raises(TypeError, match="`input_fn` must be callable"):
+        tf.estimator.TrainSpec("data")
+    with pytest.raises(ValueError, match="Must specify max_steps > 0, given: 0"):
+        tf.estimator.TrainSpec(lambda: None, max_steps=0)
+    with pytest.raises(TypeError, match="All hooks must be `SessionRunHook` instances"):
+        tf.estimator.EvalSpec(lambda: None, hooks=[1])
+    with pytest.raises(ValueError, match="Must specify throttle_secs >= 0"):
+        tf.estimator.EvalSpec(lambda: None, throttle_secs=-1)
+    with pytest.raises(TypeError, match="`estimator` must have type `tf.estimator.Estimator`"):
+        tf.estimator.train_and_evaluate(object(), spec, eval_spec)

@@ -2,7 +2,7 @@
 
 Every call builds a new tg.Graph, calls input_fn then model_fn in it, and runs a monitored session that restores
 the latest checkpoint of model_dir (train() also writes checkpoints and summaries there). Training hooks are
-assembled in training_hooks.py, one evaluation pass is evaluation.py.
+assembled in training_hooks.py, one evaluation pass is evaluation.py, predictions are split in prediction.py.
 """
 import copy
 import os
@@ -12,20 +12,16 @@ import numpy as np
 
 from .. import tf_logging as logging
 from ..graph import Graph, get_default_graph
-from ..metrics import mean
-from ..ops.core_ops import group
 from ..random_seed import set_random_seed
 from ..train.checkpoint_management import NewCheckpointReader, latest_checkpoint, list_variables, load_variable
 from ..train.monitored_session import ChiefSessionCreator, MonitoredSession, MonitoredTrainingSession
-from ..train.scaffold import Scaffold
 from ..train.session_run_hook import SessionRunHook
 from ..train.summary_and_checkpoint_hooks import CheckpointSaverListener
 from ..train.training_util import get_or_create_global_step
-from . import evaluation
-from .inputs.batch_op import OP_TYPE as BATCH_OP_TYPE
+from . import evaluation, prediction
 from .input_fn import call_input_fn, fn_args, parse_input_fn_result
 from .mode_keys import ModeKeys
-from .model_fn import LOSS_METRIC_KEY, EstimatorSpec
+from .model_fn import EstimatorSpec
 from .run_config import RunConfig
 from .training_hooks import train_hooks
 
@@ -221,23 +217,11 @@ class Estimator:
             global_step = self._start_graph()
             features, labels, input_hooks = self._input(input_fn, ModeKeys.EVAL)
             spec = self._call_model_fn(features, labels, ModeKeys.EVAL, self.config)
-            metric_ops = dict(spec.eval_metric_ops)
-            for reserved in (LOSS_METRIC_KEY, "global_step"):
-                if reserved in metric_ops:
-                    raise ValueError(f"Metric with name {reserved!r} is not allowed, because Estimator already "
-                                     "defines a default metric with the same name.")
-            metric_ops[LOSS_METRIC_KEY] = mean(spec.loss)
-            update_ops = [metric_ops[k][1] for k in sorted(metric_ops)]  # sorted: the same graph every time
-            final_ops = {k: value for k, (value, _) in metric_ops.items()}
-            final_ops["global_step"] = global_step
-            scaffold = spec.scaffold
-            if scaffold.local_init_op is not None:
-                evaluation.get_or_create_eval_step()
-                scaffold = Scaffold(local_init_op=group(scaffold.local_init_op, Scaffold.default_local_init_op()),
-                                    copy_from_scaffold=scaffold)
+            update_op, final_ops = evaluation.metric_ops(spec, global_step)
             all_hooks = list(input_hooks) + hooks + list(spec.evaluation_hooks)
-            results = _scalars(evaluation.evaluate_once(checkpoint_path, scaffold, group(*update_ops), final_ops,
-                                                        all_hooks, config=self._config.session_config))
+            results = _scalars(evaluation.evaluate_once(checkpoint_path, evaluation.eval_scaffold(spec.scaffold),
+                                                        update_op, final_ops, all_hooks,
+                                                        config=self._config.session_config))
         step = int(results["global_step"])
         evaluation.write_dict_to_summary(self.eval_dir(name), results, step)
         if checkpoint_path:
@@ -258,24 +242,17 @@ class Estimator:
             self._start_graph()
             result = call_input_fn(input_fn, ModeKeys.PREDICT, self.params, self.config)
             features, _, input_hooks = parse_input_fn_result(result)
-            if not _reads_an_input(result, get_default_graph()):
+            if not prediction.reads_an_input(result, get_default_graph()):
                 logging.warning("Input graph does not use tf.data.Dataset or an input op that ends (such as "
                                 "numpy_input_fn's). That means predict yields forever. This is probably a mistake.")
             spec = self._call_model_fn(features, None, ModeKeys.PREDICT, self.config)
-            predictions = _extract_keys(spec.predictions, predict_keys)
+            predictions = prediction.extract_keys(spec.predictions, predict_keys)
             creator = ChiefSessionCreator(checkpoint_filename_with_path=checkpoint_path, scaffold=spec.scaffold,
                                           config=self._config.session_config)
             all_hooks = list(input_hooks) + hooks + list(spec.prediction_hooks)
             with MonitoredSession(session_creator=creator, hooks=all_hooks) as session:
                 while not session.should_stop():
-                    values = session.run(predictions)
-                    if not yield_single_examples:
-                        yield values
-                    elif not isinstance(predictions, dict):
-                        yield from values
-                    else:
-                        for i in range(_batch_length(values)):
-                            yield {key: value[i] for key, value in values.items()}
+                    yield from prediction.split(session.run(predictions), yield_single_examples)
 
     # --- SavedModel -------------------------------------------------------------------------------------------
     def export_saved_model(self, export_dir_base, serving_input_receiver_fn, *args, **kwargs):
@@ -287,30 +264,3 @@ class Estimator:
     def experimental_export_all_saved_models(self, export_dir_base, input_receiver_fn_map, *args, **kwargs):
         raise NotImplementedError(f"Estimator.experimental_export_all_saved_models: {_NO_SAVED_MODEL}")
 
-
-def _reads_an_input(result, graph):
-    if hasattr(result, "make_one_shot_iterator") or hasattr(result, "make_initializable_iterator"):
-        return True
-    return any(op.type == BATCH_OP_TYPE for op in graph.get_operations())
-
-
-def _extract_keys(predictions, predict_keys):
-    if not predict_keys:
-        return predictions
-    if not isinstance(predictions, dict):
-        raise ValueError("predict_keys argument is not valid in case of non-dict predictions.")
-    chosen = {key: value for key, value in predictions.items() if key in predict_keys}
-    if not chosen:
-        raise ValueError(f"Expected to run at least one output from {sorted(predictions)}, provided "
-                         f"{predict_keys!r}.")
-    return chosen
-
-
-def _batch_length(values):
-    length = None
-    for key, value in values.items():
-        length = length or value.shape[0]
-        if value.shape[0] != length:
-            raise ValueError(f"Batch length of predictions should be same. {key!r} has different batch length "
-                             f"({value.shape[0]}) than others ({length}).")
-    return length

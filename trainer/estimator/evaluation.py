@@ -11,12 +11,16 @@ import numpy as np
 
 from .. import tf_logging as logging
 from ..graph import get_default_graph
+from ..metrics import mean
+from ..ops.core_ops import group
 from ..summary import FileWriterCache, Summary, SummaryMetadata
 from ..summary.protos import TensorProto, TensorShapeProto
 from ..train.basic_session_run_hooks import FinalOpsHook
 from ..train.monitored_session import ChiefSessionCreator, MonitoredSession
+from ..train.scaffold import Scaffold
 from ..train.session_run_hook import SessionRunArgs, SessionRunHook
 from ..variables import Variable
+from .model_fn import LOSS_METRIC_KEY
 
 EVAL_STEP = "eval_step"  # TF1's GraphKeys.EVAL_STEP: the collection of the evaluation's batch counter
 _DT_STRING = 7  # TF's DataType enum value for strings
@@ -59,6 +63,30 @@ class StopAfterNEvalsHook(SessionRunHook):
                 logging.info("Evaluation [%d/%d]", done, self._num_evals)
         if self._num_evals is not None and done >= self._num_evals:
             run_context.request_stop()
+
+
+def metric_ops(spec, global_step):
+    """(one op updating every metric, {name: value Tensor}) for an EVAL spec, with TF1's "loss" (the mean of the
+    batch losses) and "global_step" added."""
+    metrics = dict(spec.eval_metric_ops)
+    for reserved in (LOSS_METRIC_KEY, "global_step"):
+        if reserved in metrics:
+            raise ValueError(f"Metric with name {reserved!r} is not allowed, because Estimator already defines a "
+                             "default metric with the same name.")
+    metrics[LOSS_METRIC_KEY] = mean(spec.loss)
+    update_op = group(*[metrics[k][1] for k in sorted(metrics)])  # sorted: the same graph every time
+    final_ops = {k: value for k, (value, _) in metrics.items()}
+    final_ops["global_step"] = global_step
+    return update_op, final_ops
+
+
+def eval_scaffold(scaffold):
+    """The spec's scaffold; a local_init_op of its own also initializes the metrics and the eval step."""
+    if scaffold.local_init_op is None:
+        return scaffold
+    get_or_create_eval_step()
+    return Scaffold(local_init_op=group(scaffold.local_init_op, Scaffold.default_local_init_op()),
+                    copy_from_scaffold=scaffold)
 
 
 def evaluate_once(checkpoint_path, scaffold, update_op, final_ops, hooks, config=None):
