@@ -269,3 +269,18 @@ def test_unavailable_parts_raise_naming_what_is_missing(tmp_path):
         trained(tmp_path, steps=1).train(lambda: None, steps=1, max_steps=2)
     with pytest.raises(ValueError, match="Must specify steps > 0"):
         trained(tmp_path, steps=1).train(lambda: None, steps=0)
+
+
+def test_input_fn_gets_the_arguments_it_declares_and_evaluate_without_checkpoint_initializes(tmp_path):
+    x, y = data()
+    seen = []
+
+    def input_fn(mode, params, config):
+        seen.append((mode, params, config.model_dir))
+        return once(x, y, batch_size=ROWS)()
+
+    est = estimator(tmp_path)
+    result = est.evaluate(input_fn)  # no checkpoint yet: w = 0, b = 0 from their initializers
+    assert seen == [(ModeKeys.EVAL, {"lr": 0.3}, str(tmp_path))]
+    assert result["mse"] == pytest.approx(np.mean(y ** 2), rel=1e-6) and result["global_step"] == 0
+    assert est.latest_checkpoint() is None
