@@ -81,15 +81,16 @@ from .ops.reverse_ops import reverse, reverse_sequence, reverse_v2  # noqa: E402
 from .ops.sampling_ops import multinomial, random_crop  # noqa: E402
 from .ops.sort_ops import argsort, sort, unique  # noqa: E402
 from .ops.core_ops import placeholder_with_default  # noqa: E402
-from . import estimator  # noqa: E402  (tf.estimator)
-
-newaxis = None  # tf.newaxis, for x[:, tf.newaxis]
 from .session import InteractiveSession  # noqa: E402
 from .tensor_shape import Dimension, TensorShape, dimension_value  # noqa: E402
 from .variables import (all_variables, assert_variables_initialized, assign, assign_add, assign_sub,  # noqa: E402
                         initialize_all_variables, initialize_local_variables, is_variable_initialized,
                         local_variables, local_variables_initializer, model_variables,
                         report_uninitialized_variables)
+
+from . import estimator  # noqa: E402  (tf.estimator)
+
+newaxis = None  # tf.newaxis, for x[:, tf.newaxis]
 
 
 def __getattr__(name):
