@@ -105,6 +105,10 @@ from .parallel.distributed import DistributedOptimizer, broadcast_variables
 
 from .unsupported import missing as _missing
 
+from . import estimator  # noqa: E402  (tf.estimator)
+
+newaxis = None  # tf.newaxis, for x[:, tf.newaxis]
+
 
 def __getattr__(name):
     """TF1 names ringflow lacks fail with what to use instead (unsupported.py), not as a bare AttributeError."""

@@ -4,7 +4,6 @@
 
 _PORTING = "see README, 'Porting a TF1 program'"
 MISSING = {
-    "estimator": "tf.estimator: write the loop with tf.train.MonitoredTrainingSession and hooks",
     "keras": "tf.keras: build the model with tf.layers or plain variables",
     "contrib": "tf.contrib (removed in TF2 as well): use the core tf.layers / tf.losses / tf.train names",
     "lite": "tf.lite", "saved_model": "tf.saved_model: save variables with tf.train.Saver",

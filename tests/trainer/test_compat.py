@@ -65,7 +65,8 @@ def test_tf1_names_ringflow_lacks_say_what_to_use_and_hasattr_still_works():
     import trainer as tf
     with pytest.raises(AttributeError, match=r"tf\.FIFOQueue is not available in ringflow .*placeholders"):
         tf.FIFOQueue
-    assert not hasattr(tf, "contrib") and not hasattr(tf, "estimator")
+    assert not hasattr(tf, "contrib") and not hasattr(tf, "keras")
+    assert hasattr(tf, "estimator") and hasattr(tf.compat.v1.estimator.inputs, "numpy_input_fn")  # now provided
     with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
         tf.no_such_name
 

@@ -1,0 +1,45 @@
+"""tf.estimator: Estimator, its specs and RunConfig, train_and_evaluate, and tf.estimator.inputs (TF1 1.15).
+
+Data-parallel training follows Horovod's Estimator pattern: hvd.DistributedOptimizer inside model_fn,
+hvd.BroadcastGlobalVariablesHook(0) as a train hook, and model_dir only on rank 0 (None elsewhere: a
+temporary directory). SavedModel export, warm starts, tf.distribute strategies, TF_CONFIG clusters and the
+canned estimators (which need feature columns) raise NotImplementedError saying what to do instead.
+"""
+from . import inputs
+from .canned import (BaselineClassifier, BaselineEstimator, BaselineRegressor, BoostedTreesClassifier,
+                     BoostedTreesEstimator, BoostedTreesRegressor, DNNClassifier, DNNEstimator,
+                     DNNLinearCombinedClassifier, DNNLinearCombinedEstimator, DNNLinearCombinedRegressor,
+                     DNNRegressor, LinearClassifier, LinearEstimator, LinearRegressor)
+from .estimator import Estimator
+from .mode_keys import ModeKeys
+from .model_fn import EstimatorSpec
+from .run_config import RunConfig
+from .training import EvalSpec, TrainSpec, train_and_evaluate
+from ..train import (CheckpointSaverHook, CheckpointSaverListener, FeedFnHook, FinalOpsHook,  # noqa: E402
+                     GlobalStepWaiterHook, LoggingTensorHook, NanLossDuringTrainingError, NanTensorHook,
+                     ProfilerHook, SecondOrStepTimer, SessionRunArgs, SessionRunContext, SessionRunHook,
+                     SessionRunValues, StepCounterHook, StopAtStepHook, SummarySaverHook)
+
+_SAVED_MODEL = "SavedModel export, which ringflow lacks: the checkpoints in model_dir hold the variables"
+_MISSING = {
+    "export": _SAVED_MODEL, "Exporter": _SAVED_MODEL, "FinalExporter": _SAVED_MODEL,
+    "LatestExporter": _SAVED_MODEL, "BestExporter": _SAVED_MODEL,
+    "WarmStartSettings": "warm starts: restore variables in a Scaffold(init_fn=...) with a tg.train.Saver",
+    "VocabInfo": "warm starts with vocabularies", "experimental": "tf.estimator.experimental",
+    "add_metrics": "tf.estimator.add_metrics: return the metrics in model_fn's eval_metric_ops",
+    "classifier_parse_example_spec": "feature columns", "regressor_parse_example_spec": "feature columns",
+    "BinaryClassHead": "heads (canned estimators)", "MultiClassHead": "heads (canned estimators)",
+    "MultiHead": "heads (canned estimators)", "MultiLabelHead": "heads (canned estimators)",
+    "PoissonRegressionHead": "heads (canned estimators)", "RegressionHead": "heads (canned estimators)",
+    "LogisticRegressionHead": "heads (canned estimators)", "Head": "heads (canned estimators)",
+}
+
+
+class EstimatorNameNotImplemented(NotImplementedError, AttributeError):
+    """A tf.estimator name ringflow lacks (an AttributeError too, so hasattr() answers False)."""
+
+
+def __getattr__(name):
+    if name in _MISSING:
+        raise EstimatorNameNotImplemented(f"tg.estimator.{name} is not implemented in ringflow ({_MISSING[name]})")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
