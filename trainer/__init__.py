@@ -13,8 +13,8 @@ _install_early_abort()  # under mpiexec, a rank failing before MPI starts still 
 from . import ops  # registers every op type
 
 # tf.* modules
-from . import (compat, data, debugging, image, layers, linalg, losses, math, metrics, nn, random, summary,
-               train)
+from . import (compat, data, debugging, estimator, image, layers, linalg, losses, math, metrics, nn, random,
+               summary, train)
 from . import tf_io as io
 from .framework import dtypes
 from .ops import initializers
@@ -36,6 +36,8 @@ from .framework.tensor_shape import Dimension, TensorShape, dimension_value
 from .platform.errors import FailedPreconditionError
 from .platform.tf_logging import get_logger
 from .platform.version import GIT_VERSION, VERSION, VERSION as __version__
+
+newaxis = None  # tf.newaxis, for x[:, tf.newaxis]
 
 # variables, scopes and initializers (TF1's ops/variables.py, variable_scope.py, init_ops.py)
 from .ops.initializers import (constant_initializer, glorot_uniform_initializer, ones_initializer,
@@ -104,10 +106,6 @@ from .parallel import ps  # registers tf.train.Server's cluster runtime and the 
 from .parallel.distributed import DistributedOptimizer, broadcast_variables
 
 from .unsupported import missing as _missing
-
-from . import estimator  # noqa: E402  (tf.estimator)
-
-newaxis = None  # tf.newaxis, for x[:, tf.newaxis]
 
 
 def __getattr__(name):

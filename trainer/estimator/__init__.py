@@ -15,10 +15,12 @@ from .mode_keys import ModeKeys
 from .model_fn import EstimatorSpec
 from .run_config import RunConfig
 from .training import EvalSpec, TrainSpec, train_and_evaluate
-from ..train import (CheckpointSaverHook, CheckpointSaverListener, FeedFnHook, FinalOpsHook,  # noqa: E402
-                     GlobalStepWaiterHook, LoggingTensorHook, NanLossDuringTrainingError, NanTensorHook,
-                     ProfilerHook, SecondOrStepTimer, SessionRunArgs, SessionRunContext, SessionRunHook,
-                     SessionRunValues, StepCounterHook, StopAtStepHook, SummarySaverHook)
+from ..train.summary_and_checkpoint_hooks import (CheckpointSaverHook, CheckpointSaverListener, StepCounterHook,
+                                                  SummarySaverHook)
+from ..train.basic_session_run_hooks import (FeedFnHook, FinalOpsHook, GlobalStepWaiterHook, LoggingTensorHook,
+                                             NanLossDuringTrainingError, NanTensorHook, ProfilerHook, StopAtStepHook)
+from ..train.timer import SecondOrStepTimer
+from ..train.session_run_hook import SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues
 
 _SAVED_MODEL = "SavedModel export, which ringflow lacks: the checkpoints in model_dir hold the variables"
 _MISSING = {

@@ -10,9 +10,9 @@ import tempfile
 
 import numpy as np
 
-from .. import tf_logging as logging
-from ..graph import Graph, get_default_graph
-from ..random_seed import set_random_seed
+from ..platform import tf_logging as logging
+from ..framework.graph import Graph, get_default_graph
+from ..framework.random_seed import set_random_seed
 from ..train.checkpoint_management import NewCheckpointReader, latest_checkpoint, list_variables, load_variable
 from ..train.monitored_session import ChiefSessionCreator, MonitoredSession, MonitoredTrainingSession
 from ..train.session_run_hook import SessionRunHook

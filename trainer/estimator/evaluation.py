@@ -9,17 +9,18 @@ import time
 
 import numpy as np
 
-from .. import tf_logging as logging
-from ..graph import get_default_graph
+from ..platform import tf_logging as logging
+from ..framework.graph import get_default_graph
 from ..metrics import mean
 from ..ops.core_ops import group
-from ..summary import FileWriterCache, Summary, SummaryMetadata
+from ..summary.writer import FileWriterCache
+from ..summary.protos import Summary, SummaryMetadata
 from ..summary.protos import TensorProto, TensorShapeProto
 from ..train.basic_session_run_hooks import FinalOpsHook
 from ..train.monitored_session import ChiefSessionCreator, MonitoredSession
 from ..train.scaffold import Scaffold
 from ..train.session_run_hook import SessionRunArgs, SessionRunHook
-from ..variables import Variable
+from ..ops.variables import Variable
 from .model_fn import LOSS_METRIC_KEY
 
 EVAL_STEP = "eval_step"  # TF1's GraphKeys.EVAL_STEP: the collection of the evaluation's batch counter

@@ -5,11 +5,13 @@ the graph the Estimator is building (the default graph while model_fn runs).
 """
 import collections
 
-from ..graph import Operation, Tensor, get_default_graph
+from ..framework.operation import Operation
+from ..framework.tensor import Tensor
+from ..framework.graph import get_default_graph
 from ..ops.array_ops import reshape
 from ..train.scaffold import Scaffold
 from ..train.session_run_hook import SessionRunHook
-from ..variables import Variable
+from ..ops.variables import Variable
 from .mode_keys import ModeKeys
 
 LOSS_METRIC_KEY = "loss"  # evaluate() adds the mean loss under this name

@@ -8,7 +8,7 @@ import copy
 import json
 import os
 
-from ..config import ConfigProto
+from ..client.config import ConfigProto
 from ..train.server_lib import ClusterSpec
 
 _USE_DEFAULT = object()

@@ -6,7 +6,7 @@ Returns (the last evaluation's metrics, the exporters' results).
 """
 import collections
 
-from .. import tf_logging as logging
+from ..platform import tf_logging as logging
 from ..train.session_run_hook import SessionRunHook
 from ..train.summary_and_checkpoint_hooks import CheckpointSaverListener
 from ..train.timer import SecondOrStepTimer

@@ -5,10 +5,10 @@ Every rank runs: the input's hooks, the caller's, a StopAtStepHook for steps/max
 checkpoints on RunConfig's cadence (with the saving listeners) unless a hook of the caller's already does.
 """
 from .. import summary
-from ..graph import add_to_collection, get_collection
-from ..graph_keys import GraphKeys
-from ..train.basic_session_run_hooks import (CheckpointSaverHook, LoggingTensorHook, NanTensorHook,
-                                             StopAtStepHook)
+from ..framework.graph_wrappers import add_to_collection, get_collection
+from ..framework.graph_keys import GraphKeys
+from ..train.summary_and_checkpoint_hooks import CheckpointSaverHook
+from ..train.basic_session_run_hooks import LoggingTensorHook, NanTensorHook, StopAtStepHook
 from ..train.saver import Saver
 
 

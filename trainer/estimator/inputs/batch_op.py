@@ -10,10 +10,10 @@ import weakref
 
 import numpy as np
 
-from ...errors import OutOfRangeError
-from ...graph import get_default_graph
-from ...ops.registry import register
-from ...random_seed import get_seed
+from ...platform.errors import OutOfRangeError
+from ...framework.graph import get_default_graph
+from ...framework.registry import register
+from ...framework.random_seed import get_seed
 
 OP_TYPE = "NumpyBatch"
 _STREAMS = weakref.WeakKeyDictionary()  # session -> {op: _Stream}: the per-session queue state
