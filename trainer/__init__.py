@@ -91,9 +91,10 @@ from .variables import (all_variables, assert_variables_initialized, assign, ass
 
 def __getattr__(name):
     """TF1 names ringflow lacks fail with what to use instead (trainer/unsupported.py); `tf.data` is ringflow's
-    sharding module, which names TF1's tf.data API as missing in the same way."""
-    if name == "data":  # not `from . import data`: that asks this very hook first
+    sharding module, which names TF1's tf.data API as missing in the same way; tf.contrib and tf.keras (its
+    datasets only) load on first use, as TF1 loads tf.contrib."""
+    if name in ("data", "contrib", "keras"):  # not `from . import data`: that asks this very hook first
         import importlib
-        return importlib.import_module(f"{__name__}.data")
+        return importlib.import_module(f"{__name__}.{name}")
     from .unsupported import missing
     raise missing(name)

@@ -13,6 +13,7 @@ from .errors import FailedPreconditionError
 from .feed_fetch import flatten_fetches as _flatten
 from .graph import Graph, Operation, Tensor, format_shape, get_default_graph  # noqa: F401
 from .plan import Plan
+from .step_stats import recorder_for
 
 # Re-exported under their old names: code and tests import these from trainer.session.
 from .buffer_reuse import donate_buffers as _donate_buffers  # noqa: F401
@@ -67,7 +68,8 @@ class Session:
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
         """Evaluate `fetches` (Tensor, Operation, name, or nested list/tuple/dict of them) as numpy values.
 
-        `options` and `run_metadata` (TF1's RunOptions/RunMetadata) are accepted and ignored.
+        With `options` (TF1's RunOptions) asking for a trace, the step's statistics are appended to
+        `run_metadata.step_stats` (see step_stats.py); otherwise both are accepted and ignored.
         """
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
@@ -77,7 +79,10 @@ class Session:
         plan = self._plans.get(key)
         if plan is None:
             plan = self._plans[key] = Plan(self, leaves, feed_keys)
-        values = plan.execute(feed_dict.values() if feed_dict else ())
+        recorder = recorder_for(options, run_metadata, self.device)
+        values = plan.execute(feed_dict.values() if feed_dict else (), recorder)
+        if recorder is not None:
+            recorder.save(run_metadata)
         return rebuild(values)
 
     def make_callable(self, fetches, feed_list=None, accept_options=False):
