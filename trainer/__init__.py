@@ -41,7 +41,7 @@ from .train.moving_averages import moving_average_variables  # noqa: E402
 from . import layers  # noqa: E402  (tf.layers)
 from . import summary  # noqa: E402  (tf.summary)
 from .summary import Event, SessionLog, Summary  # noqa: E402
-from .summary.protos import HistogramProto  # noqa: E402
+from .summary.protos import HistogramProto, NodeDef  # noqa: E402
 from .ops.random_ops import random_normal, random_uniform, truncated_normal
 from .random_seed import set_random_seed
 from .scopes import AUTO_REUSE, VariableScope, get_variable_scope, variable_scope

@@ -50,6 +50,12 @@ class Operation:
     def get_attr(self, name):
         return self.attrs[name]
 
+    @property
+    def node_def(self):
+        """The op as a NodeDef message (TF1's Operation.node_def; the class is tg.NodeDef)."""
+        from .summary.node_defs import node_def_message  # the message classes live above the graph, in summary
+        return node_def_message(self)
+
     def __repr__(self):
         return f"<tf.Operation '{self.name}' type={self.type}>"
 
