@@ -12,6 +12,7 @@ from .session_run_hook import SessionRunArgs, SessionRunHook
 from .summary_and_checkpoint_hooks import (CheckpointSaverHook, CheckpointSaverListener,  # noqa: F401
                                            StepCounterHook, SummarySaverHook, global_step_tensor)
 from .timer import NeverTriggerTimer, SecondOrStepTimer  # noqa: F401  (public here, as in TF1)
+from .profiler_hook import ProfilerHook  # noqa: F401  (public here, as in TF1)
 
 
 def _as_graph_element(obj):
@@ -204,13 +205,3 @@ class FeedFnHook(SessionRunHook):
 
     def before_run(self, run_context):
         return SessionRunArgs(fetches=None, feed_dict=self.feed_fn())
-
-
-class ProfilerHook(SessionRunHook):
-    """TF1's per-step Chrome-trace profiler: not available, its RunOptions/RunMetadata tracing is missing."""
-
-    def __init__(self, save_steps=None, save_secs=None, output_dir="", show_dataflow=True, show_memory=False):
-        raise NotImplementedError(
-            "tg.train.ProfilerHook needs Session.run(options=RunOptions(trace_level=FULL_TRACE), run_metadata=...) "
-            "step traces, which ringflow's Session does not record; use `ringflow train --timeline FILE` for a "
-            "Chrome trace of the training steps")
