@@ -85,11 +85,12 @@ from tensorflow.python.ops import resources
 from tensorflow.keras.datasets import mnist
 from tensorflow.examples.tutorials.mnist import input_data
 import horovod.tensorflow as hvd
-print(tf is trainer, v1 is trainer.compat.v1, rnn is trainer.contrib.rnn, hvd is importlib.import_module('trainer.horovod'),
-      timeline.__name__, resources.__name__, mnist.__name__, input_data.__name__, projector.__name__, layers.__name__)
+print(tf is trainer, v1 is trainer.compat.v1, rnn is trainer.contrib.rnn,
+      hvd is importlib.import_module('trainer.horovod'), timeline.__name__, resources.__name__, mnist.__name__, input_data.__name__, projector.__name__, layers.__name__)
 print(tf.__spec__.name, tf.contrib.rnn.LSTMCell is tf.nn.rnn_cell.LSTMCell)
 for statement in ("import tensorflow.contrib.seq2seq", "from tensorflow.contrib import crf",
-                  "import tensorflow.python.framework.ops", "import horovod.torch"):
+                  "import tensorflow.python.framework.ops", "import horovod.torch",
+                  "from tensorflow.keras import layers"):
     try:
         exec(statement)
     except ImportError as e:
@@ -111,7 +112,8 @@ def test_aliases_and_what_ringflow_lacks(tmp_path):
     assert lines[3].startswith("ImportError tf.contrib.crf is not available in ringflow")
     assert lines[4].startswith("ModuleNotFoundError No module named 'tensorflow.python.framework': ringflow")
     assert lines[5].startswith("ModuleNotFoundError")
-    assert lines[6] == "False False"
+    assert lines[6].startswith("ImportError tf.keras.layers is not available in ringflow (tf.keras: build the model")
+    assert lines[7] == "False False"
     assert done.stderr.count(NOTICE) == 1
 
 

@@ -20,6 +20,7 @@ import sys
 import types
 
 from ..contrib.missing import MISSING as CONTRIB_MISSING
+from ..unsupported import MISSING
 from ..early_abort import RANK_VARIABLES
 
 PREFIXES = {"tensorflow": "trainer", "horovod.tensorflow": "trainer.horovod"}
@@ -82,7 +83,7 @@ class TensorflowFinder(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path=None, target=None):
         if fullname == "horovod" and importlib.machinery.PathFinder.find_spec("horovod") is None:
             return importlib.util.spec_from_loader(fullname, _HorovodRoot(), is_package=True)
-        missing = _missing_contrib(fullname)
+        missing = _missing(fullname)
         if missing:
             return importlib.util.spec_from_loader(fullname, _Missing(missing))
         real = target_of(fullname)
@@ -94,13 +95,20 @@ class TensorflowFinder(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_loader(fullname, _AliasLoader(real))
 
 
-def _missing_contrib(fullname):
-    """The reason a tensorflow.contrib library (or its trainer.contrib name) is missing, else None."""
-    for prefix in ("tensorflow.contrib.", "trainer.contrib."):
-        if fullname.startswith(prefix):
-            library = fullname[len(prefix):].split(".")[0]
-            if library in CONTRIB_MISSING:
-                return f"tf.contrib.{library} is not available in ringflow ({CONTRIB_MISSING[library]})"
+def _missing(fullname):
+    """Why a tf.contrib library or a tf.keras module (by its tensorflow.* or trainer.* name) is missing, or None.
+
+    `from tensorflow.contrib import seq2seq` imports trainer.contrib.seq2seq: answering for the trainer.* names
+    too gives that statement the reason instead of a bare "cannot import name"."""
+    for package in ("contrib", "keras"):
+        for prefix in (f"tensorflow.{package}.", f"trainer.{package}."):
+            if fullname.startswith(prefix):
+                name = fullname[len(prefix):].split(".")[0]
+                if package == "contrib" and name in CONTRIB_MISSING:
+                    return f"tf.contrib.{name} is not available in ringflow ({CONTRIB_MISSING[name]})"
+                if package == "keras" and name != "datasets":
+                    return (f"tf.keras.{name} is not available in ringflow ({MISSING['keras']}); of tf.keras only "
+                            "tf.keras.datasets.mnist and fashion_mnist are")
     return None
 
 
