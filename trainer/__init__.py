@@ -13,8 +13,8 @@ _install_early_abort()  # under mpiexec, a rank failing before MPI starts still 
 from . import ops  # registers every op type
 
 # tf.* modules
-from . import (compat, data, debugging, estimator, image, layers, linalg, losses, math, metrics, nn, random,
-               summary, train)
+from . import (compat, contrib, data, debugging, estimator, image, keras, layers, linalg, losses, math, metrics,
+               nn, random, summary, train)
 from . import tf_io as io
 from .framework import dtypes
 from .ops import initializers
@@ -98,7 +98,7 @@ from .compat.v1 import (disable_eager_execution, disable_v2_behavior, enable_eag
                         executing_eagerly)
 
 # summaries and training (TF1's summary/, training/)
-from .summary.protos import Event, HistogramProto, SessionLog, Summary
+from .summary.protos import Event, HistogramProto, NodeDef, SessionLog, Summary
 from .train.moving_averages import moving_average_variables
 
 # ringflow's data parallelism

@@ -5,7 +5,6 @@
 _PORTING = "see README, 'Porting a TF1 program'"
 MISSING = {
     "keras": "tf.keras: build the model with tf.layers or plain variables",
-    "contrib": "tf.contrib (removed in TF2 as well): use the core tf.layers / tf.losses / tf.train names",
     "lite": "tf.lite", "saved_model": "tf.saved_model: save variables with tf.train.Saver",
     "SparseTensor": "sparse tensors", "IndexedSlices": "IndexedSlices: gradients are dense tensors here",
     "sparse": "sparse tensors", "py_func": "tf.py_func: the graph runs numpy kernels; register an op instead",

@@ -17,7 +17,7 @@ import models
 from trainer.program import config_checks
 from trainer.program.datasets import specs as datasets
 from trainer.program.config_checks import ConfigError
-from trainer.program.datasets.checks import DatasetError, DatasetNotFound
+from trainer.platform.data_checks import DatasetError, DatasetNotFound
 
 IDX_CODES = {np.dtype(np.uint8): 0x08, np.dtype(np.int32): 0x0C, np.dtype(np.float32): 0x0D}
 
@@ -230,7 +230,7 @@ def test_valid_gzip_is_read_to_its_crc(tmp_path):
 
 def test_permission_errors_are_translated(tmp_path, monkeypatch):
     """Root reads any file, so the OS's PermissionError is injected here to check the translation."""
-    from trainer.program.datasets import files as dataset_files
+    from trainer.platform import data_files as dataset_files
     with pytest.raises(DatasetError, match="permission denied reading 'f.npz'.*chmod"):
         with dataset_files.reading("dataset 'npz:f.npz'", "f.npz"):
             raise PermissionError(13, "Permission denied")

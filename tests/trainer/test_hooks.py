@@ -276,8 +276,3 @@ def test_global_step_waiter_hook_waits_for_another_thread():
             sess.run(m["train"], m["feed"])
             assert time.time() - start >= 0.05
             assert sess.run(m["step"]) == 3
-
-
-def test_profiler_hook_is_not_available():
-    with pytest.raises(NotImplementedError, match="ProfilerHook.*--timeline"):
-        tf.train.ProfilerHook(save_steps=1)

@@ -13,7 +13,7 @@ import pytest
 import allreduce
 import trainer as tg
 from trainer.train import checkpoint
-from trainer.program.datasets.checks import DatasetError
+from trainer.platform.data_checks import DatasetError
 from trainer.program.loop import Config, train
 from trainer.parallel.nonfinite import NonFiniteError, NonFiniteGradientError, describe_nonfinite
 from trainer.program import find_checkpoint, strict_json

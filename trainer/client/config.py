@@ -165,7 +165,16 @@ def _text(message, indent):
 def _scalar(value):
     if isinstance(value, bool):
         return str(value).lower()
-    return '"' + value.replace('"', '\\"') + '"' if isinstance(value, str) else str(value)
+    return '"' + _c_escape(value) + '"' if isinstance(value, str) else str(value)
+
+
+_ESCAPES = {9: "\\t", 10: "\\n", 13: "\\r", 34: '\\"', 39: "\\'", 92: "\\\\"}
+
+
+def _c_escape(text):
+    """Protobuf's text-format string escaping: the UTF-8 bytes, quotes and backslashes escaped, the bytes
+    outside printable ASCII as three octal digits."""
+    return "".join(_ESCAPES.get(b) or (chr(b) if 32 <= b < 127 else f"\\{b:03o}") for b in text.encode("utf-8"))
 
 
 class ThreadPoolOptionProto(Message):
@@ -235,8 +244,41 @@ class RunOptions(Message):
     Experimental = RunOptionsExperimental
 
 
+class AllocationDescription(Message):
+    FIELDS = {"requested_bytes": 0, "allocated_bytes": 0, "allocator_name": "", "allocation_id": 0,
+              "has_single_reference": False, "ptr": 0}
+
+
+class TensorShapeProto(Message):
+    class Dim(Message):
+        FIELDS = {"size": 0, "name": ""}
+
+    FIELDS = {"dim": Repeated(Dim), "unknown_rank": False}
+
+
+class TensorDescription(Message):
+    FIELDS = {"dtype": 0, "shape": TensorShapeProto, "allocation_description": AllocationDescription}
+
+
+class NodeOutput(Message):
+    FIELDS = {"slot": 0, "tensor_description": TensorDescription}
+
+
+class NodeExecStats(Message):
+    """One op's run in a traced step (TF's step_stats.proto); times in microseconds, and in nanoseconds."""
+    FIELDS = {"node_name": "", "all_start_micros": 0, "op_start_rel_micros": 0, "op_end_rel_micros": 0,
+              "all_end_rel_micros": 0, "memory": Repeated(ANY), "output": Repeated(NodeOutput),
+              "timeline_label": "", "scheduled_micros": 0, "thread_id": 0,
+              "referenced_tensor": Repeated(AllocationDescription), "memory_stats": ANY, "all_start_nanos": 0,
+              "op_start_rel_nanos": 0, "op_end_rel_nanos": 0, "all_end_rel_nanos": 0, "scheduled_nanos": 0}
+
+
+class DeviceStepStats(Message):
+    FIELDS = {"device": "", "node_stats": Repeated(NodeExecStats), "thread_names": {}}
+
+
 class StepStats(Message):
-    FIELDS = {"dev_stats": Repeated(ANY)}
+    FIELDS = {"dev_stats": Repeated(DeviceStepStats)}
 
 
 class RunMetadata(Message):

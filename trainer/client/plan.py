@@ -6,6 +6,7 @@ Plan per (fetches, feed keys); control-flow ops build Plans of their own for eac
 import copy
 import heapq
 import operator
+import time
 
 from .buffer_reuse import donate_buffers, write_into_destinations
 from ..platform.errors import FailedPreconditionError
@@ -76,15 +77,19 @@ class Plan:
         plan.steps = [(kernel_for(op, kernel), ins, out, op) for kernel, ins, out, op in self.steps]
         return plan
 
-    def execute(self, feed_values):
+    def execute(self, feed_values, trace=None):
+        """The fetched values; `trace(op, start_ns, end_ns, value)`, if given, is told of each kernel run
+        (a traced Session.run: trainer/step_stats.py)."""
         env = self.template[:]
         for i, (check, value) in enumerate(zip(self.feed_checks, feed_values)):
             env[i] = check(value)
+        steps = self.steps if trace is None else [(_timed(k, op, trace), ins, out, op)
+                                                  for k, ins, out, op in self.steps]
         op = None
         try:
             # Unary and binary kernels are called without building an argument list: at ~40 small ops
             # per training step, that per-op overhead is a visible part of the step.
-            for kernel, ins, out, op in self.steps:
+            for kernel, ins, out, op in steps:
                 n = len(ins)
                 if n == 1:
                     env[out] = kernel(env[ins[0]])
@@ -97,6 +102,15 @@ class Plan:
                 _name_the_op(exc, op)
             raise
         return [post(env[s]) if s is not None else None for s, post in zip(self.fetch_slots, self.fetch_post)]
+
+
+def _timed(kernel, op, trace):
+    def run(*args):
+        start = time.perf_counter_ns()
+        value = kernel(*args)
+        trace(op, start, time.perf_counter_ns(), value)
+        return value
+    return run
 
 
 def _topological_order(elements, fed, branch=None):

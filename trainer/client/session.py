@@ -13,6 +13,7 @@ from ..platform.errors import FailedPreconditionError
 from .devices import default_device_name, device_transfer
 from .feed_fetch import flatten_fetches
 from .plan import Plan
+from .step_stats import recorder_for
 
 TARGETS = {}  # target prefix -> factory(session) returning its plan maker; see register_target
 PLAN_LISTENERS = []  # functions told (session, plan) of every Plan a session builds: tools that audit what runs
@@ -68,7 +69,8 @@ class Session:
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
         """Evaluate `fetches` (Tensor, Operation, name, or nested list/tuple/dict of them) as numpy values.
 
-        `options` and `run_metadata` (TF1's RunOptions/RunMetadata) are accepted and ignored.
+        With `options` (TF1's RunOptions) asking for a trace, the step's statistics are appended to
+        `run_metadata.step_stats` (see step_stats.py); otherwise both are accepted and ignored.
         """
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
@@ -79,7 +81,10 @@ class Session:
         if plan is None:
             plan = self.plan(leaves, feed_keys)
             plan = self._plans[key] = plan if self._serve is None else self._serve(plan)
-        values = plan.execute(feed_dict.values() if feed_dict else ())
+        recorder = recorder_for(options, run_metadata, self.device)
+        values = plan.execute(feed_dict.values() if feed_dict else (), recorder)
+        if recorder is not None:
+            recorder.save(run_metadata)
         return rebuild(values)
 
     def plan(self, fetches, feed_keys=(), branch=None):

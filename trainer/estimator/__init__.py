@@ -18,7 +18,8 @@ from .training import EvalSpec, TrainSpec, train_and_evaluate
 from ..train.summary_and_checkpoint_hooks import (CheckpointSaverHook, CheckpointSaverListener, StepCounterHook,
                                                   SummarySaverHook)
 from ..train.basic_session_run_hooks import (FeedFnHook, FinalOpsHook, GlobalStepWaiterHook, LoggingTensorHook,
-                                             NanLossDuringTrainingError, NanTensorHook, ProfilerHook, StopAtStepHook)
+                                             NanLossDuringTrainingError, NanTensorHook, StopAtStepHook)
+from ..train.profiler_hook import ProfilerHook
 from ..train.timer import SecondOrStepTimer
 from ..train.session_run_hook import SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues
 

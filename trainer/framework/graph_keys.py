@@ -26,4 +26,6 @@ class GraphKeys:
     BIASES = "biases"
     METRIC_VARIABLES = "metric_variables"
     MOVING_AVERAGE_VARIABLES = "moving_average_variables"
+    RESOURCES = "resources"
+    LOCAL_RESOURCES = "local_resources"
     VARIABLES = GLOBAL_VARIABLES

@@ -6,6 +6,10 @@ and the control-flow ops (ops/control_flow_bodies.py) are the only other code th
 from . import stacks
 from .node_def import node_def_text
 
+# How Operation.node_def makes its NodeDef message: the protobuf messages live with the event files' (summary/),
+# whose node_defs.py registers the encoder here when trainer is imported.
+NODE_DEF_ENCODER = []
+
 
 class Operation:
     """A node of the graph: `type` names its op definition, `outputs` are its Tensors."""
@@ -49,6 +53,11 @@ class Operation:
 
     def get_attr(self, name):
         return self.attrs[name]
+
+    @property
+    def node_def(self):
+        """The op as a NodeDef message (TF1's Operation.node_def; the class is tg.NodeDef)."""
+        return NODE_DEF_ENCODER[0](self)
 
     def __repr__(self):
         return f"<tf.Operation '{self.name}' type={self.type}>"

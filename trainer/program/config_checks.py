@@ -14,7 +14,7 @@ import numpy as np
 import allreduce
 import models
 from allreduce.env import env_number
-from .footprint import count, exceeds_memory, human
+from ..platform.footprint import count, exceeds_memory, human
 
 INT64_MAX = 2**63 - 1  # the global step is an int64 variable: no run can count further
 

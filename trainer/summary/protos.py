@@ -102,7 +102,8 @@ class AttrValue(Message):
     FIELDS = {"list": F(1, "message", ListValue, oneof="value"), "s": F(2, "bytes", oneof="value"),
               "i": F(3, "int64", oneof="value"), "f": F(4, "float", oneof="value"),
               "b": F(5, "bool", oneof="value"), "type": F(6, "enum", oneof="value"),
-              "shape": F(7, "message", TensorShapeProto, oneof="value")}
+              "shape": F(7, "message", TensorShapeProto, oneof="value"),
+              "tensor": F(8, "message", TensorProto, oneof="value")}
 
 
 class NodeDef(Message):

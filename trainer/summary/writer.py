@@ -127,8 +127,9 @@ class FileWriter:
     def add_run_metadata(self, run_metadata, tag, global_step=None):
         """Write a run's metadata under `tag` (TensorBoard's per-step view in the graph tab).
 
-        ringflow's Session records no step statistics into a tg.RunMetadata, so what is written is the
-        tag with empty metadata; a tag may be used once per writer, as in TF1.
+        A tg.RunMetadata (a typed message, not a protobuf) is not serialized: what is written is the tag with
+        empty metadata (its step statistics go to a Chrome trace through tensorflow.python.client.timeline,
+        as tf.train.ProfilerHook writes them); a tag may be used once per writer, as in TF1.
         """
         if tag in self._seen_run_metadata_tags:
             raise ValueError("The provided tag was already used for this event type")

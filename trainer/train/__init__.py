@@ -38,7 +38,8 @@ from .timer import SecondOrStepTimer  # noqa: E402
 from .summary_and_checkpoint_hooks import (CheckpointSaverHook, CheckpointSaverListener, StepCounterHook,
                                            SummarySaverHook)
 from .basic_session_run_hooks import (FeedFnHook, FinalOpsHook, GlobalStepWaiterHook, LoggingTensorHook,
-                                      NanLossDuringTrainingError, NanTensorHook, ProfilerHook, StopAtStepHook)
+                                      NanLossDuringTrainingError, NanTensorHook, StopAtStepHook)
+from .profiler_hook import ProfilerHook
 from .coordinator import Coordinator, LooperThread  # noqa: E402
 from .queue_runner import start_queue_runners  # noqa: E402
 from .scaffold import Scaffold  # noqa: E402

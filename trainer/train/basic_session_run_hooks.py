@@ -204,13 +204,3 @@ class FeedFnHook(SessionRunHook):
 
     def before_run(self, run_context):
         return SessionRunArgs(fetches=None, feed_dict=self.feed_fn())
-
-
-class ProfilerHook(SessionRunHook):
-    """TF1's per-step Chrome-trace profiler: not available, its RunOptions/RunMetadata tracing is missing."""
-
-    def __init__(self, save_steps=None, save_secs=None, output_dir="", show_dataflow=True, show_memory=False):
-        raise NotImplementedError(
-            "tg.train.ProfilerHook needs Session.run(options=RunOptions(trace_level=FULL_TRACE), run_metadata=...) "
-            "step traces, which ringflow's Session does not record; use `ringflow train --timeline FILE` for a "
-            "Chrome trace of the training steps")

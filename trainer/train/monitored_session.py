@@ -8,6 +8,7 @@ after_run sees their results). MonitoredTrainingSession adds the chief's standar
 import inspect
 import os
 
+from ..client.config import RunMetadata
 from ..platform.errors import AbortedError, UnavailableError
 from .logger import logger
 from .scaffold import Scaffold
@@ -180,6 +181,8 @@ class _MonitoredSession:
             _raise_if_feeds_intersect(feed_dict, hook_feeds, "Same tensor is fed by a SessionRunHook and user.")
             hook_feeds.update(feed_dict)
         run_feeds = hook_feeds or feed_dict
+        if options is not None and run_metadata is None:  # a hook asked for a trace: give it somewhere to go
+            run_metadata = RunMetadata()
         try:
             outputs = _run(self._tf_session, actual_fetches, run_feeds, options, run_metadata)
         except Exception as exc:

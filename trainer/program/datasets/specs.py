@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import checks as dataset_checks
-from .checks import DatasetError, DatasetNotFound, check_finite, class_count, infer
-from .files import read_idx, read_npz
+from ...platform import data_checks as dataset_checks
+from ...platform.data_checks import DatasetError, DatasetNotFound, check_finite, class_count, infer
+from ...platform.data_files import read_idx, read_npz
 
 TASKS = ("regression", "classes", "multilabel")
 __all__ = ["Dataset", "DatasetError", "DatasetNotFound", "TASKS", "check_fits", "load", "names", "usage"]

@@ -11,7 +11,7 @@ import re
 import tempfile
 
 from ..config_checks import ConfigError
-from ..footprint import human
+from ...platform.footprint import human
 
 DIRECTORIES = ("checkpoint_dir", "logdir")  # Config fields naming a directory
 FILES = ("save_final", "metrics_json", "timeline")  # Config fields naming a file

@@ -6,7 +6,7 @@ judges the arrays they read, so every format gets the same checks.
 """
 import numpy as np
 
-from ..footprint import count, human
+from .footprint import count, human
 
 # Above a million classes a dense softmax layer is the wrong tool (extreme classification samples the output
 # layer instead), and a label that large nearly always means a damaged or misread file: with 784 features the

@@ -14,8 +14,8 @@ import zlib
 
 import numpy as np
 
-from .checks import DatasetError, DatasetNotFound, check_dtype
-from ..footprint import count, exceeds_memory, human
+from .data_checks import DatasetError, DatasetNotFound, check_dtype
+from .footprint import count, exceeds_memory, human
 
 _SIGNATURES = (
     (b"\x1f\x8b", "gzip-compressed"),

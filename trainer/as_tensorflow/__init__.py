@@ -1,0 +1,165 @@
+"""Run an unmodified TF1 program on ringflow: its `import tensorflow` gets ringflow's modules.
+
+    python -m trainer.as_tensorflow prog.py ARGS...            (also `mpiexec -n 2 python -m trainer.as_tensorflow`)
+    import trainer.as_tensorflow; trainer.as_tensorflow.install()      (before the program imports tensorflow)
+
+install() puts a finder first on sys.meta_path that resolves `tensorflow` to trainer and `tensorflow.X.Y` to
+trainer.X.Y (tensorflow.compat.v1, tensorflow.contrib.*, tensorflow.python.client.timeline,
+tensorflow.examples.tutorials.mnist.input_data, tensorflow.keras.datasets, ...), and `horovod.tensorflow` to
+trainer.horovod: the program's modules are ringflow's very module objects (sys.modules aliases). It prints
+one line to stderr saying so (rank 0 only under MPI), naming a real TensorFlow if one is installed: it is
+then not used. Importing this module changes nothing: only the wrapper and install() turn the aliases on.
+"""
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.metadata
+import importlib.util
+import os
+import sys
+import types
+
+from ..contrib.missing import MISSING as CONTRIB_MISSING
+from ..unsupported import MISSING
+from ..platform.early_abort import RANK_VARIABLES
+
+PREFIXES = {"tensorflow": "trainer", "horovod.tensorflow": "trainer.horovod"}
+NOTICE = "ringflow: running this program with ringflow as tensorflow"
+_TF_DISTRIBUTIONS = ("tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tensorflow-intel", "tf-nightly")
+
+
+def target_of(fullname):
+    """The ringflow module that stands for `fullname` (tensorflow.contrib.rnn -> trainer.contrib.rnn), or None."""
+    for prefix, target in PREFIXES.items():
+        if fullname == prefix or fullname.startswith(prefix + "."):
+            return target + fullname[len(prefix):]
+    return None
+
+
+class _AliasLoader(importlib.abc.Loader):
+    """Hands out the already-imported ringflow module; the import system then files it under the alias."""
+
+    def __init__(self, target):
+        self.target, self._own_spec = target, None
+
+    def create_module(self, spec):
+        module = importlib.import_module(self.target)
+        self._own_spec = module.__spec__
+        return module
+
+    def exec_module(self, module):
+        module.__spec__ = self._own_spec  # the import system set the alias's spec on it: keep the module's own
+
+
+class _Missing(importlib.abc.Loader):
+    """A module ringflow names as missing: importing it raises ImportError with the reason."""
+
+    def __init__(self, message):
+        self.message = message
+
+    def create_module(self, spec):
+        raise ImportError(self.message, name=spec.name)
+
+    def exec_module(self, module):  # never reached: create_module raised
+        raise ImportError(self.message)
+
+
+class _HorovodRoot(importlib.abc.Loader):
+    """An empty `horovod` package when no real Horovod is installed, so `import horovod.tensorflow` works."""
+
+    def create_module(self, spec):
+        module = types.ModuleType(spec.name, "Stand-in for Horovod's root package: horovod.tensorflow is "
+                                             "ringflow's trainer.horovod (trainer.as_tensorflow)")
+        module.__path__ = []
+        return module
+
+    def exec_module(self, module):
+        pass
+
+
+class TensorflowFinder(importlib.abc.MetaPathFinder):
+    """Resolves tensorflow.* and horovod.tensorflow.* to ringflow's modules (first on sys.meta_path)."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname == "horovod" and importlib.machinery.PathFinder.find_spec("horovod") is None:
+            return importlib.util.spec_from_loader(fullname, _HorovodRoot(), is_package=True)
+        missing = _missing(fullname)
+        if missing:
+            return importlib.util.spec_from_loader(fullname, _Missing(missing))
+        real = target_of(fullname)
+        if real is None:
+            return None
+        if importlib.util.find_spec(real) is None:
+            raise ModuleNotFoundError(f"No module named {fullname!r}: ringflow, running this program as "
+                                      f"tensorflow, has no counterpart ({real!r}) of it", name=fullname)
+        return importlib.util.spec_from_loader(fullname, _AliasLoader(real))
+
+
+def _missing(fullname):
+    """Why a tf.contrib library or a tf.keras module (by its tensorflow.* or trainer.* name) is missing, or None.
+
+    `from tensorflow.contrib import seq2seq` imports trainer.contrib.seq2seq: answering for the trainer.* names
+    too gives that statement the reason instead of a bare "cannot import name"."""
+    for package in ("contrib", "keras"):
+        for prefix in (f"tensorflow.{package}.", f"trainer.{package}."):
+            if fullname.startswith(prefix):
+                name = fullname[len(prefix):].split(".")[0]
+                if package == "contrib" and name in CONTRIB_MISSING:
+                    return f"tf.contrib.{name} is not available in ringflow ({CONTRIB_MISSING[name]})"
+                if package == "keras" and name != "datasets":
+                    return (f"tf.keras.{name} is not available in ringflow ({MISSING['keras']}); of tf.keras only "
+                            "tf.keras.datasets.mnist and fashion_mnist are")
+    return None
+
+
+_FINDER = TensorflowFinder()
+
+
+def installed_tensorflow():
+    """The version of a real TensorFlow installed beside ringflow ('' if its version is unknown), or None."""
+    if importlib.machinery.PathFinder.find_spec("tensorflow") is None:
+        return None
+    for name in _TF_DISTRIBUTIONS:
+        try:
+            return importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return ""
+
+
+def is_installed():
+    """Whether install() has put the aliases in place."""
+    return _FINDER in sys.meta_path
+
+
+def install(notice=True):
+    """From now on `import tensorflow` (and the other aliases) give ringflow's modules; prints the notice once."""
+    if is_installed():
+        return
+    loaded = sys.modules.get("tensorflow")
+    if loaded is not None and loaded.__name__ != "trainer":
+        raise RuntimeError(f"A real TensorFlow was imported before trainer.as_tensorflow.install() "
+                           f"({getattr(loaded, '__file__', loaded)!r}): call install() before the program's first "
+                           "`import tensorflow`, or run it with `python -m trainer.as_tensorflow PROGRAM.py`")
+    real = installed_tensorflow()
+    sys.meta_path.insert(0, _FINDER)
+    if notice and _rank() in (None, 0):
+        shadowed = "" if real is None else f" (the installed TensorFlow{' ' + real if real else ''} is not used)"
+        print(NOTICE + shadowed, file=sys.stderr, flush=True)
+
+
+def uninstall():
+    """Remove the finder and forget the aliased modules (ringflow's own modules stay imported)."""
+    if _FINDER in sys.meta_path:
+        sys.meta_path.remove(_FINDER)
+    for name, module in list(sys.modules.items()):
+        loader = getattr(getattr(module, "__spec__", None), "loader", None)
+        if (target_of(name) is not None and module.__name__ != name) or isinstance(loader, _HorovodRoot):
+            del sys.modules[name]
+
+
+def _rank():
+    for name in RANK_VARIABLES:
+        if os.environ.get(name, "").isdigit():
+            return int(os.environ[name])
+    return None

@@ -1,0 +1,82 @@
+"""Step statistics of a traced Session.run: RunOptions(trace_level=FULL_TRACE) and a RunMetadata to fill.
+
+As in TF1, a run with trace_level above NO_TRACE and a run_metadata appends one DeviceStepStats (the device
+this session runs on) to run_metadata.step_stats.dev_stats: one NodeExecStats per op run, in run order, with
+its start (microseconds since the epoch), duration, timeline label "name = Type(inputs)" and each output's
+dtype, shape and bytes. tensorflow.python.client.timeline turns them into a Chrome trace. The ops inside a
+tg.cond or tg.while_loop body are timed as part of the control-flow op that runs them.
+"""
+import time
+
+from ..framework import dtypes
+from .config import DeviceStepStats, NodeExecStats, NodeOutput, RunOptions
+
+_DEVICES = {"gpu": "/job:localhost/replica:0/task:0/device:GPU:0"}
+_CPU = "/job:localhost/replica:0/task:0/device:CPU:0"
+
+
+def input_names(op):
+    """An op's inputs as a NodeDef lists them: "name" for output 0, "name:k" for others, "^name" for control."""
+    return ([t.op.name if t.value_index == 0 else t.name for t in op.inputs]
+            + [f"^{c.name}" for c in op.control_inputs])
+
+
+def recorder_for(options, run_metadata, device):
+    """A StepRecorder when `options` ask for a trace and there is a run_metadata to fill, else None."""
+    if run_metadata is None or options is None or getattr(options, "trace_level", 0) <= RunOptions.NO_TRACE:
+        return None
+    return StepRecorder(_DEVICES.get(device, _CPU))
+
+
+class StepRecorder:
+    """Called by the plan after each kernel as recorder(op, start_ns, end_ns, value) (perf_counter clock)."""
+
+    def __init__(self, device):
+        self.stats = DeviceStepStats(device=device, thread_names={0: "ringflow executor"})
+        self._epoch_offset_ns = time.time_ns() - time.perf_counter_ns()
+        self._last = None
+
+    def __call__(self, op, start_ns, end_ns, value):
+        if op is self._last:  # the outputs of a multi-output op, picked from its result one by one
+            node = self.stats.node_stats[-1]
+        else:
+            self._last = op
+            node = self.stats.node_stats.add(node_name=op.name, timeline_label=_label(op))
+            _set_times(node, start_ns + self._epoch_offset_ns, end_ns + self._epoch_offset_ns)
+        if not isinstance(value, tuple) and value is not None:
+            node.output.append(_output(len(node.output), value))
+
+    def save(self, run_metadata):
+        """Append this run's statistics to run_metadata.step_stats (TF1 merges into what is there)."""
+        run_metadata.step_stats.dev_stats.append(self.stats)
+
+
+def _label(op):
+    return f"{op.name} = {op.type}({', '.join(input_names(op))})"
+
+
+def _set_times(node, start_ns, end_ns):
+    node.all_start_nanos = node.scheduled_nanos = start_ns
+    node.all_start_micros = node.scheduled_micros = start_ns // 1000
+    duration_ns = max(end_ns - start_ns, 0)
+    node.op_end_rel_nanos = node.all_end_rel_nanos = duration_ns
+    node.op_end_rel_micros = node.all_end_rel_micros = duration_ns // 1000
+
+
+def _output(slot, value):
+    out = NodeOutput(slot=slot)
+    description = out.tensor_description
+    shape, dtype = getattr(value, "shape", None), getattr(value, "dtype", None)
+    if shape is None or dtype is None:
+        return out
+    try:
+        description.dtype = dtypes.as_dtype(dtype).as_datatype_enum
+    except (TypeError, KeyError, ValueError):
+        pass  # a dtype without a TF enum value stays DT_INVALID (0)
+    for size in shape:
+        description.shape.dim.add(size=int(size))
+    nbytes = int(getattr(value, "nbytes", 0))
+    allocation = description.allocation_description
+    allocation.requested_bytes = allocation.allocated_bytes = nbytes
+    allocation.allocator_name = "GPU_0_bfc" if type(value).__module__.startswith("cupy") else "cpu"
+    return out

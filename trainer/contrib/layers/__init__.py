@@ -1,0 +1,19 @@
+"""tf.contrib.layers: contrib's layer functions, initializers and regularizers (see layers.py for the defaults)."""
+from ...unsupported import NotInRingflow
+from .batch_norm import batch_norm
+from .initializers import variance_scaling_initializer, xavier_initializer, xavier_initializer_conv2d
+from .layers import avg_pool2d, convolution2d, dropout, embed_sequence, flatten, fully_connected, linear, max_pool2d
+from .optimizers import OPTIMIZER_CLS_NAMES, OPTIMIZER_SUMMARIES, optimize_loss
+from .regularizers import apply_regularization, l1_l2_regularizer, l1_regularizer, l2_regularizer, sum_regularizer
+
+conv2d = convolution2d
+
+__all__ = ["OPTIMIZER_CLS_NAMES", "OPTIMIZER_SUMMARIES", "apply_regularization", "avg_pool2d", "batch_norm",
+           "conv2d", "convolution2d", "dropout", "embed_sequence", "flatten", "fully_connected", "l1_l2_regularizer",
+           "l1_regularizer", "l2_regularizer", "linear", "max_pool2d", "optimize_loss", "sum_regularizer",
+           "variance_scaling_initializer", "xavier_initializer", "xavier_initializer_conv2d"]
+
+
+def __getattr__(name):
+    raise NotInRingflow(f"tf.contrib.layers.{name} is not available in ringflow: tf.contrib.layers here has "
+                        f"{', '.join(__all__)}")

@@ -1,0 +1,36 @@
+"""tf.contrib.slim: TF-Slim's core names, the very functions of tf.contrib.layers and tf.contrib.framework
+(slim.fully_connected is tf.contrib.layers.fully_connected, slim.arg_scope is tf.contrib.framework.arg_scope).
+
+The rest of TF-Slim (nets and the model zoo, learning.train, evaluation, data, losses, metrics) fails naming
+what is missing.
+"""
+from ..unsupported import NotInRingflow
+from . import layers
+from .framework import (add_arg_scope, arg_scope, arg_scoped_arguments, current_arg_scope, get_global_step,
+                        get_model_variables, get_or_create_global_step, get_trainable_variables, get_unique_variable,
+                        get_variables, get_variables_by_name, get_variables_by_suffix, get_variables_to_restore,
+                        has_arg_scope, model_variable, variable)
+from .layers import (avg_pool2d, batch_norm, conv2d, convolution2d, dropout, embed_sequence, flatten, fully_connected,
+                     l1_regularizer, l2_regularizer, linear, max_pool2d, optimize_loss, variance_scaling_initializer,
+                     xavier_initializer)
+from .layers import initializers, regularizers  # noqa: F401  (slim.initializers, slim.regularizers)
+
+__all__ = ["add_arg_scope", "arg_scope", "arg_scoped_arguments", "avg_pool2d", "batch_norm", "conv2d",
+           "convolution2d", "current_arg_scope", "dropout", "embed_sequence", "flatten", "fully_connected",
+           "get_global_step", "get_model_variables", "get_or_create_global_step", "get_trainable_variables",
+           "get_unique_variable", "get_variables", "get_variables_by_name", "get_variables_by_suffix",
+           "get_variables_to_restore", "has_arg_scope", "initializers", "l1_regularizer", "l2_regularizer",
+           "layers", "linear", "max_pool2d", "model_variable", "optimize_loss", "regularizers", "variable",
+           "variance_scaling_initializer", "xavier_initializer"]
+
+_MISSING = {"nets": "TF-Slim's model zoo (slim.nets)", "learning": "slim.learning.train: write the loop with "
+            "tf.train.MonitoredTrainingSession and hooks", "evaluation": "slim.evaluation", "data": "slim.data: "
+            "load the data with numpy", "losses": "slim.losses: use tf.losses", "metrics": "slim.metrics: use "
+            "tf.metrics", "queues": "slim.queues", "summaries": "slim.summaries: use tf.summary",
+            "model_analyzer": "slim.model_analyzer"}
+
+
+def __getattr__(name):
+    what = _MISSING.get(name, f"slim.{name}")
+    raise NotInRingflow(f"tf.contrib.slim.{name} is not available in ringflow ({what}); ringflow's slim has "
+                        "the layers, arg_scope and the variable helpers")

@@ -1,0 +1,1 @@
+"""tensorflow.examples: the MNIST tutorials' input_data module (examples.tutorials.mnist.input_data)."""

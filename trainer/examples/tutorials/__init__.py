@@ -1,0 +1,1 @@
+"""tensorflow.examples.tutorials: the MNIST tutorials' input_data module."""

@@ -1,0 +1,13 @@
+"""tf.keras in ringflow: only tf.keras.datasets' MNIST and Fashion-MNIST loaders, reading local files.
+
+Every other tf.keras name fails as before, saying to build the model with tf.layers or plain variables.
+"""
+from ..unsupported import MISSING, NotInRingflow
+from . import datasets  # noqa: F401
+
+__all__ = ["datasets"]
+
+
+def __getattr__(name):
+    raise NotInRingflow(f"tf.keras.{name} is not available in ringflow ({MISSING['keras']}); of tf.keras only "
+                        "tf.keras.datasets.mnist and fashion_mnist are")

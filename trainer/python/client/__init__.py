@@ -1,0 +1,1 @@
+"""tensorflow.python.client: the timeline module."""
