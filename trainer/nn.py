@@ -1,5 +1,5 @@
 """tg.nn: activations, convolution, pooling, dropout, normalization helpers and the cross-entropy losses."""
-from .ops.activation_ops import elu, leaky_relu, relu6, softplus
+from .ops.activation_ops import elu, leaky_relu, relu6, selu, softplus, softsign
 from .ops.conv_ops import avg_pool, conv2d, max_pool
 from .ops.candidate_sampling_ops import (all_candidate_sampler, compute_accidental_hits,
                                          fixed_unigram_candidate_sampler, learned_unigram_candidate_sampler,
@@ -8,11 +8,11 @@ from .ops.sampled_losses import nce_loss, sampled_softmax_loss
 from .ops.batch_norm_ops import batch_normalization, fused_batch_norm
 from .ops.conv_transpose_ops import conv2d_transpose
 from .ops.conv1d_ops import conv1d
-from .ops.nn_more_ops import crelu, selu, softsign, swish, weighted_cross_entropy_with_logits
 from .ops.gather_ops import in_top_k, top_k
 from .ops.lrn_ops import local_response_normalization, lrn
 from .ops.zero_fraction_ops import zero_fraction
-from .ops.nn_impl import embedding_lookup, l2_normalize, moments, xw_plus_b
+from .ops.nn_impl import (crelu, embedding_lookup, l2_normalize, moments, swish, weighted_cross_entropy_with_logits,
+                          xw_plus_b)
 from .ops.nn_ops import (bias_add, l2_loss, log_softmax, relu, sigmoid, sigmoid_cross_entropy_with_logits, softmax,
                          softmax_cross_entropy_with_logits, softmax_cross_entropy_with_logits_v2,
                          sparse_softmax_cross_entropy_with_logits, tanh)

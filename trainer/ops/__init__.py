@@ -1,8 +1,8 @@
-"""Op definitions; importing this package registers every op type."""
-from . import array_ops, conv_ops, core_ops, math_ops, nn_ops, operators, random_ops, reduction_ops, state_ops
-from . import control_flow_ops  # noqa: F401,E402
-from . import activation_ops, clip_ops, cwise_ops as elementwise_ops, gather_ops, nn_impl, shape_ops  # noqa: F401,E402
-from . import (batch_norm_ops, check_ops, conv_transpose_ops, linalg_ops, logging_ops, scan_ops, scatter_ops,
-               segment_ops, shuffle_ops)
-from . import conv1d_ops, matrix_ops, nn_more_ops, reverse_ops, sampling_ops, sort_ops  # noqa: F401,E402
-from . import lrn_ops  # noqa: F401,E402
+"""TF1's op families, one module each (forward, shape inference and gradient side by side), with variables, scopes,
+initializers and tg.gradients. Importing this package registers every op type."""
+from . import (activation_ops, array_ops, batch_norm_ops, candidate_sampling_ops, check_ops, clip_ops,  # noqa: F401
+               control_flow_ops, conv1d_ops, conv_ops, conv_transpose_ops, core_ops, cwise_ops, dropout_ops, fill_ops,
+               functional_ops, gather_ops, linalg_ops, logging_ops, lrn_ops, math_ops, matrix_ops, nn_impl, nn_ops,
+               operators, pad_ops, random_ops, reduction_ops, reverse_ops, sampled_losses, sampling_ops, scan_ops,
+               scatter_ops, segment_ops, shape_ops, shuffle_ops, sort_ops, stack_ops, state_ops, variables,
+               while_loop_ops, zero_fraction_ops)

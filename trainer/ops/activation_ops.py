@@ -1,8 +1,9 @@
-"""More activations, TF1's: relu6, elu, softplus and leaky_relu, each with its gradient op."""
+"""TF1's activations beyond relu/sigmoid/tanh (nn_ops.py): relu6, elu, softplus, leaky_relu, selu and softsign,
+each with its gradient op."""
 import numpy as np
 
 from .core_ops import convert_to_tensor
-from .math_ops import unary_builder, where, zeros_like
+from .math_ops import abs as abs_, sign, unary_builder, where, zeros_like
 from ..framework.registry import apply_op, infer_same, register
 
 
@@ -47,3 +48,37 @@ def leaky_relu(features, alpha=0.2, name=None):
     """x where x > 0, alpha * x elsewhere."""
     return apply_op("LeakyRelu", [convert_to_tensor(features)], name=name or "LeakyRelu", alpha=float(alpha))
 
+
+# SELU's constants (Klambauer et al. 2017), the values TF1 uses.
+SELU_SCALE = 1.0507009873554804934193349852946
+SELU_ALPHA = 1.6732632423543772848170429916717
+
+
+def _selu(x):
+    return (SELU_SCALE * np.where(x > 0, x, SELU_ALPHA * np.expm1(np.minimum(x, 0)))).astype(x.dtype, copy=False)
+
+
+def _selu_grad(g, y):
+    return np.where(y > 0, g * SELU_SCALE, g * (y + SELU_SCALE * SELU_ALPHA)).astype(g.dtype, copy=False)
+
+
+register("Selu", _selu, infer=infer_same, fresh=True,
+         grad=lambda op, g: [apply_op("SeluGrad", [g, op.outputs[0]], name="SeluGrad")])
+register("SeluGrad", _selu_grad, infer=infer_same, fresh=True,
+         grad=lambda op, gg: [apply_op("SeluGrad", [gg, op.inputs[1]]),
+                              where(op.inputs[1] > 0.0, zeros_like(gg), gg * op.inputs[0])])
+
+
+def _softsign_grad_x(op, gg):
+    g, x = op.inputs
+    d = 1.0 + abs_(x)
+    return gg * g * -2.0 * sign(x) / (d * d * d)
+
+
+register("Softsign", lambda x: x / (1 + np.abs(x)), infer=infer_same, fresh=True,
+         grad=lambda op, g: [apply_op("SoftsignGrad", [g, op.inputs[0]], name="SoftsignGrad")])
+register("SoftsignGrad", lambda g, x: g / np.square(1 + np.abs(x)), infer=infer_same, fresh=True,
+         grad=lambda op, gg: [apply_op("SoftsignGrad", [gg, op.inputs[1]]), _softsign_grad_x(op, gg)])
+
+selu = unary_builder("Selu", "scale * x where x > 0, scale * alpha * (exp(x) - 1) elsewhere (self-normalizing).")
+softsign = unary_builder("Softsign", "x / (1 + |x|) elementwise.")

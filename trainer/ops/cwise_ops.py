@@ -1,4 +1,5 @@
-"""More elementwise math: trigonometry, rounding, floor division, logical ops, stop_gradient, as TF1 names them."""
+"""Elementwise math TF1 has beyond arithmetic (the "cwise" ops): trigonometry, rounding, floor division and modulo,
+logical ops and stop_gradient, as TF1 names them."""
 import numpy as np
 
 from ..framework import dtypes

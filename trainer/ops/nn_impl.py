@@ -1,14 +1,15 @@
-"""tg.nn helpers TF1 builds from other ops: l2_normalize, moments, xw_plus_b, embedding_lookup."""
+"""tg.nn functions TF1 builds from other ops (its nn_impl.py): l2_normalize, moments, xw_plus_b, embedding_lookup,
+swish, crelu and the weighted sigmoid cross entropy."""
 import numpy as np
 
 from ..framework.graph_wrappers import name_scope
 from .array_ops import cast, concat
 from .clip_ops import clip_by_norm
 from .core_ops import constant, convert_to_tensor
-from .cwise_ops import rsqrt, squared_difference, stop_gradient
+from .cwise_ops import log1p, rsqrt, squared_difference, stop_gradient
 from .gather_ops import gather
-from .math_ops import matmul, maximum, square
-from .nn_ops import bias_add
+from .math_ops import abs as abs_, binary_operands, exp, matmul, maximum, square
+from .nn_ops import bias_add, relu, sigmoid
 from .reduction_ops import reduce_mean, reduce_sum
 from .shape_ops import squeeze
 from .tensor_util import argument_lookup, static_shape
@@ -78,3 +79,36 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
                 raise NotImplementedError("embedding_lookup max_norm needs params and ids of known rank")
             rows = clip_by_norm(rows, max_norm, axes=list(range(ids_rank, rank)))
         return rows
+
+
+def swish(features):
+    """x * sigmoid(x) (Ramachandran et al. 2017)."""
+    with name_scope("swish"):
+        x = convert_to_tensor(features)
+        return x * sigmoid(x)
+
+
+def crelu(features, name=None, axis=-1):
+    """relu of [x, -x] joined along `axis`: the positive and the negative part, so that dim doubles."""
+    with name_scope(name or "CRelu"):
+        x = convert_to_tensor(features)
+        return relu(concat([x, -x], axis))
+
+
+def weighted_cross_entropy_with_logits(labels=None, logits=None, pos_weight=None, name=None, targets=None):
+    """Sigmoid cross entropy with the positive term scaled by pos_weight:
+    (1 - z) * x + (1 + (q - 1) * z) * (log(1 + exp(-|x|)) + max(-x, 0)); `targets` is TF1's older name of labels."""
+    if (labels is None) == (targets is None):
+        raise ValueError("weighted_cross_entropy_with_logits takes the labels as `labels` or `targets` "
+                         "(exactly one of them)")
+    if logits is None or pos_weight is None:
+        raise ValueError(f"weighted_cross_entropy_with_logits needs logits and pos_weight, got logits={logits!r} "
+                         f"pos_weight={pos_weight!r}")
+    with name_scope(name or "logistic_loss"):
+        x, z = binary_operands("weighted_cross_entropy_with_logits", logits, targets if labels is None else labels)
+        if x.ndim is not None and z.ndim is not None and tuple(x.shape) != tuple(z.shape) and \
+                None not in tuple(x.shape) + tuple(z.shape):
+            raise ValueError(f"logits and labels must have the same shape, got {x.name!r} of shape {x.shape} and "
+                             f"{z.name!r} of shape {z.shape}")
+        log_weight = 1.0 + (pos_weight - 1.0) * z
+        return (1.0 - z) * x + log_weight * (log1p(exp(-abs_(x))) + maximum(-x, 0.0))

@@ -1,6 +1,6 @@
 """Python operators on Tensors build graph ops, named as TF1 names them ("add", "mul", "truediv", "LessEqual")."""
 from ..framework.tensor import Tensor
-from . import array_ops, cwise_ops as elementwise_ops, math_ops
+from . import array_ops, cwise_ops, math_ops
 
 
 def _binary(fn, name, reverse=False):
@@ -12,9 +12,9 @@ def _binary(fn, name, reverse=False):
 for _dunder, _fn, _name in [("add", math_ops.add, "add"), ("sub", math_ops.subtract, "sub"),
                             ("mul", math_ops.multiply, "mul"), ("truediv", math_ops.divide, "truediv"),
                             ("matmul", math_ops.matmul, "matmul"), ("pow", math_ops.pow, "pow"),
-                            ("mod", elementwise_ops.floormod, "mod"), ("floordiv", elementwise_ops.floordiv, "floordiv"),
-                            ("and", elementwise_ops.logical_and, "and"), ("or", elementwise_ops.logical_or, "or"),
-                            ("xor", elementwise_ops.logical_xor, "xor")]:
+                            ("mod", cwise_ops.floormod, "mod"), ("floordiv", cwise_ops.floordiv, "floordiv"),
+                            ("and", cwise_ops.logical_and, "and"), ("or", cwise_ops.logical_or, "or"),
+                            ("xor", cwise_ops.logical_xor, "xor")]:
     setattr(Tensor, f"__{_dunder}__", _binary(_fn, _name))
     setattr(Tensor, f"__r{_dunder}__", _binary(_fn, _name, reverse=True))
 
@@ -25,5 +25,5 @@ for _dunder, _fn, _name in [("lt", math_ops.less, "Less"), ("le", math_ops.less_
 
 Tensor.__neg__ = lambda self: math_ops.negative(self, name="Neg")
 Tensor.__abs__ = lambda self: math_ops.abs(self, name="Abs")
-Tensor.__invert__ = lambda self: elementwise_ops.logical_not(self, name="LogicalNot")
+Tensor.__invert__ = lambda self: cwise_ops.logical_not(self, name="LogicalNot")
 Tensor.__getitem__ = lambda self, key: array_ops.strided_slice(self, key)
