@@ -294,3 +294,20 @@ def test_graph_is_finalized_during_the_session_and_writable_after():
         with tf.train.MonitoredSession():
             pass
         assert g.finalized  # ... but leaves a graph the program finalized itself as it was
+
+
+def test_local_init_op_waits_for_ready_for_local_init_op():
+    # TF1's SessionManager runs local_init_op only once ready_for_local_init_op reports nothing uninitialized
+    with tf.Graph().as_default():
+        w = tf.Variable(1.0, name="w")
+        copy = tf.Variable(w + 1.0, name="copy", collections=[tf.GraphKeys.LOCAL_VARIABLES])  # reads w
+        manager = tf.train.SessionManager(local_init_op=copy.initializer,
+                                          ready_op=tf.report_uninitialized_variables(),
+                                          ready_for_local_init_op=tf.report_uninitialized_variables(
+                                              tf.global_variables()))
+        with pytest.raises(RuntimeError, match="did not make model ready for local_init.*Variables not "
+                           "initialized: w"):
+            manager.prepare_session("", init_fn=lambda sess: None)
+        sess = manager.prepare_session("", init_op=w.initializer)
+        assert sess.run(copy) == 2.0  # the local init ran once w was initialized
+        assert not sess.run(tf.report_uninitialized_variables()).size
