@@ -64,6 +64,7 @@ from .graph import (add_to_collection, add_to_collections, colocate_with, device
 from .graph_keys import GraphKeys  # noqa: E402
 from . import debugging, linalg  # noqa: E402  (tf.debugging, tf.linalg)
 from . import image  # noqa: E402  (tf.image)
+from . import data  # noqa: E402  (tf.data, with ringflow's sharding helpers)
 from .ops.check_ops import (Assert, add_check_numerics_ops, assert_equal, assert_greater,  # noqa: E402
                             assert_greater_equal, assert_integer, assert_less, assert_less_equal, assert_negative,
                             assert_non_negative, assert_non_positive, assert_none_equal, assert_positive,
@@ -90,10 +91,6 @@ from .variables import (all_variables, assert_variables_initialized, assign, ass
 
 
 def __getattr__(name):
-    """TF1 names ringflow lacks fail with what to use instead (trainer/unsupported.py); `tf.data` is ringflow's
-    sharding module, which names TF1's tf.data API as missing in the same way."""
-    if name == "data":  # not `from . import data`: that asks this very hook first
-        import importlib
-        return importlib.import_module(f"{__name__}.data")
+    """TF1 names ringflow lacks fail with what to use instead (trainer/unsupported.py)."""
     from .unsupported import missing
     raise missing(name)
