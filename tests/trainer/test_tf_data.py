@@ -226,3 +226,7 @@ def test_experimental_transformations_equal_their_unfused_forms():
     assert [b.tolist() for b in mb] == [[0, 2], [4, 6], [8]]
     ub = tf.data.Dataset.range(7).batch(3).apply(tf.data.experimental.unbatch())
     assert ub.output_shapes == () and ints(ub) == list(range(7))
+    pairs = tf.data.Dataset.from_tensor_slices(np.arange(6).reshape(3, 2)).unbatch()
+    assert drain(pairs.enumerate(start=10)) == [(10, 0), (11, 1), (12, 2), (13, 3), (14, 4), (15, 5)]
+    with pytest.raises(ValueError, match="Cannot unbatch an input with scalar components"):
+        tf.data.Dataset.range(3).unbatch()

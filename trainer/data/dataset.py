@@ -4,9 +4,13 @@ A Dataset wraps one Stage (stage.py), the last transformation of a tree of them;
 Dataset and leaves this one as it is. Arguments are tensors as in TF1 (a Python number becomes a constant);
 functions given to map/filter/flat_map/interleave are traced once into the graph (function.py).
 """
+import numpy as np
+
+from ..graph import Tensor
+from ..ops.tensor_util import constant_value
 from ..random_seed import get_seed
 from . import iterator as _iterator
-from .batching import BatchStage, PaddedBatchStage
+from .batching import BatchStage, PaddedBatchStage, UnbatchStage
 from .function import DatasetFunction
 from .sources import ConcatenateStage, GeneratorStage, RangeStage, SliceStage, TensorStage, ZipStage
 from .stage import captures
@@ -99,6 +103,12 @@ class Dataset:
 
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None):
         """Elements drawn uniformly from a buffer of buffer_size, refilled from the input (TF1's shuffle)."""
+        if isinstance(seed, Tensor):
+            known = constant_value(seed)
+            if known is None:
+                raise NotImplementedError(f"Dataset.shuffle(seed={seed.name!r}): a seed known only when the graph "
+                                          "runs is not supported; give a Python int (or a constant)")
+            seed = int(known)
         seed, seed2 = get_seed(seed)
         reshuffle = True if reshuffle_each_iteration is None else bool(reshuffle_each_iteration)
         return Dataset(ShuffleStage(self._stage, buffer_size, seed, seed2, reshuffle))
@@ -127,6 +137,14 @@ class Dataset:
     def prefetch(self, buffer_size):
         """The elements as they are: they are made when get_next asks, so there is nothing to overlap."""
         return Dataset(PrefetchStage(self._stage, buffer_size))
+
+    def unbatch(self):
+        """Each element's slices along its first dimension, as separate elements."""
+        return Dataset(UnbatchStage(self._stage))
+
+    def enumerate(self, start=0):
+        """(index, element) pairs, the index an int64 counting from `start`."""
+        return Dataset.zip((Dataset.range(start, np.iinfo(np.int64).max), self))
 
     def apply(self, transformation_func):
         """transformation_func(self), which must return a Dataset."""

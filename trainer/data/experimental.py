@@ -1,5 +1,4 @@
 """tf.data.experimental: the TF1 transformations programs apply with Dataset.apply(), and AUTOTUNE."""
-from .batching import UnbatchStage
 from .dataset import Dataset
 from .transforms import AUTOTUNE  # noqa: F401  (tf.data.experimental.AUTOTUNE)
 
@@ -25,4 +24,4 @@ def parallel_interleave(map_func, cycle_length, block_length=1, sloppy=False, bu
 
 def unbatch():
     """Each element's slices along its first dimension, as separate elements."""
-    return lambda dataset: Dataset(UnbatchStage(dataset._stage))
+    return Dataset.unbatch

@@ -18,9 +18,8 @@ from ..ops.core_ops import convert_to_tensor
 from ..ops.registry import op_def, register
 from ..tensor_shape import TensorShape
 from .runtime import Context, session_table
-from .sources import flatten_types
 from .stage import Stage, captures
-from .structure import Spec, flatten_up_to, pack
+from .structure import Spec, flatten_types, flatten_up_to, pack
 
 GET_NEXT_CALL_WARNING_THRESHOLD = 32  # TF1 warns past this many get_next() calls on one iterator: a loop building ops
 GLOBAL_ITERATORS = "iterators"  # TF1's collection of iterator handles

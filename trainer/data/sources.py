@@ -6,7 +6,8 @@ from ..errors import InvalidArgumentError
 from ..ops.core_ops import as_string_array
 from ..tensor_shape import TensorShape
 from .stage import Stage, check, scalar
-from .structure import Spec, flatten, flatten_up_to, most_specific_compatible_shape, normalize, pack, substitute
+from .structure import (Spec, flatten_types, flatten_up_to, most_specific_compatible_shape, normalize, pack,
+                        substitute)
 
 
 class TensorStage(Stage):
@@ -40,10 +41,10 @@ class SliceStage(Stage):
 
     def iterate(self, context):
         values = [context.value(t) for t in self.tensors]
-        sizes = {v.shape[0] for v in values}
-        if len(sizes) > 1:
-            raise InvalidArgumentError(f"Dataset.from_tensor_slices() got components with first dimensions "
-                                       f"{sorted(sizes)}: they must all be equal")
+        sizes = {v.shape[0] if v.ndim else None for v in values}
+        if len(sizes) > 1 or None in sizes:
+            raise InvalidArgumentError(f"Dataset.from_tensor_slices() got components of shapes "
+                                       f"{[v.shape for v in values]}: each needs a first dimension, the same in all")
         for i in range(values[0].shape[0]):
             yield [v[i, ...] for v in values]  # [i, ...]: a 0-d array, not a numpy scalar
 
@@ -108,12 +109,6 @@ class GeneratorStage(Stage):
                                            f"where an element of shape {shape} was expected.")
             arrays.append(array)
         return arrays
-
-
-def flatten_types(output_types):
-    """The dtypes of a nested structure of dtypes, and the structure."""
-    leaves, structure = flatten(output_types)
-    return [dtypes.as_dtype(t) for t in leaves], structure
 
 
 class ZipStage(Stage):

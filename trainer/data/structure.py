@@ -26,6 +26,12 @@ def flatten(value):
     return [value], None
 
 
+def flatten_types(output_types):
+    """The dtypes of a nested structure of dtypes, and the structure."""
+    leaves, structure = flatten(output_types)
+    return [dtypes.as_dtype(t) for t in leaves], structure
+
+
 def flatten_up_to(structure, value, what):
     """The parts of `value` at the leaves of `structure` (a leaf of `structure` takes a whole sub-value, e.g. a
     shape given as a tuple); TypeError naming `what` when `value` does not nest like `structure`."""
@@ -71,7 +77,8 @@ def normalize(element, what):
         try:
             tensors.append(to_tensor(leaf, name=f"component_{i}"))
         except (TypeError, ValueError) as exc:
-            raise TypeError(f"{what}: component {i} of {element!r} is {leaf!r}, which is not a tensor ({exc})") from None
+            raise TypeError(f"{what}: component {i} of {element!r} is {leaf!r}, which is not a tensor "
+                            f"({exc})") from None
     return tensors, structure
 
 

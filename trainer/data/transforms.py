@@ -8,7 +8,7 @@ import numpy as np
 from .. import dtypes
 from ..errors import InvalidArgumentError
 from .runtime import entropy
-from .stage import Stage, check, scalar
+from .stage import Stage, check, scalar, static
 
 AUTOTUNE = -1  # TF1's tf.data.experimental.AUTOTUNE: "let the runtime choose"
 
@@ -96,10 +96,10 @@ class ShardStage(Stage):
         self.tensors = [scalar(num_shards, dtypes.int64, "num_shards"), scalar(index, dtypes.int64, "index")]
         check(self.tensors[0], lambda n: n > 0,
               "Number of shards must be greater than zero (currently num_shards = {}).")
-        shards = self.tensors[0].op.attrs.get("value") if self.tensors[0].op.type == "Const" else None
+        shards = static(self.tensors[0])
         if shards is not None:
             check(self.tensors[1], lambda i: 0 <= i < shards,
-                  f"Index must be between 0 and {int(shards) - 1} (currently index = {{}}).")
+                  f"Index must be between 0 and {shards - 1} (currently index = {{}}).")
 
     def iterate(self, context):
         shards, index = context.scalar(self.tensors[0]), context.scalar(self.tensors[1])
