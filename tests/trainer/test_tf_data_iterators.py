@@ -1,4 +1,6 @@
 """tf.data iterators in graph mode: one-shot, initializable, reinitializable and feedable, as TF1 runs them."""
+import threading
+
 import numpy as np
 import pytest
 
@@ -153,3 +155,23 @@ def test_module_level_tf1_forms_and_shared_names():
         assert [sess.run(xa), sess.run(xb), sess.run(xa)] == [0, 1, 2]  # one shared iterator state
         assert [sess.run(x1), sess.run(xi)] == [0, 0]
     assert len(tf.get_collection("iterators")) == 4
+
+
+def test_threads_share_one_iterator_and_get_every_element_once():
+    x = tf.data.Dataset.range(2000).map(lambda v: v * 3).make_one_shot_iterator().get_next()
+    got, errors = [], []
+    with tf.Session() as sess:
+        def worker():
+            try:
+                while True:
+                    got.append(int(sess.run(x)))
+            except tf.errors.OutOfRangeError:
+                pass
+            except Exception as exc:  # noqa: BLE001 - reported by the assertion below
+                errors.append(exc)
+        threads = [threading.Thread(target=worker) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert not errors and sorted(got) == [3 * i for i in range(2000)]

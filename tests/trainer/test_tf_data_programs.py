@@ -97,6 +97,43 @@ def test_monitored_training_session_stops_at_the_end_of_the_data(initializable, 
     assert tf.train.load_variable(str(tmp_path), "global_step") == 4
 
 
+def test_a_classifier_learns_from_a_shuffled_repeated_pipeline_in_a_monitored_session():
+    """A TF1-style softmax regression: map (scale, one-hot), shuffle, batch, repeat, prefetch; then evaluation
+    by re-initializing the same iterator on the held-out set."""
+    rng = np.random.default_rng(1)
+    centers = rng.normal(scale=4.0, size=(3, 5))
+    labels = rng.integers(0, 3, size=600)
+    points = (centers[labels] + rng.normal(size=(600, 5))).astype(np.float32) * 10.0
+    train_x, train_y, test_x, test_y = points[:500], labels[:500], points[500:], labels[500:]
+
+    def prepare(x, y):
+        return x / 10.0, tf.one_hot(y, 3)
+    train = tf.data.Dataset.from_tensor_slices((train_x, train_y)).map(prepare, num_parallel_calls=2) \
+        .shuffle(500, seed=0).batch(32).repeat().prefetch(1)
+    evaluation = tf.data.Dataset.from_tensor_slices((test_x, test_y)).map(prepare).batch(100)
+    iterator = tf.data.Iterator.from_structure(train.output_types, train.output_shapes)
+    x, y = iterator.get_next()
+    logits = tf.layers.dense(x, 3)
+    loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=logits))
+    correct = tf.reduce_sum(tf.cast(tf.equal(tf.argmax(logits, 1), tf.argmax(y, 1)), tf.float32))
+    step = tf.train.get_or_create_global_step()
+    train_op = tf.train.AdamOptimizer(0.05).minimize(loss, global_step=step)
+    train_init, eval_init = iterator.make_initializer(train), iterator.make_initializer(evaluation)
+    scaffold = tf.train.Scaffold(local_init_op=train_init)
+    with tf.train.MonitoredTrainingSession(scaffold=scaffold) as sess:
+        for _ in range(200):  # about 13 passes over the training set, each in its own order
+            sess.run(train_op)
+        assert sess.run(step) == 200
+        sess.run(eval_init)
+        right = 0
+        while True:
+            try:
+                right += sess.run(correct)
+            except tf.errors.OutOfRangeError:
+                break
+    assert right / len(test_y) > 0.95  # an untrained model gets about a third right
+
+
 def test_importing_data_guide_reinitializable_iterator():
     """Training data with random noise and validation data through one reinitializable iterator."""
     training = tf.data.Dataset.range(100).map(lambda x: x + tf.random_uniform([], -10, 10, tf.int64))

@@ -6,6 +6,7 @@ keeps iterators as resources of a session: `session_table(session)` holds each i
 traced function's sub-plan. A Context is one initialization of one iterator: the values of the tensors its
 dataset captured, and the state its stages keep for that pass (a cache's elements).
 """
+import threading
 import weakref
 
 import numpy as np
@@ -49,17 +50,20 @@ class IteratorResource:
         self.elements = None
         self.types = None
         self.seed_generators = {}
+        self.lock = threading.Lock()  # threads may run get_next at once (TF1 allows it); a generator may not
 
     def start(self, stage, context):
-        self.types = tuple(stage.spec.types)
-        self.elements = iter(stage.iterate(context))
+        with self.lock:
+            self.types = tuple(stage.spec.types)
+            self.elements = iter(stage.iterate(context))
 
     def next(self):
-        try:
-            return next(self.elements)
-        except StopIteration:
-            self.elements = iter(())
-            raise OutOfRangeError("End of sequence") from None
+        with self.lock:
+            try:
+                return next(self.elements)
+            except StopIteration:
+                self.elements = iter(())
+                raise OutOfRangeError("End of sequence") from None
 
 
 class Context:
