@@ -160,6 +160,8 @@ def test_zip_concatenate_and_apply():
     assert z[0] == {"x": 1, "y": (4, 1)}
     with pytest.raises(TypeError, match="please use a tuple instead"):
         tf.data.Dataset.zip([a, b])
+    with pytest.raises(ValueError, match="needs at least one dataset"):
+        tf.data.Dataset.zip(())
     assert ints(a.concatenate(b)) == [1, 2, 3, 4, 5, 6, 7]
     with pytest.raises(TypeError, match="Two datasets to concatenate have different types"):
         a.concatenate(tf.data.Dataset.from_tensor_slices([1.0]))

@@ -58,6 +58,8 @@ class Dataset:
     def zip(datasets):
         """Elements of a (nested tuple/dict) structure of datasets side by side, until the shortest ends."""
         leaves, structure = flatten(datasets)
+        if not leaves:
+            raise ValueError(f"Dataset.zip() needs at least one dataset, got {datasets!r}")
         for d in leaves:
             if not isinstance(d, Dataset):
                 raise TypeError("The argument to `Dataset.zip()` must be a nested structure of `Dataset` objects"
