@@ -72,11 +72,17 @@ def test_a_function_that_returns_no_tensor_is_refused_with_its_transformation_na
 
 def test_a_tensor_of_a_map_function_cannot_be_used_outside_it():
     leaked = []
-    ds = tf.data.Dataset.range(3).map(lambda v: leaked.append(v * 2) or v)
+
+    def double(v):
+        leaked.extend([v, v * 2])
+        return leaked[-1]
+    ds = tf.data.Dataset.range(3).map(double)
     with tf.Session() as sess:
-        with pytest.raises(ValueError, match=r"inside the function passed to Dataset.map\(\)"):
+        with pytest.raises(ValueError, match=r"argument of the function passed to Dataset.map\(\): it has a value"):
             sess.run(leaked[0])
-    assert ints(ds) == [0, 1, 2]
+        with pytest.raises(ValueError, match=r"built inside the function passed to Dataset.map\(\) and runs only"):
+            sess.run(leaked[1])
+    assert ints(ds) == [0, 2, 4]
 
 
 def test_flat_map_and_interleave_follow_tf1s_documented_orders():

@@ -12,8 +12,6 @@ from .iterator import Iterator  # noqa: F401
 from .pipeline import (FINGERPRINT_ROWS, STATE_KEYS, Pipeline, check_state, epoch_permutation,  # noqa: F401
                        eval_batches, fingerprint, shard_bounds, steps_for_epochs)
 
-DatasetV1 = Dataset  # TF1 exports its graph-mode class under both names
-
 _READERS = "file readers: load the records with numpy, then use Dataset.from_tensor_slices or from_generator"
 MISSING = {"TFRecordDataset": _READERS, "TextLineDataset": _READERS, "FixedLengthRecordDataset": _READERS}
 

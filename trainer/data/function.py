@@ -17,11 +17,12 @@ from .structure import Spec, normalize, pack
 
 
 def _arg_kernel(op, session):
-    raise ValueError(f"{op.name!r} is an argument of a tf.data function: it has a value only inside that "
-                     "function, while the dataset runs it; return it from the function to use it outside")
+    raise ValueError(f"{op.name!r} is an argument of the function passed to {op.attrs['transformation']}: it has "
+                     "a value only inside that function, while the dataset runs it; return what you need from the "
+                     "function and use the dataset's elements instead")
 
 
-register("DatasetFunctionArg", kernel=_arg_kernel, infer=lambda shape, dtype: [(shape, dtype)])
+register("DatasetFunctionArg", kernel=_arg_kernel, infer=lambda shape, dtype, transformation: [(shape, dtype)])
 
 
 class FunctionBody(Body):
@@ -47,10 +48,9 @@ class DatasetFunction:
         self.body = body = FunctionBody(transformation, enclosing_body(graph))
         with graph.control_dependencies(None), graph.name_scope(transformation.split("(")[0].replace(".", "_")):
             self.args = [graph.create_op("DatasetFunctionArg", [], [(shape, dtype)], name="arg",
-                                         attrs={"shape": shape, "dtype": dtype}).outputs[0]
+                                         attrs={"shape": shape, "dtype": dtype,
+                                                "transformation": transformation}).outputs[0]
                          for shape, dtype in zip(spec.shapes, spec.types)]
-            for a in self.args:
-                a.op._control_flow = body
             element = pack(spec.structure, self.args)
             call_args = element if type(element) is tuple else (element,)  # TF1 unpacks tuples only
             result, start = run_body(graph, body, func, call_args)
