@@ -8,7 +8,7 @@ so a run resumed from a checkpoint's position continues with exactly the samples
 
 This is ringflow's own rule for data parallelism, not TF1's `Dataset.shard`: shard(k, i) gives worker i the
 elements i, i + k, i + 2k, ... of a dataset, while a Pipeline gives rank r a contiguous block of each global
-batch of the stream. The two rules assign samples to ranks differently (notes/README-tfdata.md says which to
+batch of the stream. The two rules assign samples to ranks differently (README, "tf.data", says which to
 use when).
 """
 import hashlib
