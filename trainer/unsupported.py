@@ -1,6 +1,4 @@
-"""TF1 names ringflow does not have, with what to do instead: `tf.keras` says so rather than a bare AttributeError.
-
-(`tf.data` is `trainer.data`, ringflow's own sharding module: it names TF1's tf.data API as missing itself.)"""
+"""TF1 names ringflow does not have, with what to do instead: `tf.keras` says so rather than a bare AttributeError."""
 
 _PORTING = "see README, 'Porting a TF1 program'"
 MISSING = {

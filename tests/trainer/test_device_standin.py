@@ -25,11 +25,13 @@ OP_TEST_FILES += ["test_sampled_losses.py"]
 OP_TEST_FILES += ["test_image.py"]
 OP_TEST_FILES += ["test_more_ops_3.py", "test_horovod_collectives.py", "test_rnn.py"]
 OP_TEST_FILES += ["test_estimator_inputs.py"]
+OP_TEST_FILES += ["test_tf_data.py", "test_tf_data_functions.py", "test_tf_data_iterators.py", "test_tf_data_programs.py"]
 # Built only by DistributedOptimizer on more than one rank: tests/mpi/test_device_distributed.py runs them on
 # the stand-in (2 and 3 ranks), which a one-process sweep cannot.
 MULTI_RANK_OPS = {"AllreduceGradients", "StartBucketAllreduce", "FinishBucketAllreduce"}
-# Fed, never computed: their values enter a plan as feeds (a while body's loop variables are fed each pass).
-FED_TYPES = ("Const", "Placeholder", "PlaceholderWithDefault", "LoopVar")
+# Fed, never computed: their values enter a plan as feeds (a while body's loop variables are fed each pass, a
+# tf.data function's arguments each element).
+FED_TYPES = ("Const", "Placeholder", "PlaceholderWithDefault", "LoopVar", "DatasetFunctionArg")
 
 
 @contextlib.contextmanager

@@ -12,6 +12,7 @@ from ..framework.tensor import Tensor
 from .core_ops import convert_to_tensor
 from .reduction_ops import reduce_sum
 from ..framework.registry import apply_op, get_array_module, register
+from .stack_ops import stack
 from .tensor_util import constant_value, static_shape
 
 
@@ -29,6 +30,9 @@ register("Fill", lambda dims, value: get_array_module(value).full(tuple(int(d) f
 
 def fill(dims, value, name=None):
     """A tensor of shape `dims` (a list or an int vector Tensor such as tg.shape(x)) filled with scalar `value`."""
+    if isinstance(dims, (list, tuple)) and any(isinstance(d, Tensor) for d in dims):  # TF1 packs [n, 3] into a vector
+        kind = next(d.dtype for d in dims if isinstance(d, Tensor))
+        dims = stack([convert_to_tensor(d, dtype=kind) for d in dims], name="dims")
     if not isinstance(dims, Tensor):
         dims = convert_to_tensor(np.asarray(dims, dtype=np.int32).reshape(-1), name="dims")
     value = convert_to_tensor(value)

@@ -6,15 +6,16 @@ every rank, and the epochs follow each other without a gap, so a global batch ma
 takes its slice of it, the B samples split as evenly as possible. Everything follows from (seed, position),
 so a run resumed from a checkpoint's position continues with exactly the samples it would have seen.
 
-A ported TF1 program reaches this module as `tf.data`: TF1's input-pipeline names fail here with what to do
-instead (see __getattr__), rather than as a bare AttributeError.
+This is ringflow's own rule for data parallelism, not TF1's `Dataset.shard`: shard(k, i) gives worker i the
+elements i, i + k, i + 2k, ... of a dataset, while a Pipeline gives rank r a contiguous block of each global
+batch of the stream. The two rules assign samples to ranks differently (README, "tf.data", says which to
+use when).
 """
 import hashlib
 import math
 
 import numpy as np
 
-from .unsupported import NotInRingflow
 
 STATE_KEYS = ("seed", "position", "num_examples")  # what Pipeline.state() writes that restore() needs
 FINGERPRINT_ROWS = 64  # rows hashed per array: a few KiB read, whatever the dataset's size
@@ -133,16 +134,3 @@ def eval_batches(arrays, batch_size, rank=0, size=1):
         stop = min(start + batch_size, hi)
         yield tuple(a[start:stop] for a in arrays)
 
-
-# TF1's tf.data names: the pipeline API that ringflow replaces with placeholders and numpy batches
-TF1_NAMES = {"Dataset", "TFRecordDataset", "TextLineDataset", "FixedLengthRecordDataset", "Iterator", "Options",
-             "experimental", "make_one_shot_iterator", "make_initializable_iterator", "get_output_shapes",
-             "get_output_types", "get_output_classes", "DatasetSpec"}
-
-
-def __getattr__(name):
-    if name in TF1_NAMES:
-        raise NotInRingflow(f"tf.data.{name} is not available in ringflow (the tf.data input pipeline: feed numpy "
-                            f"batches through tf.placeholder and feed_dict; trainer.data.Pipeline shards and "
-                            f"shuffles arrays for data-parallel training; see README, 'Porting a TF1 program')")
-    raise AttributeError(f"module 'trainer.data' has no attribute {name!r}")

@@ -1,0 +1,153 @@
+"""The stages that change the leading dimension: batch, padded_batch and unbatch."""
+import itertools
+
+import numpy as np
+
+from ..framework import dtypes
+from ..platform.errors import InvalidArgumentError
+from ..framework.tensor import Tensor
+from ..framework.registry import get_array_module
+from ..ops.tensor_util import constant_value
+from ..framework.tensor_shape import TensorShape
+from .stage import Stage, check, scalar, static
+from .structure import Spec, flatten_up_to, to_tensor
+
+
+def _batch_size(batch_size, drop_remainder):
+    size = scalar(batch_size, dtypes.int64, "batch_size")
+    check(size, lambda n: n > 0, "Batch size must be greater than zero, got {!r}.")
+    drop = scalar(drop_remainder, dtypes.bool, "drop_remainder")
+    known = static(size) if static(drop) else None  # the batch dimension is static only when a short batch is dropped
+    return size, drop, known
+
+
+def _chunks(context, stage, size_tensor, drop_tensor):
+    size, drop = context.scalar(size_tensor), context.scalar(drop_tensor)
+    if size <= 0:
+        raise InvalidArgumentError("Batch size must be greater than zero.")
+    elements = iter(stage.iterate(context))
+    while True:
+        chunk = list(itertools.islice(elements, size))
+        if not chunk or drop and len(chunk) < size:
+            return
+        yield chunk
+
+
+def _shape(shape):
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
+class BatchStage(Stage):
+    """Consecutive elements stacked along a new first dimension of batch_size (the last batch may be shorter)."""
+
+    def __init__(self, stage, batch_size, drop_remainder):
+        size, drop, known = _batch_size(batch_size, drop_remainder)
+        self.inputs, self.tensors = (stage,), [size, drop]
+        self.spec = Spec(stage.spec.structure, [TensorShape([known]).concatenate(s) for s in stage.spec.shapes],
+                         stage.spec.types)
+
+    def iterate(self, context):
+        for chunk in _chunks(context, self.inputs[0], *self.tensors):
+            yield [self._stack(i, [e[i] for e in chunk]) for i in range(len(chunk[0]))]
+
+    @staticmethod
+    def _stack(component, values):
+        for j, v in enumerate(values[1:], 1):
+            if v.shape != values[0].shape:
+                raise InvalidArgumentError(
+                    f"Cannot batch tensors with different shapes in component {component}. First element had "
+                    f"shape {_shape(values[0].shape)} and element {j} had shape {_shape(v.shape)}.")
+        return get_array_module(values[0]).stack(values)
+
+
+class PaddedBatchStage(Stage):
+    """Batches whose components are padded to padded_shapes (a dimension of -1/None: the longest in the
+    batch) with padding_values (default 0, or b"" for strings)."""
+
+    def __init__(self, stage, batch_size, padded_shapes, padding_values, drop_remainder):
+        size, drop, known = _batch_size(batch_size, drop_remainder)
+        spec = stage.spec
+        shapes = [self._padded_shape(p, s, i) for i, (p, s) in
+                  enumerate(zip(flatten_up_to(spec.structure, padded_shapes, "padded_shapes"), spec.shapes))]
+        values = ([b"" if t == dtypes.string else np.zeros((), t) for t in spec.types] if padding_values is None
+                  else flatten_up_to(spec.structure, padding_values, "padding_values"))
+        pads = [self._padding(v, t, i) for i, (v, t) in enumerate(zip(values, spec.types))]
+        self.inputs, self.tensors = (stage,), [size, drop] + pads
+        self.padded = shapes
+        self.spec = Spec(spec.structure, [TensorShape([known]).concatenate(s) for s in shapes], spec.types)
+
+    @staticmethod
+    def _padding(value, dtype, i):
+        pad = to_tensor(value, name=f"padding_value_{i}")
+        if pad.shape.ndims not in (None, 0):
+            raise ValueError(f"Padding value should be a scalar, but is not: {value!r} (component {i})")
+        if pad.dtype != dtype:
+            raise TypeError(f"Padding value tensor ({value!r}, {pad.dtype.name}) does not match output type: "
+                            f"{dtype.name} (component {i}); give it that dtype, e.g. np.{dtype.name}(...)")
+        return pad
+
+    @staticmethod
+    def _padded_shape(padded, input_shape, i):
+        if isinstance(padded, Tensor):
+            known = constant_value(padded)
+            if known is None:
+                raise NotImplementedError(f"padded_shapes for component {i} is {padded.name!r}, a tensor whose "
+                                          "value is known only when the graph runs: give a constant shape")
+            padded = [None if d < 0 else int(d) for d in known]
+        try:
+            shape = TensorShape(padded)
+        except (TypeError, ValueError):
+            raise TypeError(f"padded_shapes for component {i} must be a shape (a list of ints, -1 or None for "
+                            f"\"the longest in the batch\"), got {padded!r}") from None
+        if shape.ndims is None:
+            raise ValueError(f"padded_shapes for component {i} must have a known rank, got {padded!r}")
+        if input_shape.ndims is not None and (shape.ndims != input_shape.ndims or any(
+                p is not None and d is not None and p < d for p, d in zip(shape, input_shape))):
+            raise ValueError(f"The padded shape {shape} is not compatible with the corresponding input component "
+                             f"shape {input_shape} (component {i}).")
+        return shape
+
+    def iterate(self, context):
+        pads = [context.value(t) for t in self.tensors[2:]]
+        for chunk in _chunks(context, self.inputs[0], *self.tensors[:2]):
+            yield [self._pad(i, [e[i] for e in chunk], pads[i]) for i in range(len(pads))]
+
+    def _pad(self, component, values, pad):
+        padded = self.padded[component]
+        for v in values:
+            if v.ndim != len(padded):
+                raise InvalidArgumentError(
+                    f"All elements in a batch must have the same rank as the padded shape for component"
+                    f"{component}: expected rank {len(padded)} but got element with rank {v.ndim}")
+        target = tuple(max(v.shape[d] for v in values) if p is None else p for d, p in enumerate(padded))
+        xp = get_array_module(values[0])
+        out = xp.full((len(values),) + target, pad, dtype=values[0].dtype)
+        for j, v in enumerate(values):
+            if any(s > t for s, t in zip(v.shape, target)):
+                raise InvalidArgumentError("Attempted to pad to a smaller size than the input element.")
+            out[(j,) + tuple(slice(0, s) for s in v.shape)] = v
+        return out
+
+
+class UnbatchStage(Stage):
+    """Each element's slices along its first dimension, as separate elements (tf.data.experimental.unbatch)."""
+
+    def __init__(self, stage):
+        shapes = stage.spec.shapes
+        if any(s.ndims == 0 for s in shapes):
+            raise ValueError("Cannot unbatch an input with scalar components.")
+        known = {s[0] for s in shapes if s.ndims is not None and s[0] is not None}
+        if len(known) > 1:
+            raise ValueError(f"Cannot unbatch an input whose components have different batch sizes {sorted(known)}.")
+        self.inputs = (stage,)
+        self.spec = Spec(stage.spec.structure, [TensorShape(None) if s.ndims is None else s[1:] for s in shapes],
+                         stage.spec.types)
+
+    def iterate(self, context):
+        for element in self.inputs[0].iterate(context):
+            sizes = {v.shape[0] for v in element}
+            if len(sizes) > 1:
+                raise InvalidArgumentError(f"Input element components must have the same batch size, got "
+                                           f"{sorted(sizes)}.")
+            for i in range(element[0].shape[0]):
+                yield [v[i, ...] for v in element]

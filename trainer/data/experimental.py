@@ -1,0 +1,27 @@
+"""tf.data.experimental: the TF1 transformations programs apply with Dataset.apply(), and AUTOTUNE."""
+from .dataset import Dataset
+from .transforms import AUTOTUNE  # noqa: F401  (tf.data.experimental.AUTOTUNE)
+
+
+def shuffle_and_repeat(buffer_size, count=None, seed=None):
+    """shuffle(buffer_size, seed) then repeat(count), reshuffling each pass: TF1's fused op yields the same."""
+    return lambda dataset: dataset.shuffle(buffer_size, seed, reshuffle_each_iteration=True).repeat(count)
+
+
+def map_and_batch(map_func, batch_size, num_parallel_batches=None, drop_remainder=False, num_parallel_calls=None):
+    """map(map_func) then batch(batch_size, drop_remainder), which TF1's fused op yields too."""
+    if num_parallel_batches is not None and num_parallel_calls is not None:
+        raise ValueError("The `num_parallel_batches` and `num_parallel_calls` arguments are mutually exclusive.")
+    return lambda dataset: dataset.map(map_func).batch(batch_size, drop_remainder)
+
+
+def parallel_interleave(map_func, cycle_length, block_length=1, sloppy=False, buffer_output_elements=None,
+                        prefetch_input_elements=None):
+    """interleave(map_func, cycle_length, block_length); elements come in the deterministic order whatever
+    `sloppy` says (TF1 allows, and does not require, another order when sloppy=True)."""
+    return lambda dataset: dataset.interleave(map_func, cycle_length, block_length)
+
+
+def unbatch():
+    """Each element's slices along its first dimension, as separate elements."""
+    return Dataset.unbatch

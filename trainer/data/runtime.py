@@ -1,0 +1,105 @@
+"""What runs a dataset inside a session: its iterators' state, its compiled functions, one initialization's values.
+
+A dataset's stages (sources.py, transforms.py, batching.py) are Python generators over flat elements (lists of
+arrays). They run inside the kernels of the iterator ops (iterator.py), so everything lives per session, as TF1
+keeps iterators as resources of a session: `session_table(session)` holds each iterator by its handle and each
+traced function's sub-plan. A Context is one initialization of one iterator: the values of the tensors its
+dataset captured, and the state its stages keep for that pass (a cache's elements).
+"""
+import threading
+import weakref
+
+import numpy as np
+
+from ..platform.errors import OutOfRangeError
+
+_TABLES = weakref.WeakKeyDictionary()  # session -> its SessionTable; goes away with the session
+
+
+class SessionTable:
+    """A session's iterators by handle and its sub-plans of traced functions."""
+
+    def __init__(self, session):
+        self.session = session
+        self.iterators = {}
+        self.plans = {}
+
+    def iterator(self, handle):
+        if handle not in self.iterators:
+            self.iterators[handle] = IteratorResource()
+        return self.iterators[handle]
+
+    def plan(self, function):
+        if function not in self.plans:
+            self.plans[function] = function.compile(self.session)
+        return self.plans[function]
+
+
+def session_table(session):
+    table = _TABLES.get(session)
+    if table is None:
+        table = _TABLES[session] = SessionTable(session)
+    return table
+
+
+class IteratorResource:
+    """One iterator in one session: the elements still to come. The seed generators of its shuffles outlive a
+    re-initialization, as TF1 keeps them in the iterator's resource manager: re-initializing reshuffles."""
+
+    def __init__(self):
+        self.elements = None
+        self.types = None
+        self.seed_generators = {}
+        self.lock = threading.Lock()  # threads may run get_next at once (TF1 allows it); a generator may not
+
+    def start(self, stage, context):
+        with self.lock:
+            self.types = tuple(stage.spec.types)
+            self.elements = iter(stage.iterate(context))
+
+    def next(self):
+        with self.lock:
+            try:
+                return next(self.elements)
+            except StopIteration:
+                self.elements = iter(())
+                raise OutOfRangeError("End of sequence") from None
+
+
+class Context:
+    """One initialization of an iterator: captured values by tensor, per-stage state, the session's plans."""
+
+    def __init__(self, session, values, resource):
+        self.session, self.values, self.resource = session, values, resource
+        self.to_device, self.to_host = session.to_device, session.to_host
+        self.state = {}
+
+    def value(self, tensor):
+        return self.values[tensor]
+
+    def scalar(self, tensor):
+        """A captured scalar as a Python int/bool/float."""
+        return self.to_host(self.values[tensor]).item()
+
+    def call(self, function, element):
+        """`function`'s output values for one element (a list of arrays)."""
+        run = session_table(self.session).plan(function)
+        return run(list(element) + [self.values[t] for t in function.captured])
+
+    def nested(self, values):
+        """The context of a dataset a flat_map/interleave function built: its own captured values."""
+        return Context(self.session, {**self.values, **values}, self.resource)
+
+    def seed_generator(self, stage, seed, seed2):
+        """The generator of per-pass seeds of a shuffle, created on first use; (None, None): fresh entropy."""
+        generators = self.resource.seed_generators
+        if stage not in generators:
+            generators[stage] = np.random.default_rng(entropy(seed, seed2))
+        return generators[stage]
+
+
+def entropy(seed, seed2):
+    """A numpy seed from TF1's (seed, seed2); both None (no graph or op seed) draws a fresh one."""
+    if seed is None and seed2 is None:
+        return np.random.SeedSequence().entropy
+    return [seed or 0, seed2 or 0]

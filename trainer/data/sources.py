@@ -1,0 +1,146 @@
+"""The stages that make elements: from_tensors, from_tensor_slices, range, from_generator, zip, concatenate."""
+import numpy as np
+
+from ..framework import dtypes
+from ..platform.errors import InvalidArgumentError
+from ..ops.core_ops import as_string_array
+from ..framework.tensor_shape import TensorShape
+from .stage import Stage, check, scalar
+from .structure import Spec, flatten_types, flatten_up_to, most_specific_compatible_shape, normalize, pack, substitute
+
+
+class TensorStage(Stage):
+    """One element: the given tensors (Dataset.from_tensors)."""
+
+    def __init__(self, element):
+        self.tensors, structure = normalize(element, "Dataset.from_tensors()")
+        self.spec = Spec.of(self.tensors, structure)
+
+    def iterate(self, context):
+        yield [context.value(t) for t in self.tensors]
+
+
+class SliceStage(Stage):
+    """The slices of the given tensors along their first dimension (Dataset.from_tensor_slices)."""
+
+    def __init__(self, element):
+        self.tensors, structure = normalize(element, "Dataset.from_tensor_slices()")
+        first = None
+        for t in self.tensors:
+            if t.shape.ndims == 0:
+                raise ValueError(f"Dataset.from_tensor_slices() slices each component along its first dimension, "
+                                 f"but {t.name!r} is a scalar: use Dataset.from_tensors() for a single element")
+            size = t.shape[0] if t.shape.ndims is not None else None
+            if size is not None and first is not None and size != first:
+                raise ValueError(f"Dimensions {first} and {size} are not compatible: every component of "
+                                 f"Dataset.from_tensor_slices() needs the same first dimension")
+            first = first if size is None else size
+        self.spec = Spec(structure, [TensorShape(None) if t.shape.ndims is None else t.shape[1:]
+                                     for t in self.tensors], [t.dtype for t in self.tensors])
+
+    def iterate(self, context):
+        values = [context.value(t) for t in self.tensors]
+        sizes = {v.shape[0] if v.ndim else None for v in values}
+        if len(sizes) > 1 or None in sizes:
+            raise InvalidArgumentError(f"Dataset.from_tensor_slices() got components of shapes "
+                                       f"{[v.shape for v in values]}: each needs a first dimension, the same in all")
+        for i in range(values[0].shape[0]):
+            yield [v[i, ...] for v in values]  # [i, ...]: a 0-d array, not a numpy scalar
+
+
+class RangeStage(Stage):
+    """start, start + step, ... before stop, as int64 (Dataset.range, Python's range rules)."""
+
+    def __init__(self, *args):
+        if not 1 <= len(args) <= 3:
+            raise ValueError(f"Invalid arguments to RangeDataset: {args!r} (give stop, start and stop, or "
+                             "start, stop and step)")
+        start, stop, step = (0, args[0], 1) if len(args) == 1 else (args[0], args[1], 1) if len(args) == 2 else args
+        self.tensors = [scalar(v, dtypes.int64, n) for v, n in ((start, "start"), (stop, "stop"), (step, "step"))]
+        check(self.tensors[2], lambda s: s != 0, "step must be a non-zero integer, got {!r}.")
+        self.spec = Spec(None, [()], [dtypes.int64])
+
+    def iterate(self, context):
+        start, stop, step = (context.scalar(t) for t in self.tensors)
+        if step == 0:
+            raise InvalidArgumentError("step must be a non-zero integer.")
+        for i in range(start, stop, step):
+            yield [context.to_device(np.array(i, dtype=np.int64))]
+
+
+class GeneratorStage(Stage):
+    """The elements a Python generator yields, each checked against output_types/output_shapes; the generator
+    is called anew (with `args` evaluated as numpy arrays) each time the dataset is iterated."""
+
+    def __init__(self, generator, output_types, output_shapes=None, args=None):
+        if not callable(generator):
+            raise TypeError(f"`generator` must be callable, got {generator!r}")
+        types, structure = flatten_types(output_types)
+        shapes = ([TensorShape(None)] * len(types) if output_shapes is None else
+                  [TensorShape(s) for s in flatten_up_to(structure, output_shapes, "output_shapes")])
+        self.generator, self.structure = generator, structure
+        self.spec = Spec(structure, shapes, types)
+        self.tensors = [] if args is None else normalize(tuple(args), "from_generator(args=...)")[0]
+
+    def iterate(self, context):
+        args = [context.to_host(context.value(t)) for t in self.tensors]
+        for value in self.generator(*args):
+            yield [context.to_device(v) for v in self._check(value)]
+
+    def _check(self, value):
+        expected = pack(self.structure, [f"tf.{t.name}" for t in self.spec.types])
+        try:
+            parts = flatten_up_to(self.structure, value, "element")
+        except TypeError:
+            raise InvalidArgumentError(f"TypeError: `generator` yielded an element that did not match the "
+                                       f"expected structure. The expected structure was {expected}, but the "
+                                       f"yielded element was {value!r}.") from None
+        arrays = []
+        for part, dtype, shape in zip(parts, self.spec.types, self.spec.shapes):
+            try:
+                array = as_string_array(part) if dtype == dtypes.string else np.asarray(part, dtype=dtype)
+            except (TypeError, ValueError):
+                raise InvalidArgumentError(f"TypeError: `generator` yielded an element that could not be "
+                                           f"converted to the expected type. The expected type was {dtype.name}, "
+                                           f"but the yielded element was {part!r}.") from None
+            if not shape.is_compatible_with(array.shape):
+                raise InvalidArgumentError(f"ValueError: `generator` yielded an element of shape {array.shape} "
+                                           f"where an element of shape {shape} was expected.")
+            arrays.append(array)
+        return arrays
+
+
+class ZipStage(Stage):
+    """Elements of several datasets side by side, until the shortest ends (Dataset.zip)."""
+
+    def __init__(self, structure, stages):
+        self.inputs = tuple(stages)
+        self.spec = Spec(substitute(structure, [s.spec.structure for s in stages]),
+                         [sh for s in stages for sh in s.spec.shapes], [t for s in stages for t in s.spec.types])
+
+    def iterate(self, context):
+        iterators = [iter(s.iterate(context)) for s in self.inputs]
+        while True:
+            element = []
+            for it in iterators:
+                part = next(it, None)
+                if part is None:
+                    return
+                element += part
+            yield element
+
+
+class ConcatenateStage(Stage):
+    """The elements of one dataset, then those of another of the same structure and types."""
+
+    def __init__(self, first, second):
+        if not first.spec.same_types(second.spec):
+            raise TypeError(f"Two datasets to concatenate have different types {first.spec.output_types()} and "
+                            f"{second.spec.output_types()}")
+        self.inputs = (first, second)
+        self.spec = Spec(first.spec.structure, [most_specific_compatible_shape(a, b) for a, b in
+                                                zip(first.spec.shapes, second.spec.shapes)], first.spec.types)
+
+    def iterate(self, context):
+        for stage in self.inputs:
+            yield from stage.iterate(context)

@@ -1,0 +1,221 @@
+"""The stages that transform a dataset element by element: map, filter, repeat, take, skip, shard, shuffle, cache,
+prefetch, and flat_map/interleave (a function that returns a dataset per element)."""
+import itertools
+import os
+
+import numpy as np
+
+from ..framework import dtypes
+from ..platform.errors import InvalidArgumentError
+from .runtime import entropy
+from .stage import Stage, check, scalar, static
+
+AUTOTUNE = -1  # TF1's tf.data.experimental.AUTOTUNE: "let the runtime choose"
+
+
+class MapStage(Stage):
+    """map_func's outputs for each element."""
+
+    def __init__(self, stage, function):
+        self.inputs, self.functions, self.function = (stage,), (function,), function
+        self.spec = function.result
+
+    def iterate(self, context):
+        for element in self.inputs[0].iterate(context):
+            yield context.call(self.function, element)
+
+
+class FilterStage(Stage):
+    """The elements for which the predicate is True."""
+
+    def __init__(self, stage, function):
+        spec = function.result
+        if spec.structure is not None or spec.types[0] != dtypes.bool or spec.shapes[0].ndims not in (None, 0):
+            raise ValueError(f"`predicate` return type must be convertible to a scalar boolean tensor. Was {spec}.")
+        self.inputs, self.functions, self.function = (stage,), (function,), function
+        self.spec = stage.spec
+
+    def iterate(self, context):
+        for element in self.inputs[0].iterate(context):
+            if context.to_host(context.call(self.function, element)[0]):
+                yield element
+
+
+class RepeatStage(Stage):
+    """The input `count` times over (-1: forever; a pass that yields nothing ends it, as in TF1)."""
+
+    def __init__(self, stage, count):
+        self.inputs, self.spec = (stage,), stage.spec
+        self.tensors = [scalar(-1 if count is None else count, dtypes.int64, "count")]
+
+    def iterate(self, context):
+        count = context.scalar(self.tensors[0])
+        passes = itertools.count() if count < 0 else range(count)
+        for _ in passes:
+            empty = True
+            for element in self.inputs[0].iterate(context):
+                empty = False
+                yield element
+            if empty:
+                return
+
+
+class TakeStage(Stage):
+    """At most `count` elements (-1: all)."""
+
+    def __init__(self, stage, count):
+        self.inputs, self.spec = (stage,), stage.spec
+        self.tensors = [scalar(count, dtypes.int64, "count")]
+
+    def iterate(self, context):
+        count = context.scalar(self.tensors[0])
+        elements = self.inputs[0].iterate(context)
+        yield from elements if count < 0 else itertools.islice(elements, count)
+
+
+class SkipStage(Stage):
+    """All but the first `count` elements (-1: none)."""
+
+    def __init__(self, stage, count):
+        self.inputs, self.spec = (stage,), stage.spec
+        self.tensors = [scalar(count, dtypes.int64, "count")]
+
+    def iterate(self, context):
+        count = context.scalar(self.tensors[0])
+        elements = iter(self.inputs[0].iterate(context))
+        for _ in elements if count < 0 else itertools.islice(elements, count):
+            pass
+        yield from elements
+
+
+class ShardStage(Stage):
+    """Elements index, index + num_shards, index + 2 num_shards, ... (TF1's round-robin shard)."""
+
+    def __init__(self, stage, num_shards, index):
+        self.inputs, self.spec = (stage,), stage.spec
+        self.tensors = [scalar(num_shards, dtypes.int64, "num_shards"), scalar(index, dtypes.int64, "index")]
+        check(self.tensors[0], lambda n: n > 0,
+              "Number of shards must be greater than zero (currently num_shards = {}).")
+        shards = static(self.tensors[0])
+        if shards is not None:
+            check(self.tensors[1], lambda i: 0 <= i < shards,
+                  f"Index must be between 0 and {shards - 1} (currently index = {{}}).")
+
+    def iterate(self, context):
+        shards, index = context.scalar(self.tensors[0]), context.scalar(self.tensors[1])
+        if shards <= 0:
+            raise InvalidArgumentError(f"Number of shards must be greater than zero (currently num_shards = {shards}).")
+        if not 0 <= index < shards:
+            raise InvalidArgumentError(f"Index must be between 0 and {shards - 1} (currently index = {index}).")
+        yield from itertools.islice(self.inputs[0].iterate(context), index, None, shards)
+
+
+class ShuffleStage(Stage):
+    """TF1's shuffle buffer: fill a buffer of buffer_size elements, emit one picked uniformly at random, refill.
+
+    Each pass over the input (each epoch of a later repeat) draws its seed from a generator seeded by
+    (seed, seed2); without reshuffle_each_iteration every pass reuses the first seed, so it repeats one order.
+    """
+
+    def __init__(self, stage, buffer_size, seed, seed2, reshuffle_each_iteration):
+        self.inputs, self.spec = (stage,), stage.spec
+        self.tensors = [scalar(buffer_size, dtypes.int64, "buffer_size")]
+        check(self.tensors[0], lambda n: n > 0, "buffer_size must be greater than zero, got {!r}.")
+        self.seed, self.seed2, self.reshuffle = seed, seed2, reshuffle_each_iteration
+
+    def iterate(self, context):
+        size = context.scalar(self.tensors[0])
+        if size <= 0:
+            raise InvalidArgumentError("buffer_size must be greater than zero.")
+        if self.reshuffle:
+            seed = context.seed_generator(self, self.seed, self.seed2).integers(2 ** 63)
+        else:
+            seed = context.state.setdefault(self, entropy(self.seed, self.seed2))
+        rng = np.random.default_rng(seed)
+        elements, buffer = iter(self.inputs[0].iterate(context)), []
+        while True:
+            for element in itertools.islice(elements, size - len(buffer)):
+                buffer.append(element)
+            if not buffer:
+                return
+            i = rng.integers(len(buffer))
+            buffer[i], buffer[-1] = buffer[-1], buffer[i]
+            yield buffer.pop()
+
+
+class CacheStage(Stage):
+    """The input's elements, kept in memory by the first complete pass and replayed by later passes of the
+    same initialization (a pass left unfinished keeps nothing, as in TF1)."""
+
+    def __init__(self, stage, filename):
+        if filename not in ("", None):
+            raise NotImplementedError(f"Dataset.cache(filename={filename!r}): caching to files is not implemented; "
+                                      "use cache() (in memory)")
+        self.inputs, self.spec = (stage,), stage.spec
+
+    def iterate(self, context):
+        cached = context.state.get(self)
+        if cached is not None:
+            yield from cached
+            return
+        elements = []
+        for element in self.inputs[0].iterate(context):
+            elements.append(element)
+            yield element
+        context.state[self] = elements
+
+
+class PrefetchStage(Stage):
+    """The input as it is: elements are made when get_next asks, so prefetching changes only timing in TF1."""
+
+    def __init__(self, stage, buffer_size):
+        self.inputs, self.spec = (stage,), stage.spec
+        self.tensors = [scalar(AUTOTUNE if buffer_size is None else buffer_size, dtypes.int64, "buffer_size")]
+        check(self.tensors[0], lambda n: n >= AUTOTUNE, "buffer_size must be >= 0 or AUTOTUNE, got {!r}.")
+
+    def iterate(self, context):
+        yield from self.inputs[0].iterate(context)
+
+
+class InterleaveStage(Stage):
+    """map_func makes a dataset of each input element; the elements of cycle_length of those datasets are
+    taken block_length at a time in turn (TF1's deterministic interleave; flat_map is cycle_length=1)."""
+
+    def __init__(self, stage, function, cycle_length, block_length):
+        self.inputs, self.functions, self.function = (stage,), (function,), function
+        self.spec = function.result.spec
+        self.tensors = [scalar(cycle_length, dtypes.int64, "cycle_length"),
+                        scalar(block_length, dtypes.int64, "block_length")]
+        check(self.tensors[0], lambda n: n > 0 or n == AUTOTUNE, "cycle_length must be greater than zero, got {!r}.")
+        check(self.tensors[1], lambda n: n > 0, "block_length must be greater than zero, got {!r}.")
+
+    def iterate(self, context):
+        cycle, block = (context.scalar(t) for t in self.tensors)
+        if cycle == AUTOTUNE:
+            cycle = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+        if cycle <= 0 or block <= 0:
+            raise InvalidArgumentError(f"cycle_length and block_length must be greater than zero, got "
+                                       f"{cycle} and {block}.")
+        inputs, slots = iter(self.inputs[0].iterate(context)), [None] * cycle
+        exhausted, slot, taken = False, 0, 0
+        while not exhausted or any(s is not None for s in slots):
+            if slots[slot] is not None:
+                element = next(slots[slot], None)
+                if element is not None:
+                    yield element
+                    taken += 1
+                    if taken < block:
+                        continue
+                else:
+                    slots[slot] = None
+            elif not exhausted:
+                element = next(inputs, None)
+                if element is not None:
+                    slots[slot] = self._open(context, element)
+                    continue
+                exhausted = True
+            slot, taken = (slot + 1) % cycle, 0
+
+    def _open(self, context, element):
+        values = context.call(self.function, element)
+        return iter(self.function.result.stage.iterate(context.nested(dict(zip(self.function.outputs, values)))))
