@@ -16,7 +16,6 @@ import math
 
 import numpy as np
 
-
 STATE_KEYS = ("seed", "position", "num_examples")  # what Pipeline.state() writes that restore() needs
 FINGERPRINT_ROWS = 64  # rows hashed per array: a few KiB read, whatever the dataset's size
 
