@@ -87,6 +87,7 @@ from .variables import (all_variables, assert_variables_initialized, assign, ass
                         initialize_all_variables, initialize_local_variables, is_variable_initialized,
                         local_variables, local_variables_initializer, model_variables,
                         report_uninitialized_variables)
+from .ops.slice_ops import slice  # noqa: E402,A004
 
 
 def __getattr__(name):

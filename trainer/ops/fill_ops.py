@@ -12,15 +12,12 @@ from ..graph import Tensor
 from .core_ops import convert_to_tensor
 from .reduction_ops import reduce_sum
 from .registry import apply_op, get_array_module, register
-from .tensor_util import constant_value, static_shape
+from .shape_tensors import known_shape
+from .tensor_util import constant_value
 
 
 def _fill_infer(dims, value):
-    known = constant_value(dims)
-    if known is not None:
-        return [(tuple(int(d) for d in known), value.dtype)]
-    n = (static_shape(dims) or [None])[0]
-    return [(None if n is None else (None,) * n, value.dtype)]
+    return [(known_shape(dims), value.dtype)]
 
 
 register("Fill", lambda dims, value: get_array_module(value).full(tuple(int(d) for d in dims), value, dtype=value.dtype),
@@ -30,7 +27,7 @@ register("Fill", lambda dims, value: get_array_module(value).full(tuple(int(d) f
 def fill(dims, value, name=None):
     """A tensor of shape `dims` (a list or an int vector Tensor such as tg.shape(x)) filled with scalar `value`."""
     if not isinstance(dims, Tensor):
-        dims = convert_to_tensor(np.asarray(dims, dtype=np.int32).reshape(-1), name="dims")
+        dims = convert_to_tensor(dims, dtype=dtypes.int32, name="dims")
     value = convert_to_tensor(value)
     if value.shape not in (None, ()):
         raise ValueError(f"fill needs a scalar value, got shape {value.shape} ({value.name!r})")

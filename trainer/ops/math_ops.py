@@ -1,6 +1,7 @@
 """Elementwise and matrix math ops, each registered with its gradient."""
 import numpy as np
 
+from .. import dtypes
 from ..graph import Tensor
 from .core_ops import convert_to_tensor
 from .registry import apply_op, broadcast_shapes, check_same_dtype, get_array_module, infer_same, register
@@ -270,11 +271,18 @@ register("ZerosLike", np.zeros_like, infer=infer_same, grad=lambda op, g: [None]
 register("OnesLike", np.ones_like, infer=infer_same, grad=lambda op, g: [None], fresh=True)
 
 
-def zeros_like(x, name=None):
-    """Zeros of x's shape and dtype."""
-    return apply_op("ZerosLike", [convert_to_tensor(x)], name=name or "zeros_like")
+def zeros_like(x, dtype=None, name=None, optimize=True):
+    """Zeros of x's shape, in x's dtype or `dtype`."""
+    return _like("ZerosLike", x, dtype, name or "zeros_like")
 
 
-def ones_like(x, name=None):
-    """Ones of x's shape and dtype."""
-    return apply_op("OnesLike", [convert_to_tensor(x)], name=name or "ones_like")
+def ones_like(x, dtype=None, name=None, optimize=True):
+    """Ones of x's shape, in x's dtype or `dtype`."""
+    return _like("OnesLike", x, dtype, name or "ones_like")
+
+
+def _like(op_type, x, dtype, name):
+    x = convert_to_tensor(x)
+    if dtype is not None and dtypes.as_dtype(dtype) != x.dtype:
+        x = apply_op("Cast", [x], dtype=dtypes.as_dtype(dtype))
+    return apply_op(op_type, [x], name=name)

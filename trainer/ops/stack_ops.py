@@ -12,7 +12,7 @@ from .array_ops import concat
 from .core_ops import convert_to_tensor
 from .math_ops import zeros_like
 from .registry import apply_op, get_array_module, register
-from .tensor_util import constant_value, normalize_axis, static_ints, static_shape
+from .tensor_util import constant_value, normalize_axis, static_int, static_ints, static_shape
 
 
 def _merge_shapes(values, what):
@@ -104,7 +104,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     """Split `value` along `axis` into num_or_size_splits equal parts, or into parts of the listed sizes
     (one size may be -1: the rest)."""
     x = convert_to_tensor(value)
-    axis = normalize_axis(int(constant_value(axis)), x.ndim, "split")
+    axis = normalize_axis(static_int(axis, "split axis"), x.ndim, "split")
     dim = None if x.ndim is None else static_shape(x)[axis]
     if np.ndim(constant_value(num_or_size_splits)) == 0:
         parts = int(constant_value(num_or_size_splits))

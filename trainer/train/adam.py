@@ -1,7 +1,8 @@
 """Adam, TF1's formulation: lr_t = lr * sqrt(1 - beta2^t) / (1 - beta1^t), var -= lr_t * m / (sqrt(v) + eps)."""
 import numpy as np
 
-from ..graph import control_dependencies
+from ..graph import Tensor, control_dependencies
+from ..ops.array_ops import cast
 from ..variables import Variable
 from .optimizer import Optimizer
 
@@ -18,8 +19,8 @@ class AdamOptimizer(Optimizer):
         # TF1 makes these once, in the name scope minimize is called in ("adam_optimizer/beta1_power").
         if self._powers is None:
             dtype = var_list[0].dtype
-            self._powers = (Variable(np.asarray(self._beta1, dtype=dtype), name="beta1_power", trainable=False),
-                            Variable(np.asarray(self._beta2, dtype=dtype), name="beta2_power", trainable=False))
+            self._powers = (Variable(_value(self._beta1, dtype), name="beta1_power", trainable=False),
+                            Variable(_value(self._beta2, dtype), name="beta2_power", trainable=False))
 
     def _create_slots(self, var_list):
         for var in var_list:
@@ -40,6 +41,11 @@ class AdamOptimizer(Optimizer):
     def _finish(self, updates, name):
         b1p, b2p = self._powers
         with control_dependencies(updates):
-            update_b1 = b1p.assign(b1p * np.asarray(self._beta1, dtype=b1p.dtype))
-            update_b2 = b2p.assign(b2p * np.asarray(self._beta2, dtype=b2p.dtype))
+            update_b1 = b1p.assign(b1p * _value(self._beta1, b1p.dtype))
+            update_b2 = b2p.assign(b2p * _value(self._beta2, b2p.dtype))
         return self._group([*updates, update_b1.op, update_b2.op], name)
+
+
+def _value(beta, dtype):
+    """beta1 or beta2 in `dtype`: TF1 takes them as numbers or as scalar Tensors."""
+    return cast(beta, dtype) if isinstance(beta, Tensor) else np.asarray(beta, dtype=dtype)

@@ -1,0 +1,118 @@
+"""Slicing by positions only the run knows: x[:n], x[:, i] and tg.slice(x, begin, size) with Tensors.
+
+A slicing key may hold scalar int Tensors (as an index or as a slice bound, TF1 allows both): they become the
+op's extra inputs, and the key keeps a `Fed` mark in their place, filled with their values when the op runs.
+Python's slicing rules (negative positions, clamping) apply to those values as to Python ints.
+"""
+import builtins
+
+import numpy as np
+
+from ..errors import InvalidArgumentError
+from ..graph import Tensor
+from .core_ops import convert_to_tensor
+from .registry import apply_op, get_array_module, register
+from .tensor_util import constant_value, static_shape
+
+
+_SLICE = builtins.slice  # this module's tg.slice hides the builtin
+
+
+class Fed:
+    """The place in a slicing key of the op's input number `index`, an int scalar known when the op runs."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index):
+        self.index = index
+
+    def __repr__(self):
+        return f"Fed({self.index})"
+
+
+def split_key(key):
+    """(key with Fed marks, the Tensors they stand for): scalar int Tensors become the op's inputs 1, 2, ..."""
+    tensors = []
+
+    def mark(k):
+        if not isinstance(k, Tensor):
+            return k
+        if k.dtype.kind not in "iu" or k.ndim not in (None, 0):
+            raise TypeError(f"A Tensor indexing a Tensor must be an int scalar, got {k.name!r} of dtype "
+                            f"{k.dtype.name} and shape {k.shape}")
+        known = constant_value(k)
+        if known is not None:
+            return int(known)
+        tensors.append(k)
+        return Fed(len(tensors))
+
+    marked = tuple(_SLICE(mark(k.start), mark(k.stop), mark(k.step)) if isinstance(k, _SLICE) else mark(k) for k in key)
+    return marked, tensors
+
+
+def resolve(key, values):
+    """`key` with each Fed mark replaced by the int value of the op's input it names (values[0] is input 1)."""
+    def fill(k):
+        return int(values[k.index - 1]) if isinstance(k, Fed) else k
+    return tuple(_SLICE(fill(k.start), fill(k.stop), fill(k.step)) if isinstance(k, _SLICE) else fill(k) for k in key)
+
+
+def is_fed(k):
+    """Whether a key entry waits for the run: a Fed index, or a slice with a Fed bound."""
+    if isinstance(k, _SLICE):
+        return any(isinstance(b, Fed) for b in (k.start, k.stop, k.step))
+    return isinstance(k, Fed)
+
+
+def _entries(t, n):
+    known = constant_value(t)
+    if known is not None:
+        return [int(v) for v in np.ravel(known)]
+    if t.op.type == "Pack":
+        return [None if constant_value(i) is None else int(constant_value(i)) for i in t.op.inputs]
+    return [None] * n
+
+
+def _slice_infer(x, begin, size):
+    shape = static_shape(x)
+    if shape is None:
+        return [(None, x.dtype)]
+    out = []
+    for d, b, s in zip(shape, _entries(begin, len(shape)), _entries(size, len(shape))):
+        out.append(s if s is not None and s >= 0 else None if None in (d, b, s) else d - b)
+    return [(tuple(out), x.dtype)]
+
+
+def _slice_key(x, begin, size):
+    begin, size = [int(b) for b in begin.tolist()], [int(s) for s in size.tolist()]
+    for d, b, s in zip(x.shape, begin, size):
+        if not (0 <= b <= d and (s == -1 or 0 <= s <= d - b)):
+            raise InvalidArgumentError(f"slice: begin {begin} and size {size} do not fit in shape {x.shape}: "
+                                       "each begin must be in [0, dim] and begin + size at most dim (size -1: "
+                                       "to the end)")
+    return tuple(_SLICE(b, d if s == -1 else b + s) for d, b, s in zip(x.shape, begin, size))
+
+
+def _slice_grad(g, x, begin, size):
+    out = get_array_module(g).zeros(x.shape, dtype=g.dtype)
+    out[_slice_key(x, begin, size)] = g
+    return out
+
+
+register("Slice", lambda x, begin, size: x[_slice_key(x, begin, size)], infer=_slice_infer, view=True,
+         grad=lambda op, g: [apply_op("SliceGrad", [g, *op.inputs]), None, None])
+register("SliceGrad", _slice_grad, infer=lambda g, x, begin, size: [(x.shape, g.dtype)], fresh=True,
+         grad=lambda op, gg: [apply_op("Slice", [gg, *op.inputs[2:]]), None, None, None])
+
+
+def slice(input_, begin, size, name=None):  # noqa: A001 - TF1's name
+    """The block of `input_` starting at `begin` with `size` elements along each dimension (size -1: to the
+    end); begin and size may be Tensors or lists holding some."""
+    x = convert_to_tensor(input_)
+    begin, size = convert_to_tensor(begin), convert_to_tensor(size)
+    for what, t in (("begin", begin), ("size", size)):
+        if t.dtype.kind not in "iu" or t.ndim not in (None, 1) or (x.ndim is not None and t.shape[0] not in
+                                                                     (None, x.ndim)):
+            raise ValueError(f"slice: {what} must be an int vector with one entry per dimension of {x.name!r} "
+                             f"(rank {x.ndim}), got {t.name!r} of dtype {t.dtype.name} and shape {t.shape}")
+    return apply_op("Slice", [x, begin, size], name=name or "Slice")
