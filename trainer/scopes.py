@@ -91,6 +91,7 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
             scope.set_dtype(dtype)
         counts = graph._var_scope_counts
         counts[scope.name] = counts.get(scope.name, 0) + 1
+        before = dict(counts)
         graph._var_scope = scope
         try:
             if auxiliary_name_scope:
@@ -100,6 +101,20 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
             yield scope
         finally:
             graph._var_scope = parent
+            _close_subscopes(counts, scope.name, before if isinstance(name_or_scope, VariableScope) else None)
+
+
+def _close_subscopes(counts, name, before):
+    """TF1's count keeping on leaving a scope, which default names (dense, dense_1, ...) are made from: a scope
+    entered by name forgets the scopes opened inside it, so entering it again (to reuse its variables) names
+    them as the first time; a scope object re-entered puts the counts back as they were when it was entered."""
+    if before is not None:
+        counts.clear()
+        counts.update(before)
+        return
+    for key in counts:
+        if key.startswith(f"{name}/"):
+            counts[key] = 0
 
 
 def _unique_scope_name(graph, parent, prefix):

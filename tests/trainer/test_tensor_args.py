@@ -95,18 +95,23 @@ def test_shapes_known_while_building_stay_static():
     (lambda t: tg.slice(t, [1, tg.shape(t)[1] - 3], [-1, 2]), lambda a: a[1:, 1:3]),
     (lambda t: t[:tg.shape(t)[0] - 1, 1], lambda a: a[:2, 1]),
     (lambda t: t[tg.shape(t)[0] - 2:, tg.shape(t)[1] // 2:], lambda a: a[1:, 2:]),
-], ids=["tile", "pad_reflect", "slice", "getitem_index", "getitem_slices"])
+    (lambda t: tg.concat(tg.split(t, 3)[::-1], 1), lambda a: np.concatenate(np.split(a, 3)[::-1], 1)),
+], ids=["tile", "pad_reflect", "slice", "getitem_index", "getitem_slices", "split"])
 def test_ops_with_positions_only_the_run_knows_and_their_gradients(build, reference):
     check_op(build, [X], numpy_fn=reference, dynamic=True)
     check_op(build, [X], numpy_fn=reference)
 
 
-def test_slice_checks_its_bounds_when_it_runs():
+def test_slice_and_split_check_sizes_when_they_run():
     with tg.Graph().as_default() as g:
         x = tg.placeholder(tg.float32, [None, 4])
         out = tg.slice(x, [2, 0], [tg.shape(x)[0], -1])
+        parts = tg.split(x, 2)
+        assert parts[0].shape.as_list() == [None, 4]
     with pytest.raises(tg.errors.InvalidArgumentError, match="do not fit in shape"):
         _run(out, {x: X}, graph=g)
+    with pytest.raises(tg.errors.InvalidArgumentError, match="evenly divisible by 2 but is 3"):
+        _run(parts, {x: X}, graph=g)
 
 
 def _fresh_run(graph, fetch, feed):
