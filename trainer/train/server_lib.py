@@ -142,6 +142,8 @@ class Server:
         if self.job_name != "ps":
             raise RuntimeError(f"server.join() is what a ps task runs; this is {self.job_name!r} task "
                                f"{self.task_index}: train with tg.Session(server.target) instead")
+        if self._peers.absent:  # TF1 would wait forever for workers that were never started
+            raise RuntimeError(self._peers.missing("server.join() serves the workers"))
         serve(self._peers)
         raise SystemExit(0)
 
