@@ -88,6 +88,8 @@ from .variables import (all_variables, assert_variables_initialized, assign, ass
                         local_variables, local_variables_initializer, model_variables,
                         report_uninitialized_variables)
 from .ops.slice_ops import slice  # noqa: E402,A004
+from .ops.array_ops import arg_max, arg_min  # noqa: E402
+from .node_def import AttrValue, GraphDef, NodeDef  # noqa: E402
 
 
 def __getattr__(name):

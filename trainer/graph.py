@@ -9,6 +9,7 @@ import threading
 
 from .device_spec import canonical_device, merge_device
 from .node_def import _attr_text  # noqa: F401 - re-exported, as is format_shape: code imports them from here
+from .node_def import graph_def
 from .operation import Operation
 from .tensor import Tensor, format_shape  # noqa: F401
 
@@ -146,6 +147,10 @@ class Graph:
     # --- lookups --------------------------------------------------------------------------------
     def get_operations(self):
         return list(self._ops)
+
+    def as_graph_def(self, from_version=None, add_shapes=False):
+        """Every operation as TF1's GraphDef: `.node` holds a NodeDef per op, in creation order."""
+        return graph_def(self, add_shapes)
 
     def get_operation_by_name(self, name):
         if not isinstance(name, str):

@@ -3,7 +3,7 @@
 Separate from graph.py so a node's own state is declared in one place: Graph.create_op makes Operations,
 and the control-flow ops (ops/control_flow_bodies.py) are the only other code that sets attributes on one.
 """
-from .node_def import node_def_text
+from .node_def import node_def, node_def_text
 
 
 class Operation:
@@ -49,6 +49,11 @@ class Operation:
 
     def get_attr(self, name):
         return self.attrs[name]
+
+    @property
+    def node_def(self):
+        """This op as TF1's NodeDef: name, op, input, device and attr."""
+        return node_def(self)
 
     def __repr__(self):
         return f"<tf.Operation '{self.name}' type={self.type}>"

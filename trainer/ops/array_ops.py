@@ -1,4 +1,5 @@
-"""Array ops: reshape, transpose, concat, cast, one_hot, argmax/argmin, slicing and shape helpers."""
+"""Array ops: reshape, transpose, concat, cast, one_hot, argmax/argmin, shape, zeros and ones (slicing is in
+slice_ops.py)."""
 import numpy as np
 
 from .. import dtypes
@@ -6,7 +7,7 @@ from ..graph import Tensor, get_default_graph
 from .core_ops import convert_to_tensor
 from .registry import apply_op, get_array_module, register
 from .shape_tensors import known_dim as _known_dim, known_shape, shape_argument
-from .slice_ops import is_fed, resolve, split_key
+from .slice_ops import strided_slice  # noqa: F401 - importers take tf.strided_slice from here too
 from .tensor_util import argument_lookup, constant_value, static_int, static_ints, static_shape
 
 
@@ -226,6 +227,16 @@ argmin = _arg_builder("ArgMin", "argmin", "Index of the smallest value along `ax
                       "output_type=tg.int32).")
 
 
+def arg_max(input, dimension, output_type=dtypes.int64, name=None):  # noqa: A002 - TF1's name
+    """TF1's older argmax: the index of the largest value along `dimension`."""
+    return argmax(input, dimension, name=name, output_type=output_type)
+
+
+def arg_min(input, dimension, output_type=dtypes.int64, name=None):  # noqa: A002 - TF1's name
+    """TF1's older argmin: the index of the smallest value along `dimension`."""
+    return argmin(input, dimension, name=name, output_type=output_type)
+
+
 register("Shape", kernel=lambda op, session: lambda x, to_device=session.to_device: to_device(
          np.array(x.shape, dtype=np.int32)),
          infer=lambda x: [((x.ndim,), dtypes.int32)], fresh=True)
@@ -234,57 +245,6 @@ register("Shape", kernel=lambda op, session: lambda x, to_device=session.to_devi
 def shape(input, name=None):  # noqa: A002 - TF1's name
     """The run-time shape of a tensor, as an int32 vector."""
     return apply_op("Shape", [convert_to_tensor(input)], name=name or "Shape")
-
-
-def _slice_shape(shape, key):
-    """Static shape of x[key] for basic indexing; None dims stay None, as do slices with bounds the run gives."""
-    if shape is None:
-        return None
-    n_real = sum(1 for k in key if k is not None and k is not Ellipsis)
-    if Ellipsis in key:
-        i = key.index(Ellipsis)
-        key = key[:i] + (slice(None),) * (len(shape) - n_real) + key[i + 1:]
-    key = key + (slice(None),) * (len(shape) - sum(1 for k in key if k is not None))
-    out, dims = [], iter(shape)
-    for k in key:
-        if k is None:
-            out.append(1)
-            continue
-        d = next(dims)
-        if isinstance(k, slice):
-            out.append(None if d is None or is_fed(k) else len(range(*k.indices(d))))
-    return tuple(out)
-
-
-# Positions given as Tensors are the op's inputs after x, marked Fed in the key (slice_ops.py).
-register("StridedSlice", lambda x, *fed, key: x[resolve(key, fed)], view=True,
-         infer=lambda x, *fed, key: [(_slice_shape(static_shape(x), key), x.dtype)],
-         grad=lambda op, g: [apply_op("StridedSliceGrad", [g, *op.inputs], key=op.attrs["key"])]
-         + [None] * (len(op.inputs) - 1))
-
-
-def _strided_slice_grad(g, x, *fed, key):
-    out = get_array_module(g).zeros(x.shape, dtype=g.dtype)
-    out[resolve(key, fed)] = g
-    return out
-
-
-register("StridedSliceGrad", _strided_slice_grad, infer=lambda g, x, *fed, key: [(x.shape, g.dtype)],
-         grad=lambda op, gg: [apply_op("StridedSlice", [gg, *op.inputs[2:]], key=op.attrs["key"]), None]
-         + [None] * (len(op.inputs) - 2), fresh=True)
-
-
-def strided_slice(x, key, name=None):
-    """x[key] for basic indexing: ints, slices, Ellipsis and None (new axis); an int or a slice bound may be a
-    scalar int Tensor."""
-    key = key if isinstance(key, tuple) else (key,)
-    for k in key:
-        bounds = (k.start, k.stop, k.step) if isinstance(k, slice) else (k,)
-        if not all(b is None or b is Ellipsis or isinstance(b, (Tensor, int, np.integer)) for b in bounds):
-            raise TypeError(f"Only ints, slices, ... and None can index a Tensor (ints may be scalar int Tensors), "
-                            f"got {k!r}")
-    key, fed = split_key(tuple(int(k) if isinstance(k, np.integer) else k for k in key))
-    return apply_op("StridedSlice", [convert_to_tensor(x), *fed], name=name or "strided_slice", key=key)
 
 
 register("Zeros", kernel=lambda op, session: _filled_kernel(np.zeros, op, session),

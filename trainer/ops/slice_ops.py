@@ -1,4 +1,4 @@
-"""Slicing by positions only the run knows: x[:n], x[:, i] and tg.slice(x, begin, size) with Tensors.
+"""Slicing: x[key] (tg.strided_slice) and tg.slice(x, begin, size), with positions that only the run may know.
 
 A slicing key may hold scalar int Tensors (as an index or as a slice bound, TF1 allows both): they become the
 op's extra inputs, and the key keeps a `Fed` mark in their place, filled with their values when the op runs.
@@ -62,6 +62,57 @@ def is_fed(k):
     if isinstance(k, _SLICE):
         return any(isinstance(b, Fed) for b in (k.start, k.stop, k.step))
     return isinstance(k, Fed)
+
+
+def _slice_shape(shape, key):
+    """Static shape of x[key] for basic indexing; None dims stay None, as do slices with bounds the run gives."""
+    if shape is None:
+        return None
+    n_real = sum(1 for k in key if k is not None and k is not Ellipsis)
+    if Ellipsis in key:
+        i = key.index(Ellipsis)
+        key = key[:i] + (_SLICE(None),) * (len(shape) - n_real) + key[i + 1:]
+    key = key + (_SLICE(None),) * (len(shape) - sum(1 for k in key if k is not None))
+    out, dims = [], iter(shape)
+    for k in key:
+        if k is None:
+            out.append(1)
+            continue
+        d = next(dims)
+        if isinstance(k, _SLICE):
+            out.append(None if d is None or is_fed(k) else len(builtins.range(*k.indices(d))))
+    return tuple(out)
+
+
+# Positions given as Tensors are the op's inputs after x, marked Fed in the key.
+register("StridedSlice", lambda x, *fed, key: x[resolve(key, fed)], view=True,
+         infer=lambda x, *fed, key: [(_slice_shape(static_shape(x), key), x.dtype)],
+         grad=lambda op, g: [apply_op("StridedSliceGrad", [g, *op.inputs], key=op.attrs["key"])]
+         + [None] * (len(op.inputs) - 1))
+
+
+def _strided_slice_grad(g, x, *fed, key):
+    out = get_array_module(g).zeros(x.shape, dtype=g.dtype)
+    out[resolve(key, fed)] = g
+    return out
+
+
+register("StridedSliceGrad", _strided_slice_grad, infer=lambda g, x, *fed, key: [(x.shape, g.dtype)],
+         grad=lambda op, gg: [apply_op("StridedSlice", [gg, *op.inputs[2:]], key=op.attrs["key"]), None]
+         + [None] * (len(op.inputs) - 2), fresh=True)
+
+
+def strided_slice(x, key, name=None):
+    """x[key] for basic indexing: ints, slices, Ellipsis and None (new axis); an int or a slice bound may be a
+    scalar int Tensor."""
+    key = key if isinstance(key, tuple) else (key,)
+    for k in key:
+        bounds = (k.start, k.stop, k.step) if isinstance(k, _SLICE) else (k,)
+        if not all(b is None or b is Ellipsis or isinstance(b, (Tensor, int, np.integer)) for b in bounds):
+            raise TypeError(f"Only ints, slices, ... and None can index a Tensor (ints may be scalar int Tensors), "
+                            f"got {k!r}")
+    key, fed = split_key(tuple(int(k) if isinstance(k, np.integer) else k for k in key))
+    return apply_op("StridedSlice", [convert_to_tensor(x), *fed], name=name or "strided_slice", key=key)
 
 
 def _entries(t, n):
