@@ -90,6 +90,24 @@ from .variables import (all_variables, assert_variables_initialized, assign, ass
 from .ops.slice_ops import slice  # noqa: E402,A004
 from .ops.array_ops import arg_max, arg_min  # noqa: E402
 from .node_def import AttrValue, GraphDef, NodeDef  # noqa: E402
+from .errors import OpError  # noqa: E402
+from .gradients import AggregationMethod  # noqa: E402
+from .random_seed import get_seed  # noqa: E402
+from .scopes import no_regularizer  # noqa: E402
+from .ops.activation_ops import log_sigmoid  # noqa: E402
+from .ops.core_ops import identity_n, is_tensor  # noqa: E402
+from .ops.tuple_ops import tuple  # noqa: E402,A004
+from .ops.division_ops import div, div_no_nan, floor_div, realdiv, scalar_mul, truncatediv, truncatemod  # noqa: E402
+from .ops.fill_ops import lin_space, linspace  # noqa: E402
+from .ops.mask_ops import broadcast_to, matrix_band_part, sequence_mask  # noqa: E402
+from .ops.qr_ops import qr  # noqa: E402
+from .ops.trig_ops import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, rint, sinh  # noqa: E402
+from .scaling_initializers import (glorot_normal_initializer, orthogonal_initializer,  # noqa: E402
+                                   random_uniform_initializer, uniform_unit_scaling_initializer,
+                                   variance_scaling_initializer)
+
+newaxis = None  # x[:, tg.newaxis] adds a dimension, as x[:, None] does
+where_v2 = where  # TF1's broadcasting where: tg.where broadcasts already
 
 
 def __getattr__(name):

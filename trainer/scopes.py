@@ -132,3 +132,8 @@ def _unique_scope_name(graph, parent, prefix):
 def get_variable_scope():
     """The current variable scope of the default graph."""
     return get_default_graph()._var_scope
+
+
+def no_regularizer(_):
+    """The regularizer that adds no loss: a scope's default regularizer=no_regularizer turns one off inside it."""
+    return None

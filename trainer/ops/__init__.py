@@ -7,4 +7,5 @@ from . import (batch_norm_ops, check_ops, conv_transpose_ops, linalg_ops, loggin
                scatter_ops, segment_ops, shuffle_ops)
 from . import conv1d_ops, matrix_ops, nn_more_ops, reverse_ops, sampling_ops, sort_ops  # noqa: F401,E402
 from . import lrn_ops  # noqa: F401,E402
+from . import division_ops, mask_ops, qr_ops, slice_ops, trig_ops  # noqa: F401,E402
 from . import not_differentiable  # noqa: F401,E402  (after every op type it marks is registered)

@@ -133,3 +133,13 @@ def group(*inputs, name=None):
     ops = [x.op if isinstance(x, Tensor) else x for x in inputs]
     graph = ops[0].graph if ops else get_default_graph()
     return graph.create_op("NoOp", [], [], name=name or "group_deps", control_inputs=ops)
+
+
+def identity_n(input, name=None):  # noqa: A002 - TF1's name
+    """Each of `input`'s tensors, as is (TF1's IdentityN)."""
+    return [identity(t) for t in input]
+
+
+def is_tensor(x):
+    """Whether `x` is a graph Tensor (a Variable is one)."""
+    return isinstance(x, Tensor)

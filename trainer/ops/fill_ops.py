@@ -1,4 +1,5 @@
-"""Ops that make a tensor from sizes and numbers rather than from another tensor's values: fill and range.
+"""Ops that make a tensor from sizes and numbers rather than from another tensor's values: fill, range and
+linspace.
 
 Separate from shape_ops.py because their inputs are shapes and bounds; their static shapes are known only
 where those are constants.
@@ -9,7 +10,11 @@ import numpy as np
 
 from .. import dtypes
 from ..graph import Tensor
+from ..graph import name_scope
+from .array_ops import cast
 from .core_ops import convert_to_tensor
+from .elementwise_ops import stop_gradient
+from .math_ops import maximum
 from .reduction_ops import reduce_sum
 from .registry import apply_op, get_array_module, register
 from .shape_tensors import known_shape
@@ -64,3 +69,20 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 -
     dtype = dtypes.as_dtype(dtype)
     args = [a if a.dtype == dtype else apply_op("Cast", [a], dtype=dtype) for a in args]
     return apply_op("Range", args, name=name)
+
+
+def linspace(start, stop, num, name=None):
+    """`num` evenly spaced values from start to stop inclusive (start + i * (stop - start) / (num - 1)); num may be
+    a scalar Tensor. No gradient flows back, as TF1 declares its LinSpace NotDifferentiable."""
+    with name_scope(name or "LinSpace"):
+        start = convert_to_tensor(start)
+        stop = convert_to_tensor(stop, dtype=None if isinstance(stop, Tensor) else start.dtype)
+        if start.dtype.kind != "f":
+            raise TypeError(f"linspace needs floating point start and stop, got {start.name!r} of dtype "
+                            f"{start.dtype.name}")
+        num = convert_to_tensor(num)
+        steps = cast(maximum(num - 1, 1), start.dtype)  # num == 1 gives [start]
+        return stop_gradient(start + cast(range(num), start.dtype) * ((stop - start) / steps))
+
+
+lin_space = linspace  # TF1's older name

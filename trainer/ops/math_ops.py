@@ -247,10 +247,20 @@ def add_n(inputs, name=None):
     return apply_op("AddN", inputs, name=name or "AddN")
 
 
-def where(condition, x, y, name=None):
-    """Elements of x where `condition` is true, else of y (numpy broadcasting)."""
+def where(condition, x=None, y=None, name=None):
+    """Elements of x where `condition` is true, else of y (numpy broadcasting); with neither x nor y, the
+    coordinates of the true elements of `condition`, one int64 row each (TF1)."""
+    if x is None and y is None:
+        return apply_op("Where", [convert_to_tensor(condition)], name=name or "Where")
+    if x is None or y is None:
+        raise ValueError("where takes both x and y, or neither (then it returns the coordinates of true elements)")
     x, y = binary_operands("Select", x, y)
     return apply_op("Select", [convert_to_tensor(condition), x, y], name=name or "Select")
+
+
+# The run decides how many rows: the number of true elements.
+register("Where", lambda c: get_array_module(c).argwhere(c).astype(np.int64),
+         infer=lambda c: [((None, c.ndim), dtypes.int64)], fresh=True)
 
 
 def _select_grad_rule(op, g):

@@ -10,7 +10,7 @@ from .registry import op_def, register_gradient
 
 NOT_DIFFERENTIABLE = (
     "RandomNormal", "TruncatedNormal", "RandomUniform", "RandomUniformInt", "Multinomial",
-    "Shape", "Rank", "Size", "OneHot", "Range", "Unique",
+    "Shape", "Rank", "Size", "OneHot", "Range", "Unique", "Where",
     "ArgMax", "ArgMin", "Argsort", "InTopKV2",
     "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual",
     "LogicalAnd", "LogicalOr", "LogicalNot", "IsFinite", "IsInf", "IsNan",
