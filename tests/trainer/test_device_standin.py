@@ -26,6 +26,7 @@ OP_TEST_FILES += ["test_image.py"]
 OP_TEST_FILES += ["test_more_ops_3.py", "test_horovod_collectives.py", "test_rnn.py"]
 OP_TEST_FILES += ["test_estimator_inputs.py"]
 OP_TEST_FILES += ["test_tf_data.py", "test_tf_data_functions.py", "test_tf_data_iterators.py", "test_tf_data_programs.py"]
+OP_TEST_FILES += ["test_tensor_args.py", "test_tf1_core_names.py"]
 # Built only by DistributedOptimizer on more than one rank: tests/mpi/test_device_distributed.py runs them on
 # the stand-in (2 and 3 ranks), which a one-process sweep cannot.
 MULTI_RANK_OPS = {"AllreduceGradients", "StartBucketAllreduce", "FinishBucketAllreduce"}

@@ -39,7 +39,9 @@ def test_custom_estimator_tutorial(tmp_path):
 
 
 def _ranks(out, size):
-    lines = re.findall(r"rank (\d) of (\d): accuracy ([\d.]+) step (\d+) checksum (\S+) model_dir (\S+)", out)
+    # mpiexec may glue two ranks' lines together: a path ends where the next "rank N of" starts
+    lines = re.findall(r"rank (\d) of (\d): accuracy ([\d.]+) step (\d+) checksum (\S+) model_dir (\S+?)(?=rank \d of |\s|$)",
+                       out)
     assert sorted(int(r) for r, *_ in lines) == list(range(size)), out[-3000:]
     return {int(r): (float(acc), int(step), checksum, model_dir) for r, _, acc, step, checksum, model_dir in lines}
 

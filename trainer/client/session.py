@@ -66,6 +66,11 @@ class Session:
     def sess_str(self):
         return self.target
 
+    @property
+    def graph_def(self):
+        """The session's graph as a GraphDef (TF1's sess.graph_def)."""
+        return self.graph.as_graph_def()
+
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
         """Evaluate `fetches` (Tensor, Operation, name, or nested list/tuple/dict of them) as numpy values.
 

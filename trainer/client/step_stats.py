@@ -9,7 +9,7 @@ tg.cond or tg.while_loop body are timed as part of the control-flow op that runs
 import time
 
 from ..framework import dtypes
-from .config import DeviceStepStats, NodeExecStats, NodeOutput, RunOptions
+from .config import DeviceStepStats, NodeOutput, RunOptions
 
 _DEVICES = {"gpu": "/job:localhost/replica:0/task:0/device:GPU:0"}
 _CPU = "/job:localhost/replica:0/task:0/device:CPU:0"

@@ -8,7 +8,8 @@ import warnings
 
 import numpy as np
 
-from ..ops.array_ops import shape, strided_slice
+from ..ops.array_ops import shape
+from ..ops.slice_ops import strided_slice
 from ..ops.core_ops import convert_to_tensor
 from ..ops.math_ops import zeros_like
 from ..framework.registry import apply_op, register
