@@ -178,7 +178,6 @@ def test_logistic_regression(tmp_path, alias_dir):
     assert number(r"Accuracy: ([\d.]+)", out) > 0.9
 
 
-@xfail("tf.arg_min (TF1's deprecated alias of tf.argmin)")
 def test_nearest_neighbor(tmp_path, alias_dir):
     out = run_program("nearest_neighbor.py", cwd=tmp_path, alias=alias_dir)
     assert len(re.findall(r"Test \d+ Prediction: \d True Class: \d", out)) == 40
@@ -221,14 +220,12 @@ def test_multilayer_perceptron(tmp_path, alias_dir):
     assert number(r"Accuracy: ([\d.]+)", out) > 0.8
 
 
-@xfail(ESTIMATOR)
 def test_neural_network(tmp_path, alias_dir):
     out = run_program("neural_network.py", cwd=tmp_path, alias=alias_dir)
     assert number(r"Testing Accuracy: ([\d.]+)", out) > 0.8
     assert number(r"Evaluated at global step: (\d+)", out) == 300
 
 
-@xfail(f"{ESTIMATOR}; {CONTRIB_FLATTEN}; {SCOPE_REENTRY}")
 def test_convolutional_network(tmp_path, alias_dir):
     out = run_program("convolutional_network.py", cwd=tmp_path, alias=alias_dir)
     assert number(r"Testing Accuracy: ([\d.]+)", out) > 0.7
@@ -247,7 +244,6 @@ def test_convolutional_network_raw(tmp_path, alias_dir):
     assert number(r"Testing Accuracy: ([\d.]+)", out) > 0.6
 
 
-@xfail(CONTRIB_RNN)
 def test_recurrent_network(tmp_path, alias_dir):
     out = run_program("recurrent_network.py", cwd=tmp_path, alias=alias_dir)
     assert len(numbers(r"Minibatch Loss= ([\d.]+)", out)) == 4  # steps 30, 60, 90, 120: 149 * 64 < 9600
@@ -256,7 +252,6 @@ def test_recurrent_network(tmp_path, alias_dir):
             "'rnn/basic_lstm_cell/bias:0']") in out
 
 
-@xfail(CONTRIB_RNN)
 def test_bidirectional_rnn(tmp_path, alias_dir):
     out = run_program("bidirectional_rnn.py", cwd=tmp_path, alias=alias_dir)
     assert number(r"Testing Accuracy: ([\d.]+)", out) > 0.8
@@ -265,7 +260,6 @@ def test_bidirectional_rnn(tmp_path, alias_dir):
     assert f"variables: ['Variable:0', 'Variable_1:0', {', '.join(cells)}]" in out
 
 
-@xfail(CONTRIB_RNN)
 def test_dynamic_rnn(tmp_path, alias_dir):
     out = run_program("dynamic_rnn.py", cwd=tmp_path, alias=alias_dir)
     losses = {int(step): float(loss) for step, loss in re.findall(r"Step (\d+), Minibatch Loss= ([\d.]+)", out)}
@@ -282,7 +276,6 @@ def test_autoencoder(tmp_path, alias_dir):
     assert "Code width: [None, 128]" in out
 
 
-@xfail(f"{TENSOR_ARGS}; RandomNormal of a tensor shape (tf.shape(z_std)) must be NotDifferentiable as in TF1")
 def test_variational_autoencoder(tmp_path, alias_dir):
     out = run_program("variational_autoencoder.py", cwd=tmp_path, alias=alias_dir)
     assert number(r"decoder_out init stddev: ([\d.]+)", out) == pytest.approx(1 / np.sqrt(64 / 2), abs=0.01)
@@ -291,7 +284,6 @@ def test_variational_autoencoder(tmp_path, alias_dir):
     assert "canvas (140, 140) in [0, 1]: True" in out
 
 
-@xfail(TENSOR_ARGS)
 def test_gan(tmp_path, alias_dir):
     out = run_program("gan.py", cwd=tmp_path, alias=alias_dir)
     assert number(r"disc_hidden1 init stddev: ([\d.]+)", out) == pytest.approx(1 / np.sqrt(784 / 2), abs=0.005)
@@ -358,7 +350,6 @@ def test_tensorboard_advanced(tmp_path, alias_dir):
     assert histograms["W1_0"][0][1].num == 784 * 64
 
 
-@xfail(f"{TF_DATA}; {CONTRIB_FLATTEN}; {SCOPE_REENTRY}")
 def test_tensorflow_dataset_api(tmp_path, alias_dir):
     out = run_program("tensorflow_dataset_api.py", cwd=tmp_path, alias=alias_dir)
     accuracies = numbers(r"Training Accuracy= ([\d.]+)", out)
@@ -380,7 +371,6 @@ def test_multigpu_basics(tmp_path, alias_dir):
     assert "Single GPU computation time: " in out and "Multi GPU computation time: " in out
 
 
-@xfail(f"tf.NodeDef and Operation.node_def (device functions); {CONTRIB_FLATTEN}; {SCOPE_REENTRY}")
 def test_multigpu_cnn(tmp_path, alias_dir):
     out = run_program("multigpu_cnn.py", cwd=tmp_path, alias=alias_dir)
     assert "variables: 12 ConvNet/conv2d/kernel:0 /device:CPU:0" in out  # two towers, one set, on the ps device
@@ -399,7 +389,6 @@ def test_mnist_softmax_xla(tmp_path, alias_dir):
     assert any(e.get("args", {}).get("op") == "MatMul" or e.get("name") == "MatMul" for e in ops), ops[:5]
 
 
-@xfail("tf.contrib.tensorboard.plugins.projector (ProjectorConfig, visualize_embeddings)")
 def test_word2vec_basic(tmp_path, alias_dir):
     out = run_program("word2vec_basic.py", "--log_dir=logs", cwd=tmp_path, alias=alias_dir)
     final = re.findall(r"Nearest to (g\dw\d): (.*)", out)[-4:]
@@ -462,8 +451,6 @@ def test_cifar10_train(tmp_path, alias_dir):
     assert sorted(summaries(events, "image")) == ["images/image/0", "images/image/1", "images/image/2"]
 
 
-@xfail(f"{TF_DATA}: Dataset, one-shot / initializable / reinitializable / feedable iterators, padded_batch, "
-       "and tensor-valued arguments (Dataset.range(<placeholder>), tf.fill)")
 def test_importing_data(tmp_path, alias_dir):
     out = run_program("importing_data.py", cwd=tmp_path, alias=alias_dir)
     lines = out.splitlines()
@@ -497,7 +484,6 @@ def test_custom_estimator(tmp_path, alias_dir):
         ("Setosa", "Setosa"), ("Versicolor", "Versicolor"), ("Virginica", "Virginica")]
 
 
-@xfail(ESTIMATOR)
 def test_abalone(tmp_path, alias_dir):
     out = run_program("abalone.py", "--model_dir=model", cwd=tmp_path, alias=alias_dir)
     rmse, loss = number(r"Root Mean Squared Error: ([\d.]+)", out), number(r"Loss: ([\d.]+)", out)
@@ -531,7 +517,6 @@ needs_mpiexec = pytest.mark.skipif(find_mpiexec() is None, reason="no mpiexec")
 
 
 @needs_mpiexec
-@xfail("tf.keras.datasets.mnist.load_data (reading the file in keras's cache, ~/.keras/datasets)")
 def test_horovod_tensorflow_mnist(tmp_path, alias_dir):
     home = tmp_path / "home"
     (home / ".keras" / "datasets").mkdir(parents=True)
