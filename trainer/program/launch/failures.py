@@ -1,10 +1,11 @@
 """Why a job failed, read from its output: which rank (and so which host) is to blame, and how.
 
-The sources, strongest first: a launcher's report of a rank killed by a signal (Hydra's BAD TERMINATION block
-names its pid, mapped to a rank by rank_start.py's records; Open MPI and srun name the rank); ringflow's own
-lines about a rank the others timed out waiting for, or that ended its program early; ringflow's "error on rank
-R" lines; a launcher's report of a rank that exited with an error code. SIGTERM, SIGINT and SIGHUP reports come
-last: launchers send them while cleaning up after the real failure.
+The sources, strongest first: the first rank that rank_start.py saw end by a signal, or a launcher's report of a
+rank killed by a signal (Hydra's BAD TERMINATION block names a pid, Open MPI and srun name the rank); ringflow's
+own lines about a rank the others timed out waiting for, or that ended its program early; ringflow's "error on
+rank R" lines; the first rank that exited with an error code. SIGTERM, SIGINT and SIGHUP come last: launchers send
+them while cleaning up after the real failure. Among equals, rank_start.py's report comes first: a rank reports its
+end before the launcher starts to clean up.
 """
 import re
 import signal
@@ -54,8 +55,9 @@ class Failure(NamedTuple):
         }[self.kind]()
 
     def signature(self):
-        """What makes two failures "the same way": not pids, hosts or times."""
-        return self.kind, self.rank, self.signal, self.code if self.kind == "exit" else None, self.detail
+        """What makes two failures "the same way": not the rank (every rank may fail alike, in any order),
+        pids, hosts or times."""
+        return self.kind, self.signal, self.code, self.detail
 
 
 def _signame(number):
@@ -65,10 +67,11 @@ def _signame(number):
         return "unknown signal"
 
 
-def diagnose(lines, ranks, code, placed=None):
+def diagnose(lines, ranks, code, placed=None, exits=()):
     """The Failure to blame for a job that ended with `code`, from its output `lines`; `ranks` maps rank ->
-    rank_start record (pid, host), `placed` is each rank's host in the host list (None: use the records)."""
-    found = [_launcher_report(lines, ranks)]
+    rank_start record (pid, host), `exits` are rank_start's reports in order, `placed` is each rank's host in
+    the host list (None: use the records)."""
+    found = [_first_exit(exits), _launcher_report(lines, ranks)]
     for line in lines:
         for pattern, kind, strength in PATTERNS:
             m = re.search(pattern, line)
@@ -87,9 +90,18 @@ def _failure(kind, strength, groups):
     return Failure(kind, host=groups.get("host"), detail=groups.get("detail", "") or "", strength=strength, **ints)
 
 
+def _first_exit(exits):
+    for end in exits:
+        if end.signal:
+            return Failure("killed", end.rank, signal=end.signal, strength=0)
+        if end.code:
+            return Failure("exit", end.rank, code=end.code, strength=3)
+    return None
+
+
 def _launcher_report(lines, ranks):
     """Hydra's BAD TERMINATION block (a pid, mapped to its rank) or Open MPI's first non-zero exit."""
-    by_pid = {record.pid: rank for rank, record in ranks.items()}
+    by_pid = {pid: rank for rank, record in ranks.items() for pid in (record.pid, record.wrapper)}
     for i, line in enumerate(lines):
         m = HYDRA_PID.match(line)
         if m:
@@ -109,4 +121,4 @@ def _with_host(failure, ranks, placed):
     record = ranks.get(failure.rank)
     host = (placed[failure.rank] if placed and failure.rank < len(placed) else None) or failure.host or (
         record.host if record else None)
-    return failure._replace(host=host, pid=failure.pid or (record.pid if record else None))
+    return failure._replace(host=host, pid=record.pid if record else failure.pid or None)  # the program's pid

@@ -23,8 +23,8 @@ def parse_host_list(text, flag="-H"):
     """`a:2,b:2` (or `a,b`, one slot each) as [("a", 2), ("b", 2)]; ValueError naming `flag` if malformed."""
     pairs = []
     for item in text.split(","):
-        name, _, slots = item.strip().partition(":")
-        if not name or (slots and not slots.isdigit()) or slots == "0" or not _plain(name):
+        name, colon, slots = item.strip().partition(":")
+        if not _plain(name) or (colon and not slots.isdigit()) or slots == "0":
             raise ValueError(f"{flag} {text!r}: {item.strip()!r} is not HOST or HOST:SLOTS (slots a whole number "
                              f"> 0); write it as a:2,b:2")
         pairs.append((name, int(slots) if slots else 1))
@@ -55,9 +55,9 @@ def read_hostfile(path):
 
 
 def _hostfile_entry(words):
-    name, _, slots = words[0].partition(":")
+    name, colon, slots = words[0].partition(":")
     extra = [_SLOTS.match(w) for w in words[1:] if not w.startswith("max_slots")]
-    if not _plain(name) or (slots and not slots.isdigit()) or (slots and extra) or not all(extra) or len(extra) > 1:
+    if not _plain(name) or (colon and not slots.isdigit()) or (colon and extra) or not all(extra) or len(extra) > 1:
         raise ValueError(words)
     count = int(extra[0].group(1)) if extra else int(slots or 1)
     if count == 0:
@@ -66,7 +66,7 @@ def _hostfile_entry(words):
 
 
 def _plain(name):
-    return re.fullmatch(r"[A-Za-z0-9_.\-\[\]]+", name) is not None
+    return re.fullmatch(r"[A-Za-z0-9_.\-]+", name) is not None
 
 
 def expand_nodelist(text):

@@ -6,7 +6,6 @@ python train.py` becomes `ringflow run -np 4 -H a:2,b:2 python train.py`.
 import argparse
 import os
 import re
-import sys
 from typing import List, NamedTuple, Optional
 
 from . import hosts as hostlists
@@ -45,6 +44,10 @@ class Request(NamedTuple):
 
 class RunParser(argparse.ArgumentParser):
     def error(self, message):
+        unknown = message.partition("unrecognized arguments: ")[2]
+        if unknown:
+            message = (f"unknown option {unknown!r}: see `ringflow run --help`; PROGRAM's own flags go after "
+                       "PROGRAM")
         raise UsageError(message)
 
 
@@ -91,10 +94,7 @@ def build_parser():
 
 def parse(argv):
     """The Request for `ringflow run ARGV`; raises UsageError naming the flag."""
-    if argv in (["-h"], ["--help"]) or not argv:
-        build_parser().print_help(sys.stdout if argv else sys.stderr)
-        raise SystemExit(0 if argv else 2)
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(argv)  # -h/--help: prints the help and exits
     program = args.program[1:] if args.program[:1] == ["--"] else args.program
     if not program:
         raise UsageError("give the PROGRAM to run, e.g. `ringflow run -np 2 train --model mlp ...` or "

@@ -53,7 +53,7 @@ def supervise(request, family, setup, environ):
                 say(f"the job finished after {attempt} restart(s)")
             return 0
         placed = hostlists.placement(pool, np, cyclic=request.map_by == "node") if pool else None
-        failure = failures.diagnose(outcome.lines, outcome.ranks, outcome.code, placed)
+        failure = failures.diagnose(outcome.lines, outcome.ranks, outcome.code, placed, outcome.exits)
         say(f"attempt {attempt + 1} of {request.restarts + 1} failed after {outcome.seconds:.1f} s: "
             f"{failure.describe()}")
         progress = None if not directory else newest_checkpoint(directory) != before
