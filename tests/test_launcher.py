@@ -234,6 +234,16 @@ def test_open_mpi_launch_line(tmp_path):
     assert argv[argv.index("--bind-to") + 1] == "core" and argv[-3:] == [sys.executable, "-c", PROBE]
 
 
+def test_a_real_open_mpi():
+    from trainer.program.launch import detect
+    if detect.classify(detect.mpi_library(), detect.LIBRARIES) != "openmpi":
+        pytest.skip("mpi4py does not use Open MPI here")
+    code, lines = ringflow_run(["-np", 2, "-x", "FOO=bar", sys.executable, "-c", PROBE])
+    text = "".join(line for _, line in lines)
+    assert code == 0 and "rank 0 of 2 bar 1" in text and "rank 1 of 2 bar 1" in text, text
+    assert re.search(r"ringflow run: \S*mpirun -np 2 ", text), text
+
+
 def test_the_launcher_must_match_mpi4pys_mpi(tmp_path):
     import mpi4py
     from trainer.program.launch import detect

@@ -121,3 +121,17 @@ def test_program_forms():
         tf(["python", "-c", "print(1)"], "py")
     assert program.checkpoint_dir(["train", "--checkpoint-dir", "d", "--checkpoint-dir=e"]) == "e"
     assert program.checkpoint_dir(["python", "x.py", "--checkpoint-dir", "d"]) is None
+
+
+def test_version_and_help(capsys):
+    from trainer.platform.version import RINGFLOW_VERSION
+    from trainer.program import cli
+    with pytest.raises(SystemExit) as exit:
+        cli.main(["--version"])
+    assert exit.value.code == 0 and capsys.readouterr().out == f"ringflow {RINGFLOW_VERSION} (TF1 API 1.15.0)\n"
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    assert "    run " in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        cli.main(["run", "--help"])
+    assert capsys.readouterr().out.startswith("usage: ringflow run [-np N]")

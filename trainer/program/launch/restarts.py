@@ -48,7 +48,7 @@ def supervise(request, family, setup, environ):
             return 0
         before = newest_checkpoint(directory) if directory else None
         outcome = job.run(argv, env)
-        if outcome.code == 0 and not outcome.signalled:
+        if outcome.code == 0:
             if attempt:
                 say(f"the job finished after {attempt} restart(s)")
             return 0
