@@ -12,11 +12,12 @@ import traceback
 
 import allreduce
 import models
-from . import config_checks
+from . import config_checks, launch
 from .agreement import JobError
 from .config_checks import ConfigError
 from .datasets import specs as datasets
 from .loop import DTYPES, OPTIMIZERS, Config, train
+from ..platform.version import RINGFLOW_VERSION, TF_API_VERSION
 
 RANK_VARIABLES = ("PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "MV2_COMM_WORLD_RANK", "SLURM_PROCID")
 
@@ -71,8 +72,11 @@ class Parser(argparse.ArgumentParser):
 def build_parser():
     parser = Parser(prog="ringflow", description="Data-parallel training over MPI ranks with ring all-reduce. "
                     "Launch N ranks with `mpiexec -n N ringflow train ...` (or mpirun/srun), or run alone.")
+    parser.add_argument("--version", action="version",
+                        version=f"ringflow {RINGFLOW_VERSION} (TF1 API {TF_API_VERSION})")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     commands.required = True
+    commands.add_parser("run", help=launch.HELP, add_help=False)  # its own parser reads the rest: see main
     t = commands.add_parser("train", help="train a model, data-parallel over every rank of the job",
                             description="Train a model; every rank takes its share of each global batch and the "
                             "gradients are averaged with an allreduce before every step.")
@@ -136,6 +140,8 @@ def check_settings(args):
     """The checks that need neither data nor other ranks: the environment and the model's hyper-parameters.
     Every rank finds the same, so a failure is printed once, by rank 0 (as argparse's usage errors are)."""
     config_checks.check_environment()
+    if allreduce.torchrun.problem():
+        raise config_checks.ConfigError(allreduce.torchrun.problem())
     if args.allreduce != "auto" and args.allreduce not in allreduce.BACKENDS:
         raise config_checks.ConfigError(f"--allreduce {args.allreduce!r}: unknown communicator; known: auto, "
                                         f"{', '.join(sorted(allreduce.BACKENDS))}")
@@ -143,6 +149,9 @@ def check_settings(args):
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["run"]:  # PROGRAM's own flags follow: `ringflow run` reads its command line itself
+        return launch.main(argv[1:])
     args = build_parser().parse_args(argv)
     rank = launcher_rank()
     try:
