@@ -13,7 +13,7 @@ import time
 import numpy as np
 
 import allreduce
-from . import bucket_ops
+from . import accumulation, bucket_ops
 from . import nonfinite as nonfinite_policy
 from ..ops.core_ops import constant, convert_to_tensor
 from ..framework.registry import apply_op, get_array_module, register
@@ -215,11 +215,16 @@ class DistributedOptimizer:
     `nonfinite_skips` counts them) or None (no check, as Horovod).
     overlap: start each bucket's allreduce as soon as its gradients are written, during the rest of the backward
     pass (trainer/parallel/bucket_ops.py); None: $RINGFLOW_OVERLAP ("1" or "0") if set, else `overlap_default`.
+    backward_passes_per_step K: each run of the train op is one backward pass, accumulated on this rank; every
+    K-th run averages the K passes (by `weight` when given) and the ranks in one allreduce and applies it: one
+    step on the K-times larger batch (trainer/parallel/accumulation.py). The global step counts updates.
     """
 
-    def __init__(self, optimizer, communicator=None, average=True, weight=None, nonfinite="raise", overlap=None):
+    def __init__(self, optimizer, communicator=None, average=True, weight=None, nonfinite="raise", overlap=None,
+                 backward_passes_per_step=1):
         if weight is not None and not average:
             raise ValueError("weight= only makes sense with average=True: a weighted sum needs no weights")
+        self.passes, self._accumulation = accumulation.check_passes(backward_passes_per_step), None
         self.nonfinite = nonfinite_policy.check_policy(nonfinite)
         self._checks = []
         self._optimizer = optimizer
@@ -241,18 +246,27 @@ class DistributedOptimizer:
     def compute_gradients(self, loss, var_list=None, **kwargs):
         """The wrapped optimizer's gradients, averaged over ranks (zeros for variables without one)."""
         grads_and_vars = self._optimizer.compute_gradients(loss, var_list=var_list, **kwargs)
+        if self.passes == 1:
+            return self._reduce(grads_and_vars, self.weight, self.overlap)
+        self._accumulation = accumulation.Accumulation(self.passes, self.average, self.weight)
+        return self._accumulation.compute(grads_and_vars, lambda pairs, weight: self._reduce(pairs, weight, False))
+
+    def _reduce(self, grads_and_vars, weight, overlap):
         if self.communicator.size == 1:  # nothing to average; zeros as on N ranks, where they fill the buckets
             return [(g if g is not None else constant(np.zeros(v.shape, v.dtype)), v) for g, v in grads_and_vars]
-        pairs, self.averager = average_gradients(grads_and_vars, self.communicator, self.average, self.weight,
-                                                 self.overlap, self._allreduce_callbacks)
+        pairs, self.averager = average_gradients(grads_and_vars, self.communicator, self.average, weight, overlap,
+                                                 self._allreduce_callbacks)
         return pairs
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):
-        """The wrapped optimizer's apply_gradients, guarded by the `nonfinite` policy."""
-        train_op, check = nonfinite_policy.apply_gradients(self._optimizer, grads_and_vars, self.nonfinite,
-                                                           global_step=global_step, name=name)
-        self._checks += [check] if check is not None else []
-        return train_op
+        """The wrapped optimizer's apply_gradients, guarded by the `nonfinite` policy (with
+        backward_passes_per_step K > 1: on every K-th run)."""
+        def apply():
+            train_op, check = nonfinite_policy.apply_gradients(self._optimizer, grads_and_vars, self.nonfinite,
+                                                               global_step=global_step, name=name)
+            self._checks.extend([check] if check is not None else [])
+            return train_op
+        return apply() if self._accumulation is None else self._accumulation.apply(apply, global_step)
 
     @property
     def nonfinite_skips(self):
