@@ -12,6 +12,7 @@ from mpi4py import MPI
 import allreduce
 import trainer as tg
 import trainer.horovod as hvd
+from trainer.program import TimelineHook  # the hook a script borrows from `ringflow train --timeline`
 from tests.mpi.horovod_fixtures import backend, fresh_graph  # noqa: F401  (pytest fixtures, autouse)
 
 WORLD = MPI.COMM_WORLD
@@ -88,3 +89,22 @@ def test_profiler_hook_shows_the_allreduce_beside_its_op(tmp_path, which):
     for span in inside:  # within its op (microseconds, rounded), on a lane beside it
         assert reduce["ts"] - 1 <= span["ts"] and span["ts"] + span["dur"] <= reduce["ts"] + reduce["dur"] + 1
         assert span["tid"] != reduce["tid"]
+
+
+def test_a_script_traces_its_ranks_with_the_programs_timeline_hook(tmp_path):
+    optimizer = hvd.DistributedOptimizer(tg.train.GradientDescentOptimizer(0.01))
+    train = model(optimizer)
+    path = WORLD.bcast(str(tmp_path / "ranks.json"))
+    hooks = [hvd.BroadcastGlobalVariablesHook(0), TimelineHook(path, hvd.communicator(), optimizer)]
+    with tg.train.MonitoredTrainingSession(hooks=hooks) as sess:
+        for _ in range(STEPS):
+            sess.run(train)
+    WORLD.Barrier()
+    if RANK != 0:
+        return
+    events = json.loads(open(path).read())["traceEvents"]
+    assert sorted(e["args"]["name"] for e in events if e["ph"] == "M") == [f"rank {r}" for r in range(SIZE)]
+    for rank in range(SIZE):
+        names = [e["name"] for e in events if e["ph"] == "X" and e["pid"] == rank]
+        assert names.count("allreduce") == (STEPS if SIZE > 1 else 0)
+        assert {e["args"]["step"] for e in events if e["ph"] == "X" and e["pid"] == rank} == {1, 2, 3}
