@@ -13,7 +13,7 @@ import numpy as np
 from ..framework.graph_wrappers import control_dependencies, name_scope
 from ..framework.tensor import Tensor
 from ..ops.control_flow_ops import cond
-from ..ops.core_ops import constant, convert_to_tensor, identity, no_op
+from ..ops.core_ops import constant, convert_to_tensor, identity
 from ..ops.array_ops import cast
 from ..ops.math_ops import equal
 from ..framework.graph_keys import GraphKeys
@@ -55,13 +55,13 @@ class Accumulation:
         with graph.as_default(), name_scope("accumulate_gradients"):
             counter = _local(np.int64(0), "passes")
             sums = [_local(np.zeros(v.shape, np.dtype(v.dtype)), v.op.name.replace("/", "_")) for _, v in pairs]
-            weighed = [g if self.weight is None else g * _cast(self.weight, g) for g, _ in pairs]
+            weighted = [g if self.weight is None else g * _cast(self.weight, g) for g, _ in pairs]
             total_weight = None if self.weight is None else _local(np.zeros((), np.dtype(self.weight.dtype)),
                                                                      "weight")
             self.due = equal(counter.assign_add(np.int64(1)), np.int64(self.passes), name="due")
 
             def update():
-                totals = [s + w for s, w in zip(sums, weighed)]
+                totals = [s + w for s, w in zip(sums, weighted)]
                 weight = None
                 if total_weight is not None:
                     weight = total_weight + self.weight
@@ -69,16 +69,14 @@ class Accumulation:
                 elif self.mean_over_passes and self.passes > 1:
                     totals = [t / constant(np.asarray(self.passes, np.dtype(t.dtype))) for t in totals]
                 reduced = [g for g, _ in reduce([(t, v) for t, (_, v) in zip(totals, pairs)], weight)]
-                with control_dependencies([r for r in reduced if isinstance(r, Tensor)]):
-                    zeroed = [s.assign(np.zeros(s.shape, np.dtype(s.dtype))) for s in sums]
-                    zeroed += [counter.assign(np.int64(0))]
-                    zeroed += [total_weight.assign(np.zeros((), np.dtype(total_weight.dtype)))] if weight is not None \
-                        else []
+                with control_dependencies([r for r in reduced if isinstance(r, Tensor)]):  # read before zeroed
+                    zeroed = [s.assign(np.zeros(s.shape, np.dtype(s.dtype))) for s in sums + [total_weight]
+                              if s is not None] + [counter.assign(np.int64(0))]
                 with control_dependencies(zeroed):
                     return [identity(r) for r in reduced]
 
             def accumulate():
-                added = [s.assign_add(w) for s, w in zip(sums, weighed)]
+                added = [s.assign_add(w) for s, w in zip(sums, weighted)]
                 added += [total_weight.assign_add(self.weight)] if total_weight is not None else []
                 with control_dependencies(added):
                     return [identity(g) for g, _ in pairs]
@@ -105,8 +103,7 @@ class Accumulation:
             if step_every_pass and global_step is not None:
                 with control_dependencies([global_step.assign_add(np.ones((), np.dtype(global_step.dtype)))]):
                     return constant(False)
-            with control_dependencies([no_op()]):
-                return constant(False)
+            return constant(False)
 
         with graph.as_default():
             return cond(self.due, update, skip, name="apply_if_due").op

@@ -125,8 +125,8 @@ def build_parser():
                    help="write the final metrics as JSON")
     t.add_argument("--allow-nonfinite-data", action="store_true",
                    help="train on a dataset holding NaN or inf features or targets (refused by default)")
-    t.add_argument("--no-progress", dest="progress", action="store_false", help="print only the final metrics: no headline, progress bar or "
-                   "report lines")
+    t.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="print only the final metrics: no headline, progress bar or report lines")
     t.add_argument("--nonfinite", choices=("raise", "skip"), default="raise",
                    help="a step whose averaged gradient holds NaN/inf: raise (stop with an error naming the step "
                         "and variable, before any update; default) or skip (leave its update out on every rank, "
