@@ -73,7 +73,7 @@ def build_parser():
     parser = Parser(prog="ringflow", description="Data-parallel training over MPI ranks with ring all-reduce. "
                     "Launch N ranks with `mpiexec -n N ringflow train ...` (or mpirun/srun), or run alone.")
     parser.add_argument("--version", action="version",
-                        version=f"ringflow {RINGFLOW_VERSION} (TF1 API {TF_API_VERSION})")
+                        version=f"ringflow {RINGFLOW_VERSION} (TensorFlow {TF_API_VERSION} API)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     commands.required = True
     commands.add_parser("run", help=launch.HELP, add_help=False)  # its own parser reads the rest: see main
@@ -85,6 +85,9 @@ def build_parser():
                    help="training data: " + ", ".join(datasets._usage(n) for n in datasets.names()))
     t.add_argument("--batch-size", type=checked("positive_int", "--batch-size"), default=32, metavar="N",
                    help="global batch size, split as evenly as possible over the ranks (default 32)")
+    t.add_argument("--accumulate", type=checked("positive_int", "--accumulate"), default=1, metavar="K",
+                   help="backward passes per step, each on --batch-size samples, summed on each rank and "
+                        "allreduced once: one step on a K-times larger batch in the memory of one (default 1)")
     length = t.add_mutually_exclusive_group()
     length.add_argument("--steps", type=checked("non_negative_int", "--steps"), metavar="N",
                         help="total optimizer steps, counted from step 0 even when resuming")
@@ -123,7 +126,8 @@ def build_parser():
                    help="write the final metrics as JSON")
     t.add_argument("--allow-nonfinite-data", action="store_true",
                    help="train on a dataset holding NaN or inf features or targets (refused by default)")
-    t.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar or log lines")
+    t.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="print only the final metrics: no headline, progress bar or report lines")
     t.add_argument("--nonfinite", choices=("raise", "skip"), default="raise",
                    help="a step whose averaged gradient holds NaN/inf: raise (stop with an error naming the step "
                         "and variable, before any update; default) or skip (leave its update out on every rank, "

@@ -201,8 +201,8 @@ def test_distributed_optimizer_of_one_rank_is_the_wrapped_optimizer(kwargs):
 
 def test_distributed_optimizer_refuses_what_it_cannot_do():
     sgd = tg.train.GradientDescentOptimizer(0.1)
-    with pytest.raises(NotImplementedError, match="backward_passes_per_step=2"):
-        hvd.DistributedOptimizer(sgd, backward_passes_per_step=2)
+    with pytest.raises(ValueError, match="backward_passes_per_step must be an integer >= 1, got 0"):
+        hvd.DistributedOptimizer(sgd, backward_passes_per_step=0)
     with pytest.raises(NotImplementedError, match="hvd.Adasum"):
         hvd.DistributedOptimizer(sgd, op=hvd.Adasum)
     with pytest.raises(ValueError, match="hvd.Average or hvd.Sum, got 4"):

@@ -140,7 +140,7 @@ def test_tensorboard_timeline_and_kept_checkpoints(tmp_path):
     (events_file,) = [name for name in os.listdir(tmp_path / "tb") if name.startswith("events.out.tfevents")]
     tags = {(e.step, v.tag) for e in tg.train.summary_iterator(str(tmp_path / "tb" / events_file))
             for v in (e.summary.value if e.summary else [])}
-    assert {(12, "train/loss"), (12, "train/accuracy"), (12, "final/loss"), (12, "final/accuracy")} <= tags
+    assert {(12, "train/loss"), (12, "train/accuracy"), (12, "final_metrics")} <= tags
     events = json.loads((tmp_path / "t.json").read_text())["traceEvents"]
     assert len([e for e in events if e.get("name") == "compute"]) == 12
     assert sorted(os.listdir(tmp_path / "c")) == ["checkpoint", "model.ckpt-12.npz", "model.ckpt-9.npz"]

@@ -128,7 +128,7 @@ def test_version_and_help(capsys):
     from trainer.program import cli
     with pytest.raises(SystemExit) as exit:
         cli.main(["--version"])
-    assert exit.value.code == 0 and capsys.readouterr().out == f"ringflow {RINGFLOW_VERSION} (TF1 API 1.15.0)\n"
+    assert exit.value.code == 0 and capsys.readouterr().out == f"ringflow {RINGFLOW_VERSION} (TensorFlow 1.15.0 API)\n"
     with pytest.raises(SystemExit):
         cli.main(["--help"])
     assert "    run " in capsys.readouterr().out

@@ -3,7 +3,10 @@ import json
 
 import numpy as np
 
+import allreduce
 import trainer as tg
+import trainer.horovod as hvd
+from trainer.python.client import timeline
 from tests.test_tf1_programs import read_events
 
 
@@ -27,3 +30,28 @@ def test_profiler_hook_writes_a_timeline_every_n_steps(tmp_path):
     tg.summary.FileWriterCache.clear()  # flushes the writer the hook took from the cache
     tags = [e.tagged_run_metadata.tag for e in read_events(tmp_path) if e.tagged_run_metadata.tag]
     assert tags == ["step_2", "step_4"]
+
+
+def test_a_collective_shows_its_communication_on_a_lane_beside_its_op(tmp_path):
+    hvd.shutdown()
+    hvd.init(allreduce.create_communicator("ring"))
+    try:
+        with tg.Graph().as_default():
+            x = tg.Variable(np.ones(5), name="x")
+            reduced = hvd.allreduce(x * 2.0, name="explicit")
+            options, metadata = tg.RunOptions(trace_level=tg.RunOptions.FULL_TRACE), tg.RunMetadata()
+            with tg.Session() as sess:
+                sess.run(x.initializer)
+                sess.run(reduced, options=options, run_metadata=metadata)
+                untraced = tg.RunMetadata()
+                sess.run(reduced, run_metadata=untraced)  # no trace asked: nothing recorded
+    finally:
+        hvd.shutdown()
+    names = [n.node_name for n in metadata.step_stats.dev_stats[0].node_stats]
+    assert names[-2:] == ["explicit", "explicit/RING_ALLREDUCE"]  # the span right after the op that ran it
+    assert not untraced.step_stats.dev_stats
+    trace = json.loads(timeline.Timeline(metadata.step_stats).generate_chrome_trace_format())
+    ops = {e["args"]["name"]: e for e in trace["traceEvents"] if e["ph"] == "X"}
+    op, span = ops["explicit"], ops["explicit/RING_ALLREDUCE"]
+    assert (op["name"], span["name"]) == ("HorovodAllreduce", "RING_ALLREDUCE") and span["tid"] != op["tid"]
+    assert op["ts"] <= span["ts"] and span["ts"] + span["dur"] <= op["ts"] + op["dur"] + 1
