@@ -3,7 +3,8 @@ import numpy as np
 
 from ..errors import InvalidArgumentError
 from ..graph import Tensor
-from .conv_ops import _data_format, _in_nhwc, _out_size, _padding, _scatter_windows, _spatial
+from .conv_kernels import out_size as _out_size
+from .conv_ops import _data_format, _in_nhwc, _padding, _scatter_windows, _spatial
 from .core_ops import convert_to_tensor
 from .math_ops import binary_operands
 from .registry import apply_op, get_array_module, register
