@@ -61,14 +61,18 @@ def max_pool_grad(x, y, g, ksize, ho, wo):
     dview = _tile_view(dx, ksize, ho, wo)
     route = _router(g)
     free = None  # windows whose maximum is not yet taken by an earlier tap
-    for i in range(kh):
-        for j in range(kw):
+    for tap in range(kh * kw):
+        i, j = divmod(tap, kw)
+        last = tap == kh * kw - 1
+        if last and free is not None:  # y is each window's maximum: where no earlier tap held it, this one does
+            hit = free
+        else:
             hit = view[:, :, i, :, j * c:(j + 1) * c] == y
             if free is not None:
                 xp.logical_and(hit, free, out=hit)
-            route(g, hit, dview[:, :, i, :, j * c:(j + 1) * c])
-            if i * kw + j < kh * kw - 1:
-                free = ~hit if free is None else xp.logical_xor(free, hit, out=free)
+        route(g, hit, dview[:, :, i, :, j * c:(j + 1) * c])
+        if not last:
+            free = ~hit if free is None else xp.logical_xor(free, hit, out=free)
     return dx
 
 
