@@ -7,7 +7,7 @@ alternating segments so the machine's noise hits both alike. DDP takes its rank 
 launcher's environment (PMI_RANK/PMI_SIZE or OMPI_COMM_WORLD_*) and meets on a localhost port. A segment is
 `--steps` steps between two barriers; the table gives the median samples/s over `--rounds` segments.
 
-    .venv/bin/python scripts/bench_peers.py [--models cnn,lstm,mlp] [--ranks 1 2] [--rounds 5] [--steps 10]
+    .venv/bin/python scripts/bench_peers.py [--models cnn,lstm,mlp] [--ranks 1 2] [--rounds 7] [--steps 15]
 """
 import os
 
@@ -104,8 +104,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--models", default="cnn,lstm,mlp")
     parser.add_argument("--ranks", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--rounds", type=int, default=5, help="timed segments per framework")
-    parser.add_argument("--steps", type=int, default=10, help="steps per segment")
+    parser.add_argument("--rounds", type=int, default=7, help="timed segments per framework")
+    parser.add_argument("--steps", type=int, default=15, help="steps per segment")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
