@@ -10,8 +10,9 @@ medians and their ratios. The models are in bench_models.py (same initial values
 --model mlp (the default) times the MLP at --sizes against numpy and PyTorch; the other models are timed
 against PyTorch, with ringflow's kernels per step and microseconds per kernel. --profile adds where
 ringflow's step goes, by op type. --memory reports each framework's peak RSS (getrusage) for each model in a
-fresh process. --clock cpu times CPU time instead of wall time (for a busy shared machine). --device gpu runs ringflow with Session(device="gpu") and PyTorch on CUDA (numpy is left out);
-each timed sample then ends with a device synchronize, since a step itself never waits for the GPU.
+fresh process. --clock cpu times CPU time instead of wall time (for a busy shared machine). --device gpu
+(MLP only) runs ringflow with Session(device="gpu") and PyTorch on CUDA (numpy is left out); each timed
+sample then ends with a device synchronize, since a step itself never waits for the GPU.
 """
 import os
 
@@ -261,14 +262,16 @@ def main():
     unknown = [m for m in models if m not in bench_models.NAMES]
     if unknown:
         parser.error(f"unknown model(s) {unknown!r}; known: {', '.join(bench_models.NAMES)}")
+    if args.device != "cpu" and (models != ["mlp"] or args.profile or args.memory):
+        parser.error("--device gpu times the MLP only (--model mlp, without --profile or --memory)")
     header()
     if args.memory:  # first: a child's getrusage peak starts at its parent's RSS, so spawn them before torch loads
         memory_table(models)
     if "mlp" in models:
         mlp_table(args)
-    others = [m for m in models if m != "mlp"] if args.device == "cpu" else []
-    if others or (args.profile and "mlp" in models):
-        model_table([m for m in models if m != "mlp" or args.profile], args)
+    table = [m for m in models if m != "mlp" or args.profile]
+    if table:
+        model_table(table, args)
 
 
 if __name__ == "__main__":
