@@ -102,21 +102,36 @@ def conv2d_input_grad(g, x_shape, w, strides, padding):
 
 
 def _input_grad_col2im(g, x_shape, w, strides, ph, pw):
+    """One GEMM per slice of the batch into a reused buffer, then one strided add per filter tap."""
     xp = get_array_module(g)
     kh, kw, c, o = w.shape
     n, ho, wo, _ = g.shape
-    dcols = xp.dot(g.reshape(-1, o), w.reshape(-1, o).T).reshape(n, ho, wo, kh, kw, c)
-    return xp.ascontiguousarray(scatter_windows(dcols, x_shape, strides, ph, pw))
+    w_t = xp.ascontiguousarray(w.reshape(-1, o).T)
+    dx = _padded_zeros(x_shape, strides, ph, pw, g.dtype, xp)
+    chunks = _image_chunks(n, ho * wo * kh * kw * c, g.itemsize, xp)
+    dcols = xp.empty(((chunks[0][1] - chunks[0][0]) * ho * wo, kh * kw * c), dtype=g.dtype)
+    for start, stop in chunks:
+        part = dcols[:(stop - start) * ho * wo]
+        xp.dot(g[start:stop].reshape(-1, o), w_t, out=part)
+        _add_windows(dx[start:stop], part.reshape(stop - start, ho, wo, kh, kw, c), strides)
+    return xp.ascontiguousarray(dx[:, ph[0]:ph[0] + x_shape[1], pw[0]:pw[0] + x_shape[2]])
+
+
+def _padded_zeros(x_shape, strides, ph, pw, dtype, xp):
+    n, h, w, c = x_shape
+    return xp.zeros((n, h + sum(ph) + strides[0], w + sum(pw) + strides[1], c), dtype=dtype)
+
+
+def _add_windows(dx, dcols, strides):
+    _, ho, wo, kh, kw, _ = dcols.shape
+    for i in range(kh):
+        for j in range(kw):
+            dx[:, i:i + strides[0] * ho:strides[0], j:j + strides[1] * wo:strides[1]] += dcols[:, :, :, i, j]
 
 
 def scatter_windows(dcols, x_shape, strides, ph, pw):
     """The adjoint of the window gather: add each (N, Ho, Wo, kh, kw, C) window value back onto x's pixels,
     one strided add per filter tap (a view of the result, unpadded)."""
-    n, h, w, c = x_shape
-    _, ho, wo, kh, kw, _ = dcols.shape
-    xp = get_array_module(dcols)
-    dx = xp.zeros((n, h + sum(ph) + strides[0], w + sum(pw) + strides[1], c), dtype=dcols.dtype)
-    for i in range(kh):
-        for j in range(kw):
-            dx[:, i:i + strides[0] * ho:strides[0], j:j + strides[1] * wo:strides[1]] += dcols[:, :, :, i, j]
-    return dx[:, ph[0]:ph[0] + h, pw[0]:pw[0] + w]
+    dx = _padded_zeros(x_shape, strides, ph, pw, dcols.dtype, get_array_module(dcols))
+    _add_windows(dx, dcols, strides)
+    return dx[:, ph[0]:ph[0] + x_shape[1], pw[0]:pw[0] + x_shape[2]]
