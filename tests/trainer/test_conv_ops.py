@@ -212,3 +212,16 @@ def test_max_pool_gradient_is_zero_off_the_maximum_even_for_infinite_gradients()
         with tg.Session() as sess:
             value = sess.run(dx)
     np.testing.assert_array_equal(value.ravel(), [0, 0, 0, 0, np.inf, 0, 0, -np.inf])  # 5 ties 5: the first
+
+
+def test_an_empty_batch_convolves_and_pools_to_empty_results():
+    with tg.Graph().as_default():
+        x = tg.placeholder(tg.float32, [None, 6, 6, 2])
+        w = tg.constant(RNG.standard_normal((3, 3, 2, 4)).astype(np.float32))
+        y = tg.nn.max_pool(tg.nn.conv2d(x, w, strides=1, padding="SAME"), 2, 2, "VALID")
+        z = tg.nn.conv2d(x, w, strides=2, padding="SAME")
+        grads = tg.gradients(tg.reduce_sum(y) + tg.reduce_sum(z), [x, w])
+        with tg.Session() as sess:
+            y_value, dx, dw = sess.run([y] + grads, {x: np.zeros((0, 6, 6, 2), np.float32)})
+    assert y_value.shape == (0, 3, 3, 4) and dx.shape == (0, 6, 6, 2)
+    np.testing.assert_array_equal(dw, np.zeros((3, 3, 2, 4)))

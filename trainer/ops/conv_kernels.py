@@ -43,8 +43,9 @@ def _windows(xpad, kh, kw, strides, ho, wo):
 
 
 def _image_chunks(n, cols_per_image, itemsize, xp):
-    step = n if xp is not np else max(1, CHUNK_BYTES // max(cols_per_image * itemsize, 1))
-    return [(s, min(s + step, n)) for s in range(0, n, step)]
+    """(start, stop) image ranges of about CHUNK_BYTES of columns (one range for an empty batch)."""
+    step = max(1, n if xp is not np else CHUNK_BYTES // max(cols_per_image * itemsize, 1))
+    return [(s, min(s + step, n)) for s in range(0, max(n, 1), step)]
 
 
 def _conv_padded(xpad, w2, kh, kw, strides, ho, wo):
