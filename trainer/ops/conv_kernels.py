@@ -48,20 +48,27 @@ def _image_chunks(n, cols_per_image, itemsize, xp):
     return [(s, min(s + step, n)) for s in range(0, max(n, 1), step)]
 
 
-def _conv_padded(xpad, w2, kh, kw, strides, ho, wo):
-    """(N, Ho, Wo, O): the convolution of padded images with filters reshaped to (kh*kw*C, O)."""
+def _column_slices(xpad, kh, kw, strides, ho, wo):
+    """(start, stop, im2col matrix) for each slice of the batch, gathered into one reused buffer."""
     xp = get_array_module(xpad)
-    n, o = xpad.shape[0], w2.shape[1]
     if ho <= 0 or wo <= 0:
         raise ValueError(f"conv2d: a {kh}x{kw} filter does not fit in the padded images of shape {xpad.shape}")
     win = _windows(xpad, kh, kw, strides, ho, wo)
-    out = xp.empty((n, ho, wo, o), dtype=xpad.dtype)
-    chunks = _image_chunks(n, ho * wo * w2.shape[0], xpad.itemsize, xp)
-    cols = xp.empty((chunks[0][1] - chunks[0][0], ho, wo, kh, win.shape[4]), dtype=xpad.dtype)
+    k = kh * win.shape[4]
+    chunks = _image_chunks(xpad.shape[0], ho * wo * k, xpad.itemsize, xp)
+    cols = xp.empty((chunks[0][1] - chunks[0][0], *win.shape[1:]), dtype=xpad.dtype)
     for start, stop in chunks:
         part = cols[:stop - start]
         part[...] = win[start:stop]
-        xp.dot(part.reshape(-1, w2.shape[0]), w2, out=out[start:stop].reshape(-1, o))
+        yield start, stop, part.reshape(-1, k)
+
+
+def _conv_padded(xpad, w2, kh, kw, strides, ho, wo):
+    """(N, Ho, Wo, O): the convolution of padded images with filters reshaped to (kh*kw*C, O)."""
+    xp = get_array_module(xpad)
+    out = xp.empty((xpad.shape[0], ho, wo, w2.shape[1]), dtype=xpad.dtype)
+    for start, stop, cols in _column_slices(xpad, kh, kw, strides, ho, wo):
+        xp.dot(cols, w2, out=out[start:stop].reshape(-1, w2.shape[1]))
     return out
 
 
@@ -75,16 +82,11 @@ def conv2d_filter_grad(x, g, w, strides, padding):
     """dL/dw: the columns of x times g, summed over slices of the batch."""
     xp = get_array_module(g)
     kh, kw, c, o = w.shape
-    n, ho, wo, _ = g.shape
+    _, ho, wo, _ = g.shape
     ph, pw = out_size(x.shape[1], kh, strides[0], padding)[1], out_size(x.shape[2], kw, strides[1], padding)[1]
-    win = _windows(_padded(x, ph, pw), kh, kw, strides, ho, wo)
-    chunks = _image_chunks(n, ho * wo * kh * kw * c, x.itemsize, xp)
-    cols = xp.empty((chunks[0][1] - chunks[0][0], ho, wo, kh, kw * c), dtype=x.dtype)
     grad = None
-    for start, stop in chunks:
-        part = cols[:stop - start]
-        part[...] = win[start:stop]
-        term = xp.dot(part.reshape(-1, kh * kw * c).T, g[start:stop].reshape(-1, o))
+    for start, stop, cols in _column_slices(_padded(x, ph, pw), kh, kw, strides, ho, wo):
+        term = xp.dot(cols.T, g[start:stop].reshape(-1, o))
         grad = term if grad is None else xp.add(grad, term, out=grad)
     return grad.reshape(kh, kw, c, o)
 
