@@ -29,7 +29,6 @@ import time  # noqa: E402
 import numpy as np  # noqa: E402
 
 import bench_models  # noqa: E402
-import trainer as tg  # noqa: E402
 from bench_models import LR  # noqa: E402
 from step_profile import kernel_profile  # noqa: E402
 
