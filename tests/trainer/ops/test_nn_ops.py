@@ -1,4 +1,7 @@
 """tg.nn ops: activations, softmax, losses, bias_add, conv2d, max_pool and dropout, through the oracle."""
+import math
+import warnings
+
 import numpy as np
 import pytest
 
@@ -19,6 +22,19 @@ def _away_from_zero(shape):
 @pytest.mark.parametrize("name", ["relu", "sigmoid", "tanh"])
 def test_activations(name, shape):
     check_op(getattr(tg.nn, name), [_away_from_zero(shape)], torch_fn=torch and getattr(torch, name))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_sigmoid_tails_are_exact_and_quiet(dtype):
+    """Far from 0 the sigmoid neither overflows nor loses its tail: sigmoid(-x) = exp(-x) / (1 + exp(-x))."""
+    x = np.array([-1000.0, -80.0, -30.0, -5.0, 0.0, 5.0, 30.0, 1000.0])
+    expected = [0.0 if v < -700 else math.exp(v) / (1 + math.exp(v)) if v < 0 else 1 / (1 + math.exp(-v)) for v in x]
+    with tg.Graph().as_default(), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with tg.Session() as sess:
+            value = sess.run(tg.nn.sigmoid(tg.constant(x.astype(dtype))))
+    assert value.dtype == dtype
+    np.testing.assert_allclose(value, np.array(expected, dtype=dtype), rtol=4 * np.finfo(dtype).eps, atol=0)
 
 
 @pytest.mark.parametrize("name", ["softmax", "log_softmax"])
