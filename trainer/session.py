@@ -12,6 +12,7 @@ from .devices import device_transfer
 from .errors import FailedPreconditionError
 from .feed_fetch import flatten_fetches as _flatten
 from .graph import Graph, Operation, Tensor, format_shape, get_default_graph  # noqa: F401
+from .heap import keep_freed_memory
 from .plan import Plan
 
 # Re-exported under their old names: code and tests import these from trainer.session.
@@ -48,6 +49,7 @@ class Session:
             raise TypeError(f"Session's first argument is the target string (TF1's order is target, graph, "
                             f"config), got {target!r}; pass graph=... by keyword")
         self.target, self.config = target, config
+        keep_freed_memory()
         self.graph = graph if graph is not None else get_default_graph()
         self.variables = VariableStore()
         self.device = device or "cpu"
