@@ -5,6 +5,7 @@ A cell is a tf.layers Layer: its variables live in a scope named after the class
 reused by every later time step, so names and shapes line up with TF1 checkpoints.
 """
 import collections
+import numbers
 
 from . import dtypes
 from .graph import Tensor, name_scope
@@ -17,6 +18,7 @@ from .ops.core_ops import constant, convert_to_tensor
 from .ops.fill_ops import fill
 from .ops.math_ops import matmul
 from .ops.nn_ops import bias_add, sigmoid, tanh
+from .ops.rnn_ops import gru_block_cell, lstm_block_cell
 from .ops.shape_ops import split, stack
 from .ops.tensor_util import constant_value, static_shape
 from .scopes import variable_scope
@@ -111,6 +113,13 @@ def batch_size_of(x, axis):
     return shape(x)[axis]
 
 
+def _fusable(activation, forget_bias=0.0, cell_clip=None):
+    """Whether a cell's step can be one fused op (ops/rnn_ops.py): its activation is tanh, its forget bias a
+    number and its cell clip None or a positive number (clipping to 0 is the fused op's "no clipping")."""
+    clip_ok = cell_clip is None or (isinstance(cell_clip, numbers.Real) and cell_clip > 0)
+    return activation is tanh and isinstance(forget_bias, numbers.Real) and clip_ok
+
+
 def _input_depth(cell, inputs_shape):
     if not inputs_shape or inputs_shape[-1] is None:
         raise ValueError(f"{type(cell).__name__} {cell.name!r}: expected inputs.shape[-1] to be known, saw shape: "
@@ -160,11 +169,15 @@ class BasicLSTMCell(RNNCell):
 
     def call(self, inputs, state):
         c, h = state if self._state_is_tuple else split(state, 2, axis=1)
-        gates = bias_add(matmul(concat([inputs, h], 1), self._kernel), self._bias)
-        i, j, f, o = split(gates, 4, axis=1)  # TF1's gate order: input, new input, forget, output
-        forget_bias = constant(self._forget_bias, dtype=f.dtype)
-        new_c = c * sigmoid(f + forget_bias) + sigmoid(i) * self._activation(j)
-        new_h = self._activation(new_c) * sigmoid(o)
+        if _fusable(self._activation, self._forget_bias):
+            new_c, new_h = lstm_block_cell(inputs, c, h, self._kernel, None, None, None, self._bias,
+                                           forget_bias=self._forget_bias, cell_clip=None)[1::5]  # cs, h
+        else:
+            gates = bias_add(matmul(concat([inputs, h], 1), self._kernel), self._bias)
+            i, j, f, o = split(gates, 4, axis=1)  # TF1's gate order: input, new input, forget, output
+            forget_bias = constant(self._forget_bias, dtype=f.dtype)
+            new_c = c * sigmoid(f + forget_bias) + sigmoid(i) * self._activation(j)
+            new_h = self._activation(new_c) * sigmoid(o)
         new_state = LSTMStateTuple(new_c, new_h) if self._state_is_tuple else concat([new_c, new_h], 1)
         return new_h, new_state
 
@@ -207,6 +220,20 @@ class LSTMCell(RNNCell):
     def call(self, inputs, state):
         n = self._num_units
         c_prev, m_prev = state if self._state_is_tuple else split(state, [n, self._num_proj or n], axis=1)
+        if _fusable(self._activation, self._forget_bias, self._cell_clip):
+            peepholes = (self._w_i_diag, self._w_f_diag, self._w_o_diag) if self._use_peepholes else (None,) * 3
+            c, m = lstm_block_cell(inputs, c_prev, m_prev, self._kernel, *peepholes, self._bias,
+                                   forget_bias=self._forget_bias, cell_clip=self._cell_clip,
+                                   use_peephole=self._use_peepholes)[1::5]  # cs, h
+        else:
+            c, m = self._unfused_step(inputs, c_prev, m_prev)
+        if self._num_proj is not None:
+            m = matmul(m, self._proj_kernel)
+            if self._proj_clip is not None:
+                m = clip_by_value(m, -self._proj_clip, self._proj_clip)
+        return m, (LSTMStateTuple(c, m) if self._state_is_tuple else concat([c, m], 1))
+
+    def _unfused_step(self, inputs, c_prev, m_prev):
         gates = bias_add(matmul(concat([inputs, m_prev], 1), self._kernel), self._bias)
         i, j, f, o = split(gates, 4, axis=1)
         f = f + constant(self._forget_bias, dtype=f.dtype)
@@ -217,12 +244,7 @@ class LSTMCell(RNNCell):
             c = clip_by_value(c, -self._cell_clip, self._cell_clip)
         if self._use_peepholes:
             o = o + self._w_o_diag * c
-        m = sigmoid(o) * self._activation(c)
-        if self._num_proj is not None:
-            m = matmul(m, self._proj_kernel)
-            if self._proj_clip is not None:
-                m = clip_by_value(m, -self._proj_clip, self._proj_clip)
-        return m, (LSTMStateTuple(c, m) if self._state_is_tuple else concat([c, m], 1))
+        return c, sigmoid(o) * self._activation(c)
 
 
 class GRUCell(RNNCell):
@@ -249,6 +271,10 @@ class GRUCell(RNNCell):
                                                  initializer=self._bias_initializer or zeros_initializer())
 
     def call(self, inputs, state):
+        if _fusable(self._activation):
+            new_h = gru_block_cell(inputs, state, self._gate_kernel, self._candidate_kernel, self._gate_bias,
+                                   self._candidate_bias)[3]
+            return new_h, new_h
         gates = sigmoid(bias_add(matmul(concat([inputs, state], 1), self._gate_kernel), self._gate_bias))
         r, u = split(gates, 2, axis=1)
         candidate = bias_add(matmul(concat([inputs, r * state], 1), self._candidate_kernel), self._candidate_bias)

@@ -22,7 +22,7 @@ OP_TEST_FILES = ["test_math_ops.py", "test_nn_ops.py", "test_array_ops.py", "tes
 OP_TEST_FILES += ["test_lrn.py", "test_metrics.py", "test_moving_averages.py"]
 OP_TEST_FILES += ["test_sampled_losses.py"]
 OP_TEST_FILES += ["test_image.py"]
-OP_TEST_FILES += ["test_more_ops_3.py", "test_horovod_collectives.py", "test_rnn.py"]
+OP_TEST_FILES += ["test_more_ops_3.py", "test_horovod_collectives.py", "test_rnn.py", "test_rnn_fused.py"]
 # Built only by DistributedOptimizer on more than one rank: tests/mpi/test_device_distributed.py runs them on
 # the stand-in (2 and 3 ranks), which a one-process sweep cannot.
 MULTI_RANK_OPS = {"AllreduceGradients", "StartBucketAllreduce", "FinishBucketAllreduce"}
