@@ -18,6 +18,7 @@ from .ops.core_ops import constant, convert_to_tensor
 from .ops.fill_ops import fill
 from .ops.math_ops import matmul
 from .ops.nn_ops import bias_add, sigmoid, tanh
+from .ops.block_lstm_ops import block_lstm
 from .ops.rnn_ops import gru_block_cell, lstm_block_cell
 from .ops.shape_ops import split, stack
 from .ops.tensor_util import constant_value, static_shape
@@ -70,12 +71,18 @@ class RNNCell(Layer):
     def __init__(self, trainable=True, name=None, dtype=None, reuse=None, **kwargs):
         super().__init__(trainable=trainable, name=name, dtype=dtype, _reuse=reuse, **kwargs)
 
-    def __call__(self, inputs, state, scope=None):
+    def __call__(self, inputs, state, scope=None, **kwargs):
         """One step. `scope` (first call only, as in TF1) puts the variables directly in that scope."""
         if scope is not None and self._scope is None:
             with variable_scope(scope, reuse=self._reuse) as captured:
                 self._scope = captured
-        return super().__call__(inputs, state)
+        return super().__call__(inputs, state, **kwargs)
+
+    def call_sequence(self, inputs, state):
+        """Every step at once over time-major `inputs` [time, batch, depth], as TF1's fused cells run: (outputs
+        [time, batch, output_size], the state after each step, each leaf [time, batch, size]); or None for a cell
+        that runs one step at a time (the default), which dynamic_rnn and static_rnn then unroll."""
+        return None
 
     @property
     def state_size(self):
@@ -118,6 +125,16 @@ def _fusable(activation, forget_bias=0.0, cell_clip=None):
     number and its cell clip None or a positive number (clipping to 0 is the fused op's "no clipping")."""
     clip_ok = cell_clip is None or (isinstance(cell_clip, numbers.Real) and cell_clip > 0)
     return activation is tanh and isinstance(forget_bias, numbers.Real) and clip_ok
+
+
+def _lstm_op(cell, inputs, c, h, peepholes, cell_clip, sequence):
+    """(cs, h) of one fused step of an LSTM cell or, with `sequence`, of every step over time-major inputs."""
+    options = dict(forget_bias=cell._forget_bias, cell_clip=cell_clip, use_peephole=peepholes is not None)
+    weights = (cell._kernel, *(peepholes or (None,) * 3), cell._bias)
+    if sequence:
+        steps = constant(static_shape(inputs)[0], dtype=dtypes.int64)
+        return block_lstm(steps, inputs, c, h, *weights, **options)[1::5]
+    return lstm_block_cell(inputs, c, h, *weights, **options)[1::5]  # (i, cs, f, o, ci, co, h)
 
 
 def _input_depth(cell, inputs_shape):
@@ -167,18 +184,21 @@ class BasicLSTMCell(RNNCell):
         self._kernel = self.add_variable("kernel", [depth + self._num_units, 4 * self._num_units])
         self._bias = self.add_variable("bias", [4 * self._num_units], initializer=zeros_initializer())
 
-    def call(self, inputs, state):
-        c, h = state if self._state_is_tuple else split(state, 2, axis=1)
+    def call_sequence(self, inputs, state):
+        """TF1's BlockLSTM over every step (the LSTMBlockFusedCell op), where the step would be LSTMBlockCell."""
+        return self(inputs, state, sequence=True) if _fusable(self._activation, self._forget_bias) else None
+
+    def call(self, inputs, state, sequence=False):
+        c, h = state if self._state_is_tuple else split(state, 2, axis=-1)
         if _fusable(self._activation, self._forget_bias):
-            new_c, new_h = lstm_block_cell(inputs, c, h, self._kernel, None, None, None, self._bias,
-                                           forget_bias=self._forget_bias, cell_clip=None)[1::5]  # cs, h
+            new_c, new_h = _lstm_op(self, inputs, c, h, None, None, sequence)
         else:
             gates = bias_add(matmul(concat([inputs, h], 1), self._kernel), self._bias)
             i, j, f, o = split(gates, 4, axis=1)  # TF1's gate order: input, new input, forget, output
             forget_bias = constant(self._forget_bias, dtype=f.dtype)
             new_c = c * sigmoid(f + forget_bias) + sigmoid(i) * self._activation(j)
             new_h = self._activation(new_c) * sigmoid(o)
-        new_state = LSTMStateTuple(new_c, new_h) if self._state_is_tuple else concat([new_c, new_h], 1)
+        new_state = LSTMStateTuple(new_c, new_h) if self._state_is_tuple else concat([new_c, new_h], -1)
         return new_h, new_state
 
 
@@ -217,21 +237,24 @@ class LSTMCell(RNNCell):
             self._proj_kernel = self.add_variable("projection/kernel", [n, self._num_proj],
                                                   initializer=self._initializer)
 
-    def call(self, inputs, state):
+    def call_sequence(self, inputs, state):
+        """TF1's BlockLSTM over every step, where the step would be LSTMBlockCell and there is no projection."""
+        fusable = _fusable(self._activation, self._forget_bias, self._cell_clip) and self._num_proj is None
+        return self(inputs, state, sequence=True) if fusable else None
+
+    def call(self, inputs, state, sequence=False):
         n = self._num_units
-        c_prev, m_prev = state if self._state_is_tuple else split(state, [n, self._num_proj or n], axis=1)
+        c_prev, m_prev = state if self._state_is_tuple else split(state, [n, self._num_proj or n], axis=-1)
         if _fusable(self._activation, self._forget_bias, self._cell_clip):
-            peepholes = (self._w_i_diag, self._w_f_diag, self._w_o_diag) if self._use_peepholes else (None,) * 3
-            c, m = lstm_block_cell(inputs, c_prev, m_prev, self._kernel, *peepholes, self._bias,
-                                   forget_bias=self._forget_bias, cell_clip=self._cell_clip,
-                                   use_peephole=self._use_peepholes)[1::5]  # cs, h
+            peepholes = (self._w_i_diag, self._w_f_diag, self._w_o_diag) if self._use_peepholes else None
+            c, m = _lstm_op(self, inputs, c_prev, m_prev, peepholes, self._cell_clip, sequence)
         else:
             c, m = self._unfused_step(inputs, c_prev, m_prev)
         if self._num_proj is not None:
             m = matmul(m, self._proj_kernel)
             if self._proj_clip is not None:
                 m = clip_by_value(m, -self._proj_clip, self._proj_clip)
-        return m, (LSTMStateTuple(c, m) if self._state_is_tuple else concat([c, m], 1))
+        return m, (LSTMStateTuple(c, m) if self._state_is_tuple else concat([c, m], -1))
 
     def _unfused_step(self, inputs, c_prev, m_prev):
         gates = bias_add(matmul(concat([inputs, m_prev], 1), self._kernel), self._bias)

@@ -1,14 +1,16 @@
-"""The fused recurrent-cell ops (TF1's LSTMBlockCell, GRUBlockCell and their gradient ops) that BasicLSTMCell,
-LSTMCell and GRUCell build: one op per time step each way, with the values and gradients of the unfused graph
-they replace (the same cell with an activation that is tanh but not tg.tanh builds that graph), of finite
-differences, and of PyTorch (nn.LSTM; for the GRU, TF1's formula in torch ops: nn.GRU applies its reset gate
-after the matmul, a different function)."""
+"""The fused recurrent-cell ops that BasicLSTMCell, LSTMCell and GRUCell build: TF1's LSTMBlockCell and
+GRUBlockCell (one op per time step each way) and, where dynamic_rnn or static_rnn runs an LSTM cell over a whole
+sequence, TF1's BlockLSTM (one op for all steps each way). Each against the values and gradients of the unfused
+graph it replaces (the same cell with an activation that is tanh but not tg.tanh builds that graph), finite
+differences, and PyTorch (nn.LSTM; for the GRU, TF1's formula in torch ops: nn.GRU applies its reset gate after
+the matmul, a different function)."""
 import numpy as np
 import pytest
 
 import trainer as tg
 from tests.trainer.op_oracle import check_op, torch
 from trainer.ops import nest
+from trainer.ops.block_lstm_ops import block_lstm
 from trainer.ops.rnn_ops import gru_block_cell, lstm_block_cell
 
 rnn_cell = tg.nn.rnn_cell
@@ -20,29 +22,42 @@ def unfused_tanh(x):
     return tg.tanh(x)
 
 
-CELLS = {  # name: (make(activation) -> cell, the fused op type)
-    "basic_lstm": (lambda act: rnn_cell.BasicLSTMCell(4, forget_bias=0.5, activation=act), "LSTMBlockCell"),
+CELLS = {  # name: (make(activation) -> cell, the fused op type dynamic_rnn builds, how many per sequence)
+    "basic_lstm": (lambda act: rnn_cell.BasicLSTMCell(4, forget_bias=0.5, activation=act), "BlockLSTM", 1),
     "basic_lstm_concat_state": (lambda act: rnn_cell.BasicLSTMCell(3, state_is_tuple=False, activation=act),
-                                "LSTMBlockCell"),
-    "lstm": (lambda act: rnn_cell.LSTMCell(4, initializer=BIG, activation=act), "LSTMBlockCell"),
+                                "BlockLSTM", 1),
+    "lstm_peep_clip": (lambda act: rnn_cell.LSTMCell(4, use_peepholes=True, cell_clip=0.4, initializer=BIG,
+                                                     activation=act), "BlockLSTM", 1),
     "lstm_peep_clip_proj": (lambda act: rnn_cell.LSTMCell(4, use_peepholes=True, cell_clip=0.4, num_proj=3,
                                                           proj_clip=0.5, forget_bias=0.3, initializer=BIG,
-                                                          activation=act), "LSTMBlockCell"),
+                                                          activation=act), "LSTMBlockCell", 5),
+    "lstm_stepwise": (lambda act: rnn_cell.MultiRNNCell([rnn_cell.LSTMCell(4, initializer=BIG, activation=act)]),
+                      "LSTMBlockCell", 5),
     "gru": (lambda act: rnn_cell.GRUCell(4, bias_initializer=tg.random_normal_initializer(seed=5), activation=act),
-            "GRUBlockCell"),
+            "GRUBlockCell", 5),
 }
 
 
-def run_sequence(kind, activation, x, start, lengths, variables=None):
-    """dynamic_rnn from the state `start` (numpy leaves): outputs, final state and the gradients of a loss on
-    both wrt the inputs, the initial state and every variable; the variables' values; the graph's op types."""
+def run_rnn(api, cell, inputs, initial, lengths):
+    """dynamic_rnn, dynamic_rnn on time-major inputs, or static_rnn, with batch-major outputs."""
+    if api == "static":
+        outputs, state = tg.nn.static_rnn(cell, tg.unstack(inputs, axis=1), initial, sequence_length=lengths)
+        return tg.stack(outputs, axis=1), state
+    if api == "time_major":
+        outputs, state = tg.nn.dynamic_rnn(cell, tg.transpose(inputs, [1, 0, 2]), lengths, initial, time_major=True)
+        return tg.transpose(outputs, [1, 0, 2]), state
+    return tg.nn.dynamic_rnn(cell, inputs, sequence_length=lengths, initial_state=initial)
+
+
+def run_sequence(kind, activation, x, start, lengths, variables=None, api="dynamic"):
+    """An RNN from the state `start` (numpy leaves): outputs, final state and the gradients of a loss on both
+    wrt the inputs, the initial state and every variable; the variables' values; the graph's op types."""
     with tg.Graph().as_default() as graph:
         inputs = tg.placeholder(tg.float64, x.shape)
         cell = CELLS[kind][0](activation)
         leaves, layout = nest.flatten(cell.state_size)
         initial = [tg.constant(a) for a in start]
-        outputs, state = tg.nn.dynamic_rnn(cell, inputs, sequence_length=lengths, dtype=tg.float64,
-                                           initial_state=nest.pack(layout, initial))
+        outputs, state = run_rnn(api, cell, inputs, nest.pack(layout, initial), lengths)
         weights = tg.constant(np.linspace(-1, 1, np.prod(outputs.shape.as_list())).reshape(outputs.shape.as_list()))
         loss = tg.reduce_sum(outputs * weights) + tg.add_n([tg.reduce_sum(tg.sin(s)) for s in nest.flatten(state)[0]])
         grads = tg.gradients(loss, [inputs] + initial + tg.trainable_variables())
@@ -57,14 +72,16 @@ def run_sequence(kind, activation, x, start, lengths, variables=None):
 
 
 @pytest.mark.parametrize("kind", sorted(CELLS))
-def test_fused_cells_match_the_graph_they_replace(kind):
-    make, op_type = CELLS[kind]
-    x, lengths = RNG.standard_normal((3, 5, 2)), [5, 2, 4]
+@pytest.mark.parametrize("api,lengths", [("dynamic", [5, 0, 3]), ("dynamic", None), ("time_major", [2, 5, 1]),
+                                         ("static", [4, 5, 0])])
+def test_fused_cells_match_the_graph_they_replace(kind, api, lengths):
+    make, op_type, count = CELLS[kind]
+    x = RNG.standard_normal((3, 5, 2))
     sizes = nest.flatten(make(None).state_size)[0]
     start = [RNG.standard_normal((3, size)) for size in sizes]
-    fused, values, fused_types = run_sequence(kind, None, x, start, lengths)
-    plain, _, plain_types = run_sequence(kind, unfused_tanh, x, start, lengths, values)
-    assert fused_types.count(op_type) == 5 and fused_types.count(op_type + "Grad") == 5  # one op per step each way
+    fused, values, fused_types = run_sequence(kind, None, x, start, lengths, api=api)
+    plain, _, plain_types = run_sequence(kind, unfused_tanh, x, start, lengths, values, api=api)
+    assert fused_types.count(op_type) == count and fused_types.count(op_type + "Grad") == count
     assert op_type not in plain_types
     for name, got, want in zip(["outputs", "state", "gradients"], fused, plain):
         for k, (g, w) in enumerate(zip(nest.flatten(got)[0], nest.flatten(want)[0])):
@@ -74,9 +91,10 @@ def test_fused_cells_match_the_graph_they_replace(kind):
 def test_the_cell_clip_bites_and_stops_the_gradient():
     """The clip test above is meaningful: some cell states are clipped, some are not."""
     x, lengths = RNG.standard_normal((3, 5, 2)), [5, 5, 5]
-    start = [RNG.standard_normal((3, 4)) * 2, RNG.standard_normal((3, 3))]
-    (outputs, (c, m), grads), _, _ = run_sequence("lstm_peep_clip_proj", None, x, start, lengths)
-    assert np.any(np.abs(c) == 0.4) and np.any(np.abs(c) < 0.4)
+    for kind, m_size in (("lstm_peep_clip_proj", 3), ("lstm_peep_clip", 4)):
+        start = [RNG.standard_normal((3, 4)) * 2, RNG.standard_normal((3, m_size))]
+        (outputs, (c, m), grads), _, _ = run_sequence(kind, None, x, start, lengths)
+        assert np.any(np.abs(c) == 0.4) and np.any(np.abs(c) < 0.4)
 
 
 def np_sigmoid(x):
@@ -106,6 +124,33 @@ def test_lstm_block_cell_op(peephole, clip):
 
     wrt = [0, 1, 2, 3, 7] + ([4, 5, 6] if peephole else [])
     check_op(build, arrays, torch_fn=lambda *a: torch_lstm_step(*a, 0.7, clip), wrt=wrt)
+
+
+@pytest.mark.parametrize("peephole,clip,seq_len_max", [(False, None, 4), (True, 0.8, 4), (False, None, 2)])
+def test_block_lstm_op(peephole, clip, seq_len_max):
+    n, depth, batch, time = 3, 2, 2, 4
+    arrays = [RNG.standard_normal((time, batch, depth)), RNG.standard_normal((batch, n)) * 1.5,
+              RNG.standard_normal((batch, n)), RNG.standard_normal((depth + n, 4 * n)),
+              *[RNG.standard_normal(n) * peephole for _ in range(3)], RNG.standard_normal(4 * n)]
+
+    def build(x, cs_prev, h_prev, w, wci, wcf, wco, b):
+        weights = (wci, wcf, wco) if peephole else (None, None, None)
+        out = block_lstm(tg.constant(seq_len_max, dtype=tg.int64), x, cs_prev, h_prev, w, *weights, b,
+                         forget_bias=0.7, cell_clip=clip, use_peephole=peephole)
+        return tg.concat([out[1], out[6]], 2)  # cs, h
+
+    def torch_fn(x, cs, h, *weights):
+        outs = []
+        for t in range(time):
+            if t < seq_len_max:
+                cs, h = torch.chunk(torch_lstm_step(x[t], cs, h, *weights, 0.7, clip), 2, dim=1)
+                outs.append(torch.cat([cs, h], 1))
+            else:  # TF1: zeros from seq_len_max on
+                outs.append(torch.zeros_like(outs[-1]))
+        return torch.stack(outs)
+
+    wrt = [0, 1, 2, 3, 7] + ([4, 5, 6] if peephole else [])
+    check_op(build, arrays, torch_fn=torch_fn, wrt=wrt)
 
 
 def torch_gru_step(x, h_prev, w_ru, w_c, b_ru, b_c):
@@ -183,3 +228,6 @@ def test_gradients_only_flow_from_the_state_and_output():
             tg.gradients(tg.reduce_sum(r), [x])
         with pytest.raises(ValueError, match="needs wci, wcf and wco"):
             lstm_block_cell(x, state, state, w, None, None, None, b, use_peephole=True)
+        co = block_lstm(tg.constant(1, dtype=tg.int64), tg.zeros([1, 2, 3]), state, state, w, None, None, None, b)[5]
+        with pytest.raises(NotImplementedError, match=r"BlockLSTM 'BlockLSTM'.*not from \['co'\]"):
+            tg.gradients(tg.reduce_sum(co), [w])

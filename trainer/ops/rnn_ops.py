@@ -2,9 +2,10 @@
 
 One time step of a cell is one kernel forward and one backward, instead of a dozen elementwise ops on the
 gates each way. The signatures are TF1's (TF1's `gen_rnn_ops.lstm_block_cell` and `gru_block_cell`): the
-forward kernel does the cell's matmul of [x, h_prev] and its gate math; the gradient op gives the gradients
-of the pre-activations, and the gradient rule finishes with graph matmuls, as TF1's `_LSTMBlockCellGrad`
-and `_GRUBlockCellGrad` do, so the weight gradients of every step sum up like any other.
+forward kernel does the cell's matmul of [x, h_prev] and its gate math (the LSTM's in rnn_kernels.py); the
+gradient op gives the gradients of the pre-activations, and the gradient rule finishes with graph matmuls, as
+TF1's `_LSTMBlockCellGrad` and `_GRUBlockCellGrad` do, so the weight gradients of every step sum up like any
+other.
 
 Where TF1 differs from the Python cells it replaces, the cells win: LSTMBlockCellGrad takes `cell_clip` and
 stops the gradient where the cell state was clipped (TF1's kernel passes it through, unlike tf.clip_by_value
@@ -14,115 +15,38 @@ from .array_ops import concat
 from .math_ops import matmul, zeros_like
 from .reduction_ops import reduce_sum
 from .registry import apply_op, get_array_module, register
+from .rnn_kernels import blocks, gate_scales, lstm_step, lstm_step_grad, sigmoid_
 from .stack_ops import split
 from .tensor_util import static_shape
 
 LSTM_OUTPUTS = ("i", "cs", "f", "o", "ci", "co", "h")
 
 
-def sigmoid_(a):
-    """a = sigmoid(a), in place, as 0.5 * tanh(0.5 * a) + 0.5: tanh never overflows (exp(-a) does for a << 0,
-    with a warning) and numpy vectorizes it (about 2x faster than exp, 100x faster than logaddexp)."""
-    xp = get_array_module(a)
-    a *= 0.5
-    xp.tanh(a, out=a)
-    a *= 0.5
-    a += 0.5
-    return a
-
-
-def _blocks(a, n, count):
-    return [a[:, k * n:(k + 1) * n] for k in range(count)]
-
-
-def _tanh_block(xp, n, dtype, block=1):
-    """Per gate column of [i, ci, f, o]: 1 in the tanh block (ci), 0.5 in the sigmoid ones, so that
-    half * tanh(half * x) + (1 - half) is each gate's activation in one pass over contiguous memory
-    (numpy runs a ufunc on a column block of a matrix row by row, several times slower)."""
-    half = xp.full(4 * n, 0.5, dtype=dtype)
-    half[block * n:(block + 1) * n] = 1
-    return half
-
-
-def _activate(gates, half):
-    """gates (pre-scaled by half) = their activations, in place."""
-    xp = get_array_module(gates)
-    xp.tanh(gates, out=gates)
-    gates *= half
-    gates += 1 - half
+def positive_clip(cell_clip):
+    """TF1's reading of cell_clip: clip to +-cell_clip where it is > 0, else (None, 0, -1) do not clip."""
+    return cell_clip if cell_clip is not None and cell_clip > 0 else None
 
 
 def _lstm_block_cell(x, cs_prev, h_prev, w, *rest, forget_bias, cell_clip, use_peephole):
     xp = get_array_module(x)
-    wci, wcf, wco, b = rest if use_peephole else (None, None, None, rest[0])
+    peepholes, b = (rest[:3], rest[3]) if use_peephole else (None, rest[0])
     n = cs_prev.shape[1]
     gates = xp.dot(xp.concatenate([x, h_prev], 1), w)
-    half = _tanh_block(xp, n, gates.dtype)
-    shift = b * half
-    shift[2 * n:3 * n] += 0.5 * forget_bias
-    gates *= half
-    gates += shift  # (x h_prev w + b + forget bias on f) * half
-    i, ci, f, o = _blocks(gates, n, 4)
-    scratch = xp.empty_like(cs_prev)
-    if use_peephole:  # i and f see cs_prev; o sees cs, so it is activated once cs is known
-        i += xp.multiply(cs_prev, 0.5 * wci, out=scratch)
-        f += xp.multiply(cs_prev, 0.5 * wcf, out=scratch)
-        _activate(gates[:, :3 * n], half[:3 * n])
-    else:
-        _activate(gates, half)
-    cs = xp.multiply(ci, i)
-    cs += xp.multiply(f, cs_prev, out=scratch)  # the gradient recomputes this sum to find where it was clipped
-    if cell_clip is not None and cell_clip > 0:
-        xp.clip(cs, -cell_clip, cell_clip, out=cs)
-    if use_peephole:
-        o += xp.multiply(cs, 0.5 * wco, out=scratch)
-        _activate(o, half[3 * n:])
-    co = xp.tanh(cs)
-    return i, cs, f, o, ci, co, xp.multiply(co, o)
+    cs, co, h = (xp.empty_like(gates[:, :n]) for _ in range(3))
+    lstm_step(gates, cs_prev, peepholes, positive_clip(cell_clip), *gate_scales(b, n, forget_bias), cs, co, h)
+    i, ci, f, o = blocks(gates, n, 4)
+    return i, cs, f, o, ci, co, h
 
 
 def _lstm_block_cell_grad(x, cs_prev, h_prev, w, *rest, use_peephole, cell_clip):
     xp = get_array_module(x)
-    wci, wcf, wco, b = rest[:4] if use_peephole else (None, None, None, rest[0])
+    peepholes = rest[:3] if use_peephole else None
     i, cs, f, o, ci, co, cs_grad, h_grad = rest[-8:]
-    n = cs.shape[1]
-    dcs = xp.multiply(co, co)
-    xp.subtract(1, dcs, out=dcs)
-    dcs *= o
-    dcs *= h_grad
-    dcs += cs_grad  # the cell state's gradient from both of its consumers: h and the next step
-    scratch = xp.empty_like(cs)
-    if use_peephole:
-        do = xp.subtract(1, o)
-        do *= o
-        do *= co
-        do *= h_grad
-        dcs += xp.multiply(do, wco, out=scratch)
-    if cell_clip is not None and cell_clip > 0:
-        unclipped = xp.multiply(ci, i)
-        unclipped += xp.multiply(f, cs_prev, out=scratch)
-        dcs *= xp.abs(unclipped, out=unclipped) <= cell_clip
-    # d(pre-activation) = activation' * d(activation), over all four gates at once: the sigmoid's derivative
-    # is s (1 - s), the tanh's (1 - t) (1 + t), so it is (1 - a) (a + tanh block).
     act = xp.concatenate([i, ci, f, o], 1)
-    dicfo = xp.subtract(1, act)
-    act += _tanh_block(xp, n, act.dtype) * 2 - 1  # + 1 on ci, + 0 elsewhere
-    dicfo *= act
-    d_i, d_ci, d_f, d_o = _blocks(act, n, 4)
-    xp.multiply(dcs, ci, out=d_i)
-    xp.multiply(dcs, i, out=d_ci)
-    xp.multiply(dcs, cs_prev, out=d_f)
-    xp.multiply(h_grad, co, out=d_o)
-    dicfo *= act
-    cs_prev_grad = xp.multiply(dcs, f)
-    if not use_peephole:
-        return cs_prev_grad, dicfo
-    di, _, df, do = _blocks(dicfo, n, 4)
-    cs_prev_grad += xp.multiply(di, wci, out=scratch)
-    cs_prev_grad += xp.multiply(df, wcf, out=scratch)
-    wci_grad = xp.multiply(di, cs_prev, out=scratch).sum(axis=0)
-    wcf_grad = xp.multiply(df, cs_prev, out=scratch).sum(axis=0)
-    return cs_prev_grad, dicfo, wci_grad, wcf_grad, xp.multiply(do, cs, out=scratch).sum(axis=0)
+    dicfo = xp.empty_like(act)
+    cs_prev_grad, peephole_grads = lstm_step_grad(act, cs_prev, cs, co, h_grad, cs_grad, peepholes,
+                                                  positive_clip(cell_clip), dicfo, xp.empty_like(act))
+    return (cs_prev_grad, dicfo, *peephole_grads) if use_peephole else (cs_prev_grad, dicfo)
 
 
 def _lstm_infer(x, cs_prev, h_prev, w, *rest, **attrs):
@@ -137,18 +61,19 @@ def _lstm_grad_infer(x, cs_prev, h_prev, w, *rest, use_peephole, cell_clip):
     return [((batch, units), x.dtype), ((batch, None if units is None else 4 * units), x.dtype), *peepholes]
 
 
-def _lstm_gradient(op, *grads):
-    """TF1's _LSTMBlockCellGrad: the kernel gives d(pre-activations); the matmuls give x's, h's and w's."""
+def lstm_state_grads(op, grads):
+    """The gradients reaching an LSTM op's outputs cs and h (zeros for None); TF1 differentiates only those."""
     unused = [name for name, g in zip(LSTM_OUTPUTS, grads) if g is not None and name not in ("cs", "h")]
     if unused:
-        raise NotImplementedError(f"LSTMBlockCell {op.name!r}: gradients flow only from its outputs cs and h, "
-                                  f"not from {unused}; use the cell's state and output")
-    cs, h = op.outputs[1], op.outputs[6]
-    cs_grad = grads[1] if grads[1] is not None else zeros_like(cs)
-    h_grad = grads[6] if grads[6] is not None else zeros_like(h)
-    use_peephole = op.attrs["use_peephole"]
-    out = apply_op("LSTMBlockCellGrad", [*op.inputs, *op.outputs[:6], cs_grad, h_grad], name="LSTMBlockCellGrad",
-                   use_peephole=use_peephole, cell_clip=op.attrs["cell_clip"])
+        raise NotImplementedError(f"{op.type} {op.name!r}: gradients flow only from its outputs cs and h, not "
+                                  f"from {unused}; use the cell states and outputs")
+    return [g if g is not None else zeros_like(t) for g, t in ((grads[1], op.outputs[1]), (grads[6], op.outputs[6]))]
+
+
+def _lstm_gradient(op, *grads):
+    """TF1's _LSTMBlockCellGrad: the kernel gives d(pre-activations); the matmuls give x's, h's and w's."""
+    out = apply_op("LSTMBlockCellGrad", [*op.inputs, *op.outputs[:6], *lstm_state_grads(op, grads)],
+                   name="LSTMBlockCellGrad", use_peephole=op.attrs["use_peephole"], cell_clip=op.attrs["cell_clip"])
     cs_prev_grad, dicfo, *peephole_grads = out
     x, cs_prev, h_prev, w = op.inputs[:4]
     w_x, w_h = split(w, [static_shape(x)[1], -1], axis=0)  # two matmuls: x's runs only where it is needed
@@ -184,7 +109,7 @@ def _gru_block_cell(x, h_prev, w_ru, w_c, b_ru, b_c):
     ru = xp.dot(xh, w_ru)
     ru += b_ru
     sigmoid_(ru)
-    r, u = _blocks(ru, h_prev.shape[1], 2)
+    r, u = blocks(ru, h_prev.shape[1], 2)
     xh[:, x.shape[1]:] *= r  # now [x, h_prev * r], the candidate's input
     c = xp.dot(xh, w_c)
     c += b_c
@@ -204,7 +129,7 @@ def _gru_block_cell_grad(x, h_prev, w_ru, w_c, b_ru, b_c, r, u, c, d_h):
     d_c_bar *= scratch
     d_c_bar *= d_h  # d_h * (1 - u) * (1 - c^2)
     d_r_bar_u_bar = xp.empty((x.shape[0], 2 * n), dtype=x.dtype)
-    d_r_bar, d_u_bar = _blocks(d_r_bar_u_bar, n, 2)
+    d_r_bar, d_u_bar = blocks(d_r_bar_u_bar, n, 2)
     scratch *= u
     xp.subtract(h_prev, c, out=d_u_bar)
     d_u_bar *= scratch
