@@ -67,11 +67,9 @@ def _unroll(cell, step_inputs, state, lengths, varscope):
 def _whole_sequence(cell, inputs, state, lengths):
     """(outputs, final state) from the cell's call_sequence over time-major inputs, with dynamic_rnn's
     sequence_length semantics; None where the cell runs one step at a time."""
-    call_sequence = getattr(cell, "call_sequence", None)
-    fused = call_sequence(inputs, state) if call_sequence is not None else None
-    if fused is None:
+    if not getattr(cell, "runs_sequences", False):
         return None
-    outputs, states = fused
+    outputs, states = cell.call_sequence(inputs, state)
     leaves, layout = nest.flatten(states)
     if lengths is None:
         return outputs, nest.pack(layout, [leaf[-1] for leaf in leaves])

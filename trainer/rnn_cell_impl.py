@@ -78,11 +78,17 @@ class RNNCell(Layer):
                 self._scope = captured
         return super().__call__(inputs, state, **kwargs)
 
+    @property
+    def runs_sequences(self):
+        """Whether call_sequence runs every step at once; when False (the default), dynamic_rnn and static_rnn
+        unroll the cell step by step."""
+        return False
+
     def call_sequence(self, inputs, state):
         """Every step at once over time-major `inputs` [time, batch, depth], as TF1's fused cells run: (outputs
-        [time, batch, output_size], the state after each step, each leaf [time, batch, size]); or None for a cell
-        that runs one step at a time (the default), which dynamic_rnn and static_rnn then unroll."""
-        return None
+        [time, batch, output_size], the state after each step, each leaf [time, batch, size])."""
+        raise NotImplementedError(f"{type(self).__name__} runs one step at a time (its runs_sequences is False): "
+                                  "call it once per step")
 
     @property
     def state_size(self):
@@ -184,9 +190,11 @@ class BasicLSTMCell(RNNCell):
         self._kernel = self.add_variable("kernel", [depth + self._num_units, 4 * self._num_units])
         self._bias = self.add_variable("bias", [4 * self._num_units], initializer=zeros_initializer())
 
+    runs_sequences = property(lambda self: _fusable(self._activation, self._forget_bias))
+
     def call_sequence(self, inputs, state):
-        """TF1's BlockLSTM over every step (the LSTMBlockFusedCell op), where the step would be LSTMBlockCell."""
-        return self(inputs, state, sequence=True) if _fusable(self._activation, self._forget_bias) else None
+        """TF1's BlockLSTM over every step (the op of TF1's LSTMBlockFusedCell)."""
+        return self(inputs, state, sequence=True)
 
     def call(self, inputs, state, sequence=False):
         c, h = state if self._state_is_tuple else split(state, 2, axis=-1)
@@ -237,10 +245,13 @@ class LSTMCell(RNNCell):
             self._proj_kernel = self.add_variable("projection/kernel", [n, self._num_proj],
                                                   initializer=self._initializer)
 
+    @property
+    def runs_sequences(self):
+        return _fusable(self._activation, self._forget_bias, self._cell_clip) and self._num_proj is None
+
     def call_sequence(self, inputs, state):
-        """TF1's BlockLSTM over every step, where the step would be LSTMBlockCell and there is no projection."""
-        fusable = _fusable(self._activation, self._forget_bias, self._cell_clip) and self._num_proj is None
-        return self(inputs, state, sequence=True) if fusable else None
+        """TF1's BlockLSTM over every step (the op of TF1's LSTMBlockFusedCell)."""
+        return self(inputs, state, sequence=True)
 
     def call(self, inputs, state, sequence=False):
         n = self._num_units

@@ -31,8 +31,11 @@ CELLS = {  # name: (make(activation) -> cell, the fused op type dynamic_rnn buil
     "lstm_peep_clip_proj": (lambda act: rnn_cell.LSTMCell(4, use_peepholes=True, cell_clip=0.4, num_proj=3,
                                                           proj_clip=0.5, forget_bias=0.3, initializer=BIG,
                                                           activation=act), "LSTMBlockCell", 5),
-    "lstm_stepwise": (lambda act: rnn_cell.MultiRNNCell([rnn_cell.LSTMCell(4, initializer=BIG, activation=act)]),
-                      "LSTMBlockCell", 5),
+    "lstm_stepwise": (lambda act: rnn_cell.DeviceWrapper(rnn_cell.LSTMCell(4, initializer=BIG, activation=act),
+                                                         "/cpu:0"), "LSTMBlockCell", 5),
+    "multi_lstm": (lambda act: rnn_cell.MultiRNNCell([
+        rnn_cell.LSTMCell(4, use_peepholes=True, initializer=BIG, activation=act),
+        rnn_cell.BasicLSTMCell(3, activation=act)]), "BlockLSTM", 2),
     "gru": (lambda act: rnn_cell.GRUCell(4, bias_initializer=tg.random_normal_initializer(seed=5), activation=act),
             "GRUBlockCell", 5),
 }
@@ -231,3 +234,7 @@ def test_gradients_only_flow_from_the_state_and_output():
         co = block_lstm(tg.constant(1, dtype=tg.int64), tg.zeros([1, 2, 3]), state, state, w, None, None, None, b)[5]
         with pytest.raises(NotImplementedError, match=r"BlockLSTM 'BlockLSTM'.*not from \['co'\]"):
             tg.gradients(tg.reduce_sum(co), [w])
+        gru = rnn_cell.GRUCell(4)
+        assert not gru.runs_sequences and rnn_cell.BasicLSTMCell(4).runs_sequences
+        with pytest.raises(NotImplementedError, match="GRUCell runs one step at a time"):
+            gru.call_sequence(tg.zeros([1, 2, 3]), state)
