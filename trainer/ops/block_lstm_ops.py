@@ -30,12 +30,15 @@ def _block_lstm(seq_len_max, x, cs_prev, h_prev, w, *rest, forget_bias, cell_cli
     cs, co, h = (xp.empty((time, batch, n), dtype=x.dtype) for _ in range(3))
     for out in (act, cs, co, h):
         out[steps:] = 0
-    xp.dot(x[:steps].reshape(steps * batch, depth), w[:depth], out=act[:steps].reshape(steps * batch, 4 * n))
-    scales, clip, w_h = gate_scales(b, n, forget_bias), positive_clip(cell_clip), w[depth:]
+    half, shift = gate_scales(b, n, forget_bias)
+    w_half = w * half  # the gates come out of the matmuls scaled: lstm_step then skips a pass over them per step
+    xp.dot(x[:steps].reshape(steps * batch, depth), w_half[:depth], out=act[:steps].reshape(steps * batch, 4 * n))
+    act[:steps] += shift
+    clip, w_h = positive_clip(cell_clip), w_half[depth:]
     recurrent = xp.empty((batch, 4 * n), dtype=x.dtype)
     for t in range(steps):
         act[t] += xp.dot(h[t - 1] if t else h_prev, w_h, out=recurrent)
-        lstm_step(act[t], cs[t - 1] if t else cs_prev, peepholes, clip, *scales, cs[t], co[t], h[t])
+        lstm_step(act[t], cs[t - 1] if t else cs_prev, peepholes, clip, half, None, cs[t], co[t], h[t])
     i, ci, f, o = blocks(act, n, 4)
     return i, cs, f, o, ci, co, h
 

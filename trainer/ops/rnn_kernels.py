@@ -47,11 +47,13 @@ def _activate(gates, half):
 def lstm_step(gates, cs_prev, peepholes, cell_clip, half, shift, cs, co, h):
     """One step forward, in place: gates ([x, h_prev] @ w, without the bias) become the activations
     [i, ci, f, o]; cs (the cell state, clipped to +-cell_clip when that is not None), co = tanh(cs) and
-    h = co * o are written. peepholes: None or (wci, wcf, wco)."""
+    h = co * o are written. peepholes: None or (wci, wcf, wco). With shift None, the gates come already scaled
+    and shifted (gate_scales), as a sequence does by scaling its weights once for all steps."""
     xp = get_array_module(gates)
     n = cs_prev.shape[-1]
-    gates *= half
-    gates += shift
+    if shift is not None:
+        gates *= half
+        gates += shift
     i, ci, f, o = blocks(gates, n, 4)
     if peepholes is not None:  # i and f see cs_prev; o sees cs, so it is activated once cs is known
         wci, wcf, wco = peepholes
