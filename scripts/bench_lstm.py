@@ -5,7 +5,12 @@ dense layer to 10 classes, softmax cross-entropy, plain SGD, float32. Both run i
 interleaved repeat by repeat so that the machine's noise hits them alike; the table gives medians, their ratio,
 and how many kernels ringflow runs per step (the non-constant ops the training op needs).
 
-    .venv/bin/python scripts/bench_lstm.py [--cell lstm|gru] [--batch 64] [--repeats 30] [--inner 5]
+    .venv/bin/python scripts/bench_lstm.py [--cell lstm|lstm_stepwise|gru] [--batch 64] [--repeats 30] [--inner 5]
+
+--cell lstm runs dynamic_rnn's whole-sequence op (BlockLSTM); lstm_stepwise wraps the cell in a DeviceWrapper,
+which makes dynamic_rnn unroll it with one LSTMBlockCell op per step. PyTorch's nn.LSTM runs oneDNN's fused
+AVX-512 kernels on CPUs that have them, numpy's OpenBLAS the kernels OPENBLAS_CORETYPE names (or its own pick):
+the header prints that setting, since on an AVX-512 CPU it alone can change ringflow's time by half.
 
 Two ranks (data parallel, each rank the full --batch, samples/s over both): ringflow's DistributedOptimizer vs
 PyTorch DistributedDataParallel (gloo), each launched on its own:
@@ -26,7 +31,9 @@ import trainer as tg  # noqa: E402
 from trainer.ops.registry import op_def  # noqa: E402
 
 STEPS, FEATURES, UNITS, CLASSES, LR = 28, 28, 128, 10, 0.01
-TORCH_CELLS = {"lstm": "LSTM", "gru": "GRU"}
+TORCH_CELLS = {"lstm": "LSTM", "lstm_stepwise": "LSTM", "gru": "GRU"}
+RINGFLOW_CELLS = {"lstm": tg.nn.rnn_cell.BasicLSTMCell, "gru": tg.nn.rnn_cell.GRUCell,
+                  "lstm_stepwise": lambda n: tg.nn.rnn_cell.DeviceWrapper(tg.nn.rnn_cell.BasicLSTMCell(n), "/cpu:0")}
 
 
 def data(batch, seed=0):
@@ -51,8 +58,7 @@ def ringflow_step(cell, x, labels, distributed=False):
         tg.set_random_seed(0)
         xt = tg.placeholder(tg.float32, [None, STEPS, FEATURES], name="x")
         yt = tg.placeholder(tg.int64, [None], name="labels")
-        make = {"lstm": tg.nn.rnn_cell.BasicLSTMCell, "gru": tg.nn.rnn_cell.GRUCell}[cell]
-        outputs, _ = tg.nn.dynamic_rnn(make(UNITS), xt, dtype=tg.float32)
+        outputs, _ = tg.nn.dynamic_rnn(RINGFLOW_CELLS[cell](UNITS), xt, dtype=tg.float32)
         logits = tg.layers.dense(outputs[:, -1], CLASSES)
         loss = tg.reduce_mean(tg.nn.sparse_softmax_cross_entropy_with_logits(labels=yt, logits=logits))
         opt = tg.train.GradientDescentOptimizer(LR)
@@ -109,7 +115,12 @@ def timed(steps, repeats, inner):
     return ({k: float(np.median(v)) for k, v in wall.items()}, {k: float(np.median(v)) for k, v in cpu.items()})
 
 
+def blas_setting():
+    return f"OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', '(unset: OpenBLAS picks)')}"
+
+
 def single(args):
+    print(f"one thread each; {blas_setting()}")
     x, labels = data(args.batch)
     steps = {"ringflow": ringflow_step(args.cell, x, labels), "torch": torch_step(args.cell, x, labels)}
     wall, cpu = timed(steps, args.repeats, args.inner)
@@ -133,6 +144,7 @@ def ranks(args):
     t = timed(steps, args.repeats, args.inner)[0]
     worst = {k: comm.allreduce(v, op=MPI.MAX) for k, v in t.items()}
     if comm.rank == 0:
+        print(f"{comm.size} ranks, one thread each; {blas_setting()}")
         rate = {k: comm.size * args.batch / v for k, v in worst.items()}
         print(f"{args.cell:5} {comm.size} ranks x batch {args.batch}: torch DDP {rate['torch']:.0f} samples/s, "
               f"ringflow {rate['ringflow']:.0f} samples/s, ringflow/torch {rate['ringflow'] / rate['torch']:.2f}",
