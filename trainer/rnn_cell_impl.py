@@ -13,12 +13,12 @@ from .initializers import constant_initializer, zeros_initializer
 from .layers.base import Layer
 from .ops import nest
 from .ops.array_ops import concat, shape, zeros
+from .ops.block_lstm_ops import block_lstm
 from .ops.clip_ops import clip_by_value
 from .ops.core_ops import constant, convert_to_tensor
 from .ops.fill_ops import fill
 from .ops.math_ops import matmul
 from .ops.nn_ops import bias_add, sigmoid, tanh
-from .ops.block_lstm_ops import block_lstm
 from .ops.rnn_ops import gru_block_cell, lstm_block_cell
 from .ops.shape_ops import split, stack
 from .ops.tensor_util import constant_value, static_shape
