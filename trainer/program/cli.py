@@ -177,15 +177,16 @@ def _once(rank, lines, code):
 
 
 def _fail(rank, message, code=1):
-    sys.stdout.flush()
-    sys.stderr.write(f"ringflow: error on rank {rank}: {message}\n")
-    sys.stderr.flush()
+    """Say why on stderr and end the whole job: in a job of several ranks, MPI_Abort once the line has
+    reached mpiexec (allreduce.abort.abort_job), so the reason is never lost to the abort."""
+    line = f"ringflow: error on rank {rank}: {message}"
     try:
-        from mpi4py import MPI
-        if MPI.Is_initialized() and not MPI.Is_finalized() and MPI.COMM_WORLD.Get_size() > 1:
-            MPI.COMM_WORLD.Abort(code)
+        allreduce.abort.abort_job(code, line)
     except ImportError:
         pass
+    sys.stdout.flush()
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
     sys.exit(code)
 
 
