@@ -49,6 +49,9 @@ def layer_sizes(text):
         sizes = tuple(int(part) for part in text.split(",") if part.strip())
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected comma-separated integers such as 512,512, got {text!r}") from None
+    if not sizes:  # a model without hidden layers is --model logistic (or linear), not an mlp
+        raise argparse.ArgumentTypeError(f"{text!r} gives no layer sizes; give at least one, such as 512,512, or "
+                                         "leave --hidden out for the model's default")
     if any(s <= 0 for s in sizes):
         raise argparse.ArgumentTypeError(f"layer sizes must be positive, got {text!r}")
     return sizes
