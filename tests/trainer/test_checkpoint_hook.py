@@ -1,8 +1,10 @@
 """CheckpointHook: TF1 names, every K steps and at the end, max_to_keep across runs, the program's meta."""
+import errno
 import json
 import os
 
 import numpy as np
+import pytest
 
 import allreduce
 import trainer as tg
@@ -76,3 +78,35 @@ def test_a_run_without_steps_saves_nothing(tmp_path):
     run(str(tmp_path), 3)
     run(str(tmp_path), 2)  # already past its last step
     assert {name: (tmp_path / name).read_bytes() for name in names(tmp_path)} == before
+
+
+def test_the_previous_runs_checkpoints_count_even_without_a_state_file(tmp_path):
+    run(str(tmp_path), 4, every=1, keep=3)
+    (tmp_path / "checkpoint").unlink()
+    run(str(tmp_path), 6, every=1, keep=3)
+    assert names(tmp_path) == ["checkpoint", "model.ckpt-4.npz", "model.ckpt-5.npz", "model.ckpt-6.npz"]
+
+
+class FullDisk:
+    def __init__(self, real):
+        self.real, self.calls = real, 0
+
+    def __call__(self, path, arrays, meta=None):
+        self.calls += 1
+        if self.calls > 1:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), path + ".tmp-4242")
+        return self.real(path, arrays, meta)
+
+
+def test_a_failed_save_names_the_flag_file_step_and_the_checkpoint_kept(tmp_path, monkeypatch):
+    from trainer.train import checkpoint
+    monkeypatch.setattr(checkpoint, "write_npz", FullDisk(checkpoint.write_npz))
+    with pytest.raises(OSError) as err:
+        run(str(tmp_path), 6, every=2, keep=5)
+    assert str(err.value) == (
+        f"--checkpoint-dir '{tmp_path}': writing the checkpoint of step 4 to '{tmp_path / 'model.ckpt-4.npz'}' "
+        f"failed (No space left on device); the newest intact checkpoint, '{tmp_path / 'model.ckpt-2'}', is kept: "
+        "free space (or give --checkpoint-dir on another file system) and run the same command again to resume "
+        "from it")
+    assert err.value.errno == errno.ENOSPC
+    assert names(tmp_path) == ["checkpoint", "model.ckpt-2.npz"]

@@ -9,6 +9,7 @@ import contextlib
 import dataclasses
 import json
 import sys
+import warnings
 from dataclasses import dataclass
 from typing import NamedTuple, Optional, Tuple
 
@@ -208,21 +209,17 @@ def agreed_facts(config, prepared):
 
 
 def resume_from(directory, saver, num_examples):
-    """The chief's checkpoint to resume from (program.find_checkpoint), its data position checked."""
-    checkpoint = program.find_checkpoint(directory, saver, tg.global_variables())
-    position = (checkpoint.meta or {}).get("data") if checkpoint is not None else None
-    if position is not None:
-        path = checkpoint.path if checkpoint.path.endswith(".npz") else checkpoint.path + ".npz"
+    """The chief's checkpoint to resume from (program.find_checkpoint), its record checked; what it warns
+    about (files skipped, a lost state file) is printed as `ringflow: ...` lines."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         try:
-            data.check_state(position)
-        except ValueError as exc:
-            raise ValueError(f"checkpoint {path!r}: {exc}: it is damaged or was not written by `ringflow train`; "
-                             f"move it out of --checkpoint-dir {directory!r} to resume from an older one, or "
-                             "use another --checkpoint-dir") from None
-        if position["num_examples"] != num_examples:
-            raise ValueError(f"checkpoint {path!r} was taken on a dataset of {position['num_examples']!r} "
-                             f"examples, --dataset has {num_examples!r}: resume with the same --dataset, or use "
-                             "another --checkpoint-dir")
+            checkpoint = program.find_checkpoint(directory, saver, tg.global_variables())
+        finally:
+            for warning in caught:
+                print(f"ringflow: {warning.message}", file=sys.stderr, flush=True)
+    if checkpoint is not None:
+        program.check_record(checkpoint, directory, num_examples)
     return checkpoint
 
 

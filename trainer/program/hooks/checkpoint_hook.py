@@ -3,10 +3,10 @@ import os
 
 from ...parallel.nonfinite import NonFiniteError, first_nonfinite
 from ...train.session_run_hook import SessionRunHook
-from ...train.checkpoint_management import get_checkpoint_state
 from ...train.training_util import get_global_step
 from ...ops.variables import global_variables
 from ..collectives import gather_json
+from ..outputs.resume import kept_checkpoints
 
 
 class CheckpointHook(SessionRunHook):
@@ -25,7 +25,7 @@ class CheckpointHook(SessionRunHook):
         self.communicator, self.saver, self.pipeline = communicator, saver, pipeline
         self.checkpoint_dir, self.every_steps = checkpoint_dir, every_steps
         self.meta = dict(meta or {})
-        self.save_path = os.path.join(checkpoint_dir, basename)
+        self.save_path, self.basename = os.path.join(checkpoint_dir, basename), basename
         self.chief = communicator.rank == 0
 
     def begin(self):
@@ -33,9 +33,8 @@ class CheckpointHook(SessionRunHook):
         self._variables = global_variables()
         if self.chief:
             os.makedirs(self.checkpoint_dir, exist_ok=True)
-            state = get_checkpoint_state(self.checkpoint_dir)
-            if state is not None:  # the previous runs' checkpoints count towards max_to_keep too
-                self.saver.recover_last_checkpoints(state.all_model_checkpoint_paths)
+            # the previous runs' checkpoints count towards max_to_keep too, listed or not (a lost state file)
+            self.saver.recover_last_checkpoints(kept_checkpoints(self.checkpoint_dir, self.basename))
 
     def after_create_session(self, session, coord):
         self._step = self._last_saved = int(session.run(self._global_step))
@@ -54,8 +53,26 @@ class CheckpointHook(SessionRunHook):
         random = gather_json(self.communicator, session.random_state())
         if self.chief:
             meta = dict(self.meta, data=self.pipeline.state(), random=random)
-            self.saver.save(session, self.save_path, global_step=self._step, meta=meta)
+            kept = self.saver.last_checkpoints
+            try:
+                self.saver.save(session, self.save_path, global_step=self._step, meta=meta)
+            except OSError as exc:
+                raise self._write_error(exc, kept) from exc
         self._last_saved = self._step
+
+    def _write_error(self, exc, kept):
+        """The error for a save that failed (disk full, quota, I/O error): the flag, the file, the step, the
+        newest intact checkpoint (the Saver wrote nothing under a checkpoint's name) and what to do."""
+        target = exc.filename or f"{self.save_path}-{self._step}.npz"
+        target = target.split(".tmp-")[0] if ".tmp-" in os.path.basename(target) else target
+        kept = (f"the newest intact checkpoint, {kept[-1]!r}, is kept: free space (or give --checkpoint-dir on "
+                "another file system) and run the same command again to resume from it" if kept else
+                "no earlier checkpoint was written: free space (or give --checkpoint-dir on another file system) "
+                "and run again")
+        error = OSError(f"--checkpoint-dir {self.checkpoint_dir!r}: writing the checkpoint of step {self._step} "
+                        f"to {target!r} failed ({exc.strerror or exc}); {kept}")
+        error.errno = exc.errno
+        return error
 
     def _check_finite(self, session):
         bad = first_nonfinite(zip([v.name for v in self._variables], session.run(self._variables)))
