@@ -1,9 +1,11 @@
 """Nothing a user saved is lost: `ringflow train` with a lost or damaged `checkpoint` state file resumes from the
 newest intact model.ckpt-N.npz (never from step 0 over them), a checkpoint without its data position is refused
-naming the file and the key, and a full disk names the flag, file, step and the checkpoint kept."""
+naming the file and the key, a full disk names the flag, file, step and the checkpoint kept, and checkpoints
+also come every --checkpoint-every-secs (600 by default), all ranks saving after the same step."""
 import errno
 import json
 import os
+import re
 import shutil
 
 import pytest
@@ -11,7 +13,7 @@ import pytest
 from trainer.program import cli
 from trainer.train import checkpoint
 
-from .test_cli_faults import SMALL, assert_same, ringflow
+from .test_cli_faults import SMALL, assert_same, mpiexec, ringflow
 
 
 def contents(directory):
@@ -24,6 +26,8 @@ def six_steps(tmp_path_factory):
     root = tmp_path_factory.mktemp("six")
     first = ringflow(*SMALL, "--steps", 6, "--checkpoint-every-steps", 2, "--checkpoint-dir", root / "ckpt")
     assert first.returncode == 0, first.stderr
+    assert f"ringflow: checkpoints to '{root / 'ckpt'}' every 600 s (the next at about " in first.stdout  # default
+    assert "every 2 steps and at the end" in first.stdout
     whole = ringflow(*SMALL, "--steps", 9, "--no-progress", "--save-final", root / "whole.npz")
     assert whole.returncode == 0, whole.stderr
     return root
@@ -128,3 +132,18 @@ def test_a_full_disk_names_the_flag_the_file_the_step_and_the_checkpoint_kept(tm
     cli.main(["train", *SMALL, "--steps", "6", "--no-progress", "--checkpoint-every-steps", "2",
               "--checkpoint-dir", str(ckpt), "--metrics-json", str(tmp_path / "m.json")])
     assert json.loads((tmp_path / "m.json").read_text())["resumed_from_step"] == 2
+
+
+def test_timed_checkpoints_come_every_secs_on_every_rank_after_the_same_step(tmp_path):
+    ckpt = tmp_path / "ckpt"
+    out = mpiexec("-n", 2, "ringflow", *SMALL, "--steps", 800, "--log-every", 800, "--checkpoint-dir", ckpt,
+                  "--checkpoint-every-secs", 0.1, "--keep-checkpoints", 1000)
+    assert out.returncode == 0, out.stderr
+    assert f"ringflow: checkpoints to '{ckpt}' every 0.1 s (the next at about " in out.stdout
+    assert re.search(r"\d\d:\d\d:\d\d\) and at the end\n", out.stdout), out.stdout
+    steps = sorted(int(name.split("-")[1].split(".")[0]) for name in os.listdir(ckpt) if name.endswith(".npz"))
+    assert steps[-1] == 800 and len(steps) >= 3, steps  # at least two timed ones before the last
+    times = [os.path.getmtime(ckpt / f"model.ckpt-{step}.npz") for step in steps[:-1]]
+    assert all(later - earlier > 0.08 for earlier, later in zip(times, times[1:])), times
+    off = ringflow(*SMALL, "--steps", 3, "--checkpoint-dir", tmp_path / "off", "--checkpoint-every-secs", 0)
+    assert off.returncode == 0 and f"ringflow: checkpoints to '{tmp_path / 'off'}' at the end\n" in off.stdout

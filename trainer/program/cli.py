@@ -108,6 +108,9 @@ def build_parser():
     t.add_argument("--checkpoint-every-steps", type=checked("positive_int", "--checkpoint-every-steps"),
                    metavar="K", help="checkpoint every K steps (always at the end, and after SIGTERM/SIGINT, when "
                                      "--checkpoint-dir is given)")
+    t.add_argument("--checkpoint-every-secs", type=checked("non_negative_number", "--checkpoint-every-secs"),
+                   metavar="S", help="checkpoint every S seconds too, by rank 0's clock (default 600, as TF1's "
+                                     "MonitoredTrainingSession; 0: none)")
     t.add_argument("--keep-checkpoints", type=checked("positive_int", "--keep-checkpoints"), default=5,
                    metavar="N", help="how many of the newest checkpoints to keep (default 5)")
     t.add_argument("--logdir", type=path("--logdir"), metavar="DIR",

@@ -30,6 +30,7 @@ OPTIMIZERS = {
     "adam": lambda lr: tg.train.AdamOptimizer(lr),
 }
 DTYPES = ("float32", "float64")
+CHECKPOINT_EVERY_SECS = 600  # TF1's MonitoredTrainingSession saves every 600 s by default: so does --checkpoint-dir
 
 
 @dataclass
@@ -47,6 +48,7 @@ class Config:
     device: str = "cpu"
     checkpoint_dir: Optional[str] = None
     checkpoint_every_steps: Optional[int] = None
+    checkpoint_every_secs: Optional[float] = None  # None: CHECKPOINT_EVERY_SECS; 0: no timed checkpoints
     keep_checkpoints: int = 5
     logdir: Optional[str] = None
     timeline: Optional[str] = None
@@ -265,13 +267,20 @@ class ProgramHooks:
             progress,
             # end(): the last checkpoint is saved before the final metrics, whose evaluation may draw random numbers
             program.CheckpointHook(communicator, config.checkpoint_dir, saver, pipeline, meta,
-                                   config.checkpoint_every_steps) if config.checkpoint_dir else None,
+                                   config.checkpoint_every_steps, every_secs=checkpoint_every_secs(config),
+                                   announce=config.progress) if config.checkpoint_dir else None,
             program.UnlessStopped(self.final, self.stopper),  # a stopped run is not finished: no final metrics
             program.UnlessStopped(program.ExportHook(config.save_final), self.stopper)
             if chief and config.save_final else None,
             summaries,  # end() closes the event file: after the final metrics are written to it
         ]
         self.ordered = [hook for hook in ordered if hook is not None]
+
+
+def checkpoint_every_secs(config):
+    """Seconds between timed checkpoints (0: none): --checkpoint-every-secs, by default TF1's 600."""
+    every = config.checkpoint_every_secs
+    return CHECKPOINT_EVERY_SECS if every is None else every
 
 
 def write_json(path, value):
