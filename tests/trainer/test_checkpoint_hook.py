@@ -87,7 +87,8 @@ def test_a_run_without_steps_saves_nothing(tmp_path):
 def test_the_previous_runs_checkpoints_count_even_without_a_state_file(tmp_path):
     run(str(tmp_path), 4, every=1, keep=3)
     (tmp_path / "checkpoint").unlink()
-    run(str(tmp_path), 6, every=1, keep=3)
+    with pytest.warns(RuntimeWarning, match="is missing: resuming from the newest intact checkpoint file"):
+        run(str(tmp_path), 6, every=1, keep=3)
     assert names(tmp_path) == ["checkpoint", "model.ckpt-4.npz", "model.ckpt-5.npz", "model.ckpt-6.npz"]
 
 
