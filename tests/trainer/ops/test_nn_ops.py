@@ -75,6 +75,23 @@ def test_sparse_softmax_cross_entropy():
              torch_fn=F and (lambda x, y: F.cross_entropy(x, y, reduction="none")))
 
 
+@pytest.mark.parametrize("device", ["cpu", "strict"])
+@pytest.mark.parametrize("bad,dtype", [(7, np.int64), (5, np.int32), (-1, np.int64)])
+def test_a_sparse_label_out_of_range_is_tf1s_invalid_argument_error(device, bad, dtype):
+    if device == "strict":
+        from tests.trainer import strict_device
+        device = strict_device.use()
+    labels, logits = tg.placeholder(dtype, [None]), tg.placeholder(tg.float64, [None, 5])
+    loss = tg.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    with tg.Session(device=device) as sess:
+        good = sess.run(loss, {labels: np.array([1, 4, 0], dtype), logits: np.zeros((3, 5))})
+        np.testing.assert_allclose(good, np.full(3, np.log(5)))  # uniform logits: log(classes) whatever the label
+        with pytest.raises(tg.errors.InvalidArgumentError) as err:
+            sess.run(loss, {labels: np.array([1, bad, 3], dtype), logits: np.zeros((3, 5))})
+    assert (f"Received a label value of {bad} which is outside the valid range of [0, 5).  Label values: 1 {bad} 3"
+            in str(err.value))
+
+
 def test_sigmoid_cross_entropy():
     labels = RNG.uniform(0, 1, (3, 4))
     check_op(lambda y, x: tg.nn.sigmoid_cross_entropy_with_logits(labels=y, logits=x), [labels, _away_from_zero((3, 4))],
