@@ -8,6 +8,7 @@ check_op builds the op on placeholders, then compares
 Assertion messages name the stage that failed, the dtype and the input.
 """
 import numpy as np
+import pytest
 
 import trainer as tg
 
@@ -113,3 +114,17 @@ def check_op(build, arrays, torch_fn=None, numpy_fn=None, grad=True, wrt=None, d
                     _close(f"{label}: float32 gradient wrt input {i} vs float64", g, g2, tol)
         results[dtype] = (value, grads)
     return results
+
+
+def run_initialized(fetch, feed=None):
+    """`fetch` run once in a new session of the default graph, after its variables are initialized."""
+    with tg.Session() as sess:
+        sess.run(tg.global_variables_initializer())
+        return sess.run(fetch, feed)
+
+
+@pytest.fixture(autouse=True)
+def fresh_graph():
+    """Each test of a module that imports this fixture builds in a graph of its own."""
+    with tg.Graph().as_default() as graph:
+        yield graph

@@ -3,21 +3,9 @@ import numpy as np
 import pytest
 
 import trainer as tg
-from tests.trainer.op_oracle import check_op, torch
+from tests.trainer.op_oracle import check_op, fresh_graph, run_initialized, torch  # noqa: F401 (fresh_graph: autouse)
 
 RNG = np.random.default_rng(7)
-
-
-def _run(fetch, feed=None):
-    with tg.Session() as sess:
-        sess.run(tg.global_variables_initializer())
-        return sess.run(fetch, feed)
-
-
-@pytest.fixture(autouse=True)
-def fresh_graph():
-    with tg.Graph().as_default() as graph:
-        yield graph
 
 
 def test_batch_normalization_matches_formula():
@@ -42,12 +30,12 @@ def test_fused_batch_norm(data_format):
              numpy_fn=reference)
     y, m, v = tg.nn.fused_batch_norm(tg.constant(x), tg.constant(scale), tg.constant(offset), epsilon=1e-3,
                                      data_format=data_format)
-    _, m_v, v_v = _run([y, m, v])
+    _, m_v, v_v = run_initialized([y, m, v])
     np.testing.assert_allclose(m_v, x.mean(axis=axes))
     np.testing.assert_allclose(v_v, x.var(axis=axes, ddof=1))  # TF1 returns the Bessel-corrected variance
     y2, m2, v2 = tg.nn.fused_batch_norm(tg.constant(x), tg.constant(scale), tg.constant(offset), mean=m_v,
                                         variance=v_v, epsilon=1e-3, data_format=data_format, is_training=False)
-    y2_v = _run(y2)
+    y2_v = run_initialized(y2)
     if torch is not None:
         expected = torch.nn.functional.batch_norm(
             torch.tensor(x if data_format == "NCHW" else x.transpose(0, 3, 1, 2)), torch.tensor(m_v),

@@ -3,21 +3,9 @@ import numpy as np
 import pytest
 
 import trainer as tg
-from tests.trainer.op_oracle import check_op, torch
+from tests.trainer.op_oracle import check_op, fresh_graph, run_initialized, torch  # noqa: F401 (fresh_graph: autouse)
 
 RNG = np.random.default_rng(7)
-
-
-def _run(fetch, feed=None):
-    with tg.Session() as sess:
-        sess.run(tg.global_variables_initializer())
-        return sess.run(fetch, feed)
-
-
-@pytest.fixture(autouse=True)
-def fresh_graph():
-    with tg.Graph().as_default() as graph:
-        yield graph
 
 
 @pytest.mark.parametrize("padding, stride, in_hw, out_hw", [("SAME", 2, (3, 3), (6, 6)), ("VALID", 2, (3, 3), (7, 7)),
@@ -41,8 +29,8 @@ def test_conv2d_transpose_is_conv2d_adjoint_and_checks_shapes():
     x = RNG.standard_normal((1, 5, 5, 2))
     w = RNG.standard_normal((3, 3, 2, 4))
     y = RNG.standard_normal((1, 3, 3, 4))
-    conv = _run(tg.nn.conv2d(tg.constant(x), tg.constant(w), [1, 2, 2, 1], "SAME"))
-    back = _run(tg.nn.conv2d_transpose(tg.constant(y), tg.constant(w), [1, 5, 5, 2], [1, 2, 2, 1], "SAME"))
+    conv = run_initialized(tg.nn.conv2d(tg.constant(x), tg.constant(w), [1, 2, 2, 1], "SAME"))
+    back = run_initialized(tg.nn.conv2d_transpose(tg.constant(y), tg.constant(w), [1, 5, 5, 2], [1, 2, 2, 1], "SAME"))
     np.testing.assert_allclose(np.sum(conv * y), np.sum(x * back), rtol=1e-5)  # <conv x, y> == <x, conv^T y>
     with pytest.raises(ValueError, match="maps 9 to 5"):
         tg.nn.conv2d_transpose(tg.constant(y), tg.constant(w), [1, 9, 9, 2], [1, 2, 2, 1], "SAME")
@@ -54,7 +42,7 @@ def test_layers_conv2d_transpose_dynamic_batch():
     names = sorted(v.name for v in tg.global_variables())
     assert names == ["conv2d_transpose/bias:0", "conv2d_transpose/kernel:0"]
     assert tg.global_variables()[0].shape.as_list() in ([3, 3, 5, 3], [5])
-    out = _run(y, {x: np.ones((2, 4, 4, 3))})
+    out = run_initialized(y, {x: np.ones((2, 4, 4, 3))})
     assert out.shape == (2, 8, 8, 5)
     z = tg.layers.Conv2DTranspose(2, (2, 2), strides=(2, 2), padding="valid")(x)
-    assert _run(z, {x: np.ones((1, 4, 4, 3))}).shape == (1, 8, 8, 2)
+    assert run_initialized(z, {x: np.ones((1, 4, 4, 3))}).shape == (1, 8, 8, 2)

@@ -3,21 +3,9 @@ import numpy as np
 import pytest
 
 import trainer as tg
-from tests.trainer.op_oracle import check_op, torch
+from tests.trainer.op_oracle import check_op, fresh_graph, run_initialized, torch  # noqa: F401 (fresh_graph: autouse)
 
 RNG = np.random.default_rng(7)
-
-
-def _run(fetch, feed=None):
-    with tg.Session() as sess:
-        sess.run(tg.global_variables_initializer())
-        return sess.run(fetch, feed)
-
-
-@pytest.fixture(autouse=True)
-def fresh_graph():
-    with tg.Graph().as_default() as graph:
-        yield graph
 
 
 @pytest.mark.parametrize("equation, shapes", [
@@ -58,7 +46,7 @@ def test_linalg_namespace():
     check_op(tg.linalg.trace, [x], numpy_fn=lambda a: np.trace(a, axis1=-2, axis2=-1))
     check_op(tg.linalg.diag_part, [x], numpy_fn=lambda a: np.diagonal(a, axis1=-2, axis2=-1))
     check_op(tg.linalg.transpose, [x], numpy_fn=lambda a: np.swapaxes(a, -1, -2))
-    np.testing.assert_array_equal(_run(tg.linalg.eye(2, 3)), np.eye(2, 3))
+    np.testing.assert_array_equal(run_initialized(tg.linalg.eye(2, 3)), np.eye(2, 3))
     p = tg.placeholder(tg.float64, [2, 2])
     with pytest.raises(NotImplementedError, match="repeated subscripts of 'ii'"):
         tg.gradients(tg.einsum("ii->", p), [p])

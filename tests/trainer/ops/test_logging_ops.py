@@ -3,26 +3,15 @@ import numpy as np
 import pytest
 
 import trainer as tg
+from tests.trainer.op_oracle import fresh_graph, run_initialized  # noqa: F401 (fresh_graph: autouse)
 
 RNG = np.random.default_rng(7)
-
-
-def _run(fetch, feed=None):
-    with tg.Session() as sess:
-        sess.run(tg.global_variables_initializer())
-        return sess.run(fetch, feed)
-
-
-@pytest.fixture(autouse=True)
-def fresh_graph():
-    with tg.Graph().as_default() as graph:
-        yield graph
 
 
 def test_print_is_identity_and_prints_tf1_format(capfd):
     x = tg.constant([1.0, 2.0, 3.0, 4.0])
     y = tg.Print(x, [x, tg.constant(7)], message="vals: ", summarize=2)
-    np.testing.assert_array_equal(_run(y * 2.0), [2, 4, 6, 8])
+    np.testing.assert_array_equal(run_initialized(y * 2.0), [2, 4, 6, 8])
     assert capfd.readouterr().err == "vals: [1 2...][7]\n"
 
 
@@ -41,5 +30,5 @@ def test_tf_print_returns_an_op(capfd):
     x = tg.range(10)
     op = tg.print("x:", x, output_stream=__import__("sys").stdout)
     assert isinstance(op, tg.Operation) and tg.print.__name__ == "print"
-    _run(op)
+    run_initialized(op)
     assert capfd.readouterr().out == "x: [0 1 2 ... 7 8 9]\n"

@@ -3,14 +3,9 @@ import numpy as np
 import pytest
 
 import trainer as tg
+from tests.trainer.op_oracle import fresh_graph  # noqa: F401 (fresh_graph: autouse)
 
 RNG = np.random.default_rng(7)
-
-
-@pytest.fixture(autouse=True)
-def fresh_graph():
-    with tg.Graph().as_default() as graph:
-        yield graph
 
 
 @pytest.mark.parametrize("fn, apply", [

@@ -3,21 +3,9 @@ import numpy as np
 import pytest
 
 import trainer as tg
-from tests.trainer.op_oracle import check_op
+from tests.trainer.op_oracle import check_op, fresh_graph, run_initialized  # noqa: F401 (fresh_graph: autouse)
 
 RNG = np.random.default_rng(7)
-
-
-def _run(fetch, feed=None):
-    with tg.Session() as sess:
-        sess.run(tg.global_variables_initializer())
-        return sess.run(fetch, feed)
-
-
-@pytest.fixture(autouse=True)
-def fresh_graph():
-    with tg.Graph().as_default() as graph:
-        yield graph
 
 
 def test_segment_sum_and_mean():
@@ -33,7 +21,7 @@ def test_segment_sum_and_mean():
     check_op(lambda d, i: tg.math.segment_sum(d, i), [data, ids], numpy_fn=lambda d, i: segment(d, False))
     check_op(lambda d, i: tg.math.segment_mean(d, i), [data, ids], numpy_fn=lambda d, i: segment(d, True))
     with pytest.raises(tg.errors.InvalidArgumentError, match="sorted"):
-        _run(tg.segment_sum(tg.constant(data), tg.constant([1, 0, 0, 0, 0])))
+        run_initialized(tg.segment_sum(tg.constant(data), tg.constant([1, 0, 0, 0, 0])))
 
 
 def test_unsorted_segment_sum():
@@ -49,7 +37,7 @@ def test_unsorted_segment_sum():
     check_op(lambda d, i: tg.unsorted_segment_sum(d, i, 4), [data, ids], numpy_fn=reference,
              torch_fn=None)
     with pytest.raises(tg.errors.InvalidArgumentError, match="segment id 5 is not in"):
-        _run(tg.unsorted_segment_sum(tg.constant(data), tg.constant(ids + 3), 4))
+        run_initialized(tg.unsorted_segment_sum(tg.constant(data), tg.constant(ids + 3), 4))
 
 
 def test_boolean_mask():
