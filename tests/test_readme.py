@@ -144,9 +144,14 @@ def test_graph_example_fits_the_line(capsys):
     assert abs(float(w) - 2.0) < 0.1 and abs(float(b)) < 0.1
 
 
+WHOLE_LINES = ("import builtins, sys\n"  # one write per print, so that the ranks' lines do not interleave
+               "builtins.print = lambda *a, sep=' ', end='\\n', **k: (sys.stdout.write(sep.join(map(str, a)) + end), "
+               "sys.stdout.flush())\n")
+
+
 def run_block(marker, *, ranks=None, append=""):
     """Run the README python block containing `marker` as a program (under mpiexec when `ranks`); its stdout."""
-    code = next(b for b in blocks(TEXT, "python") if marker in b) + append
+    code = WHOLE_LINES + next(b for b in blocks(TEXT, "python") if marker in b) + append
     command = [sys.executable, "-c", code]
     if ranks:
         command = [find_mpiexec(), "-n", str(ranks), sys.executable, "-m", "mpi4py", "-c", code]
