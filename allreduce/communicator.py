@@ -32,7 +32,7 @@ import hashlib
 import numpy as np
 from mpi4py import MPI
 
-from . import abort, departure, diagnosis, rd, scatter, topology
+from . import abort, departure, diagnosis, rd, scatter, topology, torchrun
 from .buckets import Buckets
 from .diagnosis import label
 from .errors import CollectiveTimeout
@@ -52,6 +52,7 @@ class Communicator:
     reduces_on_device = False  # a capability: True where allocate_device_buckets gives device buckets (nccl)
 
     def __init__(self, comm=None, timeout=None):
+        torchrun.check(MPI.COMM_WORLD.Get_size())  # torchrun's processes are MPI worlds of one each
         self.timeout = resolve_timeout(timeout)
         comm = MPI.COMM_WORLD if comm is None else comm
         self._broken = None

@@ -29,11 +29,12 @@ from .framework.graph_keys import GraphKeys
 from .framework.graph_wrappers import (add_to_collection, add_to_collections, colocate_with, control_dependencies,
                                        device, get_collection, get_collection_ref, get_name_scope, name_scope)
 from .framework.operation import Operation
-from .framework.random_seed import set_random_seed
+from .framework.node_def import AttrValue, GraphDef, NodeDef
+from .framework.random_seed import get_seed, set_random_seed
 from .framework.stacks import get_default_session
 from .framework.tensor import Tensor
 from .framework.tensor_shape import Dimension, TensorShape, dimension_value
-from .platform.errors import FailedPreconditionError
+from .platform.errors import FailedPreconditionError, OpError
 from .platform.tf_logging import get_logger
 from .platform.version import GIT_VERSION, VERSION, VERSION as __version__
 
@@ -42,7 +43,9 @@ newaxis = None  # tf.newaxis, for x[:, tf.newaxis]
 # variables, scopes and initializers (TF1's ops/variables.py, variable_scope.py, init_ops.py)
 from .ops.initializers import (constant_initializer, glorot_uniform_initializer, ones_initializer,
                                random_normal_initializer, truncated_normal_initializer, zeros_initializer)
-from .ops.scopes import AUTO_REUSE, VariableScope, get_variable_scope, variable_scope
+from .ops.scaling_initializers import (glorot_normal_initializer, orthogonal_initializer, random_uniform_initializer,
+                                       uniform_unit_scaling_initializer, variance_scaling_initializer)
+from .ops.scopes import AUTO_REUSE, VariableScope, get_variable_scope, no_regularizer, variable_scope
 from .ops.variables import (Variable, all_variables, assert_variables_initialized, assign, assign_add, assign_sub,
                             get_variable, global_variables, global_variables_initializer, initialize_all_variables,
                             initialize_local_variables, is_variable_initialized, local_variables,
@@ -50,7 +53,7 @@ from .ops.variables import (Variable, all_variables, assert_variables_initialize
                             trainable_variables, variables_initializer)
 
 # ops (TF1's array_ops, math_ops, control_flow_ops, ...)
-from .ops.array_ops import (argmax, argmin, cast, concat, one_hot, ones, reshape, shape, strided_slice, to_double,
+from .ops.array_ops import (arg_max, arg_min, argmax, argmin, cast, concat, one_hot, ones, reshape, shape, to_double,
                             to_float, to_int32, to_int64, transpose, zeros)
 from .ops.check_ops import (Assert, add_check_numerics_ops, assert_equal, assert_greater, assert_greater_equal,
                             assert_integer, assert_less, assert_less_equal, assert_negative, assert_non_negative,
@@ -58,23 +61,27 @@ from .ops.check_ops import (Assert, add_check_numerics_ops, assert_equal, assert
                             check_numerics)
 from .ops.clip_ops import clip_by_global_norm, clip_by_norm, clip_by_value, global_norm
 from .ops.control_flow_ops import case, cond
-from .ops.core_ops import (constant, convert_to_tensor, group, identity, no_op, placeholder,
+from .ops.core_ops import (constant, convert_to_tensor, group, identity, identity_n, is_tensor, no_op, placeholder,
                            placeholder_with_default)
+from .ops.division_ops import div, div_no_nan, floor_div, realdiv, scalar_mul, truncatediv, truncatemod
 from .ops.cwise_ops import (ceil, cos, expm1, floor, floordiv, floormod, is_finite, is_inf, is_nan, log1p,
                             logical_and, logical_not, logical_or, logical_xor, mod, reciprocal, round, rsqrt, sin,
                             squared_difference, stop_gradient, tan, truediv)
-from .ops.fill_ops import fill, range
+from .ops.fill_ops import fill, lin_space, linspace, range
 from .ops.functional_ops import foldl, foldr, map_fn, scan
 from .ops.gather_ops import gather
-from .ops.gradients import gradients
+from .ops.gradients import AggregationMethod, gradients
 from .ops.linalg_ops import einsum, eye, matrix_diag_part, matrix_transpose, norm, tensordot, trace
 from .ops.logging_ops import Print, print_v2 as print
 from .ops.math_ops import (abs, add, add_n, divide, equal, exp, greater, greater_equal, less, less_equal, log, matmul,
                            maximum, minimum, multiply, negative, not_equal, ones_like, pow, sign, sqrt, square,
-                           subtract, where, zeros_like)
+                           subtract, where, where as where_v2, zeros_like)  # tg.where broadcasts, as where_v2
+from .ops.mask_ops import broadcast_to, matrix_band_part, sequence_mask
 from .ops.matrix_ops import matrix_determinant, matrix_inverse
+from .ops.activation_ops import log_sigmoid
 from .ops.nn_ops import sigmoid, tanh
 from .ops.pad_ops import pad, tile
+from .ops.qr_ops import qr
 from .ops.random_ops import random_normal, random_uniform, truncated_normal
 from .ops.reduction_ops import (count_nonzero, reduce_all, reduce_any, reduce_logsumexp, reduce_max, reduce_mean,
                                 reduce_min, reduce_prod, reduce_sum)
@@ -86,9 +93,11 @@ from .ops.scatter_ops import (scatter_add, scatter_div, scatter_max, scatter_min
 from .ops.segment_ops import boolean_mask, segment_mean, segment_sum, unsorted_segment_sum
 from .ops.shape_ops import expand_dims, rank, size, squeeze
 from .ops.shuffle_ops import random_shuffle
+from .ops.slice_ops import slice, strided_slice
 from .ops.sort_ops import argsort, sort, unique
 from .ops.stack_ops import split, stack, unstack
-from .ops.tensor_util import is_tensor
+from .ops.trig_ops import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, rint, sinh
+from .ops.tuple_ops import tuple
 from .ops.while_loop_ops import while_loop
 
 # sessions and their options (TF1's client/, protobuf/config.proto)
@@ -98,7 +107,7 @@ from .compat.v1 import (disable_eager_execution, disable_v2_behavior, enable_eag
                         executing_eagerly)
 
 # summaries and training (TF1's summary/, training/)
-from .summary.protos import Event, HistogramProto, NodeDef, SessionLog, Summary
+from .summary.protos import Event, HistogramProto, SessionLog, Summary
 from .train.moving_averages import moving_average_variables
 
 # ringflow's data parallelism

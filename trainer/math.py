@@ -1,5 +1,7 @@
 """tg.math: TF1's tf.math namespace, aliases of the elementwise, reduction and comparison ops."""
-from .ops.activation_ops import softplus
+from .ops.activation_ops import log_sigmoid, softplus
+from .ops.division_ops import div_no_nan as divide_no_nan, truncatediv, truncatemod
+from .ops.trig_ops import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, rint, sinh
 from .ops.array_ops import argmax, argmin
 from .ops.cwise_ops import (ceil, cos, expm1, floor, floordiv, floormod, is_finite, is_inf, is_nan, log1p,
                             logical_and, logical_not, logical_or, logical_xor, mod, reciprocal, round, rsqrt, sin,
@@ -22,3 +24,5 @@ __all__ = ["abs", "add", "add_n", "argmax", "argmin", "ceil", "cos", "count_nonz
            "reduce_mean", "reduce_min", "reduce_prod", "reduce_sum", "round", "rsqrt", "segment_mean", "segment_sum", "sigmoid", "sign", "sin",
            "softmax", "softplus", "sqrt", "square", "squared_difference", "subtract", "tan", "tanh", "top_k",
            "truediv", "unsorted_segment_sum"]
+__all__ += ["acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cosh", "divide_no_nan", "log_sigmoid", "rint",
+            "sinh", "truncatediv", "truncatemod"]

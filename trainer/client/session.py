@@ -13,7 +13,7 @@ from ..platform.errors import FailedPreconditionError
 from .devices import default_device_name, device_transfer
 from .feed_fetch import flatten_fetches
 from .plan import Plan
-from .step_stats import recorder_for
+from .step_stats import recorder_for, recording
 
 TARGETS = {}  # target prefix -> factory(session) returning its plan maker; see register_target
 PLAN_LISTENERS = []  # functions told (session, plan) of every Plan a session builds: tools that audit what runs
@@ -66,6 +66,11 @@ class Session:
     def sess_str(self):
         return self.target
 
+    @property
+    def graph_def(self):
+        """The session's graph as a GraphDef (TF1's sess.graph_def)."""
+        return self.graph.as_graph_def()
+
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
         """Evaluate `fetches` (Tensor, Operation, name, or nested list/tuple/dict of them) as numpy values.
 
@@ -82,7 +87,8 @@ class Session:
             plan = self.plan(leaves, feed_keys)
             plan = self._plans[key] = plan if self._serve is None else self._serve(plan)
         recorder = recorder_for(options, run_metadata, self.device)
-        values = plan.execute(feed_dict.values() if feed_dict else (), recorder)
+        with recording(recorder):
+            values = plan.execute(feed_dict.values() if feed_dict else (), recorder)
         if recorder is not None:
             recorder.save(run_metadata)
         return rebuild(values)

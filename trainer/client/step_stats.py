@@ -5,11 +5,17 @@ this session runs on) to run_metadata.step_stats.dev_stats: one NodeExecStats pe
 its start (microseconds since the epoch), duration, timeline label "name = Type(inputs)" and each output's
 dtype, shape and bytes. tensorflow.python.client.timeline turns them into a Chrome trace. The ops inside a
 tg.cond or tg.while_loop body are timed as part of the control-flow op that runs them.
+
+A kernel that does several things (the gradients' allreduce: copy into the fusion buffers, reduce, copy out)
+may show them as spans of their own: record_activity() during a traced run adds, after its op's node, one node
+per activity, named "<op>/<activity>" and typed by the activity, so the Chrome trace shows it on a lane beside
+the op.
 """
+import contextlib
 import time
 
 from ..framework import dtypes
-from .config import DeviceStepStats, NodeExecStats, NodeOutput, RunOptions
+from .config import DeviceStepStats, NodeOutput, RunOptions
 
 _DEVICES = {"gpu": "/job:localhost/replica:0/task:0/device:GPU:0"}
 _CPU = "/job:localhost/replica:0/task:0/device:CPU:0"
@@ -19,6 +25,29 @@ def input_names(op):
     """An op's inputs as a NodeDef lists them: "name" for output 0, "name:k" for others, "^name" for control."""
     return ([t.op.name if t.value_index == 0 else t.name for t in op.inputs]
             + [f"^{c.name}" for c in op.control_inputs])
+
+
+_recording = []  # the StepRecorder of the traced Session.run in progress, innermost last
+
+
+@contextlib.contextmanager
+def recording(recorder):
+    """Make `recorder` (a StepRecorder, or None: nothing) the one record_activity() adds to, while a run runs."""
+    if recorder is None:
+        yield
+        return
+    _recording.append(recorder)
+    try:
+        yield
+    finally:
+        _recording.remove(recorder)
+
+
+def record_activity(activity, start, end):
+    """A span of `activity` ("RING_ALLREDUCE", ...) inside the running kernel, from start to end in
+    time.perf_counter() seconds, added to the traced run in progress, if any (else nothing happens)."""
+    if _recording:
+        _recording[-1].activity(activity, start, end)
 
 
 def recorder_for(options, run_metadata, device):
@@ -34,17 +63,25 @@ class StepRecorder:
     def __init__(self, device):
         self.stats = DeviceStepStats(device=device, thread_names={0: "ringflow executor"})
         self._epoch_offset_ns = time.time_ns() - time.perf_counter_ns()
-        self._last = None
+        self._last = self._node = None
+        self._activities = []  # (activity, start_ns, end_ns) of the kernel running, added after its op's node
 
     def __call__(self, op, start_ns, end_ns, value):
-        if op is self._last:  # the outputs of a multi-output op, picked from its result one by one
-            node = self.stats.node_stats[-1]
-        else:
+        if op is not self._last:  # else one more output of a multi-output op, picked from its result
             self._last = op
-            node = self.stats.node_stats.add(node_name=op.name, timeline_label=_label(op))
-            _set_times(node, start_ns + self._epoch_offset_ns, end_ns + self._epoch_offset_ns)
+            self._node = self.stats.node_stats.add(node_name=op.name, timeline_label=_label(op))
+            _set_times(self._node, start_ns + self._epoch_offset_ns, end_ns + self._epoch_offset_ns)
+            for activity, a_start, a_end in self._activities:
+                name = f"{op.name}/{activity}"
+                node = self.stats.node_stats.add(node_name=name, timeline_label=f"{name} = {activity}({op.name})")
+                _set_times(node, a_start + self._epoch_offset_ns, a_end + self._epoch_offset_ns)
+            self._activities = []
         if not isinstance(value, tuple) and value is not None:
-            node.output.append(_output(len(node.output), value))
+            self._node.output.append(_output(len(self._node.output), value))
+
+    def activity(self, activity, start, end):
+        """record_activity's span (perf_counter seconds) inside the kernel now running."""
+        self._activities.append((activity, int(start * 1e9), int(end * 1e9)))
 
     def save(self, run_metadata):
         """Append this run's statistics to run_metadata.step_stats (TF1 merges into what is there)."""

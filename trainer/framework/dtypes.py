@@ -163,14 +163,18 @@ _BY_NAME = {d.name: d for d in [float16, float32, float64, bfloat16, int8, int16
                                 uint32, uint64, complex64, complex128, bool, string]}
 _BY_NAME.update({"float": float32, "double": float64, "half": float16, "int": int32, "long": int64})
 _BY_NUMPY = {d._numpy: d for d in _BY_NAME.values() if d._numpy is not None}
+_BY_ENUM = {enum: name for name, enum in _ENUMS.items()}
 
 
 def as_dtype(dtype):
-    """The DType for a DType, a numpy dtype or type, or a name such as "float32" or TF1's "float"."""
+    """The DType for a DType, a numpy dtype or type, a name such as "float32" or TF1's "float", or TF1's DataType
+    enum value (1 is float32: what a NodeDef's attr holds)."""
     if isinstance(dtype, DType):
         return dtype
     if isinstance(dtype, str) and dtype in _BY_NAME:
         return _BY_NAME[dtype]
+    if isinstance(dtype, (int, np.integer)) and not isinstance(dtype, type(True)) and int(dtype) in _BY_ENUM:
+        return _BY_NAME[_BY_ENUM[int(dtype)]]
     if dtype is None:
         raise TypeError("Cannot interpret None as a dtype; use tg.float32, tg.int32, ... or a numpy dtype")
     try:

@@ -8,6 +8,7 @@ import re
 
 from . import stacks
 from .device_spec import canonical_device, merge_device
+from .node_def import graph_def
 from .operation import Operation
 from .tensor import Tensor
 
@@ -144,6 +145,10 @@ class Graph:
     def operations(self):
         """The operations in creation order: the graph's own list, for the engine to read without a copy."""
         return self._ops
+
+    def as_graph_def(self, from_version=None, add_shapes=False):
+        """Every operation as TF1's GraphDef: `.node` holds a NodeDef per op, in creation order."""
+        return graph_def(self, add_shapes)
 
     def get_operation_by_name(self, name):
         if not isinstance(name, str):

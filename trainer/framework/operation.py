@@ -4,11 +4,7 @@ Separate from graph.py so a node's own state is declared in one place: Graph.cre
 and the control-flow ops (ops/control_flow_bodies.py) are the only other code that sets attributes on one.
 """
 from . import stacks
-from .node_def import node_def_text
-
-# How Operation.node_def makes its NodeDef message: the protobuf messages live with the event files' (summary/),
-# whose node_defs.py registers the encoder here when trainer is imported.
-NODE_DEF_ENCODER = []
+from .node_def import node_def, node_def_text
 
 
 class Operation:
@@ -56,8 +52,8 @@ class Operation:
 
     @property
     def node_def(self):
-        """The op as a NodeDef message (TF1's Operation.node_def; the class is tg.NodeDef)."""
-        return NODE_DEF_ENCODER[0](self)
+        """This op as TF1's NodeDef: name, op, input, device and attr."""
+        return node_def(self)
 
     def __repr__(self):
         return f"<tf.Operation '{self.name}' type={self.type}>"

@@ -3,7 +3,6 @@ import functools
 
 import numpy as np
 
-from .tensor import Tensor
 from .graph import get_default_graph
 
 

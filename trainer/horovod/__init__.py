@@ -4,7 +4,8 @@ hvd.init() picks the communicator as `ringflow train --allreduce auto` does on C
 else the ring); RINGFLOW_ALLREDUCE=ring|shm|mpi|... names another. Importing this module starts no MPI traffic.
 """
 from .basics import (cross_rank, cross_size, gloo_built, gloo_enabled, init, is_initialized, local_rank, local_size,
-                     mpi_built, mpi_enabled, mpi_threads_supported, nccl_built, rank, shutdown, size)
+                     mpi_built, mpi_enabled, mpi_threads_supported, nccl_built, rank, shutdown, size, start_timeline,
+                     stop_timeline)
 from .basics import communicator  # noqa: F401  (ringflow's addition: the allreduce.Communicator in use)
 from .collectives import alltoall, grouped_allreduce, reducescatter
 from .compression import Compression
@@ -20,7 +21,7 @@ __all__ = ["Adasum", "Average", "BroadcastGlobalVariablesHook", "Compression", "
            "broadcast_variables", "cross_rank", "cross_size", "gloo_built", "gloo_enabled", "grouped_allreduce",
            "init", "is_initialized", "join", "local_rank", "local_rank_op", "local_size", "local_size_op",
            "mpi_built", "mpi_enabled", "mpi_threads_supported", "nccl_built", "rank", "rank_op", "reducescatter",
-           "shutdown", "size", "size_op"]
+           "shutdown", "size", "size_op", "start_timeline", "stop_timeline"]
 
 
 def __getattr__(name):

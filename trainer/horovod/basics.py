@@ -5,10 +5,12 @@ Nothing here touches MPI before init(): `import trainer.horovod` neither initial
 import os
 
 import allreduce
+from . import timeline
 
 # Names a communicator ("ring", "shm", "mpi", ...) instead of the fastest CPU one, as `--allreduce` does for
 # `ringflow train`.
 ALLREDUCE_VARIABLE = "RINGFLOW_ALLREDUCE"
+TIMELINE_VARIABLE = "HOROVOD_TIMELINE"  # Horovod's: a file for the Chrome-trace timeline of the collectives
 NOT_INITIALIZED = "Horovod has not been initialized; use hvd.init()."
 
 _state = None  # the _Layout of the running init(), None before init() and after shutdown()
@@ -23,7 +25,8 @@ class _Layout:
 
 def init(comm=None):
     """Start Horovod over MPI.COMM_WORLD, an mpi4py communicator, a list of world ranks, or an
-    allreduce.Communicator. Collective over those ranks; a second call does nothing until shutdown()."""
+    allreduce.Communicator. Collective over those ranks; a second call does nothing until shutdown().
+    With HOROVOD_TIMELINE=FILE set, rank 0 starts writing Horovod's timeline to FILE (timeline.py)."""
     global _state
     if _state is not None:
         return
@@ -37,6 +40,9 @@ def init(comm=None):
                              f"{sorted(allreduce.BACKENDS)} (unset it to pick the fastest CPU one)")
         communicator = allreduce.create_communicator(name, comm=mpi_comm)
     _state = _layout(communicator)
+    if os.environ.get(TIMELINE_VARIABLE):
+        start_timeline(os.environ[TIMELINE_VARIABLE],
+                       mark_cycles=os.environ.get("HOROVOD_TIMELINE_MARK_CYCLES", "0") not in ("", "0"))
 
 
 def _mpi_comm(comm):
@@ -68,9 +74,22 @@ def _layout(communicator):
 
 
 def shutdown():
-    """Forget the communicator: ops run afterwards raise until init() is called again. MPI stays up."""
+    """Forget the communicator and close the timeline: ops run afterwards raise until init() is called again.
+    MPI stays up."""
     global _state
+    timeline.stop()
     _state = None
+
+
+def start_timeline(file_path, mark_cycles=False):
+    """Write Horovod's timeline of every collective from now on to `file_path` (rank 0 writes, as in Horovod).
+    mark_cycles is accepted: ringflow has no background negotiation cycles to mark."""
+    timeline.start(file_path, mark_cycles, rank=rank())
+
+
+def stop_timeline():
+    """Close the timeline file started by start_timeline() or HOROVOD_TIMELINE."""
+    timeline.stop()
 
 
 def is_initialized():

@@ -4,14 +4,17 @@ Each op runs one collective of the communicator hvd.init() chose when Session.ru
 must run the same collective ops in the same order. The session orders independent ops by creation, so the
 same program on every rank does; a rank that skips one makes the others raise allreduce.CollectiveTimeout.
 """
+import time
 import warnings
 
 import numpy as np
 
-from ..ops.array_ops import shape, strided_slice
+from ..ops.array_ops import shape
+from ..ops.slice_ops import strided_slice
 from ..ops.core_ops import convert_to_tensor
 from ..ops.math_ops import zeros_like
 from ..framework.registry import apply_op, register
+from ..parallel import activities
 from .basics import communicator, rank, size, local_rank, local_size
 from .compression import Compression
 
@@ -67,12 +70,22 @@ def label(op):
     return None if what is None else f"{what} {op.name!r}"
 
 
+def traced(operation, op, collective, array):
+    """collective(array) (on the host), reported to trainer.parallel.activities as `operation` by op's name."""
+    start = time.perf_counter()
+    out = collective(array)
+    span = (activities.backend_activity(communicator(), operation), start, time.perf_counter())
+    activities.report(operation, [op.name], [span], dtype=array.dtype.name, shape=tuple(array.shape))
+    return out
+
+
 # -- allreduce ------------------------------------------------------------------------------------
 def _allreduce_kernel(op, session):
     reduce, pre, post, what = op.attrs["reduce"], op.attrs["prescale"], op.attrs["postscale"], label(op)
 
     def run(x):
-        out = communicator().allreduce(scaled(_host(x), pre), op=reduce, what=what)
+        out = traced("ALLREDUCE", op, lambda a: communicator().allreduce(a, op=reduce, what=what),
+                     scaled(_host(x), pre))
         return session.to_device(scaled(out, post))
     return run
 
@@ -131,8 +144,8 @@ def _allgather_grad(op, grad):
     return [apply_op("HorovodOwnRows", [summed, rows])]
 
 
-register("HorovodAllgather", kernel=lambda op, session: lambda x: session.to_device(communicator().allgatherv(
-    _host(x))), infer=_allgather_infer, grad=_allgather_grad)
+register("HorovodAllgather", kernel=lambda op, session: lambda x: session.to_device(traced(
+    "ALLGATHER", op, communicator().allgatherv, _host(x))), infer=_allgather_infer, grad=_allgather_grad)
 
 
 def _own_rows(x, rows):
@@ -159,7 +172,8 @@ def _broadcast_kernel(op, session):
     def run(x):
         x = _host(x)
         # reshaped: the communicator returns 0-d arrays as shape (1,)
-        return session.to_device(communicator().broadcast(x, op.attrs["root_rank"]).reshape(x.shape))
+        out = traced("BROADCAST", op, lambda a: communicator().broadcast(a, op.attrs["root_rank"]), x)
+        return session.to_device(out.reshape(x.shape))
     return run
 
 

@@ -6,6 +6,7 @@ compressor's compress -> reduce -> decompress can act on it.
 """
 import numpy as np
 
+from ..parallel.accumulation import Accumulation, check_passes
 from ..parallel.distributed import average_gradients
 from ..framework.graph_wrappers import name_scope
 from ..ops.core_ops import convert_to_tensor
@@ -21,28 +22,46 @@ class DistributedOptimizer(Optimizer):
     Needs hvd.init() first. use_locking, device_dense, device_sparse and sparse_as_dense are accepted and
     ignored (ringflow's gradients are dense and run where the session runs). gradient_predivide_factor f
     divides each gradient by f before the sum and multiplies the sum by f / size() after it.
+
+    backward_passes_per_step K (Horovod's semantics, trainer/parallel/accumulation.py): each run of the train
+    op is one backward pass, whose gradients are summed on this rank; every K-th run reduces the sum over the
+    ranks and applies it (divided by K with average_aggregated_gradients=True). The global step advances with
+    every run, as in Horovod.
     """
 
     def __init__(self, optimizer, name=None, use_locking=False, device_dense="", device_sparse="",
                  compression=Compression.none, sparse_as_dense=False, backward_passes_per_step=1, op=Average,
-                 gradient_predivide_factor=1.0):
+                 gradient_predivide_factor=1.0, average_aggregated_gradients=False):
         reduce = reduction(op)
         if reduce not in ("mean", "sum"):
             raise ValueError(f"DistributedOptimizer averages or sums gradients: op must be hvd.Average or hvd.Sum, "
                              f"got {op!r}")
         if gradient_predivide_factor != 1.0 and reduce != "mean":
             raise ValueError(f"gradient_predivide_factor={gradient_predivide_factor!r} needs op=hvd.Average")
-        if backward_passes_per_step != 1:
-            raise NotImplementedError(f"backward_passes_per_step={backward_passes_per_step!r}: accumulating "
-                                      "gradients over several passes is not implemented; use 1 and a larger batch")
         super().__init__(name or f"Distributed{type(optimizer).__name__}")
         self._optimizer, self._compression = optimizer, compression
         self._average, self._predivide = reduce == "mean", float(gradient_predivide_factor)
+        self._passes, self._mean_over_passes = check_passes(backward_passes_per_step), average_aggregated_gradients
+        self._accumulation = None
         self._communicator = communicator()
+        self._allreduce_callbacks = []
+
+    def add_allreduce_callback(self, callback):
+        """Call callback(start, end) (time.perf_counter() seconds) after each fused gradient allreduce, as
+        tg.DistributedOptimizer does: what trainer.program's TimingHook and TimelineHook listen to (ringflow's
+        addition; not called for compressed gradients, each its own hvd.allreduce op)."""
+        self._allreduce_callbacks.append(callback)
 
     def compute_gradients(self, *args, **kwargs):
-        """The wrapped optimizer's [(gradient, variable)], the gradients reduced over all ranks."""
+        """The wrapped optimizer's [(gradient, variable)], the gradients reduced over all ranks (with
+        backward_passes_per_step K > 1: accumulated, and reduced on every K-th run)."""
         grads_and_vars = self._optimizer.compute_gradients(*args, **kwargs)
+        if self._passes == 1:
+            return self._reduce(grads_and_vars)
+        self._accumulation = Accumulation(self._passes, self._mean_over_passes)
+        return self._accumulation.compute(grads_and_vars, lambda pairs, weight: self._reduce(pairs))
+
+    def _reduce(self, grads_and_vars):
         if size() == 1:
             return grads_and_vars
         graph = next(v.graph for _, v in grads_and_vars)
@@ -56,7 +75,9 @@ class DistributedOptimizer(Optimizer):
     def _fused(self, grads_and_vars):
         f = self._predivide
         scaled = [(_scale(g, 1 / f) if g is not None else None, v) for g, v in grads_and_vars]
-        averaged, _ = average_gradients(scaled, self._communicator, average=self._average)
+        averaged, _ = average_gradients(scaled, self._communicator, average=self._average,
+                                        overlap=False if self._passes > 1 else None,
+                                        callbacks=self._allreduce_callbacks)
         return [_scale(g, f) for g, _ in averaged]
 
     def _one(self, grad):
@@ -67,7 +88,12 @@ class DistributedOptimizer(Optimizer):
                          postscale_factor=f / size())
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):
-        return self._optimizer.apply_gradients(grads_and_vars, global_step=global_step, name=name)
+        """The wrapped optimizer's apply_gradients (with backward_passes_per_step K > 1: on every K-th run)."""
+        if self._accumulation is None:
+            return self._optimizer.apply_gradients(grads_and_vars, global_step=global_step, name=name)
+        return self._accumulation.apply(
+            lambda: self._optimizer.apply_gradients(grads_and_vars, global_step=global_step, name=name),
+            global_step, step_every_pass=True)
 
     def get_slot(self, var, name):
         return self._optimizer.get_slot(var, name)

@@ -5,7 +5,7 @@ The box must be known while building (Python ints, or constants), and so must th
 that is how the CIFAR-10 and MNIST input pipelines use them.
 """
 from ..framework.graph_wrappers import name_scope
-from ..ops.array_ops import strided_slice
+from ..ops.slice_ops import strided_slice
 from ..ops.pad_ops import pad
 from ..ops.tensor_util import static_ints, static_shape
 from .geometry import image_tensor, is_batch

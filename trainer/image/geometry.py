@@ -6,7 +6,8 @@ do; an image of unknown rank is treated as a single image, as TF1 treats it.
 import numpy as np
 
 from ..framework.graph_wrappers import name_scope
-from ..ops.array_ops import shape, strided_slice, transpose as _transpose
+from ..ops.array_ops import shape, transpose as _transpose
+from ..ops.slice_ops import strided_slice
 from ..ops.core_ops import convert_to_tensor
 from ..ops.math_ops import greater, less, where
 from ..ops.random_ops import random_uniform

@@ -1,23 +1,19 @@
 """tf.layers' Layer: variables under a TF1 variable scope named after the layer, made on the first call.
 
-A layer object owns one variable scope: "dense", "dense_1", ... (unique in the enclosing variable scope of its
-graph, as TF1's default names are), or its `name` as given. Its first call creates the variables there with
+A layer object owns one variable scope: "dense", "dense_1", ... (unique in the enclosing variable scope, as TF1's
+default names are: counted afresh each time that scope is entered again by name), or its `name`, made unique the
+same way unless the layer reuses. Its first call creates the variables there with
 tg.get_variable, so TF1's reuse rules and enclosing scopes apply; later calls reuse them.
 """
 import re
-import weakref
 
 from ..framework import dtypes
 from ..framework.tensor import Tensor
-from ..framework.graph import get_default_graph
 from ..framework.graph_wrappers import name_scope
 from ..framework.graph_keys import GraphKeys
 from ..ops.core_ops import convert_to_tensor
-from ..ops.scopes import get_variable_scope, variable_scope
+from ..ops.scopes import variable_scope
 from ..ops.variables import get_variable, global_variables
-
-# graph -> {scope name: times handed out}; TF1 keeps these counts in the graph's variable-scope store.
-_SCOPE_COUNTS = weakref.WeakKeyDictionary()
 
 
 def static_dims(t):
@@ -31,21 +27,6 @@ def static_dims(t):
 def _snake_case(name):
     name = re.sub(r"(.)([A-Z][a-z0-9]+)", r"\1_\2", name)
     return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
-
-
-def unique_scope_name(base):
-    """`base`, or base_1, base_2, ...: the first not yet handed out nor holding variables in the current scope."""
-    graph = get_default_graph()
-    parent = get_variable_scope().name
-    counts = _SCOPE_COUNTS.setdefault(graph, {})
-    prefix = f"{parent}/" if parent else ""
-    taken = [v.op.name for v in global_variables()]
-    while True:
-        n = counts.get(prefix + base, 0)
-        counts[prefix + base] = n + 1
-        name = base if n == 0 else f"{base}_{n}"
-        if not any(t.startswith(f"{prefix}{name}/") for t in taken):
-            return name
 
 
 class Layer:
@@ -149,9 +130,9 @@ class Layer:
         """Build the layer on its first call (in its variable scope), then run call(inputs, ...) there."""
         if not isinstance(inputs, (list, tuple)):
             inputs = convert_to_tensor(inputs)
-        if self._scope is None:
-            name = self._base_name if self._reuse else unique_scope_name(self._base_name)
-            with variable_scope(name, reuse=self._reuse) as captured:
+        if self._scope is None:  # TF1's: a default name is made unique among the scopes entered so far
+            name, default = (self._base_name, None) if self._reuse else (None, self._base_name)
+            with variable_scope(name, default_name=default) as captured:
                 self._scope = captured
             self.name = captured.name.rsplit("/", 1)[-1]
         with variable_scope(self._scope, reuse=True if self.built else self._reuse):

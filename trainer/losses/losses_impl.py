@@ -7,7 +7,8 @@ SUM_BY_NONZERO_WEIGHTS, divides the weighted sum by the number of losses whose w
 from ..framework import dtypes
 from ..framework.graph_wrappers import name_scope
 from ..framework.graph_keys import GraphKeys
-from ..ops.array_ops import cast, strided_slice
+from ..ops.array_ops import cast
+from ..ops.slice_ops import strided_slice
 from ..ops.core_ops import constant, convert_to_tensor
 from ..ops.math_ops import abs as abs_, equal, log, minimum, ones_like, square, where, zeros_like
 from ..ops.nn_ops import (relu, sigmoid_cross_entropy_with_logits, softmax_cross_entropy_with_logits,

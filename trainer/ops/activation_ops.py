@@ -44,6 +44,12 @@ elu = unary_builder("Elu", "x where x > 0, exp(x) - 1 elsewhere.")
 softplus = unary_builder("Softplus", "log(1 + exp(x)) elementwise, stable for large |x|.")
 
 
+def log_sigmoid(x, name=None):
+    """log(sigmoid(x)) = -softplus(-x), stable for large |x|."""
+    x = convert_to_tensor(x)
+    return apply_op("Neg", [softplus(-x)], name=name or "LogSigmoid")
+
+
 def leaky_relu(features, alpha=0.2, name=None):
     """x where x > 0, alpha * x elsewhere."""
     return apply_op("LeakyRelu", [convert_to_tensor(features)], name=name or "LeakyRelu", alpha=float(alpha))

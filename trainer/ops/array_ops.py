@@ -1,4 +1,5 @@
-"""Array ops: reshape, transpose, concat, cast, one_hot, argmax/argmin, slicing and shape helpers."""
+"""Array ops: reshape, transpose, concat, cast, one_hot, argmax/argmin, shape, zeros and ones (slicing is in
+slice_ops.py)."""
 import numpy as np
 
 from ..framework import dtypes
@@ -6,13 +7,13 @@ from ..framework.graph import get_default_graph
 from ..framework.tensor import Tensor
 from .core_ops import convert_to_tensor
 from ..framework.registry import apply_op, get_array_module, register
-from .tensor_util import argument_lookup, constant_value, static_shape
+from .tensor_util import argument_lookup, constant_value, static_int, static_ints, static_shape
+from .shape_tensors import known_dim as _known_dim, known_shape, shape_argument
 
 
 def _reshape_infer(x, *shape_input, shape):
-    if shape is None:  # the shape is a Tensor: only its length (the rank) is known
-        n = (static_shape(shape_input[0]) or [None])[0]
-        return [(None if n is None else (None,) * n, x.dtype)]
+    if shape is None:  # the shape is a Tensor: what is known of it while building (-1 stays unknown)
+        return [(known_shape(shape_input[0]), x.dtype)]
     xs = static_shape(x)
     if xs is not None and None not in xs and -1 not in shape and np.prod(xs) != np.prod(shape):
         raise ValueError(f"Cannot reshape {x.name!r} with {int(np.prod(xs))} elements (shape {xs}) "
@@ -71,7 +72,7 @@ def transpose(a, perm=None, name=None):
         if a.ndim is None:
             raise ValueError(f"transpose of {a.name!r} needs perm=: its rank is unknown")
         perm = tuple(reversed(range(a.ndim)))
-    return apply_op("Transpose", [a], name=name or "transpose", axes=tuple(int(p) for p in perm))
+    return apply_op("Transpose", [a], name=name or "transpose", axes=tuple(static_ints(perm, "transpose perm")))
 
 
 def _concat_infer(*values, axis):
@@ -101,7 +102,8 @@ def concat(values, axis, name=None):
     """Join tensors along an existing axis."""
     values = [convert_to_tensor(v) for v in values]
     rank = values[0].ndim
-    axis = int(axis) % rank if rank is not None else int(axis)
+    axis = static_int(axis, "concat axis")
+    axis = axis % rank if rank is not None else axis
     return apply_op("ConcatV2", values, name=name or "concat", axis=axis)
 
 
@@ -144,14 +146,16 @@ def to_int64(x, name="ToInt64"):
     return cast(x, dtypes.int64, name=name)
 
 
-def _one_hot(indices, depth, on_value, off_value, axis, dtype):
+def _one_hot(indices, *given, depth, on_value, off_value, axis, dtype):
+    if given:  # depth, on_value and off_value as the run computed them
+        depth, on_value, off_value = int(given[0]), given[1], given[2]
     xp = get_array_module(indices)
     hot = xp.expand_dims(indices, -1) == xp.arange(depth)
     out = xp.where(hot, on_value[()], off_value[()]).astype(dtype)
     return out if axis == -1 else xp.moveaxis(out, -1, axis)
 
 
-def _one_hot_infer(i, depth, on_value, off_value, axis, dtype):
+def _one_hot_infer(i, *given, depth, on_value, off_value, axis, dtype):
     if i.ndim is None:
         return [(None, dtype)]
     shape = list(static_shape(i))
@@ -164,21 +168,28 @@ register("OneHot", _one_hot, infer=_one_hot_infer, fresh=True)
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
     """`depth`-wide one-hot vectors for integer `indices` along `axis` (-1: a new last axis); indices outside
-    [0, depth) give all off_value. The dtype is `dtype`, else on/off_value's, else float32."""
+    [0, depth) give all off_value. The dtype is `dtype`, else on/off_value's, else float32. depth, on_value
+    and off_value may be scalar Tensors."""
     indices = convert_to_tensor(indices)
     if indices.dtype.kind not in "iu":
         raise TypeError(f"one_hot needs integer indices, got {indices.name!r} of dtype {indices.dtype.name}")
-    given = [v for v in (on_value, off_value) if v is not None]
     if dtype is None:
-        dtype = dtypes.default_dtype_for(given[0]) if given else dtypes.float32
+        first = next((v for v in (on_value, off_value) if v is not None), 1.0)
+        dtype = first.dtype if isinstance(first, Tensor) else dtypes.default_dtype_for(first)
     dtype = dtypes.as_dtype(dtype)
     rank = indices.ndim
     axis = -1 if axis is None else int(axis)
     if rank is not None and not -1 <= axis <= rank:
         raise ValueError(f"one_hot axis must be in [-1, {rank}] for indices of rank {rank}, got {axis}")
-    on = np.asarray(1 if on_value is None else on_value, dtype=dtype)
-    off = np.asarray(0 if off_value is None else off_value, dtype=dtype)
-    return apply_op("OneHot", [indices], name=name or "one_hot", depth=int(depth), on_value=on, off_value=off,
+    values = [1 if on_value is None else on_value, 0 if off_value is None else off_value, depth]
+    known = [constant_value(v) for v in values]
+    if any(k is None for k in known):
+        depth = convert_to_tensor(depth, dtype=dtypes.int32, name="depth")
+        on, off = (convert_to_tensor(v, dtype=dtype) for v in values[:2])
+        return apply_op("OneHot", [indices, depth, on, off], name=name or "one_hot", depth=_known_dim(depth),
+                        on_value=None, off_value=None, axis=axis, dtype=dtype)
+    on, off = (np.asarray(k, dtype=dtype) for k in known[:2])
+    return apply_op("OneHot", [indices], name=name or "one_hot", depth=int(known[2]), on_value=on, off_value=off,
                     axis=axis, dtype=dtype)
 
 
@@ -216,6 +227,16 @@ argmin = _arg_builder("ArgMin", "argmin", "Index of the smallest value along `ax
                       "output_type=tg.int32).")
 
 
+def arg_max(input, dimension, output_type=dtypes.int64, name=None):  # noqa: A002 - TF1's name
+    """TF1's older argmax: the index of the largest value along `dimension`."""
+    return argmax(input, dimension, name=name, output_type=output_type)
+
+
+def arg_min(input, dimension, output_type=dtypes.int64, name=None):  # noqa: A002 - TF1's name
+    """TF1's older argmin: the index of the smallest value along `dimension`."""
+    return argmin(input, dimension, name=name, output_type=output_type)
+
+
 register("Shape", kernel=lambda op, session: lambda x, to_device=session.to_device: to_device(
          np.array(x.shape, dtype=np.int32)),
          infer=lambda x: [((x.ndim,), dtypes.int32)], fresh=True)
@@ -226,74 +247,35 @@ def shape(input, name=None):  # noqa: A002 - TF1's name
     return apply_op("Shape", [convert_to_tensor(input)], name=name or "Shape")
 
 
-def _slice_shape(shape, key):
-    """Static shape of x[key] for basic indexing; None dims stay None."""
-    if shape is None:
-        return None
-    n_real = sum(1 for k in key if k is not None and k is not Ellipsis)
-    if Ellipsis in key:
-        i = key.index(Ellipsis)
-        key = key[:i] + (slice(None),) * (len(shape) - n_real) + key[i + 1:]
-    key = key + (slice(None),) * (len(shape) - sum(1 for k in key if k is not None))
-    out, dims = [], iter(shape)
-    for k in key:
-        if k is None:
-            out.append(1)
-            continue
-        d = next(dims)
-        if isinstance(k, slice):
-            out.append(None if d is None else len(range(*k.indices(d))))
-    return tuple(out)
-
-
-register("StridedSlice", lambda x, key: x[key], view=True,
-         infer=lambda x, key: [(_slice_shape(static_shape(x), key), x.dtype)],
-         grad=lambda op, g: [apply_op("StridedSliceGrad", [g, op.inputs[0]], key=op.attrs["key"])])
-
-
-def _strided_slice_grad(g, x, key):
-    out = get_array_module(g).zeros(x.shape, dtype=g.dtype)
-    out[key] = g
-    return out
-
-
-register("StridedSliceGrad", _strided_slice_grad, infer=lambda g, x, key: [(x.shape, g.dtype)],
-         grad=lambda op, gg: [apply_op("StridedSlice", [gg], key=op.attrs["key"]), None], fresh=True)
-
-
-def strided_slice(x, key, name=None):
-    """x[key] for basic indexing: ints, slices, Ellipsis and None (new axis)."""
-    key = key if isinstance(key, tuple) else (key,)
-    for k in key:
-        if isinstance(k, Tensor) or not (k is None or k is Ellipsis or isinstance(k, (slice, int, np.integer))):
-            raise TypeError(f"Only ints, slices, ... and None can index a Tensor, got {k!r}")
-    key = tuple(int(k) if isinstance(k, np.integer) else k for k in key)
-    return apply_op("StridedSlice", [convert_to_tensor(x)], name=name or "strided_slice", key=key)
-
-
-
-register("Zeros", kernel=lambda op, session: _filled_kernel(np.zeros, op, session), infer=lambda shape, dtype: [(shape, dtype)], fresh=True)
-register("Ones", kernel=lambda op, session: _filled_kernel(np.ones, op, session), infer=lambda shape, dtype: [(shape, dtype)], fresh=True)
+register("Zeros", kernel=lambda op, session: _filled_kernel(np.zeros, op, session),
+         infer=lambda *dims, shape, dtype: [(shape, dtype)], fresh=True)
+register("Ones", kernel=lambda op, session: _filled_kernel(np.ones, op, session),
+         infer=lambda *dims, shape, dtype: [(shape, dtype)], fresh=True)
 
 
 def _filled_kernel(fill, op, session):
-    # No array input tells the device: the session does (a new host array is placed there each run).
+    # No array input tells the device: the session does (a new host array is placed there each run). A shape
+    # only the run knows arrives as the op's input.
     shape, dtype, to_device = op.attrs["shape"], op.attrs["dtype"], session.to_device
+    if op.inputs:
+        return lambda dims: to_device(fill(tuple(int(d) for d in dims), dtype=dtype))
     return lambda: to_device(fill(shape, dtype=dtype))
 
 
 def _filled(op_type, shape, dtype, name):
-    shape, dtype = tuple(int(d) for d in shape), dtypes.as_dtype(dtype)
-    op = get_default_graph().create_op(op_type, [], [(shape, dtype)], name=name, attrs={"shape": shape, "dtype": dtype})
+    static, dims = shape_argument(shape, name)
+    dtype = dtypes.as_dtype(dtype)
+    op = get_default_graph().create_op(op_type, [] if dims is None else [dims], [(static, dtype)], name=name,
+                                       attrs={"shape": static, "dtype": dtype})
     return op.outputs[0]
 
 
 def zeros(shape, dtype=dtypes.float32, name=None):
-    """Zeros of a static `shape`, made when the op runs (no constant is stored in the graph)."""
+    """Zeros of `shape` (ints, or an int vector Tensor such as tg.shape(x), or a list mixing ints and scalar
+    Tensors), made when the op runs (no constant is stored in the graph)."""
     return _filled("Zeros", shape, dtype, name or "zeros")
 
 
 def ones(shape, dtype=dtypes.float32, name=None):
-    """Ones of a static `shape`, made when the op runs."""
+    """Ones of `shape` (as for zeros), made when the op runs."""
     return _filled("Ones", shape, dtype, name or "ones")
-

@@ -17,13 +17,6 @@ from .core_ops import constant, convert_to_tensor, identity
 from .math_ops import equal, zeros_like
 from .nest import describe, flatten, pack, same_structure
 from ..framework.registry import register
-from .while_loop_ops import while_loop  # noqa: F401 - tg.while_loop's TF1 home is this module
-
-# Re-exported under their old names: they used to live here.
-from .control_flow_bodies import (LIFTED, building, expose, body_plan as _body_plan, claim as _claim,
-                                  encloses as _encloses, run_body as _run_body, visible as _visible)
-from .nest import describe as _describe, flatten as _flatten, pack as _pack, same_structure as _same_structure
-from .while_loop_ops import at_least_as_specific, loop_var_kernel, while_grad, while_kernel
 from .gradients import gradients
 
 

@@ -2,13 +2,11 @@
 import numpy as np
 
 from ..platform.errors import InvalidArgumentError
-from ..framework.tensor import Tensor
-from .conv_ops import check_data_format, in_nhwc, out_size, check_padding, scatter_windows, spatial_values
+from .conv_ops import check_data_format, check_padding, in_nhwc, out_size, scatter_windows, spatial_values
 from .core_ops import convert_to_tensor
 from .math_ops import binary_operands
 from ..framework.registry import apply_op, get_array_module, register
-from .stack_ops import stack
-from .tensor_util import constant_value
+from .shape_tensors import known_shape
 
 
 def _check_sizes(out_hw, in_hw, kernel, strides, padding):
@@ -46,14 +44,6 @@ def _grad(op, g):
 register("Conv2DTranspose", _conv_transpose, infer=_infer, grad=_grad, fresh=True)
 
 
-def _static_dims(output_shape):
-    if isinstance(output_shape, (list, tuple)):
-        dims = [constant_value(d) if isinstance(d, Tensor) else d for d in output_shape]
-        return [None if d is None else int(d) for d in dims]
-    known = constant_value(output_shape)
-    return None if known is None else [int(d) for d in np.ravel(known)]
-
-
 def conv2d_transpose(value=None, filter=None, output_shape=None, strides=None, padding="SAME",  # noqa: A002
                      data_format="NHWC", name=None, input=None, filters=None, dilations=None):  # noqa: A002
     """The transpose (gradient) of conv2d: `value` (N, H, W, out_channels) and `filter` (kh, kw, out_channels of
@@ -69,9 +59,9 @@ def conv2d_transpose(value=None, filter=None, output_shape=None, strides=None, p
         raise ValueError(f"conv2d_transpose needs a 4-D value and 4-D filter, got {x.shape} and {w.shape}")
     data_format, padding = check_data_format(data_format), check_padding(padding)
     strides = spatial_values(strides, "strides", data_format)
-    dims = _static_dims(output_shape)
-    shape_t = stack(list(output_shape)) if isinstance(output_shape, (list, tuple)) else output_shape
-    shape_t = convert_to_tensor(shape_t)
+    shape_t = convert_to_tensor(output_shape)  # a list holding Tensors is packed, as TF1 does
+    dims = known_shape(shape_t)
+    dims = None if dims is None else list(dims)
     if data_format == "NCHW":
         dims = None if dims is None else [dims[0], dims[2], dims[3], dims[1]]
         shape_t = apply_op("GatherV2", [shape_t, convert_to_tensor(np.array([0, 2, 3, 1], np.int32))], axis=0)

@@ -6,6 +6,7 @@ from ..framework.tensor import Tensor
 from ..framework.graph import get_default_graph
 from ..framework.tensor_shape import TensorShape
 from ..framework.registry import apply_op, register
+from .tensor_util import holds_tensor
 
 
 def _const_infer(value, dtype):
@@ -90,13 +91,32 @@ def placeholder_with_default(input, shape, name=None):  # noqa: A002 - TF1's arg
 
 
 def convert_to_tensor(value, dtype=None, name=None):
-    """A Tensor as is (checking `dtype`), anything else as a constant of `dtype`."""
+    """A Tensor as is (checking `dtype`), a list holding Tensors stacked into one ("packed", as TF1 does),
+    anything else as a constant of `dtype`."""
     if isinstance(value, Tensor):
         if dtype is not None and value.dtype != dtypes.as_dtype(dtype):
             raise TypeError(f"Tensor {value.name!r} has dtype {value.dtype.name}, expected "
                             f"{dtypes.as_dtype(dtype).name}; use tg.cast to convert")
         return value
+    if holds_tensor(value):
+        return _autopack(value, dtype, name or "packed")
     return constant(value, dtype=dtype, name=name or "Const")
+
+
+def _first_dtype(value):
+    for v in value:
+        found = v.dtype if isinstance(v, Tensor) else _first_dtype(v) if isinstance(v, (list, tuple)) else None
+        if found is not None:
+            return found
+    return None
+
+
+def _autopack(value, dtype, name):
+    # TF1's autopacking: [tg.shape(x)[0], 10] becomes Pack(strided_slice, Const); the Python numbers take
+    # the dtype of the Tensors beside them. "Pack" is registered by stack_ops.py, which imports this module.
+    dtype = dtypes.as_dtype(dtype) if dtype is not None else _first_dtype(value)
+    items = [convert_to_tensor(v, dtype=dtype) for v in value]
+    return apply_op("Pack", items, name=name, axis=0)
 
 
 def identity(x, name=None):
@@ -114,3 +134,13 @@ def group(*inputs, name=None):
     ops = [x.op if isinstance(x, Tensor) else x for x in inputs]
     graph = ops[0].graph if ops else get_default_graph()
     return graph.create_op("NoOp", [], [], name=name or "group_deps", control_inputs=ops)
+
+
+def identity_n(input, name=None):  # noqa: A002 - TF1's name
+    """Each of `input`'s tensors, as is (TF1's IdentityN)."""
+    return [identity(t) for t in input]
+
+
+def is_tensor(x):
+    """Whether `x` is a graph Tensor (a Variable is one)."""
+    return isinstance(x, Tensor)

@@ -1,4 +1,5 @@
-"""Ops that make a tensor from sizes and numbers rather than from another tensor's values: fill and range.
+"""Ops that make a tensor from sizes and numbers rather than from another tensor's values: fill, range and
+linspace.
 
 Separate from shape_ops.py because their inputs are shapes and bounds; their static shapes are known only
 where those are constants.
@@ -9,19 +10,20 @@ import numpy as np
 
 from ..framework import dtypes
 from ..framework.tensor import Tensor
+from ..framework.graph_wrappers import name_scope
+from .array_ops import cast
 from .core_ops import convert_to_tensor
+from .cwise_ops import stop_gradient
+from .math_ops import maximum
 from .reduction_ops import reduce_sum
 from ..framework.registry import apply_op, get_array_module, register
 from .stack_ops import stack
-from .tensor_util import constant_value, static_shape
+from .tensor_util import constant_value
+from .shape_tensors import known_shape
 
 
 def _fill_infer(dims, value):
-    known = constant_value(dims)
-    if known is not None:
-        return [(tuple(int(d) for d in known), value.dtype)]
-    n = (static_shape(dims) or [None])[0]
-    return [(None if n is None else (None,) * n, value.dtype)]
+    return [(known_shape(dims), value.dtype)]
 
 
 register("Fill", lambda dims, value: get_array_module(value).full(tuple(int(d) for d in dims), value, dtype=value.dtype),
@@ -34,7 +36,7 @@ def fill(dims, value, name=None):
         kind = next(d.dtype for d in dims if isinstance(d, Tensor))
         dims = stack([convert_to_tensor(d, dtype=kind) for d in dims], name="dims")
     if not isinstance(dims, Tensor):
-        dims = convert_to_tensor(np.asarray(dims, dtype=np.int32).reshape(-1), name="dims")
+        dims = convert_to_tensor(dims, dtype=dtypes.int32, name="dims")
     value = convert_to_tensor(value)
     if value.shape not in (None, ()):
         raise ValueError(f"fill needs a scalar value, got shape {value.shape} ({value.name!r})")
@@ -71,3 +73,20 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 -
     dtype = dtypes.as_dtype(dtype)
     args = [a if a.dtype == dtype else apply_op("Cast", [a], dtype=dtype) for a in args]
     return apply_op("Range", args, name=name)
+
+
+def linspace(start, stop, num, name=None):
+    """`num` evenly spaced values from start to stop inclusive (start + i * (stop - start) / (num - 1)); num may be
+    a scalar Tensor. No gradient flows back, as TF1 declares its LinSpace NotDifferentiable."""
+    with name_scope(name or "LinSpace"):
+        start = convert_to_tensor(start)
+        stop = convert_to_tensor(stop, dtype=None if isinstance(stop, Tensor) else start.dtype)
+        if start.dtype.kind != "f":
+            raise TypeError(f"linspace needs floating point start and stop, got {start.name!r} of dtype "
+                            f"{start.dtype.name}")
+        num = convert_to_tensor(num)
+        steps = cast(maximum(num - 1, 1), start.dtype)  # num == 1 gives [start]
+        return stop_gradient(start + cast(range(num), start.dtype) * ((stop - start) / steps))
+
+
+lin_space = linspace  # TF1's older name

@@ -4,7 +4,7 @@ import numpy as np
 from ..framework import dtypes
 from .core_ops import convert_to_tensor
 from ..framework.registry import apply_op, get_array_module, register
-from .tensor_util import constant_value, static_shape
+from .tensor_util import constant_value, static_int, static_shape
 
 
 def _check_indices(indices, size, op_name):
@@ -47,7 +47,7 @@ def gather(params, indices, validate_indices=None, name=None, axis=0, batch_dims
         raise TypeError(f"gather needs integer indices, got {indices.name!r} of dtype {indices.dtype.name}")
     if batch_dims:
         raise NotImplementedError(f"gather with batch_dims={batch_dims!r} is not supported; only batch_dims=0")
-    axis = int(constant_value(axis))
+    axis = static_int(axis, "gather axis")
     if params.ndim is not None:
         if not -params.ndim <= axis < params.ndim:
             raise ValueError(f"gather: axis {axis} is out of range for {params.name!r} of rank {params.ndim}")

@@ -7,6 +7,15 @@ from .math_ops import add_n, ones_like
 from ..framework.registry import op_def
 
 
+class AggregationMethod:
+    """TF1's ways of adding the gradients that meet at a tensor; tg.gradients adds them with add_n whichever is
+    asked for (all give the same sum)."""
+    ADD_N = 0
+    DEFAULT = ADD_N
+    EXPERIMENTAL_TREE = 1
+    EXPERIMENTAL_ACCUMULATE_N = 2
+
+
 def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_ops=False, gate_gradients=False,
               aggregation_method=None, stop_gradients=None):
     """d(sum of ys)/d(x) for each x in xs, as Tensors of the same graph (None where x does not reach ys).

@@ -5,12 +5,15 @@ import numpy as np
 
 from ..framework import dtypes
 from ..framework.graph_wrappers import name_scope
-from .array_ops import transpose
+from .array_ops import cast, transpose
 from .core_ops import constant, convert_to_tensor
-from .math_ops import abs as abs_, ones_like, sqrt, square
+from .fill_ops import range as range_
+from .math_ops import abs as abs_, equal, ones_like, sqrt, square
 from .reduction_ops import reduce_max, reduce_sum
 from ..framework.registry import apply_op, check_same_dtype, get_array_module, register
-from .tensor_util import argument_lookup, static_shape
+from .tensor_util import argument_lookup, static_ints, static_shape
+from .pad_ops import tile
+from .shape_tensors import known_dim
 
 
 def _parse(equation, count):
@@ -126,11 +129,19 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None, keep_dims
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
-    """The identity matrix (num_rows x num_columns), repeated over `batch_shape`; sizes must be Python ints."""
-    matrix = np.eye(int(num_rows), None if num_columns is None else int(num_columns), dtype=dtypes.as_dtype(dtype))
-    if batch_shape is not None:
-        matrix = np.broadcast_to(matrix, (*[int(d) for d in batch_shape], *matrix.shape))
-    return constant(matrix, name=name or "eye")
+    """The identity matrix (num_rows x num_columns), repeated over `batch_shape` (Python ints); the sizes may be
+    scalar Tensors such as tg.shape(x)[0]."""
+    dtype = dtypes.as_dtype(dtype)
+    columns = num_rows if num_columns is None else num_columns
+    batch = [] if batch_shape is None else static_ints(batch_shape, "eye batch_shape")
+    sizes = [s if isinstance(s, (int, np.integer)) else known_dim(convert_to_tensor(s)) for s in (num_rows, columns)]
+    if all(s is not None for s in sizes):
+        matrix = np.eye(sizes[0], sizes[1], dtype=dtype)
+        return constant(np.broadcast_to(matrix, (*batch, *matrix.shape)), name=name or "eye")
+    with name_scope(name or "eye"):
+        rows, cols = (range_(convert_to_tensor(s, dtype=dtypes.int32)) for s in (num_rows, columns))
+        matrix = cast(equal(rows[:, None], cols[None, :]), dtype)
+        return tile(matrix[(None,) * len(batch)], [*batch, 1, 1]) if batch else matrix
 
 
 def _square_eye(x, what):

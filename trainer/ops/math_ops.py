@@ -2,6 +2,7 @@
 import numpy as np
 
 from ..framework.tensor import Tensor
+from ..framework import dtypes
 from .core_ops import convert_to_tensor
 from ..framework.registry import apply_op, broadcast_shapes, check_same_dtype, get_array_module, infer_same, register
 from .tensor_util import static_shape
@@ -246,10 +247,20 @@ def add_n(inputs, name=None):
     return apply_op("AddN", inputs, name=name or "AddN")
 
 
-def where(condition, x, y, name=None):
-    """Elements of x where `condition` is true, else of y (numpy broadcasting)."""
+def where(condition, x=None, y=None, name=None):
+    """Elements of x where `condition` is true, else of y (numpy broadcasting); with neither x nor y, the
+    coordinates of the true elements of `condition`, one int64 row each (TF1)."""
+    if x is None and y is None:
+        return apply_op("Where", [convert_to_tensor(condition)], name=name or "Where")
+    if x is None or y is None:
+        raise ValueError("where takes both x and y, or neither (then it returns the coordinates of true elements)")
     x, y = binary_operands("Select", x, y)
     return apply_op("Select", [convert_to_tensor(condition), x, y], name=name or "Select")
+
+
+# The run decides how many rows: the number of true elements.
+register("Where", lambda c: get_array_module(c).argwhere(c).astype(np.int64),
+         infer=lambda c: [((None, c.ndim), dtypes.int64)], fresh=True)
 
 
 def _select_grad_rule(op, g):
@@ -270,11 +281,18 @@ register("ZerosLike", np.zeros_like, infer=infer_same, grad=lambda op, g: [None]
 register("OnesLike", np.ones_like, infer=infer_same, grad=lambda op, g: [None], fresh=True)
 
 
-def zeros_like(x, name=None):
-    """Zeros of x's shape and dtype."""
-    return apply_op("ZerosLike", [convert_to_tensor(x)], name=name or "zeros_like")
+def zeros_like(x, dtype=None, name=None, optimize=True):
+    """Zeros of x's shape, in x's dtype or `dtype`."""
+    return _like("ZerosLike", x, dtype, name or "zeros_like")
 
 
-def ones_like(x, name=None):
-    """Ones of x's shape and dtype."""
-    return apply_op("OnesLike", [convert_to_tensor(x)], name=name or "ones_like")
+def ones_like(x, dtype=None, name=None, optimize=True):
+    """Ones of x's shape, in x's dtype or `dtype`."""
+    return _like("OnesLike", x, dtype, name or "ones_like")
+
+
+def _like(op_type, x, dtype, name):
+    x = convert_to_tensor(x)
+    if dtype is not None and dtypes.as_dtype(dtype) != x.dtype:
+        x = apply_op("Cast", [x], dtype=dtypes.as_dtype(dtype))
+    return apply_op(op_type, [x], name=name)

@@ -2,7 +2,8 @@
 import numpy as np
 
 from ..framework.tensor import Tensor
-from .array_ops import strided_slice, transpose
+from .array_ops import transpose
+from .slice_ops import strided_slice
 from .core_ops import convert_to_tensor
 from .kernels import cuda_kernels
 from .cwise_ops import stop_gradient
@@ -233,5 +234,3 @@ def bias_add(value, bias, name=None):
         raise ValueError(f"bias_add needs a 1-D bias, got shape {bias.shape} ({bias.name!r})")
     return apply_op("BiasAdd", [value, bias], name=name or "BiasAdd")
 
-
-from .dropout_ops import dropout  # noqa: E402,F401  (tg.nn.dropout's home is dropout_ops)

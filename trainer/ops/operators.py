@@ -1,6 +1,6 @@
 """Python operators on Tensors build graph ops, named as TF1 names them ("add", "mul", "truediv", "LessEqual")."""
 from ..framework.tensor import Tensor
-from . import array_ops, cwise_ops, math_ops
+from . import cwise_ops, math_ops, slice_ops
 
 
 def _binary(fn, name, reverse=False):
@@ -26,4 +26,4 @@ for _dunder, _fn, _name in [("lt", math_ops.less, "Less"), ("le", math_ops.less_
 Tensor.__neg__ = lambda self: math_ops.negative(self, name="Neg")
 Tensor.__abs__ = lambda self: math_ops.abs(self, name="Abs")
 Tensor.__invert__ = lambda self: cwise_ops.logical_not(self, name="LogicalNot")
-Tensor.__getitem__ = lambda self, key: array_ops.strided_slice(self, key)
+Tensor.__getitem__ = lambda self, key: slice_ops.strided_slice(self, key)

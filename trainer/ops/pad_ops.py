@@ -7,44 +7,66 @@ import builtins
 
 import numpy as np
 
+from ..framework import dtypes
 from .core_ops import convert_to_tensor
 from ..framework.registry import apply_op, get_array_module, register
-from .tensor_util import static_ints, static_shape
+from .tensor_util import constant_value, holds_tensor, static_shape
+from .shape_tensors import known_shape, shape_argument
 
 
-def _tile_grad(g, x, multiples):
-    interleaved = [d for m, s in zip(multiples, x.shape) for d in (m, s)]
+def _multiples(m, multiples):
+    return multiples if multiples is not None else tuple(int(v) for v in m[0])
+
+
+def _tile_grad(g, x, *m, multiples):
+    interleaved = [d for k, s in zip(_multiples(m, multiples), x.shape) for d in (k, s)]
     return np.reshape(g, interleaved).sum(axis=tuple(builtins.range(0, len(interleaved), 2)))
 
 
-register("Tile", lambda x, multiples: np.tile(x, multiples),
-         infer=lambda x, multiples: [(None if x.ndim is None else tuple(
-             None if d is None else d * m for d, m in zip(static_shape(x), multiples)), x.dtype)],
-         grad=lambda op, g: [apply_op("TileGrad", [g, op.inputs[0]], multiples=op.attrs["multiples"])], fresh=True)
-register("TileGrad", _tile_grad, infer=lambda g, x, multiples: [(x.shape, g.dtype)],
-         grad=lambda op, gg: [tile(gg, op.attrs["multiples"]), None], fresh=True)
+def _tile_infer(x, *m, multiples):
+    shape = static_shape(x)
+    known = multiples if multiples is not None else known_shape(m[0])
+    if shape is None or known is None:
+        return [(None if shape is None else (None,) * len(shape), x.dtype)]
+    return [(tuple(None if d is None or k is None else d * k for d, k in zip(shape, known)), x.dtype)]
+
+
+# multiples known while building are an attribute; otherwise they are the op's second input (TF1's).
+register("Tile", lambda x, *m, multiples: np.tile(x, _multiples(m, multiples)), infer=_tile_infer,
+         grad=lambda op, g: [apply_op("TileGrad", [g, *op.inputs], **op.attrs)] + [None] * (len(op.inputs) - 1),
+         fresh=True)
+register("TileGrad", _tile_grad, infer=lambda g, x, *m, multiples: [(x.shape, g.dtype)],
+         grad=lambda op, gg: [tile(gg, op.attrs["multiples"] or op.inputs[2]), None] + [None] * (len(op.inputs) - 2),
+         fresh=True)
 
 
 def tile(input, multiples, name=None):  # noqa: A002 - TF1's name
-    """`input` repeated multiples[i] times along each dimension i."""
+    """`input` repeated multiples[i] times along each dimension i; multiples may be a Tensor (or hold some)."""
     x = convert_to_tensor(input)
-    multiples = tuple(static_ints(multiples, "tile multiples"))
-    if x.ndim is not None and len(multiples) != x.ndim:
+    static, dynamic = shape_argument(multiples, "tile multiples")
+    if static is not None and x.ndim is not None and len(static) != x.ndim:
         raise ValueError(f"tile needs one multiple per dimension of {x.name!r} (rank {x.ndim}), got {multiples}")
-    return apply_op("Tile", [x], name=name or "Tile", multiples=multiples)
+    if dynamic is None:
+        return apply_op("Tile", [x], name=name or "Tile", multiples=tuple(static))
+    return apply_op("Tile", [x, dynamic], name=name or "Tile", multiples=None)
 
 
 _PAD_TYPES = {"CONSTANT": "PadV2", "REFLECT": "MirrorPad", "SYMMETRIC": "MirrorPad"}
 
 
-def _pad(x, paddings, mode, constant_values):
-    xp = get_array_module(x)
+def _pairs(p, paddings):
+    return paddings if paddings is not None else tuple((int(a), int(b)) for a, b in p[0].tolist())
+
+
+def _pad(x, *p, paddings, mode, constant_values):
+    xp, paddings = get_array_module(x), _pairs(p, paddings)
     if mode == "CONSTANT":
         return xp.pad(x, paddings, constant_values=constant_values[()])
     return xp.pad(x, paddings, mode=mode.lower())
 
 
-def _pad_grad(g, x, paddings, mode, constant_values):
+def _pad_grad(g, x, *p, paddings, mode, constant_values):
+    paddings = _pairs(p, paddings)
     if mode == "CONSTANT":
         return g[tuple(slice(before, before + d) for (before, _), d in zip(paddings, x.shape))]
     # A mirrored element receives the gradient of every padded position that copies it.
@@ -53,27 +75,49 @@ def _pad_grad(g, x, paddings, mode, constant_values):
     return xp.bincount(source.ravel(), weights=g.ravel(), minlength=x.size).reshape(x.shape).astype(g.dtype)
 
 
-def _pad_infer(x, paddings, mode, constant_values):
+def _known_pairs(paddings, rank):
+    # [[0, n - tg.shape(x)[0]], [0, 0]] is a Pack of rows: a row known while building keeps its dimension static
+    if paddings.op.type == "Pack" and len(paddings.op.inputs) == rank:
+        return [known_shape(row) or (None, None) for row in paddings.op.inputs]
+    return [(None, None)] * rank
+
+
+def _pad_infer(x, *p, paddings, mode, constant_values):
     if x.ndim is None:
         return [(None, x.dtype)]
-    return [(tuple(None if d is None else d + a + b for d, (a, b) in zip(static_shape(x), paddings)), x.dtype)]
+    pairs = paddings if paddings is not None else _known_pairs(p[0], x.ndim)
+    return [(tuple(None if None in (d, a, b) else d + a + b for d, (a, b) in zip(static_shape(x), pairs)), x.dtype)]
 
 
+# paddings known while building are an attribute; otherwise they are the op's second input (TF1's).
 for _type in ("Pad", "PadV2", "MirrorPad"):
-    register(_type, _pad, infer=_pad_infer, grad=lambda op, g: [apply_op("PadGrad", [g, op.inputs[0]], **op.attrs)],
-             fresh=True)
-register("PadGrad", _pad_grad, infer=lambda g, x, **attrs: [(x.shape, g.dtype)], view=True,  # CONSTANT: a slice
-         grad=lambda op, gg: [apply_op(_PAD_TYPES[op.attrs["mode"]], [gg], **op.attrs), None])
+    register(_type, _pad, infer=_pad_infer, fresh=True,
+             grad=lambda op, g: [apply_op("PadGrad", [g, *op.inputs], **op.attrs)] + [None] * (len(op.inputs) - 1))
+register("PadGrad", _pad_grad, infer=lambda g, x, *p, **attrs: [(x.shape, g.dtype)], view=True,  # CONSTANT: a slice
+         grad=lambda op, gg: [apply_op(_PAD_TYPES[op.attrs["mode"]], [gg, *op.inputs[2:]], **op.attrs)]
+         + [None] * (len(op.inputs) - 1))
 
 
 def pad(tensor, paddings, mode="CONSTANT", name=None, constant_values=0):  # noqa: A002 - TF1's name
     """`tensor` padded by paddings[i] = [before, after] along dimension i: with constant_values (CONSTANT), or
-    mirrored without (REFLECT) or with (SYMMETRIC) the edge element."""
+    mirrored without (REFLECT) or with (SYMMETRIC) the edge element. paddings may be a Tensor (or hold some)."""
     x = convert_to_tensor(tensor)
     mode = str(mode).upper()
     if mode not in _PAD_TYPES:
         raise ValueError(f"pad mode must be one of {sorted(_PAD_TYPES)} (any case), got {mode!r}")
-    flat = static_ints(paddings, "pad paddings")
+    value = constant_value(constant_values)
+    if value is None:
+        raise NotImplementedError(f"pad constant_values {constant_values.name!r} is computed while the graph runs; "
+                                  "give it as a number (or a constant)")
+    op_type = "Pad" if mode == "CONSTANT" and value == 0 else _PAD_TYPES[mode]
+    value = np.asarray(value, dtype=x.dtype)
+    known = constant_value(convert_to_tensor(paddings, dtype=dtypes.int32) if holds_tensor(paddings) else paddings)
+    if known is None:
+        dynamic = convert_to_tensor(paddings, dtype=dtypes.int32)
+        if dynamic.ndim is not None and (dynamic.ndim != 2 or dynamic.shape[1] not in (None, 2)):
+            raise ValueError(f"pad needs paddings of shape [rank, 2], got {dynamic.name!r} of shape {dynamic.shape}")
+        return apply_op(op_type, [x, dynamic], name=name or "Pad", paddings=None, mode=mode, constant_values=value)
+    flat = [int(v) for v in np.ravel(known)]
     if len(flat) % 2 or (x.ndim is not None and len(flat) != 2 * x.ndim):
         raise ValueError(f"pad needs paddings of shape [rank, 2] ([{x.ndim}, 2] for {x.name!r}), got {paddings!r}")
     pairs = tuple((flat[i], flat[i + 1]) for i in builtins.range(0, len(flat), 2))
@@ -81,6 +125,4 @@ def pad(tensor, paddings, mode="CONSTANT", name=None, constant_values=0):  # noq
     for d, (a, b) in zip(static_shape(x) or (), pairs):
         if min(a, b) < 0 or (mode != "CONSTANT" and d is not None and max(a, b) > d - 1 + limit):
             raise ValueError(f"pad: paddings {pairs} are invalid for {x.name!r} of shape {x.shape} in mode {mode}")
-    op_type = "Pad" if mode == "CONSTANT" and constant_values == 0 else _PAD_TYPES[mode]
-    value = np.asarray(constant_values, dtype=x.dtype)
     return apply_op(op_type, [x], name=name or "Pad", paddings=pairs, mode=mode, constant_values=value)

@@ -11,6 +11,7 @@ from ..platform.errors import InvalidArgumentError
 from ..framework.random_seed import get_seed
 from .core_ops import convert_to_tensor
 from ..framework.registry import apply_op, get_array_module, register
+from .shape_tensors import known_shape
 from .tensor_util import constant_value, static_shape
 
 
@@ -100,9 +101,9 @@ register("RandomCropGrad", _uncrop, infer=lambda g, offsets, value: [(static_sha
 def random_crop(value, size, seed=None, name=None):
     """A `size` slice of `value` at a uniformly random offset, a new one each run (size <= value's shape)."""
     value = convert_to_tensor(value)
-    known = constant_value(size)
     size_t = convert_to_tensor(size, dtype=dtypes.int32)
-    static = None if known is None else tuple(int(s) for s in np.ravel(known))
+    static = known_shape(size_t)
+    static = None if static is None or None in static else static
     if static is not None and value.ndim is not None and len(static) != value.ndim:
         raise ValueError(f"random_crop: size {list(static)} has {len(static)} entries but {value.name!r} has rank "
                          f"{value.ndim}")

@@ -1,5 +1,4 @@
 """Sparse updates of a variable in place: scatter_update/add/sub/mul/div/max/min at rows `indices`."""
-import numpy as np
 
 from ..platform.errors import InvalidArgumentError
 from ..framework.tensor import Tensor

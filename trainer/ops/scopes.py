@@ -112,7 +112,9 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
                 setattr(scope, attr, value)
         if dtype is not None:
             scope.set_dtype(dtype)
-        store.scope_counts[scope.name] = store.scope_counts.get(scope.name, 0) + 1
+        counts = store.scope_counts
+        counts[scope.name] = counts.get(scope.name, 0) + 1
+        before = dict(counts)
         store.scope = scope
         try:
             if auxiliary_name_scope:
@@ -122,6 +124,20 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
             yield scope
         finally:
             store.scope = parent
+            _close_subscopes(counts, scope.name, before if isinstance(name_or_scope, VariableScope) else None)
+
+
+def _close_subscopes(counts, name, before):
+    """TF1's count keeping on leaving a scope, which default names (dense, dense_1, ...) are made from: a scope
+    entered by name forgets the scopes opened inside it, so entering it again (to reuse its variables) names
+    them as the first time; a scope object re-entered puts the counts back as they were when it was entered."""
+    if before is not None:
+        counts.clear()
+        counts.update(before)
+        return
+    for key in counts:
+        if key.startswith(f"{name}/"):
+            counts[key] = 0
 
 
 def _unique_scope_name(graph, parent, prefix):
@@ -139,3 +155,8 @@ def _unique_scope_name(graph, parent, prefix):
 def get_variable_scope():
     """The current variable scope of the default graph."""
     return variable_store(get_default_graph()).scope
+
+
+def no_regularizer(_):
+    """The regularizer that adds no loss: a scope's default regularizer=no_regularizer turns one off inside it."""
+    return None

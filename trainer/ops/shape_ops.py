@@ -9,7 +9,7 @@ from ..framework import dtypes
 from .array_ops import reshape_like
 from .core_ops import convert_to_tensor
 from ..framework.registry import apply_op, register
-from .tensor_util import argument_lookup, constant_value, normalize_axis, static_shape
+from .tensor_util import argument_lookup, normalize_axis, static_int, static_shape
 
 
 def _squeeze_infer(x, axis):
@@ -53,7 +53,7 @@ def expand_dims(input, axis=None, name=None, dim=None):  # noqa: A002 - TF1's na
     axis = argument_lookup("axis", axis, "dim", dim)
     if axis is None:
         raise ValueError("expand_dims needs axis= (or TF1's older dim=)")
-    axis = int(constant_value(axis))
+    axis = static_int(axis, "expand_dims axis")
     if x.ndim is not None:
         if not -x.ndim - 1 <= axis <= x.ndim:
             raise ValueError(f"expand_dims: axis {axis} is out of range [{-x.ndim - 1}, {x.ndim}] for {x.name!r}")

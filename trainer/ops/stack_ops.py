@@ -12,7 +12,8 @@ from .array_ops import concat
 from .core_ops import convert_to_tensor
 from .math_ops import zeros_like
 from ..framework.registry import apply_op, get_array_module, register
-from .tensor_util import constant_value, normalize_axis, static_ints, static_shape
+from .tensor_util import constant_value, normalize_axis, static_int, static_ints, static_shape
+from ..platform.errors import InvalidArgumentError
 
 
 def _merge_shapes(values, what):
@@ -80,14 +81,19 @@ def unstack(value, num=None, axis=0, name="unstack"):
     return [out] if isinstance(out, Tensor) else list(out)
 
 
-def _split_infer(x, sizes, axis):
-    shape = static_shape(x)
+def _split_infer(x, sizes, axis, num=None):
+    shape, sizes = static_shape(x), sizes or (-1,) * num
     if shape is None:
         return [(None, x.dtype)] * len(sizes)
     return [(shape[:axis] + (None if s == -1 else s,) + shape[axis + 1:], x.dtype) for s in sizes]
 
 
-def _split(x, sizes, axis):
+def _split(x, sizes, axis, num=None):
+    if sizes is None:  # `num` equal parts of a dimension only the run knows (TF1's num_split)
+        if x.shape[axis] % num:
+            raise InvalidArgumentError(f"Dimension size must be evenly divisible by {num} but is {x.shape[axis]}: "
+                                       f"cannot split a tensor of shape {x.shape} along axis {axis}")
+        sizes = [x.shape[axis] // num] * num
     if -1 in sizes:
         sizes = [x.shape[axis] - (builtins.sum(sizes) + 1) if s == -1 else s for s in sizes]
     if builtins.sum(sizes) != x.shape[axis]:
@@ -104,12 +110,15 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     """Split `value` along `axis` into num_or_size_splits equal parts, or into parts of the listed sizes
     (one size may be -1: the rest)."""
     x = convert_to_tensor(value)
-    axis = normalize_axis(int(constant_value(axis)), x.ndim, "split")
+    axis = normalize_axis(static_int(axis, "split axis"), x.ndim, "split")
     dim = None if x.ndim is None else static_shape(x)[axis]
     if np.ndim(constant_value(num_or_size_splits)) == 0:
         parts = int(constant_value(num_or_size_splits))
+        if parts <= 0:
+            raise ValueError(f"split needs a positive number of parts, got {parts}")
         if dim is None:
-            raise NotImplementedError(f"split into {parts} parts needs dimension {axis} of {x.name!r} to be known")
+            out = apply_op("Split", [x], name=name, sizes=None, num=parts, axis=axis)
+            return [out] if isinstance(out, Tensor) else list(out)
         if parts <= 0 or dim % parts:
             raise ValueError(f"Dimension size must be evenly divisible by {parts} but is {dim}: cannot split "
                              f"{x.name!r} (shape {x.shape}) along axis {axis}")

@@ -14,9 +14,18 @@ def constant_value(value):
         return op.attrs["value"]
     if op.type == "Shape" and op.inputs[0].ndim is not None and None not in op.inputs[0].shape:
         return np.array(op.inputs[0].shape, dtype=np.int32)
-    if op.type == "Identity":
-        return constant_value(op.inputs[0])
+    if op.type in ("Identity", "Cast"):
+        known = constant_value(op.inputs[0])
+        return None if known is None else np.asarray(known).astype(value.dtype)
+    if op.type == "Pack":  # TF1 folds a packed list of known values too ([2, 3] given with a Tensor beside)
+        known = [constant_value(t) for t in op.inputs]
+        return None if any(k is None for k in known) else np.stack(known, axis=op.attrs["axis"])
     return None
+
+
+def holds_tensor(value):
+    """Whether `value` is a list or tuple with a Tensor somewhere inside (TF1 packs such lists)."""
+    return isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) or holds_tensor(v) for v in value)
 
 
 def argument_lookup(new_name, new_value, old_name, old_value):
@@ -43,6 +52,14 @@ def static_ints(value, what):
     return [int(v) for v in np.ravel(known)]
 
 
+def static_int(value, what):
+    """One int known while building (a Python int or a scalar constant Tensor), else a clear error."""
+    known = static_ints(value, what)
+    if len(known) != 1 or np.ndim(constant_value(value)) != 0:
+        raise ValueError(f"{what} must be a scalar int, got {value!r}")
+    return known[0]
+
+
 def normalize_axis(axis, rank, what):
     """`axis` counted from 0 (negative counts from the end), checked against `rank` where that is known."""
     if rank is None:
@@ -50,8 +67,3 @@ def normalize_axis(axis, rank, what):
     if not -rank <= axis < rank:
         raise ValueError(f"{what}: axis {axis} is out of range for a tensor of rank {rank}")
     return axis % rank
-
-
-def is_tensor(x):
-    """Whether `x` is a graph Tensor (TF1's tf.is_tensor; numpy arrays and Python numbers are not)."""
-    return isinstance(x, Tensor)

@@ -13,7 +13,7 @@ import time
 import numpy as np
 
 import allreduce
-from . import bucket_ops
+from . import accumulation, activities, bucket_ops
 from . import nonfinite as nonfinite_policy
 from ..ops.core_ops import constant, convert_to_tensor
 from ..framework.registry import apply_op, get_array_module, register
@@ -36,11 +36,15 @@ class GradientAverager:
     policy reports, where the host path raises at once.
     """
 
-    def __init__(self, communicator, shapes, dtypes, has_grad, average, weighted, callbacks=(), overlap=False):
+    def __init__(self, communicator, shapes, dtypes, has_grad, average, weighted, callbacks=(), overlap=False,
+                 names=None):
         """overlap: reduce each bucket on its own as soon as it is full (trainer/parallel/bucket_ops.py): the host buckets
-        are then split, on a duplicate of `communicator` that only the communication thread uses."""
+        are then split, on a duplicate of `communicator` that only the communication thread uses. names: the
+        gradients' names, as profilers show them (activities.py)."""
         self.communicator, self.average, self.weighted, self.overlap = communicator, average, weighted, overlap
         self.callbacks = callbacks  # told (start, end) of every allreduce: the program's timing, never polled
+        self.names = list(names) if names is not None else [f"gradient_{i}" for i in range(len(shapes))]
+        self.activity = activities.backend_activity(communicator)
         self.has_grad, self.num_outputs = has_grad, len(shapes)
         self.order = list(reversed(range(len(shapes))))  # backward order: the last layer's gradient is ready first
         self.layout = [(shapes[i], dtypes[i]) for i in self.order] + ([((1,), dtypes[self.order[0]])] if weighted
@@ -86,8 +90,10 @@ class GradientAverager:
             pack(view, inputs[index], weight)
         if self.weighted:
             fused.views[-1][...] = weight
+        packed = time.perf_counter()
         fused.allreduce(op=self.op, what=self.what())
-        return self.complete(fused, start)
+        return self.complete(fused, start, [(activities.MEMCPY_IN, start, packed),
+                                            (self.activity, packed, time.perf_counter())])
 
     @property
     def op(self):
@@ -100,8 +106,9 @@ class GradientAverager:
     def packer(self, fused):
         return self._pack if fused is self.fused else _pack_device
 
-    def complete(self, fused, start):
-        """After the buckets are reduced: divide by the summed weights, tell the callbacks, return the views."""
+    def complete(self, fused, start, phases=None):
+        """After the buckets are reduced: divide by the summed weights, tell the callbacks and activities.report
+        (`phases` so far, else one span of the backend's activity), return the views."""
         on_host = fused is self.fused
         self.calls += 1
         total = None if self.op == "mean" else self._divisor(fused, on_host)
@@ -116,6 +123,8 @@ class GradientAverager:
         end = time.perf_counter()
         for callback in self.callbacks:
             callback(start, end)
+        phases = phases + [(activities.MEMCPY_OUT, phases[-1][2], end)] if phases else [(self.activity, start, end)]
+        activities.report("ALLREDUCE", self.names, phases)
         return tuple(outputs) if self.num_outputs > 1 else outputs[0]
 
     def destinations(self):
@@ -188,7 +197,7 @@ def average_gradients(grads_and_vars, communicator, average=True, weight=None, o
     weighted = weight is not None
     overlap = bucket_ops.overlap_default(communicator) if overlap is None else bool(overlap)
     averager = GradientAverager(communicator, shapes, dtypes, has_grad, average, weighted, callbacks=callbacks,
-                                overlap=overlap)
+                                overlap=overlap, names=[(g if g is not None else v).name for g, v in grads_and_vars])
     inputs = [g for g, _ in grads_and_vars if g is not None]
     if not inputs:
         raise ValueError(f"none of the variables {[v.name for v in variables]!r} has a gradient "
@@ -215,11 +224,16 @@ class DistributedOptimizer:
     `nonfinite_skips` counts them) or None (no check, as Horovod).
     overlap: start each bucket's allreduce as soon as its gradients are written, during the rest of the backward
     pass (trainer/parallel/bucket_ops.py); None: $RINGFLOW_OVERLAP ("1" or "0") if set, else `overlap_default`.
+    backward_passes_per_step K: each run of the train op is one backward pass, accumulated on this rank; every
+    K-th run averages the K passes (by `weight` when given) and the ranks in one allreduce and applies it: one
+    step on the K-times larger batch (trainer/parallel/accumulation.py). The global step counts updates.
     """
 
-    def __init__(self, optimizer, communicator=None, average=True, weight=None, nonfinite="raise", overlap=None):
+    def __init__(self, optimizer, communicator=None, average=True, weight=None, nonfinite="raise", overlap=None,
+                 backward_passes_per_step=1):
         if weight is not None and not average:
             raise ValueError("weight= only makes sense with average=True: a weighted sum needs no weights")
+        self.passes, self._accumulation = accumulation.check_passes(backward_passes_per_step), None
         self.nonfinite = nonfinite_policy.check_policy(nonfinite)
         self._checks = []
         self._optimizer = optimizer
@@ -241,18 +255,27 @@ class DistributedOptimizer:
     def compute_gradients(self, loss, var_list=None, **kwargs):
         """The wrapped optimizer's gradients, averaged over ranks (zeros for variables without one)."""
         grads_and_vars = self._optimizer.compute_gradients(loss, var_list=var_list, **kwargs)
+        if self.passes == 1:
+            return self._reduce(grads_and_vars, self.weight, self.overlap)
+        self._accumulation = accumulation.Accumulation(self.passes, self.average, self.weight)
+        return self._accumulation.compute(grads_and_vars, lambda pairs, weight: self._reduce(pairs, weight, False))
+
+    def _reduce(self, grads_and_vars, weight, overlap):
         if self.communicator.size == 1:  # nothing to average; zeros as on N ranks, where they fill the buckets
             return [(g if g is not None else constant(np.zeros(v.shape, v.dtype)), v) for g, v in grads_and_vars]
-        pairs, self.averager = average_gradients(grads_and_vars, self.communicator, self.average, self.weight,
-                                                 self.overlap, self._allreduce_callbacks)
+        pairs, self.averager = average_gradients(grads_and_vars, self.communicator, self.average, weight, overlap,
+                                                 self._allreduce_callbacks)
         return pairs
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):
-        """The wrapped optimizer's apply_gradients, guarded by the `nonfinite` policy."""
-        train_op, check = nonfinite_policy.apply_gradients(self._optimizer, grads_and_vars, self.nonfinite,
-                                                           global_step=global_step, name=name)
-        self._checks += [check] if check is not None else []
-        return train_op
+        """The wrapped optimizer's apply_gradients, guarded by the `nonfinite` policy (with
+        backward_passes_per_step K > 1: on every K-th run)."""
+        def apply():
+            train_op, check = nonfinite_policy.apply_gradients(self._optimizer, grads_and_vars, self.nonfinite,
+                                                               global_step=global_step, name=name)
+            self._checks.extend([check] if check is not None else [])
+            return train_op
+        return apply() if self._accumulation is None else self._accumulation.apply(apply, global_step)
 
     @property
     def nonfinite_skips(self):

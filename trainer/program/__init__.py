@@ -4,6 +4,7 @@ The engine (graph, ops, session, gradients, variables) imports nothing from here
 """
 from .outputs import dir_lock, output_paths
 from .agreement import JobError, agree
+from .hooks.accumulation_hook import MicroBatches, pass_sizes
 from .hooks.checkpoint_hook import CheckpointHook
 from .outputs.dir_lock import DirectoryLock
 from .hooks.export_hook import ExportHook
@@ -24,4 +25,5 @@ __all__ = ["Checkpoint", "CheckpointHook", "ExportHook", "FinalMetricsHook", "Me
            "TimelineHook", "TimingHook", "find_checkpoint", "strict_json",
            # before step 1 and at its end (issue 9)
            "DirectoryLock", "JobError", "StopOnSignalHook", "StoppedBySignal", "UnlessStopped", "agree",
-           "check_outputs", "name_the_flag", "naming_the_flag", "remove_stale_temps"]
+           "check_outputs", "name_the_flag", "naming_the_flag", "remove_stale_temps",
+           "MicroBatches", "pass_sizes"]

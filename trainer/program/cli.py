@@ -12,11 +12,12 @@ import traceback
 
 import allreduce
 import models
-from . import config_checks
+from . import config_checks, launch
 from .agreement import JobError
 from .config_checks import ConfigError
 from .datasets import specs as datasets
 from .loop import DTYPES, OPTIMIZERS, Config, train
+from ..platform.version import RINGFLOW_VERSION, TF_API_VERSION
 
 RANK_VARIABLES = ("PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "MV2_COMM_WORLD_RANK", "SLURM_PROCID")
 
@@ -71,8 +72,11 @@ class Parser(argparse.ArgumentParser):
 def build_parser():
     parser = Parser(prog="ringflow", description="Data-parallel training over MPI ranks with ring all-reduce. "
                     "Launch N ranks with `mpiexec -n N ringflow train ...` (or mpirun/srun), or run alone.")
+    parser.add_argument("--version", action="version",
+                        version=f"ringflow {RINGFLOW_VERSION} (TensorFlow {TF_API_VERSION} API)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     commands.required = True
+    commands.add_parser("run", help=launch.HELP, add_help=False)  # its own parser reads the rest: see main
     t = commands.add_parser("train", help="train a model, data-parallel over every rank of the job",
                             description="Train a model; every rank takes its share of each global batch and the "
                             "gradients are averaged with an allreduce before every step.")
@@ -81,6 +85,9 @@ def build_parser():
                    help="training data: " + ", ".join(datasets._usage(n) for n in datasets.names()))
     t.add_argument("--batch-size", type=checked("positive_int", "--batch-size"), default=32, metavar="N",
                    help="global batch size, split as evenly as possible over the ranks (default 32)")
+    t.add_argument("--accumulate", type=checked("positive_int", "--accumulate"), default=1, metavar="K",
+                   help="backward passes per step, each on --batch-size samples, summed on each rank and "
+                        "allreduced once: one step on a K-times larger batch in the memory of one (default 1)")
     length = t.add_mutually_exclusive_group()
     length.add_argument("--steps", type=checked("non_negative_int", "--steps"), metavar="N",
                         help="total optimizer steps, counted from step 0 even when resuming")
@@ -119,7 +126,8 @@ def build_parser():
                    help="write the final metrics as JSON")
     t.add_argument("--allow-nonfinite-data", action="store_true",
                    help="train on a dataset holding NaN or inf features or targets (refused by default)")
-    t.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar or log lines")
+    t.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="print only the final metrics: no headline, progress bar or report lines")
     t.add_argument("--nonfinite", choices=("raise", "skip"), default="raise",
                    help="a step whose averaged gradient holds NaN/inf: raise (stop with an error naming the step "
                         "and variable, before any update; default) or skip (leave its update out on every rank, "
@@ -136,6 +144,8 @@ def check_settings(args):
     """The checks that need neither data nor other ranks: the environment and the model's hyper-parameters.
     Every rank finds the same, so a failure is printed once, by rank 0 (as argparse's usage errors are)."""
     config_checks.check_environment()
+    if allreduce.torchrun.problem():
+        raise config_checks.ConfigError(allreduce.torchrun.problem())
     if args.allreduce != "auto" and args.allreduce not in allreduce.BACKENDS:
         raise config_checks.ConfigError(f"--allreduce {args.allreduce!r}: unknown communicator; known: auto, "
                                         f"{', '.join(sorted(allreduce.BACKENDS))}")
@@ -143,6 +153,9 @@ def check_settings(args):
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["run"]:  # PROGRAM's own flags follow: `ringflow run` reads its command line itself
+        return launch.main(argv[1:])
     args = build_parser().parse_args(argv)
     rank = launcher_rank()
     try:

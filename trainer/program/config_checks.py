@@ -87,6 +87,16 @@ def check_batch_size(batch_size, num_examples, ranks=1, dataset="the dataset"):
     return batch_size
 
 
+def check_accumulation(batch_size, passes, num_examples, dataset="the dataset"):
+    """--accumulate K: a step of K passes of --batch-size must not hold a sample twice."""
+    passes = positive_int("--accumulate", passes)
+    if batch_size * passes > num_examples:
+        raise ConfigError(f"--batch-size {batch_size} x --accumulate {passes} = {batch_size * passes} samples a "
+                          f"step, more than the {num_examples} examples of {dataset}: a step would hold samples "
+                          f"twice; use --accumulate {max(1, num_examples // batch_size)} or less")
+    return passes
+
+
 def steps_for_epochs(epochs, num_examples, batch_size):
     """Optimizer steps for `epochs` passes, refused when more than the int64 global step can count."""
     epochs = positive_number("--epochs", epochs)

@@ -36,6 +36,7 @@ class Config:
     model: str
     dataset: str
     batch_size: int = 32
+    accumulate: int = 1  # backward passes of --batch-size each per step, one allreduce (hooks/accumulation_hook.py)
     steps: Optional[int] = None
     epochs: Optional[float] = None
     optimizer: str = "sgd"
@@ -86,7 +87,8 @@ class TrainingGraph:
         """The distributed update (its construction is a collective: every rank checks the same model)."""
         with self.graph.as_default():
             self.optimizer = DistributedOptimizer(OPTIMIZERS[config.optimizer](config.lr), communicator,
-                                                  weight=self.shard_size, nonfinite=config.nonfinite)
+                                                  weight=self.shard_size, nonfinite=config.nonfinite,
+                                                  backward_passes_per_step=config.accumulate)
             self.train_op = self.optimizer.minimize(self.spec.loss, global_step=self.global_step)
             self.init_op = tg.global_variables_initializer()
 
@@ -100,7 +102,12 @@ def total_steps(config, num_examples):
     if config.steps is not None:
         return config.steps
     return config_checks.steps_for_epochs(config.epochs if config.epochs is not None else 1, num_examples,
-                                          config.batch_size)
+                                          step_batch(config))
+
+
+def step_batch(config):
+    """Samples of one optimizer step over all ranks: --batch-size for each of the --accumulate passes."""
+    return config.batch_size * config.accumulate
 
 
 def train(config, communicator=None):
@@ -122,7 +129,7 @@ def train(config, communicator=None):
         rank, size = communicator.rank, communicator.size
         g.add_optimizer(config, communicator)
         x, y = dataset.x.astype(g.dtype, copy=False), dataset.y.astype(g.label_dtype, copy=False)
-        pipeline = data.Pipeline((x, y), config.batch_size, rank, size, seed=config.seed)
+        pipeline = data.Pipeline((x, y), step_batch(config), rank, size, seed=config.seed)
         with g.graph.as_default():
             saver = tg.train.Saver(max_to_keep=config.keep_checkpoints)
             checkpoint, error = None, None
@@ -138,7 +145,7 @@ def train(config, communicator=None):
             with program.naming_the_flag(config), \
                     tg.train.MonitoredSession(session_creator=creator, hooks=hooks.ordered) as session:
                 while not session.should_stop():
-                    session.run(g.train_op, g.feed(*pipeline.next_batch()))
+                    session.run(g.train_op, g.feed(*hooks.batches.next()))
     if hooks.stopper.stopped:
         saved = (saver.last_checkpoints or [None])[-1] if rank == 0 and config.checkpoint_dir else None
         raise program.StoppedBySignal(hooks.stopper.stopped, hooks.stopper.step, saved)
@@ -164,6 +171,7 @@ def prepare(config, rank, size, held):
     dataset = datasets.load(config.dataset, allow_nonfinite=config.allow_nonfinite_data)
     datasets.check_fits(dataset, config.dtype)
     config_checks.check_batch_size(config.batch_size, len(dataset), size, repr(dataset.name))
+    config_checks.check_accumulation(config.batch_size, config.accumulate, len(dataset), repr(dataset.name))
     config_checks.check_memory(config.batch_size, dataset.x.shape[1:], dataset.num_outputs, config.hidden or (),
                                config.dtype, size)
     steps = total_steps(config, len(dataset))
@@ -245,16 +253,22 @@ class ProgramHooks:
 
     def __init__(self, config, dataset, communicator, world, g, pipeline, saver, checkpoint, steps):
         chief = communicator.rank == 0
+        passes = f" ({config.accumulate} passes of {config.batch_size})" if config.accumulate > 1 else ""
         headline = (f"ringflow: {config.model} on {dataset.name} ({len(dataset)} examples), {communicator.size} "
-                    f"rank(s), allreduce {communicator.name}, global batch {config.batch_size}, "
+                    f"rank(s), allreduce {communicator.name}, global batch {step_batch(config)}{passes}, "
                     f"{config.optimizer} lr {config.lr:g}")
-        progress = program.ProgressHook(headline, steps) if chief and config.progress else None
-        summaries = program.ScalarSummaryHook(config.logdir) if chief and config.logdir else None
+        self.timing = program.TimingHook(g.optimizer, step_batch(config))
+        restored = checkpoint.path if checkpoint is not None else None
+        progress = program.ProgressHook(headline, steps, restored, config.progress, self.timing) if chief else None
+        summaries = program.ScalarSummaryHook(config.logdir, self.timing) if chief and config.logdir else None
         reporters = [hook for hook in (progress, summaries) if hook is not None]
         meta = {"model": config.model, "dataset": dataset.name, "optimizer": config.optimizer}
-        self.timing = program.TimingHook(g.optimizer, config.batch_size)
         self.restore = program.RestoreBroadcastHook(communicator, pipeline, checkpoint)
         self.stopper = program.StopOnSignalHook(world)
+        shard = pipeline.shard[1] - pipeline.shard[0]
+        metrics = program.MetricsHook(g.evaluate, communicator, program.pass_sizes(shard, config.accumulate)[-1],
+                                      steps, config.log_every, g.spec.summarize, reporters)
+        self.batches = program.MicroBatches(pipeline, config.accumulate, g.train_op, g.feed, g.evaluate, metrics.add)
         self.final = program.FinalMetricsHook(g.evaluate, (g.features, g.labels), pipeline.arrays, communicator,
                                               g.spec.summarize, reporters)
         ordered = [
@@ -263,8 +277,8 @@ class ProgramHooks:
             program.StopAtStepHook(steps),
             self.stopper,  # a SIGTERM/SIGINT on any rank stops every rank after the same step
             program.TimelineHook(config.timeline, communicator, g.optimizer) if config.timeline else None,
-            program.MetricsHook(g.evaluate, communicator, pipeline.shard[1] - pipeline.shard[0], steps,
-                                config.log_every, g.spec.summarize, reporters),
+            self.batches,  # after the timing and timeline hooks: the K - 1 passes it runs are part of the step
+            metrics,
             progress,
             # end(): the last checkpoint is saved before the final metrics, whose evaluation may draw random numbers
             program.CheckpointHook(communicator, config.checkpoint_dir, saver, pipeline, meta,

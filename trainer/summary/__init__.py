@@ -1,5 +1,4 @@
 """tf.summary: summary ops, the protos they produce, and the FileWriter that stores them for TensorBoard."""
-from . import node_defs  # registers the encoder of Operation.node_def
 from .ops import histogram, image, merge, merge_all, scalar, tensor_summary, text
 from .protos import Event, SessionLog, Summary, SummaryDescription, SummaryMetadata
 from .records import summary_iterator

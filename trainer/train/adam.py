@@ -3,6 +3,8 @@ import numpy as np
 
 from ..framework.graph_wrappers import control_dependencies
 from ..ops.variables import Variable
+from ..framework.tensor import Tensor
+from ..ops.array_ops import cast
 from .optimizer import Optimizer
 
 
@@ -18,8 +20,8 @@ class AdamOptimizer(Optimizer):
         # TF1 makes these once, in the name scope minimize is called in ("adam_optimizer/beta1_power").
         if self._powers is None:
             dtype = var_list[0].dtype
-            self._powers = (Variable(np.asarray(self._beta1, dtype=dtype), name="beta1_power", trainable=False),
-                            Variable(np.asarray(self._beta2, dtype=dtype), name="beta2_power", trainable=False))
+            self._powers = (Variable(_value(self._beta1, dtype), name="beta1_power", trainable=False),
+                            Variable(_value(self._beta2, dtype), name="beta2_power", trainable=False))
 
     def _create_slots(self, var_list):
         for var in var_list:
@@ -40,6 +42,11 @@ class AdamOptimizer(Optimizer):
     def _finish(self, updates, name):
         b1p, b2p = self._powers
         with control_dependencies(updates):
-            update_b1 = b1p.assign(b1p * np.asarray(self._beta1, dtype=b1p.dtype))
-            update_b2 = b2p.assign(b2p * np.asarray(self._beta2, dtype=b2p.dtype))
+            update_b1 = b1p.assign(b1p * _value(self._beta1, b1p.dtype))
+            update_b2 = b2p.assign(b2p * _value(self._beta2, b2p.dtype))
         return self._group([*updates, update_b1.op, update_b2.op], name)
+
+
+def _value(beta, dtype):
+    """beta1 or beta2 in `dtype`: TF1 takes them as numbers or as scalar Tensors."""
+    return cast(beta, dtype) if isinstance(beta, Tensor) else np.asarray(beta, dtype=dtype)

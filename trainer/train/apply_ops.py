@@ -1,11 +1,10 @@
 """Helpers for optimizers beyond the core three: registering an Apply* op, and slots that do not start at zero.
 
 register_apply (training_ops.py) registers an op that updates its variable and slot arrays in place; each
-optimizer's module registers its own op next to its formula with it.
+optimizer's module registers its own op next to its formula with it; the filled slots are here.
 """
 from ..ops.core_ops import constant
 from ..ops.variables import Variable
-from .training_ops import register_apply  # noqa: F401  (the optimizers' modules import it from here)
 
 
 def filled_slot(optimizer, var, slot_name, op_name, value):

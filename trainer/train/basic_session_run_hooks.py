@@ -9,9 +9,8 @@ import numpy as np
 
 from .logger import logger
 from .session_run_hook import SessionRunArgs, SessionRunHook
-from .summary_and_checkpoint_hooks import (CheckpointSaverHook, CheckpointSaverListener, StepCounterHook,
-                                           SummarySaverHook, global_step_tensor)
-from .timer import NeverTriggerTimer, SecondOrStepTimer  # noqa: F401  (public here, as in TF1)
+from .summary_and_checkpoint_hooks import global_step_tensor
+from .timer import NeverTriggerTimer, SecondOrStepTimer
 from ..framework.graph import get_default_graph
 from ..platform.errors import OutOfRangeError
 

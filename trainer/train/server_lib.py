@@ -143,6 +143,8 @@ class Server:
         if self.job_name != "ps":
             raise RuntimeError(f"server.join() is what a ps task runs; this is {self.job_name!r} task "
                                f"{self.task_index}: train with tg.Session(server.target) instead")
+        if self._task.absent:  # TF1 would wait forever for workers that were never started
+            raise RuntimeError(self._task.missing("server.join() serves the workers"))
         _runtime().serve(self._task)
         raise SystemExit(0)
 

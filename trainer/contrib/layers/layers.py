@@ -7,7 +7,6 @@ normalizer_fn applied before the activation (the bias is then left out). Every f
 """
 from ...framework.graph import get_default_graph
 from ...framework.graph_wrappers import name_scope
-from ...framework.graph_keys import GraphKeys
 from ...ops.initializers import zeros_initializer
 from ...layers import core as core_layers
 from ...layers.base import static_dims

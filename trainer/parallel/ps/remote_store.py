@@ -112,7 +112,7 @@ class RemotePlan:
         plan = plan.with_kernels(lambda op, kernel: shipped.get(op, kernel))
         return cls(plan, by_rank, client, store, pending)
 
-    def execute(self, feed_values):
+    def execute(self, feed_values, trace=None):
         store, pending = self.store, self.pending
         with self.client.lock:
             fetched = self.client.read({rank: [v.name for v in vs] for rank, vs in self.by_rank.items()})
@@ -124,7 +124,7 @@ class RemotePlan:
                         store.pop(v, None)
             pending.clear()
             try:
-                values = self.plan.execute(feed_values)
+                values = self.plan.execute(feed_values, trace)
                 self.client.update(dict(pending))
             finally:
                 pending.clear()

@@ -47,6 +47,10 @@ class MetricsHook(SessionRunHook):
         self._step = int(session.run(self._global_step))
         self._every = self.every or max(1, (self.last_step - self._step) // 10)
 
+    def add(self, values, count):
+        """Count metric values of `count` samples run outside this hook's runs (the other passes of a step)."""
+        self.meter.add(values, count)
+
     def before_run(self, run_context):
         return SessionRunArgs(self.metrics)
 

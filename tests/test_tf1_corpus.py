@@ -1,0 +1,555 @@
+"""A held-out corpus of public TF1 programs (tests/tf1_corpus/), each run unmodified as its author wrote it.
+
+Every program says on its first line which public program it mirrors: same TF1 calls, same structure and
+hyperparameters, with only iteration counts, sizes and the data source changed (corpus_data.py stands in for
+downloads). Each runs as a real process with `import tensorflow as tf` resolving to ringflow: through
+`python -m trainer.as_tensorflow PROGRAM` when ringflow has that runner, else through a `tensorflow` alias
+package this module writes at test time (ALIAS below); `import horovod.tensorflow` is trainer.horovod through
+a `horovod` package written the same way (HOROVOD), the Horovod programs running under mpiexec -n 2. The assertions are TF1's documented outcomes: values
+printed where they are deterministic, accuracy or loss thresholds on the synthetic data, the files written.
+Programs that need a ringflow feature not there yet are xfail(strict=False), naming the feature.
+"""
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from .mpirun import ROOT, find_mpiexec, mpi_env
+from .test_tf1_programs import checkpoint_files, checkpoint_state, read_events, summaries
+from .tf1_corpus import corpus_data
+
+CORPUS = ROOT / "tests" / "tf1_corpus"
+TIMEOUT = 120  # seconds per program; each takes a few seconds of CPU on a quiet machine
+AS_TENSORFLOW = (ROOT / "trainer" / "as_tensorflow.py").exists() or (ROOT / "trainer" / "as_tensorflow").is_dir()
+
+ALIAS = '''"""`import tensorflow` is ringflow's `trainer` (written by tests/test_tf1_corpus.py)."""
+import importlib
+import importlib.abc
+import importlib.util
+import sys
+
+import trainer
+
+
+class _Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """tensorflow.X imports trainer.X and hands back that very module (never a second copy)."""
+
+    def find_spec(self, name, path=None, target=None):
+        if not name.startswith("tensorflow."):
+            return None
+        spec = importlib.util.spec_from_loader(name, self)
+        spec.loader_state = "trainer" + name[len("tensorflow"):]
+        return spec
+
+    def create_module(self, spec):
+        module = importlib.import_module(spec.loader_state)
+        spec.loader_state = module.__spec__
+        return module
+
+    def exec_module(self, module):
+        module.__spec__ = module.__spec__.loader_state  # the import machinery set it to the alias's spec
+
+
+sys.meta_path.insert(0, _Alias())
+sys.modules["tensorflow"] = trainer
+'''
+HOROVOD = '''"""`import horovod.tensorflow` is ringflow's `trainer.horovod` (written by tests/test_tf1_corpus.py)."""
+import sys
+
+import trainer.horovod as tensorflow
+
+sys.modules[__name__ + ".tensorflow"] = tensorflow
+'''
+
+
+@pytest.fixture(scope="session")
+def alias_dir(tmp_path_factory):
+    """A PYTHONPATH directory with a `horovod` package (HOROVOD) and, unless ringflow has trainer.as_tensorflow,
+    a `tensorflow` one (ALIAS)."""
+    directory = tmp_path_factory.mktemp("aliases")
+    for package, text in [("horovod", HOROVOD)] + ([] if AS_TENSORFLOW else [("tensorflow", ALIAS)]):
+        (directory / package).mkdir()
+        (directory / package / "__init__.py").write_text(text)
+    return directory
+
+
+def run_program(name, *args, cwd, alias, mpi_ranks=None, env=None):
+    """Run tests/tf1_corpus/<name> with `args` in `cwd`; returns stdout + stderr, failing with them."""
+    program = str(CORPUS / name)
+    command = ([sys.executable, "-m", "trainer.as_tensorflow", program] if AS_TENSORFLOW
+               else [sys.executable, program]) + [str(a) for a in args]
+    path = [str(alias), str(ROOT), str(CORPUS)]
+    if mpi_ranks is not None:
+        command = [find_mpiexec(), "-n", str(mpi_ranks)] + command[:1] + ["-m", "mpi4py"] + command[1:]
+    environment = mpi_env(PYTHONPATH=":".join(path), **(env or {}))
+    done = subprocess.run(command, cwd=cwd, env=environment, capture_output=True, text=True, timeout=TIMEOUT)
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, f"{name} {' '.join(map(str, args))} exited with {done.returncode}:\n{output[-5000:]}"
+    return output
+
+
+def number(pattern, text):
+    """The float captured by `pattern` (its last occurrence) in `text`."""
+    found = re.findall(pattern, text)
+    assert found, f"{pattern!r} not found in the program's output:\n{text[-3000:]}"
+    return float(found[-1])
+
+
+def numbers(pattern, text):
+    return [float(x) for x in re.findall(pattern, text)]
+
+
+def xfail(reason):
+    """A program that needs a ringflow feature not there yet (the lead flips these as features merge)."""
+    return pytest.mark.xfail(strict=False, reason=reason)
+
+
+CONTRIB_RNN = "tf.contrib.rnn (BasicLSTMCell, static_rnn, static_bidirectional_rnn ...)"
+CONTRIB_FLATTEN = "tf.contrib.layers.flatten"
+SCOPE_REENTRY = ("re-entering variable_scope(name, reuse=True) must restart tf.layers' default layer names "
+                 "(TF1 resets the scope's sub-scope counts), so conv2d/dense are found again, not conv2d_2")
+TENSOR_ARGS = "tensor-valued arguments (tf.random_normal(stddev=<Tensor>))"
+ESTIMATOR = "tf.estimator (Estimator, EstimatorSpec, ModeKeys, inputs.numpy_input_fn, RunConfig)"
+TF_DATA = "tf.data (Dataset, iterators)"
+
+
+# ---- aymericdamien/TensorFlow-Examples: 1_Introduction, 2_BasicModels -------------------------------------------
+
+def test_helloworld(tmp_path, alias_dir):
+    out = run_program("helloworld.py", cwd=tmp_path, alias=alias_dir)
+    assert "b'Hello, TensorFlow!'\nHello, TensorFlow!\n" in out  # a tf.string fetch is bytes under Python 3
+
+
+def test_basic_operations(tmp_path, alias_dir):
+    out = run_program("basic_operations.py", cwd=tmp_path, alias=alias_dir)
+    assert ("Addition with constants: 7\nMultiplication with constants: 12\nAddition with variables: 12\n"
+            "Multiplication with variables: 35\ndtype of the sum: int16\n[[12.]]\n") in out
+
+
+def _linear_regression_data():
+    rng = np.random.RandomState(0)  # the program's data, drawn in the same order
+    train_x = np.linspace(1.0, 10.0, 17)
+    train_y = 0.25 * train_x + 0.8 + rng.normal(0, 0.2, size=17)
+    test_x = np.linspace(1.5, 9.5, 8)
+    return train_x, train_y, test_x, 0.25 * test_x + 0.8 + rng.normal(0, 0.2, size=8)
+
+
+def test_linear_regression(tmp_path, alias_dir):
+    out = run_program("linear_regression.py", cwd=tmp_path, alias=alias_dir)
+    rows = re.findall(r"Epoch: \d+ cost= ([\d.]+) W= ([-\d.e]+) b= ([-\d.e]+)", out)
+    shown = [tuple(map(float, row)) for row in rows]
+    assert len(shown) == 5 and [c for c, _, _ in shown] == sorted((c for c, _, _ in shown), reverse=True)
+    train_x, train_y, test_x, test_y = _linear_regression_data()
+    # From the weights shown at epoch 200, per-sample gradient descent in float64 reaches those shown at 1000
+    _, w, b = shown[0]
+    for _ in range(800):
+        for x, y in zip(train_x, train_y):
+            error = (w * x + b - y) / len(train_x)
+            w, b = w - 0.01 * error * x, b - 0.01 * error
+    assert (w, b) == pytest.approx(shown[-1][1:], rel=1e-3)
+    half_mse = lambda x, y: np.sum((w * x + b - y) ** 2) / (2 * len(x))  # noqa: E731  (the program's cost)
+    assert number(r"Training cost= ([\d.e-]+)", out) == pytest.approx(half_mse(train_x, train_y), rel=1e-3)
+    assert number(r"Testing cost= ([\d.e-]+)", out) == pytest.approx(half_mse(test_x, test_y), rel=1e-3)
+
+
+def _softmax_regression_costs(steps, learning_rate=0.01, batch_size=100):
+    """The per-step costs of logistic_regression.py and tensorboard_basic.py, by numpy in float64: zero
+    weights, softmax cross entropy, gradient descent on the corpus's batches in the programs' order."""
+    train = corpus_data.mnist(one_hot=True).train
+    w, b, costs = np.zeros((784, 10)), np.zeros(10), []
+    for _ in range(steps):
+        x, y = train.next_batch(batch_size)
+        logits = x @ w + b
+        p = np.exp(logits - logits.max(axis=1, keepdims=True))
+        p /= p.sum(axis=1, keepdims=True)
+        costs.append(np.mean(-np.sum(y * np.log(p), axis=1)))
+        w, b = w - learning_rate * x.T @ (p - y) / len(x), b - learning_rate * np.mean(p - y, axis=0)
+    return np.array(costs)
+
+
+def test_logistic_regression(tmp_path, alias_dir):
+    out = run_program("logistic_regression.py", cwd=tmp_path, alias=alias_dir)
+    expected = _softmax_regression_costs(80).reshape(8, 10).mean(axis=1)  # 8 epochs of 10 batches
+    assert numbers(r"cost= ([\d.]+)", out) == pytest.approx(expected, rel=1e-4)
+    assert number(r"Accuracy: ([\d.]+)", out) > 0.9
+
+
+def test_nearest_neighbor(tmp_path, alias_dir):
+    out = run_program("nearest_neighbor.py", cwd=tmp_path, alias=alias_dir)
+    assert len(re.findall(r"Test \d+ Prediction: \d True Class: \d", out)) == 40
+    assert number(r"Accuracy: ([\d.]+)", out) > 0.9
+    first = re.search(r"first nn_index: (\d+) (\d+)", out)
+    assert first.group(1) == first.group(2)  # the graph's L1 nearest neighbour is numpy's
+
+
+@xfail("tf.contrib.factorization.KMeans")
+def test_kmeans(tmp_path, alias_dir):
+    out = run_program("kmeans.py", cwd=tmp_path, alias=alias_dir)
+    distances = numbers(r"Step \d+, Avg Distance: ([\d.]+)", out)
+    assert len(distances) == 3 and distances[-1] <= distances[0]
+    assert number(r"Test Accuracy: ([\d.]+)", out) > 0.8
+
+
+def _same_group(neighbour_lines):
+    """How many listed neighbours share the topic group of their word ('g3w1' is in group 3)."""
+    hits = 0
+    for word, neighbours in neighbour_lines:
+        hits += sum(n.split("w")[0] == word.split("w")[0] for n in re.findall(r"g\d+w\d+", neighbours))
+    return hits
+
+
+def test_word2vec(tmp_path, alias_dir):
+    out = run_program("word2vec.py", cwd=tmp_path, alias=alias_dir)
+    assert "Vocabulary size: 49" in out  # 48 words and UNK
+    losses = numbers(r"Average Loss= ([\d.]+)", out)
+    assert len(losses) == 4 and losses[-1] < 0.5 * losses[0]
+    final = re.findall(r'"(g\dw\d)" nearest neighbors:(.*)', out)[-4:]
+    assert _same_group(final) >= 10  # of 16 neighbours; chance gives 16 * 5/47, about 2
+
+
+# ---- aymericdamien/TensorFlow-Examples: 3_NeuralNetworks ----------------------------------------------------------
+
+def test_multilayer_perceptron(tmp_path, alias_dir):
+    out = run_program("multilayer_perceptron.py", cwd=tmp_path, alias=alias_dir)
+    costs = numbers(r"cost=([\d.]+)", out)
+    assert len(costs) == 10 and costs[-1] < 0.2 * costs[0]
+    assert number(r"Accuracy: ([\d.]+)", out) > 0.8
+
+
+def test_neural_network(tmp_path, alias_dir):
+    out = run_program("neural_network.py", cwd=tmp_path, alias=alias_dir)
+    assert number(r"Testing Accuracy: ([\d.]+)", out) > 0.8
+    assert number(r"Evaluated at global step: (\d+)", out) == 300
+
+
+def test_convolutional_network(tmp_path, alias_dir):
+    out = run_program("convolutional_network.py", cwd=tmp_path, alias=alias_dir)
+    assert number(r"Testing Accuracy: ([\d.]+)", out) > 0.7
+    predictions = re.findall(r"Model prediction: (\d) label: (\d)", out)
+    assert len(predictions) == 4 and sum(p == label for p, label in predictions) >= 3
+    names = eval(re.search(r"variables: (\[.*\])", out).group(1))
+    layers = ["conv2d", "conv2d_1", "dense", "dense_1"]
+    assert {f"ConvNet/{layer}/{kind}" for layer in layers for kind in ("kernel", "bias")} <= set(names)
+    assert not [n for n in names if n.startswith("ConvNet_1") or "conv2d_2" in n]  # the test network reused them
+
+
+def test_convolutional_network_raw(tmp_path, alias_dir):
+    out = run_program("convolutional_network_raw.py", cwd=tmp_path, alias=alias_dir)
+    losses = numbers(r"Minibatch Loss= ([\d.]+)", out)
+    assert len(losses) == 7 and losses[-1] < 0.5 * losses[0]
+    assert number(r"Testing Accuracy: ([\d.]+)", out) > 0.6
+
+
+def test_recurrent_network(tmp_path, alias_dir):
+    out = run_program("recurrent_network.py", cwd=tmp_path, alias=alias_dir)
+    assert len(numbers(r"Minibatch Loss= ([\d.]+)", out)) == 4  # steps 30, 60, 90, 120: 149 * 64 < 9600
+    assert number(r"Testing Accuracy: ([\d.]+)", out) > 0.8
+    assert ("variables: ['Variable:0', 'Variable_1:0', 'rnn/basic_lstm_cell/kernel:0', "
+            "'rnn/basic_lstm_cell/bias:0']") in out
+
+
+def test_bidirectional_rnn(tmp_path, alias_dir):
+    out = run_program("bidirectional_rnn.py", cwd=tmp_path, alias=alias_dir)
+    assert number(r"Testing Accuracy: ([\d.]+)", out) > 0.8
+    assert "output width: [None, 10] [128  10]" in out
+    cells = [f"'bidirectional_rnn/{d}/basic_lstm_cell/{k}:0'" for d in ("fw", "bw") for k in ("kernel", "bias")]
+    assert f"variables: ['Variable:0', 'Variable_1:0', {', '.join(cells)}]" in out
+
+
+def test_dynamic_rnn(tmp_path, alias_dir):
+    out = run_program("dynamic_rnn.py", cwd=tmp_path, alias=alias_dir)
+    losses = {int(step): float(loss) for step, loss in re.findall(r"Step (\d+), Minibatch Loss= ([\d.]+)", out)}
+    same_batch = [losses[step] for step in range(8, 201, 8)]  # 1000 sequences in batches of 128: a cycle of 8
+    assert same_batch[-1] < same_batch[0]
+    assert 0.0 <= number(r"Testing Accuracy: ([\d.]+)", out) <= 1.0
+
+
+def test_autoencoder(tmp_path, alias_dir):
+    out = run_program("autoencoder.py", cwd=tmp_path, alias=alias_dir)
+    losses = numbers(r"Minibatch Loss: ([\d.]+)", out)
+    assert len(losses) == 7 and losses[-1] < 0.7 * losses[0]
+    assert number(r"Reconstruction error on 10 test images: ([\d.]+)", out) < 0.3
+    assert "Code width: [None, 128]" in out
+
+
+def test_variational_autoencoder(tmp_path, alias_dir):
+    out = run_program("variational_autoencoder.py", cwd=tmp_path, alias=alias_dir)
+    assert number(r"decoder_out init stddev: ([\d.]+)", out) == pytest.approx(1 / np.sqrt(64 / 2), abs=0.01)
+    losses = numbers(r"Step \d+, Loss: ([\d.]+)", out)
+    assert len(losses) == 5 and losses[-1] < 0.7 * losses[0]
+    assert "canvas (140, 140) in [0, 1]: True" in out
+
+
+def test_gan(tmp_path, alias_dir):
+    out = run_program("gan.py", cwd=tmp_path, alias=alias_dir)
+    assert number(r"disc_hidden1 init stddev: ([\d.]+)", out) == pytest.approx(1 / np.sqrt(784 / 2), abs=0.005)
+    disc_losses = numbers(r"Discriminator Loss: ([\d.]+)", out)
+    assert len(disc_losses) == 4 and disc_losses[-1] < disc_losses[0]
+    real, fake = number(r"D\(real\) mean: ([\d.]+)", out), number(r"D\(generated\) mean: ([\d.]+)", out)
+    assert real > fake + 0.3  # 300 steps: the discriminator is ahead of the generator
+    assert "generated images in [0, 1]: True (40, 28, 28, 1)" in out
+
+
+@xfail(f"{CONTRIB_FLATTEN}; {SCOPE_REENTRY}; feeding float64 labels to an int32 placeholder, which TF1 converts "
+       "(Session.run does np.asarray(value, dtype=placeholder.dtype))")
+def test_dcgan(tmp_path, alias_dir):
+    out = run_program("dcgan.py", cwd=tmp_path, alias=alias_dir)
+    kinds = ("kernel:0", "bias:0")
+    generator = [f"Generator/{layer}/{k}" for layer in ("dense", "conv2d_transpose", "conv2d_transpose_1")
+                 for k in kinds]
+    discriminator = [f"Discriminator/{layer}/{k}" for layer in ("conv2d", "conv2d_1", "dense", "dense_1")
+                     for k in kinds]
+    assert f"gen_vars: {generator}" in out
+    assert f"disc_vars: {discriminator}" in out  # three discriminators, one set of variables
+    assert all(np.isfinite(numbers(r"Generator Loss: ([-\d.naif]+)", out)))
+    assert "generated: (4, 28, 28, 1) in [0, 1]: True" in out
+
+
+# ---- aymericdamien/TensorFlow-Examples: 4_Utils, 5_DataManagement, 6_MultiGPU ------------------------------------
+
+def test_save_restore_model(tmp_path, alias_dir):
+    out = run_program("save_restore_model.py", cwd=tmp_path, alias=alias_dir)
+    assert "Model saved in file: model.ckpt\n" in out and "Model restored from file: model.ckpt\n" in out
+    first, second = out.split("Starting 2nd session...")
+    first_costs, second_costs = numbers(r"cost= ([\d.]+)", first), numbers(r"cost= ([\d.]+)", second)
+    assert len(first_costs) == 2 and len(second_costs) == 3
+    assert second_costs[0] < first_costs[0] / 3  # training went on from the restored weights, not from new ones
+    assert number(r"Accuracy: ([\d.]+)", second) > 0.8
+    assert Path(checkpoint_state(tmp_path)[0]).name == "model.ckpt"
+    assert checkpoint_files(tmp_path, "model.ckpt")
+
+
+def test_tensorboard_basic(tmp_path, alias_dir):
+    out = run_program("tensorboard_basic.py", "logs", cwd=tmp_path, alias=alias_dir)
+    assert number(r"Accuracy: ([\d.]+)", out) > 0.9
+    events = read_events(tmp_path / "logs")
+    assert sum(bool(e.graph_def) for e in events) == 1
+    scalars = summaries(events, "simple_value")
+    # TF1's names are unique ignoring case: name_scope('Loss') took "loss", so the summary's scope is loss_1
+    assert sorted(scalars) == ["accuracy_1", "loss_1"]
+    assert [step for step, _ in scalars["loss_1"]] == list(range(50))
+    assert [value for _, value in scalars["loss_1"]] == pytest.approx(_softmax_regression_costs(50), rel=1e-4)
+
+
+def test_tensorboard_advanced(tmp_path, alias_dir):
+    out = run_program("tensorboard_advanced.py", "logs", cwd=tmp_path, alias=alias_dir)
+    assert number(r"Accuracy: ([\d.]+)", out) > 0.7
+    events = read_events(tmp_path / "logs")
+    assert sum(bool(e.graph_def) for e in events) == 1
+    scalars, histograms = summaries(events, "simple_value"), summaries(events, "histo")
+    assert sorted(scalars) == ["accuracy_1", "loss_1"]
+    # var.name has ':0', which TF1 cleans to '_0' in summary names
+    variables = [f"{v}_0" for v in ("W1", "W2", "W3", "b1", "b2", "b3")]
+    assert sorted(histograms) == sorted(["Model/relu1", "Model/relu2"] + variables +
+                                        [f"{v}/gradient" for v in variables])
+    assert all(len(values) == 30 for values in histograms.values())
+    assert histograms["W1_0"][0][1].num == 784 * 64
+
+
+def test_tensorflow_dataset_api(tmp_path, alias_dir):
+    out = run_program("tensorflow_dataset_api.py", cwd=tmp_path, alias=alias_dir)
+    accuracies = numbers(r"Training Accuracy= ([\d.]+)", out)
+    assert len(accuracies) == 4 and accuracies[-1] > 0.5
+    names = eval(re.search(r"variables: (\[.*\])", out).group(1))
+    layers = ["conv2d", "conv2d_1", "dense", "dense_1"]
+    assert names == [f"ConvNet/{layer}/{kind}:0" for layer in layers for kind in ("kernel", "bias")]
+
+
+def test_multigpu_basics(tmp_path, alias_dir):
+    out = run_program("multigpu_basics.py", cwd=tmp_path, alias=alias_dir)
+    rng = np.random.RandomState(0)
+    a, b = (rng.rand(100, 100) / 50).astype("float32"), (rng.rand(100, 100) / 50).astype("float32")
+    power = lambda m: np.linalg.matrix_power(m.astype(np.float64), 11)  # noqa: E731  (matpow(M, 10) is M**11)
+    expected = (power(a) + power(b)).sum()
+    single, multi = map(float, re.search(r"checksums: ([\d.e+-]+) ([\d.e+-]+)", out).groups())
+    assert single == pytest.approx(expected, rel=1e-4) and multi == pytest.approx(expected, rel=1e-4)
+    assert "sum device: /device:CPU:0" in out
+    assert "Single GPU computation time: " in out and "Multi GPU computation time: " in out
+
+
+def test_multigpu_cnn(tmp_path, alias_dir):
+    out = run_program("multigpu_cnn.py", cwd=tmp_path, alias=alias_dir)
+    assert "variables: 12 ConvNet/conv2d/kernel:0 /device:CPU:0" in out  # two towers, one set, on the ps device
+    assert len(numbers(r"Minibatch Loss= ([\d.]+)", out)) == 5
+    assert number(r"Testing Accuracy: ([\d.]+)", out) > 0.5
+
+
+# ---- TensorFlow's r1 tutorials and guides, TF models' tutorials --------------------------------------------------
+
+@xfail("the module path tensorflow.python.client.timeline, and RunMetadata.step_stats filled by FULL_TRACE")
+def test_mnist_softmax_xla(tmp_path, alias_dir):
+    out = run_program("mnist_softmax_xla.py", cwd=tmp_path, alias=alias_dir)
+    assert number(r"^([\d.]+)$", out.strip().splitlines()[-1]) > 0.9
+    trace = json.loads((tmp_path / "timeline.ctf.json").read_text())
+    ops = [e for e in trace["traceEvents"] if e.get("ph") == "X"]
+    assert any(e.get("args", {}).get("op") == "MatMul" or e.get("name") == "MatMul" for e in ops), ops[:5]
+
+
+def test_word2vec_basic(tmp_path, alias_dir):
+    out = run_program("word2vec_basic.py", "--log_dir=logs", cwd=tmp_path, alias=alias_dir)
+    final = re.findall(r"Nearest to (g\dw\d): (.*)", out)[-4:]
+    assert _same_group(final) >= 12  # of 16
+    assert "final embeddings (49, 16) named embeddings/Variable:0" in out
+    logs = tmp_path / "logs"
+    events = read_events(logs)
+    assert any(e.graph_def for e in events)
+    # name_scope('loss') took "loss" before tf.summary.scalar('loss', ...) was called
+    assert [step for step, _ in summaries(events, "simple_value")["loss_1"]] == list(range(2001))
+    assert [e.tagged_run_metadata.tag for e in events if e.tagged_run_metadata.tag] == ["step2000"]
+    assert (logs / "metadata.tsv").read_text().splitlines()[0] == "UNK"
+    assert len((logs / "metadata.tsv").read_text().splitlines()) == 49
+    assert Path(checkpoint_state(logs)[0]).name == "model.ckpt"
+    assert (logs / "projector_config.pbtxt").read_text() == (
+        'embeddings {\n  tensor_name: "embeddings/Variable:0"\n  metadata_path: "logs/metadata.tsv"\n}\n')
+
+
+@xfail(f"{CONTRIB_RNN} (MultiRNNCell, DropoutWrapper); tf.contrib.seq2seq.sequence_loss; "
+       f"tf.random_uniform_initializer; {TF_DATA}; TF1's tf.strided_slice(input_, begin, end) signature; "
+       "tensor-valued slice bounds (raw_data[0:batch_size * batch_len], begin/end lists holding tensors)")
+def test_ptb_word_lm(tmp_path, alias_dir):
+    out = run_program("ptb_word_lm.py", "--data_path=synthetic", "--save_path=ptb_out", cwd=tmp_path,
+                      alias=alias_dir)
+    assert numbers(r"Epoch: \d Learning rate: ([\d.]+)", out) == [1.0, 1.0, 0.5, 0.25]  # max_epoch=2, decay 0.5
+    train = numbers(r"Train Perplexity: ([\d.]+)", out)
+    valid = numbers(r"Valid Perplexity: ([\d.]+)", out)
+    assert len(train) == len(valid) == 4 and train[-1] < train[0] and valid[-1] < valid[0]
+    assert valid[-1] < 10 and number(r"Test Perplexity: ([\d.]+)", out) < 10  # 50 words; the text allows 2
+    cell = "Model/RNN/multi_rnn_cell/cell_%d/basic_lstm_cell/%s"
+    assert ("trainable variables: " + str(["Model/embedding"] + [cell % (i, k) for i in (0, 1) for k in
+                                                                 ("kernel", "bias")] +
+                                          ["Model/softmax_w", "Model/softmax_b"])) in out
+    assert "Saving model to ptb_out." in out
+    assert Path(checkpoint_state(tmp_path)[0]).name == "ptb_out-400"  # 4 epochs of 100 steps
+    assert (tmp_path / "ptb_out" / "checkpoint").exists()  # the Supervisor's own checkpoint service
+    scalars = summaries(read_events(tmp_path / "ptb_out"), "simple_value")
+    assert {"Train/Training_Loss", "Train/Learning_Rate", "Valid/Validation_Loss"} <= set(scalars)
+
+
+@xfail(f"{TF_DATA} (Dataset.map with tf.image distortions, dict elements); "
+       "tf.truncated_normal_initializer(dtype=)")
+def test_cifar10_train(tmp_path, alias_dir):
+    out = run_program("cifar10_train.py", "--train_dir=train", cwd=tmp_path, alias=alias_dir)
+    logged = re.findall(r": step (\d+), loss = ([\d.]+) \(", out)
+    assert [int(step) for step, _ in logged] == [0, 10, 20, 30, 40, 50]
+    assert all(2.0 < float(loss) < 2.6 for _, loss in logged)  # ln(10) and a little weight decay, then slowly down
+    latest, _ = checkpoint_state(tmp_path / "train")
+    assert Path(latest).name == "model.ckpt-60"
+    events = read_events(tmp_path / "train")
+    scalars, histograms = summaries(events, "simple_value"), summaries(events, "histo")
+    layers = ["conv1", "conv2", "local3", "local4", "softmax_linear"]
+    # summary names are TF1's: made unique ignoring case, ' (raw)' cleaned to '__raw_', name scopes prefixed
+    assert sorted(scalars) == sorted(
+        [f"{layer}/{layer}/{layer}/sparsity" for layer in layers] + ["learning_rate"] +
+        [f"{loss}{suffix}" for loss in ("cross_entropy", "local3/weight_loss", "local4/weight_loss", "total_loss")
+         for suffix in ("__raw_", "_1")])
+    assert scalars["learning_rate"][0][1] == pytest.approx(0.1)
+    assert {"conv1/weights_1", "conv1/weights/gradients", "conv1/conv1/conv1/activations"} <= set(histograms)
+    assert sorted(summaries(events, "image")) == ["images/image/0", "images/image/1", "images/image/2"]
+
+
+def test_importing_data(tmp_path, alias_dir):
+    out = run_program("importing_data.py", cwd=tmp_path, alias=alias_dir)
+    lines = out.splitlines()
+    assert lines[:2] == ["<dtype: 'float32'>", "(10,)"]
+    assert lines[2] == "(tf.float32, tf.int32)"
+    assert lines[4] == "(tf.float32, (tf.float32, tf.int32))"
+    assert lines[6] == "{'a': tf.float32, 'b': tf.int32}"
+    assert "one-shot: 100 values in order" in lines
+    assert "initializable: 10 then 100 values in order" in lines
+    assert "reinitializable: training within 10 of range(100): True, validation sum 1225" in lines
+    assert "feedable: training within 10 of range(100) repeated: True, validation sum 1225" in lines
+    at = lines.index("0")
+    assert lines[at:at + 6] == ["0", "2", "4", "6", "8", "End of dataset"]
+    assert "nested element shapes: (10,) () (100,)" in lines
+    assert "numpy through placeholders: [0.0, 1.0] 0" in lines
+    for start in (0, 4, 8):
+        assert str((np.arange(start, start + 4), -np.arange(start, start + 4))) in out
+    padded = [[i] * i + [0] * (size - i) for size, first in ((3, 0), (7, 4)) for i in range(first, first + 4)]
+    assert str(np.array(padded[:4])) in out and str(np.array(padded[4:])) in out
+    assert "repeat(3).batch(4) batch sizes: [4, 4, 4, 4, 4, 4, 4, 2] sum 270" in lines
+    assert "shuffle is a permutation: True and moved: True" in lines
+    assert "MonitoredTrainingSession ran 15 steps until OutOfRangeError" in lines  # 3 epochs of 5 batches
+
+
+@xfail(f"{ESTIMATOR}; tf.feature_column (numeric_column, input_layer); {TF_DATA}; tf.newaxis")
+def test_custom_estimator(tmp_path, alias_dir):
+    out = run_program("custom_estimator.py", cwd=tmp_path, alias=alias_dir)
+    assert number(r"Test set accuracy: ([\d.]+)", out) > 0.9
+    predictions = re.findall(r'Prediction is "(\w+)" \(([\d.]+)%\), expected "(\w+)"', out)
+    assert [(got, expected) for got, _, expected in predictions] == [
+        ("Setosa", "Setosa"), ("Versicolor", "Versicolor"), ("Virginica", "Virginica")]
+
+
+def test_abalone(tmp_path, alias_dir):
+    out = run_program("abalone.py", "--model_dir=model", cwd=tmp_path, alias=alias_dir)
+    rmse, loss = number(r"Root Mean Squared Error: ([\d.]+)", out), number(r"Loss: ([\d.]+)", out)
+    assert rmse < 1.5 and loss < 2.5
+    truth = np.round(corpus_data.abalone(7, seed=2)[1])
+    predicted = numbers(r"Prediction \d: ([-\d.]+)", out)
+    assert len(predicted) == 7 and np.all(np.abs(np.array(predicted) - truth) < 2.0)
+    assert Path(checkpoint_state(tmp_path / "model")[0]).name == "model.ckpt-500"
+
+
+@xfail("tf.train.Server.create_local_server() and tf.Session(server.target)")
+def test_distributed_hello(tmp_path, alias_dir):
+    out = run_program("distributed_hello.py", cwd=tmp_path, alias=alias_dir)
+    assert "b'Hello, distributed TensorFlow!'\n" in out and "42.0\n" in out
+
+
+def test_distributed_ps_local(tmp_path, alias_dir):
+    out = run_program("distributed_ps_local.py", cwd=tmp_path, alias=alias_dir)
+    assert "server started for /job:ps/task:0" in out
+    rng = np.random.RandomState(0)
+    x = np.linspace(-1, 1, 100)
+    slope, intercept = np.polyfit(x, 2 * x + rng.randn(100) * 0.3, 1)
+    assert number(r"W= ([-\d.e]+)", out) == pytest.approx(slope, abs=0.1)
+    assert number(r"b= ([-\d.e]+)", out) == pytest.approx(intercept, abs=0.05)
+    assert number(r"step= (\d+)", out) == 2000
+
+
+# ---- Horovod's TF1 examples, under mpiexec -n 2 ------------------------------------------------------------------
+
+needs_mpiexec = pytest.mark.skipif(find_mpiexec() is None, reason="no mpiexec")
+
+
+@needs_mpiexec
+def test_horovod_tensorflow_mnist(tmp_path, alias_dir):
+    home = tmp_path / "home"
+    (home / ".keras" / "datasets").mkdir(parents=True)
+    for rank in (0, 1):
+        corpus_data.keras_mnist_npz(home / ".keras" / "datasets" / f"MNIST-data-{rank}", seed=rank)
+    work = tmp_path / "work"
+    work.mkdir()
+    out = run_program("horovod_tensorflow_mnist.py", cwd=work, alias=alias_dir, mpi_ranks=2,
+                      env={"HOME": str(home)})
+    logged = sorted((int(step), float(loss)) for loss, step in re.findall(r"loss = ([\d.e-]+), step = (\d+)", out))
+    assert len(logged) == 12  # each rank logs its iterations 0, 10, ... 50
+    assert max(loss for _, loss in logged[-2:]) < min(loss for _, loss in logged[:2])
+    assert Path(checkpoint_state(work / "checkpoints")[0]).name == "model.ckpt-60"  # 120 // hvd.size()
+    assert sorted(p.name for p in work.iterdir()) == ["checkpoints"]  # rank 1 wrote no checkpoint
+
+
+@needs_mpiexec
+@xfail(ESTIMATOR)
+def test_horovod_tensorflow_mnist_estimator(tmp_path, alias_dir):
+    out = run_program("horovod_tensorflow_mnist_estimator.py", cwd=tmp_path, alias=alias_dir, mpi_ranks=2)
+    # each rank prints its dict of numpy scalars (whose repr depends on the numpy version)
+    results = re.findall(r"\{[^{}]*'accuracy': \D*([\d.]+)[^{}]*'global_step': \D*(\d+)[^{}]*\}", out)
+    assert len(results) == 2 and all(float(acc) > 0.6 and int(step) == 120 for acc, step in results)
+    assert Path(checkpoint_state(tmp_path / "mnist_convnet_model")[0]).name == "model.ckpt-120"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mnist_convnet_model"]
+
+
+@needs_mpiexec
+@xfail("tf.keras.applications (ResNet50) and keras models called on tensors in graph mode")
+def test_horovod_tensorflow_synthetic_benchmark(tmp_path, alias_dir):
+    out = run_program("horovod_tensorflow_synthetic_benchmark.py", "--no-cuda", "--image-size=32",
+                      "--batch-size=2", "--num-classes=10", "--num-warmup-batches=1", "--num-batches-per-iter=1",
+                      "--num-iters=2", cwd=tmp_path, alias=alias_dir, mpi_ranks=2)
+    assert "Model: ResNet50\nBatch size: 2\nNumber of CPUs: 2\n" in out  # rank 0 alone logs
+    assert len(re.findall(r"Iter #\d: [\d.]+ img/sec per CPU", out)) == 2
+    assert re.search(r"Total img/sec on 2 CPU\(s\): [\d.]+ \+-[\d.]+", out)

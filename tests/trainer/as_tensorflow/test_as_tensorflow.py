@@ -1,0 +1,165 @@
+"""trainer.as_tensorflow: unmodified TF1 programs (tests/tf1_programs/unmodified/) run as real processes with
+ringflow as tensorflow, alone and under mpiexec; the aliases, the errors for what ringflow lacks, and a real
+TensorFlow left alone unless the wrapper is asked for."""
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.mpirun import ROOT, find_mpiexec, mpi_env
+from tests.trainer.program.test_datasets import write_idx
+
+UNMODIFIED = ROOT / "tests" / "tf1_programs" / "unmodified"
+NOTICE = "ringflow: running this program with ringflow as tensorflow"
+TIMEOUT = 120  # seconds; each program takes a few on a loaded 2-core machine
+
+
+def _run(args, cwd, env=None, mpi_ranks=None, check=True):
+    command = [sys.executable, *args]
+    if mpi_ranks is not None:
+        command = [find_mpiexec(), "-n", str(mpi_ranks), *command]
+    done = subprocess.run(command, cwd=cwd, env=env or mpi_env(), capture_output=True, text=True, timeout=TIMEOUT)
+    if check:
+        assert done.returncode == 0, f"{command} exited with {done.returncode}:\n{done.stdout}\n{done.stderr[-4000:]}"
+    return done
+
+
+def _write_mnist(directory, seed=0):
+    """MNIST-format IDX files: each class a fixed random image, each example it plus noise (separable)."""
+    rng = np.random.default_rng(seed)
+    prototypes = rng.uniform(0, 1, (10, 28, 28))
+    for prefix, n in (("train", 1100), ("t10k", 300)):
+        labels = rng.integers(0, 10, n).astype(np.uint8)
+        images = (np.clip(prototypes[labels] + rng.normal(0, 0.35, (n, 28, 28)), 0, 1) * 255).astype(np.uint8)
+        write_idx(directory / f"{prefix}-images-idx3-ubyte.gz", images, compress=True)
+        write_idx(directory / f"{prefix}-labels-idx1-ubyte.gz", labels, compress=True)
+
+
+def test_unmodified_program_with_contrib_rnn_input_data_and_timeline(tmp_path):
+    _write_mnist(tmp_path)
+    done = _run(["-m", "trainer.as_tensorflow", str(UNMODIFIED / "lstm_mnist_contrib.py"),
+                 f"--data_dir={tmp_path}", "--timeline=trace.json"], cwd=tmp_path)
+    out = done.stdout
+    assert "rnn/basic_lstm_cell/kernel [60, 128], rnn/basic_lstm_cell/bias [128]" in out
+    losses = [float(v) for v in re.findall(r"Minibatch Loss= ([\d.]+)", out)]
+    assert len(losses) == 3 and losses[-1] < 0.3 * losses[0]
+    assert float(re.search(r"Testing Accuracy: ([\d.]+)", out).group(1)) > 0.9
+    assert done.stderr.count(NOTICE) == 1 and "installed TensorFlow" not in done.stderr
+    events = json.loads((tmp_path / "trace.json").read_text())["traceEvents"]
+    ops = [e for e in events if e["ph"] == "X"]
+    assert {e["name"] for e in ops} >= {"MatMul", "Sigmoid", "Tanh", "ApplyAdam"}
+    assert any(e["args"]["name"].startswith("rnn/basic_lstm_cell/") for e in ops)
+    assert len([e for e in ops if e["args"]["name"].endswith("/MatMul") and "rnn/" in e["args"]["name"]]) >= 28
+    assert [e["args"]["name"] for e in events if e["ph"] == "M"][:2] == [
+        "Allocators", "/job:localhost/replica:0/task:0/device:CPU:0 Compute"]
+
+
+@pytest.mark.skipif(find_mpiexec() is None, reason="no mpiexec")
+def test_unmodified_horovod_program_under_mpiexec(tmp_path):
+    done = _run(["-m", "trainer.as_tensorflow", str(UNMODIFIED / "horovod_regression.py")], cwd=tmp_path,
+                mpi_ranks=2)
+    lines = sorted(re.findall(r"rank (\d) of (\d): w ([\d.-]+) b ([\d.-]+) rank sum ([\d.]+)", done.stdout))
+    assert [(r, s) for r, s, *_ in lines] == [("0", "2"), ("1", "2")]
+    (w0, b0, sum0), (w1, b1, sum1) = [tuple(map(float, rest)) for _, _, *rest in lines]
+    assert (w0, b0) == (w1, b1)  # the ranks stay in step: broadcast start, averaged gradients
+    assert w0 == pytest.approx(3.0, abs=1e-3) and b0 == pytest.approx(1.0, abs=1e-3)
+    assert sum0 == sum1 == 1.0  # 0 + 1
+    assert done.stderr.count(NOTICE) == 1  # rank 0 only
+
+
+ALIASES = """
+import importlib, sys
+import trainer, trainer.as_tensorflow as wrapper
+assert not wrapper.is_installed()
+wrapper.install()
+import tensorflow as tf
+import tensorflow.compat.v1 as v1
+from tensorflow.contrib import rnn, layers
+from tensorflow.contrib.tensorboard.plugins import projector
+from tensorflow.python.client import timeline
+from tensorflow.python.ops import resources
+from tensorflow.keras.datasets import mnist
+from tensorflow.examples.tutorials.mnist import input_data
+import horovod.tensorflow as hvd
+print(tf is trainer, v1 is trainer.compat.v1, rnn is trainer.contrib.rnn,
+      hvd is importlib.import_module('trainer.horovod'), timeline.__name__, resources.__name__, mnist.__name__, input_data.__name__, projector.__name__, layers.__name__)
+print(tf.__spec__.name, tf.contrib.rnn.LSTMCell is tf.nn.rnn_cell.LSTMCell)
+for statement in ("import tensorflow.contrib.seq2seq", "from tensorflow.contrib import crf",
+                  "import tensorflow.python.framework.ops", "import horovod.torch",
+                  "from tensorflow.keras import layers"):
+    try:
+        exec(statement)
+    except ImportError as e:
+        print(type(e).__name__, e)
+wrapper.uninstall()
+print('tensorflow' in sys.modules, wrapper.is_installed())
+"""
+
+
+def test_aliases_and_what_ringflow_lacks(tmp_path):
+    done = _run(["-c", ALIASES], cwd=tmp_path)
+    lines = done.stdout.splitlines()
+    assert lines[0] == ("True True True True trainer.python.client.timeline trainer.python.ops.resources "
+                        "trainer.keras.datasets.mnist trainer.examples.tutorials.mnist.input_data "
+                        "trainer.contrib.tensorboard.plugins.projector trainer.contrib.layers")
+    assert lines[1] == "trainer True"  # the aliased module keeps its own spec
+    assert lines[2] == ("ImportError tf.contrib.seq2seq is not available in ringflow (seq2seq decoders and "
+                        "attention)")
+    assert lines[3].startswith("ImportError tf.contrib.crf is not available in ringflow")
+    assert lines[4].startswith("ModuleNotFoundError No module named 'tensorflow.python.framework': ringflow")
+    assert lines[5].startswith("ModuleNotFoundError")
+    assert lines[6].startswith("ImportError tf.keras.layers is not available in ringflow (tf.keras: build the model")
+    assert lines[7] == "False False"
+    assert done.stderr.count(NOTICE) == 1
+
+
+def _fake_tensorflow(tmp_path):
+    """A stand-in 'real' TensorFlow 9.9.0 on PYTHONPATH: a package and its distribution metadata."""
+    site = tmp_path / "site"
+    (site / "tensorflow").mkdir(parents=True)
+    (site / "tensorflow" / "__init__.py").write_text("REAL = True\n")
+    (site / "tensorflow-9.9.0.dist-info").mkdir()
+    (site / "tensorflow-9.9.0.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: tensorflow\n"
+                                                                   "Version: 9.9.0\n")
+    return mpi_env(PYTHONPATH=f"{ROOT}:{site}")
+
+
+def test_a_real_tensorflow_is_used_unless_the_wrapper_is_asked_for(tmp_path):
+    env = _fake_tensorflow(tmp_path)
+    plain = _run(["-c", "import trainer, trainer.as_tensorflow, tensorflow; print(tensorflow.REAL)"], cwd=tmp_path,
+                 env=env)
+    assert plain.stdout.strip() == "True" and NOTICE not in plain.stderr
+    program = tmp_path / "prog.py"
+    program.write_text("import sys\nimport tensorflow as tf\nprint(tf.__name__, hasattr(tf, 'REAL'), sys.argv[1:])\n")
+    wrapped = _run(["-m", "trainer.as_tensorflow", str(program), "--flag", "x"], cwd=tmp_path, env=env)
+    assert wrapped.stdout.strip() == "trainer False ['--flag', 'x']"
+    assert f"{NOTICE} (the installed TensorFlow 9.9.0 is not used)" in wrapped.stderr
+    late = _run(["-c", "import tensorflow, trainer.as_tensorflow as w\nw.install()"], cwd=tmp_path, env=env,
+                check=False)
+    assert late.returncode == 1 and "call install() before the program's first `import tensorflow`" in late.stderr
+
+
+def test_wrapper_usage_errors(tmp_path):
+    usage = _run(["-m", "trainer.as_tensorflow"], cwd=tmp_path, check=False)
+    assert usage.returncode == 2 and "usage: python -m trainer.as_tensorflow PROGRAM.py" in usage.stderr
+    missing = _run(["-m", "trainer.as_tensorflow", "nope.py"], cwd=tmp_path, check=False)
+    assert missing.returncode == 2 and "can't open file" in missing.stderr and "nope.py" in missing.stderr
+    failing = tmp_path / "fails.py"
+    failing.write_text("import tensorflow as tf\nraise SystemExit(tf.__name__ == 'trainer' and 7)\n")
+    assert _run(["-m", "trainer.as_tensorflow", str(failing)], cwd=tmp_path, check=False).returncode == 7
+    module = tmp_path / "as_module.py"
+    module.write_text("import sys, tensorflow\nprint(tensorflow.__name__, sys.argv[1:])\n")
+    assert _run(["-m", "trainer.as_tensorflow", "-m", "as_module", "a"], cwd=tmp_path,
+                env=mpi_env(PYTHONPATH=f"{ROOT}:{tmp_path}")).stdout.strip() == "trainer ['a']"
+
+
+def test_importing_the_module_alone_changes_nothing():
+    import trainer.as_tensorflow as wrapper
+    assert not wrapper.is_installed() and "tensorflow" not in sys.modules
+    assert wrapper.target_of("tensorflow.contrib.rnn") == "trainer.contrib.rnn"
+    assert wrapper.target_of("horovod.tensorflow") == "trainer.horovod" and wrapper.target_of("numpy") is None
+    assert Path(wrapper.__file__).parent.name == "as_tensorflow"

@@ -1,0 +1,63 @@
+"""op.node_def, graph.as_graph_def() and tf.NodeDef as TF1 programs read them, and TF1's older names arg_max and
+arg_min; the expected text is TF1's protobuf text format of these nodes, written out by hand."""
+import numpy as np
+
+import trainer as tg
+
+
+def test_node_def_fields_and_text():
+    with tg.Graph().as_default() as g:
+        x = tg.placeholder(tg.float32, [None, 2], name="x")
+        with g.device("/cpu:0"):
+            y = tg.nn.relu(x * 2.0, name="y")
+        with tg.control_dependencies([x.op]):
+            z = tg.identity(y, name="z")
+    nd = y.op.node_def
+    assert isinstance(nd, tg.NodeDef)
+    assert (nd.name, nd.op, nd.input, nd.device) == ("y", "Relu", ["mul"], "/device:CPU:0")
+    assert nd.attr["T"].type == tg.float32.as_datatype_enum == 1
+    assert nd.attr["T"].WhichOneof("value") == "type" and tg.as_dtype(nd.attr["T"].type) == tg.float32
+    assert z.op.node_def.input == ["y", "^x"]
+    assert str(z.op.node_def) == ('name: "z"\nop: "Identity"\ninput: "y"\ninput: "^x"\n'
+                                  'attr {\n  key: "T"\n  value {\n    type: DT_FLOAT\n  }\n}\n')
+    assert str(z.op) == str(z.op.node_def)
+    assert x.op.node_def.attr["dtype"].type == 1 and "T" not in x.op.node_def.attr
+
+
+def test_graph_def_lists_every_node_in_creation_order():
+    with tg.Graph().as_default() as g:
+        a = tg.constant([1.0, 2.0], name="a")
+        b = tg.square(a, name="b")
+        _, second = tg.split(tg.stack([a, b]), 2, name="parts")
+        tg.identity(second, name="e")
+    gd = g.as_graph_def()
+    assert [n.name for n in gd.node] == [op.name for op in g.get_operations()]
+    assert [n.op for n in gd.node][:2] == ["Const", "Square"]
+    assert gd.node[1].input == ["a"] and gd.node[-1].input == ["parts:1"]
+    assert gd.node[0].attr["value"].WhichOneof("value") == "tensor"
+    np.testing.assert_array_equal(gd.node[0].attr["value"].tensor, [1.0, 2.0])
+    assert str(gd).startswith('node {\n  name: "a"\n  op: "Const"\n')
+    shapes = g.as_graph_def(add_shapes=True).node[1].attr["_output_shapes"].list
+    assert [s.as_list() for s in shapes] == [[2]]
+    with tg.Session(graph=g) as sess:
+        assert sess.graph_def == gd
+
+
+def test_node_def_built_by_hand_as_tf1_programs_do():
+    nd = tg.NodeDef(name="n", op="Const", attr={"dtype": tg.AttrValue(type=tg.int32.as_datatype_enum)})
+    assert nd.name == "n" and nd.input == [] and nd.attr["dtype"].type == 3
+    assert str(nd) == 'name: "n"\nop: "Const"\nattr {\n  key: "dtype"\n  value {\n    type: DT_INT32\n  }\n}\n'
+    assert tg.AttrValue(i=3) == tg.AttrValue(i=3) != tg.AttrValue(f=3.0)
+    assert tg.AttrValue().WhichOneof("value") is None and tg.AttrValue(b=True).i == 0
+
+
+def test_arg_max_and_arg_min_take_dimension():
+    values = np.array([[3.0, 1.0, 2.0], [0.0, 5.0, -1.0]])
+    with tg.Graph().as_default():
+        x = tg.constant(values)
+        out = [tg.arg_max(x, 1), tg.arg_min(x, dimension=0), tg.arg_max(x, 0, output_type=tg.int32)]
+        with tg.Session() as sess:
+            got = sess.run(out)
+    np.testing.assert_array_equal(got[0], values.argmax(1))
+    np.testing.assert_array_equal(got[1], values.argmin(0))
+    assert got[0].dtype == np.int64 and got[2].dtype == np.int32

@@ -1,0 +1,155 @@
+"""Array ops: reshape, transpose, concat, cast, one_hot, argmax, equal, slicing, shape, through the oracle."""
+import numpy as np
+import pytest
+
+import trainer as tg
+from tests.trainer.op_oracle import check_op, torch
+
+X = np.random.default_rng(0).standard_normal((2, 3, 4))
+
+
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
+@pytest.mark.parametrize("shape", [(6, 4), (-1, 2), (24,), (2, 12, 1)], ids=str)
+def test_reshape(shape, dynamic):
+    check_op(lambda t: tg.reshape(t, shape), [X], torch_fn=torch and (lambda t: t.reshape(shape)), dynamic=dynamic)
+
+
+def test_reshape_infers_the_minus_one_dim():
+    with tg.Graph().as_default():
+        assert tg.reshape(tg.zeros([2, 3, 4]), [-1, 4]).shape == (6, 4)
+        assert tg.reshape(tg.placeholder(tg.float32, [None, 3]), [-1]).shape == (None,)
+
+
+@pytest.mark.parametrize("perm", [None, (0, 2, 1), (2, 0, 1)], ids=str)
+def test_transpose(perm):
+    check_op(lambda t: tg.transpose(t, perm), [X],
+             torch_fn=torch and (lambda t: t.permute(*(perm or (2, 1, 0)))))
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_concat(axis):
+    rng = np.random.default_rng(1)
+    shapes = {0: [(1, 3), (2, 3)], 1: [(2, 1), (2, 3)], -1: [(2, 2), (2, 1)]}[axis]
+    arrays = [rng.standard_normal(s) for s in shapes]
+    check_op(lambda a, b: tg.concat([a, b], axis), arrays, torch_fn=torch and (lambda a, b: torch.cat([a, b], axis)))
+    check_op(lambda a, b: tg.concat([a, b, a], axis), arrays, dynamic=True,
+             numpy_fn=lambda a, b: np.concatenate([a, b, a], axis))
+
+
+@pytest.mark.parametrize("key", [1, (slice(None), 0), (Ellipsis, slice(1, 3)), (slice(None, None, -1), None, 2),
+                                 (0, slice(0, 3, 2), slice(None))], ids=str)
+def test_strided_slice(key):
+    check_op(lambda t: t[key], [X], numpy_fn=lambda a: a[key])
+    check_op(lambda t: t[key], [X], dynamic=True, numpy_fn=lambda a: a[key])
+
+
+def test_slice_rejects_tensor_indices():
+    with tg.Graph().as_default():
+        x = tg.zeros([3])
+        with pytest.raises(TypeError, match="index"):
+            x[x]
+
+
+def test_cast_gradient_flows_between_float_dtypes():
+    with tg.Graph().as_default():
+        x = tg.constant([1.5, -2.0], dtype=tg.float64)
+        y = tg.cast(x, tg.float32)
+        g, = tg.gradients(tg.reduce_sum(y * y), [x])
+        i = tg.cast(x, tg.int32)
+        with tg.Session() as sess:
+            gv, iv, yv = sess.run([g, i, y])
+    assert g.dtype == np.float64 and gv.tolist() == [3.0, -4.0]
+    assert iv.dtype == np.int32 and iv.tolist() == [1, -2] and yv.dtype == np.float32
+
+
+def test_one_hot_argmax_equal_shape():
+    with tg.Graph().as_default():
+        labels = tg.placeholder(tg.int32, [None])
+        hot = tg.one_hot(labels, 4)
+        best = tg.argmax(hot, axis=1)
+        same = tg.equal(best, tg.cast(labels, tg.int64))
+        with tg.Session() as sess:
+            h, b, s, shp = sess.run([hot, best, same, tg.shape(hot)], {labels: [2, 0, 3, -1]})
+    assert hot.shape == (None, 4) and h.dtype == np.float32
+    np.testing.assert_array_equal(h, [[0, 0, 1, 0], [1, 0, 0, 0], [0, 0, 0, 1], [0, 0, 0, 0]])
+    assert b.dtype == np.int64 and b.tolist() == [2, 0, 3, 0] and s.tolist() == [True, True, True, False]
+    assert shp.tolist() == [4, 4]
+
+
+def test_zeros_like_and_ones_like():
+    check_op(lambda t: tg.zeros_like(t) + tg.ones_like(t) + t, [X], numpy_fn=lambda a: 1 + a)
+
+
+def test_reshape_to_a_tensor_shape_and_with_tensor_dims():
+    check_op(lambda t: tg.reshape(t, tg.shape(tg.zeros([6, 4]))), [X], numpy_fn=lambda a: a.reshape(6, 4))
+    check_op(lambda t: tg.reshape(t, [tg.shape(t)[0], -1]), [X], dynamic=True, numpy_fn=lambda a: a.reshape(2, 12))
+    with tg.Graph().as_default():
+        x = tg.placeholder(tg.float32, [None, 4])
+        # TF1 reads the static shape from the packed entries it knows
+        assert tg.reshape(x, tg.stack([tg.shape(x)[0] * 2, 2])).shape.as_list() == [None, 2]
+        with pytest.raises(ValueError, match="24 elements"):
+            tg.reshape(tg.zeros([2, 3, 4]), [5, 5])
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1, 2, -3])
+def test_stack_unstack_expand_dims_squeeze(axis):
+    rng = np.random.default_rng(2)
+    a, b = rng.standard_normal((2, 3)), rng.standard_normal((2, 3))
+    check_op(lambda x, y: tg.stack([x, y], axis=axis), [a, b], numpy_fn=lambda x, y: np.stack([x, y], axis))
+    check_op(lambda x: tg.squeeze(tg.expand_dims(x, axis), axis=[axis]), [a], numpy_fn=lambda x: x)
+    check_op(lambda x: tg.expand_dims(x, dim=axis), [a], numpy_fn=lambda x: np.expand_dims(x, axis))
+    if -2 <= axis <= 1:
+        check_op(lambda x: tg.unstack(x, axis=axis)[1] * 2.0, [a], numpy_fn=lambda x: np.moveaxis(x, axis, 0)[1] * 2)
+    with tg.Graph().as_default():
+        with pytest.raises(ValueError, match="squeeze dim"):
+            tg.squeeze(tg.zeros([2, 3]), axis=[0])
+
+
+def test_split_tile_pad():
+    check_op(lambda t: tg.split(t, 2, axis=2)[1], [X], numpy_fn=lambda a: a[:, :, 2:])
+    check_op(lambda t: tg.split(t, [1, -1, 1], 1)[1] * 3.0, [X], numpy_fn=lambda a: a[:, 1:2] * 3)
+    check_op(lambda t: tg.tile(t, [2, 1, 3]), [X], numpy_fn=lambda a: np.tile(a, (2, 1, 3)))
+    for mode in ["CONSTANT", "REFLECT", "symmetric"]:
+        check_op(lambda t: tg.pad(t, [[1, 0], [2, 1], [0, 2]], mode=mode), [X],
+                 numpy_fn=lambda a: np.pad(a, [[1, 0], [2, 1], [0, 2]], mode=mode.lower()))
+    check_op(lambda t: tg.pad(t, [[0, 1], [1, 1], [0, 0]], constant_values=2.5), [X],
+             numpy_fn=lambda a: np.pad(a, [[0, 1], [1, 1], [0, 0]], constant_values=2.5))
+    with tg.Graph().as_default():
+        with pytest.raises(ValueError, match="evenly divisible by 3 but is 4"):
+            tg.split(tg.zeros([4]), 3)
+        with pytest.raises(ValueError, match="mode REFLECT"):
+            tg.pad(tg.zeros([2]), [[2, 0]], "REFLECT")
+
+
+def test_fill_range_size_rank_gather():
+    with tg.Graph().as_default():
+        x = tg.placeholder(tg.float32, [None, 3])
+        filled = tg.fill(tg.shape(x), 7.0)
+        out = [filled, tg.range(5), tg.range(1, 2, 0.25), tg.range(10, 0, -3, dtype=tg.int64), tg.size(x),
+               tg.rank(x), tg.fill([2], 1)]
+        # as in TF1, the static shape is read through tg.shape(x)
+        assert out[1].shape == (5,) and out[2].dtype == np.float32 and filled.shape.as_list() == [None, 3]
+        with tg.Session() as sess:
+            v = sess.run(out, {x: np.zeros((2, 3))})
+    assert v[0].tolist() == [[7.0] * 3] * 2 and v[1].tolist() == [0, 1, 2, 3, 4] and v[1].dtype == np.int32
+    assert v[2].tolist() == [1.0, 1.25, 1.5, 1.75] and v[3].tolist() == [10, 7, 4, 1] and v[3].dtype == np.int64
+    assert v[4] == 6 and v[5] == 2 and v[6].tolist() == [1, 1]
+    check_op(lambda t: tg.gather(t, tg.constant([[1, 0], [1, 1]]), axis=1), [X], numpy_fn=lambda a: a[:, [[1, 0], [1, 1]]])
+
+
+def test_one_hot_tf1_signature_and_argmin():
+    with tg.Graph().as_default():
+        idx = tg.constant([0, 2, -1])
+        cols = tg.one_hot(idx, 3, on_value=5, off_value=-1, axis=0)
+        floats = tg.one_hot(idx, 3, 2.0)
+        labels = tg.argmax(tg.constant([[1.0, 3.0], [4.0, 2.0]]), dimension=1, output_type=tg.int32)
+        low = tg.argmin(tg.constant([[1.0, 3.0], [4.0, 2.0]]), axis=0)
+        casts = [tg.to_float(idx), tg.to_int64(idx), tg.to_double(idx), tg.to_int32(tg.to_float(idx))]
+        with tg.Session() as sess:
+            c, f, lab, lo, *cv = sess.run([cols, floats, labels, low] + casts)
+    assert cols.shape == (3, 3) and c.dtype == np.int32
+    np.testing.assert_array_equal(c, [[5, -1, -1], [-1, -1, -1], [-1, 5, -1]])
+    assert f.dtype == np.float32 and f.tolist() == [[2, 0, 0], [0, 0, 2], [0, 0, 0]]
+    assert lab.dtype == np.int32 and lab.tolist() == [1, 0] and lo.dtype == np.int64 and lo.tolist() == [0, 1]
+    assert [v.dtype for v in cv] == [np.float32, np.int64, np.float64, np.int32]
+    assert casts[0].op.name == "ToFloat"
