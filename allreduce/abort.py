@@ -11,8 +11,11 @@ normally would leave the late rank, and so mpiexec, waiting; it aborts the job a
 RINGFLOW_ABORT_ON_ERROR=0 turns all of this off (read when it matters, so a test can switch it for one call).
 """
 import atexit
+import fcntl
 import os
+import struct
 import sys
+import termios
 import threading
 import time
 
@@ -22,8 +25,12 @@ ENV = "RINGFLOW_ABORT_ON_ERROR"
 SWITCH = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
 EXIT_CODE, INTERRUPTED_CODE = 1, 130  # the CLI's codes: an error, and Ctrl-C (128 + SIGINT)
 # mpiexec forwards a rank's output asynchronously and drops what it has not forwarded yet when the job is
-# aborted: measured with the mpich wheel, 2 of 15 aborts lost the error line without this pause, 0 of 40 with it
+# aborted. A fixed 0.2 s pause lost the line in 2 of 15 aborts without it, 0 of 40 with it (mpich wheel, idle
+# machine), but on 2 busy cores `ringflow train` still lost it in 1 of 30: so the rank first waits until the
+# launcher's proxy has read everything from its stdout/stderr pipes (FIONREAD: bytes still in the pipe), for
+# at most DRAIN_MAX_S, and then pauses FORWARD_S for the proxy to pass it on to mpiexec.
 FORWARD_S = 0.2
+DRAIN_MAX_S, DRAIN_POLL_S = 10.0, 0.01
 
 _installed = False
 _abandoned = []  # what each abandoned collective was, for the message at exit
@@ -89,11 +96,12 @@ def _at_exit():
            EXIT_CODE)
 
 
-def abort_job(code):
-    """Abort the whole MPI job with this exit code, as a failing rank does (no-op in a job of one rank); for a
-    rank that failed before MPI started and has said why itself (trainer/platform/early_abort.py)."""
+def abort_job(code, line=None):
+    """Abort the whole MPI job with this exit code, as a failing rank does (no-op in a job of one rank), once
+    `line` (if given) written to stderr has reached the launcher; for a program that reports its own failure
+    (`ringflow train`) or a rank that failed before MPI started (trainer/platform/early_abort.py)."""
     if _job_running():
-        _abort(None, code)
+        _abort(line, code)
 
 
 def _abort(line, code):
@@ -101,9 +109,29 @@ def _abort(line, code):
     if line is not None:
         sys.stderr.write(line + "\n")
     sys.stderr.flush()
-    time.sleep(FORWARD_S)
+    wait_forwarded()
     MPI.COMM_WORLD.Abort(code)
     os._exit(code)  # MPICH's MPI_Abort may return while mpiexec is still killing the job
+
+
+def wait_forwarded(fds=(1, 2), limit=DRAIN_MAX_S):
+    """Return once the reader of each pipe in fds (the launcher's proxy) has taken what was written to it, or
+    after `limit` seconds, plus FORWARD_S for the proxy to send it on. A file or terminal needs no wait."""
+    deadline = time.monotonic() + limit
+    for fd in fds:
+        while _unread(fd) and time.monotonic() < deadline:
+            time.sleep(DRAIN_POLL_S)
+    time.sleep(FORWARD_S)
+
+
+def _unread(fd):
+    """Bytes written to pipe fd that its reader has not read yet (0 for anything that is not a pipe)."""
+    try:
+        if not os.path.exists(f"/proc/self/fd/{fd}") or not os.readlink(f"/proc/self/fd/{fd}").startswith("pipe:"):
+            return 0
+        return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0" * 4))[0]
+    except OSError:
+        return 0
 
 
 def _job_running():

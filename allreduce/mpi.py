@@ -8,10 +8,11 @@ from .registry import register
 
 @register("mpi")
 class MPICommunicator(Communicator):
-    # Blocking MPI_Allreduce, so the library runs its own best algorithm; the agreement that precedes it
-    # already enforces the timeout on every rank arriving.
+    # The library runs its own best algorithm. Nonblocking, waited for with the deadline: a rank that stalls
+    # after the agreement (a SIGSTOP, a swapped-out node) would otherwise leave the others in a blocking
+    # MPI_Allreduce for ever; this way they time out and name it.
     def allreduce_flat(self, src, dst, op, signature):
         self.agree(signature)
-        self.comm.Allreduce(MPI.IN_PLACE if src is dst else src, dst, op=MPI_OPS[op])
+        self.wait([self.comm.Iallreduce(MPI.IN_PLACE if src is dst else src, dst, op=MPI_OPS[op])])
         if op == "mean":
             finish_mean(dst, self.size)

@@ -1,12 +1,18 @@
-"""Time one SGD training step of an MLP: ringflow's executor vs the same step in numpy by hand vs PyTorch eager.
+"""Time one SGD training step: ringflow's executor vs PyTorch eager (and, for the MLP sizes, numpy by hand).
 
-All three run in one process, one thread each, interleaved repeat by repeat so that the machine's noise
-hits them alike; the table gives medians and their ratios.
+All frameworks run in one process, one thread each (BLAS through the environment, PyTorch through
+set_num_threads), interleaved repeat by repeat so that the machine's noise hits them alike; the tables give
+medians and their ratios. The models are in bench_models.py (same initial values, same batch).
 
-    .venv/bin/python scripts/bench_step.py [--sizes small,medium,large] [--scale 1.0] [--device gpu]
+    .venv/bin/python scripts/bench_step.py [--model mlp|cnn|lenet|lstm[,...]] [--scale 1.0] [--memory]
+    .venv/bin/python scripts/bench_step.py --model mlp [--sizes small,medium,large] [--device gpu]
 
---device gpu runs ringflow with Session(device="gpu") and PyTorch on CUDA (numpy is left out); each timed
-sample ends with a device synchronize, since a step itself never waits for the GPU.
+--model mlp (the default) times the MLP at --sizes against numpy and PyTorch; the other models are timed
+against PyTorch, with ringflow's kernels per step and microseconds per kernel. --profile adds where
+ringflow's step goes, by op type. --memory reports each framework's peak RSS (getrusage) for each model in a
+fresh process. --clock cpu times CPU time instead of wall time (for a busy shared machine). --device gpu
+(MLP only) runs ringflow with Session(device="gpu") and PyTorch on CUDA (numpy is left out); each timed
+sample then ends with a device synchronize, since a step itself never waits for the GPU.
 """
 import os
 
@@ -14,18 +20,28 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ[_var] = "1"
 
 import argparse  # noqa: E402
+import importlib.metadata  # noqa: E402
+import resource  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
 import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-import trainer as tg  # noqa: E402
+import bench_models  # noqa: E402
+from bench_models import LR  # noqa: E402
+from step_profile import kernel_profile  # noqa: E402
 
 SIZES = {  # name: (layer widths, batch, repeats, steps per timed sample)
     "small": ([32, 64, 64, 10], 32, 400, 20),
     "medium": ([784, 512, 512, 10], 128, 60, 2),
     "large": ([1024, 2048, 2048, 1000], 256, 8, 1),
 }
-LR = 0.01
+MODEL_REPEATS = {"mlp": (60, 2), "cnn": (40, 1), "lenet": (20, 1), "lstm": (40, 1)}  # (repeats, steps per sample)
+RSS_STEPS = 5
+# wall: what a user waits for. cpu: the process's CPU time, which on a busy shared machine leaves out the time
+# other processes held the core (each framework runs one thread, so CPU time is its step's time).
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 
 
 def init(widths, batch, seed=0):
@@ -37,25 +53,6 @@ def init(widths, batch, seed=0):
     x = rng.standard_normal((batch, widths[0])).astype(np.float32)
     labels = rng.integers(0, widths[-1], batch)
     return weights, x, labels
-
-
-def ringflow_step(weights, x, labels, device="cpu"):
-    graph = tg.Graph()
-    with graph.as_default():
-        xt = tg.placeholder(tg.float32, [None, x.shape[1]], name="x")
-        yt = tg.placeholder(tg.int64, [None], name="labels")
-        h = xt
-        params = [tg.Variable(w, name=f"p{i}") for i, w in enumerate(weights)]
-        for i in range(0, len(params), 2):
-            h = tg.nn.bias_add(tg.matmul(h, params[i]), params[i + 1])
-            if i + 2 < len(params):
-                h = tg.nn.relu(h)
-        loss = tg.reduce_mean(tg.nn.sparse_softmax_cross_entropy_with_logits(labels=yt, logits=h))
-        train = tg.train.GradientDescentOptimizer(LR).minimize(loss)
-        sess = tg.Session(device=device)
-        sess.run(tg.global_variables_initializer())
-    feed = {xt: x, yt: labels}
-    return lambda: sess.run(train, feed)
 
 
 def numpy_step(weights, x, labels):
@@ -87,9 +84,8 @@ def numpy_step(weights, x, labels):
     return step
 
 
-def torch_step(weights, x, labels, device="cpu"):
+def torch_mlp_step(weights, x, labels, device="cpu"):
     import torch
-    torch.set_num_threads(1)
     where = "cuda" if device == "gpu" else "cpu"
     params = [torch.tensor(w, requires_grad=True, device=where) for w in weights]
     opt = torch.optim.SGD(params, lr=LR)
@@ -124,46 +120,157 @@ def synchronizer(device):
     return sync
 
 
-def bench(name, scale, device="cpu"):
-    widths, batch, repeats, inner = SIZES[name]
-    weights, x, labels = init(widths, batch)
-    steps = {"numpy": numpy_step(weights, x, labels)} if device == "cpu" else {}
-    steps["ringflow"] = ringflow_step(weights, x, labels, device)  # after numpy: the order of earlier runs
-    try:
-        steps["torch"] = torch_step(weights, x, labels, device)
-    except ImportError:
-        pass
-    sync = synchronizer(device)
+def interleaved(steps, repeats, inner, sync=lambda: None, clock=time.perf_counter):
+    """Median seconds per call of each step function, timed in turn, repeat by repeat."""
     times = {k: [] for k in steps}
     for fn in steps.values():  # warm up: plans, caches, allocator
         for _ in range(3):
             fn()
-    for _ in range(max(3, int(repeats * scale))):
+    for _ in range(repeats):
         for k, fn in steps.items():
-            start = time.perf_counter()
+            start = clock()
             for _ in range(inner):
                 fn()
             sync()
-            times[k].append((time.perf_counter() - start) / inner)
+            times[k].append((clock() - start) / inner)
     return {k: float(np.median(v)) for k, v in times.items()}
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sizes", default="small,medium,large")
-    parser.add_argument("--scale", type=float, default=1.0, help="multiply the number of repeats")
-    parser.add_argument("--device", default="cpu", choices=["cpu", "gpu"])
-    args = parser.parse_args()
+def torch_or_none():
+    try:
+        import torch
+    except ImportError:
+        return None
+    torch.set_num_threads(1)
+    return torch
+
+
+def bench_mlp(name, scale, device="cpu", clock=time.perf_counter):
+    widths, batch, repeats, inner = SIZES[name]
+    weights, x, labels = init(widths, batch)
+    steps = {"numpy": numpy_step(weights, x, labels)} if device == "cpu" else {}
+    steps["ringflow"] = bench_models.ringflow_step("mlp", weights, x, labels, device=device)[0]
+    if torch_or_none():
+        steps["torch"] = torch_mlp_step(weights, x, labels, device)
+    return interleaved(steps, max(3, int(repeats * scale)), inner, synchronizer(device), clock)
+
+
+def mlp_table(args):
     print(f"{'MLP':8} {'batch':>5} {'numpy ms':>9} {'torch ms':>9} {'ringflow ms':>11} "
           f"{'rf/torch':>8} {'rf/numpy':>8} {'numpy/torch':>11}")
     for name in args.sizes.split(","):
-        t = bench(name, args.scale, args.device)
+        t = bench_mlp(name, args.scale, args.device, CLOCKS[args.clock])
         t.setdefault("numpy", float("nan"))
         widths, batch = SIZES[name][:2]
         torch_ms = t.get("torch", float("nan")) * 1e3
         print(f"{name:8} {batch:5d} {t['numpy'] * 1e3:9.3f} {torch_ms:9.3f} {t['ringflow'] * 1e3:11.3f} "
               f"{t['ringflow'] * 1e3 / torch_ms:8.2f} {t['ringflow'] / t['numpy']:8.2f} "
               f"{t['numpy'] * 1e3 / torch_ms:11.2f}   {'-'.join(map(str, widths))}", flush=True)
+
+
+def model_row(model, args):
+    """Median step times of `model`, ringflow's kernels per step, and the first step's loss in both."""
+    params, x, labels = bench_models.init(model)
+    step, sess, train, loss, feed = bench_models.ringflow_step(model, params, x, labels)
+    steps, losses = {"ringflow": step}, {"ringflow": float(sess.run(loss, feed))}
+    if torch_or_none():
+        steps["torch"], torch_loss = bench_models.torch_step(model, params, x, labels)
+        losses["torch"] = torch_loss()
+    repeats, inner = MODEL_REPEATS[model]
+    t = interleaved(steps, max(3, int(repeats * args.scale)), inner, clock=CLOCKS[args.clock])
+    profile = kernel_profile(sess, train, feed, repeats=max(3, int(10 * args.scale)), clock=CLOCKS[args.clock])
+    return t, losses, profile, len(x)
+
+
+def model_table(models, args):
+    print(f"{'model':6} {'batch':>5} {'torch ms':>9} {'ringflow ms':>11} {'rf/torch':>8} {'kernels':>7} "
+          f"{'us/kernel':>9}  first loss rf / torch")
+    profiles = {}
+    for model in models:
+        t, losses, profile, batch = model_row(model, args)
+        torch_ms = t.get("torch", float("nan")) * 1e3
+        rf_ms = t["ringflow"] * 1e3
+        print(f"{model:6} {batch:5d} {torch_ms:9.3f} {rf_ms:11.3f} {rf_ms / torch_ms:8.2f} {profile.kernels:7d} "
+              f"{rf_ms * 1e3 / profile.kernels:9.1f}  {losses['ringflow']:.6f} / "
+              f"{losses.get('torch', float('nan')):.6f}", flush=True)
+        profiles[model] = profile
+    if args.profile:
+        for model, profile in profiles.items():
+            print(f"\n{model}: ringflow's step by op type (median of timed runs, one kernel at a time)")
+            print(profile.table())
+
+
+def rss_child(framework, model):
+    """Run RSS_STEPS steps of `model` in `framework`; print the peak RSS after imports and after the steps."""
+    torch = torch_or_none() if framework == "torch" else None
+    imported = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    params, x, labels = bench_models.init(model)
+    if framework == "torch":
+        step = bench_models.torch_step(model, params, x, labels)[0]
+    else:
+        step = bench_models.ringflow_step(model, params, x, labels)[0]
+    for _ in range(RSS_STEPS):
+        step()
+    del torch
+    print(imported, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+
+
+def memory_table(models):
+    print(f"peak RSS in a fresh process after {RSS_STEPS} steps (MiB; 'imports' is the peak before the model)")
+    print(f"{'model':6} {'torch imports':>13} {'torch peak':>10} {'rf imports':>10} {'rf peak':>8} {'rf/torch':>8}")
+    for model in models:
+        rss = {}
+        for framework in ("ringflow", "torch"):
+            out = subprocess.run([sys.executable, __file__, "--rss-child", framework, model], check=True,
+                                 capture_output=True, text=True).stdout.split()
+            rss[framework] = [int(v) / 1024 for v in out[-2:]]
+        (ti, tp), (ri, rp) = rss["torch"], rss["ringflow"]
+        print(f"{model:6} {ti:13.1f} {tp:10.1f} {ri:10.1f} {rp:8.1f} {rp / tp:8.2f}", flush=True)
+
+
+def header():
+    """numpy's BLAS (its kernel: OPENBLAS_CORETYPE may pin it) and the torch version, without importing torch."""
+    try:
+        import threadpoolctl
+        blas = [f"{i['internal_api']} {i.get('version')} kernel={i.get('architecture')} threads={i['num_threads']}"
+                for i in threadpoolctl.threadpool_info() if i["user_api"] == "blas"]
+    except ImportError:
+        blas = ["(install threadpoolctl to see numpy's BLAS kernel)"]
+    try:
+        torch = "torch " + importlib.metadata.version("torch") + " (set_num_threads(1))"
+    except importlib.metadata.PackageNotFoundError:
+        torch = "torch absent"
+    print(f"numpy {np.__version__}: {'; '.join(blas)}; OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE')}; "
+          f"{torch}", flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--model", default="mlp", help=f"comma-separated, of {', '.join(bench_models.NAMES)}")
+    parser.add_argument("--sizes", default="small,medium,large", help="the MLP sizes (with --model mlp)")
+    parser.add_argument("--scale", type=float, default=1.0, help="multiply the number of repeats")
+    parser.add_argument("--device", default="cpu", choices=["cpu", "gpu"])
+    parser.add_argument("--profile", action="store_true", help="ringflow's step time by op type")
+    parser.add_argument("--clock", default="wall", choices=sorted(CLOCKS), help="wall time or process CPU time")
+    parser.add_argument("--memory", action="store_true", help="peak RSS of each framework in fresh processes")
+    parser.add_argument("--rss-child", nargs=2, metavar=("FRAMEWORK", "MODEL"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.rss_child:
+        return rss_child(*args.rss_child)
+    models = args.model.split(",")
+    unknown = [m for m in models if m not in bench_models.NAMES]
+    if unknown:
+        parser.error(f"unknown model(s) {unknown!r}; known: {', '.join(bench_models.NAMES)}")
+    if args.device != "cpu" and (models != ["mlp"] or args.profile or args.memory):
+        parser.error("--device gpu times the MLP only (--model mlp, without --profile or --memory)")
+    header()
+    if args.memory:  # first: a child's getrusage peak starts at its parent's RSS, so spawn them before torch loads
+        memory_table(models)
+    if "mlp" in models:
+        mlp_table(args)
+    table = [m for m in models if m != "mlp" or args.profile]
+    if table:
+        model_table(table, args)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ import allreduce
 from allreduce import devices
 from allreduce.nccl import survey
 from tests.allreduce import fake_cupy
-from trainer.parallel.distributed import GradientAverager
+from trainer.parallel.averaging import GradientAverager
 
 BUSES = ("0000:01:00.0", "0000:41:00.0", "0000:81:00.0")
 

@@ -10,7 +10,7 @@ from mpi4py import MPI
 
 import allreduce
 from tests.allreduce import fake_cupy
-from trainer.parallel.distributed import GradientAverager
+from trainer.parallel.averaging import GradientAverager
 
 WORLD = MPI.COMM_WORLD
 RANK, SIZE = WORLD.Get_rank(), WORLD.Get_size()

@@ -12,6 +12,7 @@ from ..framework.graph import Graph, get_default_graph
 from ..platform.errors import FailedPreconditionError
 from .devices import default_device_name, device_transfer
 from .feed_fetch import flatten_fetches
+from ..platform.heap import keep_freed_memory
 from .plan import Plan
 from .step_stats import recorder_for, recording
 
@@ -51,6 +52,7 @@ class Session:
             raise TypeError(f"Session's first argument is the target string (TF1's order is target, graph, "
                             f"config), got {target!r}; pass graph=... by keyword")
         self.target, self.config = target, config
+        keep_freed_memory()
         self.graph = graph if graph is not None else get_default_graph()
         self.variables = VariableStore()
         self.device = device or default_device_name()

@@ -88,6 +88,11 @@ class Pipeline:
         self.position += self.batch_size
         return tuple(a[idx] for a in self.arrays)
 
+    def seek(self, step):
+        """Continue from global step `step` (stream position step x batch_size, at any number of ranks): what a
+        program whose checkpoints hold only the global step (MonitoredTrainingSession's) calls after a restore."""
+        self.position = int(step) * self.batch_size
+
     def state(self):
         """What a checkpoint needs to continue the stream exactly."""
         return {"seed": self.seed, "position": self.position, "num_examples": self.num_examples,

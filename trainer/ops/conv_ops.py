@@ -4,16 +4,9 @@ import numpy as np
 from .array_ops import transpose
 from .core_ops import convert_to_tensor
 from .math_ops import binary_operands
+from .kernels import conv as conv_kernels, pool as pool_kernels
+from .kernels.conv import out_size
 from ..framework.registry import apply_op, get_array_module, register
-
-
-def out_size(size, k, stride, padding):
-    """Output length and (before, after) padding of one spatial dim, as TF computes them."""
-    if padding == "VALID":
-        return (size - k) // stride + 1, (0, 0)
-    out = -(-size // stride)
-    total = max((out - 1) * stride + k - size, 0)
-    return out, (total // 2, total - total // 2)
 
 
 def _windows(x, kh, kw, strides, padding, fill=0.0):
@@ -27,40 +20,9 @@ def _windows(x, kh, kw, strides, padding, fill=0.0):
     return win[:, :ho, :wo], ph, pw
 
 
-def _im2col(x, kh, kw, strides, padding):
-    win, _, _ = _windows(x, kh, kw, strides, padding)
-    n, ho, wo, c = win.shape[:4]
-    return win.transpose(0, 1, 2, 4, 5, 3).reshape(n * ho * wo, kh * kw * c), (n, ho, wo)
-
-
-def _conv2d(x, w, strides, padding):
-    kh, kw, c, o = w.shape
-    cols, (n, ho, wo) = _im2col(x, kh, kw, strides, padding)
-    return np.dot(cols, w.reshape(kh * kw * c, o)).reshape(n, ho, wo, o)
-
-
 def scatter_windows(dcols, x_shape, kh, kw, strides, padding):
-    """The adjoint of _windows: add each (N, Ho, Wo, kh, kw, C) window value back onto x's pixels."""
-    n, h, w, c = x_shape
-    (ho, ph), (wo, pw) = out_size(h, kh, strides[0], padding), out_size(w, kw, strides[1], padding)
-    dx = get_array_module(dcols).zeros((n, h + sum(ph) + strides[0], w + sum(pw) + strides[1], c), dtype=dcols.dtype)
-    for i in range(kh):  # a loop over the filter's taps, each one a strided slab of every pixel
-        for j in range(kw):
-            dx[:, i:i + strides[0] * ho:strides[0], j:j + strides[1] * wo:strides[1]] += dcols[:, :, :, i, j]
-    return dx[:, ph[0]:ph[0] + h, pw[0]:pw[0] + w]
-
-
-def _conv2d_input_grad(g, x, w, strides, padding):
-    kh, kw, c, o = w.shape
-    n, ho, wo, _ = g.shape
-    dcols = (g.reshape(-1, o) @ w.reshape(-1, o).T).reshape(n, ho, wo, kh, kw, c)
-    return get_array_module(g).ascontiguousarray(scatter_windows(dcols, x.shape, kh, kw, strides, padding))
-
-
-def _conv2d_filter_grad(x, g, w, strides, padding):
-    kh, kw, c, o = w.shape
-    cols, _ = _im2col(x, kh, kw, strides, padding)
-    return np.dot(cols.T, g.reshape(-1, o)).reshape(kh, kw, c, o)
+    ph, pw = out_size(x_shape[1], kh, strides[0], padding)[1], out_size(x_shape[2], kw, strides[1], padding)[1]
+    return conv_kernels.scatter_windows(dcols, x_shape, strides, ph, pw)
 
 
 def _conv_infer(x, w, strides, padding):
@@ -78,9 +40,11 @@ def _conv_grad(op, g):
             apply_op("Conv2DBackpropFilter", [x, g, w], **attrs)]
 
 
-register("Conv2D", _conv2d, infer=_conv_infer, grad=_conv_grad, fresh=True)
-register("Conv2DBackpropInput", _conv2d_input_grad, infer=lambda g, x, w, **a: [(x.shape, g.dtype)], fresh=True)
-register("Conv2DBackpropFilter", _conv2d_filter_grad, infer=lambda x, g, w, **a: [(w.shape, g.dtype)], fresh=True)
+register("Conv2D", conv_kernels.conv2d, infer=_conv_infer, grad=_conv_grad, fresh=True)
+register("Conv2DBackpropInput", lambda g, x, w, **attrs: conv_kernels.conv2d_input_grad(g, x.shape, w, **attrs),
+         infer=lambda g, x, w, **a: [(x.shape, g.dtype)], fresh=True)
+register("Conv2DBackpropFilter", conv_kernels.conv2d_filter_grad, infer=lambda x, g, w, **a: [(w.shape, g.dtype)],
+         fresh=True)
 
 
 def spatial_values(values, what, data_format="NHWC"):
@@ -154,11 +118,17 @@ def conv2d(input, filter=None, strides=None, padding=None, use_cudnn_on_gpu=True
 
 
 def _max_pool(x, ksize, strides, padding):
+    tiled = pool_kernels.tiles(x.shape, ksize, strides, padding)
+    if tiled:
+        return pool_kernels.max_pool(x, ksize, *tiled)
     win, _, _ = _windows(x, *ksize, strides, padding, fill=-np.inf)
     return win.max(axis=(4, 5))
 
 
-def _max_pool_grad(x, g, ksize, strides, padding):
+def _max_pool_grad(x, y, g, ksize, strides, padding):
+    tiled = pool_kernels.tiles(x.shape, ksize, strides, padding)
+    if tiled:
+        return pool_kernels.max_pool_grad(x, y, g, ksize, *tiled)
     kh, kw = ksize
     win, _, _ = _windows(x, kh, kw, strides, padding, fill=-np.inf)
     n, ho, wo, c = win.shape[:4]
@@ -178,8 +148,8 @@ def _pool_infer(x, ksize, strides, padding):
 
 
 register("MaxPool", _max_pool, infer=_pool_infer,
-         grad=lambda op, g: [apply_op("MaxPoolGrad", [op.inputs[0], g], **op.attrs)], fresh=True)
-register("MaxPoolGrad", _max_pool_grad, infer=lambda x, g, **a: [(x.shape, x.dtype)], fresh=True)
+         grad=lambda op, g: [apply_op("MaxPoolGrad", [op.inputs[0], op.outputs[0], g], **op.attrs)], fresh=True)
+register("MaxPoolGrad", _max_pool_grad, infer=lambda x, y, g, **a: [(x.shape, x.dtype)], fresh=True)
 
 
 def _pool(op_type, value, ksize, strides, padding, data_format, name):

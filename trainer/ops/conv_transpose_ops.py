@@ -2,7 +2,8 @@
 import numpy as np
 
 from ..platform.errors import InvalidArgumentError
-from .conv_ops import check_data_format, check_padding, in_nhwc, out_size, scatter_windows, spatial_values
+from .kernels.conv import out_size
+from .conv_ops import check_data_format, in_nhwc, check_padding, scatter_windows, spatial_values
 from .core_ops import convert_to_tensor
 from .math_ops import binary_operands
 from ..framework.registry import apply_op, get_array_module, register

@@ -2,6 +2,7 @@
 import numpy as np
 
 from ..framework.tensor import Tensor
+from ..platform.errors import InvalidArgumentError
 from .array_ops import transpose
 from .slice_ops import strided_slice
 from .core_ops import convert_to_tensor
@@ -24,7 +25,11 @@ def _relu_grad_inplace(g, y):
 
 
 def _sigmoid(x):
-    return np.exp(-np.logaddexp(0, -x)).astype(x.dtype, copy=False)
+    """1 / (1 + exp(-x)), as exp(x) / (1 + exp(x)) for negative x: exp(-|x|) never overflows and keeps the relative
+    precision of tiny results (logaddexp was 10-100x slower)."""
+    xp = get_array_module(x)
+    e = xp.exp(-xp.abs(x))
+    return xp.divide(xp.where(x >= 0, 1, e), 1 + e).astype(x.dtype, copy=False)
 
 
 _ACTIVATIONS = {  # type: (forward, gradient op type, gradient forward on (g, y))
@@ -177,7 +182,24 @@ def _sparse_xent_forward(logits, labels):
     return loss, shifted
 
 
-register("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent_forward, infer=_xent_infer,
+SHOWN_LABELS = 20  # TF1 lists every label of the batch; a few are enough to recognise it
+
+
+def _sparse_xent(logits, labels):
+    """TF1's CPU kernel refuses a label outside [0, classes) (its GPU kernel gives NaN rows); checked here on
+    every device by one max over the labels read as unsigned (a negative one reads as huge): ~2 us a step."""
+    classes = logits.shape[-1]
+    unsigned = labels.view(labels.dtype.str.replace("i", "u")) if labels.dtype.kind == "i" else labels
+    if labels.size and unsigned.max() >= classes:
+        low, high = int(labels.min()), int(labels.max())
+        shown = " ".join(str(v) for v in labels.reshape(-1)[:SHOWN_LABELS].tolist())
+        raise InvalidArgumentError(
+            f"Received a label value of {low if low < 0 else high} which is outside the valid range of "
+            f"[0, {classes}).  Label values: {shown}{' ...' if labels.size > SHOWN_LABELS else ''}")
+    return _sparse_xent_forward(logits, labels)
+
+
+register("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent, infer=_xent_infer,
          grad=lambda op, g, _: [op.outputs[1] * strided_slice(g, (Ellipsis, None)), None], fresh=True)
 
 

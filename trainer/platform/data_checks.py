@@ -109,8 +109,14 @@ def multilabel(where, y):
     bad = (y != 0) & (y != 1)
     if bad.any():
         index = _first(bad)
-        hint = (" If these are regression targets, save y as a vector of shape (n,) (y.ravel())."
-                if y.shape[1] == 1 else "")
+        if y.shape[1] == 1:
+            hint = " If these are regression targets, save y as a vector of shape (n,) (y.ravel())."
+        elif y.dtype.kind == "f":
+            hint = (f" If these are {y.shape[1]} regression targets per sample: multi-output regression is not "
+                    "supported; train one target per run (y[:, j], a vector of shape (n,)), or build your own "
+                    "model on the graph API (tg.losses.mean_squared_error takes (n, k) targets).")
+        else:
+            hint = ""
         raise DatasetError(f"{where}: y of shape {y.shape!r} is read as multi-label 0/1 labels, but holds "
                            f"{y[index].item()!r} at index {index!r}: use 1 where a sample has a label and 0 where "
                            f"not.{hint}")

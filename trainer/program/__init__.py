@@ -12,7 +12,7 @@ from .hooks.metrics_hook import FinalMetricsHook, MetricMeter, MetricsHook, stri
 from .outputs.output_paths import check_outputs, name_the_flag, naming_the_flag, remove_stale_temps
 from .hooks.progress_hook import ProgressHook
 from .hooks.restore_hook import RestoreBroadcastHook
-from .outputs.resume import Checkpoint, find_checkpoint
+from .outputs.resume import Checkpoint, check_record, find_checkpoint
 from .session_creator import RankSessionCreator
 from .signals import StopOnSignalHook, StoppedBySignal, UnlessStopped
 from .hooks.stop_hook import StopAtStepHook
@@ -22,7 +22,7 @@ from .hooks.timing_hook import TimingHook
 
 __all__ = ["Checkpoint", "CheckpointHook", "ExportHook", "FinalMetricsHook", "MetricMeter", "MetricsHook",
            "ProgressHook", "RankSessionCreator", "RestoreBroadcastHook", "ScalarSummaryHook", "StopAtStepHook",
-           "TimelineHook", "TimingHook", "find_checkpoint", "strict_json",
+           "TimelineHook", "TimingHook", "check_record", "find_checkpoint", "strict_json",
            # before step 1 and at its end (issue 9)
            "DirectoryLock", "JobError", "StopOnSignalHook", "StoppedBySignal", "UnlessStopped", "agree",
            "check_outputs", "name_the_flag", "naming_the_flag", "remove_stale_temps",

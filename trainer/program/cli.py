@@ -50,6 +50,9 @@ def layer_sizes(text):
         sizes = tuple(int(part) for part in text.split(",") if part.strip())
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected comma-separated integers such as 512,512, got {text!r}") from None
+    if not sizes:  # a model without hidden layers is --model logistic (or linear), not an mlp
+        raise argparse.ArgumentTypeError(f"{text!r} gives no layer sizes; give at least one, such as 512,512, or "
+                                         "leave --hidden out for the model's default")
     if any(s <= 0 for s in sizes):
         raise argparse.ArgumentTypeError(f"layer sizes must be positive, got {text!r}")
     return sizes
@@ -112,6 +115,9 @@ def build_parser():
     t.add_argument("--checkpoint-every-steps", type=checked("positive_int", "--checkpoint-every-steps"),
                    metavar="K", help="checkpoint every K steps (always at the end, and after SIGTERM/SIGINT, when "
                                      "--checkpoint-dir is given)")
+    t.add_argument("--checkpoint-every-secs", type=checked("non_negative_number", "--checkpoint-every-secs"),
+                   metavar="S", help="checkpoint every S seconds too, by rank 0's clock (default 600, as TF1's "
+                                     "MonitoredTrainingSession; 0: none)")
     t.add_argument("--keep-checkpoints", type=checked("positive_int", "--keep-checkpoints"), default=5,
                    metavar="N", help="how many of the newest checkpoints to keep (default 5)")
     t.add_argument("--logdir", type=path("--logdir"), metavar="DIR",
@@ -190,15 +196,16 @@ def _once(rank, lines, code):
 
 
 def _fail(rank, message, code=1):
-    sys.stdout.flush()
-    sys.stderr.write(f"ringflow: error on rank {rank}: {message}\n")
-    sys.stderr.flush()
+    """Say why on stderr and end the whole job: in a job of several ranks, MPI_Abort once the line has
+    reached mpiexec (allreduce.abort.abort_job), so the reason is never lost to the abort."""
+    line = f"ringflow: error on rank {rank}: {message}"
     try:
-        from mpi4py import MPI
-        if MPI.Is_initialized() and not MPI.Is_finalized() and MPI.COMM_WORLD.Get_size() > 1:
-            MPI.COMM_WORLD.Abort(code)
+        allreduce.abort.abort_job(code, line)
     except ImportError:
         pass
+    sys.stdout.flush()
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
     sys.exit(code)
 
 

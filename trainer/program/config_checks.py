@@ -57,6 +57,14 @@ def positive_number(flag, value):
     return number
 
 
+def non_negative_number(flag, value):
+    """A finite float >= 0 (seconds between checkpoints, 0 for none)."""
+    number = _number(flag, value, float, "a finite number >= 0")
+    if not number >= 0:
+        raise ConfigError(f"{flag} {value!r}: must be a finite number >= 0")
+    return number
+
+
 def positive_int(flag, value):
     """A whole number >= 1 (batch size, steps between checkpoints)."""
     number = _number(flag, value, int, "a whole number >= 1")

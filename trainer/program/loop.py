@@ -9,6 +9,7 @@ import contextlib
 import dataclasses
 import json
 import sys
+import warnings
 from dataclasses import dataclass
 from typing import NamedTuple, Optional, Tuple
 
@@ -29,6 +30,7 @@ OPTIMIZERS = {
     "adam": lambda lr: tg.train.AdamOptimizer(lr),
 }
 DTYPES = ("float32", "float64")
+CHECKPOINT_EVERY_SECS = 600  # TF1's MonitoredTrainingSession saves every 600 s by default: so does --checkpoint-dir
 
 
 @dataclass
@@ -47,6 +49,7 @@ class Config:
     device: str = "cpu"
     checkpoint_dir: Optional[str] = None
     checkpoint_every_steps: Optional[int] = None
+    checkpoint_every_secs: Optional[float] = None  # None: CHECKPOINT_EVERY_SECS; 0: no timed checkpoints
     keep_checkpoints: int = 5
     logdir: Optional[str] = None
     timeline: Optional[str] = None
@@ -216,21 +219,17 @@ def agreed_facts(config, prepared):
 
 
 def resume_from(directory, saver, num_examples):
-    """The chief's checkpoint to resume from (program.find_checkpoint), its data position checked."""
-    checkpoint = program.find_checkpoint(directory, saver, tg.global_variables())
-    position = (checkpoint.meta or {}).get("data") if checkpoint is not None else None
-    if position is not None:
-        path = checkpoint.path if checkpoint.path.endswith(".npz") else checkpoint.path + ".npz"
+    """The chief's checkpoint to resume from (program.find_checkpoint), its record checked; what it warns
+    about (files skipped, a lost state file) is printed as `ringflow: ...` lines."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         try:
-            data.check_state(position)
-        except ValueError as exc:
-            raise ValueError(f"checkpoint {path!r}: {exc}: it is damaged or was not written by `ringflow train`; "
-                             f"move it out of --checkpoint-dir {directory!r} to resume from an older one, or "
-                             "use another --checkpoint-dir") from None
-        if position["num_examples"] != num_examples:
-            raise ValueError(f"checkpoint {path!r} was taken on a dataset of {position['num_examples']!r} "
-                             f"examples, --dataset has {num_examples!r}: resume with the same --dataset, or use "
-                             "another --checkpoint-dir")
+            checkpoint = program.find_checkpoint(directory, saver, tg.global_variables())
+        finally:
+            for warning in caught:
+                print(f"ringflow: {warning.message}", file=sys.stderr, flush=True)
+    if checkpoint is not None:
+        program.check_record(checkpoint, directory, num_examples)
     return checkpoint
 
 
@@ -282,13 +281,20 @@ class ProgramHooks:
             progress,
             # end(): the last checkpoint is saved before the final metrics, whose evaluation may draw random numbers
             program.CheckpointHook(communicator, config.checkpoint_dir, saver, pipeline, meta,
-                                   config.checkpoint_every_steps) if config.checkpoint_dir else None,
+                                   config.checkpoint_every_steps, every_secs=checkpoint_every_secs(config),
+                                   announce=config.progress) if config.checkpoint_dir else None,
             program.UnlessStopped(self.final, self.stopper),  # a stopped run is not finished: no final metrics
             program.UnlessStopped(program.ExportHook(config.save_final), self.stopper)
             if chief and config.save_final else None,
             summaries,  # end() closes the event file: after the final metrics are written to it
         ]
         self.ordered = [hook for hook in ordered if hook is not None]
+
+
+def checkpoint_every_secs(config):
+    """Seconds between timed checkpoints (0: none): --checkpoint-every-secs, by default TF1's 600."""
+    every = config.checkpoint_every_secs
+    return CHECKPOINT_EVERY_SECS if every is None else every
 
 
 def write_json(path, value):

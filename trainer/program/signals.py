@@ -2,31 +2,25 @@
 
 A scheduler sends SIGTERM to every rank some seconds before it kills a job (Slurm's KillWait and Kubernetes'
 grace period default to 30 s); a user's `kill` or Ctrl-C may reach one rank only. A rank that gets one only
-notes it; at step boundaries the ranks vote (an allreduce of two integers), so all of them stop after the
-same step. Voting after every step costs 13-18 us a step (measured with 2 ranks on one node: ~11% of a tiny
-MLP's 0.14 ms step), so each vote also fixes when the next one is: after about VOTE_EVERY_S of steps, the
-smallest gap any rank proposes. A signal is then acted on within ~50 ms plus one step, and the votes cost
-about 1 us a step on that MLP (within the noise), nothing measurable on a real model's step.
+notes it; at step boundaries the ranks vote (step_vote.py), so all of them stop after the same step. A vote
+about every VOTE_EVERY_S of steps acts on a signal within ~50 ms plus one step, and the votes cost about 1 us
+a step on a tiny MLP (within the noise), nothing measurable on a real model's step.
 
 After the stop the checkpoint hook saves that step, the final evaluation and --save-final are skipped (the
 model is not finished), and every rank exits with 128 + the signal's number, as a shell reports a process
 the signal ended (143 for SIGTERM, 130 for SIGINT).
 A second signal while stopping gets the default behaviour: the process ends at once.
 """
-import math
 import signal
 import threading
-import time
-
-import numpy as np
 
 from ..train.session_run_hook import SessionRunHook
 from ..train.training_util import get_global_step
 from .agreement import JobError
+from .step_vote import StepVote
 
 SIGNALS = (signal.SIGTERM, signal.SIGINT)
 VOTE_EVERY_S = 0.05  # seconds of steps between two votes: well inside any grace period, see above
-MAX_STEPS_BETWEEN_VOTES = 1000  # bounds the gap when steps are very fast at first and then slow down
 
 
 class StoppedBySignal(JobError):
@@ -64,23 +58,17 @@ class StopOnSignalHook(SessionRunHook):
         signal.raise_signal(signum)
 
     def after_create_session(self, session, coord):
-        self.step = self._voted_at = self._next_vote = int(session.run(self._global_step))
-        self._next_vote += 1
-        self._clock = time.perf_counter()
+        self.step = int(session.run(self._global_step))
+        self._vote = StepVote(self.communicator, VOTE_EVERY_S, "the stop-on-signal vote")
+        self._vote.start(self.step)
 
     def after_run(self, run_context, run_values):
         self.step += 1
-        if self.step < self._next_vote:
+        if not self._vote.due(self.step):
             return
-        now = time.perf_counter()
-        per_step = (now - self._clock) / (self.step - self._voted_at)
-        gap = min(MAX_STEPS_BETWEEN_VOTES, max(1, math.ceil(VOTE_EVERY_S / max(per_step, 1e-9))))
-        vote = np.array([self.received or 0, -gap], np.int64)  # max of -gap: the smallest gap proposed
-        if self.communicator.size > 1:
-            vote = self.communicator.allreduce(vote, op="max", what="the stop-on-signal vote")
-        self._voted_at, self._next_vote, self._clock = self.step, self.step - int(vote[1]), now
-        if vote[0]:
-            self.stopped = int(vote[0])
+        (signum,) = self._vote.vote(self.step, [self.received or 0])
+        if signum:
+            self.stopped = int(signum)
             run_context.request_stop()
 
     def end(self, session):

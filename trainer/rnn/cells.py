@@ -5,6 +5,7 @@ A cell is a tf.layers Layer: its variables live in a scope named after the class
 reused by every later time step, so names and shapes line up with TF1 checkpoints.
 """
 import collections
+import numbers
 
 from ..framework import dtypes
 from ..framework.tensor import Tensor
@@ -13,11 +14,13 @@ from ..ops.initializers import constant_initializer, zeros_initializer
 from ..layers.base import Layer
 from ..ops import nest
 from ..ops.array_ops import concat, shape, zeros
+from ..ops.block_lstm_ops import block_lstm
 from ..ops.clip_ops import clip_by_value
 from ..ops.core_ops import constant, convert_to_tensor
 from ..ops.fill_ops import fill
 from ..ops.math_ops import matmul
 from ..ops.nn_ops import bias_add, sigmoid, tanh
+from ..ops.rnn_ops import gru_block_cell, lstm_block_cell
 from ..ops.stack_ops import split, stack
 from ..ops.tensor_util import constant_value, static_shape
 from ..ops.scopes import variable_scope
@@ -69,12 +72,24 @@ class RNNCell(Layer):
     def __init__(self, trainable=True, name=None, dtype=None, reuse=None, **kwargs):
         super().__init__(trainable=trainable, name=name, dtype=dtype, _reuse=reuse, **kwargs)
 
-    def __call__(self, inputs, state, scope=None):
+    def __call__(self, inputs, state, scope=None, **kwargs):
         """One step. `scope` (first call only, as in TF1) puts the variables directly in that scope."""
         if scope is not None and self._scope is None:
             with variable_scope(scope, reuse=self._reuse) as captured:
                 self._scope = captured
-        return super().__call__(inputs, state)
+        return super().__call__(inputs, state, **kwargs)
+
+    @property
+    def runs_sequences(self):
+        """Whether call_sequence runs every step at once; when False (the default), dynamic_rnn and static_rnn
+        unroll the cell step by step."""
+        return False
+
+    def call_sequence(self, inputs, state):
+        """Every step at once over time-major `inputs` [time, batch, depth], as TF1's fused cells run: (outputs
+        [time, batch, output_size], the state after each step, each leaf [time, batch, size])."""
+        raise NotImplementedError(f"{type(self).__name__} runs one step at a time (its runs_sequences is False): "
+                                  "call it once per step")
 
     @property
     def state_size(self):
@@ -110,6 +125,23 @@ def batch_size_of(x, axis):
     if static is not None and static[axis] is not None:
         return static[axis]
     return shape(x)[axis]
+
+
+def _fusable(activation, forget_bias=0.0, cell_clip=None):
+    """Whether a cell's step can be one fused op (ops/rnn_ops.py): its activation is tanh, its forget bias a
+    number and its cell clip None or a positive number (clipping to 0 is the fused op's "no clipping")."""
+    clip_ok = cell_clip is None or (isinstance(cell_clip, numbers.Real) and cell_clip > 0)
+    return activation is tanh and isinstance(forget_bias, numbers.Real) and clip_ok
+
+
+def _lstm_op(cell, inputs, c, h, peepholes, cell_clip, sequence):
+    """(cs, h) of one fused step of an LSTM cell or, with `sequence`, of every step over time-major inputs."""
+    options = dict(forget_bias=cell._forget_bias, cell_clip=cell_clip, use_peephole=peepholes is not None)
+    weights = (cell._kernel, *(peepholes or (None,) * 3), cell._bias)
+    if sequence:
+        steps = constant(static_shape(inputs)[0], dtype=dtypes.int64)
+        return block_lstm(steps, inputs, c, h, *weights, **options)[1::5]
+    return lstm_block_cell(inputs, c, h, *weights, **options)[1::5]  # (i, cs, f, o, ci, co, h)
 
 
 def _input_depth(cell, inputs_shape):
@@ -159,14 +191,23 @@ class BasicLSTMCell(RNNCell):
         self._kernel = self.add_variable("kernel", [depth + self._num_units, 4 * self._num_units])
         self._bias = self.add_variable("bias", [4 * self._num_units], initializer=zeros_initializer())
 
-    def call(self, inputs, state):
-        c, h = state if self._state_is_tuple else split(state, 2, axis=1)
-        gates = bias_add(matmul(concat([inputs, h], 1), self._kernel), self._bias)
-        i, j, f, o = split(gates, 4, axis=1)  # TF1's gate order: input, new input, forget, output
-        forget_bias = constant(self._forget_bias, dtype=f.dtype)
-        new_c = c * sigmoid(f + forget_bias) + sigmoid(i) * self._activation(j)
-        new_h = self._activation(new_c) * sigmoid(o)
-        new_state = LSTMStateTuple(new_c, new_h) if self._state_is_tuple else concat([new_c, new_h], 1)
+    runs_sequences = property(lambda self: _fusable(self._activation, self._forget_bias))
+
+    def call_sequence(self, inputs, state):
+        """TF1's BlockLSTM over every step (the op of TF1's LSTMBlockFusedCell)."""
+        return self(inputs, state, sequence=True)
+
+    def call(self, inputs, state, sequence=False):
+        c, h = state if self._state_is_tuple else split(state, 2, axis=-1)
+        if _fusable(self._activation, self._forget_bias):
+            new_c, new_h = _lstm_op(self, inputs, c, h, None, None, sequence)
+        else:
+            gates = bias_add(matmul(concat([inputs, h], 1), self._kernel), self._bias)
+            i, j, f, o = split(gates, 4, axis=1)  # TF1's gate order: input, new input, forget, output
+            forget_bias = constant(self._forget_bias, dtype=f.dtype)
+            new_c = c * sigmoid(f + forget_bias) + sigmoid(i) * self._activation(j)
+            new_h = self._activation(new_c) * sigmoid(o)
+        new_state = LSTMStateTuple(new_c, new_h) if self._state_is_tuple else concat([new_c, new_h], -1)
         return new_h, new_state
 
 
@@ -205,9 +246,29 @@ class LSTMCell(RNNCell):
             self._proj_kernel = self.add_variable("projection/kernel", [n, self._num_proj],
                                                   initializer=self._initializer)
 
-    def call(self, inputs, state):
+    @property
+    def runs_sequences(self):
+        return _fusable(self._activation, self._forget_bias, self._cell_clip) and self._num_proj is None
+
+    def call_sequence(self, inputs, state):
+        """TF1's BlockLSTM over every step (the op of TF1's LSTMBlockFusedCell)."""
+        return self(inputs, state, sequence=True)
+
+    def call(self, inputs, state, sequence=False):
         n = self._num_units
-        c_prev, m_prev = state if self._state_is_tuple else split(state, [n, self._num_proj or n], axis=1)
+        c_prev, m_prev = state if self._state_is_tuple else split(state, [n, self._num_proj or n], axis=-1)
+        if _fusable(self._activation, self._forget_bias, self._cell_clip):
+            peepholes = (self._w_i_diag, self._w_f_diag, self._w_o_diag) if self._use_peepholes else None
+            c, m = _lstm_op(self, inputs, c_prev, m_prev, peepholes, self._cell_clip, sequence)
+        else:
+            c, m = self._unfused_step(inputs, c_prev, m_prev)
+        if self._num_proj is not None:
+            m = matmul(m, self._proj_kernel)
+            if self._proj_clip is not None:
+                m = clip_by_value(m, -self._proj_clip, self._proj_clip)
+        return m, (LSTMStateTuple(c, m) if self._state_is_tuple else concat([c, m], -1))
+
+    def _unfused_step(self, inputs, c_prev, m_prev):
         gates = bias_add(matmul(concat([inputs, m_prev], 1), self._kernel), self._bias)
         i, j, f, o = split(gates, 4, axis=1)
         f = f + constant(self._forget_bias, dtype=f.dtype)
@@ -218,12 +279,7 @@ class LSTMCell(RNNCell):
             c = clip_by_value(c, -self._cell_clip, self._cell_clip)
         if self._use_peepholes:
             o = o + self._w_o_diag * c
-        m = sigmoid(o) * self._activation(c)
-        if self._num_proj is not None:
-            m = matmul(m, self._proj_kernel)
-            if self._proj_clip is not None:
-                m = clip_by_value(m, -self._proj_clip, self._proj_clip)
-        return m, (LSTMStateTuple(c, m) if self._state_is_tuple else concat([c, m], 1))
+        return c, sigmoid(o) * self._activation(c)
 
 
 class GRUCell(RNNCell):
@@ -250,6 +306,10 @@ class GRUCell(RNNCell):
                                                  initializer=self._bias_initializer or zeros_initializer())
 
     def call(self, inputs, state):
+        if _fusable(self._activation):
+            new_h = gru_block_cell(inputs, state, self._gate_kernel, self._candidate_kernel, self._gate_bias,
+                                   self._candidate_bias)[3]
+            return new_h, new_h
         gates = sigmoid(bias_add(matmul(concat([inputs, state], 1), self._gate_kernel), self._gate_bias))
         r, u = split(gates, 2, axis=1)
         candidate = bias_add(matmul(concat([inputs, r * state], 1), self._candidate_kernel), self._candidate_bias)

@@ -1,9 +1,10 @@
 """TF1's recurrent networks: static_rnn, dynamic_rnn and their bidirectional forms, unrolled in the graph.
 
 TF1's dynamic_rnn builds a while_loop; ringflow differentiates no while_loop, so dynamic_rnn here unrolls the
-same computation over the time dimension, which must therefore be known when the graph is built. With
-`sequence_length`, each example's outputs past its length are zeros and its final state is the state at its
-last valid step (the initial state for length 0), exactly as TF1 computes them.
+same computation over the time dimension, which must therefore be known when the graph is built. A cell with a
+whole-sequence form (RNNCell.call_sequence: the LSTM cells, as TF1's BlockLSTM op) runs every step in one op
+instead. With `sequence_length`, each example's outputs past its length are zeros and its final state is the
+state at its last valid step (the initial state for length 0), exactly as TF1 computes them.
 """
 import numpy as np
 
@@ -12,7 +13,8 @@ from ..ops import nest
 from ..ops.array_ops import cast, concat, reshape, shape, transpose
 from ..ops.core_ops import constant, convert_to_tensor
 from ..ops.gather_ops import gather
-from ..ops.math_ops import less, ones_like, where, zeros_like
+from ..framework.tensor import Tensor
+from ..ops.math_ops import less, maximum, ones_like, where, zeros_like
 from ..ops.scan_ops import cumsum
 from ..ops.stack_ops import stack, unstack
 from ..ops.tensor_util import static_shape
@@ -62,6 +64,28 @@ def _unroll(cell, step_inputs, state, lengths, varscope):
     return outputs, state
 
 
+def _whole_sequence(cell, inputs, state, lengths):
+    """(outputs, final state) from the cell's call_sequence over time-major inputs, with dynamic_rnn's
+    sequence_length semantics; None where the cell runs one step at a time."""
+    if not getattr(cell, "runs_sequences", False):
+        return None
+    outputs, states = cell.call_sequence(inputs, state)
+    leaves, layout = nest.flatten(states)
+    if lengths is None:
+        return outputs, nest.pack(layout, [leaf[-1] for leaf in leaves])
+    steps = constant(np.arange(static_shape(inputs)[0], dtype=np.int32).reshape(-1, 1, 1))
+    outputs = where(less(steps, reshape(lengths, [1, -1, 1])), outputs, zeros_like(outputs))
+    # Each example's state at its last step: row (length - 1) * batch + b of the states seen as [time * batch,
+    # size]; the initial state where the length is 0.
+    batch = shape(inputs)[1]
+    example = cumsum(ones_like(lengths), axis=0) - 1
+    rows = maximum(lengths - 1, 0) * batch + example
+    started = reshape(less(0, lengths), [-1, 1])
+    finals = [where(started, gather(reshape(leaf, [-1, static_shape(leaf)[-1]]), rows), first)
+              for leaf, first in zip(leaves, nest.flatten(state)[0])]
+    return outputs, nest.pack(layout, finals)
+
+
 def static_rnn(cell, inputs, initial_state=None, dtype=None, sequence_length=None, scope=None):
     """Run `cell` over a Python list of per-step inputs [batch, depth]; returns (list of outputs, final state).
 
@@ -75,11 +99,16 @@ def static_rnn(cell, inputs, initial_state=None, dtype=None, sequence_length=Non
     with variable_scope(scope or "rnn") as varscope:
         first = convert_to_tensor(nest.flatten(inputs[0])[0][0])
         state = _initial_state(cell, initial_state, dtype, batch_size_of(first, 0), "static_rnn")
-        return _unroll(cell, inputs, state, _sequence_length(sequence_length), varscope)
+        lengths = _sequence_length(sequence_length)
+        if all(isinstance(x, Tensor) for x in inputs):  # one tensor per step: the cell may run all steps at once
+            fused = _whole_sequence(cell, stack(list(inputs)), state, lengths)
+            if fused is not None:
+                return unstack(fused[0]), fused[1]
+        return _unroll(cell, inputs, state, lengths, varscope)
 
 
 def _time_steps(x, time_axis, caller):
-    """x split along its time axis, which must be known while building: the loop is unrolled."""
+    """x's number of steps along its time axis, which must be known while building: the loop is unrolled."""
     dims = static_shape(x)
     if dims is None or len(dims) < 2:
         raise ValueError(f"{caller}: inputs must have rank at least 2 (time and batch axes), got {x.name!r} "
@@ -91,7 +120,7 @@ def _time_steps(x, time_axis, caller):
             "placeholder a static time dimension, e.g. tf.placeholder(tf.float32, [None, 28, 28])")
     if dims[time_axis] == 0:
         raise ValueError(f"{caller}: the inputs {x.name!r} (shape {x.shape}) have no time steps")
-    return unstack(x, axis=time_axis)
+    return dims[time_axis]
 
 
 def dynamic_rnn(cell, inputs, sequence_length=None, initial_state=None, dtype=None, parallel_iterations=None,
@@ -106,13 +135,20 @@ def dynamic_rnn(cell, inputs, sequence_length=None, initial_state=None, dtype=No
     with variable_scope(scope or "rnn") as varscope:
         leaves, structure = nest.flatten(inputs)
         leaves = [convert_to_tensor(x) for x in leaves]
-        per_leaf = [_time_steps(x, time_axis, "dynamic_rnn") for x in leaves]
-        if len({len(steps) for steps in per_leaf}) > 1:
+        steps = [_time_steps(x, time_axis, "dynamic_rnn") for x in leaves]
+        if len(set(steps)) > 1:
             raise ValueError("dynamic_rnn: time steps is not the same for all the elements in the input, got "
-                             f"{[(x.name, len(s)) for x, s in zip(leaves, per_leaf)]!r}")
-        step_inputs = [nest.pack(structure, list(parts)) for parts in zip(*per_leaf)]
+                             f"{[(x.name, n) for x, n in zip(leaves, steps)]!r}")
         state = _initial_state(cell, initial_state, dtype, batch_size_of(leaves[0], batch_axis), "dynamic_rnn")
-        outputs, state = _unroll(cell, step_inputs, state, _sequence_length(sequence_length), varscope)
+        lengths = _sequence_length(sequence_length)
+        if len(leaves) == 1 and leaves[0].ndim == 3:  # one time-major transpose, then maybe one op for all steps
+            x = leaves[0] if time_major else transpose(leaves[0], [1, 0, 2])
+            fused = _whole_sequence(cell, x, state, lengths)
+            if fused is not None:
+                return (fused[0] if time_major else transpose(fused[0], [1, 0, 2])), fused[1]
+        per_leaf = [unstack(x, axis=time_axis) for x in leaves]
+        step_inputs = [nest.pack(structure, list(parts)) for parts in zip(*per_leaf)]
+        outputs, state = _unroll(cell, step_inputs, state, lengths, varscope)
         out_structure = nest.flatten(outputs[0])[1]
         by_leaf = zip(*[nest.flatten(o)[0] for o in outputs])
         return nest.pack(out_structure, [stack(list(s), axis=time_axis) for s in by_leaf]), state

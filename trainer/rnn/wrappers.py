@@ -52,7 +52,15 @@ class MultiRNNCell(RNNCell):
         with name_scope(f"{type(self).__name__}ZeroState"):
             return tuple(cell.zero_state(batch_size, dtype) for cell in self._cells)
 
-    def call(self, inputs, state):
+    @property
+    def runs_sequences(self):
+        return self._state_is_tuple and all(getattr(cell, "runs_sequences", False) for cell in self._cells)
+
+    def call_sequence(self, inputs, state):
+        """Cell after cell over the whole sequence: cell i's outputs at every step are cell i+1's inputs."""
+        return self(inputs, state, sequence=True)
+
+    def call(self, inputs, state, sequence=False):
         if self._state_is_tuple:
             if not isinstance(state, (tuple, list)) or len(state) != len(self._cells):
                 raise ValueError(f"Expected state to be a tuple of length {len(self._cells)}, but received: "
@@ -63,7 +71,7 @@ class MultiRNNCell(RNNCell):
         new_states = []
         for i, (cell, cell_state) in enumerate(zip(self._cells, states)):
             with variable_scope(f"cell_{i}"):
-                inputs, new_state = cell(inputs, cell_state)
+                inputs, new_state = cell.call_sequence(inputs, cell_state) if sequence else cell(inputs, cell_state)
             new_states.append(new_state)
         return inputs, (tuple(new_states) if self._state_is_tuple else concat(new_states, 1))
 

@@ -32,7 +32,7 @@ OP_TEST_FILES += ["client/test_tf1_session.py"]
 OP_TEST_FILES += ["horovod/test_horovod.py", "horovod/test_horovod_collectives.py"]
 OP_TEST_FILES += ["test_metrics.py"]
 OP_TEST_FILES += ["image/test_image.py"]
-OP_TEST_FILES += ["rnn/test_rnn.py"]
+OP_TEST_FILES += ["rnn/test_rnn.py", "rnn/test_rnn_fused.py"]
 OP_TEST_FILES += ["estimator/test_estimator_inputs.py"]
 OP_TEST_FILES += ["data/test_tf_data.py", "data/test_tf_data_functions.py", "data/test_tf_data_iterators.py",
                   "data/test_tf_data_programs.py"]

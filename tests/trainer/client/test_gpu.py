@@ -17,7 +17,7 @@ from tests.allreduce import fake_cupy
 from tests.mpirun import ROOT, find_mpiexec, mpi_env
 from tests.trainer.client import test_device_standin as standin
 from tests.trainer.client import test_device_training as device_training
-from trainer.parallel.distributed import GradientAverager
+from trainer.parallel.averaging import GradientAverager
 from trainer.framework.registry import OPS
 
 

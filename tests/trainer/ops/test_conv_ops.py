@@ -106,3 +106,122 @@ def test_bad_arguments_name_the_culprit():
             tg.nn.conv2d(x, strides=1, padding="SAME")
         with pytest.raises(ValueError, match=r"4-D NHWC input, got shape \(4, 4\)"):
             tg.nn.avg_pool(tg.zeros([4, 4]), 2, 2, "SAME")
+
+
+def _numpy_conv(x, w, stride, padding):
+    """float64 NHWC convolution as a sum over the filter's taps, each a strided slice of the padded image."""
+    n, h, wd, _ = x.shape
+    kh, kw, _, o = w.shape
+    if padding == "VALID":
+        (ho, ph), (wo, pw) = ((h - kh) // stride + 1, 0), ((wd - kw) // stride + 1, 0)
+    else:
+        (ho, ph), (wo, pw) = _same_pads(h, kh, stride), _same_pads(wd, kw, stride)
+    xp = np.zeros((n, h + kh + stride, wd + kw + stride, x.shape[3]))
+    xp[:, ph:ph + h, pw:pw + wd] = x
+    out = np.zeros((n, ho, wo, o))
+    for i in range(kh):
+        for j in range(kw):
+            out += xp[:, i:i + stride * ho:stride, j:j + stride * wo:stride] @ w[i, j]
+    return out
+
+
+@pytest.mark.parametrize("padding", ["SAME", "VALID"])
+@pytest.mark.parametrize("stride,k,channels", [(1, 3, (3, 4)), (1, 5, (1, 2)), (2, 3, (2, 3)), (1, 2, (2, 2)),
+                                               (3, 4, (2, 3)), (1, 1, (3, 2))], ids=str)
+def test_conv2d_forward_and_gradients(stride, k, channels, padding):
+    x, w = RNG.standard_normal((2, 7, 6, channels[0])), RNG.standard_normal((k, k, *channels))
+    check_op(lambda a, b: tg.nn.conv2d(a, b, strides=stride, padding=padding), [x, w],
+             torch_fn=F and (lambda a, b: _torch_conv_nhwc(a, b, stride, padding, 1)),
+             numpy_fn=lambda a, b: _numpy_conv(a, b, stride, padding))
+
+
+@pytest.mark.parametrize("stride", [1, 2])
+def test_conv2d_of_a_batch_larger_than_one_gemm_slice(stride):
+    """Batches whose im2col columns take many MiB are gathered and multiplied a few images at a time."""
+    x, w = RNG.standard_normal((48, 32, 32, 16)), RNG.standard_normal((3, 3, 16, 8))
+    g = RNG.standard_normal(_numpy_conv(x[:1], w, stride, "SAME").shape[1:])
+    with tg.Graph().as_default():
+        xt, wt = tg.placeholder(tg.float64, x.shape), tg.constant(w)
+        y = tg.nn.conv2d(xt, wt, strides=stride, padding="SAME")
+        dx, dw = tg.gradients(y, [xt, wt], grad_ys=tg.constant(np.broadcast_to(g, y.shape)))
+        with tg.Session() as sess:
+            values = sess.run([y, dx, dw], {xt: x})
+    expected = _numpy_conv(x, w, stride, "SAME")
+    gb = np.broadcast_to(g, expected.shape)  # dL/dw[i, j] sums tap (i, j)'s input pixels times g
+    dw_ref = np.stack([np.stack([np.einsum("nhwc,nhwo->co", _numpy_conv_window(x, i, j, stride, w.shape), gb)
+                                 for j in range(3)]) for i in range(3)])
+    np.testing.assert_allclose(values[0], expected, rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(values[2], dw_ref, rtol=1e-10, atol=1e-9)
+    probe = RNG.standard_normal(x.shape)  # <dx, probe> = <g, conv(probe)>: the adjoint identity
+    np.testing.assert_allclose(np.vdot(values[1], probe), np.vdot(gb, _numpy_conv(probe, w, stride, "SAME")),
+                               rtol=1e-9)
+
+
+def _numpy_conv_window(x, i, j, stride, w_shape):
+    """The input pixels tap (i, j) of a SAME convolution reads, one per output pixel."""
+    n, h, wd, c = x.shape
+    (ho, ph), (wo, pw) = _same_pads(h, w_shape[0], stride), _same_pads(wd, w_shape[1], stride)
+    xp = np.zeros((n, h + w_shape[0] + stride, wd + w_shape[1] + stride, c))
+    xp[:, ph:ph + h, pw:pw + wd] = x
+    return xp[:, i:i + stride * ho:stride, j:j + stride * wo:stride]
+
+
+def _numpy_max_pool_grad(x, g, k, s, padding):
+    """TF1's MaxPoolGrad by loops: each window's gradient goes to its first maximum in row-major order."""
+    n, h, w, c = x.shape
+    if padding == "VALID":
+        (ho, ph), (wo, pw) = ((h - k) // s + 1, 0), ((w - k) // s + 1, 0)
+    else:
+        (ho, ph), (wo, pw) = _same_pads(h, k, s), _same_pads(w, k, s)
+    dx = np.zeros_like(x)
+    for b, i, j, ch in np.ndindex(n, ho, wo, c):
+        best = None
+        for r in range(max(i * s - ph, 0), min(i * s - ph + k, h)):
+            for q in range(max(j * s - pw, 0), min(j * s - pw + k, w)):
+                if best is None or x[b, r, q, ch] > x[b, best[0], best[1], ch]:
+                    best = (r, q)
+        dx[b, best[0], best[1], ch] += g[b, i, j, ch]
+    return dx
+
+
+@pytest.mark.parametrize("k,s,size,padding", [(2, 2, (6, 8), "VALID"), (2, 2, (7, 5), "VALID"), (3, 3, (6, 9), "SAME"),
+                                              (2, 2, (5, 6), "SAME"), (3, 2, (7, 7), "VALID"), (1, 1, (3, 4), "SAME"),
+                                              (2, 1, (4, 4), "SAME")], ids=str)
+def test_max_pool_routes_ties_to_the_first_maximum(k, s, size, padding):
+    """Values tie often (a ReLU's zeros, small integers): TF1 gives each window's gradient to its first maximum."""
+    x = np.maximum(RNG.integers(-3, 3, (2, *size, 3)), 0).astype(np.float64)
+    with tg.Graph().as_default():
+        xt = tg.placeholder(tg.float32, x.shape)
+        y = tg.nn.max_pool(xt, k, s, padding)
+        g = RNG.standard_normal([d for d in y.shape])
+        dx, = tg.gradients(y, [xt], grad_ys=tg.constant(g.astype(np.float32)))
+        with tg.Session() as sess:
+            y_value, dx_value = sess.run([y, dx], {xt: x})
+    np.testing.assert_allclose(dx_value, _numpy_max_pool_grad(x, g, k, s, padding), rtol=1e-6, atol=1e-6)
+    if F is not None and padding == "VALID":
+        expect = F.max_pool2d(torch.tensor(x).permute(0, 3, 1, 2), k, s).permute(0, 2, 3, 1)
+        np.testing.assert_array_equal(y_value, expect.numpy())
+
+
+def test_max_pool_gradient_is_zero_off_the_maximum_even_for_infinite_gradients():
+    x = np.array([1.0, 3.0, 2.0, 0.0, 5.0, 5.0, -1.0, 7.0]).reshape(1, 2, 4, 1)
+    g = np.array([np.inf, -np.inf]).reshape(1, 1, 2, 1)
+    with tg.Graph().as_default():
+        xt = tg.constant(x)
+        dx, = tg.gradients(tg.nn.max_pool(xt, 2, 2, "VALID"), [xt], grad_ys=tg.constant(g))
+        with tg.Session() as sess:
+            value = sess.run(dx)
+    np.testing.assert_array_equal(value.ravel(), [0, 0, 0, 0, np.inf, 0, 0, -np.inf])  # 5 ties 5: the first
+
+
+def test_an_empty_batch_convolves_and_pools_to_empty_results():
+    with tg.Graph().as_default():
+        x = tg.placeholder(tg.float32, [None, 6, 6, 2])
+        w = tg.constant(RNG.standard_normal((3, 3, 2, 4)).astype(np.float32))
+        y = tg.nn.max_pool(tg.nn.conv2d(x, w, strides=1, padding="SAME"), 2, 2, "VALID")
+        z = tg.nn.conv2d(x, w, strides=2, padding="SAME")
+        grads = tg.gradients(tg.reduce_sum(y) + tg.reduce_sum(z), [x, w])
+        with tg.Session() as sess:
+            y_value, dx, dw = sess.run([y] + grads, {x: np.zeros((0, 6, 6, 2), np.float32)})
+    assert y_value.shape == (0, 3, 3, 4) and dx.shape == (0, 6, 6, 2)
+    np.testing.assert_array_equal(dw, np.zeros((3, 3, 2, 4)))

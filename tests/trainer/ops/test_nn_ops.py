@@ -1,4 +1,7 @@
 """tg.nn ops: activations, softmax, losses, bias_add, conv2d, max_pool and dropout, through the oracle."""
+import math
+import warnings
+
 import numpy as np
 import pytest
 
@@ -19,6 +22,19 @@ def _away_from_zero(shape):
 @pytest.mark.parametrize("name", ["relu", "sigmoid", "tanh"])
 def test_activations(name, shape):
     check_op(getattr(tg.nn, name), [_away_from_zero(shape)], torch_fn=torch and getattr(torch, name))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_sigmoid_tails_are_exact_and_quiet(dtype):
+    """Far from 0 the sigmoid neither overflows nor loses its tail: sigmoid(-x) = exp(-x) / (1 + exp(-x))."""
+    x = np.array([-1000.0, -80.0, -30.0, -5.0, 0.0, 5.0, 30.0, 1000.0])
+    expected = [0.0 if v < -700 else math.exp(v) / (1 + math.exp(v)) if v < 0 else 1 / (1 + math.exp(-v)) for v in x]
+    with tg.Graph().as_default(), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with tg.Session() as sess:
+            value = sess.run(tg.nn.sigmoid(tg.constant(x.astype(dtype))))
+    assert value.dtype == dtype
+    np.testing.assert_allclose(value, np.array(expected, dtype=dtype), rtol=4 * np.finfo(dtype).eps, atol=0)
 
 
 @pytest.mark.parametrize("name", ["softmax", "log_softmax"])
@@ -57,6 +73,23 @@ def test_sparse_softmax_cross_entropy():
     labels = np.array([0, 4, 2, 2], dtype=np.int64)
     check_op(lambda x, y: tg.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=x), [LOGITS, labels],
              torch_fn=F and (lambda x, y: F.cross_entropy(x, y, reduction="none")))
+
+
+@pytest.mark.parametrize("device", ["cpu", "strict"])
+@pytest.mark.parametrize("bad,dtype", [(7, np.int64), (5, np.int32), (-1, np.int64)])
+def test_a_sparse_label_out_of_range_is_tf1s_invalid_argument_error(device, bad, dtype):
+    if device == "strict":
+        from tests.trainer import strict_device
+        device = strict_device.use()
+    labels, logits = tg.placeholder(dtype, [None]), tg.placeholder(tg.float64, [None, 5])
+    loss = tg.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    with tg.Session(device=device) as sess:
+        good = sess.run(loss, {labels: np.array([1, 4, 0], dtype), logits: np.zeros((3, 5))})
+        np.testing.assert_allclose(good, np.full(3, np.log(5)))  # uniform logits: log(classes) whatever the label
+        with pytest.raises(tg.errors.InvalidArgumentError) as err:
+            sess.run(loss, {labels: np.array([1, bad, 3], dtype), logits: np.zeros((3, 5))})
+    assert (f"Received a label value of {bad} which is outside the valid range of [0, 5).  Label values: 1 {bad} 3"
+            in str(err.value))
 
 
 def test_sigmoid_cross_entropy():

@@ -131,6 +131,8 @@ CASES = [
      "18446744073709551616 classes"),
     ("npz-multilabel-not-0-1", lambda t: npz_file(t, x=X4, y=np.array([[0, 1], [1, 2], [0, 0], [1, 1]])),
      "holds 2 at index (1, 1)"),
+    ("npz-multi-output-regression", lambda t: npz_file(t, x=X4, y=np.linspace(0, 2, 12).reshape(4, 3)),
+     "multi-output regression is not supported; train one target per run (y[:, j]"),
     ("npz-targets-as-a-column", lambda t: npz_file(t, x=X4, y=np.array([[0.5], [1.5], [2.0], [3.0]])), "y.ravel()"),
     ("npz-no-label-columns", lambda t: npz_file(t, x=X4, y=np.zeros((4, 0))), "no labels per sample"),
     ("npz-nan-feature", lambda t: npz_file(t, x=np.where(X4 == 3, np.nan, X4), y=np.zeros(4)),

@@ -1,8 +1,11 @@
 """CheckpointHook: TF1 names, every K steps and at the end, max_to_keep across runs, the program's meta."""
+import errno
 import json
 import os
+import time
 
 import numpy as np
+import pytest
 
 import allreduce
 import trainer as tg
@@ -20,7 +23,7 @@ def build():
     return graph, noise, train_op
 
 
-def run(directory, steps, every=None, keep=2):
+def run(directory, steps, every=None, keep=2, every_secs=None, clock=None):
     """`steps` SGD steps of a dropout model on w, resuming from directory like `ringflow train`."""
     communicator = allreduce.create_communicator("ring")
     pipeline = Pipeline((np.arange(10.0),), batch_size=4, seed=2)
@@ -29,11 +32,14 @@ def run(directory, steps, every=None, keep=2):
         saver = tg.train.Saver(max_to_keep=keep)
         found = find_checkpoint(directory, saver, tg.global_variables())
         hooks = [StopAtStepHook(steps),
-                 CheckpointHook(communicator, directory, saver, pipeline, {"model": "m"}, every_steps=every)]
+                 CheckpointHook(communicator, directory, saver, pipeline, {"model": "m"}, every_steps=every,
+                                every_secs=every_secs)]
         with tg.train.MonitoredSession(RankSessionCreator(tg.train.Scaffold(saver=saver), "cpu", found),
                                        hooks) as sess:
             while not sess.should_stop():
                 pipeline.next_batch()
+                if clock is not None:
+                    clock.tick()
                 sess.run(train_op)
 
 
@@ -76,3 +82,67 @@ def test_a_run_without_steps_saves_nothing(tmp_path):
     run(str(tmp_path), 3)
     run(str(tmp_path), 2)  # already past its last step
     assert {name: (tmp_path / name).read_bytes() for name in names(tmp_path)} == before
+
+
+def test_the_previous_runs_checkpoints_count_even_without_a_state_file(tmp_path):
+    run(str(tmp_path), 4, every=1, keep=3)
+    (tmp_path / "checkpoint").unlink()
+    with pytest.warns(RuntimeWarning, match="is missing: resuming from the newest intact checkpoint file"):
+        run(str(tmp_path), 6, every=1, keep=3)
+    assert names(tmp_path) == ["checkpoint", "model.ckpt-4.npz", "model.ckpt-5.npz", "model.ckpt-6.npz"]
+
+
+class Clock:
+    """time for the hook and its vote: 10 s pass with every step."""
+
+    strftime, localtime = staticmethod(time.strftime), staticmethod(time.localtime)
+
+    def __init__(self):
+        self.now = 0.0
+
+    def tick(self):
+        self.now += 10.0
+
+    def monotonic(self):
+        return self.now
+
+    perf_counter = monotonic
+
+    def time(self):
+        return 1e9 + self.now
+
+
+def test_timed_checkpoints_follow_rank_0s_clock_and_restart_it_with_each_save(tmp_path, monkeypatch):
+    from trainer.program import step_vote
+    from trainer.program.hooks import checkpoint_hook
+    clock = Clock()
+    monkeypatch.setattr(checkpoint_hook, "time", clock)
+    monkeypatch.setattr(step_vote, "time", clock)
+    run(str(tmp_path), 12, every=5, keep=10, every_secs=25, clock=clock)
+    # due 25 s after the start or the last save (at 10 s a step: step 3, 8), and every 5 steps (5, 10), and the end
+    assert names(tmp_path) == ["checkpoint"] + sorted(f"model.ckpt-{step}.npz" for step in (3, 5, 8, 10, 12))
+
+
+class FullDisk:
+    def __init__(self, real):
+        self.real, self.calls = real, 0
+
+    def __call__(self, path, arrays, meta=None):
+        self.calls += 1
+        if self.calls > 1:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), path + ".tmp-4242")
+        return self.real(path, arrays, meta)
+
+
+def test_a_failed_save_names_the_flag_file_step_and_the_checkpoint_kept(tmp_path, monkeypatch):
+    from trainer.train import checkpoint
+    monkeypatch.setattr(checkpoint, "write_npz", FullDisk(checkpoint.write_npz))
+    with pytest.raises(OSError) as err:
+        run(str(tmp_path), 6, every=2, keep=5)
+    assert str(err.value) == (
+        f"--checkpoint-dir '{tmp_path}': writing the checkpoint of step 4 to '{tmp_path / 'model.ckpt-4.npz'}' "
+        f"failed (No space left on device); the newest intact checkpoint, '{tmp_path / 'model.ckpt-2'}', is kept: "
+        "free space (or give --checkpoint-dir on another file system) and run the same command again to resume "
+        "from it")
+    assert err.value.errno == errno.ENOSPC
+    assert names(tmp_path) == ["checkpoint", "model.ckpt-2.npz"]

@@ -170,6 +170,10 @@ def test_tensorboard_timeline_and_kept_checkpoints(tmp_path):
      "model 'linear' has no 'hidden' (--hidden): it takes no hyper-parameters"),
     (["--model", "mlp", "--dataset", "synthetic-classes", "--checkpoint-dir", ""], 2,
      "--checkpoint-dir '': an empty path"),
+    (["--model", "mlp", "--dataset", "synthetic-classes", "--hidden", ""], 2,
+     "argument --hidden: '' gives no layer sizes; give at least one, such as 512,512"),
+    (["--model", "mlp", "--dataset", "synthetic-classes", "--checkpoint-every-secs", "-1"], 2,
+     "--checkpoint-every-secs '-1': must be a finite number >= 0"),
     (["--model", "mlp", "--dataset", "synthetic-classes", "--save-final", " "], 2, "--save-final ' ': an empty path"),
 ])
 def test_bad_input_is_a_clear_error_without_traceback(args, code, message):

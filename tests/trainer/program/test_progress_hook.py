@@ -56,11 +56,18 @@ def test_quiet_keeps_the_final_line_only():
     assert run_hook(Terminal(), verbose=False) == "final (whole training set): loss 0.1250\n"
 
 
+def without_cadence(stdout):
+    """The lines of a run's output without the one saying when checkpoints are written."""
+    return [line for line in stdout.splitlines() if not line.startswith("ringflow: checkpoints to ")]
+
+
 def test_the_cli_prints_one_line_per_report_resumes_by_name_and_has_nothing_to_do_at_the_end(tmp_path):
     ckpt = tmp_path / "c"
     first = ringflow("train", *LOUD, "--steps", 10, "--log-every", 5, "--checkpoint-dir", ckpt)
     assert first.returncode == 0, first.stderr
-    lines = first.stdout.splitlines()
+    cadence = [line for line in first.stdout.splitlines() if line.startswith("ringflow: checkpoints to ")]
+    assert len(cadence) == 1 and "every 600 s (the next at about " in cadence[0]
+    lines = without_cadence(first.stdout)
     assert "\r" not in first.stdout and "\r" not in first.stderr
     assert lines[0].startswith("ringflow: mlp on synthetic-classes") and lines[1] == "steps 1..10"
     assert [line.split("  ")[0] for line in lines[2:4]] == ["step 5/10", "step 10/10"]
@@ -68,10 +75,10 @@ def test_the_cli_prints_one_line_per_report_resumes_by_name_and_has_nothing_to_d
     assert "steps/s" in lines[2]
     resumed = ringflow("train", *LOUD, "--steps", 15, "--log-every", 5, "--checkpoint-dir", ckpt)
     assert resumed.returncode == 0, resumed.stderr
-    assert resumed.stdout.splitlines()[1:3] == ["restored from model.ckpt-10 at step 10", "steps 11..15"]
+    assert without_cadence(resumed.stdout)[1:3] == ["restored from model.ckpt-10 at step 10", "steps 11..15"]
     done = ringflow("train", *LOUD, "--steps", 15, "--checkpoint-dir", ckpt)
     assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
+    lines = without_cadence(done.stdout)
     assert lines[1:3] == ["restored from model.ckpt-15 at step 15", "nothing to do: already at step 15"]
     assert "steps 16..15" not in done.stdout and lines[3].startswith("final (whole training set): ")
 

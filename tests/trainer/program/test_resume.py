@@ -92,3 +92,27 @@ def test_nothing_to_resume(tmp_path):
     (tmp_path / "notes.txt").write_text("mine")
     assert find(tmp_path)[0] is None
     assert find(tmp_path / "missing")[0] is None
+
+
+@pytest.mark.parametrize("state", [None, b"garbage\n", b"", 'all_model_checkpoint_paths: "model.ckpt-6"\n',
+                                   'model_checkpoint_path: "model.ckpt-9"\n'])
+def test_without_a_usable_state_file_the_newest_intact_checkpoint_file_is_found(tmp_path, state):
+    prefixes = save(str(tmp_path), [2, 4, 6], {"data": {"position": 60}})
+    (tmp_path / "model.ckpt-8.npz").write_bytes(b"not a zip")
+    (tmp_path / "checkpoint").unlink()
+    if state is not None:
+        (tmp_path / "checkpoint").write_bytes(state if isinstance(state, bytes) else state.encode())
+    with pytest.warns(RuntimeWarning, match=r"resuming from the newest intact checkpoint file, '.*model\.ckpt-6' "
+                                            r"\(skipped: model\.ckpt-8\.npz: BadZipFile"):
+        found, _, _ = find(tmp_path)
+    assert found.path == prefixes[-1] and found.meta["s"] == 6
+
+
+def test_tf1s_latest_checkpoint_still_needs_the_state_file(tmp_path):
+    (prefix,) = save(str(tmp_path), [3])
+    assert tg.train.latest_checkpoint(str(tmp_path)) == prefix
+    (tmp_path / "checkpoint").unlink()
+    assert tg.train.latest_checkpoint(str(tmp_path)) is None  # as TF1: no state file, no latest checkpoint
+    (tmp_path / "checkpoint").write_text("garbage\n")
+    with pytest.warns(RuntimeWarning, match="not a readable checkpoint state file"):
+        assert tg.train.latest_checkpoint(str(tmp_path)) is None

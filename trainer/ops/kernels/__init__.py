@@ -1,1 +1,2 @@
-"""Kernels that only some devices need: the fused CUDA kernels and the scatter forms CuPy lacks."""
+"""Array kernels that ops call: im2col convolution and pooling on numpy or CuPy, the fused CUDA kernels, and the
+scatter forms CuPy lacks."""

@@ -1,31 +1,41 @@
 """Checkpoints of `ringflow train`: "DIR/model.ckpt-<step>.npz" and TF1's `checkpoint` state file."""
 import os
+import time
 
 from ...parallel.nonfinite import NonFiniteError, first_nonfinite
 from ...train.session_run_hook import SessionRunHook
-from ...train.checkpoint_management import get_checkpoint_state
 from ...train.training_util import get_global_step
 from ...ops.variables import global_variables
 from ..collectives import gather_json
+from ..outputs.resume import kept_checkpoints
+from ..step_vote import StepVote
+
+# How often the ranks ask rank 0's clock whether a timed checkpoint is due: a second late on a 600 s period
+# is nothing, and the vote then costs nothing measurable (step_vote.py); shorter periods get a tenth of theirs.
+CLOCK_VOTE_S = 1.0
 
 
 class CheckpointHook(SessionRunHook):
-    """Saves through `saver` (a tg.train.Saver) every `every_steps` steps and at the end.
+    """Saves through `saver` (a tg.train.Saver) every `every_steps` steps, every `every_secs` seconds (by rank
+    0's clock, counted from the session's start and from each save) and at the end.
 
     Every rank runs it, since gathering each rank's random-op streams is a collective at the same steps; the
-    chief alone writes. Each checkpoint's meta is `meta` (model, dataset, optimizer) plus the data position
-    and every rank's random streams, so a resumed run continues bitwise. A run that ran no step saves nothing.
+    chief alone writes, and decides when a timed save is due: the ranks learn it in a vote at a step boundary
+    (step_vote.py), so they all save after the same step. With `announce`, the chief prints when saves come.
+    Each checkpoint's meta is `meta` (model, dataset, optimizer) plus the data position and every rank's
+    random streams, so a resumed run continues bitwise. A run that ran no step saves nothing.
     A checkpoint is never written with NaN or inf in a variable: every rank (their variables are bitwise equal)
     raises NonFiniteError instead, so the newest checkpoint on disk stays the newest finite one and pruning to
     max_to_keep, which only follows a write, never deletes it.
     """
 
     def __init__(self, communicator, checkpoint_dir, saver, pipeline, meta=None, every_steps=None,
-                 basename="model.ckpt"):
+                 basename="model.ckpt", every_secs=None, announce=False):
         self.communicator, self.saver, self.pipeline = communicator, saver, pipeline
-        self.checkpoint_dir, self.every_steps = checkpoint_dir, every_steps
+        self.checkpoint_dir, self.every_steps, self.every_secs = checkpoint_dir, every_steps, every_secs or None
+        self.announce = announce
         self.meta = dict(meta or {})
-        self.save_path = os.path.join(checkpoint_dir, basename)
+        self.save_path, self.basename = os.path.join(checkpoint_dir, basename), basename
         self.chief = communicator.rank == 0
 
     def begin(self):
@@ -33,16 +43,37 @@ class CheckpointHook(SessionRunHook):
         self._variables = global_variables()
         if self.chief:
             os.makedirs(self.checkpoint_dir, exist_ok=True)
-            state = get_checkpoint_state(self.checkpoint_dir)
-            if state is not None:  # the previous runs' checkpoints count towards max_to_keep too
-                self.saver.recover_last_checkpoints(state.all_model_checkpoint_paths)
+            # the previous runs' checkpoints count towards max_to_keep too, listed or not (a lost state file)
+            self.saver.recover_last_checkpoints(kept_checkpoints(self.checkpoint_dir, self.basename))
 
     def after_create_session(self, session, coord):
         self._step = self._last_saved = int(session.run(self._global_step))
+        self._due_at = time.monotonic() + (self.every_secs or 0)
+        if self.every_secs:
+            self._clock_vote = StepVote(self.communicator, min(CLOCK_VOTE_S, self.every_secs / 10),
+                                        "the checkpoint-time vote")
+            self._clock_vote.start(self._step)
+        if self.announce and self.chief:
+            print(f"ringflow: {self.schedule()}", flush=True)
+
+    def schedule(self):
+        """When checkpoints come, in words: "checkpoints to 'ckpt' every 600 s (the next at about 14:05:09), ..."."""
+        when = []
+        if self.every_secs:
+            next_at = time.strftime("%H:%M:%S", time.localtime(time.time() + self.every_secs))
+            when.append(f"every {self.every_secs:g} s (the next at about {next_at})")
+        if self.every_steps:
+            when.append(f"every {self.every_steps} steps")
+        when.append("at the end")
+        return f"checkpoints to {self.checkpoint_dir!r} " + (", ".join(when[:-1]) + " and " if len(when) > 1
+                                                             else "") + when[-1]
 
     def after_run(self, run_context, run_values):
         self._step += 1  # every run of the loop is one training step
-        if self.every_steps and self._step % self.every_steps == 0:
+        due = bool(self.every_steps) and self._step % self.every_steps == 0
+        if not due and self.every_secs and self._clock_vote.due(self._step):
+            (due,) = self._clock_vote.vote(self._step, [self.chief and time.monotonic() >= self._due_at])
+        if due:
             self._save(run_context.session)
 
     def end(self, session):
@@ -54,8 +85,26 @@ class CheckpointHook(SessionRunHook):
         random = gather_json(self.communicator, session.random_state())
         if self.chief:
             meta = dict(self.meta, data=self.pipeline.state(), random=random)
-            self.saver.save(session, self.save_path, global_step=self._step, meta=meta)
-        self._last_saved = self._step
+            kept = self.saver.last_checkpoints
+            try:
+                self.saver.save(session, self.save_path, global_step=self._step, meta=meta)
+            except OSError as exc:
+                raise self._write_error(exc, kept) from exc
+        self._last_saved, self._due_at = self._step, time.monotonic() + (self.every_secs or 0)
+
+    def _write_error(self, exc, kept):
+        """The error for a save that failed (disk full, quota, I/O error): the flag, the file, the step, the
+        newest intact checkpoint (the Saver wrote nothing under a checkpoint's name) and what to do."""
+        target = exc.filename or f"{self.save_path}-{self._step}.npz"
+        target = target.split(".tmp-")[0] if ".tmp-" in os.path.basename(target) else target
+        kept = (f"the newest intact checkpoint, {kept[-1]!r}, is kept: free space (or give --checkpoint-dir on "
+                "another file system) and run the same command again to resume from it" if kept else
+                "no earlier checkpoint was written: free space (or give --checkpoint-dir on another file system) "
+                "and run again")
+        error = OSError(f"--checkpoint-dir {self.checkpoint_dir!r}: writing the checkpoint of step {self._step} "
+                        f"to {target!r} failed ({exc.strerror or exc}); {kept}")
+        error.errno = exc.errno
+        return error
 
     def _check_finite(self, session):
         bad = first_nonfinite(zip([v.name for v in self._variables], session.run(self._variables)))

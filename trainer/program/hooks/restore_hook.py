@@ -35,17 +35,19 @@ class RestoreBroadcastHook(SessionRunHook):
         self.restored_step = restored["step"]
         if restored["data"] is not None:
             self.pipeline.restore(restored["data"])
-        elif self.communicator.rank == 0:
-            warnings.warn(f"checkpoint {restored['path']!r} has no data position (it was not written by "
-                          "`ringflow train`): the data stream starts again from its beginning")
+        elif self.communicator.rank == 0:  # `ringflow train` refuses such a file before (program.check_record)
+            warnings.warn(f"checkpoint {restored['path']!r} has no data position (no 'data' in the meta it was "
+                          "saved with): the data stream starts again from its beginning")
         self._continue_random_streams(session, restored["random"])
 
     def _continue_random_streams(self, session, saved):
         if not saved:
             return
-        if len(saved) != self.communicator.size:
-            if self.communicator.rank == 0:
-                warnings.warn(f"the checkpoint's random streams come from {len(saved)} rank(s), this run has "
-                              f"{self.communicator.size}: random ops (dropout) restart from their seeds")
-            return
-        session.set_random_state(saved[self.communicator.rank])
+        if len(saved) == self.communicator.size:
+            session.set_random_state(saved[self.communicator.rank])
+        elif all(state == saved[0] for state in saved):  # every rank drew alike (initializers): any count continues
+            session.set_random_state(saved[0])
+        elif self.communicator.rank == 0:  # each rank's stream followed its own shard: no count but N continues it
+            warnings.warn(f"the checkpoint's random streams come from {len(saved)} rank(s) that drew differently "
+                          f"(dropout on their shards), this run has {self.communicator.size}: random ops restart "
+                          "from their seeds")

@@ -1,0 +1,181 @@
+"""The benchmark models, built twice from the same initial values: on ringflow's graph API and in PyTorch eager.
+
+Shared by bench_step.py (one process) and bench_peers.py (ranks under mpiexec). Every model is a float32
+classifier trained by plain SGD on one fixed synthetic batch; ringflow's tensors are NHWC with HWIO filters,
+PyTorch's NCHW, so the PyTorch copy gets its filters and its first dense layer's rows permuted to match:
+both compute the same loss from the same numbers (bench_step.py checks the first step's loss).
+
+    cnn    32x32x3 -> conv3x3(32)+relu+maxpool2 -> conv3x3(64)+relu+maxpool2 -> dense 256+relu -> 10, batch 32
+    lenet  28x28x1 -> conv5x5(32)+relu+maxpool2 -> conv5x5(64)+relu+maxpool2 -> dense 1024+relu -> 10, batch 64
+    mlp    784 -> 512+relu -> 512+relu -> 10, batch 128
+    lstm   28 steps of 28 features -> BasicLSTMCell(128) -> last output -> dense 10, batch 64
+"""
+import numpy as np
+
+import trainer as tg
+
+LR = 0.01
+CONVNETS = {  # name: (image h, w, c), [(filter size, channels)], dense width, batch
+    "cnn": ((32, 32, 3), [(3, 32), (3, 64)], 256, 32),
+    "lenet": ((28, 28, 1), [(5, 32), (5, 64)], 1024, 64),
+}
+MLP = ([784, 512, 512, 10], 128)
+LSTM = (28, 28, 128, 64)  # steps, features, units, batch
+CLASSES = 10
+NAMES = ("mlp", "cnn", "lenet", "lstm")
+
+
+def _glorot(rng, shape, fan_in, fan_out):
+    return (rng.uniform(-1, 1, shape) * np.sqrt(6 / (fan_in + fan_out))).astype(np.float32)
+
+
+def init(model, seed=0):
+    """(parameters as float32 arrays in ringflow's layouts, inputs, integer labels) for `model`."""
+    rng = np.random.default_rng(seed)
+    if model == "mlp":
+        widths, batch = MLP
+        params = [a for i, o in zip(widths[:-1], widths[1:])
+                  for a in (_glorot(rng, (i, o), i, o), np.zeros(o, np.float32))]
+        return params, rng.standard_normal((batch, widths[0])).astype(np.float32), rng.integers(0, CLASSES, batch)
+    if model == "lstm":
+        steps, features, units, batch = LSTM
+        params = [_glorot(rng, (features + units, 4 * units), features + units, 4 * units),
+                  np.zeros(4 * units, np.float32), _glorot(rng, (units, CLASSES), units, CLASSES),
+                  np.zeros(CLASSES, np.float32)]
+        return params, rng.standard_normal((batch, steps, features)).astype(np.float32), rng.integers(0, CLASSES, batch)
+    (h, w, c), convs, width, batch = CONVNETS[model]
+    params = []
+    for k, o in convs:
+        params += [_glorot(rng, (k, k, c, o), k * k * c, k * k * o), np.zeros(o, np.float32)]
+        c, h, w = o, h // 2, w // 2
+    for i, o in ((h * w * c, width), (width, CLASSES)):
+        params += [_glorot(rng, (i, o), i, o), np.zeros(o, np.float32)]
+    image = CONVNETS[model][0]
+    return params, rng.standard_normal((batch, *image)).astype(np.float32), rng.integers(0, CLASSES, batch)
+
+
+def _ringflow_logits(model, x, params):
+    if model == "lstm":
+        cell = tg.nn.rnn_cell.BasicLSTMCell(LSTM[2])
+        outputs, _ = tg.nn.dynamic_rnn(cell, x, dtype=tg.float32)
+        kernel, bias = tg.trainable_variables()  # the cell's, made by dynamic_rnn
+        head = [tg.Variable(p, name=f"dense{i}") for i, p in enumerate(params[2:])]
+        return tg.nn.bias_add(tg.matmul(outputs[:, -1], head[0]), head[1]), [kernel, bias] + head
+    variables = [tg.Variable(p, name=f"p{i}") for i, p in enumerate(params)]
+    h, n_conv = x, 0 if model == "mlp" else len(CONVNETS[model][1])
+    for i in range(n_conv):
+        h = tg.nn.relu(tg.nn.bias_add(tg.nn.conv2d(h, variables[2 * i], strides=1, padding="SAME"),
+                                      variables[2 * i + 1]))
+        h = tg.nn.max_pool(h, ksize=2, strides=2, padding="VALID")
+    if n_conv:
+        h = tg.reshape(h, [-1, int(np.prod(h.shape[1:]))])
+    dense = variables[2 * n_conv:]
+    for i in range(0, len(dense), 2):
+        h = tg.nn.bias_add(tg.matmul(h, dense[i]), dense[i + 1])
+        if i + 2 < len(dense):
+            h = tg.nn.relu(h)
+    return h, variables
+
+
+def ringflow_step(model, params, x, labels, wrap_optimizer=None, device="cpu"):
+    """(step function, session, train op, loss tensor, feed dict): one SGD step of `model` per call."""
+    graph = tg.Graph()
+    with graph.as_default():
+        xt = tg.placeholder(tg.float32, [None, *x.shape[1:]], name="x")
+        yt = tg.placeholder(tg.int64, [None], name="labels")
+        logits, variables = _ringflow_logits(model, xt, params)
+        loss = tg.reduce_mean(tg.nn.sparse_softmax_cross_entropy_with_logits(labels=yt, logits=logits))
+        optimizer = tg.train.GradientDescentOptimizer(LR)
+        train = (wrap_optimizer(optimizer) if wrap_optimizer else optimizer).minimize(loss)
+        sess = tg.Session(device=device)
+        sess.run(tg.global_variables_initializer())
+        if model == "lstm":
+            variables[0].load(params[0], sess)
+    feed = {xt: x, yt: labels}
+    return (lambda: sess.run(train, feed)), sess, train, loss, feed
+
+
+def _torch_params(model, params):
+    """ringflow's parameters in PyTorch's layouts (OIHW filters, (out, in) weights, LSTM gates reordered)."""
+    import torch
+    if model == "lstm":
+        units, (kernel, bias) = LSTM[2], params[:2]
+        i, j, f, o = np.split(kernel, 4, axis=1)
+        bi, bj, bf, bo = np.split(bias, 4)
+        k = np.concatenate([i, f, j, o], axis=1)  # PyTorch's gate order: input, forget, cell, output
+        arrays = [k[:-units].T, k[-units:].T, np.concatenate([bi, bf + 1.0, bj, bo]), np.zeros(4 * units),
+                  params[2].T, params[3]]  # BasicLSTMCell adds forget_bias=1 to the forget gate
+    elif model == "mlp":
+        arrays = [p.T if p.ndim == 2 else p for p in params]
+    else:
+        n_conv = len(CONVNETS[model][1])
+        arrays = [p.transpose(3, 2, 0, 1) if p.ndim == 4 else p for p in params[:2 * n_conv]]
+        first = params[2 * n_conv]
+        c = params[2 * n_conv - 2].shape[3]
+        hw = int(round(np.sqrt(first.shape[0] // c)))  # NHWC rows (h, w, c) -> NCHW rows (c, h, w)
+        first = first.reshape(hw, hw, c, -1).transpose(2, 0, 1, 3).reshape(first.shape)
+        arrays += [first.T, params[2 * n_conv + 1]] + [p.T if p.ndim == 2 else p for p in params[2 * n_conv + 2:]]
+    return [torch.tensor(np.ascontiguousarray(a), dtype=torch.float32) for a in arrays]
+
+
+def torch_module(model, params):
+    """A torch.nn.Module computing the logits of `model` (NCHW images), holding `params`."""
+    import torch
+    nn = torch.nn
+    values = _torch_params(model, params)
+    if model == "lstm":
+        steps, features, units, _ = LSTM
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lstm, self.fc = nn.LSTM(features, units, batch_first=True), nn.Linear(units, CLASSES)
+                self.lstm.bias_hh_l0.requires_grad_(False)  # zero and frozen: one trained bias, as in TF
+
+            def forward(self, x):
+                return self.fc(self.lstm(x)[0][:, -1])
+        net = Net()
+    else:
+        layers = []
+        if model != "mlp":
+            c = CONVNETS[model][0][2]
+            for k, o in CONVNETS[model][1]:
+                layers += [nn.Conv2d(c, o, k, padding=k // 2), nn.ReLU(), nn.MaxPool2d(2)]
+                c = o
+            layers.append(nn.Flatten())
+        dense = [v for v in values[len(layers) // 3 * 2:] if v.ndim == 2]
+        for i, w in enumerate(dense):
+            layers.append(nn.Linear(w.shape[1], w.shape[0]))
+            if i + 1 < len(dense):
+                layers.append(nn.ReLU())
+        net = nn.Sequential(*layers)
+    with torch.no_grad():
+        for p, v in zip(net.parameters(), values):
+            p.copy_(v)
+    return net
+
+
+def torch_inputs(model, x, labels):
+    import torch
+    images = x.transpose(0, 3, 1, 2) if x.ndim == 4 else x
+    return torch.tensor(np.ascontiguousarray(images)), torch.tensor(labels)
+
+
+def torch_step(model, params, x, labels, wrap_module=None):
+    """(step function, loss function): one SGD step of `model` in PyTorch eager per call."""
+    import torch
+    net = torch_module(model, params)
+    net = wrap_module(net) if wrap_module else net
+    opt = torch.optim.SGD(net.parameters(), lr=LR)
+    xt, yt = torch_inputs(model, x, labels)
+
+    def step():
+        loss = torch.nn.functional.cross_entropy(net(xt), yt)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
+
+    def loss():
+        with torch.no_grad():
+            return float(torch.nn.functional.cross_entropy(net(xt), yt))
+    return step, loss

@@ -1,0 +1,129 @@
+#!/usr/bin/env python
+"""Data-parallel training throughput: ringflow's DistributedOptimizer vs PyTorch DDP (gloo, CPU), 1 and 2 ranks.
+
+One mpiexec job per (model, ranks) runs both frameworks in every rank, one BLAS/OpenMP thread each: the same
+models and initial values (bench_models.py), the same per-rank batch (each rank its own data), timed in
+alternating segments so the machine's noise hits both alike. DDP takes its rank and size from the MPI
+launcher's environment (PMI_RANK/PMI_SIZE or OMPI_COMM_WORLD_*) and meets on a localhost port. A segment is
+`--steps` steps between two barriers; the table gives the median samples/s over `--rounds` segments.
+
+    .venv/bin/python scripts/bench_peers.py [--models cnn,lstm,mlp] [--ranks 1 2] [--rounds 7] [--steps 15]
+"""
+import os
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[_var] = "1"
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import shutil  # noqa: E402
+import socket  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+WARMUP = 3  # steps before timing: plans, allocator, DDP's first-iteration bucket rebuild
+LAUNCH_TIMEOUT = 300  # seconds for one mpiexec job; a hung rendezvous fails the benchmark instead of hanging it
+
+
+def mpi_rank_size():
+    for rank, size in (("PMI_RANK", "PMI_SIZE"), ("OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE")):
+        if rank in os.environ:
+            return int(os.environ[rank]), int(os.environ[size])
+    return 0, 1
+
+
+def ringflow_step(model, params, x, labels):
+    import trainer as tg
+    import bench_models
+    step, sess = bench_models.ringflow_step(model, params, x, labels, wrap_optimizer=tg.DistributedOptimizer)[:2]
+    tg.broadcast_variables(sess)
+    return step
+
+
+def torch_step(model, params, x, labels, port):
+    import torch
+    import torch.distributed as dist
+    import bench_models
+    torch.set_num_threads(1)
+    rank, size = mpi_rank_size()
+    dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank, world_size=size)
+    return bench_models.torch_step(model, params, x, labels,
+                                   wrap_module=torch.nn.parallel.DistributedDataParallel)[0]
+
+
+def worker(model, rounds, steps, port):
+    """In each rank: time both frameworks in alternating segments; rank 0 prints samples/s per segment."""
+    from mpi4py import MPI
+    import bench_models
+    comm = MPI.COMM_WORLD
+    params, _, _ = bench_models.init(model, seed=0)
+    _, x, labels = bench_models.init(model, seed=1 + comm.rank)  # each rank its own data, same batch size
+    fns = {"ringflow": ringflow_step(model, params, x, labels), "torch": torch_step(model, params, x, labels, port)}
+    for fn in fns.values():
+        for _ in range(WARMUP):
+            fn()
+    rates = {name: [] for name in fns}
+    for r in range(rounds):
+        for name in (list(fns) if r % 2 == 0 else list(fns)[::-1]):
+            comm.Barrier()
+            start = time.perf_counter()
+            for _ in range(steps):
+                fns[name]()
+            comm.Barrier()
+            rates[name].append(comm.size * len(x) * steps / (time.perf_counter() - start))
+    if comm.rank == 0:
+        print("RESULT " + json.dumps(rates), flush=True)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def mpiexec():
+    beside = os.path.join(os.path.dirname(sys.executable), "mpiexec")
+    return beside if os.path.exists(beside) else shutil.which("mpiexec")
+
+
+def launch(model, ranks, args):
+    cmd = [mpiexec(), "-n", str(ranks), sys.executable, os.path.abspath(__file__), "--worker", model,
+           "--rounds", str(args.rounds), "--steps", str(args.steps), "--port", str(free_port())]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=LAUNCH_TIMEOUT)
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
+    if proc.returncode != 0 or not lines:
+        sys.exit(f"bench_peers: {' '.join(cmd)} failed (exit {proc.returncode}):\n{proc.stderr[-3000:]}")
+    return {k: float(np.median(v)) for k, v in json.loads(lines[-1][len("RESULT "):]).items()}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--models", default="cnn,lstm,mlp")
+    parser.add_argument("--ranks", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--rounds", type=int, default=7, help="timed segments per framework")
+    parser.add_argument("--steps", type=int, default=15, help="steps per segment")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        return worker(args.worker, args.rounds, args.steps, args.port)
+    print(f"{'model':6} {'ranks':>5} {'torch DDP samples/s':>19} {'ringflow samples/s':>18} {'rf/torch':>8}")
+    results = {}
+    for model in args.models.split(","):
+        for ranks in args.ranks:
+            t = results[model, ranks] = launch(model, ranks, args)
+            print(f"{model:6} {ranks:5d} {t['torch']:19.1f} {t['ringflow']:18.1f} {t['ringflow'] / t['torch']:8.2f}",
+                  flush=True)
+    if len(args.ranks) > 1:
+        lo, hi = min(args.ranks), max(args.ranks)
+        print(f"\nscaling {lo} -> {hi} ranks: " + ", ".join(
+            f"{m} torch {results[m, hi]['torch'] / results[m, lo]['torch']:.2f}x ringflow "
+            f"{results[m, hi]['ringflow'] / results[m, lo]['ringflow']:.2f}x" for m in args.models.split(",")))
+
+
+if __name__ == "__main__":
+    main()
