@@ -104,7 +104,7 @@ def build_parser():
     t.add_argument("--dtype", choices=DTYPES, default="float32", help="float type of weights and data")
     t.add_argument("--allreduce", default="auto", metavar="NAME",
                    help="communicator: auto (default: nccl for --device gpu with a GPU per rank, else shm on "
-                        "one node, else ring), ring, mpi, ps, shm or nccl")
+                        "one node, else hierarchical), ring, hierarchical, mpi, ps, shm or nccl")
     t.add_argument("--device", choices=("cpu", "gpu"), default="cpu", help="where the graph runs (default cpu)")
     t.add_argument("--hidden", type=layer_sizes, metavar="N,N,...",
                    help="hidden layer sizes of mlp / multilabel (default 512,512 / 64)")
