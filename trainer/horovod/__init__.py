@@ -1,7 +1,8 @@
 """Horovod's TensorFlow 1 API (horovod.tensorflow) on ringflow's communicators: `import trainer.horovod as hvd`.
 
 hvd.init() picks the communicator as `ringflow train --allreduce auto` does on CPU (shared memory on one node,
-else hierarchical: shared memory within each node, the ring across); RINGFLOW_ALLREDUCE=ring|shm|mpi|... names another. Importing this module starts no MPI traffic.
+else hierarchical: shared memory within each node, the ring across); RINGFLOW_ALLREDUCE=ring|shm|mpi|... names
+another. Importing this module starts no MPI traffic.
 """
 from .basics import (cross_rank, cross_size, gloo_built, gloo_enabled, init, is_initialized, local_rank, local_size,
                      mpi_built, mpi_enabled, mpi_threads_supported, nccl_built, rank, shutdown, size, start_timeline,
