@@ -28,7 +28,7 @@ import time  # noqa: E402
 import numpy as np  # noqa: E402
 
 import trainer as tg  # noqa: E402
-from trainer.ops.registry import op_def  # noqa: E402
+from trainer.framework.registry import op_def  # noqa: E402
 
 STEPS, FEATURES, UNITS, CLASSES, LR = 28, 28, 128, 10, 0.01
 TORCH_CELLS = {"lstm": "LSTM", "lstm_stepwise": "LSTM", "gru": "GRU"}

@@ -68,7 +68,7 @@ def role(args):
         sv = tg.train.Supervisor(is_chief=args.task == 0, logdir=None, summary_op=None, global_step=step,
                                  recovery_wait_secs=0.2)
         sess = sv.prepare_or_wait_for_session(server.target)
-        from trainer.parallel.ps import current_client
+        from trainer.parallel.ps.remote_store import current_client
         client, rank, n = current_client(), args.task, workers
     for _ in range(3):  # warm-up: plans compiled, buffers allocated
         sess.run(train, {x: feed_x, y: feed_y})

@@ -1,6 +1,6 @@
 """Where a ringflow step's time goes: its plan's kernels timed one at a time, summed by op type.
 
-The step is the plan Session.run would build for (fetch, feed keys) (trainer.plan.Plan, whose `steps` are
+The step is the plan Session.run would build for (fetch, feed keys) (Session.plan, whose `steps` are
 (kernel, input slots, output slot, op)); it is replayed here with a clock around each kernel, so the sum is
 the kernels' own time and the rest of a real step is the executor's.
 """
@@ -8,7 +8,7 @@ import time
 
 import numpy as np
 
-from trainer.plan import Plan
+
 
 
 class Profile:
@@ -28,7 +28,7 @@ class Profile:
 
 def kernel_profile(sess, fetch, feed, repeats=10, clock=time.perf_counter):
     """Profile of the plan that runs `fetch` with `feed` (a dict of Tensor: value) in `sess`."""
-    plan = Plan(sess, [fetch], list(feed))
+    plan = sess.plan([fetch], list(feed))
     runs = []
     for _ in range(repeats + 1):  # the first run warms up caches
         env = plan.template[:]
