@@ -294,8 +294,6 @@ def test_gan(tmp_path, alias_dir):
     assert "generated images in [0, 1]: True (40, 28, 28, 1)" in out
 
 
-@xfail(f"{CONTRIB_FLATTEN}; {SCOPE_REENTRY}; feeding float64 labels to an int32 placeholder, which TF1 converts "
-       "(Session.run does np.asarray(value, dtype=placeholder.dtype))")
 def test_dcgan(tmp_path, alias_dir):
     out = run_program("dcgan.py", cwd=tmp_path, alias=alias_dir)
     kinds = ("kernel:0", "bias:0")
@@ -380,10 +378,9 @@ def test_multigpu_cnn(tmp_path, alias_dir):
 
 # ---- TensorFlow's r1 tutorials and guides, TF models' tutorials --------------------------------------------------
 
-@xfail("the module path tensorflow.python.client.timeline, and RunMetadata.step_stats filled by FULL_TRACE")
 def test_mnist_softmax_xla(tmp_path, alias_dir):
     out = run_program("mnist_softmax_xla.py", cwd=tmp_path, alias=alias_dir)
-    assert number(r"^([\d.]+)$", out.strip().splitlines()[-1]) > 0.9
+    assert number(r"(?m)^([\d.]+)$", out) > 0.9  # the accuracy, alone on its line (stderr follows stdout in out)
     trace = json.loads((tmp_path / "timeline.ctf.json").read_text())
     ops = [e for e in trace["traceEvents"] if e.get("ph") == "X"]
     assert any(e.get("args", {}).get("op") == "MatMul" or e.get("name") == "MatMul" for e in ops), ops[:5]
