@@ -491,7 +491,6 @@ def test_abalone(tmp_path, alias_dir):
     assert Path(checkpoint_state(tmp_path / "model")[0]).name == "model.ckpt-500"
 
 
-@xfail("tf.train.Server.create_local_server() and tf.Session(server.target)")
 def test_distributed_hello(tmp_path, alias_dir):
     out = run_program("distributed_hello.py", cwd=tmp_path, alias=alias_dir)
     assert "b'Hello, distributed TensorFlow!'\n" in out and "42.0\n" in out
