@@ -426,8 +426,6 @@ def test_ptb_word_lm(tmp_path, alias_dir):
     assert {"Train/Training_Loss", "Train/Learning_Rate", "Valid/Validation_Loss"} <= set(scalars)
 
 
-@xfail(f"{TF_DATA} (Dataset.map with tf.image distortions, dict elements); "
-       "tf.truncated_normal_initializer(dtype=)")
 def test_cifar10_train(tmp_path, alias_dir):
     out = run_program("cifar10_train.py", "--train_dir=train", cwd=tmp_path, alias=alias_dir)
     logged = re.findall(r": step (\d+), loss = ([\d.]+) \(", out)
