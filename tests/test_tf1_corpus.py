@@ -404,9 +404,6 @@ def test_word2vec_basic(tmp_path, alias_dir):
         'embeddings {\n  tensor_name: "embeddings/Variable:0"\n  metadata_path: "logs/metadata.tsv"\n}\n')
 
 
-@xfail(f"{CONTRIB_RNN} (MultiRNNCell, DropoutWrapper); tf.contrib.seq2seq.sequence_loss; "
-       f"tf.random_uniform_initializer; {TF_DATA}; TF1's tf.strided_slice(input_, begin, end) signature; "
-       "tensor-valued slice bounds (raw_data[0:batch_size * batch_len], begin/end lists holding tensors)")
 def test_ptb_word_lm(tmp_path, alias_dir):
     out = run_program("ptb_word_lm.py", "--data_path=synthetic", "--save_path=ptb_out", cwd=tmp_path,
                       alias=alias_dir)

@@ -22,7 +22,7 @@ MISSING = {
     "opt": "use the tf.train optimizers", "predictor": "predictors (saved models)", "quantization": "quantization",
     "quantize": "quantization-aware training", "recurrent": "functional recurrent ops: use tf.nn.dynamic_rnn",
     "resampler": "resampling ops", "saved_model": "saved models: save variables with tf.train.Saver",
-    "seq2seq": "seq2seq decoders and attention", "signal": "signal processing ops", "solvers": "linear solvers",
+"signal": "signal processing ops", "solvers": "linear solvers",
     "sparsemax": "sparsemax", "staging": "staging areas", "stateless": "stateless random ops",
     "summary": "use tf.summary", "tensor_forest": "random forests", "text": "text ops", "tfprof": "tfprof: trace "
     "steps with RunOptions(trace_level=FULL_TRACE) and tensorflow.python.client.timeline",
