@@ -467,7 +467,6 @@ def test_importing_data(tmp_path, alias_dir):
     assert "MonitoredTrainingSession ran 15 steps until OutOfRangeError" in lines  # 3 epochs of 5 batches
 
 
-@xfail(f"{ESTIMATOR}; tf.feature_column (numeric_column, input_layer); {TF_DATA}; tf.newaxis")
 def test_custom_estimator(tmp_path, alias_dir):
     out = run_program("custom_estimator.py", cwd=tmp_path, alias=alias_dir)
     assert number(r"Test set accuracy: ([\d.]+)", out) > 0.9

@@ -13,8 +13,8 @@ _install_early_abort()  # under mpiexec, a rank failing before MPI starts still 
 from . import ops  # registers every op type
 
 # tf.* modules
-from . import (compat, contrib, data, debugging, estimator, image, keras, layers, linalg, losses, math, metrics,
-               nn, random, summary, train)
+from . import (compat, contrib, data, debugging, estimator, feature_column, image, keras, layers, linalg, losses,
+               math, metrics, nn, random, summary, train)
 from . import tf_io as io
 from .framework import dtypes
 from .ops import initializers
