@@ -186,7 +186,6 @@ def test_nearest_neighbor(tmp_path, alias_dir):
     assert first.group(1) == first.group(2)  # the graph's L1 nearest neighbour is numpy's
 
 
-@xfail("tf.contrib.factorization.KMeans")
 def test_kmeans(tmp_path, alias_dir):
     out = run_program("kmeans.py", cwd=tmp_path, alias=alias_dir)
     distances = numbers(r"Step \d+, Avg Distance: ([\d.]+)", out)

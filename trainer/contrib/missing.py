@@ -11,9 +11,8 @@ MISSING = {
     "tf.nn.rnn_cell.LSTMCell with tf.nn.dynamic_rnn", "data": _NO_DATA, "distribute": "use ringflow's "
     "DistributedOptimizer or trainer.horovod", "distributions": "probability distributions",
     "eager": "eager execution (graph mode is the only mode)", "estimator": "estimators: write the loop with "
-    "tf.train.MonitoredTrainingSession and hooks", "factorization": "factorization (KMeans, WALS, GMM)",
-    "feature_column": "feature columns", "gan": "TF-GAN", "graph_editor": "graph editing",
-    "grid_rnn": "grid RNN cells", "image": "use tf.image", "input_pipeline": _NO_DATA, "keras": "tf.keras: build the "
+    "tf.train.MonitoredTrainingSession and hooks", "feature_column": "feature columns", "gan": "TF-GAN",
+    "graph_editor": "graph editing", "grid_rnn": "grid RNN cells", "image": "use tf.image", "input_pipeline": _NO_DATA, "keras": "tf.keras: build the "
     "model with tf.layers or plain variables", "kernel_methods": "kernel methods", "labeled_tensor": "labeled tensors",
     "legacy_seq2seq": "legacy seq2seq models", "linear_optimizer": "SDCA linear optimizers",
     "lookup": "lookup tables", "losses": "use tf.losses", "memory_stats": "memory statistics ops",
