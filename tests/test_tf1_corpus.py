@@ -108,15 +108,6 @@ def xfail(reason):
     return pytest.mark.xfail(strict=False, reason=reason)
 
 
-CONTRIB_RNN = "tf.contrib.rnn (BasicLSTMCell, static_rnn, static_bidirectional_rnn ...)"
-CONTRIB_FLATTEN = "tf.contrib.layers.flatten"
-SCOPE_REENTRY = ("re-entering variable_scope(name, reuse=True) must restart tf.layers' default layer names "
-                 "(TF1 resets the scope's sub-scope counts), so conv2d/dense are found again, not conv2d_2")
-TENSOR_ARGS = "tensor-valued arguments (tf.random_normal(stddev=<Tensor>))"
-ESTIMATOR = "tf.estimator (Estimator, EstimatorSpec, ModeKeys, inputs.numpy_input_fn, RunConfig)"
-TF_DATA = "tf.data (Dataset, iterators)"
-
-
 # ---- aymericdamien/TensorFlow-Examples: 1_Introduction, 2_BasicModels -------------------------------------------
 
 def test_helloworld(tmp_path, alias_dir):
@@ -207,7 +198,8 @@ def test_word2vec(tmp_path, alias_dir):
     losses = numbers(r"Average Loss= ([\d.]+)", out)
     assert len(losses) == 4 and losses[-1] < 0.5 * losses[0]
     final = re.findall(r'"(g\dw\d)" nearest neighbors:(.*)', out)[-4:]
-    assert _same_group(final) >= 10  # of 16 neighbours; chance gives 16 * 5/47, about 2
+    # of 16 neighbours; chance gives 16 * 5/47, about 2. The program is unseeded: 36 runs gave 9 to 16
+    assert _same_group(final) >= 8
 
 
 # ---- aymericdamien/TensorFlow-Examples: 3_NeuralNetworks ----------------------------------------------------------
@@ -534,7 +526,8 @@ def test_horovod_tensorflow_mnist_estimator(tmp_path, alias_dir):
 
 
 @needs_mpiexec
-@xfail("tf.keras.applications (ResNet50) and keras models called on tensors in graph mode")
+@xfail("tf.keras.applications.ResNet50 (a Keras Model built by keras.layers and called on tensors in graph "
+       "mode): ringflow's tf.keras has only tf.keras.datasets")
 def test_horovod_tensorflow_synthetic_benchmark(tmp_path, alias_dir):
     out = run_program("horovod_tensorflow_synthetic_benchmark.py", "--no-cuda", "--image-size=32",
                       "--batch-size=2", "--num-classes=10", "--num-warmup-batches=1", "--num-batches-per-iter=1",
