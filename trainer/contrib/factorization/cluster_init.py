@@ -30,8 +30,8 @@ KMC2_INIT = "kmc2"
 
 
 def _kmeans_plus_plus(points, num_to_sample, seed, num_retries_per_sample):
-    """k-means++ (Arthur and Vassilvitskii): the first center uniformly, each next one drawn with probability
-    proportional to the squared distance to the nearest center so far, keeping the best of 1 + retries draws
+    """The rows of `points` k-means++ (Arthur and Vassilvitskii) picks: the first uniformly, each next one with
+    probability proportional to the squared distance to the nearest pick so far, the best of 1 + retries draws
     (the one leaving the smallest total distance). A fresh generator from `seed` on each run, as TF1's op."""
     rng, num_to_sample = np.random.default_rng(seed), int(num_to_sample)
     retries = 2 + int(math.log(num_to_sample)) if num_retries_per_sample == -1 else num_retries_per_sample
@@ -47,7 +47,18 @@ def _kmeans_plus_plus(points, num_to_sample, seed, num_retries_per_sample):
                 best = (index, candidate)
         chosen.append(best[0])
         nearest = best[1]
-    return points[chosen]
+    return np.array(chosen)
+
+
+def _kmeans_plus_plus_kernel(op, session):
+    seed, retries = op.attrs["seed"], op.attrs["num_retries_per_sample"]
+    to_device, to_host = session.to_device, session.to_host
+
+    def run(points, num_to_sample):
+        # Drawn on the host, as every random op's numbers are; the chosen rows are taken where the points are.
+        chosen = _kmeans_plus_plus(np.asarray(to_host(points)), int(to_host(num_to_sample)), seed, retries)
+        return points[to_device(chosen)]
+    return run
 
 
 def _kmeans_plus_plus_infer(points, num_to_sample, **attrs):
@@ -55,7 +66,7 @@ def _kmeans_plus_plus_infer(points, num_to_sample, **attrs):
     return [((None, dims[1] if dims else None), points.dtype)]
 
 
-register("KmeansPlusPlusInitialization", _kmeans_plus_plus, infer=_kmeans_plus_plus_infer,
+register("KmeansPlusPlusInitialization", kernel=_kmeans_plus_plus_kernel, infer=_kmeans_plus_plus_infer,
          grad=lambda op, g: [None, None], fresh=True)
 
 
