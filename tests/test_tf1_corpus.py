@@ -108,15 +108,6 @@ def xfail(reason):
     return pytest.mark.xfail(strict=False, reason=reason)
 
 
-CONTRIB_RNN = "tf.contrib.rnn (BasicLSTMCell, static_rnn, static_bidirectional_rnn ...)"
-CONTRIB_FLATTEN = "tf.contrib.layers.flatten"
-SCOPE_REENTRY = ("re-entering variable_scope(name, reuse=True) must restart tf.layers' default layer names "
-                 "(TF1 resets the scope's sub-scope counts), so conv2d/dense are found again, not conv2d_2")
-TENSOR_ARGS = "tensor-valued arguments (tf.random_normal(stddev=<Tensor>))"
-ESTIMATOR = "tf.estimator (Estimator, EstimatorSpec, ModeKeys, inputs.numpy_input_fn, RunConfig)"
-TF_DATA = "tf.data (Dataset, iterators)"
-
-
 # ---- aymericdamien/TensorFlow-Examples: 1_Introduction, 2_BasicModels -------------------------------------------
 
 def test_helloworld(tmp_path, alias_dir):
@@ -186,7 +177,6 @@ def test_nearest_neighbor(tmp_path, alias_dir):
     assert first.group(1) == first.group(2)  # the graph's L1 nearest neighbour is numpy's
 
 
-@xfail("tf.contrib.factorization.KMeans")
 def test_kmeans(tmp_path, alias_dir):
     out = run_program("kmeans.py", cwd=tmp_path, alias=alias_dir)
     distances = numbers(r"Step \d+, Avg Distance: ([\d.]+)", out)
@@ -208,7 +198,8 @@ def test_word2vec(tmp_path, alias_dir):
     losses = numbers(r"Average Loss= ([\d.]+)", out)
     assert len(losses) == 4 and losses[-1] < 0.5 * losses[0]
     final = re.findall(r'"(g\dw\d)" nearest neighbors:(.*)', out)[-4:]
-    assert _same_group(final) >= 10  # of 16 neighbours; chance gives 16 * 5/47, about 2
+    # of 16 neighbours; chance gives 16 * 5/47, about 2. The program is unseeded: 36 runs gave 9 to 16
+    assert _same_group(final) >= 8
 
 
 # ---- aymericdamien/TensorFlow-Examples: 3_NeuralNetworks ----------------------------------------------------------
@@ -294,8 +285,6 @@ def test_gan(tmp_path, alias_dir):
     assert "generated images in [0, 1]: True (40, 28, 28, 1)" in out
 
 
-@xfail(f"{CONTRIB_FLATTEN}; {SCOPE_REENTRY}; feeding float64 labels to an int32 placeholder, which TF1 converts "
-       "(Session.run does np.asarray(value, dtype=placeholder.dtype))")
 def test_dcgan(tmp_path, alias_dir):
     out = run_program("dcgan.py", cwd=tmp_path, alias=alias_dir)
     kinds = ("kernel:0", "bias:0")
@@ -380,10 +369,9 @@ def test_multigpu_cnn(tmp_path, alias_dir):
 
 # ---- TensorFlow's r1 tutorials and guides, TF models' tutorials --------------------------------------------------
 
-@xfail("the module path tensorflow.python.client.timeline, and RunMetadata.step_stats filled by FULL_TRACE")
 def test_mnist_softmax_xla(tmp_path, alias_dir):
     out = run_program("mnist_softmax_xla.py", cwd=tmp_path, alias=alias_dir)
-    assert number(r"^([\d.]+)$", out.strip().splitlines()[-1]) > 0.9
+    assert number(r"(?m)^([\d.]+)$", out) > 0.9  # the accuracy, alone on its line (stderr follows stdout in out)
     trace = json.loads((tmp_path / "timeline.ctf.json").read_text())
     ops = [e for e in trace["traceEvents"] if e.get("ph") == "X"]
     assert any(e.get("args", {}).get("op") == "MatMul" or e.get("name") == "MatMul" for e in ops), ops[:5]
@@ -407,9 +395,6 @@ def test_word2vec_basic(tmp_path, alias_dir):
         'embeddings {\n  tensor_name: "embeddings/Variable:0"\n  metadata_path: "logs/metadata.tsv"\n}\n')
 
 
-@xfail(f"{CONTRIB_RNN} (MultiRNNCell, DropoutWrapper); tf.contrib.seq2seq.sequence_loss; "
-       f"tf.random_uniform_initializer; {TF_DATA}; TF1's tf.strided_slice(input_, begin, end) signature; "
-       "tensor-valued slice bounds (raw_data[0:batch_size * batch_len], begin/end lists holding tensors)")
 def test_ptb_word_lm(tmp_path, alias_dir):
     out = run_program("ptb_word_lm.py", "--data_path=synthetic", "--save_path=ptb_out", cwd=tmp_path,
                       alias=alias_dir)
@@ -429,8 +414,6 @@ def test_ptb_word_lm(tmp_path, alias_dir):
     assert {"Train/Training_Loss", "Train/Learning_Rate", "Valid/Validation_Loss"} <= set(scalars)
 
 
-@xfail(f"{TF_DATA} (Dataset.map with tf.image distortions, dict elements); "
-       "tf.truncated_normal_initializer(dtype=)")
 def test_cifar10_train(tmp_path, alias_dir):
     out = run_program("cifar10_train.py", "--train_dir=train", cwd=tmp_path, alias=alias_dir)
     logged = re.findall(r": step (\d+), loss = ([\d.]+) \(", out)
@@ -475,7 +458,6 @@ def test_importing_data(tmp_path, alias_dir):
     assert "MonitoredTrainingSession ran 15 steps until OutOfRangeError" in lines  # 3 epochs of 5 batches
 
 
-@xfail(f"{ESTIMATOR}; tf.feature_column (numeric_column, input_layer); {TF_DATA}; tf.newaxis")
 def test_custom_estimator(tmp_path, alias_dir):
     out = run_program("custom_estimator.py", cwd=tmp_path, alias=alias_dir)
     assert number(r"Test set accuracy: ([\d.]+)", out) > 0.9
@@ -494,7 +476,6 @@ def test_abalone(tmp_path, alias_dir):
     assert Path(checkpoint_state(tmp_path / "model")[0]).name == "model.ckpt-500"
 
 
-@xfail("tf.train.Server.create_local_server() and tf.Session(server.target)")
 def test_distributed_hello(tmp_path, alias_dir):
     out = run_program("distributed_hello.py", cwd=tmp_path, alias=alias_dir)
     assert "b'Hello, distributed TensorFlow!'\n" in out and "42.0\n" in out
@@ -534,18 +515,19 @@ def test_horovod_tensorflow_mnist(tmp_path, alias_dir):
 
 
 @needs_mpiexec
-@xfail(ESTIMATOR)
 def test_horovod_tensorflow_mnist_estimator(tmp_path, alias_dir):
     out = run_program("horovod_tensorflow_mnist_estimator.py", cwd=tmp_path, alias=alias_dir, mpi_ranks=2)
-    # each rank prints its dict of numpy scalars (whose repr depends on the numpy version)
-    results = re.findall(r"\{[^{}]*'accuracy': \D*([\d.]+)[^{}]*'global_step': \D*(\d+)[^{}]*\}", out)
+    # each rank prints its dict of numpy scalars: 1.0 before numpy 2, np.float32(1.0) since
+    scalar = r"(?:np\.\w+\()?"
+    results = re.findall(rf"\{{[^{{}}]*'accuracy': {scalar}([\d.]+)[^{{}}]*'global_step': {scalar}(\d+)[^{{}}]*\}}", out)
     assert len(results) == 2 and all(float(acc) > 0.6 and int(step) == 120 for acc, step in results)
     assert Path(checkpoint_state(tmp_path / "mnist_convnet_model")[0]).name == "model.ckpt-120"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mnist_convnet_model"]
 
 
 @needs_mpiexec
-@xfail("tf.keras.applications (ResNet50) and keras models called on tensors in graph mode")
+@xfail("tf.keras.applications.ResNet50 (a Keras Model built by keras.layers and called on tensors in graph "
+       "mode): ringflow's tf.keras has only tf.keras.datasets")
 def test_horovod_tensorflow_synthetic_benchmark(tmp_path, alias_dir):
     out = run_program("horovod_tensorflow_synthetic_benchmark.py", "--no-cuda", "--image-size=32",
                       "--batch-size=2", "--num-classes=10", "--num-warmup-batches=1", "--num-batches-per-iter=1",

@@ -13,8 +13,8 @@ _install_early_abort()  # under mpiexec, a rank failing before MPI starts still 
 from . import ops  # registers every op type
 
 # tf.* modules
-from . import (compat, contrib, data, debugging, estimator, image, keras, layers, linalg, losses, math, metrics,
-               nn, random, summary, train)
+from . import (compat, contrib, data, debugging, estimator, feature_column, image, keras, layers, linalg, losses,
+               math, metrics, nn, random, summary, train)
 from . import tf_io as io
 from .framework import dtypes
 from .ops import initializers
@@ -93,7 +93,8 @@ from .ops.scatter_ops import (scatter_add, scatter_div, scatter_max, scatter_min
 from .ops.segment_ops import boolean_mask, segment_mean, segment_sum, unsorted_segment_sum
 from .ops.shape_ops import expand_dims, rank, size, squeeze
 from .ops.shuffle_ops import random_shuffle
-from .ops.slice_ops import slice, strided_slice
+from .ops.slice_ops import slice
+from .ops.strided_slice_ops import strided_slice
 from .ops.sort_ops import argsort, sort, unique
 from .ops.stack_ops import split, stack, unstack
 from .ops.trig_ops import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, rint, sinh

@@ -10,7 +10,7 @@ MISSING = {
     "FIFOQueue": f"queues: feed numpy arrays through placeholders ({_PORTING})", "RandomShuffleQueue": "queues",
     "TFRecordReader": "TFRecord input readers: load the data with numpy", "WholeFileReader": "input readers",
     "io.TFRecordWriter": "TFRecord writing", "RaggedTensor": "ragged tensors", "ragged": "ragged tensors",
-    "feature_column": "feature columns", "distribute": "tf.distribute: use ringflow's DistributedOptimizer",
+    "distribute": "tf.distribute: use ringflow's DistributedOptimizer",
     "tpu": "TPUs", "xla": "XLA compilation", "autograph": "AutoGraph (graph mode is the only mode)",
     "function": "tf.function (graph mode is the only mode)", "GradientTape": "eager gradients (graph mode only)",
     "enable_resource_variables": "resource variables",

@@ -98,7 +98,7 @@ class TensorflowFinder(importlib.abc.MetaPathFinder):
 def _missing(fullname):
     """Why a tf.contrib library or a tf.keras module (by its tensorflow.* or trainer.* name) is missing, or None.
 
-    `from tensorflow.contrib import seq2seq` imports trainer.contrib.seq2seq: answering for the trainer.* names
+    `from tensorflow.contrib import crf` imports trainer.contrib.crf: answering for the trainer.* names
     too gives that statement the reason instead of a bare "cannot import name"."""
     for package in ("contrib", "keras"):
         for prefix in (f"tensorflow.{package}.", f"trainer.{package}."):

@@ -22,19 +22,28 @@ def feed_check(tensor, to_device):
         elif type(value) is not np.ndarray or value.dtype != dtype:
             if get_array_module(value) is not np:
                 return value
-            array = np.asarray(value)
-            if array.dtype != dtype:
-                if not (np.can_cast(array.dtype, dtype, "same_kind") or array.dtype.kind in "biu" and dtype.kind == "f"):
-                    raise ValueError(f"Cannot feed value of dtype {array.dtype.name} for Tensor {name!r}, "
-                                     f"which has dtype {dtype.name}")
-                array = array.astype(dtype)
-            value = array
+            value = as_feed_array(value, dtype, name)
         if shape is not None and value.shape != shape and (
                 value.ndim != len(shape) or any(s is not None and s != d for s, d in zip(shape, value.shape))):
             raise ValueError(f"Cannot feed value of shape {format_shape(value.shape)} for Tensor {name!r}, "
                              f"which has shape {format_shape(shape)}")
         return to_device(value)
     return check
+
+
+def as_feed_array(value, dtype, name):
+    """`value` converted to `dtype` as TF1's Session.run does (np.asarray(value, dtype)): floats fed to an
+    int placeholder are truncated; a Python int that the dtype cannot hold, or a value numpy cannot convert
+    at all (text into numbers), is refused."""
+    if isinstance(value, int) and dtype.kind in "iu" and not np.iinfo(dtype).min <= value <= np.iinfo(dtype).max:
+        raise TypeError(f"Cannot feed the Python int {value!r} to Tensor {name!r}, which has dtype {dtype.name} "
+                        "and cannot hold it: give the placeholder a larger type (e.g. int64)")
+    try:
+        return np.asarray(value, dtype=dtype)
+    except (TypeError, ValueError, OverflowError) as exc:
+        kind = value.dtype.name if hasattr(value, "dtype") else type(value).__name__
+        raise ValueError(f"Cannot feed value of type {kind} for Tensor {name!r}, which has dtype "
+                         f"{dtype.name}: {exc}") from None
 
 
 def aliases_state(tensor):

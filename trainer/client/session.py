@@ -141,7 +141,7 @@ class Session:
 
     def close(self):
         self._closed = True
-        self.variables.clear()
+        self.variables = VariableStore()  # let go of them: a target's server may hold them for its other sessions
         self._plans.clear()
 
     def as_default(self):

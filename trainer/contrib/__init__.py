@@ -1,10 +1,11 @@
 """tf.contrib: the contrib names TF1 programs import that have core equivalents, as the same objects where they
-exist (rnn, layers, framework, slim, the TensorBoard projector); the other contrib libraries fail naming what is
-missing and what to use instead (missing.py). Loaded on first use, as TF1 loads tf.contrib."""
-from . import framework, layers, learn, rnn, slim, tensorboard  # noqa: F401
+exist (rnn, layers, framework, slim, the TensorBoard projector, seq2seq's sequence_loss, factorization's KMeans);
+the other contrib libraries fail naming what is missing and what to use instead (missing.py). Loaded on first
+use, as TF1 loads tf.contrib."""
+from . import factorization, framework, layers, learn, rnn, seq2seq, slim, tensorboard  # noqa: F401
 from .missing import missing
 
-__all__ = ["framework", "layers", "learn", "rnn", "slim", "tensorboard"]
+__all__ = ["factorization", "framework", "layers", "learn", "rnn", "seq2seq", "slim", "tensorboard"]
 
 
 def __getattr__(name):

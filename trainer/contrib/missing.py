@@ -11,9 +11,8 @@ MISSING = {
     "tf.nn.rnn_cell.LSTMCell with tf.nn.dynamic_rnn", "data": _NO_DATA, "distribute": "use ringflow's "
     "DistributedOptimizer or trainer.horovod", "distributions": "probability distributions",
     "eager": "eager execution (graph mode is the only mode)", "estimator": "estimators: write the loop with "
-    "tf.train.MonitoredTrainingSession and hooks", "factorization": "factorization (KMeans, WALS, GMM)",
-    "feature_column": "feature columns", "gan": "TF-GAN", "graph_editor": "graph editing",
-    "grid_rnn": "grid RNN cells", "image": "use tf.image", "input_pipeline": _NO_DATA, "keras": "tf.keras: build the "
+    "tf.train.MonitoredTrainingSession and hooks", "feature_column": "feature columns", "gan": "TF-GAN",
+    "graph_editor": "graph editing", "grid_rnn": "grid RNN cells", "image": "use tf.image", "input_pipeline": _NO_DATA, "keras": "tf.keras: build the "
     "model with tf.layers or plain variables", "kernel_methods": "kernel methods", "labeled_tensor": "labeled tensors",
     "legacy_seq2seq": "legacy seq2seq models", "linear_optimizer": "SDCA linear optimizers",
     "lookup": "lookup tables", "losses": "use tf.losses", "memory_stats": "memory statistics ops",
@@ -22,7 +21,7 @@ MISSING = {
     "opt": "use the tf.train optimizers", "predictor": "predictors (saved models)", "quantization": "quantization",
     "quantize": "quantization-aware training", "recurrent": "functional recurrent ops: use tf.nn.dynamic_rnn",
     "resampler": "resampling ops", "saved_model": "saved models: save variables with tf.train.Saver",
-    "seq2seq": "seq2seq decoders and attention", "signal": "signal processing ops", "solvers": "linear solvers",
+"signal": "signal processing ops", "solvers": "linear solvers",
     "sparsemax": "sparsemax", "staging": "staging areas", "stateless": "stateless random ops",
     "summary": "use tf.summary", "tensor_forest": "random forests", "text": "text ops", "tfprof": "tfprof: trace "
     "steps with RunOptions(trace_level=FULL_TRACE) and tensorflow.python.client.timeline",

@@ -1,8 +1,12 @@
-"""Initializers: callables (shape, dtype) -> Tensor, seeded like every random op."""
+"""Initializers: callables (shape, dtype=None, partition_info=None) -> Tensor, seeded like every random op.
+
+As in TF1, each takes a `dtype` when made, used when it is called without one (tf.get_variable passes its own).
+"""
 import math
 
 import numpy as np
 
+from ..framework import dtypes
 from .core_ops import constant
 from .random_ops import random_normal, random_uniform, truncated_normal
 
@@ -10,10 +14,11 @@ from .random_ops import random_normal, random_uniform, truncated_normal
 class constant_initializer:
     """Every element (or the given array of values) as a constant."""
 
-    def __init__(self, value=0):
-        self.value = value
+    def __init__(self, value=0, dtype=dtypes.float32, verify_shape=False):
+        self.value, self.dtype = value, dtypes.as_dtype(dtype)
 
-    def __call__(self, shape, dtype):
+    def __call__(self, shape, dtype=None, partition_info=None):
+        dtype = dtypes.as_dtype(dtype or self.dtype)
         value = np.asarray(self.value, dtype=dtype)
         if value.size != 1 and shape is not None and tuple(value.shape) != tuple(shape):
             raise ValueError(f"constant_initializer value of shape {value.shape} does not fit shape {tuple(shape)}")
@@ -21,43 +26,55 @@ class constant_initializer:
                         name="Initializer")
 
 
-def zeros_initializer():
+def zeros_initializer(dtype=dtypes.float32):
     """All zeros."""
-    return constant_initializer(0)
+    return constant_initializer(0, dtype)
 
 
-def ones_initializer():
+def ones_initializer(dtype=dtypes.float32):
     """All ones."""
-    return constant_initializer(1)
+    return constant_initializer(1, dtype)
 
 
 class random_normal_initializer:
     """Normal values with `mean` and `stddev`."""
 
-    def __init__(self, mean=0.0, stddev=1.0, seed=None):
-        self.mean, self.stddev, self.seed = mean, stddev, seed
+    def __init__(self, mean=0.0, stddev=1.0, seed=None, dtype=dtypes.float32):
+        self.mean, self.stddev, self.seed, self.dtype = mean, stddev, seed, float_dtype(dtype, type(self))
 
-    def __call__(self, shape, dtype):
-        return random_normal(shape, self.mean, self.stddev, dtype, self.seed, name="Initializer")
+    def __call__(self, shape, dtype=None, partition_info=None):
+        return random_normal(shape, self.mean, self.stddev, float_dtype(dtype or self.dtype, type(self)), self.seed,
+                             name="Initializer")
 
 
 class truncated_normal_initializer(random_normal_initializer):
     """Normal values redrawn beyond two standard deviations."""
 
-    def __call__(self, shape, dtype):
-        return truncated_normal(shape, self.mean, self.stddev, dtype, self.seed, name="Initializer")
+    def __call__(self, shape, dtype=None, partition_info=None):
+        return truncated_normal(shape, self.mean, self.stddev, float_dtype(dtype or self.dtype, type(self)),
+                                self.seed, name="Initializer")
 
 
 class glorot_uniform_initializer:
     """Uniform in ±sqrt(6 / (fan_in + fan_out)), fans as TF1 computes them (conv kernels count the window)."""
 
-    def __init__(self, seed=None):
-        self.seed = seed
+    def __init__(self, seed=None, dtype=dtypes.float32):
+        self.seed, self.dtype = seed, float_dtype(dtype, type(self))
 
-    def __call__(self, shape, dtype):
+    def __call__(self, shape, dtype=None, partition_info=None):
+        dtype = float_dtype(dtype or self.dtype, type(self))
         fan_in, fan_out = compute_fans(shape)
         limit = math.sqrt(6.0 / max(1.0, (fan_in + fan_out)))
         return random_uniform(shape, -limit, limit, dtype, self.seed, name="Initializer")
+
+
+def float_dtype(dtype, initializer):
+    """`dtype` as a numpy dtype, which must be a float one: TF1's random initializers refuse others."""
+    dtype = dtypes.as_dtype(dtype)
+    if dtype.kind != "f":
+        raise ValueError(f"{initializer.__name__} makes floating point values: expected a float dtype, got "
+                         f"{dtype.name!r}")
+    return dtype
 
 
 def compute_fans(shape):

@@ -1,4 +1,5 @@
-"""Slicing: x[key] (tg.strided_slice) and tg.slice(x, begin, size), with positions that only the run may know.
+"""Slicing: x[key] (which tg.strided_slice spells out, strided_slice_ops.py) and tg.slice(x, begin, size), with
+positions that only the run may know.
 
 A slicing key may hold scalar int Tensors (as an index or as a slice bound, TF1 allows both): they become the
 op's extra inputs, and the key keeps a `Fed` mark in their place, filled with their values when the op runs.
@@ -104,8 +105,8 @@ register("StridedSliceGrad", _strided_slice_grad, infer=lambda g, x, *fed, key: 
 
 def strided_slice(x, key, name=None):
     """x[key] for basic indexing: ints, slices, Ellipsis and None (new axis); an int or a slice bound may be a
-    scalar int Tensor."""
-    key = key if isinstance(key, tuple) else (key,)
+    scalar int Tensor. A list key is read as a tuple (TF1's _slice_helper: x[[0, i]] is x[0, i])."""
+    key = tuple(key) if isinstance(key, (tuple, list)) else (key,)
     for k in key:
         bounds = (k.start, k.stop, k.step) if isinstance(k, _SLICE) else (k,)
         if not all(b is None or b is Ellipsis or isinstance(b, (Tensor, int, np.integer)) for b in bounds):

@@ -5,7 +5,9 @@ The cluster is one MPI job (MPMD: `mpiexec -n 1 python ps.py : -n 1 python worke
 (job, task) by an allgather of what each rank announces, and checks them against the spec. As with a
 communicator (allreduce/abort.py), once a Server of more than one rank exists an uncaught exception on any
 rank aborts the whole job, so a crashed worker never leaves the ps and the other workers waiting.
+Server.create_local_server() is the exception: a one-task server inside this process (local_server.py).
 """
+from . import local_server
 
 RUNTIMES = []  # the cluster runtime: trainer.parallel.ps registers itself here when trainer is imported
 
@@ -150,5 +152,22 @@ class Server:
 
     @staticmethod
     def create_local_server(config=None, start=True):
-        raise NotImplementedError("Server.create_local_server: a one-process cluster needs no server in ringflow; "
-                                  "use tg.Session() directly")
+        """A new one-task server in this process (TF1): sessions on its target run here and share its variables."""
+        return LocalServer()
+
+
+class LocalServer(Server):
+    """The server of create_local_server: job "localhost", task 0, in this process (local_server.py)."""
+
+    def __init__(self):  # not Server's: no cluster runtime, since nothing outside this process takes part
+        self.cluster_spec = ClusterSpec({"localhost": [local_server.start()]})
+        self.job_name, self.task_index = "localhost", 0
+
+    @property
+    def target(self):
+        """The session target of this server: "local://localhost:K"."""
+        return local_server.TARGET_PREFIX + self.cluster_spec.task_address("localhost", 0)
+
+    def join(self):
+        raise RuntimeError("server.join() on a local server would wait forever: its sessions run in this "
+                           "process, so there is nothing to serve; run tg.Session(server.target) instead")

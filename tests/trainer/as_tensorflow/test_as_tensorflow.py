@@ -90,7 +90,7 @@ import horovod.tensorflow as hvd
 print(tf is trainer, v1 is trainer.compat.v1, rnn is trainer.contrib.rnn,
       hvd is importlib.import_module('trainer.horovod'), timeline.__name__, resources.__name__, mnist.__name__, input_data.__name__, projector.__name__, layers.__name__)
 print(tf.__spec__.name, tf.contrib.rnn.LSTMCell is tf.nn.rnn_cell.LSTMCell)
-for statement in ("import tensorflow.contrib.seq2seq", "from tensorflow.contrib import crf",
+for statement in ("import tensorflow.contrib.legacy_seq2seq", "from tensorflow.contrib import crf",
                   "import tensorflow.python.framework.ops", "import horovod.torch",
                   "from tensorflow.keras import layers"):
     try:
@@ -109,8 +109,7 @@ def test_aliases_and_what_ringflow_lacks(tmp_path):
                         "trainer.keras.datasets.mnist trainer.examples.tutorials.mnist.input_data "
                         "trainer.contrib.tensorboard.plugins.projector trainer.contrib.layers")
     assert lines[1] == "trainer True"  # the aliased module keeps its own spec
-    assert lines[2] == ("ImportError tf.contrib.seq2seq is not available in ringflow (seq2seq decoders and "
-                        "attention)")
+    assert lines[2] == "ImportError tf.contrib.legacy_seq2seq is not available in ringflow (legacy seq2seq models)"
     assert lines[3].startswith("ImportError tf.contrib.crf is not available in ringflow")
     assert lines[4].startswith("ModuleNotFoundError No module named 'tensorflow.python.framework': ringflow")
     assert lines[5].startswith("ModuleNotFoundError")

@@ -13,6 +13,7 @@ import trainer as tg
 from tests.trainer import strict_device
 from trainer.client import session as session_module
 from trainer.client.devices import default_device
+from trainer.contrib.factorization.cluster_init import kmeans_plus_plus_initialization
 from trainer.framework.registry import OPS
 
 HERE = os.path.dirname(os.path.dirname(__file__))  # tests/trainer: OP_TEST_FILES are relative to it
@@ -154,7 +155,15 @@ def range_meets_device_math():
         lambda k: {n: 3 + k, x: np.arange(3 + k, dtype=np.float64)}
 
 
-CASES = [summaries, predicates_and_second_order_gradients, nonfinite_skip, range_meets_device_math]
+def kmeans_plus_plus_seeding():
+    """KMeans' k-means++ op draws on the host and takes the rows on the device."""
+    x = tg.placeholder(tg.float64, [None, 2])
+    centers = kmeans_plus_plus_initialization(x, 3, seed=7, num_retries_per_sample=2)
+    return centers, lambda k: {x: np.arange(24.0).reshape(12, 2) ** (1 + k)}
+
+
+CASES = [summaries, predicates_and_second_order_gradients, nonfinite_skip, range_meets_device_math,
+         kmeans_plus_plus_seeding]
 
 
 @pytest.mark.parametrize("build", CASES, ids=lambda f: f.__name__)

@@ -97,11 +97,25 @@ def test_wrong_feed_shape_names_both_shapes():
         sess.run(x, {x: np.zeros((2, 4))})
 
 
-def test_wrong_feed_dtype_names_both_dtypes():
-    x = tg.placeholder(tg.int32, [2], name="labels")
-    with tg.Session() as sess, pytest.raises(ValueError, match="dtype float64 for Tensor 'labels:0', which "
-                                                               "has dtype int32"):
-        sess.run(x, {x: [1.5, 2.0]})
+def test_feeds_convert_to_the_placeholder_dtype_as_tf1_does():
+    # TF1's Session.run feeds np.asarray(value, dtype=placeholder dtype): floats into ints truncate toward zero
+    labels = tg.placeholder(tg.int32, [3], name="labels")
+    flags = tg.placeholder(tg.bool, [2])
+    with tg.Session() as sess:
+        got = sess.run(labels, {labels: np.array([1.9, -2.7, 3.0])})
+        assert got.dtype == np.int32 and got.tolist() == [1, -2, 3]
+        assert sess.run(labels, {labels: ["4", "5", "6"]}).tolist() == [4, 5, 6]  # numpy parses numerals
+        assert sess.run(flags, {flags: [0.0, 2.5]}).tolist() == [False, True]
+
+
+def test_unconvertible_feed_names_the_tensor_and_both_types():
+    x = tg.placeholder(tg.float32, [2], name="x")
+    labels = tg.placeholder(tg.int32, [], name="labels")
+    with tg.Session() as sess:
+        with pytest.raises(ValueError, match="type str32 for Tensor 'x:0', which has dtype float32: could not"):
+            sess.run(x, {x: np.array(["a", "b"])})
+        with pytest.raises(TypeError, match=r"Python int 4294967296 to Tensor 'labels:0', which has dtype int32"):
+            sess.run(labels, {labels: 2 ** 32})  # TF1 too refuses a Python int the dtype cannot hold
 
 
 def test_reading_an_uninitialized_variable_names_it():

@@ -256,7 +256,7 @@ def test_projector_config_is_written_as_tensorboard_reads_it(tmp_path):
 
 
 def test_contrib_libraries_ringflow_lacks_say_so():
-    for name, words in (("seq2seq", "seq2seq"), ("factorization", "KMeans"), ("tensor_forest", "forest"),
+    for name, words in (("legacy_seq2seq", "legacy seq2seq"), ("distributions", "probability"), ("tensor_forest", "forest"),
                         ("crf", "random fields"), ("losses", "tf.losses")):
         with pytest.raises(NotInRingflow, match=rf"tf\.contrib\.{name} is not available in ringflow .*{words}"):
             getattr(tg.contrib, name)

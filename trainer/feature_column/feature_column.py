@@ -1,0 +1,139 @@
+"""tf.feature_column's constructors, with TF1's argument checks, and input_layer, which concatenates the
+dense columns of a features dict into the [batch, width] input of a model (TF1 graph semantics)."""
+import collections.abc
+import math
+import numbers
+
+import numpy as np
+
+from ..framework import dtypes
+from ..framework.graph_wrappers import add_to_collections
+from ..ops.array_ops import concat
+from ..ops.scopes import variable_scope
+from ..ops.variables import global_variables
+from .columns import (COMBINERS, BucketizedColumn, EmbeddingColumn, IdentityCategoricalColumn, IndicatorColumn,
+                      NumericColumn)
+
+DENSE = (NumericColumn, BucketizedColumn, IndicatorColumn, EmbeddingColumn)
+CATEGORICAL = (IdentityCategoricalColumn, BucketizedColumn)
+
+
+def _check_key(key):
+    if not isinstance(key, str):
+        raise ValueError(f"key must be a string, got {type(key).__name__}: {key!r}")
+
+
+def numeric_column(key, shape=(1,), default_value=None, dtype=dtypes.float32, normalizer_fn=None):
+    """Real-valued feature `key` with `shape` values per example, read as float32."""
+    _check_key(key)
+    shape = (shape,) if isinstance(shape, numbers.Integral) else tuple(shape)
+    if not shape or not all(isinstance(d, numbers.Integral) and d > 0 for d in shape):
+        raise ValueError(f"numeric_column {key!r}: shape dimensions must be integers greater than 0, got {shape!r}")
+    dtype = dtypes.as_dtype(dtype)
+    if dtype.kind not in "iuf":
+        raise ValueError(f"numeric_column {key!r}: dtype must be convertible to float, got {dtype.name!r}")
+    if normalizer_fn is not None and not callable(normalizer_fn):
+        raise TypeError(f"numeric_column {key!r}: normalizer_fn must be a callable, got {normalizer_fn!r}")
+    if default_value is not None:
+        values = np.ravel(np.asarray(default_value, dtype=dtype)).tolist()
+        if len(values) not in (1, math.prod(shape)):
+            raise ValueError(f"numeric_column {key!r}: default_value {default_value!r} does not fit shape {shape!r}")
+        default_value = tuple(values * math.prod(shape) if len(values) == 1 else values)
+    return NumericColumn(key, tuple(int(d) for d in shape), default_value, dtype, normalizer_fn)
+
+
+def bucketized_column(source_column, boundaries):
+    """The buckets of a one-dimensional numeric column: (-inf, b0), [b0, b1), ..., [b_last, inf)."""
+    if not isinstance(source_column, NumericColumn):
+        raise ValueError(f"source_column must be a column made by numeric_column(), got {source_column!r}")
+    if len(source_column.shape) > 1:
+        raise ValueError(f"source_column must be one-dimensional, got shape {source_column.shape!r}")
+    if (not isinstance(boundaries, (list, tuple)) or not boundaries or
+            any(a >= b for a, b in zip(boundaries, boundaries[1:]))):
+        raise ValueError(f"boundaries must be a sorted list (strictly increasing), got {boundaries!r}")
+    return BucketizedColumn(source_column, tuple(float(b) for b in boundaries))
+
+
+def categorical_column_with_identity(key, num_buckets, default_value=None):
+    """Integer feature `key` whose values are their own ids, in [0, num_buckets)."""
+    _check_key(key)
+    if num_buckets < 1:
+        raise ValueError(f"num_buckets {num_buckets!r} < 1, column {key!r}")
+    if default_value is not None and not 0 <= default_value < num_buckets:
+        raise ValueError(f"default_value {default_value!r} not in range [0, {num_buckets}), column {key!r}")
+    return IdentityCategoricalColumn(key, int(num_buckets), default_value)
+
+
+def _check_categorical(column, what):
+    if not isinstance(column, CATEGORICAL):
+        raise ValueError(f"{what} takes a categorical column (categorical_column_with_identity, "
+                         f"bucketized_column), got {column!r}")
+
+
+def indicator_column(categorical_column):
+    """A categorical column as a multi-hot (count) vector of num_buckets entries."""
+    _check_categorical(categorical_column, "indicator_column")
+    return IndicatorColumn(categorical_column)
+
+
+def embedding_column(categorical_column, dimension, combiner="mean", initializer=None, ckpt_to_load_from=None,
+                     tensor_name_in_ckpt=None, max_norm=None, trainable=True):
+    """A categorical column through a learned table of `dimension` wide rows (see columns.EmbeddingColumn)."""
+    _check_categorical(categorical_column, "embedding_column")
+    if dimension is None or dimension < 1:
+        raise ValueError(f"Invalid dimension {dimension!r}: an embedding needs dimension >= 1")
+    if combiner not in COMBINERS:
+        raise ValueError(f"combiner must be one of {COMBINERS}, got {combiner!r}")
+    if initializer is not None and not callable(initializer):
+        raise ValueError(f"initializer must be callable if specified, got {initializer!r} "
+                         f"(embedding of {categorical_column.name!r})")
+    if (ckpt_to_load_from is None) != (tensor_name_in_ckpt is None):
+        raise ValueError("Must specify both `ckpt_to_load_from` and `tensor_name_in_ckpt` or none of them.")
+    if ckpt_to_load_from is not None:
+        raise NotImplementedError("embedding_column(ckpt_to_load_from=...) is not implemented: restore the "
+                                  "table's variable with a tf.train.Saver instead")
+    return EmbeddingColumn(categorical_column, int(dimension), combiner, initializer, max_norm, trainable)
+
+
+def _dense_columns(feature_columns):
+    if isinstance(feature_columns, DENSE + CATEGORICAL):
+        feature_columns = [feature_columns]
+    if isinstance(feature_columns, dict) or not isinstance(feature_columns, collections.abc.Iterable):
+        raise ValueError(f"Expected feature_columns to be a list of columns, got {feature_columns!r}")
+    columns = list(feature_columns)
+    if not columns:
+        raise ValueError("feature_columns must not be empty")
+    for column in columns:
+        if not isinstance(column, DENSE):
+            raise ValueError(f"Items of feature_columns must be dense columns: wrap a categorical column with "
+                             f"embedding_column or indicator_column. Given: {column!r}")
+    names = {}
+    for column in columns:
+        if column.name in names:
+            raise ValueError(f"Duplicate feature column name {column.name!r} for columns {names[column.name]!r} "
+                             f"and {column!r}")
+        names[column.name] = column
+    return sorted(columns, key=lambda c: c.name)
+
+
+def input_layer(features, feature_columns, weight_collections=None, trainable=True, cols_to_vars=None,
+                cols_to_output_tensors=None):
+    """The dense `feature_columns` of `features` (a dict of Tensors), each as [batch, its width], concatenated
+    in the order of the columns' names (TF1's) into a float32 [batch, total width] Tensor. Variables are made
+    under input_layer/<column name>/; cols_to_vars and cols_to_output_tensors, when given, are filled."""
+    columns = _dense_columns(feature_columns)
+    outputs = []
+    with variable_scope(None, default_name="input_layer", values=list(features.values())):
+        for column in columns:
+            before = set(global_variables())
+            with variable_scope(None, default_name=column.name):
+                output = column.dense(features, trainable)
+            made = [v for v in global_variables() if v not in before]
+            for variable in made:
+                add_to_collections(weight_collections or (), variable)
+            if cols_to_vars is not None:
+                cols_to_vars[column] = made
+            if cols_to_output_tensors is not None:
+                cols_to_output_tensors[column] = output
+            outputs.append(output)
+        return concat(outputs, 1)
