@@ -21,7 +21,7 @@ def local_ranks():
 
 def available_cores():
     """The cores this process may run on (os.sched_getaffinity), which a cpuset or binding makes fewer than
-    os.cpu_count(). allreduce.topology.cores says the same, but importing allreduce would load numpy too early."""
+    os.cpu_count(). allreduce.topology.cores says the same, but that module loads numpy, which must come after."""
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # no affinity on this platform (macOS)
