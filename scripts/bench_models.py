@@ -161,13 +161,14 @@ def torch_inputs(model, x, labels):
     return torch.tensor(np.ascontiguousarray(images)), torch.tensor(labels)
 
 
-def torch_step(model, params, x, labels, wrap_module=None):
-    """(step function, loss function): one SGD step of `model` in PyTorch eager per call."""
+def torch_step(model, params, x, labels, wrap_module=None, device="cpu"):
+    """(step function, loss function): one SGD step of `model` in PyTorch eager per call (device "gpu": CUDA)."""
     import torch
-    net = torch_module(model, params)
+    where = "cuda" if device == "gpu" else "cpu"
+    net = torch_module(model, params).to(where)
     net = wrap_module(net) if wrap_module else net
     opt = torch.optim.SGD(net.parameters(), lr=LR)
-    xt, yt = torch_inputs(model, x, labels)
+    xt, yt = (t.to(where) for t in torch_inputs(model, x, labels))
 
     def step():
         loss = torch.nn.functional.cross_entropy(net(xt), yt)

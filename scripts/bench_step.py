@@ -10,9 +10,9 @@ medians and their ratios. The models are in bench_models.py (same initial values
 --model mlp (the default) times the MLP at --sizes against numpy and PyTorch; the other models are timed
 against PyTorch, with ringflow's kernels per step and microseconds per kernel. --profile adds where
 ringflow's step goes, by op type. --memory reports each framework's peak RSS (getrusage) for each model in a
-fresh process. --clock cpu times CPU time instead of wall time (for a busy shared machine). --device gpu
-(MLP only) runs ringflow with Session(device="gpu") and PyTorch on CUDA (numpy is left out); each timed
-sample then ends with a device synchronize, since a step itself never waits for the GPU.
+fresh process. --clock cpu times CPU time instead of wall time (for a busy shared machine). --device gpu runs
+ringflow with Session(device="gpu") and PyTorch on CUDA (numpy is left out), both in full float32 (no TF32);
+each timed sample then ends with a device synchronize, since a step itself never waits for the GPU.
 """
 import os
 
@@ -136,6 +136,22 @@ def interleaved(steps, repeats, inner, sync=lambda: None, clock=time.perf_counte
     return {k: float(np.median(v)) for k, v in times.items()}
 
 
+def gpu_setup():
+    """Both frameworks compute float32 in full float32 on the GPU: no TF32 in PyTorch's convolutions or matmuls
+    (ringflow's cuDNN graphs leave tensor-core engines out for float32; CuPy's matmuls take TF32 only under
+    CUPY_TF32=1). Prints the device and whether ringflow's convolutions go through cuDNN."""
+    import cupy
+    from trainer.ops.kernels import cudnn_conv
+    try:
+        import torch
+        torch.backends.cudnn.allow_tf32 = False
+        torch.backends.cuda.matmul.allow_tf32 = False
+    except ImportError:
+        pass
+    name = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)["name"].decode()
+    print(f"GPU: {name}; ringflow's convolutions: {cudnn_conv.why_not() or 'cuDNN'}", flush=True)
+
+
 def torch_or_none():
     try:
         import torch
@@ -171,14 +187,18 @@ def mlp_table(args):
 def model_row(model, args):
     """Median step times of `model`, ringflow's kernels per step, and the first step's loss in both."""
     params, x, labels = bench_models.init(model)
-    step, sess, train, loss, feed = bench_models.ringflow_step(model, params, x, labels)
+    step, sess, train, loss, feed = bench_models.ringflow_step(model, params, x, labels, device=args.device)
     steps, losses = {"ringflow": step}, {"ringflow": float(sess.run(loss, feed))}
     if torch_or_none():
-        steps["torch"], torch_loss = bench_models.torch_step(model, params, x, labels)
+        steps["torch"], torch_loss = bench_models.torch_step(model, params, x, labels, device=args.device)
         losses["torch"] = torch_loss()
     repeats, inner = MODEL_REPEATS[model]
-    t = interleaved(steps, max(3, int(repeats * args.scale)), inner, clock=CLOCKS[args.clock])
-    profile = kernel_profile(sess, train, feed, repeats=max(3, int(10 * args.scale)), clock=CLOCKS[args.clock])
+    if args.device != "cpu":  # a GPU step is short: time several per sample, so the synchronize is amortized
+        repeats, inner = repeats, inner * 10
+    sync = synchronizer(args.device)
+    t = interleaved(steps, max(3, int(repeats * args.scale)), inner, sync, clock=CLOCKS[args.clock])
+    profile = kernel_profile(sess, train, feed, repeats=max(3, int(10 * args.scale)), clock=CLOCKS[args.clock],
+                             sync=sync)
     return t, losses, profile, len(x)
 
 
@@ -261,8 +281,10 @@ def main():
     unknown = [m for m in models if m not in bench_models.NAMES]
     if unknown:
         parser.error(f"unknown model(s) {unknown!r}; known: {', '.join(bench_models.NAMES)}")
-    if args.device != "cpu" and (models != ["mlp"] or args.profile or args.memory):
-        parser.error("--device gpu times the MLP only (--model mlp, without --profile or --memory)")
+    if args.device != "cpu" and args.memory:
+        parser.error("--memory measures host RSS: leave out --device gpu")
+    if args.device != "cpu":
+        gpu_setup()
     header()
     if args.memory:  # first: a child's getrusage peak starts at its parent's RSS, so spawn them before torch loads
         memory_table(models)
@@ -271,6 +293,10 @@ def main():
     table = [m for m in models if m != "mlp" or args.profile]
     if table:
         model_table(table, args)
+    if args.device != "cpu":
+        from trainer.ops.kernels import cudnn_conv
+        print(f"convolutions through cuDNN: {cudnn_conv.stats['cudnn']}; graphs declined: "
+              f"{len(cudnn_conv.declined)} {list(cudnn_conv.declined.items())[:3]}")
 
 
 if __name__ == "__main__":

@@ -26,8 +26,9 @@ class Profile:
         return "\n".join(lines)
 
 
-def kernel_profile(sess, fetch, feed, repeats=10, clock=time.perf_counter):
-    """Profile of the plan that runs `fetch` with `feed` (a dict of Tensor: value) in `sess`."""
+def kernel_profile(sess, fetch, feed, repeats=10, clock=time.perf_counter, sync=lambda: None):
+    """Profile of the plan that runs `fetch` with `feed` (a dict of Tensor: value) in `sess`; `sync` waits for the
+    device after each kernel (a GPU kernel's launch returns before it ends)."""
     plan = sess.plan([fetch], list(feed))
     runs = []
     for _ in range(repeats + 1):  # the first run warms up caches
@@ -38,6 +39,7 @@ def kernel_profile(sess, fetch, feed, repeats=10, clock=time.perf_counter):
         for kernel, ins, out, op in plan.steps:
             start = clock()
             env[out] = kernel(*[env[i] for i in ins])
+            sync()
             spent[op.type] = spent.get(op.type, 0.0) + clock() - start
         runs.append(spent)
     calls = {}

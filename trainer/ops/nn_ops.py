@@ -187,8 +187,11 @@ _UNSIGNED = {np.dtype(t): np.dtype(t.replace("int", "uint")) for t in ("int8", "
 
 
 def _sparse_xent(logits, labels):
-    """TF1's CPU kernel refuses a label outside [0, classes) (its GPU kernel gives NaN rows); checked here on
-    every device by one max over the labels read as unsigned (a negative one reads as huge): ~1 us a step."""
+    """TF1's CPU kernel refuses a label outside [0, classes) and its GPU kernel gives NaN rows: so do ringflow's
+    on host arrays (one max over the labels read as unsigned, a negative one reading as huge: ~1 us a step) and
+    on CuPy arrays (cuda_kernels.sparse_softmax_cross_entropy, with no wait for the GPU)."""
+    if get_array_module(labels).__name__ == "cupy":  # one kernel gives NaN rows, as TF1's GPU kernel does
+        return _sparse_xent_forward(logits, labels)
     unsigned = labels.view(_UNSIGNED[labels.dtype]) if labels.dtype in _UNSIGNED else labels
     if labels.size and unsigned.max() >= logits.shape[-1]:
         _bad_labels(logits, labels)
@@ -242,8 +245,14 @@ def l2_loss(t, name=None):
     return apply_op("L2Loss", [convert_to_tensor(t)], name=name or "L2Loss")
 
 
+@cuda_kernels.on_cupy(cuda_kernels.column_sums)
 def _bias_add_grad(g):
     return g.sum(axis=tuple(range(g.ndim - 1))) if g.ndim > 2 else np.add.reduce(g, axis=0)
+
+
+@cuda_kernels.on_cupy(cuda_kernels.column_sums_into)
+def _bias_add_grad_into(out, g):
+    return g.sum(axis=tuple(range(g.ndim - 1)), out=out)
 
 
 register("BiasAdd", np.add, infer=lambda x, b: [(x.shape, x.dtype)], fresh=True, inplace=inplace_binary(np.add),
@@ -251,7 +260,7 @@ register("BiasAdd", np.add, infer=lambda x, b: [(x.shape, x.dtype)], fresh=True,
 register("BiasAddGrad", _bias_add_grad,
          infer=lambda g: [(None if g.ndim is None else static_shape(g)[-1:], g.dtype)],
          grad=lambda op, gg: [apply_op("BroadcastLike", [gg, op.inputs[0]])], fresh=True,
-         into=lambda out, g: g.sum(axis=tuple(range(g.ndim - 1)), out=out))
+         into=_bias_add_grad_into)
 
 
 def bias_add(value, bias, name=None):

@@ -7,9 +7,13 @@ The input gradient of a stride-1 convolution is itself a stride-1 convolution (o
 padded by the filter size less the forward padding, with the filter flipped and its in/out channels
 swapped), so it is one more im2col and GEMM; strided ones take one GEMM and a col2im of one strided add
 per filter tap.
+On CuPy arrays the three kernels go through cuDNN (cudnn_conv.py) where it is installed, else take the same
+im2col path with the whole batch in one GEMM.
 """
 import numpy as np
 
+from . import cudnn_conv
+from .cuda_kernels import on_cupy
 from ...framework.registry import get_array_module
 
 # A slice of columns this size stays in the last-level cache between its gather and its GEMM. Measured on a
@@ -72,12 +76,38 @@ def _conv_padded(xpad, w2, kh, kw, strides, ho, wo):
     return out
 
 
+def _paddings(x_shape, w_shape, strides, padding):
+    """((Ho, Wo), (before h, before w), (after h, after w)) of a convolution, as TF pads it."""
+    (ho, ph), (wo, pw) = (out_size(x_shape[1], w_shape[0], strides[0], padding),
+                          out_size(x_shape[2], w_shape[1], strides[1], padding))
+    return (ho, wo), (ph[0], pw[0]), (ph[1], pw[1])
+
+
+def _cudnn_conv2d(x, w, strides, padding):
+    out_hw, pre, post = _paddings(x.shape, w.shape, strides, padding)
+    return cudnn_conv.conv2d(x, w, strides, pre, post, out_hw, lambda: conv2d.__wrapped__(x, w, strides, padding))
+
+
+def _cudnn_input_grad(g, x_shape, w, strides, padding):
+    _, pre, post = _paddings(x_shape, w.shape, strides, padding)
+    return cudnn_conv.conv2d_input_grad(g, x_shape, w, strides, pre, post,
+                                        lambda: conv2d_input_grad.__wrapped__(g, x_shape, w, strides, padding))
+
+
+def _cudnn_filter_grad(x, g, w, strides, padding):
+    _, pre, post = _paddings(x.shape, w.shape, strides, padding)
+    return cudnn_conv.conv2d_filter_grad(x, g, w.shape, strides, pre, post,
+                                         lambda: conv2d_filter_grad.__wrapped__(x, g, w, strides, padding))
+
+
+@on_cupy(_cudnn_conv2d)
 def conv2d(x, w, strides, padding):
     kh, kw, c, o = w.shape
     (ho, ph), (wo, pw) = out_size(x.shape[1], kh, strides[0], padding), out_size(x.shape[2], kw, strides[1], padding)
     return _conv_padded(_padded(x, ph, pw), w.reshape(kh * kw * c, o), kh, kw, strides, ho, wo)
 
 
+@on_cupy(_cudnn_filter_grad)
 def conv2d_filter_grad(x, g, w, strides, padding):
     """dL/dw: the columns of x times g, summed over slices of the batch."""
     xp = get_array_module(g)
@@ -91,6 +121,7 @@ def conv2d_filter_grad(x, g, w, strides, padding):
     return grad.reshape(kh, kw, c, o)
 
 
+@on_cupy(_cudnn_input_grad)
 def conv2d_input_grad(g, x_shape, w, strides, padding):
     """dL/dx of an (N, H, W, C) input."""
     kh, kw, c, o = w.shape

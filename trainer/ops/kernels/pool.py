@@ -4,12 +4,14 @@ Each window is a (kh, kw) tile, so the image is viewed as (N, Ho, kh, Wo, kw*C) 
 kh - 1 elementwise maxima of whole rows of tiles and kw - 1 of their columns, and the gradient walks the
 kh*kw taps in TF1's order (row-major), routing each window's gradient to its first maximum, as TF1's
 MaxPoolGrad does when values tie (a ReLU's zeros do). Overlapping or padded windows go through
-conv_ops' general path.
+conv_ops' general path. On CuPy arrays each direction is one launch, a thread per window (cuda_kernels.py).
 """
 import numpy as np
 
-from ...framework.registry import get_array_module
+from . import cuda_kernels
 from .conv import out_size
+from .cuda_kernels import on_cupy
+from ...framework.registry import get_array_module
 
 
 def tiles(shape, ksize, strides, padding):
@@ -41,6 +43,7 @@ def _max_of(views):
     return out
 
 
+@on_cupy(cuda_kernels.max_pool)
 def max_pool(x, ksize, ho, wo):
     xp = get_array_module(x)
     kh, kw = ksize
@@ -50,6 +53,7 @@ def max_pool(x, ksize, ho, wo):
     return _max_of([rows[:, :, :, j] for j in range(kw)])
 
 
+@on_cupy(cuda_kernels.max_pool_grad)
 def max_pool_grad(x, y, g, ksize, ho, wo):
     """g routed to each window's first maximum (row-major, as TF1), zeros elsewhere."""
     xp = get_array_module(g)
