@@ -4,7 +4,7 @@ Over time-major inputs [time, batch, depth], the per-step gate math is LSTMBlock
 the matmuls are grouped as a sequence allows: the inputs' share of the gates is one matmul for all steps
 before the loop, only h_prev's is done step by step, and the weight gradient is one matmul over all steps
 after the backward loop, instead of one per step summed. Steps from seq_len_max on are zeros (TF1). On CuPy
-arrays each direction's walk over the steps is one launch (cuda_kernels.lstm_sequence, lstm_sequence_grad).
+arrays each direction's walk over the steps is one launch (cuda_lstm.lstm_sequence, lstm_sequence_grad).
 
 The gradient op differs from TF1's BlockLSTMGrad in two ways: it returns the pre-activations' gradient
 instead of x's, which the gradient rule computes with a graph matmul only where x needs one, and it takes
@@ -13,7 +13,7 @@ instead of x's, which the gradient rule computes with a graph matmul only where 
 from .array_ops import reshape, shape
 from .math_ops import matmul
 from ..framework.registry import apply_op, get_array_module, register
-from .kernels import cuda_kernels
+from .kernels import cuda_lstm
 from .kernels.rnn import blocks, gate_scales, lstm_step, lstm_step_grad
 from .rnn_ops import LSTM_OUTPUTS, lstm_state_grads, positive_clip
 from .stack_ops import split
@@ -37,7 +37,7 @@ def _block_lstm(seq_len_max, x, cs_prev, h_prev, w, *rest, forget_bias, cell_cli
     xp.dot(x[:steps].reshape(steps * batch, depth), w_half[:depth], out=act[:steps].reshape(steps * batch, 4 * n))
     act[:steps] += shift
     clip, w_h = positive_clip(cell_clip), w_half[depth:]
-    if cuda_kernels.lstm_sequence(act, w_h, h_prev, cs_prev, peepholes, clip, steps, cs, co, h) is NotImplemented:
+    if cuda_lstm.lstm_sequence(act, w_h, h_prev, cs_prev, peepholes, clip, steps, cs, co, h) is NotImplemented:
         recurrent = xp.empty((batch, 4 * n), dtype=x.dtype)
         for t in range(steps):
             act[t] += xp.dot(h[t - 1] if t else h_prev, w_h, out=recurrent)
@@ -56,7 +56,7 @@ def _block_lstm_grad(seq_len_max, x, cs_prev, h_prev, w, *rest, use_peephole, ce
     scratch = xp.empty((batch, 4 * n), dtype=x.dtype)
     peephole_grads = [xp.zeros(n, dtype=x.dtype) for _ in range(3)] if use_peephole else []
     w_h_t, clip = xp.ascontiguousarray(w[depth:].T), positive_clip(cell_clip)  # AVX-512 BLAS: 25% faster than .T
-    fused = cuda_kernels.lstm_sequence_grad((i, ci, f, o), cs_prev, cs, co, h_grad, cs_grad, w_h_t, peepholes, clip,
+    fused = cuda_lstm.lstm_sequence_grad((i, ci, f, o), cs_prev, cs, co, h_grad, cs_grad, w_h_t, peepholes, clip,
                                             steps, dicfo)
     if fused is not NotImplemented:
         dcs, dh, step_grads = fused

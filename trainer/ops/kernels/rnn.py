@@ -5,9 +5,9 @@ The kernels use the inputs' array module (numpy or CuPy) and write into buffers 
 kernel can fill its [time, batch, ...] outputs in place. numpy runs a ufunc on a column block of a matrix row
 by row, several times slower than on contiguous memory, so the activations of all four gates are computed in
 one pass over the whole [batch, 4 * units] block, a per-column scale picking sigmoid or tanh. On CuPy arrays each
-step is one fused launch each way (cuda_kernels.lstm_step, lstm_step_grad) instead of a dozen elementwise ones.
+step is one fused launch each way (cuda_lstm.lstm_step, lstm_step_grad) instead of a dozen elementwise ones.
 """
-from . import cuda_kernels
+from . import cuda_lstm
 from .cuda_kernels import on_cupy
 from ...framework.registry import get_array_module
 
@@ -47,7 +47,7 @@ def _activate(gates, half):
     gates += 1 - half
 
 
-@on_cupy(cuda_kernels.lstm_step)
+@on_cupy(cuda_lstm.lstm_step)
 def lstm_step(gates, cs_prev, peepholes, cell_clip, half, shift, cs, co, h):
     """One step forward, in place: gates ([x, h_prev] @ w, without the bias) become the activations
     [i, ci, f, o]; cs (the cell state, clipped to +-cell_clip when that is not None), co = tanh(cs) and
@@ -77,7 +77,7 @@ def lstm_step(gates, cs_prev, peepholes, cell_clip, half, shift, cs, co, h):
     xp.multiply(co, o, out=h)
 
 
-@on_cupy(cuda_kernels.lstm_step_grad)
+@on_cupy(cuda_lstm.lstm_step_grad)
 def lstm_step_grad(act, cs_prev, cs, co, h_grad, cs_grad, peepholes, cell_clip, dicfo, scratch):
     """One step backward: d(pre-activations) into dicfo ([batch, 4 * units], like `scratch`, which it uses).
 
