@@ -227,8 +227,8 @@ def test_static_rnn_matches_dynamic_rnn_and_reuses_variables():
                                                 dtype=tg.float64, scope=tg.get_variable_scope())
         assert len(tg.global_variables()) == 2
         s_val, d_val = _initialized(graph).run([[tg.stack(outs, axis=1), state], [d_outs, d_state]], {inputs: x})
-    np.testing.assert_allclose(s_val[0], d_val[0], rtol=1e-12)
-    np.testing.assert_allclose(s_val[1], d_val[1], rtol=1e-12)
+    np.testing.assert_allclose(s_val[0], d_val[0], rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(s_val[1], d_val[1], rtol=1e-12, atol=1e-15)
 
 
 def test_multi_rnn_cell_composes_its_cells():
@@ -247,9 +247,9 @@ def test_multi_rnn_cell_composes_its_cells():
                                                                                   "basic_lstm_cell")
     mid, h0 = np_gru(gru, x, np.zeros((2, 4)))
     want, (c1, h1) = np_lstm(lstm, mid, (np.zeros((2, 2)), np.zeros((2, 2))))
-    np.testing.assert_allclose(got_out, want, rtol=1e-12)
-    np.testing.assert_allclose(got_state[0], h0, rtol=1e-12)
-    np.testing.assert_allclose(got_state[1].c, c1, rtol=1e-12)
+    np.testing.assert_allclose(got_out, want, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(got_state[0], h0, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(got_state[1].c, c1, rtol=1e-12, atol=1e-15)
 
 
 def test_dropout_wrapper():
@@ -272,8 +272,8 @@ def test_dropout_wrapper():
         want = sess.run([out, state], {inputs: x})
         for o, s, k in ((out1, state1, 0.5), (out2, state2, 1.0)):
             got = sess.run([o, s], {inputs: x, keep: k})
-            np.testing.assert_allclose(got[0], want[0], rtol=1e-12)
-            np.testing.assert_allclose(got[1], want[1], rtol=1e-12)
+            np.testing.assert_allclose(got[0], want[0], rtol=1e-12, atol=1e-15)
+            np.testing.assert_allclose(got[1], want[1], rtol=1e-12, atol=1e-15)
         dropped = sess.run(out2, {inputs: x, keep: 0.5})
     assert (dropped == 0).mean() > 0.3 and not np.allclose(dropped, want[0])
     kept = dropped != 0
@@ -294,7 +294,7 @@ def test_dropout_wrapper_keeps_the_lstm_cell_state_and_variational_masks():
         seq, _ = tg.nn.static_rnn(variational, [inputs, inputs], initial_state=zero)
         sess = _initialized(graph)
         p, d, (o1, o2) = sess.run([plain, dropped, seq], {inputs: x})
-    np.testing.assert_allclose(d.c, p.c, rtol=1e-12)  # TF1 never drops an LSTM's c
+    np.testing.assert_allclose(d.c, p.c, rtol=1e-12, atol=1e-15)  # TF1 never drops an LSTM's c
     assert np.any(d.h == 0) and np.any(d.h != 0)
     mask = o1 != 0
     assert np.all((o2 != 0) == mask) and np.all(mask == mask[:1])  # one mask per step and per batch
@@ -333,8 +333,8 @@ def test_bidirectional_dynamic_rnn_reverses_each_sequence():
         def objective(values):
             return sess.run(tg.reduce_sum(bw * bw) + tg.reduce_sum(fw), {inputs: values[0], seq: lengths})
         want_g = numerical_gradient(objective, [x])[0]
-    np.testing.assert_allclose(got_bw, _reverse_np(ref_out, lengths), rtol=1e-12)
-    np.testing.assert_allclose(got_state, ref_state, rtol=1e-12)
+    np.testing.assert_allclose(got_bw, _reverse_np(ref_out, lengths), rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(got_state, ref_state, rtol=1e-12, atol=1e-15)
     np.testing.assert_allclose(g, want_g, rtol=1e-6, atol=1e-8)
 
 
@@ -349,7 +349,7 @@ def test_static_bidirectional_rnn_concatenates_both_directions():
                                                       dtype=tg.float64)
         assert [o.shape.as_list() for o in outs] == [[2, 5]] * 3 and len(tg.global_variables()) == 4
         got, f, b = _initialized(graph).run([tg.stack(outs, axis=1), fw, bw], {inputs: x})
-    np.testing.assert_allclose(got, np.concatenate([f, b], axis=2), rtol=1e-12)
+    np.testing.assert_allclose(got, np.concatenate([f, b], axis=2), rtol=1e-12, atol=1e-15)
 
 
 def test_errors_name_the_culprit():
@@ -385,8 +385,8 @@ def test_state_is_tuple_false_and_compat_namespace():
     pair = (np.zeros((2, 3)), np.zeros((2, 3)))
     for t in range(3):
         o, pair = np_lstm(v, x[:, t], pair)
-    np.testing.assert_allclose(got_out[:, -1], o, rtol=1e-12)
-    np.testing.assert_allclose(got_state, np.concatenate(pair, 1), rtol=1e-12)
+    np.testing.assert_allclose(got_out[:, -1], o, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(got_state, np.concatenate(pair, 1), rtol=1e-12, atol=1e-15)
 
 
 def test_residual_device_wrappers_and_get_initial_state():
@@ -402,8 +402,8 @@ def test_residual_device_wrappers_and_get_initial_state():
         got_out, got_state = sess.run([out, state], {inputs: x})
         v = _values(sess, "basic_rnn_cell")
     want, _ = np_basic_rnn(v, x, np.zeros((2, 3)))
-    np.testing.assert_allclose(got_state, want, rtol=1e-12)
-    np.testing.assert_allclose(got_out, x + want, rtol=1e-12)
+    np.testing.assert_allclose(got_state, want, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(got_out, x + want, rtol=1e-12, atol=1e-15)
 
 
 def test_runs_on_the_strict_device_standin():
@@ -427,4 +427,4 @@ def test_runs_on_the_strict_device_standin():
     with strict_sessions():
         device = run()
     for h, d in zip(host, device):
-        np.testing.assert_allclose(d, h, rtol=1e-12)
+        np.testing.assert_allclose(d, h, rtol=1e-12, atol=1e-15)
