@@ -63,6 +63,17 @@ def test_conv2d_and_both_gradients_on_the_gpu_match_numpy(dtype, case, path):
         assert cudnn_conv.stats["cudnn"] > before, cudnn_conv.declined
 
 
+def test_without_the_cudnn_frontend_why_not_says_what_is_missing():
+    """Runs everywhere: on a machine without the package the reason names it (a GPU session then convolves
+    through im2col); with it, there is nothing to say."""
+    try:
+        import cudnn  # noqa: F401 - whether it imports is the question
+    except Exception:
+        assert "cudnn" in cudnn_conv.why_not() or "RINGFLOW_CUDNN=0" in cudnn_conv.why_not()
+    else:
+        assert cudnn_conv.why_not() is None or "RINGFLOW_CUDNN=0" in cudnn_conv.why_not()
+
+
 @needs_gpu
 def test_cudnn_is_used_wherever_the_frontend_imports():
     try:
