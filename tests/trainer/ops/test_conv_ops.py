@@ -4,6 +4,7 @@ import pytest
 
 import trainer as tg
 from tests.trainer.op_oracle import check_op, torch
+from trainer.ops.kernels import conv as conv_kernels
 
 F = torch and torch.nn.functional
 RNG = np.random.default_rng(1)
@@ -155,6 +156,23 @@ def test_conv2d_of_a_batch_larger_than_one_gemm_slice(stride):
     probe = RNG.standard_normal(x.shape)  # <dx, probe> = <g, conv(probe)>: the adjoint identity
     np.testing.assert_allclose(np.vdot(values[1], probe), np.vdot(gb, _numpy_conv(probe, w, stride, "SAME")),
                                rtol=1e-9)
+
+
+@pytest.mark.parametrize("channels", [1, 3, 4, 5], ids=lambda c: f"C{c}")
+@pytest.mark.parametrize("stride", [1, 2])
+def test_conv2d_of_few_channel_images_in_many_slices(channels, stride, monkeypatch):
+    """Images of at most TAP_MAJOR_CHANNELS channels are gathered tap by tap; the rest as windows. Either way, over
+    batches cut into several slices of columns, the output and the filter gradient are the taps' sums."""
+    x, w = RNG.standard_normal((13, 41, 39, channels)), RNG.standard_normal((5, 5, channels, 3))
+    assert (channels <= conv_kernels.TAP_MAJOR_CHANNELS) == (channels < 5)
+    monkeypatch.setattr(conv_kernels, "CHUNK_BYTES", 64 << 10)  # an image or two per slice
+    expected = _numpy_conv(x, w, stride, "SAME")
+    g = RNG.standard_normal(expected.shape)
+    np.testing.assert_allclose(conv_kernels.conv2d(x, w, (stride, stride), "SAME"), expected, rtol=1e-10, atol=1e-10)
+    dw_ref = np.stack([np.stack([np.einsum("nhwc,nhwo->co", _numpy_conv_window(x, i, j, stride, w.shape), g)
+                                 for j in range(5)]) for i in range(5)])
+    np.testing.assert_allclose(conv_kernels.conv2d_filter_grad(x, g, w, (stride, stride), "SAME"), dw_ref,
+                               rtol=1e-10, atol=1e-9)
 
 
 def _numpy_conv_window(x, i, j, stride, w_shape):

@@ -20,6 +20,7 @@ from ...framework.registry import get_array_module
 # 32 MiB-L3 EPYC, one BLAS thread: slices of 2-8 MiB are within 5% of each other, and gathering the whole
 # batch first makes LeNet's convolutions 1.3-1.7x slower. Devices take the whole batch in one GEMM.
 CHUNK_BYTES = 4 << 20
+TAP_MAJOR_CHANNELS = 4  # images of at most this many channels are gathered tap by tap (_tap_major_slices)
 
 
 def out_size(size, k, stride, padding):
@@ -57,6 +58,9 @@ def _column_slices(xpad, kh, kw, strides, ho, wo):
     xp = get_array_module(xpad)
     if ho <= 0 or wo <= 0:
         raise ValueError(f"conv2d: a {kh}x{kw} filter does not fit in the padded images of shape {xpad.shape}")
+    if xp is np and xpad.shape[3] <= TAP_MAJOR_CHANNELS:
+        yield from _tap_major_slices(xpad, kh, kw, strides, ho, wo)
+        return
     win = _windows(xpad, kh, kw, strides, ho, wo)
     k = kh * win.shape[4]
     chunks = _image_chunks(xpad.shape[0], ho * wo * k, xpad.itemsize, xp)
@@ -65,6 +69,24 @@ def _column_slices(xpad, kh, kw, strides, ho, wo):
         part = cols[:stop - start]
         part[...] = win[start:stop]
         yield start, stop, part.reshape(-1, k)
+
+
+def _tap_major_slices(xpad, kh, kw, strides, ho, wo):
+    """_column_slices for images of few channels (a first layer's gray or RGB): a window's row is then only kw*C
+    values, which the gather above copies a few at a time. Here each filter tap's (Ho, Wo, C) plane is copied whole
+    into row block `tap` of a (kh*kw*C, pixels) buffer, and its transpose is the im2col matrix: LeNet's 5x5 first
+    layer gathers 3.6x faster, and BLAS takes the transpose as it is (forward 1.6x, filter gradient 1.9x)."""
+    n, _, _, c = xpad.shape
+    k, sh, sw = kh * kw * c, strides[0], strides[1]
+    chunks = _image_chunks(n, ho * wo * k, xpad.itemsize, np)
+    buffer = np.empty(k * (chunks[0][1] - chunks[0][0]) * ho * wo, dtype=xpad.dtype)
+    for start, stop in chunks:
+        cols_t = buffer[:k * (stop - start) * ho * wo].reshape(kh, kw, c, stop - start, ho, wo)
+        for i in range(kh):
+            for j in range(kw):
+                plane = xpad[start:stop, i:i + sh * (ho - 1) + 1:sh, j:j + sw * (wo - 1) + 1:sw]
+                cols_t[i, j] = plane.transpose(3, 0, 1, 2)
+        yield start, stop, cols_t.reshape(k, -1).T
 
 
 def _conv_padded(xpad, w2, kh, kw, strides, ho, wo):
