@@ -190,7 +190,7 @@ def _sparse_xent(logits, labels):
     """TF1's CPU kernel refuses a label outside [0, classes) and its GPU kernel gives NaN rows: so do ringflow's
     on host arrays (one max over the labels read as unsigned, a negative one reading as huge: ~1 us a step) and
     on CuPy arrays (cuda_kernels.sparse_softmax_cross_entropy, with no wait for the GPU)."""
-    if get_array_module(labels).__name__ == "cupy":  # one kernel gives NaN rows, as TF1's GPU kernel does
+    if cuda_kernels.is_cupy(labels):  # one kernel gives NaN rows, as TF1's GPU kernel does
         return _sparse_xent_forward(logits, labels)
     unsigned = labels.view(_UNSIGNED[labels.dtype]) if labels.dtype in _UNSIGNED else labels
     if labels.size and unsigned.max() >= logits.shape[-1]:

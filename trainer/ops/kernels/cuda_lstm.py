@@ -247,8 +247,10 @@ def lstm_sequence_grad(gates, cs_prev, cs, co, h_grad, cs_grad, w_h_t, peepholes
         *gates, np.int64(strides[0]), np.int64(strides[1]), cs_prev, cs, co, h_grad, cs_grad, w_h_t,
         _peep(peepholes, cs), _clip(cell_clip, dtype), dicfo, dcs, dh, np.int64(steps), np.int64(batch),
         np.int64(n), np.int32(peepholes is not None)), shared_mem=launch[1])
-    if peepholes is None or not steps:
+    if peepholes is None:
         return dcs, dh, None
+    if not steps:
+        return dcs, dh, tuple(cupy.zeros(n, dtype=dtype) for _ in range(3))
     before = cupy.concatenate([cs_prev[None], cs[:steps - 1]])  # each step's cs_prev
     d = dicfo[:steps]
     return dcs, dh, ((d[..., :n] * before).sum(axis=(0, 1)), (d[..., 2 * n:3 * n] * before).sum(axis=(0, 1)),
