@@ -9,6 +9,7 @@ a TensorShape and a dtype.
 from ..framework import dtypes
 from ..framework.tensor import Tensor
 from ..ops.core_ops import convert_to_tensor
+from ..ops import nest
 from ..ops.nest import describe, pack
 from ..ops.stack_ops import stack
 from ..framework.tensor_shape import TensorShape
@@ -16,14 +17,7 @@ from ..framework.tensor_shape import TensorShape
 
 def flatten(value):
     """The components of a tf.data element in order, and its structure (None for a single component)."""
-    if isinstance(value, dict):
-        keys = sorted(value)
-        parts = [flatten(value[k]) for k in keys]
-        return [leaf for p in parts for leaf in p[0]], ("dict", keys, [p[1] for p in parts])
-    if isinstance(value, tuple) and not isinstance(value, TensorShape):
-        parts = [flatten(v) for v in value]
-        return [leaf for p in parts for leaf in p[0]], (type(value), None, [p[1] for p in parts])
-    return [value], None
+    return nest.flatten(value, sequences=(tuple,))
 
 
 def flatten_types(output_types):

@@ -6,14 +6,15 @@ functions return, TF's `nest` in miniature; dicts are flattened in sorted key or
 from ..framework.tensor_shape import TensorShape
 
 
-def flatten(x):
-    """The leaves of `x` in order, and its structure (None for a single leaf)."""
+def flatten(x, sequences=(list, tuple)):
+    """The leaves of `x` in order, and its structure (None for a single leaf). `sequences`: the types nested
+    into besides dicts (tf.data passes (tuple,): a list is one value there)."""
     if isinstance(x, dict):
         keys = sorted(x)
-        parts = [flatten(x[k]) for k in keys]
+        parts = [flatten(x[k], sequences) for k in keys]
         return [leaf for p in parts for leaf in p[0]], ("dict", keys, [p[1] for p in parts])
-    if isinstance(x, (list, tuple)) and not isinstance(x, TensorShape):
-        parts = [flatten(v) for v in x]
+    if isinstance(x, sequences) and not isinstance(x, TensorShape):
+        parts = [flatten(v, sequences) for v in x]
         return [leaf for p in parts for leaf in p[0]], (type(x), None, [p[1] for p in parts])
     return [x], None
 
