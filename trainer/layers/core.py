@@ -1,11 +1,11 @@
 """tf.layers.Dense, Dropout and Flatten, and their functional forms."""
 import numpy as np
 
-from .. import nn
 from ..framework.tensor import Tensor
 from ..ops.initializers import zeros_initializer
 from ..ops.array_ops import cast, reshape, transpose
 from ..ops.core_ops import identity
+from ..ops import dropout_ops
 from ..ops.math_ops import matmul, where
 from ..ops.nn_ops import bias_add
 from .base import Layer, static_dims
@@ -96,7 +96,7 @@ class Dropout(Layer):
         if training is False:
             return identity(inputs)
         options = {} if self.noise_shape is None else {"noise_shape": self._noise_shape(inputs)}
-        dropped = nn.dropout(inputs, rate=self.rate, seed=self.seed, **options)
+        dropped = dropout_ops.dropout(inputs, rate=self.rate, seed=self.seed, **options)
         return dropped if training is True else where(training, dropped, inputs)
 
 
