@@ -17,6 +17,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
+import allreduce  # noqa: E402
+from simcluster import SimCluster, available  # noqa: E402
 
 BACKENDS = ["hierarchical", "ring", "mpi"]
 LAYOUTS = [("2x2 block", 2, 2, "block"), ("2x2 cyclic", 2, 2, "cyclic"), ("2x1", 2, 1, "block"),
@@ -49,7 +51,6 @@ class MPIAllreduce:
 def worker(args):
     import numpy as np
     from mpi4py import MPI
-    import allreduce
     comm = MPI.COMM_WORLD
     names = [b for b in args.backends.split(",") if b == "mpi" or b in allreduce.BACKENDS]
     # "mpi" is MPI_Allreduce itself through mpi4py: the reference, whatever the package's wrapper adds
@@ -72,7 +73,6 @@ def worker(args):
 
 
 def run_layout(layout, nodes, ppn, placement, args):
-    from simcluster import SimCluster
     command = [sys.executable, os.path.abspath(__file__), "--worker", "--sizes", args.sizes,
                "--repeats", str(args.repeats), "--backends", args.backends]
     with SimCluster(nodes, rate=args.rate) as cluster:
@@ -94,7 +94,6 @@ def main():
     args = ap.parse_args()
     if args.worker:
         return worker(args)
-    from simcluster import available
     problem = available()
     if problem:
         sys.exit(f"bench_cluster: {problem}")

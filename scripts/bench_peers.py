@@ -24,6 +24,9 @@ import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
+import bench_models  # noqa: E402
+import trainer as tg  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 WARMUP = 3  # steps before timing: plans, allocator, DDP's first-iteration bucket rebuild
 LAUNCH_TIMEOUT = 300  # seconds for one mpiexec job; a hung rendezvous fails the benchmark instead of hanging it
@@ -37,8 +40,6 @@ def mpi_rank_size():
 
 
 def ringflow_step(model, params, x, labels):
-    import trainer as tg
-    import bench_models
     step, sess = bench_models.ringflow_step(model, params, x, labels, wrap_optimizer=tg.DistributedOptimizer)[:2]
     tg.broadcast_variables(sess)
     return step
@@ -47,7 +48,6 @@ def ringflow_step(model, params, x, labels):
 def torch_step(model, params, x, labels, port):
     import torch
     import torch.distributed as dist
-    import bench_models
     torch.set_num_threads(1)
     rank, size = mpi_rank_size()
     dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank, world_size=size)
@@ -58,7 +58,6 @@ def torch_step(model, params, x, labels, port):
 def worker(model, rounds, steps, port):
     """In each rank: time both frameworks in alternating segments; rank 0 prints samples/s per segment."""
     from mpi4py import MPI
-    import bench_models
     comm = MPI.COMM_WORLD
     params, _, _ = bench_models.init(model, seed=0)
     _, x, labels = bench_models.init(model, seed=1 + comm.rank)  # each rank its own data, same batch size

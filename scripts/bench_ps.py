@@ -6,6 +6,7 @@ prints a table of the medians over the repeats. Each job runs this same file wit
 its samples/s and the bytes it sent per step as JSON on stdout.
 """
 import argparse
+import faulthandler
 import json
 import re
 import statistics
@@ -14,15 +15,20 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+import trainer as tg  # noqa: E402
+from tests.mpirun import find_mpiexec, mpi_env  # noqa: E402
+from trainer.parallel.ps.remote_store import current_client  # noqa: E402
 
 HIDDEN = 256   # a 2-layer MLP, 784-256-10: S = 203,530 float32 parameters (~0.8 MB)
 BATCH = 32     # per worker
 HANG_S = 120   # a job takes seconds even on a loaded 2-core machine: past this a rank is stuck
 
 
-def build(tg, np):
+def build():
     x = tg.placeholder(tg.float32, [None, 784])
     y = tg.placeholder(tg.int64, [None])
     w1 = tg.Variable(tg.random_normal([784, HIDDEN], stddev=0.05, seed=1), name="w1")
@@ -36,15 +42,11 @@ def build(tg, np):
 
 
 def role(args):
-    import faulthandler
-
-    import numpy as np
     faulthandler.dump_traceback_later(HANG_S, exit=True)  # a stuck rank shows where it waits, then ends the job
-    import trainer as tg
     rng = np.random.default_rng(0)
     feed_x, feed_y = rng.standard_normal((BATCH, 784)).astype(np.float32), rng.integers(0, 10, BATCH)
     if args.mode == "allreduce":
-        x, y, loss, size = build(tg, np)
+        x, y, loss, size = build()
         train = tg.DistributedOptimizer(tg.train.GradientDescentOptimizer(0.01)).minimize(loss)
         sess = tg.Session()
         sess.run(tg.global_variables_initializer())
@@ -59,7 +61,7 @@ def role(args):
             server.join()
         with tg.device(tg.train.replica_device_setter(worker_device=f"/job:worker/task:{args.task}",
                                                       cluster=cluster)):
-            x, y, loss, size = build(tg, np)
+            x, y, loss, size = build()
             step = tg.train.get_or_create_global_step()
             opt = tg.train.GradientDescentOptimizer(0.01)
             if args.mode == "sync":
@@ -68,7 +70,6 @@ def role(args):
         sv = tg.train.Supervisor(is_chief=args.task == 0, logdir=None, summary_op=None, global_step=step,
                                  recovery_wait_secs=0.2)
         sess = sv.prepare_or_wait_for_session(server.target)
-        from trainer.parallel.ps.remote_store import current_client
         client, rank, n = current_client(), args.task, workers
     for _ in range(3):  # warm-up: plans compiled, buffers allocated
         sess.run(train, {x: feed_x, y: feed_y})
@@ -83,7 +84,6 @@ def role(args):
 
 
 def launch(mode, workers, ps, steps):
-    from tests.mpirun import find_mpiexec, mpi_env
     me = [sys.executable, "-m", "mpi4py", __file__, "--role", "--mode", mode, "--steps", str(steps),
           "--workers", str(workers), "--ps", str(ps)]
     if mode == "allreduce":

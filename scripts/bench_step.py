@@ -31,6 +31,7 @@ import numpy as np  # noqa: E402
 import bench_models  # noqa: E402
 from bench_models import LR  # noqa: E402
 from step_profile import kernel_profile  # noqa: E402
+from trainer.ops.kernels import cudnn_conv  # noqa: E402
 
 SIZES = {  # name: (layer widths, batch, repeats, steps per timed sample)
     "small": ([32, 64, 64, 10], 32, 400, 20),
@@ -141,7 +142,6 @@ def gpu_setup():
     (ringflow's cuDNN graphs leave tensor-core engines out for float32; CuPy's matmuls take TF32 only under
     CUPY_TF32=1). Prints the device and whether ringflow's convolutions go through cuDNN."""
     import cupy
-    from trainer.ops.kernels import cudnn_conv
     try:
         import torch
         torch.backends.cudnn.allow_tf32 = False
@@ -294,7 +294,6 @@ def main():
     if table:
         model_table(table, args)
     if args.device != "cpu":
-        from trainer.ops.kernels import cudnn_conv
         print(f"convolutions through cuDNN: {cudnn_conv.stats['cudnn']}; graphs declined: "
               f"{len(cudnn_conv.declined)} {list(cudnn_conv.declined.items())[:3]}")
 

@@ -15,6 +15,7 @@ from mpi4py import MPI
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import allreduce  # noqa: E402
+from allreduce import devices  # noqa: E402
 
 
 def main():
@@ -23,7 +24,6 @@ def main():
     say = print if rank == 0 else (lambda *a, **k: None)
     comm = allreduce.create_communicator("nccl")
     import cupy as cp
-    from allreduce import devices
     say(f"# nccl backend: {n} rank(s), device {comm.device.id} (PCI {devices.bus_id(comm.device.id)}), "
         f"NCCL {cp.cuda.nccl.get_version()}, ncclAvg: {hasattr(cp.cuda.nccl, 'NCCL_AVG')}")
     failures = 0
