@@ -141,3 +141,10 @@ def get_array_module(x):
     if namespace is None or isinstance(x, (np.ndarray, np.generic)):
         return np
     return namespace()
+
+
+def to_numpy(x):
+    """`x` as a numpy array: a device array (CuPy, or another module's through its `.get()`) is copied to the
+    host, anything else goes through np.asarray. For code that needs host memory whatever the session's device:
+    the host buckets, a communicator, a summary's protobuf."""
+    return np.asarray(x) if get_array_module(x) is np else x.get()

@@ -10,7 +10,7 @@ import time
 import numpy as np
 
 import allreduce
-from ..framework.registry import apply_op, get_array_module, register
+from ..framework.registry import apply_op, get_array_module, register, to_numpy
 from ..ops.core_ops import convert_to_tensor
 from . import activities, bucket_ops
 from .same_model import check_same_model
@@ -74,7 +74,7 @@ class GradientAverager:
         on_host = fused is self.fused
         weight = None
         if self.weighted:
-            weight = float(_host(arrays[0])) if on_host else arrays[0]
+            weight = float(to_numpy(arrays[0])) if on_host else arrays[0]
         grads = iter(arrays[self.weighted:])
         inputs = [next(grads) if has else None for has in self.has_grad]
         pack = self.packer(fused)
@@ -130,9 +130,9 @@ class GradientAverager:
         if grad is None or weight == 0:
             view.fill(0)  # an empty shard's mean is NaN: it must contribute nothing, not poison the sum
         elif weight is not None:
-            np.multiply(_host(grad), weight, out=view)
+            np.multiply(to_numpy(grad), weight, out=view)
         elif grad is not view:  # else the gradient was computed straight into its bucket
-            view[...] = _host(grad)
+            view[...] = to_numpy(grad)
 
     def _divisor(self, fused, on_host):
         if not self.average:
@@ -155,11 +155,6 @@ def _pack_device(view, grad, weight):
         xp.multiply(xp.where(weight != 0, grad, 0), weight, out=view)
     elif grad is not view:
         view[...] = grad
-
-
-def _host(array):
-    """A numpy array (CuPy arrays are copied to the host: the host buckets are host memory)."""
-    return array.get() if hasattr(array, "get") and not isinstance(array, np.ndarray) else np.asarray(array)
 
 
 def _infer(*inputs, averager, shapes, dtypes, **attrs):
