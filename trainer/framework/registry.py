@@ -26,9 +26,10 @@ class OpDef:
         is fresh and nobody reads it after this op.
     into(out, *arrays, **attrs): computes the op straight into `out`; with `destinations`, this is the
         zero-copy handshake below.
-    destinations(op): per input, the buffer this op would copy that input into (or None). When the input's
-        producer has `into`, matches the buffer's shape, dtype and device, and feeds nothing else, the
-        session has the producer write there and the copy disappears (gradients into fusion buckets).
+    destinations(op, session): per input, the buffer this op would copy that input into when it runs in
+        `session` (or None). When the input's producer has `into`, matches the buffer's shape, dtype and
+        device, and feeds nothing else, the session has the producer write there and the copy disappears
+        (gradients into fusion buckets: each device its own).
     persistent: outputs are buffers that outlive the run (a variable's storage, communication buckets);
         fetches of them are copied.
     """

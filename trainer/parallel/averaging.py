@@ -45,16 +45,15 @@ class GradientAverager:
         on_cpu = overlap and not communicator.reduces_on_device  # NCCL overlaps on the device
         self.fused = allreduce.FusedAllreduce(bucket_ops.duplicate(communicator) if on_cpu else communicator, self.layout,
                                     bucket_bytes=BUCKET_BYTES, split=on_cpu)
-        self.device_fused, self.device = {}, "cpu"  # device name -> its buckets; the device of the last plan
+        self.device_fused = {}  # device name -> its buckets, each plan picking its session's (on_device)
         self.calls = 0  # steps averaged by this process: errors name the step a rank is in (all ranks count alike)
 
     def on_device(self, session=None):
         """The buckets a plan of `session` (None: a device="gpu" one) writes its gradients into: the host
         buckets on "cpu", else that device's buckets, built by its first plan (collective: every rank's first
         plan of the training op on that device builds them together, as the host buckets are built with the
-        graph). The device is remembered: `destinations` names the buckets of the last plan made."""
+        graph). Decided per session, so plans of sessions on different devices each keep their own."""
         device = "gpu" if session is None else session.device
-        self.device = device
         if device == "cpu":
             return self.fused
         if device not in self.device_fused:
@@ -63,10 +62,6 @@ class GradientAverager:
             self.device_fused[device] = allreduce.FusedAllreduce(self.communicator, self.layout, bucket_bytes=BUCKET_BYTES,
                                                        allocate=allocate, split=self.overlap)
         return self.device_fused[device]
-
-    def current(self):
-        """The buckets of the device the last plan was made for."""
-        return self.fused if self.device == "cpu" else self.device_fused[self.device]
 
     def __call__(self, *arrays, fused=None):
         start = time.perf_counter()
@@ -119,10 +114,10 @@ class GradientAverager:
         activities.report("ALLREDUCE", self.names, phases)
         return tuple(outputs) if self.num_outputs > 1 else outputs[0]
 
-    def destinations(self):
-        """Per input of the op, the bucket view its gradient is copied into (the session may compute it there):
-        the buckets of the device the last plan was made for."""
-        views = dict(zip(self.order, self.current().views))
+    def destinations(self, session):
+        """Per input of the op, the bucket view its gradient is copied into in `session` (which may compute it
+        there): the buckets of that session's device."""
+        views = dict(zip(self.order, self.on_device(session).views))
         return [None] * self.weighted + [views[i] for i, has in enumerate(self.has_grad) if has]
 
     @staticmethod
@@ -168,7 +163,7 @@ def _kernel(op, session):
 
 
 register("AllreduceGradients", kernel=_kernel, infer=_infer, persistent=True,
-         destinations=lambda op: op.attrs["averager"].destinations())
+         destinations=lambda op, session: op.attrs["averager"].destinations(session))
 
 
 def average_gradients(grads_and_vars, communicator, average=True, weight=None, overlap=None, callbacks=()):

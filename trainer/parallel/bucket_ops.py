@@ -176,10 +176,10 @@ def _finish_kernel(op, session):
     return finish
 
 
-def _start_destinations(op):
+def _start_destinations(op, session):
     pipeline, k = op.attrs["pipeline"], op.attrs["bucket"]
     averager = pipeline.averager
-    fused = averager.current()
+    fused = averager.on_device(session)
     views = [fused.views[j] for index, j in pipeline.members(k) if averager.has_grad[index]]
     return [None] * averager.weighted + views if len(op.inputs) > averager.weighted else [None] * len(op.inputs)
 
