@@ -13,6 +13,7 @@ from ..ops.array_ops import shape
 from ..ops.slice_ops import strided_slice
 from ..ops.core_ops import convert_to_tensor
 from ..ops.math_ops import zeros_like
+from ..client.step_stats import report_activities
 from ..framework.registry import apply_op, register, to_numpy
 from ..parallel import activities
 from .basics import communicator, rank, size, local_rank, local_size
@@ -66,11 +67,11 @@ def label(op):
 
 
 def traced(operation, op, collective, array):
-    """collective(array) (on the host), reported to trainer.parallel.activities as `operation` by op's name."""
+    """collective(array) (on the host), reported to the session's activity channel as `operation` by op's name."""
     start = time.perf_counter()
     out = collective(array)
     span = (activities.backend_activity(communicator(), operation), start, time.perf_counter())
-    activities.report(operation, [op.name], [span], dtype=array.dtype.name, shape=tuple(array.shape))
+    report_activities(operation, [op.name], [span], dtype=array.dtype.name, shape=tuple(array.shape))
     return out
 
 

@@ -10,6 +10,7 @@ import time
 import numpy as np
 
 import allreduce
+from ..client.step_stats import report_activities
 from ..framework.registry import apply_op, get_array_module, register, to_numpy
 from ..ops.core_ops import convert_to_tensor
 from . import activities, bucket_ops
@@ -28,13 +29,11 @@ class GradientAverager:
     policy reports, where the host path raises at once.
     """
 
-    def __init__(self, communicator, shapes, dtypes, has_grad, average, weighted, callbacks=(), overlap=False,
-                 names=None):
+    def __init__(self, communicator, shapes, dtypes, has_grad, average, weighted, overlap=False, names=None):
         """overlap: reduce each bucket on its own as soon as it is full (trainer/parallel/bucket_ops.py): the host buckets
         are then split, on a duplicate of `communicator` that only the communication thread uses. names: the
         gradients' names, as profilers show them (activities.py)."""
         self.communicator, self.average, self.weighted, self.overlap = communicator, average, weighted, overlap
-        self.callbacks = callbacks  # told (start, end) of every allreduce: the program's timing, never polled
         self.names = list(names) if names is not None else [f"gradient_{i}" for i in range(len(shapes))]
         self.activity = activities.backend_activity(communicator)
         self.has_grad, self.num_outputs = has_grad, len(shapes)
@@ -94,8 +93,8 @@ class GradientAverager:
         return self._pack if fused is self.fused else _pack_device
 
     def complete(self, fused, start, phases=None):
-        """After the buckets are reduced: divide by the summed weights, tell the callbacks and activities.report
-        (`phases` so far, else one span of the backend's activity), return the views."""
+        """After the buckets are reduced: divide by the summed weights, report the activities (`phases` so far,
+        else one span of the backend's activity) to the session's channel, return the views."""
         on_host = fused is self.fused
         self.calls += 1
         total = None if self.op == "mean" else self._divisor(fused, on_host)
@@ -108,10 +107,8 @@ class GradientAverager:
         for index, view in zip(self.order, fused.views):
             outputs[index] = view
         end = time.perf_counter()
-        for callback in self.callbacks:
-            callback(start, end)
         phases = phases + [(activities.MEMCPY_OUT, phases[-1][2], end)] if phases else [(self.activity, start, end)]
-        activities.report("ALLREDUCE", self.names, phases)
+        report_activities("ALLREDUCE", self.names, phases)
         return tuple(outputs) if self.num_outputs > 1 else outputs[0]
 
     def destinations(self, session):
@@ -166,10 +163,10 @@ register("AllreduceGradients", kernel=_kernel, infer=_infer, persistent=True,
          destinations=lambda op, session: op.attrs["averager"].destinations(session))
 
 
-def average_gradients(grads_and_vars, communicator, average=True, weight=None, overlap=None, callbacks=()):
+def average_gradients(grads_and_vars, communicator, average=True, weight=None, overlap=None):
     """The gradient-averaging core under both DistributedOptimizers: [(gradient, variable)] with every gradient
     averaged (average=False: summed) over the ranks of `communicator`, in fused buckets; a None gradient comes back
-    as zeros. `weight`, `overlap` and `callbacks` as DistributedOptimizer's. Returns (pairs, the GradientAverager).
+    as zeros. `weight` and `overlap` as DistributedOptimizer's. Returns (pairs, the GradientAverager).
     """
     variables = [v for _, v in grads_and_vars]
     check_same_model(variables, communicator, "trainable variables")
@@ -178,7 +175,7 @@ def average_gradients(grads_and_vars, communicator, average=True, weight=None, o
     has_grad = [g is not None for g, _ in grads_and_vars]
     weighted = weight is not None
     overlap = bucket_ops.overlap_default(communicator) if overlap is None else bool(overlap)
-    averager = GradientAverager(communicator, shapes, dtypes, has_grad, average, weighted, callbacks=callbacks,
+    averager = GradientAverager(communicator, shapes, dtypes, has_grad, average, weighted,
                                 overlap=overlap, names=[(g if g is not None else v).name for g, v in grads_and_vars])
     inputs = [g for g, _ in grads_and_vars if g is not None]
     if not inputs:

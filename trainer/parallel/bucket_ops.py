@@ -170,7 +170,7 @@ def _finish_kernel(op, session):
     fused = pipeline.averager.on_device(session)
 
     def finish(*tokens):
-        begin = time.perf_counter()  # callbacks are told the wait, the communication the backward pass left exposed
+        begin = time.perf_counter()  # profilers are told the wait, the communication the backward pass left exposed
         pipeline.wait(fused)
         return pipeline.averager.complete(fused, begin)
     return finish
