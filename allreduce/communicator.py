@@ -1,7 +1,8 @@
 """The communicator base class: argument checks, the agreement on what every rank is reducing, waiting with a
 deadline, the fused buckets' memory, and the collectives besides `allreduce`: `broadcast`, `allgather`,
-`barrier`, the one variable-length allgather (`allgatherv` concatenates, `allgatherv_list` splits by rank), and
-`reduce_scatter` and `alltoallv` (scatter.py), after which each rank holds different rows.
+`barrier`, the one variable-length allgather (`allgatherv` concatenates, `allgatherv_list` splits by rank),
+`reduce_scatter` and `alltoallv` (scatter.py), after which each rank holds different rows, and the same for
+JSON values rather than arrays (`allgather_json`, `broadcast_json`: never pickles, which could run any code).
 
 Every collective takes an optional label, `what=` ("step 7's gradient allreduce", "metric allreduce"). It is
 part of the agreement, so ranks that are in different collectives are told which ("rank 1 is in step 8's
@@ -28,6 +29,7 @@ A backend, and a helper like rd.py, builds on these hooks, never on the base's u
     recursive doubling, which carries the agreement and, up to `doubling.capacity` bytes, a payload).
 """
 import hashlib
+import json
 
 import numpy as np
 from mpi4py import MPI
@@ -185,6 +187,22 @@ class Communicator:
         self.wait([self.comm.Iallgatherv(_bytes(x), [_bytes(result), counts, offsets, MPI.BYTE])])
         return result, rows
 
+    def allgather_json(self, obj, what=None):
+        """Return every rank's JSON-able obj (nested dicts, lists, strings, numbers) as a list in rank order."""
+        if self.size == 1:
+            return [obj]
+        return [json.loads(part.tobytes()) for part in self.allgatherv_list(_json_bytes(obj), what=what)]
+
+    def broadcast_json(self, obj, root=0, what=None):
+        """Return root's JSON-able obj on every rank (the other ranks' obj is ignored)."""
+        self.check_root(root)
+        if self.size == 1:
+            return obj
+        data = _json_bytes(obj) if self.rank == root else None
+        length = self.broadcast(np.array([0 if data is None else data.size], np.int64), root, what=what)[0]
+        data = data if data is not None else np.zeros(int(length), np.uint8)
+        return json.loads(self.broadcast(data, root, what=what).tobytes())
+
     def reduce_scatter(self, x, op="sum", what=None):
         """Reduce x over all ranks with op, then return this rank's rows (the first len(x) % size get one more)."""
         return scatter.reduce_scatter(self, x, op, what)
@@ -296,6 +314,10 @@ class Communicator:
     def _check_usable(self):
         if self._broken:
             raise RuntimeError(f"this communicator is unusable since {self._broken}; create a new one")
+
+
+def _json_bytes(obj):
+    return np.frombuffer(json.dumps(obj).encode(), np.uint8)
 
 
 def _bytes(a):

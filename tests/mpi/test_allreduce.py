@@ -170,6 +170,19 @@ def test_allgatherv_and_its_list(comm):
         np.testing.assert_array_equal(comm.allreduce(np.ones(3)), N)  # still usable
 
 
+def test_json_values_between_ranks(comm):
+    """Rank r holds a nested value of its own length r (rank 0's list is empty): every rank gets all of them."""
+    mine = {"rank": RANK, "items": ["x"] * RANK, "nested": {"half": RANK / 2, "none": None}}
+    everyone = comm.allgather_json(mine, what="json values")
+    assert everyone == [{"rank": r, "items": ["x"] * r, "nested": {"half": r / 2, "none": None}} for r in range(N)]
+    root = N - 1
+    assert comm.broadcast_json(mine if RANK == root else "ignored", root=root) == {
+        "rank": root, "items": ["x"] * root, "nested": {"half": root / 2, "none": None}}
+    assert comm.broadcast_json(None) is None
+    with pytest.raises(ValueError, match=rf"root must be a rank in \[0, {N}\), got {N} at rank {RANK}"):
+        comm.broadcast_json(1, root=N)
+
+
 def test_fused_allreduce(comm):
     shapes = [(3, 4), (5,), (), (100,), (2, 2, 2), (0,), (1000,)]
     fused = allreduce.FusedAllreduce(comm, [(s, np.float32) for s in shapes] + [((7,), np.int64)], bucket_bytes=512)

@@ -10,8 +10,9 @@ import operator
 from ..framework.registry import op_def
 
 
-def write_into_destinations(steps, keep, to_device):
-    """Let a producer with an `into` kernel write straight into the buffer its only consumer copies it to.
+def write_into_destinations(steps, keep, session):
+    """Let a producer with an `into` kernel write straight into the buffer its only consumer copies it to in
+    `session`.
 
     Only a buffer already on the session's device qualifies (`to_device` hands such a buffer back as is):
     host buckets on a GPU session keep their copy."""
@@ -25,14 +26,14 @@ def write_into_destinations(steps, keep, to_device):
         destinations = op_def(op.type).destinations
         if destinations is None:
             continue
-        for s, dest in zip(ins, destinations(op)):
+        for s, dest in zip(ins, destinations(op, session)):
             k = producer.get(s)
             if dest is None or k is None or s in keep or readers[s] != 1:
                 continue
             p_kernel, p_ins, p_out, p_op = steps[k]
             into = op_def(p_op.type).into
             if (into is not None and p_op.outputs[0].shape == dest.shape and p_op.outputs[0].dtype == dest.dtype
-                    and to_device(dest) is dest):
+                    and session.to_device(dest) is dest):
                 steps[k] = (functools.partial(into, dest, **p_op.attrs), p_ins, p_out, p_op)
     return steps
 

@@ -60,7 +60,7 @@ class Plan:
                 steps += [(operator.itemgetter(i), (tuple_slot,), s, op) for i, s in enumerate(outs)]
         fetched = {slots[e] for e in elements if isinstance(e, Tensor)} | set(range(len(feeds)))
         steps = write_into_destinations(donate_buffers(steps, fetched, {s: t for t, s in slots.items()}),
-                                        fetched, session.to_device)
+                                        fetched, session)
         self.steps = steps
         self.fetch_slots = [slots[e] if isinstance(e, Tensor) else None for e in elements]
         if branch is None:

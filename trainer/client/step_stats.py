@@ -7,9 +7,10 @@ dtype, shape and bytes. tensorflow.python.client.timeline turns them into a Chro
 tg.cond or tg.while_loop body are timed as part of the control-flow op that runs them.
 
 A kernel that does several things (the gradients' allreduce: copy into the fusion buffers, reduce, copy out)
-may show them as spans of their own: record_activity() during a traced run adds, after its op's node, one node
-per activity, named "<op>/<activity>" and typed by the activity, so the Chrome trace shows it on a lane beside
-the op.
+reports them through report_activities(), the one channel for timings inside a step: during a traced run each
+span becomes, after its op's node, a node named "<op>/<activity>" and typed by the activity, so the Chrome trace
+shows it on a lane beside the op; traced or not, every function in ACTIVITY_LISTENERS is told (Horovod's
+timeline, the DistributedOptimizers' add_allreduce_callback and through it `ringflow train`'s timing hooks).
 """
 import contextlib
 import time
@@ -28,11 +29,12 @@ def input_names(op):
 
 
 _recording = []  # the StepRecorder of the traced Session.run in progress, innermost last
+ACTIVITY_LISTENERS = []  # listener(operation, tensors, spans, args): told of every report_activities call
 
 
 @contextlib.contextmanager
 def recording(recorder):
-    """Make `recorder` (a StepRecorder, or None: nothing) the one record_activity() adds to, while a run runs."""
+    """Make `recorder` (a StepRecorder, or None: nothing) the one report_activities() adds to, while a run runs."""
     if recorder is None:
         yield
         return
@@ -43,11 +45,15 @@ def recording(recorder):
         _recording.remove(recorder)
 
 
-def record_activity(activity, start, end):
-    """A span of `activity` ("RING_ALLREDUCE", ...) inside the running kernel, from start to end in
-    time.perf_counter() seconds, added to the traced run in progress, if any (else nothing happens)."""
+def report_activities(operation, tensors, spans, **args):
+    """What the running kernel did, once done: `operation` ("ALLREDUCE", ...) on `tensors` (names) went through
+    `spans` [(activity, start, end)] in time.perf_counter() seconds ("RING_ALLREDUCE", ...); `args` (dtype,
+    shape) are for the listeners. Added to the traced run in progress, if any, and told to ACTIVITY_LISTENERS."""
     if _recording:
-        _recording[-1].activity(activity, start, end)
+        for activity, start, end in spans:
+            _recording[-1].activity(activity, start, end)
+    for listener in tuple(ACTIVITY_LISTENERS):  # a listener may remove itself
+        listener(operation, tensors, spans, args)
 
 
 def recorder_for(options, run_metadata, device):
@@ -80,7 +86,7 @@ class StepRecorder:
             self._node.output.append(_output(len(self._node.output), value))
 
     def activity(self, activity, start, end):
-        """record_activity's span (perf_counter seconds) inside the kernel now running."""
+        """A span reported by report_activities (perf_counter seconds) inside the kernel now running."""
         self._activities.append((activity, int(start * 1e9), int(end * 1e9)))
 
     def save(self, run_metadata):

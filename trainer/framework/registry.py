@@ -26,9 +26,10 @@ class OpDef:
         is fresh and nobody reads it after this op.
     into(out, *arrays, **attrs): computes the op straight into `out`; with `destinations`, this is the
         zero-copy handshake below.
-    destinations(op): per input, the buffer this op would copy that input into (or None). When the input's
-        producer has `into`, matches the buffer's shape, dtype and device, and feeds nothing else, the
-        session has the producer write there and the copy disappears (gradients into fusion buckets).
+    destinations(op, session): per input, the buffer this op would copy that input into when it runs in
+        `session` (or None). When the input's producer has `into`, matches the buffer's shape, dtype and
+        device, and feeds nothing else, the session has the producer write there and the copy disappears
+        (gradients into fusion buckets: each device its own).
     persistent: outputs are buffers that outlive the run (a variable's storage, communication buckets);
         fetches of them are copied.
     """
@@ -141,3 +142,10 @@ def get_array_module(x):
     if namespace is None or isinstance(x, (np.ndarray, np.generic)):
         return np
     return namespace()
+
+
+def to_numpy(x):
+    """`x` as a numpy array: a device array (CuPy, or another module's through its `.get()`) is copied to the
+    host, anything else goes through np.asarray. For code that needs host memory whatever the session's device:
+    the host buckets, a communicator, a summary's protobuf."""
+    return np.asarray(x) if get_array_module(x) is np else x.get()

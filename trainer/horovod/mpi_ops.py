@@ -13,7 +13,8 @@ from ..ops.array_ops import shape
 from ..ops.slice_ops import strided_slice
 from ..ops.core_ops import convert_to_tensor
 from ..ops.math_ops import zeros_like
-from ..framework.registry import apply_op, register
+from ..client.step_stats import report_activities
+from ..framework.registry import apply_op, register, to_numpy
 from ..parallel import activities
 from .basics import communicator, rank, size, local_rank, local_size
 from .compression import Compression
@@ -42,11 +43,6 @@ def reduction(op, average=None):
     return _REDUCTIONS[op]
 
 
-def _host(array):
-    """A numpy array: the communicators work on host memory (CuPy arrays of a GPU session are copied)."""
-    return array.get() if hasattr(array, "get") and not isinstance(array, np.ndarray) else np.asarray(array)
-
-
 def check_reducible(tensor, what):
     if np.dtype(tensor.dtype).kind not in "fiu":
         raise TypeError(f"hvd.{what} cannot reduce {tensor.name!r} of dtype {np.dtype(tensor.dtype).name}: only "
@@ -71,11 +67,11 @@ def label(op):
 
 
 def traced(operation, op, collective, array):
-    """collective(array) (on the host), reported to trainer.parallel.activities as `operation` by op's name."""
+    """collective(array) (on the host), reported to the session's activity channel as `operation` by op's name."""
     start = time.perf_counter()
     out = collective(array)
     span = (activities.backend_activity(communicator(), operation), start, time.perf_counter())
-    activities.report(operation, [op.name], [span], dtype=array.dtype.name, shape=tuple(array.shape))
+    report_activities(operation, [op.name], [span], dtype=array.dtype.name, shape=tuple(array.shape))
     return out
 
 
@@ -85,7 +81,7 @@ def _allreduce_kernel(op, session):
 
     def run(x):
         out = traced("ALLREDUCE", op, lambda a: communicator().allreduce(a, op=reduce, what=what),
-                     scaled(_host(x), pre))
+                     scaled(to_numpy(x), pre))
         return session.to_device(scaled(out, post))
     return run
 
@@ -145,7 +141,7 @@ def _allgather_grad(op, grad):
 
 
 register("HorovodAllgather", kernel=lambda op, session: lambda x: session.to_device(traced(
-    "ALLGATHER", op, communicator().allgatherv, _host(x))), infer=_allgather_infer, grad=_allgather_grad)
+    "ALLGATHER", op, communicator().allgatherv, to_numpy(x))), infer=_allgather_infer, grad=_allgather_grad)
 
 
 def _own_rows(x, rows):
@@ -170,7 +166,7 @@ def _broadcast_grad(op, grad):
 
 def _broadcast_kernel(op, session):
     def run(x):
-        x = _host(x)
+        x = to_numpy(x)
         # reshaped: the communicator returns 0-d arrays as shape (1,)
         out = traced("BROADCAST", op, lambda a: communicator().broadcast(a, op.attrs["root_rank"]), x)
         return session.to_device(out.reshape(x.shape))

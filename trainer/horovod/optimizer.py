@@ -7,6 +7,7 @@ compressor's compress -> reduce -> decompress can act on it.
 import numpy as np
 
 from ..parallel.accumulation import Accumulation, check_passes
+from ..parallel.activities import on_allreduce
 from ..parallel.distributed import average_gradients
 from ..framework.graph_wrappers import name_scope
 from ..ops.core_ops import convert_to_tensor
@@ -44,13 +45,13 @@ class DistributedOptimizer(Optimizer):
         self._passes, self._mean_over_passes = check_passes(backward_passes_per_step), average_aggregated_gradients
         self._accumulation = None
         self._communicator = communicator()
-        self._allreduce_callbacks = []
+        self.averager = None  # the fused gradients' GradientAverager, once compute_gradients made it
 
     def add_allreduce_callback(self, callback):
         """Call callback(start, end) (time.perf_counter() seconds) after each fused gradient allreduce, as
         tg.DistributedOptimizer does: what trainer.program's TimingHook and TimelineHook listen to (ringflow's
         addition; not called for compressed gradients, each its own hvd.allreduce op)."""
-        self._allreduce_callbacks.append(callback)
+        on_allreduce(self, callback)
 
     def compute_gradients(self, *args, **kwargs):
         """The wrapped optimizer's [(gradient, variable)], the gradients reduced over all ranks (with
@@ -75,9 +76,8 @@ class DistributedOptimizer(Optimizer):
     def _fused(self, grads_and_vars):
         f = self._predivide
         scaled = [(_scale(g, 1 / f) if g is not None else None, v) for g, v in grads_and_vars]
-        averaged, _ = average_gradients(scaled, self._communicator, average=self._average,
-                                        overlap=False if self._passes > 1 else None,
-                                        callbacks=self._allreduce_callbacks)
+        averaged, self.averager = average_gradients(scaled, self._communicator, average=self._average,
+                                                    overlap=False if self._passes > 1 else None)
         return [_scale(g, f) for g, _ in averaged]
 
     def _one(self, grad):

@@ -6,7 +6,7 @@ import numpy as np
 from ..platform.errors import InvalidArgumentError
 from .core_ops import convert_to_tensor
 from .linalg_ops import einsum
-from ..framework.registry import apply_op, get_array_module, infer_same, register
+from ..framework.registry import apply_op, get_array_module, infer_same, register, to_numpy
 from .shape_ops import expand_dims
 from .tensor_util import static_shape
 
@@ -25,15 +25,11 @@ def _inverse(x, adjoint):
         out = None
     # A zero (or nan) pivot is what TF1 refuses; CuPy does not raise, so a non-finite result counts too.
     if out is None or not bool(xp.isfinite(out).all()):
-        singular = np.argwhere(np.ravel(_host(xp, xp.linalg.det(a) == 0) | ~_host(xp, xp.isfinite(a).all((-2, -1)))))
+        singular = np.argwhere(np.ravel(to_numpy(xp.linalg.det(a) == 0) | ~to_numpy(xp.isfinite(a).all((-2, -1)))))
         where = f" (matrix {int(singular[0][0])} of the batch, counted in row-major order)" if x.ndim > 2 and \
             len(singular) else ""
         raise InvalidArgumentError(f"Input is not invertible.{where} matrix_inverse needs non-singular matrices")
     return out
-
-
-def _host(xp, value):
-    return value.get() if hasattr(value, "get") else np.asarray(value)
 
 
 def _letters(rank):

@@ -10,7 +10,7 @@ from ..framework import dtypes
 from ..platform.errors import InvalidArgumentError
 from ..framework.random_seed import get_seed
 from .core_ops import convert_to_tensor
-from ..framework.registry import apply_op, get_array_module, register
+from ..framework.registry import apply_op, get_array_module, register, to_numpy
 from .shape_tensors import known_shape
 from .tensor_util import constant_value, static_shape
 
@@ -72,7 +72,7 @@ def _crop_kernel(op, session):
     rng, to_device = session.rng(op), session.to_device
 
     def run(value, size):
-        size = [int(s) for s in (size.get() if hasattr(size, "get") else np.asarray(size))]
+        size = [int(s) for s in to_numpy(size)]
         shape = list(value.shape)
         if len(size) != len(shape) or any(s > d or s < 0 for s, d in zip(size, shape)):
             raise InvalidArgumentError(f"random_crop: Need value.shape >= size, got {shape} and {size}")
@@ -85,7 +85,7 @@ def _crop_kernel(op, session):
 def _uncrop(g, offsets, value):
     xp = get_array_module(g)
     out = xp.zeros(value.shape, dtype=g.dtype)
-    start = [int(o) for o in (offsets.get() if hasattr(offsets, "get") else offsets)]
+    start = [int(o) for o in to_numpy(offsets)]
     out[tuple(slice(o, o + s) for o, s in zip(start, g.shape))] = g
     return out
 

@@ -10,7 +10,8 @@ import time
 import numpy as np
 
 import allreduce
-from ..framework.registry import apply_op, get_array_module, register
+from ..client.step_stats import report_activities
+from ..framework.registry import apply_op, get_array_module, register, to_numpy
 from ..ops.core_ops import convert_to_tensor
 from . import activities, bucket_ops
 from .same_model import check_same_model
@@ -28,13 +29,11 @@ class GradientAverager:
     policy reports, where the host path raises at once.
     """
 
-    def __init__(self, communicator, shapes, dtypes, has_grad, average, weighted, callbacks=(), overlap=False,
-                 names=None):
+    def __init__(self, communicator, shapes, dtypes, has_grad, average, weighted, overlap=False, names=None):
         """overlap: reduce each bucket on its own as soon as it is full (trainer/parallel/bucket_ops.py): the host buckets
         are then split, on a duplicate of `communicator` that only the communication thread uses. names: the
         gradients' names, as profilers show them (activities.py)."""
         self.communicator, self.average, self.weighted, self.overlap = communicator, average, weighted, overlap
-        self.callbacks = callbacks  # told (start, end) of every allreduce: the program's timing, never polled
         self.names = list(names) if names is not None else [f"gradient_{i}" for i in range(len(shapes))]
         self.activity = activities.backend_activity(communicator)
         self.has_grad, self.num_outputs = has_grad, len(shapes)
@@ -45,16 +44,15 @@ class GradientAverager:
         on_cpu = overlap and not communicator.reduces_on_device  # NCCL overlaps on the device
         self.fused = allreduce.FusedAllreduce(bucket_ops.duplicate(communicator) if on_cpu else communicator, self.layout,
                                     bucket_bytes=BUCKET_BYTES, split=on_cpu)
-        self.device_fused, self.device = {}, "cpu"  # device name -> its buckets; the device of the last plan
+        self.device_fused = {}  # device name -> its buckets, each plan picking its session's (on_device)
         self.calls = 0  # steps averaged by this process: errors name the step a rank is in (all ranks count alike)
 
     def on_device(self, session=None):
         """The buckets a plan of `session` (None: a device="gpu" one) writes its gradients into: the host
         buckets on "cpu", else that device's buckets, built by its first plan (collective: every rank's first
         plan of the training op on that device builds them together, as the host buckets are built with the
-        graph). The device is remembered: `destinations` names the buckets of the last plan made."""
+        graph). Decided per session, so plans of sessions on different devices each keep their own."""
         device = "gpu" if session is None else session.device
-        self.device = device
         if device == "cpu":
             return self.fused
         if device not in self.device_fused:
@@ -64,17 +62,13 @@ class GradientAverager:
                                                        allocate=allocate, split=self.overlap)
         return self.device_fused[device]
 
-    def current(self):
-        """The buckets of the device the last plan was made for."""
-        return self.fused if self.device == "cpu" else self.device_fused[self.device]
-
     def __call__(self, *arrays, fused=None):
         start = time.perf_counter()
         fused = self.fused if fused is None else fused
         on_host = fused is self.fused
         weight = None
         if self.weighted:
-            weight = float(_host(arrays[0])) if on_host else arrays[0]
+            weight = float(to_numpy(arrays[0])) if on_host else arrays[0]
         grads = iter(arrays[self.weighted:])
         inputs = [next(grads) if has else None for has in self.has_grad]
         pack = self.packer(fused)
@@ -99,8 +93,8 @@ class GradientAverager:
         return self._pack if fused is self.fused else _pack_device
 
     def complete(self, fused, start, phases=None):
-        """After the buckets are reduced: divide by the summed weights, tell the callbacks and activities.report
-        (`phases` so far, else one span of the backend's activity), return the views."""
+        """After the buckets are reduced: divide by the summed weights, report the activities (`phases` so far,
+        else one span of the backend's activity) to the session's channel, return the views."""
         on_host = fused is self.fused
         self.calls += 1
         total = None if self.op == "mean" else self._divisor(fused, on_host)
@@ -113,16 +107,14 @@ class GradientAverager:
         for index, view in zip(self.order, fused.views):
             outputs[index] = view
         end = time.perf_counter()
-        for callback in self.callbacks:
-            callback(start, end)
         phases = phases + [(activities.MEMCPY_OUT, phases[-1][2], end)] if phases else [(self.activity, start, end)]
-        activities.report("ALLREDUCE", self.names, phases)
+        report_activities("ALLREDUCE", self.names, phases)
         return tuple(outputs) if self.num_outputs > 1 else outputs[0]
 
-    def destinations(self):
-        """Per input of the op, the bucket view its gradient is copied into (the session may compute it there):
-        the buckets of the device the last plan was made for."""
-        views = dict(zip(self.order, self.current().views))
+    def destinations(self, session):
+        """Per input of the op, the bucket view its gradient is copied into in `session` (which may compute it
+        there): the buckets of that session's device."""
+        views = dict(zip(self.order, self.on_device(session).views))
         return [None] * self.weighted + [views[i] for i, has in enumerate(self.has_grad) if has]
 
     @staticmethod
@@ -130,9 +122,9 @@ class GradientAverager:
         if grad is None or weight == 0:
             view.fill(0)  # an empty shard's mean is NaN: it must contribute nothing, not poison the sum
         elif weight is not None:
-            np.multiply(_host(grad), weight, out=view)
+            np.multiply(to_numpy(grad), weight, out=view)
         elif grad is not view:  # else the gradient was computed straight into its bucket
-            view[...] = _host(grad)
+            view[...] = to_numpy(grad)
 
     def _divisor(self, fused, on_host):
         if not self.average:
@@ -157,11 +149,6 @@ def _pack_device(view, grad, weight):
         view[...] = grad
 
 
-def _host(array):
-    """A numpy array (CuPy arrays are copied to the host: the host buckets are host memory)."""
-    return array.get() if hasattr(array, "get") and not isinstance(array, np.ndarray) else np.asarray(array)
-
-
 def _infer(*inputs, averager, shapes, dtypes, **attrs):
     return list(zip(shapes, dtypes))
 
@@ -173,13 +160,13 @@ def _kernel(op, session):
 
 
 register("AllreduceGradients", kernel=_kernel, infer=_infer, persistent=True,
-         destinations=lambda op: op.attrs["averager"].destinations())
+         destinations=lambda op, session: op.attrs["averager"].destinations(session))
 
 
-def average_gradients(grads_and_vars, communicator, average=True, weight=None, overlap=None, callbacks=()):
+def average_gradients(grads_and_vars, communicator, average=True, weight=None, overlap=None):
     """The gradient-averaging core under both DistributedOptimizers: [(gradient, variable)] with every gradient
     averaged (average=False: summed) over the ranks of `communicator`, in fused buckets; a None gradient comes back
-    as zeros. `weight`, `overlap` and `callbacks` as DistributedOptimizer's. Returns (pairs, the GradientAverager).
+    as zeros. `weight` and `overlap` as DistributedOptimizer's. Returns (pairs, the GradientAverager).
     """
     variables = [v for _, v in grads_and_vars]
     check_same_model(variables, communicator, "trainable variables")
@@ -188,7 +175,7 @@ def average_gradients(grads_and_vars, communicator, average=True, weight=None, o
     has_grad = [g is not None for g, _ in grads_and_vars]
     weighted = weight is not None
     overlap = bucket_ops.overlap_default(communicator) if overlap is None else bool(overlap)
-    averager = GradientAverager(communicator, shapes, dtypes, has_grad, average, weighted, callbacks=callbacks,
+    averager = GradientAverager(communicator, shapes, dtypes, has_grad, average, weighted,
                                 overlap=overlap, names=[(g if g is not None else v).name for g, v in grads_and_vars])
     inputs = [g for g, _ in grads_and_vars if g is not None]
     if not inputs:

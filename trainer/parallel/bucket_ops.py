@@ -25,7 +25,7 @@ import time
 import numpy as np
 
 import allreduce
-from ..framework.registry import apply_op, register
+from ..framework.registry import apply_op, register, to_numpy
 
 OVERLAP_ENV = "RINGFLOW_OVERLAP"
 
@@ -159,7 +159,7 @@ def _start_kernel(op, session):
     def start(*arrays):
         weight = None
         if weighted:
-            weight = float(_host(arrays[0])) if fused is pipeline.averager.fused else arrays[0]
+            weight = float(to_numpy(arrays[0])) if fused is pipeline.averager.fused else arrays[0]
         pipeline.start(k, fused, weight, arrays[weighted:])
         return token
     return start
@@ -170,22 +170,18 @@ def _finish_kernel(op, session):
     fused = pipeline.averager.on_device(session)
 
     def finish(*tokens):
-        begin = time.perf_counter()  # callbacks are told the wait, the communication the backward pass left exposed
+        begin = time.perf_counter()  # profilers are told the wait, the communication the backward pass left exposed
         pipeline.wait(fused)
         return pipeline.averager.complete(fused, begin)
     return finish
 
 
-def _start_destinations(op):
+def _start_destinations(op, session):
     pipeline, k = op.attrs["pipeline"], op.attrs["bucket"]
     averager = pipeline.averager
-    fused = averager.current()
+    fused = averager.on_device(session)
     views = [fused.views[j] for index, j in pipeline.members(k) if averager.has_grad[index]]
     return [None] * averager.weighted + views if len(op.inputs) > averager.weighted else [None] * len(op.inputs)
-
-
-def _host(array):
-    return array.get() if hasattr(array, "get") and not isinstance(array, np.ndarray) else np.asarray(array)
 
 
 register("StartBucketAllreduce", kernel=_start_kernel, infer=lambda *inputs, **attrs: [((), np.dtype(np.int8))],

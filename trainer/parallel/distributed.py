@@ -6,7 +6,7 @@ import numpy as np
 import allreduce
 from ..ops.core_ops import constant
 from ..ops.variables import GLOBAL_VARIABLES
-from . import accumulation, bucket_ops
+from . import accumulation, activities, bucket_ops
 from . import nonfinite as nonfinite_policy
 from .averaging import average_gradients
 from .same_model import check_same_model
@@ -44,16 +44,16 @@ class DistributedOptimizer:
         self.average, self.weight = average, weight
         self.overlap = bucket_ops.overlap_default(self.communicator) if overlap is None else bool(overlap)
         self.averager = None
-        self._allreduce_callbacks = []
 
     def add_allreduce_callback(self, callback):
         """Call callback(start, end) after each allreduce of the gradients (time.perf_counter() seconds).
 
         This is how a program times communication (ringflow train's timing and timeline hooks); it may be
         added before or after minimize(). On one rank nothing is communicated and it is never called. With
-        overlap, it is told the wait after the backward pass: the communication the overlap left exposed.
+        overlap, it is told the wait after the backward pass: the communication the overlap left exposed. It
+        listens on the session's timing channel (trainer/client/step_stats.py), as profilers do.
         """
-        self._allreduce_callbacks.append(callback)
+        activities.on_allreduce(self, callback)
 
     def compute_gradients(self, loss, var_list=None, **kwargs):
         """The wrapped optimizer's gradients, averaged over ranks (zeros for variables without one)."""
@@ -66,8 +66,7 @@ class DistributedOptimizer:
     def _reduce(self, grads_and_vars, weight, overlap):
         if self.communicator.size == 1:  # nothing to average; zeros as on N ranks, where they fill the buckets
             return [(g if g is not None else constant(np.zeros(v.shape, v.dtype)), v) for g, v in grads_and_vars]
-        pairs, self.averager = average_gradients(grads_and_vars, self.communicator, self.average, weight, overlap,
-                                                 self._allreduce_callbacks)
+        pairs, self.averager = average_gradients(grads_and_vars, self.communicator, self.average, weight, overlap)
         return pairs
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):

@@ -19,8 +19,7 @@ def check_same_model(variables, communicator, what="variables"):
     digests = communicator.allgather(digest, what=f"the check that every rank built the same {what}")
     if (digests == digests[0]).all():
         return
-    payload = np.frombuffer(json.dumps(mine).encode(), dtype=np.uint8)
-    every = [json.loads(part.tobytes()) for part in communicator.allgatherv_list(payload)]
+    every = communicator.allgather_json(mine, what=f"the {what} of every rank, which differ")
     raise ValueError(describe_mismatch(every, communicator.rank, what))
 
 

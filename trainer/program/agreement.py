@@ -8,8 +8,6 @@ configuration error once instead of eight times, and no rank is left waiting for
 """
 import json
 
-from .collectives import gather_json
-
 
 class JobError(Exception):
     """A failure every rank of the job learnt at the same point: rank 0 prints `lines` (each after
@@ -24,8 +22,8 @@ class JobError(Exception):
 def agree(communicator, error=None, facts=None):
     """Collective: raise JobError on every rank when some rank had `error` (an exception, or None) or the
     ranks' `facts` ({what: JSON-able value}, what naming a flag, e.g. "--steps") differ."""
-    everyone = gather_json(communicator, {"error": describe(error) if error is not None else None,
-                                          "facts": facts or {}})
+    everyone = communicator.allgather_json({"error": describe(error) if error is not None else None,
+                                            "facts": facts or {}}, what="the agreement before step 1")
     errors = [entry["error"] for entry in everyone]
     if any(error is not None for error in errors):
         raise JobError(error_lines(errors)) from error

@@ -4,12 +4,12 @@ Each rank records its spans against its own clock, zeroed at a barrier before th
 spans are gathered to rank 0, which writes one JSON file for the run with one trace process per rank.
 `ringflow train --timeline` records through trainer.program.timeline_hook.TimelineHook.
 """
-import json
 import time
 
 import numpy as np
 
 from ..platform.atomic_file import atomic_write
+from ..python.client.timeline import ChromeTrace
 
 KINDS = ("step", "allreduce")
 
@@ -37,27 +37,33 @@ class Timeline:
     def write(self, path, per_rank):
         """The Chrome-trace JSON of gathered spans."""
         with atomic_write(path) as f:
-            json.dump({"traceEvents": trace_events(per_rank), "displayTimeUnit": "ms"}, f)
+            f.write(chrome_trace(per_rank).format_to_string(displayTimeUnit="ms"))
 
 
 def trace_events(per_rank):
-    """Complete ('X') events: allreduce spans as recorded, compute = the rest of each step."""
-    events = []
+    """The trace's events: each rank's name, then complete ('X') events."""
+    trace = chrome_trace(per_rank)
+    return trace.metadata + trace.events
+
+
+def chrome_trace(per_rank):
+    """One trace process per rank: allreduce spans as recorded, compute = the rest of each step."""
+    trace = ChromeTrace()
     for rank, spans in enumerate(per_rank):
-        events.append({"name": "process_name", "ph": "M", "pid": rank, "args": {"name": f"rank {rank}"}})
+        trace.process(rank, f"rank {rank}")
         steps = spans[spans[:, 0] == KINDS.index("step")]
         comms = spans[spans[:, 0] == KINDS.index("allreduce")]
         for _, start, end, step in steps:
             inside = comms[(comms[:, 1] >= start) & (comms[:, 2] <= end)]
             cursor = start
             for _, c_start, c_end, _ in inside:
-                events.append(_span("compute", cursor, c_start, rank, step))
-                events.append(_span("allreduce", c_start, c_end, rank, step))
+                _span(trace, "compute", cursor, c_start, rank, step)
+                _span(trace, "allreduce", c_start, c_end, rank, step)
                 cursor = c_end
-            events.append(_span("compute", cursor, end, rank, step))
-    return events
+            _span(trace, "compute", cursor, end, rank, step)
+    return trace
 
 
-def _span(name, start, end, rank, step):
-    return {"name": name, "cat": name, "ph": "X", "pid": rank, "tid": 0, "ts": float(start * 1e6),
-            "dur": float(max(end - start, 0.0) * 1e6), "args": {"step": int(step)}}
+def _span(trace, name, start, end, rank, step):
+    trace.event("X", name, name, rank, 0, float(start * 1e6), dur=float(max(end - start, 0.0) * 1e6),
+                args={"step": int(step)})

@@ -9,17 +9,13 @@ from ..framework.tensor import Tensor
 from ..framework.graph import get_default_graph
 from ..framework.graph_keys import GraphKeys
 from ..ops.core_ops import convert_to_tensor
-from ..framework.registry import get_array_module, op_def, register
+from ..framework.registry import op_def, register, to_numpy
 from .histogram import histogram_proto
 from .png import encode_png
 from .protos import DATA_TYPES, Summary, SummaryMetadata, TensorProto, TensorShapeProto
 
 _INVALID_TAG_CHARACTERS = re.compile(r"[^-/\w.]")
 BAD_COLOR = np.array([255, 0, 0, 255], np.uint8)  # TF1's default for non-finite pixels: opaque red
-
-
-def _host(x):
-    return x if get_array_module(x) is np else x.get()
 
 
 def _string_scalar(data):
@@ -32,7 +28,7 @@ def _serialize(*values):
 
 
 def _scalar(value, tag):
-    value = np.asarray(_host(value))
+    value = to_numpy(value)
     if value.ndim:
         raise InvalidArgumentError(f"tags and values not the same shape: [] != {list(value.shape)} (tag {tag!r}); "
                          "tg.summary.scalar takes one value: reduce the tensor first (tg.reduce_mean)")
@@ -40,7 +36,7 @@ def _scalar(value, tag):
 
 
 def _histogram(values, tag):
-    values = np.asarray(_host(values), dtype=np.float64)
+    values = np.asarray(to_numpy(values), dtype=np.float64)
     if not np.isfinite(values).all():
         raise InvalidArgumentError(f"Nan in summary histogram for: {tag!r} (the values hold NaN or Inf); "
                          "check the tensor for divergence before summarizing it")
@@ -66,7 +62,7 @@ def _to_uint8(image):
 
 
 def _image(images, tag, max_images):
-    images = np.asarray(_host(images))
+    images = to_numpy(images)
     if images.ndim != 4 or images.shape[-1] not in (1, 3, 4):
         raise InvalidArgumentError(f"Tensor must be 4-D with last dim 1, 3, or 4, not {list(images.shape)} "
                                    f"(tag {tag!r})")
@@ -102,7 +98,7 @@ def tensor_proto(array):
 
 def _tensor(tensor, tag, serialized_summary_metadata):
     return _serialize(Summary.Value(tag=tag, metadata=SummaryMetadata.FromString(serialized_summary_metadata),
-                                    tensor=tensor_proto(_host(tensor))))
+                                    tensor=tensor_proto(to_numpy(tensor))))
 
 
 def _merge(*inputs):

@@ -198,7 +198,7 @@ def _copy_into_buffer(x):
 
 
 # A consumer that copies its input into a buffer it owns, declaring that buffer as the input's destination.
-register("TestCopyIntoBuffer", _copy_into_buffer, destinations=lambda op: [_BUFFER])
+register("TestCopyIntoBuffer", _copy_into_buffer, destinations=lambda op, session: [_BUFFER])
 
 
 def test_producers_write_straight_into_a_consumers_buffer_only_when_nobody_else_reads():

@@ -111,3 +111,17 @@ def test_unparseable_labels_and_bad_op_time():
         timeline.Timeline(StepStats()).analyze_step_stats(op_time="wall")
     assert np.isclose(len(json.loads(timeline.Timeline(StepStats()).generate_chrome_trace_format())
                           ["traceEvents"]), 1)  # only the Allocators process
+
+
+def test_the_chrome_trace_writer_as_one_object_or_streamed():
+    trace = timeline.ChromeTrace()
+    trace.process(1, "grad", sort_index=1)
+    trace.event("B", None, "ALLREDUCE", 1, 0, 0.5)
+    trace.event("X", "Op", "MatMul", 1, 0, 1.0, dur=2)
+    whole = json.loads(trace.format_to_string(displayTimeUnit="ms"))
+    assert whole["displayTimeUnit"] == "ms" and [e["ph"] for e in whole["traceEvents"]] == ["M", "M", "B", "X"]
+    assert "cat" not in whole["traceEvents"][2] and whole["traceEvents"][3]["cat"] == "Op"
+    streamed = [json.loads(text) for text in trace.drain()]
+    assert streamed == whole["traceEvents"] and trace.drain() == []
+    trace.event("E", None, "ALLREDUCE", 1, 0, 3.0)
+    assert [json.loads(text)["ph"] for text in trace.drain()] == ["E"]

@@ -6,7 +6,7 @@ round trip, which only the rare scatter_mul/scatter_div of a device-resident var
 """
 import numpy as np
 
-from ...framework.registry import get_array_module
+from ...framework.registry import get_array_module, to_numpy
 
 DEVICE_AT = {"add", "maximum", "minimum"}  # the ufuncs CuPy gives an `at`
 
@@ -21,5 +21,5 @@ def ufunc_at(name, target, indices, updates):
     if name == "subtract":
         return xp.add.at(target, indices, -updates)
     host = target.get()
-    getattr(np, name).at(host, indices.get(), updates.get() if hasattr(updates, "get") else updates)
+    getattr(np, name).at(host, indices.get(), to_numpy(updates))
     target[...] = xp.asarray(host)

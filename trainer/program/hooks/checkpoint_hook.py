@@ -6,7 +6,6 @@ from ...parallel.nonfinite import NonFiniteError, first_nonfinite
 from ...train.session_run_hook import SessionRunHook
 from ...train.training_util import get_global_step
 from ...ops.variables import global_variables
-from ..collectives import gather_json
 from ..outputs.resume import kept_checkpoints
 from ..step_vote import StepVote
 
@@ -82,7 +81,7 @@ class CheckpointHook(SessionRunHook):
 
     def _save(self, session):
         self._check_finite(session)
-        random = gather_json(self.communicator, session.random_state())
+        random = self.communicator.allgather_json(session.random_state(), what="the random streams")
         if self.chief:
             meta = dict(self.meta, data=self.pipeline.state(), random=random)
             kept = self.saver.last_checkpoints

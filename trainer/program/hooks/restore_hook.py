@@ -4,7 +4,6 @@ import warnings
 from ...parallel.distributed import broadcast_variables
 from ...train.session_run_hook import SessionRunHook
 from ...train.training_util import get_global_step
-from ..collectives import broadcast_json
 
 
 class RestoreBroadcastHook(SessionRunHook):
@@ -29,7 +28,7 @@ class RestoreBroadcastHook(SessionRunHook):
             restored = {"step": int(session.run(self._global_step)), "data": meta.get("data"),
                         "random": meta.get("random", []), "path": self.checkpoint.path}
         broadcast_variables(session, 0, self.communicator)
-        restored = broadcast_json(self.communicator, restored)
+        restored = self.communicator.broadcast_json(restored, what="the restored checkpoint's facts")
         if restored is None:
             return
         self.restored_step = restored["step"]

@@ -21,22 +21,40 @@ _LABEL = re.compile(r"(.*) = (.*)\((.*)\)")
 
 
 class ChromeTrace:
-    """Trace events in Chrome's JSON format: metadata ('M') first, then the events."""
+    """Trace events in Chrome's JSON format: metadata ('M') first, then the events. The one writer of ringflow's
+    Chrome traces: this module's, `ringflow train --timeline`'s (trainer/program/timeline.py) and Horovod's
+    timeline (trainer/horovod/timeline.py, which streams them as a JSON array with `drain`)."""
 
     def __init__(self):
         self.metadata, self.events = [], []
 
-    def process(self, pid, name):
+    def process(self, pid, name, sort_index=None):
+        """Name trace process `pid` (and place it `sort_index`-th, where given)."""
         self.metadata.append({"name": "process_name", "ph": "M", "pid": pid, "args": {"name": name}})
+        if sort_index is not None:
+            self.metadata.append({"name": "process_sort_index", "ph": "M", "pid": pid,
+                                  "args": {"sort_index": sort_index}})
 
     def event(self, ph, category, name, pid, tid, ts, **fields):
-        self.events.append({"ph": ph, "cat": category, "name": name, "pid": pid, "tid": tid, "ts": ts, **fields})
+        """One event of phase `ph` ('X' complete, 'B'/'E' begin/end, ...); category None leaves out "cat"."""
+        event = {"ph": ph, "cat": category, "name": name, "pid": pid, "tid": tid, "ts": ts, **fields}
+        if category is None:
+            del event["cat"]
+        self.events.append(event)
 
-    def format_to_string(self, pretty=False):
-        trace = {"traceEvents": self.metadata + self.events}
+    def format_to_string(self, pretty=False, **fields):
+        """The trace as one JSON object, {"traceEvents": [...]} and `fields` ("displayTimeUnit", ...)."""
+        trace = {"traceEvents": self.metadata + self.events, **fields}
         if pretty:
             return json.dumps(trace, indent=4, separators=(",", ": "))
         return json.dumps(trace, separators=(",", ":"))
+
+    def drain(self):
+        """The JSON text of each event added since the last drain, metadata first, and forget them: for a trace
+        written while it is recorded, as a JSON array of events (the other form Chrome reads)."""
+        texts = [json.dumps(event) for event in self.metadata + self.events]
+        self.metadata, self.events = [], []
+        return texts
 
 
 class _Tensor:
