@@ -6,6 +6,7 @@ import os
 import signal
 
 import numpy as np
+import pytest
 
 import allreduce
 import trainer as tg
@@ -59,13 +60,8 @@ def test_every_n_steps_is_due_once_at_each_multiple_and_at_the_last_step():
 
 
 def test_a_step_hook_needs_a_global_step():
-    with tg.Graph().as_default():
-        try:
-            StepHook().begin()
-        except ValueError as error:
-            assert "get_or_create_global_step" in str(error)
-        else:
-            raise AssertionError("StepHook.begin() accepted a graph without a global step")
+    with tg.Graph().as_default(), pytest.raises(ValueError, match="get_or_create_global_step"):
+        StepHook().begin()
 
 
 def test_checkpoints_are_saved_at_the_restored_global_steps(tmp_path):
