@@ -14,9 +14,11 @@ from .devices import default_device_name, device_transfer
 from .feed_fetch import flatten_fetches
 from ..platform.heap import keep_freed_memory
 from .plan import Plan
+from .resource_mgr import ResourceMgr
 from .step_stats import recorder_for, recording
 
 TARGETS = {}  # target prefix -> factory(session) returning its plan maker; see register_target
+RNG_CONTAINER = "rng"  # the container of session.resources holding each random op's generator, keyed by op
 PLAN_LISTENERS = []  # functions told (session, plan) of every Plan a session builds: tools that audit what runs
 
 
@@ -43,6 +45,8 @@ class Session:
     `target` (a cluster address) and `config` (a ConfigProto) are stored for the cluster code; `device`
     ("cpu", "gpu", or a name given to register_device) is where this rank runs the whole graph: feeds,
     constants and variables go there through `to_device`, fetches come back through `to_host` at the end.
+    `resources` (a ResourceMgr) is the state kernels keep between runs (random streams, iterators, queues),
+    per session as in TF1, cleared on close.
     """
 
     def __init__(self, target="", graph=None, config=None, device=None):
@@ -57,7 +61,7 @@ class Session:
         self.variables = VariableStore()
         self.device = device or default_device_name()
         self.to_device, self.to_host = device_transfer(self.device)
-        self._rngs = {}
+        self.resources = ResourceMgr()
         self._plans = {}
         self._closed = False
         self._entered = []
@@ -126,15 +130,14 @@ class Session:
 
     def rng(self, op):
         """The random generator of a random op in this session, seeded from the op's (seed, seed2)."""
-        if op not in self._rngs:
-            seed, seed2 = op.attrs.get("seed"), op.attrs.get("seed2")
-            entropy = None if seed is None else [seed, seed2]
-            self._rngs[op] = np.random.default_rng(np.random.SeedSequence(entropy))
-        return self._rngs[op]
+        seed, seed2 = op.attrs.get("seed"), op.attrs.get("seed2")
+        entropy = None if seed is None else [seed, seed2]
+        return self.resources.lookup_or_create(
+            RNG_CONTAINER, op, lambda: np.random.default_rng(np.random.SeedSequence(entropy)))
 
     def random_state(self):
         """Every random op's generator state by op name (JSON-able), so checkpoints can resume the streams."""
-        return {op.name: rng.bit_generator.state for op, rng in self._rngs.items()}
+        return {op.name: rng.bit_generator.state for op, rng in self.resources.items(RNG_CONTAINER)}
 
     def set_random_state(self, states):
         """Continue each named random op's stream from a state random_state() returned."""
@@ -145,6 +148,7 @@ class Session:
         self._closed = True
         self.variables = VariableStore()  # let go of them: a target's server may hold them for its other sessions
         self._plans.clear()
+        self.resources.clear()
 
     def as_default(self):
         """Make this the default session for eval()/run() (as in TF1, the default graph stays as it is)."""

@@ -1,7 +1,7 @@
 """TF1's tf.data.Iterator in graph mode: iterator ops of the user's graph whose kernels run a dataset's stages.
 
 An iterator is a scalar tg.string handle made by an "IteratorV2" op (initializable, reinitializable) or a
-"OneShotIterator" op; its value names the iterator's state in the session (runtime.SessionTable), which is
+"OneShotIterator" op; its value names the iterator's state in the session's resources (runtime.ITERATORS), which is
 also what string_handle() returns and from_string_handle() looks up. "MakeIterator" (the initializer) takes
 the handle and every tensor the dataset captured, so a placeholder used in from_tensor_slices is fed when the
 initializer runs. "IteratorGetNext" takes the handle and outputs one element per Session.run: every op of
@@ -17,7 +17,7 @@ from ..framework.graph import get_default_graph
 from ..ops.core_ops import convert_to_tensor
 from ..framework.registry import op_def, register
 from ..framework.tensor_shape import TensorShape
-from .runtime import Context, session_table
+from .runtime import ITERATORS, Context, iterator_resource
 from .stage import Stage, captures
 from .structure import Spec, flatten_types, flatten_up_to, pack
 
@@ -45,7 +45,7 @@ def _keep(op):
 
 
 def _start(session, handle, stage, captured, values):
-    resource = session_table(session).iterator(handle)
+    resource = iterator_resource(session, handle)
     resource.start(stage, Context(session, dict(zip(captured, values)), resource))
 
 
@@ -55,11 +55,11 @@ def _iterator_kernel(op, session):
 
 
 def _one_shot_kernel(op, session):
-    stage, keep, table = op.attrs["dataset"], _keep(op), session_table(session)
+    stage, keep = op.attrs["dataset"], _keep(op)
     handle, value = _handle_name(op), _handle_value(op)
 
     def run(*values):
-        if handle not in table.iterators:
+        if session.resources.lookup(ITERATORS, handle) is None:
             _start(session, handle, stage, op.inputs, keep(values))
         return value
     return run
@@ -74,10 +74,10 @@ def _make_iterator_kernel(op, session):
 
 
 def _get_next_kernel(op, session):
-    table, types, single = session_table(session), tuple(op.attrs["output_types"]), len(op.outputs) == 1
+    types, single = tuple(op.attrs["output_types"]), len(op.outputs) == 1
 
     def run(handle):
-        resource = table.iterators.get(handle[()])
+        resource = session.resources.lookup(ITERATORS, handle[()])
         if resource is None or resource.elements is None:
             raise FailedPreconditionError(
                 "GetNext() failed because the iterator has not been initialized. Ensure that you have run the "

@@ -2,44 +2,27 @@
 
 A dataset's stages (sources.py, transforms.py, batching.py) are Python generators over flat elements (lists of
 arrays). They run inside the kernels of the iterator ops (iterator.py), so everything lives per session, as TF1
-keeps iterators as resources of a session: `session_table(session)` holds each iterator by its handle and each
-traced function's sub-plan. A Context is one initialization of one iterator: the values of the tensors its
-dataset captured, and the state its stages keep for that pass (a cache's elements).
+keeps iterators as resources of a session: the session's ResourceMgr (`session.resources`) holds each iterator by
+its handle and each traced function's sub-plan. A Context is one initialization of one iterator: the values of the
+tensors its dataset captured, and the state its stages keep for that pass (a cache's elements).
 """
 import threading
-import weakref
 
 import numpy as np
 
 from ..platform.errors import OutOfRangeError
 
-_TABLES = weakref.WeakKeyDictionary()  # session -> its SessionTable; goes away with the session
+ITERATORS, FUNCTIONS = "iterator", "dataset_function"  # containers of session.resources: by handle, by function
 
 
-class SessionTable:
-    """A session's iterators by handle and its sub-plans of traced functions."""
-
-    def __init__(self, session):
-        self.session = session
-        self.iterators = {}
-        self.plans = {}
-
-    def iterator(self, handle):
-        if handle not in self.iterators:
-            self.iterators[handle] = IteratorResource()
-        return self.iterators[handle]
-
-    def plan(self, function):
-        if function not in self.plans:
-            self.plans[function] = function.compile(self.session)
-        return self.plans[function]
+def iterator_resource(session, handle):
+    """The session's iterator named `handle`, created empty on first use."""
+    return session.resources.lookup_or_create(ITERATORS, handle, IteratorResource)
 
 
-def session_table(session):
-    table = _TABLES.get(session)
-    if table is None:
-        table = _TABLES[session] = SessionTable(session)
-    return table
+def function_plan(session, function):
+    """The session's compiled sub-plan of a traced dataset function, compiled on first use."""
+    return session.resources.lookup_or_create(FUNCTIONS, function, lambda: function.compile(session))
 
 
 class IteratorResource:
@@ -83,7 +66,7 @@ class Context:
 
     def call(self, function, element):
         """`function`'s output values for one element (a list of arrays)."""
-        run = session_table(self.session).plan(function)
+        run = function_plan(self.session, function)
         return run(list(element) + [self.values[t] for t in function.captured])
 
     def nested(self, values):

@@ -1,6 +1,6 @@
 """Printing from inside a run: TF1's tf.Print (an identity that prints) and tf.print (an op that prints)."""
+import itertools
 import sys
-import weakref
 
 import numpy as np
 
@@ -61,17 +61,14 @@ def _nest_v2(array, limit, depth):
     return "[" + sep.join("..." if i is None else _nest_v2(array[i], limit, depth + 1) for i in keep) + "]"
 
 
-_FIRST_N = weakref.WeakKeyDictionary()  # session -> {op: times printed}; TF1 counts per op in each session
-
-
 def _print_kernel(op, session):
     message, first_n, summarize = op.attrs["message"], op.attrs["first_n"], op.attrs["summarize"]
-    counts = _FIRST_N.setdefault(session, {})
+
+    def printed_before():  # TF1 counts each op's prints in each session: the count is a session resource
+        return next(session.resources.lookup_or_create("Print", op, itertools.count))
 
     def run(x, *data):
-        done = counts.get(op, 0)
-        if first_n is None or first_n < 0 or done < first_n:
-            counts[op] = done + 1
+        if first_n is None or first_n < 0 or printed_before() < first_n:
             shown = "".join(f"[{summarize_v1(session.to_host(d), summarize)}]" for d in data)
             sys.stderr.write(message + shown + "\n")
         return x

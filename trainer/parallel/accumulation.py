@@ -18,6 +18,7 @@ from ..ops.array_ops import cast
 from ..ops.math_ops import equal
 from ..framework.graph_keys import GraphKeys
 from ..ops.variables import Variable
+from .apply_if import apply_if
 
 
 def check_passes(passes):
@@ -90,23 +91,11 @@ class Accumulation:
         if self.due is None:
             raise ValueError("apply() needs the gradients of compute() first: call compute_gradients (or minimize) "
                              "of the same optimizer before apply_gradients")
-        graph = self.due.graph
-        scope = graph.get_name_scope()
+        def advance():  # Horovod's rule: the global step counts backward passes
+            return global_step.assign_add(np.ones((), np.dtype(global_step.dtype)))
 
-        def update():  # in the caller's name scope, not the cond's: slot variables keep the names they would have
-            with graph.name_scope(scope + "/" if scope else None):
-                op = apply()
-            with control_dependencies([op]):
-                return constant(True)
-
-        def skip():
-            if step_every_pass and global_step is not None:
-                with control_dependencies([global_step.assign_add(np.ones((), np.dtype(global_step.dtype)))]):
-                    return constant(False)
-            return constant(False)
-
-        with graph.as_default():
-            return cond(self.due, update, skip, name="apply_if_due").op
+        skip = advance if step_every_pass and global_step is not None else None
+        return apply_if(self.due, apply, skip, name="apply_if_due").op
 
 
 def _cast(scalar, like):

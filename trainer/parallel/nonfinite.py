@@ -14,8 +14,7 @@ import numpy as np
 
 from ..platform.errors import InvalidArgumentError
 from ..framework.registry import apply_op, get_array_module, register
-from ..ops.control_flow_ops import cond
-from ..ops.core_ops import constant
+from .apply_if import apply_if
 
 POLICIES = ("raise", "skip")
 _BLAS_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
@@ -112,14 +111,7 @@ def apply_gradients(optimizer, grads_and_vars, policy, global_step=None, name=No
         if policy == "raise":
             with graph.control_dependencies([finite]):
                 return optimizer.apply_gradients(grads_and_vars, global_step=global_step, name=name), check
-        scope = graph.get_name_scope()
-
-        def update():  # in the caller's name scope, not the cond's: variable and op names stay as without a policy
-            with graph.name_scope(scope + "/" if scope else None):
-                update_op = optimizer.apply_gradients(grads_and_vars, name=name)
-            with graph.control_dependencies([update_op]):
-                return constant(True)
-        applied = cond(finite, update, lambda: constant(False), name="ApplyIfFinite")
+        applied = apply_if(finite, lambda: optimizer.apply_gradients(grads_and_vars, name=name), name="ApplyIfFinite")
         if global_step is None:
             return applied.op, check
         with graph.control_dependencies([applied]):

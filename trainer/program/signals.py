@@ -15,8 +15,8 @@ import signal
 import threading
 
 from ..train.session_run_hook import SessionRunHook
-from ..train.training_util import get_global_step
 from .agreement import JobError
+from .hooks.step_hook import StepHook
 from .step_vote import StepVote
 
 SIGNALS = (signal.SIGTERM, signal.SIGINT)
@@ -34,7 +34,7 @@ class StoppedBySignal(JobError):
         self.signum, self.step, self.saved = signum, step, saved
 
 
-class StopOnSignalHook(SessionRunHook):
+class StopOnSignalHook(StepHook):
     """Notes SIGTERM/SIGINT instead of dying and, at the steps the ranks last agreed on, votes with them over
     `communicator`; after a vote that found a signal anywhere it requests a stop. `.stopped` is then the
     signal's number (SIGTERM when ranks got different ones) and `.step` the step the run stops at."""
@@ -45,7 +45,7 @@ class StopOnSignalHook(SessionRunHook):
         self._previous = {}
 
     def begin(self):
-        self._global_step = get_global_step()
+        super().begin()
         if threading.current_thread() is threading.main_thread():  # Python runs handlers there only
             for signum in SIGNALS:
                 self._previous[signum] = signal.signal(signum, self._note)
@@ -58,12 +58,11 @@ class StopOnSignalHook(SessionRunHook):
         signal.raise_signal(signum)
 
     def after_create_session(self, session, coord):
-        self.step = int(session.run(self._global_step))
+        super().after_create_session(session, coord)
         self._vote = StepVote(self.communicator, VOTE_EVERY_S, "the stop-on-signal vote")
         self._vote.start(self.step)
 
-    def after_run(self, run_context, run_values):
-        self.step += 1
+    def after_step(self, run_context, results):
         if not self._vote.due(self.step):
             return
         (signum,) = self._vote.vote(self.step, [self.received or 0])

@@ -6,8 +6,6 @@ batches are always full (dequeue_many). Each session keeps its own place in the 
 its own queue. Shuffling draws a new permutation every epoch from the op's seed (TF1 shuffles in a
 RandomShuffleQueue instead: each row is still seen once per epoch, only the order differs).
 """
-import weakref
-
 import numpy as np
 
 from ...platform.errors import OutOfRangeError
@@ -16,7 +14,6 @@ from ...framework.registry import register
 from ...framework.random_seed import get_seed
 
 OP_TYPE = "NumpyBatch"
-_STREAMS = weakref.WeakKeyDictionary()  # session -> {op: _Stream}: the per-session queue state
 
 
 class Columns(tuple):
@@ -63,12 +60,12 @@ def _batch_kernel(op, session):
     attrs, to_device = op.attrs, session.to_device
     columns, batch_size = attrs["columns"], attrs["batch_size"]
 
+    def stream():  # the session's place in the rows: a session resource, as TF1's queue is
+        rng = session.rng(op) if attrs["shuffle"] else None
+        return _Stream(len(columns[0]), attrs["num_epochs"], rng)
+
     def run():
-        streams = _STREAMS.setdefault(session, {})
-        if op not in streams:
-            rng = session.rng(op) if attrs["shuffle"] else None
-            streams[op] = _Stream(len(columns[0]), attrs["num_epochs"], rng)
-        rows = streams[op].take(batch_size)
+        rows = session.resources.lookup_or_create(OP_TYPE, op, stream).take(batch_size)
         batch = tuple(to_device(np.ascontiguousarray(column[rows])) for column in columns)
         return batch if len(batch) > 1 else batch[0]  # the session takes a one-output op's value as it is
     return run

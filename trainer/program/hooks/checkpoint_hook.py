@@ -3,18 +3,17 @@ import os
 import time
 
 from ...parallel.nonfinite import NonFiniteError, first_nonfinite
-from ...train.session_run_hook import SessionRunHook
-from ...train.training_util import get_global_step
 from ...ops.variables import global_variables
 from ..outputs.resume import kept_checkpoints
 from ..step_vote import StepVote
+from .step_hook import EveryNSteps, StepHook
 
 # How often the ranks ask rank 0's clock whether a timed checkpoint is due: a second late on a 600 s period
 # is nothing, and the vote then costs nothing measurable (step_vote.py); shorter periods get a tenth of theirs.
 CLOCK_VOTE_S = 1.0
 
 
-class CheckpointHook(SessionRunHook):
+class CheckpointHook(StepHook):
     """Saves through `saver` (a tg.train.Saver) every `every_steps` steps, every `every_secs` seconds (by rank
     0's clock, counted from the session's start and from each save) and at the end.
 
@@ -38,7 +37,7 @@ class CheckpointHook(SessionRunHook):
         self.chief = communicator.rank == 0
 
     def begin(self):
-        self._global_step = get_global_step()
+        super().begin()
         self._variables = global_variables()
         if self.chief:
             os.makedirs(self.checkpoint_dir, exist_ok=True)
@@ -46,12 +45,13 @@ class CheckpointHook(SessionRunHook):
             self.saver.recover_last_checkpoints(kept_checkpoints(self.checkpoint_dir, self.basename))
 
     def after_create_session(self, session, coord):
-        self._step = self._last_saved = int(session.run(self._global_step))
+        super().after_create_session(session, coord)
+        self._last_saved, self._period = self.step, EveryNSteps(self.every_steps, self.step)
         self._due_at = time.monotonic() + (self.every_secs or 0)
         if self.every_secs:
             self._clock_vote = StepVote(self.communicator, min(CLOCK_VOTE_S, self.every_secs / 10),
                                         "the checkpoint-time vote")
-            self._clock_vote.start(self._step)
+            self._clock_vote.start(self.step)
         if self.announce and self.chief:
             print(f"ringflow: {self.schedule()}", flush=True)
 
@@ -67,16 +67,15 @@ class CheckpointHook(SessionRunHook):
         return f"checkpoints to {self.checkpoint_dir!r} " + (", ".join(when[:-1]) + " and " if len(when) > 1
                                                              else "") + when[-1]
 
-    def after_run(self, run_context, run_values):
-        self._step += 1  # every run of the loop is one training step
-        due = bool(self.every_steps) and self._step % self.every_steps == 0
-        if not due and self.every_secs and self._clock_vote.due(self._step):
-            (due,) = self._clock_vote.vote(self._step, [self.chief and time.monotonic() >= self._due_at])
+    def after_step(self, run_context, results):
+        due = self._period(self.step)
+        if not due and self.every_secs and self._clock_vote.due(self.step):
+            (due,) = self._clock_vote.vote(self.step, [self.chief and time.monotonic() >= self._due_at])
         if due:
             self._save(run_context.session)
 
     def end(self, session):
-        if self._step != self._last_saved:
+        if self.step != self._last_saved:
             self._save(session)
 
     def _save(self, session):
@@ -86,21 +85,21 @@ class CheckpointHook(SessionRunHook):
             meta = dict(self.meta, data=self.pipeline.state(), random=random)
             kept = self.saver.last_checkpoints
             try:
-                self.saver.save(session, self.save_path, global_step=self._step, meta=meta)
+                self.saver.save(session, self.save_path, global_step=self.step, meta=meta)
             except OSError as exc:
                 raise self._write_error(exc, kept) from exc
-        self._last_saved, self._due_at = self._step, time.monotonic() + (self.every_secs or 0)
+        self._last_saved, self._due_at = self.step, time.monotonic() + (self.every_secs or 0)
 
     def _write_error(self, exc, kept):
         """The error for a save that failed (disk full, quota, I/O error): the flag, the file, the step, the
         newest intact checkpoint (the Saver wrote nothing under a checkpoint's name) and what to do."""
-        target = exc.filename or f"{self.save_path}-{self._step}.npz"
+        target = exc.filename or f"{self.save_path}-{self.step}.npz"
         target = target.split(".tmp-")[0] if ".tmp-" in os.path.basename(target) else target
         kept = (f"the newest intact checkpoint, {kept[-1]!r}, is kept: free space (or give --checkpoint-dir on "
                 "another file system) and run the same command again to resume from it" if kept else
                 "no earlier checkpoint was written: free space (or give --checkpoint-dir on another file system) "
                 "and run again")
-        error = OSError(f"--checkpoint-dir {self.checkpoint_dir!r}: writing the checkpoint of step {self._step} "
+        error = OSError(f"--checkpoint-dir {self.checkpoint_dir!r}: writing the checkpoint of step {self.step} "
                         f"to {target!r} failed ({exc.strerror or exc}); {kept}")
         error.errno = exc.errno
         return error
@@ -114,7 +113,7 @@ class CheckpointHook(SessionRunHook):
         kept = (f"the newest finite checkpoint, {kept[-1]!r}, is kept" if kept else
                 "no earlier checkpoint was written" if self.chief else "rank 0 keeps the newest finite checkpoint")
         raise NonFiniteError(
-            f"not writing the checkpoint of step {self._step} to {self.checkpoint_dir!r}: variable {name!r} holds "
+            f"not writing the checkpoint of step {self.step} to {self.checkpoint_dir!r}: variable {name!r} holds "
             f"{what} ({count} variable(s) not finite); {kept}. The weights diverged although every applied "
             "gradient was finite (an update overflowed): run again with a lower --lr, which resumes from the "
             "newest finite checkpoint")

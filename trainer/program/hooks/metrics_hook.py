@@ -4,8 +4,9 @@ import math
 import numpy as np
 
 from ...data import eval_batches
-from ...train.session_run_hook import SessionRunArgs, SessionRunHook
+from ...train.session_run_hook import SessionRunHook
 from ...train.training_util import get_global_step
+from .step_hook import EveryNSteps, StepHook
 
 EVAL_BATCH = 1024  # rows per evaluation run: bounds the activations' memory whatever the dataset's size
 
@@ -29,7 +30,7 @@ class MetricMeter:
         return {n: float(v) / float(total[-1]) for n, v in zip(self.names, total[:-1])} if total[-1] else {}
 
 
-class MetricsHook(SessionRunHook):
+class MetricsHook(StepHook):
     """Fetches `metrics` (name -> Tensor) with every step; every `every` steps and at `last_step` it averages
     them over all ranks (a collective, at the same steps on every rank) and hands them to each reporter's
     report(step, metrics). `shard_size` is this rank's samples per step; `summarize` post-processes the
@@ -40,27 +41,24 @@ class MetricsHook(SessionRunHook):
         self.every, self.summarize, self.reporters = every, summarize, list(reporters)
         self.meter = MetricMeter(metrics, communicator)
 
-    def begin(self):
-        self._global_step = get_global_step()
-
     def after_create_session(self, session, coord):
-        self._step = int(session.run(self._global_step))
-        self._every = self.every or max(1, (self.last_step - self._step) // 10)
+        super().after_create_session(session, coord)
+        every = self.every or max(1, (self.last_step - self.step) // 10)
+        self._period = EveryNSteps(every, self.step, last=self.last_step)
 
     def add(self, values, count):
         """Count metric values of `count` samples run outside this hook's runs (the other passes of a step)."""
         self.meter.add(values, count)
 
-    def before_run(self, run_context):
-        return SessionRunArgs(self.metrics)
+    def fetches(self):
+        return self.metrics
 
-    def after_run(self, run_context, run_values):
-        self.meter.add(run_values.results, self.shard_size)
-        self._step += 1
-        if self._step % self._every == 0 or self._step == self.last_step:
+    def after_step(self, run_context, results):
+        self.meter.add(results, self.shard_size)
+        if self._period(self.step):
             metrics = self.summarize(self.meter.average())
             for reporter in self.reporters:
-                reporter.report(self._step, metrics)
+                reporter.report(self.step, metrics)
 
 
 class FinalMetricsHook(SessionRunHook):

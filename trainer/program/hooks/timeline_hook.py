@@ -2,11 +2,10 @@
 import time
 
 from ..timeline import Timeline
-from ...train.session_run_hook import SessionRunHook
-from ...train.training_util import get_global_step
+from .step_hook import StepHook
 
 
-class TimelineHook(SessionRunHook):
+class TimelineHook(StepHook):
     """Records each run and each allreduce in it (DistributedOptimizer's allreduce callback) against a clock
     zeroed at a barrier, so the ranks line up; at the end gathers every rank's spans (a collective) and the
     chief writes them to `path`."""
@@ -17,23 +16,20 @@ class TimelineHook(SessionRunHook):
         if hasattr(optimizer, "add_allreduce_callback"):
             optimizer.add_allreduce_callback(self._allreduce)
 
-    def begin(self):
-        self._global_step = get_global_step()
-
     def after_create_session(self, session, coord):
-        self._step = int(session.run(self._global_step))
+        super().after_create_session(session, coord)
         self.communicator.barrier()
         self.timeline.start()
 
     def _allreduce(self, start, end):
-        self.timeline.record("allreduce", start, end, self._step + 1)
+        self.timeline.record("allreduce", start, end, self.step + 1)  # the run under way makes the next step
 
     def before_run(self, run_context):
         self._start = time.perf_counter()
+        return super().before_run(run_context)
 
-    def after_run(self, run_context, run_values):
-        self._step += 1
-        self.timeline.record("step", self._start, time.perf_counter(), self._step)
+    def after_step(self, run_context, results):
+        self.timeline.record("step", self._start, time.perf_counter(), self.step)
 
     def end(self, session):
         per_rank = self.timeline.gather(self.communicator)
