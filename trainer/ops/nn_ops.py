@@ -2,7 +2,6 @@
 import numpy as np
 
 from ..framework import dtypes
-from ..framework.tensor import Tensor
 from ..platform.errors import InvalidArgumentError
 from .array_ops import cast, transpose
 from .slice_ops import strided_slice
