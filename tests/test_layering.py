@@ -37,7 +37,8 @@ FLOORS = [
     ("trainer/summary/", 6, "tf.summary"),
     ("trainer/data/", 6, "tf.data"),
     ("trainer/feature_column/", 6, "tf.feature_column"),
-    ("trainer/python/", 6, "tensorflow.python"),  # low as in TF1: train's ProfilerHook writes timeline's trace
+    ("trainer/python/", 6, "tensorflow.python"),
+    ("trainer/test/", 6, "tf.test"),  # TestCase and the gradient checker on sessions and tg.gradients  # low as in TF1: train's ProfilerHook writes timeline's trace
     ("trainer/rnn/", 7, "RNN cells and RNNs"),  # a cell is a tf.layers Layer
     # the tf.* namespace modules gather names from the floors below: tf.nn holds rnn_cell and dynamic_rnn
     ("trainer/nn.py", 8, "tf.nn"),

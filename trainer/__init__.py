@@ -15,6 +15,7 @@ from . import ops  # registers every op type
 # tf.* modules
 from . import (compat, contrib, data, debugging, estimator, feature_column, image, keras, layers, linalg, losses,
                math, metrics, nn, random, summary, train)
+from . import test  # tf.test
 from . import tf_io as io
 from .framework import dtypes
 from .ops import initializers

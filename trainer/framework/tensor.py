@@ -11,6 +11,10 @@ from .tensor_shape import TensorShape
 class Tensor:
     """One output of an Operation; `name` is "op_name:index"."""
 
+    # As TF's Tensor: above ndarray's 0, so `np.float64(2) * t` and `np.ones(3) + t` return NotImplemented from
+    # numpy and Python calls Tensor.__rmul__/__radd__, instead of numpy converting the Tensor to an array.
+    __array_priority__ = 100
+
     def __init__(self, op, index, shape, dtype):
         self.op = op
         self.value_index = index

@@ -32,8 +32,8 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
     ops = _ops_between(graph, ys, xs, stops)
     with graph.as_default(), graph.name_scope(name):
         grads = {}
-        for y, gy in zip(ys, grad_ys):
-            gy = _ones_for(y) if gy is None else convert_to_tensor(gy, dtype=y.dtype)
+        for i, (y, gy) in enumerate(zip(ys, grad_ys)):
+            gy = _ones_for(y) if gy is None else _given_grad_y(y, convert_to_tensor(gy, name=f"grad_ys_{i}"))
             grads.setdefault(y, []).append(gy)
         for op in sorted(ops, key=lambda o: o.schedule_key, reverse=True):
             out_grads = [None if t in stops else _sum(grads.get(t)) for t in op.outputs]
@@ -53,6 +53,21 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
                 if g is not None and t.dtype.kind in "fc":
                     grads.setdefault(t, []).append(g)
         return [_sum(grads.get(x)) for x in xs]
+
+
+def _given_grad_y(y, gy):
+    """TF1 checks only that a real y gets a real or integer grad_y and a complex y a complex one, and casts
+    nothing: a float32 grad_y for a float64 y flows on as float32 (an op whose gradient mixes it with float64
+    then refuses the mix, as TF1's does)."""
+    numeric = y.dtype.is_floating or y.dtype.is_integer
+    if not (numeric or y.dtype.is_complex):
+        raise TypeError(f"Tensor {y.name!r} with type {y.dtype.name} must be numeric to obtain a gradient")
+    given_numeric = gy.dtype.is_floating or gy.dtype.is_integer
+    if (numeric and not given_numeric) or (y.dtype.is_complex and not gy.dtype.is_complex):
+        kind = "real or integer" if numeric else "complex"
+        raise TypeError(f"Gradient type {gy.dtype.name} given in grad_ys for the {kind}-valued tensor {y.name!r} "
+                        f"of type {y.dtype.name} must be {kind}; pass grad_ys of a {kind} dtype (tg.cast)")
+    return gy
 
 
 def _ones_for(y):

@@ -1,9 +1,9 @@
 """Neural-network ops: activations, softmax, dropout, bias_add and the (numerically stable) losses."""
 import numpy as np
 
-from ..framework.tensor import Tensor
+from ..framework import dtypes
 from ..platform.errors import InvalidArgumentError
-from .array_ops import transpose
+from .array_ops import cast, transpose
 from .slice_ops import strided_slice
 from .core_ops import convert_to_tensor
 from .kernels import cuda_kernels
@@ -152,18 +152,26 @@ def softmax_cross_entropy_with_logits_v2(labels, logits, axis=None, name=None, d
     logits (softmax - labels, fused) and labels."""
     axis = argument_lookup("axis", axis, "dim", dim)
     axis = -1 if axis is None else int(axis)
-    logits, labels = binary_operands("SoftmaxCrossEntropyWithLogits", logits, labels)
-    logits, labels = _class_axis_last(logits, axis), _class_axis_last(labels, axis)
-    return apply_op("SoftmaxCrossEntropyWithLogits", [logits, labels],
+    logits = convert_to_tensor(logits)
+    with logits.graph.as_default():
+        labels = convert_to_tensor(labels)
+    # TF's casts: half-precision logits are computed in float32 and the loss cast back; the labels, of whatever
+    # dtype, are cast to the dtype the logits are computed in.
+    half = logits.dtype.name in ("float16", "bfloat16")
+    precise = cast(logits, dtypes.float32) if half else logits
+    precise, labels = _class_axis_last(precise, axis), _class_axis_last(cast(labels, precise.dtype), axis)
+    loss = apply_op("SoftmaxCrossEntropyWithLogits", [precise, labels],
                     name=name or "softmax_cross_entropy_with_logits")[0]
+    return cast(loss, logits.dtype) if half else loss
 
 
 def softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, dim=-1, name=None, axis=None):
     """TF1's v1 softmax cross-entropy: as the _v2 one, but no gradient flows into `labels`."""
     _named_only("softmax_cross_entropy_with_logits", _sentinel)
     axis = argument_lookup("axis", axis, "dim", None if dim == -1 else dim)
-    labels = stop_gradient(convert_to_tensor(labels) if not isinstance(logits, Tensor)
-                           else convert_to_tensor(labels, dtype=logits.dtype))
+    logits = convert_to_tensor(logits)
+    with logits.graph.as_default():
+        labels = stop_gradient(labels)
     return softmax_cross_entropy_with_logits_v2(labels, logits, axis=axis,
                                                 name=name or "softmax_cross_entropy_with_logits_sg")
 

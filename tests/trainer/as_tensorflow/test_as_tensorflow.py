@@ -111,7 +111,7 @@ def test_aliases_and_what_ringflow_lacks(tmp_path):
     assert lines[1] == "trainer True"  # the aliased module keeps its own spec
     assert lines[2] == "ImportError tf.contrib.legacy_seq2seq is not available in ringflow (legacy seq2seq models)"
     assert lines[3].startswith("ImportError tf.contrib.crf is not available in ringflow")
-    assert lines[4].startswith("ModuleNotFoundError No module named 'tensorflow.python.framework': ringflow")
+    assert lines[4].startswith("ModuleNotFoundError No module named 'tensorflow.python.framework.ops': ringflow")
     assert lines[5].startswith("ModuleNotFoundError")
     assert lines[6].startswith("ImportError tf.keras.layers is not available in ringflow (tf.keras: build the model")
     assert lines[7] == "False False"

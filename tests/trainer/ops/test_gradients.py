@@ -43,6 +43,34 @@ def test_grad_ys_and_several_ys():
             np.testing.assert_allclose(sess.run(g), [3.0 + 1.0, 2.0])
 
 
+def test_grad_ys_keep_their_own_dtype_as_tf1_does():
+    # TF1 checks only that a real y gets a real grad_y and casts nothing: through ops whose gradient passes
+    # it on, a float32 grad_y gives float64 x a float32 gradient; an op that mixes it with float64 refuses
+    with tg.Graph().as_default():
+        x = tg.constant([1.0, 2.0], tg.float64)
+        given = tg.constant([0.5, 3.0], tg.float32)
+        passed = [tg.gradients(y, [x], grad_ys=given)[0] for y in (tg.identity(x), x + 1.0)]
+        from_list, = tg.gradients(x + 1.0, [x], grad_ys=[[0.5, 3.0]])  # a Python list: float32
+        through_cast, = tg.gradients(tg.cast(tg.cast(x, tg.float32), tg.float64), [x], grad_ys=given)
+        with tg.Session() as sess:
+            values = sess.run(passed + [from_list, through_cast])
+        assert [g.dtype for g in passed + [from_list, through_cast]] == [tg.float32] * 3 + [tg.float64]
+        for value in values:
+            np.testing.assert_array_equal(value, [0.5, 3.0])
+        with pytest.raises(TypeError, match="float32.*float64|float64.*float32"):
+            tg.gradients(x * 2.0, [x], grad_ys=given)
+
+
+def test_grad_ys_of_the_wrong_kind_are_refused_naming_the_tensor():
+    with tg.Graph().as_default():
+        x = tg.constant([1.0, 2.0], tg.float64, name="x")
+        with pytest.raises(TypeError, match="bool.*'x:0'.*must be real or integer"):
+            tg.gradients(x, [x], grad_ys=tg.constant([True, False]))
+        flags = tg.constant([True, False], name="flags")
+        with pytest.raises(TypeError, match="'flags:0'.*must be numeric"):
+            tg.gradients(flags, [x], grad_ys=tg.constant([1.0, 1.0]))
+
+
 def test_gradients_add_named_ops_to_the_same_graph_and_run_in_one_session():
     graph = tg.Graph()
     with graph.as_default():

@@ -58,6 +58,41 @@ def test_softmax_cross_entropy():
             tg.nn.softmax_cross_entropy_with_logits(y, x)
 
 
+@pytest.mark.parametrize("fn", [tg.nn.softmax_cross_entropy_with_logits, tg.nn.softmax_cross_entropy_with_logits_v2],
+                         ids=["v1", "v2"])
+@pytest.mark.parametrize("labels", [lambda y: tg.constant(y), lambda y: y, lambda y: y.tolist(),
+                                    lambda y: tg.constant(y.astype(np.int32))],
+                         ids=["float64_tensor", "float64_numpy", "python", "int32_tensor"])
+def test_softmax_cross_entropy_casts_the_labels_to_the_logits_dtype(fn, labels):
+    # TF's nn_ops converts the labels as they come, then casts them to the dtype the logits are computed in
+    onehot = np.eye(5)[[0, 3, 1, 4]]
+    expected = -(onehot * (LOGITS - np.log(np.exp(LOGITS).sum(-1, keepdims=True)))).sum(-1)
+    with tg.Graph().as_default():
+        logits = tg.constant(LOGITS.astype(np.float32))
+        loss = fn(labels=labels(onehot), logits=logits)
+        grad, = tg.gradients(loss, [logits])
+        with tg.Session() as sess:
+            value, grad_value = sess.run([loss, grad])
+    assert loss.dtype == tg.float32 and grad.dtype == tg.float32
+    np.testing.assert_allclose(value, expected, rtol=1e-5)
+    softmax = np.exp(LOGITS) / np.exp(LOGITS).sum(-1, keepdims=True)
+    np.testing.assert_allclose(grad_value, softmax - onehot, rtol=1e-5, atol=1e-6)
+
+
+def test_softmax_cross_entropy_of_half_logits_is_computed_in_float32():
+    # as TF: float16 logits are cast up, the loss is cast back; the float64 labels still get their gradient
+    onehot = np.eye(5)[[0, 3, 1, 4]]
+    with tg.Graph().as_default():
+        logits, labels = tg.constant(LOGITS.astype(np.float16)), tg.constant(onehot)
+        loss = tg.nn.softmax_cross_entropy_with_logits_v2(labels=labels, logits=logits)
+        to_logits, to_labels = tg.gradients(loss, [logits, labels])
+        with tg.Session() as sess:
+            value = sess.run(loss)
+    assert (loss.dtype, to_logits.dtype, to_labels.dtype) == (tg.float16, tg.float16, tg.float64)
+    expected = -(onehot * (LOGITS - np.log(np.exp(LOGITS).sum(-1, keepdims=True)))).sum(-1)
+    np.testing.assert_allclose(value, expected, rtol=2e-3)
+
+
 def test_softmax_and_cross_entropy_along_another_axis():
     x, labels = RNG.standard_normal((5, 3)), RNG.dirichlet(np.ones(5), size=3).T
     check_op(lambda t: tg.nn.softmax(t, axis=0), [x], torch_fn=F and (lambda t: F.softmax(t, dim=0)))

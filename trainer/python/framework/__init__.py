@@ -1,0 +1,1 @@
+"""tensorflow.python.framework: the test_util module."""

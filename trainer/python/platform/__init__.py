@@ -1,0 +1,1 @@
+"""tensorflow.python.platform: the test module."""
