@@ -52,6 +52,14 @@ def test_run_options_and_metadata():
     assert tg.GraphOptions().optimizer_options == tg.OptimizerOptions()
 
 
+def test_field_numbers_are_those_of_tf1s_config_proto():
+    # written out by hand from config.proto: key = field number << 3 | wire type
+    config = tg.ConfigProto(allow_soft_placement=True, gpu_options=tg.GPUOptions(allow_growth=True),
+                            device_count={"GPU": 1})
+    assert config.SerializeToString() == b"\x0a\x07\x0a\x03GPU\x10\x01" + b"\x32\x02\x20\x01" + b"\x38\x01"
+    assert tg.RunOptions(trace_level=tg.RunOptions.FULL_TRACE).SerializeToString() == b"\x08\x03"
+
+
 def test_wire_bytes_are_tf1s():
     config_pb2 = pytest.importorskip("tensorboard.compat.proto.config_pb2")  # TF's config.proto, compiled by protobuf
     config = tg.ConfigProto(allow_soft_placement=True, device_count={"GPU": 0, "CPU": 2},
