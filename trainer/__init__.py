@@ -33,8 +33,8 @@ from .framework.node_def import AttrValue, GraphDef, NodeDef
 from .framework.random_seed import get_seed, set_random_seed
 from .framework.stacks import get_default_session
 from .framework.tensor import Tensor
-from .framework.tensor_shape import Dimension, TensorShape, TensorShapeProto, dimension_value
-from .framework.tensor_util import TensorProto, make_ndarray, make_tensor_proto
+from .framework.tensor_shape import Dimension, TensorShape, dimension_value
+from .framework.tensor_util import make_ndarray, make_tensor_proto
 from .platform.errors import FailedPreconditionError, OpError
 from .platform.tf_logging import get_logger
 from .platform.version import GIT_VERSION, VERSION, VERSION as __version__
