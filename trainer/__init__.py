@@ -35,6 +35,7 @@ from .framework.random_seed import get_seed, set_random_seed
 from .framework.stacks import get_default_session
 from .framework.tensor import Tensor
 from .framework.tensor_shape import Dimension, TensorShape, dimension_value
+from .framework.tensor_util import make_ndarray, make_tensor_proto
 from .platform.errors import FailedPreconditionError, OpError
 from .platform.tf_logging import get_logger
 from .platform.version import GIT_VERSION, VERSION, VERSION as __version__
@@ -116,9 +117,7 @@ from .train.moving_averages import moving_average_variables
 from .parallel import ps  # registers tf.train.Server's cluster runtime and the mpi:// session target
 from .parallel.distributed import DistributedOptimizer, broadcast_variables
 
-from .unsupported import missing as _missing
+from .unsupported import MISSING as _MISSING, missing_names as _missing_names
 
-
-def __getattr__(name):
-    """TF1 names ringflow lacks fail with what to use instead (unsupported.py), not as a bare AttributeError."""
-    raise _missing(name)
+# TF1 names ringflow lacks fail with what to use instead (unsupported.py), not as a bare AttributeError
+__getattr__ = _missing_names(__name__, have="see README, 'Porting a TF1 program'", reasons=_MISSING)

@@ -16,6 +16,7 @@ from .ops.reduction_ops import reduce_sum
 from .ops.shape_ops import expand_dims, size, squeeze
 from .ops.scopes import variable_scope
 from .ops.variables import Variable
+from .unsupported import missing_names
 
 __all__ = ["accuracy", "false_negatives", "false_positives", "mean", "mean_absolute_error", "mean_relative_error",
            "mean_squared_error", "percentage_below", "precision", "recall", "root_mean_squared_error",
@@ -224,16 +225,8 @@ _NOT_IMPLEMENTED = ("auc", "average_precision_at_k", "false_negatives_at_thresho
                     "recall_at_thresholds", "recall_at_top_k", "sensitivity_at_specificity",
                     "sparse_average_precision_at_k", "sparse_precision_at_k", "specificity_at_sensitivity",
                     "true_negatives_at_thresholds", "true_positives_at_thresholds")
-
-
-class MetricNotImplemented(NotImplementedError, AttributeError):
-    """A TF1 metric ringflow lacks (an AttributeError too, so hasattr(tf.metrics, name) answers False)."""
-
-
-def __getattr__(name):
-    if name in _NOT_IMPLEMENTED:
-        raise MetricNotImplemented(
-            f"tf.metrics.{name} is not implemented in ringflow; available: {', '.join(__all__)}. Compute it "
-            "from fetched predictions with numpy, or build it from these metrics' running totals")
-    raise AttributeError(f"module 'trainer.metrics' has no attribute {name!r}")
+__getattr__ = missing_names(
+    __name__, reasons={name: "a TF1 metric ringflow does not implement" for name in _NOT_IMPLEMENTED},
+    have=f"ringflow's tf.metrics has {', '.join(__all__)}: compute the others from fetched predictions with numpy, "
+         "or build them from these metrics' running totals")
 

@@ -1,13 +1,15 @@
-"""TF1 names ringflow does not have, with what to do instead: `tf.keras` says so rather than a bare AttributeError."""
+"""TF1 names ringflow does not have, with what to do instead: `tf.keras` says so rather than a bare AttributeError.
 
-_PORTING = "see README, 'Porting a TF1 program'"
+One exception, NotInRingflow, and one way for a module to raise it: `__getattr__ = missing_names(__name__, ...)`.
+"""
+
 MISSING = {
     "keras": "tf.keras: build the model with tf.layers or plain variables",
     "lite": "tf.lite", "saved_model": "tf.saved_model: save variables with tf.train.Saver",
     "SparseTensor": "sparse tensors", "IndexedSlices": "IndexedSlices: gradients are dense tensors here",
     "sparse": "sparse tensors", "py_func": "tf.py_func: the graph runs numpy kernels; register an op instead",
     "numpy_function": "tf.numpy_function: register an op instead", "py_function": "tf.py_function",
-    "FIFOQueue": f"queues: feed numpy arrays through placeholders ({_PORTING})", "RandomShuffleQueue": "queues",
+    "FIFOQueue": "queues: feed numpy arrays through placeholders", "RandomShuffleQueue": "queues",
     "TFRecordReader": "TFRecord input readers: load the data with numpy", "WholeFileReader": "input readers",
     "io.TFRecordWriter": "TFRecord writing", "RaggedTensor": "ragged tensors", "ragged": "ragged tensors",
     "distribute": "tf.distribute: use ringflow's DistributedOptimizer",
@@ -17,12 +19,29 @@ MISSING = {
 }
 
 
-class NotInRingflow(AttributeError):
-    """A TF1 name that ringflow does not provide (an AttributeError, so hasattr() still answers False)."""
+class NotInRingflow(NotImplementedError, AttributeError):
+    """A TF1 (or Horovod) name ringflow does not provide: NotImplementedError, as TF1 says of what it lacks, and an
+    AttributeError, so that hasattr() answers False, getattr(module, name, default) falls back quietly and
+    `from module import name` fails as for any missing name."""
 
 
-def missing(name):
-    reason = MISSING.get(name)
-    if reason is None:
-        return AttributeError(f"module 'trainer' has no attribute {name!r}")
-    return NotInRingflow(f"tf.{name} is not available in ringflow ({reason})")
+def tf_name(module):
+    """How TF1 programs spell `module`: trainer.contrib.rnn is tf.contrib.rnn, trainer.horovod is hvd."""
+    for ours, theirs in (("trainer.horovod", "hvd"), ("trainer", "tf")):
+        if module == ours or module.startswith(ours + "."):
+            return theirs + module[len(ours):]
+    return module
+
+
+def missing_names(module, have="", reasons=None):
+    """The module-level __getattr__ of `module` (its __name__): any name it lacks raises NotInRingflow saying what
+    is missing, why and what to use instead (`reasons`, by name), and what the module has instead (`have`)."""
+    reasons = dict(reasons or {})
+    shown = tf_name(module)
+
+    def __getattr__(name):  # noqa: N807  (the module hook's name)
+        why = reasons.get(name, f"module {module!r} has no attribute {name!r}")
+        text = f"{shown}.{name} is not available in ringflow ({why})"
+        raise NotInRingflow(f"{text}; {have}" if have else text)
+
+    return __getattr__

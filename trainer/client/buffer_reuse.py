@@ -2,7 +2,7 @@
 
 Separate from plan.py because it is an optimisation over finished steps (kernel, input slots, output slot,
 op): the plan is correct without it, and the ops opt in where they are registered (`inplace`, `into`, `fresh`,
-`destinations` in ops/registry.py).
+`destinations` in framework/registry.py).
 """
 import functools
 import operator

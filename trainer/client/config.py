@@ -1,4 +1,5 @@
-"""TF1's session configuration messages (ConfigProto, GPUOptions, RunOptions, ...) as plain typed objects.
+"""TF1's session configuration messages (ConfigProto, GPUOptions, RunOptions, RunMetadata, ...) with the field
+numbers of TF's config.proto and step_stats.proto, on the one Message base (platform/protobuf.py).
 
 They behave like the protocol buffers TF1 programs build: keyword construction (nested messages from a message or a
 dict), attribute access down nested messages (config.gpu_options.allow_growth = True), type-checked scalar fields,
@@ -6,281 +7,123 @@ repeated fields with .add()/.extend(), map fields as dicts, enum values on the c
 An unknown field raises ValueError on construction and AttributeError on assignment, as protobuf does.
 Which fields ringflow acts on is up to the code that reads them: see the README; the rest are accepted only.
 """
-import copy
-
-ANY = object()  # a field whose value ringflow keeps but does not interpret (cluster_def, rewrite_options, ...)
-
-
-class Repeated:
-    """Field kind: a list of item (a scalar type, a Message class, or ANY)."""
-
-    def __init__(self, item):
-        self.item = item
-
-
-class RepeatedField(list):
-    """A repeated field's value; .add(**fields) appends a new message item."""
-
-    def __init__(self, item, values=()):
-        super().__init__()
-        self.item = item
-        self.extend(values)
-
-    def add(self, **fields):
-        if not _is_message(self.item):
-            raise TypeError("add() builds message items; append() a value to this scalar repeated field instead")
-        self.append(self.item(**fields))
-        return self[-1]
-
-
-def _is_message(kind):
-    return isinstance(kind, type) and issubclass(kind, Message)
-
-
-def _fresh(kind):
-    if _is_message(kind):
-        return kind()
-    if isinstance(kind, Repeated):
-        return RepeatedField(kind.item)
-    if isinstance(kind, dict):
-        return {}
-    return None if kind is ANY else kind
-
-
-def _checked(owner, name, kind, value):
-    if kind is ANY:
-        return value
-    if isinstance(kind, bool):
-        ok = isinstance(value, (bool, int))
-    elif isinstance(kind, int):
-        ok = isinstance(value, int)
-    elif isinstance(kind, float):
-        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-    else:
-        ok = isinstance(value, str)
-    if not ok:
-        raise TypeError(f"{value!r} has type {type(value).__name__}, but {owner}.{name} takes a "
-                        f"{type(kind).__name__}")
-    return type(kind)(value)
-
-
-class Message:
-    """Base of the config messages; subclasses list FIELDS = {name: default scalar, Message class, Repeated, {}}."""
-
-    FIELDS = {}
-
-    def __init__(self, **fields):
-        for name, kind in self.FIELDS.items():
-            object.__setattr__(self, name, _fresh(kind))
-        for name, value in fields.items():
-            if name not in self.FIELDS:
-                raise ValueError(f"Protocol message {type(self).__name__} has no {name!r} field; its fields are "
-                                 f"{sorted(self.FIELDS)}")
-            self._assign(name, value)
-
-    def _assign(self, name, value):
-        kind = self.FIELDS[name]
-        if _is_message(kind):
-            value = kind(**value) if isinstance(value, dict) else value
-            if not isinstance(value, kind):
-                raise TypeError(f"{type(self).__name__}.{name} takes a {kind.__name__}, got {value!r}")
-            getattr(self, name).CopyFrom(value)
-        elif isinstance(kind, Repeated):
-            items = getattr(self, name)
-            items.clear()
-            for item in value:
-                items.append(_coerce_item(kind.item, item, f"{type(self).__name__}.{name}"))
-        elif isinstance(kind, dict):
-            getattr(self, name).update(value)
-        else:
-            object.__setattr__(self, name, _checked(type(self).__name__, name, kind, value))
-
-    def __setattr__(self, name, value):
-        if name not in self.FIELDS:
-            raise AttributeError(f"Assignment not allowed (no field {name!r} in protocol message "
-                                 f"{type(self).__name__})")
-        kind = self.FIELDS[name]
-        if _is_message(kind) or isinstance(kind, (Repeated, dict)):
-            raise AttributeError(f"Assignment not allowed to composite field {name!r} of {type(self).__name__}: "
-                                 f"set its fields, or use .CopyFrom() / .extend() / .update()")
-        self._assign(name, value)
-
-    def CopyFrom(self, other):  # noqa: N802  (protobuf's method names)
-        """Make this message a copy of other (same type)."""
-        if type(other) is not type(self):
-            raise TypeError(f"{type(self).__name__}.CopyFrom needs a {type(self).__name__}, got {other!r}")
-        for name in self.FIELDS:
-            object.__setattr__(self, name, copy.deepcopy(getattr(other, name)))
-
-    def Clear(self):  # noqa: N802
-        self.CopyFrom(type(self)())
-
-    def HasField(self, name):  # noqa: N802
-        """For a message field: whether any of its fields differs from the defaults."""
-        if not _is_message(self.FIELDS.get(name)):
-            raise ValueError(f"{type(self).__name__} has no message field {name!r} (HasField takes message fields)")
-        return getattr(self, name) != self.FIELDS[name]()
-
-    def ListFields(self):  # noqa: N802
-        """(name, value) of every field that is not at its default."""
-        return [(name, getattr(self, name)) for name, kind in self.FIELDS.items()
-                if getattr(self, name) != _fresh(kind)]
-
-    def __eq__(self, other):
-        return type(other) is type(self) and all(getattr(self, n) == getattr(other, n) for n in self.FIELDS)
-
-    __hash__ = None
-
-    def __repr__(self):
-        return _text(self, "")
-
-    __str__ = __repr__
-
-
-def _coerce_item(item, value, where):
-    if _is_message(item):
-        value = item(**value) if isinstance(value, dict) else value
-        if not isinstance(value, item):
-            raise TypeError(f"{where} holds {item.__name__} items, got {value!r}")
-        return value
-    return _checked(where, "item", item, value)
-
-
-def _text(message, indent):
-    """Protobuf text format of the non-default fields."""
-    lines = []
-    for name, value in message.ListFields():
-        values = value.items() if isinstance(value, dict) else value if isinstance(value, list) else [value]
-        for item in values:
-            if isinstance(item, Message):
-                lines.append(f"{indent}{name} {{\n{_text(item, indent + '  ')}{indent}}}\n")
-            elif isinstance(value, dict):
-                lines.append(f"{indent}{name} {{\n{indent}  key: {_scalar(item[0])}\n{indent}  value: "
-                             f"{_scalar(item[1])}\n{indent}}}\n")
-            else:
-                lines.append(f"{indent}{name}: {_scalar(item)}\n")
-    return "".join(lines)
-
-
-def _scalar(value):
-    if isinstance(value, bool):
-        return str(value).lower()
-    return '"' + _c_escape(value) + '"' if isinstance(value, str) else str(value)
-
-
-_ESCAPES = {9: "\\t", 10: "\\n", 13: "\\r", 34: '\\"', 39: "\\'", 92: "\\\\"}
-
-
-def _c_escape(text):
-    """Protobuf's text-format string escaping: the UTF-8 bytes, quotes and backslashes escaped, the bytes
-    outside printable ASCII as three octal digits."""
-    return "".join(_ESCAPES.get(b) or (chr(b) if 32 <= b < 127 else f"\\{b:03o}") for b in text.encode("utf-8"))
+from ..framework.node_def import GraphDef
+from ..framework.tensor_shape import TensorShapeProto
+from ..framework.tensor_util import DATA_TYPE_NAMES
+from ..platform.protobuf import Field as F, Message
 
 
 class ThreadPoolOptionProto(Message):
-    FIELDS = {"num_threads": 0, "global_name": ""}
+    FIELDS = {"num_threads": F(1, "int32"), "global_name": F(2, "string")}
 
 
 class VirtualDevices(Message):
-    FIELDS = {"memory_limit_mb": Repeated(0.0)}
+    FIELDS = {"memory_limit_mb": F(1, "float", repeated=True)}
 
 
 class GPUOptionsExperimental(Message):
-    FIELDS = {"virtual_devices": Repeated(VirtualDevices), "use_unified_memory": False,
-              "num_dev_to_dev_copy_streams": 0, "collective_ring_order": "", "timestamped_allocator": False,
-              "kernel_tracker_max_interval": 0, "kernel_tracker_max_bytes": 0, "kernel_tracker_max_pending": 0}
+    FIELDS = {"virtual_devices": F(1, "message", VirtualDevices, repeated=True), "use_unified_memory": F(2, "bool"),
+              "num_dev_to_dev_copy_streams": F(3, "int32"), "collective_ring_order": F(4, "string"),
+              "timestamped_allocator": F(5, "bool"), "kernel_tracker_max_interval": F(7, "int32"),
+              "kernel_tracker_max_bytes": F(8, "int32"), "kernel_tracker_max_pending": F(9, "int32")}
     VirtualDevices = VirtualDevices
 
 
 class GPUOptions(Message):
-    FIELDS = {"per_process_gpu_memory_fraction": 0.0, "allow_growth": False, "allocator_type": "",
-              "deferred_deletion_bytes": 0, "visible_device_list": "", "polling_active_delay_usecs": 0,
-              "polling_inactive_delay_msecs": 0, "force_gpu_compatible": False,
-              "experimental": GPUOptionsExperimental}
+    FIELDS = {"per_process_gpu_memory_fraction": F(1, "double"), "allow_growth": F(4, "bool"),
+              "allocator_type": F(2, "string"), "deferred_deletion_bytes": F(3, "int64"),
+              "visible_device_list": F(5, "string"), "polling_active_delay_usecs": F(6, "int32"),
+              "polling_inactive_delay_msecs": F(7, "int32"), "force_gpu_compatible": F(8, "bool"),
+              "experimental": F(9, "message", GPUOptionsExperimental)}
     Experimental = GPUOptionsExperimental
 
 
 class OptimizerOptions(Message):
     L1, L0 = 0, -1  # Level
     DEFAULT, OFF, ON_1, ON_2 = 0, -1, 1, 2  # GlobalJitLevel
-    FIELDS = {"do_common_subexpression_elimination": False, "do_constant_folding": False,
-              "max_folded_constant_in_bytes": 0, "do_function_inlining": False, "opt_level": 0,
-              "global_jit_level": 0}
+    FIELDS = {"do_common_subexpression_elimination": F(1, "bool"), "do_constant_folding": F(2, "bool"),
+              "max_folded_constant_in_bytes": F(6, "int64"), "do_function_inlining": F(4, "bool"),
+              "opt_level": F(3, "enum"), "global_jit_level": F(5, "enum")}
 
 
 class GraphOptions(Message):
-    FIELDS = {"enable_recv_scheduling": False, "optimizer_options": OptimizerOptions, "build_cost_model": 0,
-              "build_cost_model_after": 0, "infer_shapes": False, "place_pruned_graph": False,
-              "enable_bfloat16_sendrecv": False, "timeline_step": 0, "rewrite_options": ANY}
+    FIELDS = {"enable_recv_scheduling": F(2, "bool"), "optimizer_options": F(3, "message", OptimizerOptions),
+              "build_cost_model": F(4, "int64"), "build_cost_model_after": F(9, "int64"),
+              "infer_shapes": F(5, "bool"), "place_pruned_graph": F(6, "bool"),
+              "enable_bfloat16_sendrecv": F(7, "bool"), "timeline_step": F(8, "int32"),
+              "rewrite_options": F(10, "any")}
 
 
 class ConfigProtoExperimental(Message):
-    FIELDS = {"collective_group_leader": "", "executor_type": "", "recv_buf_max_chunk": 0,
-              "use_numa_affinity": False, "collective_deterministic_sequential_execution": False,
-              "collective_nccl": False, "share_session_state_in_clusterspec_propagation": False,
-              "disable_thread_spinning": False, "share_cluster_devices_in_session": False,
-              "session_metadata": ANY, "optimize_for_static_graph": False}
+    FIELDS = {"collective_group_leader": F(1, "string"), "executor_type": F(3, "string"),
+              "recv_buf_max_chunk": F(4, "int32"), "use_numa_affinity": F(5, "bool"),
+              "collective_deterministic_sequential_execution": F(6, "bool"), "collective_nccl": F(7, "bool"),
+              "share_session_state_in_clusterspec_propagation": F(8, "bool"),
+              "disable_thread_spinning": F(9, "bool"), "share_cluster_devices_in_session": F(10, "bool"),
+              "session_metadata": F(11, "any"), "optimize_for_static_graph": F(12, "bool")}
 
 
 class ConfigProto(Message):
-    FIELDS = {"device_count": {}, "intra_op_parallelism_threads": 0, "inter_op_parallelism_threads": 0,
-              "use_per_session_threads": False, "session_inter_op_thread_pool": Repeated(ThreadPoolOptionProto),
-              "placement_period": 0, "device_filters": Repeated(""), "gpu_options": GPUOptions,
-              "allow_soft_placement": False, "log_device_placement": False, "graph_options": GraphOptions,
-              "operation_timeout_in_ms": 0, "rpc_options": ANY, "cluster_def": ANY, "isolate_session_state": False,
-              "experimental": ConfigProtoExperimental}
+    FIELDS = {"device_count": F(1, "map", "int32", key="string"), "intra_op_parallelism_threads": F(2, "int32"),
+              "inter_op_parallelism_threads": F(5, "int32"), "use_per_session_threads": F(9, "bool"),
+              "session_inter_op_thread_pool": F(12, "message", ThreadPoolOptionProto, repeated=True),
+              "placement_period": F(3, "int32"), "device_filters": F(4, "string", repeated=True),
+              "gpu_options": F(6, "message", GPUOptions), "allow_soft_placement": F(7, "bool"),
+              "log_device_placement": F(8, "bool"), "graph_options": F(10, "message", GraphOptions),
+              "operation_timeout_in_ms": F(11, "int64"), "rpc_options": F(13, "any"), "cluster_def": F(14, "any"),
+              "isolate_session_state": F(15, "bool"), "experimental": F(16, "message", ConfigProtoExperimental)}
     Experimental = ConfigProtoExperimental
 
 
 class RunOptionsExperimental(Message):
-    FIELDS = {"collective_graph_key": 0, "use_run_handler_pool": False}
+    FIELDS = {"collective_graph_key": F(1, "int64"), "use_run_handler_pool": F(2, "bool")}
 
 
 class RunOptions(Message):
     NO_TRACE, SOFTWARE_TRACE, HARDWARE_TRACE, FULL_TRACE = 0, 1, 2, 3  # TraceLevel
-    FIELDS = {"trace_level": 0, "timeout_in_ms": 0, "inter_op_thread_pool": 0, "output_partition_graphs": False,
-              "debug_options": ANY, "report_tensor_allocations_upon_oom": False,
-              "experimental": RunOptionsExperimental}
+    FIELDS = {"trace_level": F(1, "enum"), "timeout_in_ms": F(2, "int64"), "inter_op_thread_pool": F(3, "int32"),
+              "output_partition_graphs": F(5, "bool"), "debug_options": F(6, "any"),
+              "report_tensor_allocations_upon_oom": F(7, "bool"),
+              "experimental": F(8, "message", RunOptionsExperimental)}
     Experimental = RunOptionsExperimental
 
 
 class AllocationDescription(Message):
-    FIELDS = {"requested_bytes": 0, "allocated_bytes": 0, "allocator_name": "", "allocation_id": 0,
-              "has_single_reference": False, "ptr": 0}
-
-
-class TensorShapeProto(Message):
-    class Dim(Message):
-        FIELDS = {"size": 0, "name": ""}
-
-    FIELDS = {"dim": Repeated(Dim), "unknown_rank": False}
+    FIELDS = {"requested_bytes": F(1, "int64"), "allocated_bytes": F(2, "int64"), "allocator_name": F(3, "string"),
+              "allocation_id": F(4, "int64"), "has_single_reference": F(5, "bool"), "ptr": F(6, "uint64")}
 
 
 class TensorDescription(Message):
-    FIELDS = {"dtype": 0, "shape": TensorShapeProto, "allocation_description": AllocationDescription}
+    FIELDS = {"dtype": F(1, "enum", names=DATA_TYPE_NAMES), "shape": F(2, "message", TensorShapeProto),
+              "allocation_description": F(4, "message", AllocationDescription)}
 
 
 class NodeOutput(Message):
-    FIELDS = {"slot": 0, "tensor_description": TensorDescription}
+    FIELDS = {"slot": F(1, "int32"), "tensor_description": F(3, "message", TensorDescription)}
 
 
 class NodeExecStats(Message):
     """One op's run in a traced step (TF's step_stats.proto); times in microseconds, and in nanoseconds."""
-    FIELDS = {"node_name": "", "all_start_micros": 0, "op_start_rel_micros": 0, "op_end_rel_micros": 0,
-              "all_end_rel_micros": 0, "memory": Repeated(ANY), "output": Repeated(NodeOutput),
-              "timeline_label": "", "scheduled_micros": 0, "thread_id": 0,
-              "referenced_tensor": Repeated(AllocationDescription), "memory_stats": ANY, "all_start_nanos": 0,
-              "op_start_rel_nanos": 0, "op_end_rel_nanos": 0, "all_end_rel_nanos": 0, "scheduled_nanos": 0}
+    FIELDS = {"node_name": F(1, "string"), "all_start_micros": F(2, "int64"), "op_start_rel_micros": F(3, "int64"),
+              "op_end_rel_micros": F(4, "int64"), "all_end_rel_micros": F(5, "int64"),
+              "memory": F(6, "any", repeated=True), "output": F(7, "message", NodeOutput, repeated=True),
+              "timeline_label": F(8, "string"), "scheduled_micros": F(9, "int64"), "thread_id": F(10, "uint32"),
+              "referenced_tensor": F(11, "message", AllocationDescription, repeated=True),
+              "memory_stats": F(12, "any"), "all_start_nanos": F(13, "int64"), "op_start_rel_nanos": F(14, "int64"),
+              "op_end_rel_nanos": F(15, "int64"), "all_end_rel_nanos": F(16, "int64"),
+              "scheduled_nanos": F(17, "int64")}
 
 
 class DeviceStepStats(Message):
-    FIELDS = {"device": "", "node_stats": Repeated(NodeExecStats), "thread_names": {}}
+    FIELDS = {"device": F(1, "string"), "node_stats": F(2, "message", NodeExecStats, repeated=True),
+              "thread_names": F(3, "map", "string", key="uint32")}
 
 
 class StepStats(Message):
-    FIELDS = {"dev_stats": Repeated(DeviceStepStats)}
+    FIELDS = {"dev_stats": F(1, "message", DeviceStepStats, repeated=True)}
 
 
 class RunMetadata(Message):
-    FIELDS = {"step_stats": StepStats, "cost_graph": ANY, "partition_graphs": Repeated(ANY),
-              "function_graphs": Repeated(ANY)}
+    FIELDS = {"step_stats": F(1, "message", StepStats), "cost_graph": F(2, "any"),
+              "partition_graphs": F(3, "message", GraphDef, repeated=True),
+              "function_graphs": F(4, "any", repeated=True)}

@@ -79,7 +79,7 @@ class Plan:
 
     def execute(self, feed_values, trace=None):
         """The fetched values; `trace(op, start_ns, end_ns, value)`, if given, is told of each kernel run
-        (a traced Session.run: trainer/step_stats.py)."""
+        (a traced Session.run: trainer/client/step_stats.py)."""
         env = self.template[:]
         for i, (check, value) in enumerate(zip(self.feed_checks, feed_values)):
             env[i] = check(value)

@@ -5,6 +5,8 @@ graphs only, so the eager switches are no-ops in the graph direction and NotImpl
 """
 import sys
 
+from ..unsupported import MISSING, missing_names
+
 _PASSED_DUNDERS = ("__version__",)
 
 
@@ -35,16 +37,18 @@ def _trainer():
     return sys.modules[__name__.split(".")[0]]  # the tg namespace, always loaded before its compat.v1
 
 
+_lacks = missing_names(__name__, reasons=MISSING, have="tf.compat.v1 holds every name of ringflow's TF1 namespace")
+
+
 def __getattr__(name):
     if name == "__all__":
         return sorted(n for n in __dir__() if not n.startswith("_"))
     if name.startswith("__") and name not in _PASSED_DUNDERS:
-        raise AttributeError(name)  # never borrow trainer's __path__, __spec__, ...: v1 is a plain module
+        _lacks(name)  # never borrow trainer's __path__, __spec__, ...: v1 is a plain module
     try:
         return getattr(_trainer(), name)
     except AttributeError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}: ringflow's TF1 namespace (trainer) "
-                             "does not provide it") from None
+        _lacks(name)
 
 
 def __dir__():

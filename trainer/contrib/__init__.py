@@ -3,10 +3,9 @@ exist (rnn, layers, framework, slim, the TensorBoard projector, seq2seq's sequen
 the other contrib libraries fail naming what is missing and what to use instead (missing.py). Loaded on first
 use, as TF1 loads tf.contrib."""
 from . import factorization, framework, layers, learn, rnn, seq2seq, slim, tensorboard  # noqa: F401
-from .missing import missing
+from .missing import MISSING
+from ..unsupported import missing_names
 
 __all__ = ["factorization", "framework", "layers", "learn", "rnn", "seq2seq", "slim", "tensorboard"]
 
-
-def __getattr__(name):
-    raise missing(name)
+__getattr__ = missing_names(__name__, have=f"tf.contrib here has {', '.join(__all__)}", reasons=MISSING)

@@ -1,13 +1,10 @@
 """tf.contrib.learn: TF1's deprecated high-level API; ringflow keeps only the error that says what to do."""
-from ..unsupported import NotInRingflow
+from ..unsupported import missing_names
 
-_DATASETS = ("tf.contrib.learn.datasets is not available in ringflow: it downloads and parses data sets. Load the "
+_DATASETS = ("it downloads and parses data sets: load the "
              "files with numpy (np.load, np.loadtxt, np.genfromtxt), or MNIST from local files with "
              "tf.keras.datasets.mnist.load_data(path=...) or ringflow's `--dataset mnist:DIR`")
 
-
-def __getattr__(name):
-    if name == "datasets":
-        raise NotImplementedError(_DATASETS)
-    raise NotInRingflow(f"tf.contrib.learn.{name} is not available in ringflow (tf.contrib.learn, deprecated in TF1: "
-                        "write the loop with tf.train.MonitoredTrainingSession and hooks, and load data with numpy)")
+__getattr__ = missing_names(__name__, have="tf.contrib.learn is deprecated in TF1: write the loop with "
+                            "tf.train.MonitoredTrainingSession and hooks, and load data with numpy",
+                            reasons={"datasets": _DATASETS})

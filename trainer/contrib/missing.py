@@ -3,16 +3,15 @@
 `tf.contrib.<name>` raises NotInRingflow (an AttributeError, so hasattr() answers False) with the reason;
 trainer.as_tensorflow raises ImportError with the same reason for `import tensorflow.contrib.<name>`.
 """
-from ..unsupported import NotInRingflow
-
-_NO_DATA = "tf.data is not available either: feed numpy arrays through placeholders"
+_DATA = "use tf.data (Dataset and its iterators)"
 MISSING = {
     "crf": "conditional random fields", "cudnn_rnn": "cuDNN RNNs: use tf.contrib.rnn.LSTMBlockCell or "
-    "tf.nn.rnn_cell.LSTMCell with tf.nn.dynamic_rnn", "data": _NO_DATA, "distribute": "use ringflow's "
+    "tf.nn.rnn_cell.LSTMCell with tf.nn.dynamic_rnn", "data": _DATA, "distribute": "use ringflow's "
     "DistributedOptimizer or trainer.horovod", "distributions": "probability distributions",
-    "eager": "eager execution (graph mode is the only mode)", "estimator": "estimators: write the loop with "
-    "tf.train.MonitoredTrainingSession and hooks", "feature_column": "feature columns", "gan": "TF-GAN",
-    "graph_editor": "graph editing", "grid_rnn": "grid RNN cells", "image": "use tf.image", "input_pipeline": _NO_DATA, "keras": "tf.keras: build the "
+    "eager": "eager execution (graph mode is the only mode)", "estimator": "use tf.estimator",
+    "feature_column": "sequence feature columns: use tf.feature_column's dense columns", "gan": "TF-GAN",
+    "graph_editor": "graph editing", "grid_rnn": "grid RNN cells", "image": "use tf.image", "input_pipeline": _DATA,
+    "keras": "tf.keras: build the "
     "model with tf.layers or plain variables", "kernel_methods": "kernel methods", "labeled_tensor": "labeled tensors",
     "legacy_seq2seq": "legacy seq2seq models", "linear_optimizer": "SDCA linear optimizers",
     "lookup": "lookup tables", "losses": "use tf.losses", "memory_stats": "memory statistics ops",
@@ -28,11 +27,3 @@ MISSING = {
     "timeseries": "time-series models", "tpu": "TPUs", "training": "contrib.training (HParams, bucketing, "
     "resampling)", "util": "contrib.util",
 }
-
-
-def missing(name):
-    """The error for tf.contrib.<name>: the reason when ringflow knows the library, else a plain AttributeError."""
-    reason = MISSING.get(name)
-    if reason is None:
-        return AttributeError(f"module 'tf.contrib' has no attribute {name!r}")
-    return NotInRingflow(f"tf.contrib.{name} is not available in ringflow ({reason})")

@@ -11,7 +11,7 @@ from ..rnn.cells import BasicLSTMCell, BasicRNNCell, GRUCell, LSTMCell, LSTMStat
 from ..rnn.wrappers import DeviceWrapper, DropoutWrapper, MultiRNNCell, ResidualWrapper
 from ..ops.initializers import constant_initializer
 from ..ops.scopes import variable_scope
-from ..unsupported import NotInRingflow
+from ..unsupported import missing_names
 
 __all__ = ["BasicLSTMCell", "BasicRNNCell", "DeviceWrapper", "DropoutWrapper", "GRUBlockCell", "GRUBlockCellV2",
            "GRUCell", "LSTMBlockCell", "LSTMCell", "LSTMStateTuple", "MultiRNNCell", "RNNCell", "ResidualWrapper",
@@ -121,7 +121,4 @@ def stack_bidirectional_dynamic_rnn(cells_fw, cells_bw, inputs, initial_states_f
             states_bw.append(state_bw)
     return layer, tuple(states_fw), tuple(states_bw)
 
-
-def __getattr__(name):
-    raise NotInRingflow(f"tf.contrib.rnn.{name} is not available in ringflow: tf.contrib.rnn here has "
-                        f"{', '.join(__all__)}")
+__getattr__ = missing_names(__name__, have=f"tf.contrib.rnn here has {', '.join(__all__)}")

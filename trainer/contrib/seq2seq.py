@@ -8,7 +8,7 @@ from ..ops.core_ops import convert_to_tensor
 from ..ops.division_ops import div_no_nan
 from ..ops.nn_ops import sparse_softmax_cross_entropy_with_logits
 from ..ops.reduction_ops import count_nonzero, reduce_sum
-from ..unsupported import NotInRingflow
+from ..unsupported import missing_names
 
 __all__ = ["sequence_loss"]
 
@@ -48,9 +48,5 @@ def sequence_loss(logits, targets, weights, average_across_timesteps=True, avera
             return div_no_nan(total, reduce_sum(weights, axis=axis))
         return div_no_nan(total, cast(count_nonzero(weights, axis=axis), total.dtype))
 
-
-def __getattr__(name):
-    if name.startswith("__"):
-        raise AttributeError(name)
-    raise NotInRingflow(f"tf.contrib.seq2seq.{name} is not available in ringflow: of tf.contrib.seq2seq only "
-                        "sequence_loss is (no decoders, helpers or attention mechanisms)")
+__getattr__ = missing_names(__name__, have="of tf.contrib.seq2seq only sequence_loss is here (no decoders, helpers "
+                            "or attention mechanisms)")

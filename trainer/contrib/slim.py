@@ -4,7 +4,7 @@
 The rest of TF-Slim (nets and the model zoo, learning.train, evaluation, data, losses, metrics) fails naming
 what is missing.
 """
-from ..unsupported import NotInRingflow
+from ..unsupported import missing_names
 from . import layers
 from .framework import (add_arg_scope, arg_scope, arg_scoped_arguments, current_arg_scope, get_global_step,
                         get_model_variables, get_or_create_global_step, get_trainable_variables, get_unique_variable,
@@ -29,8 +29,5 @@ _MISSING = {"nets": "TF-Slim's model zoo (slim.nets)", "learning": "slim.learnin
             "tf.metrics", "queues": "slim.queues", "summaries": "slim.summaries: use tf.summary",
             "model_analyzer": "slim.model_analyzer"}
 
-
-def __getattr__(name):
-    what = _MISSING.get(name, f"slim.{name}")
-    raise NotInRingflow(f"tf.contrib.slim.{name} is not available in ringflow ({what}); ringflow's slim has "
-                        "the layers, arg_scope and the variable helpers")
+__getattr__ = missing_names(__name__, have="ringflow's slim has the layers, arg_scope and the variable helpers",
+                            reasons=_MISSING)

@@ -4,7 +4,7 @@ TF1's names (Dataset, Iterator, experimental, make_one_shot_iterator, ...) run t
 through iterator ops of the graph (iterator.py). Pipeline and the other sharding helpers (pipeline.py) are
 ringflow's numpy input for `ringflow train`; they are kept under their old import path, trainer.data.
 """
-from ..unsupported import NotInRingflow
+from ..unsupported import missing_names
 from . import experimental  # noqa: F401  (tf.data.experimental)
 from .dataset import (Dataset, get_output_classes, get_output_shapes, get_output_types, make_initializable_iterator,
                       make_one_shot_iterator)
@@ -15,9 +15,6 @@ from .pipeline import (FINGERPRINT_ROWS, STATE_KEYS, Pipeline, check_state, epoc
 _READERS = "file readers: load the records with numpy, then use Dataset.from_tensor_slices or from_generator"
 MISSING = {"TFRecordDataset": _READERS, "TextLineDataset": _READERS, "FixedLengthRecordDataset": _READERS}
 
-
-def __getattr__(name):
-    """TF1's tf.data file readers are missing: say what to use instead (hasattr() still answers False)."""
-    if name in MISSING:
-        raise NotInRingflow(f"tf.data.{name} is not available in ringflow ({MISSING[name]})")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# TF1's tf.data file readers are missing: say what to use instead (hasattr() still answers False)
+__getattr__ = missing_names(__name__, reasons=MISSING, have="ringflow's tf.data has Dataset, Iterator, "
+                            "tf.data.experimental and ringflow's sharding helpers (Pipeline, shard_bounds, ...)")

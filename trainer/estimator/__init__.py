@@ -22,6 +22,7 @@ from ..train.basic_session_run_hooks import (FeedFnHook, FinalOpsHook, GlobalSte
 from ..train.profiler_hook import ProfilerHook
 from ..train.timer import SecondOrStepTimer
 from ..train.session_run_hook import SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues
+from ..unsupported import missing_names
 
 _SAVED_MODEL = "SavedModel export, which ringflow lacks: the checkpoints in model_dir hold the variables"
 _MISSING = {
@@ -36,13 +37,5 @@ _MISSING = {
     "PoissonRegressionHead": "heads (canned estimators)", "RegressionHead": "heads (canned estimators)",
     "LogisticRegressionHead": "heads (canned estimators)", "Head": "heads (canned estimators)",
 }
-
-
-class EstimatorNameNotImplemented(NotImplementedError, AttributeError):
-    """A tf.estimator name ringflow lacks (an AttributeError too, so hasattr() answers False)."""
-
-
-def __getattr__(name):
-    if name in _MISSING:
-        raise EstimatorNameNotImplemented(f"tg.estimator.{name} is not implemented in ringflow ({_MISSING[name]})")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = missing_names(__name__, reasons=_MISSING, have="ringflow's tf.estimator has Estimator with its specs, "
+                            "RunConfig, train_and_evaluate, the canned estimators' names and tf.estimator.inputs")

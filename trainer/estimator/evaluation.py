@@ -11,11 +11,11 @@ import numpy as np
 
 from ..platform import tf_logging as logging
 from ..framework.graph import get_default_graph
+from ..framework.tensor_util import make_tensor_proto
 from ..metrics import mean
 from ..ops.core_ops import group
 from ..summary.writer import FileWriterCache
 from ..summary.protos import Summary, SummaryMetadata
-from ..summary.protos import TensorProto, TensorShapeProto
 from ..train.basic_session_run_hooks import FinalOpsHook
 from ..train.monitored_session import ChiefSessionCreator, MonitoredSession
 from ..train.scaffold import Scaffold
@@ -24,7 +24,6 @@ from ..ops.variables import Variable
 from .model_fn import LOSS_METRIC_KEY
 
 EVAL_STEP = "eval_step"  # TF1's GraphKeys.EVAL_STEP: the collection of the evaluation's batch counter
-_DT_STRING = 7  # TF's DataType enum value for strings
 
 
 def get_or_create_eval_step():
@@ -144,7 +143,7 @@ def write_dict_to_summary(output_dir, dictionary, current_global_step):
 
 def write_checkpoint_path_to_summary(output_dir, checkpoint_path, current_global_step):
     """A text summary "checkpoint_path" naming the evaluated checkpoint (as TF1 writes)."""
-    tensor = TensorProto(dtype=_DT_STRING, tensor_shape=TensorShapeProto(), string_val=[checkpoint_path.encode()])
+    tensor = make_tensor_proto(checkpoint_path)
     metadata = SummaryMetadata(plugin_data=SummaryMetadata.PluginData(plugin_name="text"))
     writer = FileWriterCache.get(output_dir)
     writer.add_summary(Summary(value=[Summary.Value(tag="checkpoint_path", metadata=metadata, tensor=tensor)]),

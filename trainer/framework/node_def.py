@@ -1,110 +1,86 @@
 """An Operation as TF1 describes it: `op.node_def` (a NodeDef: name, op, input, device, attr), its protobuf text
-format (`str(op)`), and `graph.as_graph_def()` (a GraphDef of every node).
+format (`str(op)`), and `graph.as_graph_def()` (a GraphDef of every node), the messages of TF's node_def.proto,
+attr_value.proto and graph.proto with their field numbers, so the summary writer serializes this GraphDef for
+TensorBoard's graph tab.
 
-Separate from operation.py because it is presentation only: nothing builds or runs a graph through it. These
-are plain Python objects with the fields TF1 programs read; the event files' wire messages are summary/protos.py.
+Separate from operation.py because it is presentation only: nothing builds or runs a graph through it.
 """
 import numpy as np
 
+from ..platform.protobuf import Field, Message
 from .dtypes import DType, as_dtype
-from .tensor import format_shape
+from .tensor_shape import TensorShape, TensorShapeProto
+from .tensor_util import DATA_TYPE_NAMES, TensorProto, make_tensor_proto
 
 
-class AttrValue:
-    """One attribute of a node, as TF1's AttrValue message: one of s, i, f, b, type, shape, tensor, list is set
-    (WhichOneof("value") names it); the others read as their defaults."""
+class AttrValue(Message):
+    """One attribute of a node: one of s, i, f, b, type, shape, tensor, list is set (WhichOneof("value") names it);
+    the others read as their defaults."""
 
-    _DEFAULTS = {"s": b"", "i": 0, "f": 0.0, "b": False, "type": 0, "shape": None, "tensor": None, "list": None}
+    class ListValue(Message):
+        FIELDS = {"s": Field(2, "bytes", repeated=True), "i": Field(3, "int64", repeated=True),
+                  "f": Field(4, "float", repeated=True), "b": Field(5, "bool", repeated=True),
+                  "type": Field(6, "enum", repeated=True, names=DATA_TYPE_NAMES),
+                  "shape": Field(7, "message", TensorShapeProto, repeated=True),
+                  "tensor": Field(8, "message", TensorProto, repeated=True)}
 
-    def __init__(self, **field):
-        if len(field) > 1 or not set(field) <= set(self._DEFAULTS):
-            raise ValueError(f"AttrValue takes one of {sorted(self._DEFAULTS)}, got {sorted(field)}")
-        self._which = next(iter(field), None)
-        for name, default in self._DEFAULTS.items():
-            setattr(self, name, field.get(name, default))
+    FIELDS = {"list": Field(1, "message", ListValue, oneof="value"), "s": Field(2, "bytes", oneof="value"),
+              "i": Field(3, "int64", oneof="value"), "f": Field(4, "float", oneof="value"),
+              "b": Field(5, "bool", oneof="value"), "type": Field(6, "enum", oneof="value", names=DATA_TYPE_NAMES),
+              "shape": Field(7, "message", TensorShapeProto, oneof="value"),
+              "tensor": Field(8, "message", TensorProto, oneof="value"),
+              "placeholder": Field(9, "string", oneof="value")}
 
-    def WhichOneof(self, group):  # noqa: N802 - protobuf's name
-        if group != "value":
-            raise ValueError(f"AttrValue has one oneof group, 'value'; got {group!r}")
-        return self._which
 
-    def __eq__(self, other):
-        which = self._which or "s"
-        return isinstance(other, AttrValue) and self._which == other._which and \
-            _same(getattr(self, which), getattr(other, which))
+class NodeDef(Message):
+    """A node of a graph: name, op (the type), input ("name:i", "^name" for control inputs), device and attr (a
+    map of AttrValue); str() is its protobuf text format."""
+    FIELDS = {"name": Field(1, "string"), "op": Field(2, "string"), "input": Field(3, "string", repeated=True),
+              "device": Field(4, "string"), "attr": Field(5, "map", AttrValue, key="string")}
 
-    def __str__(self):
-        value = getattr(self, self._which) if self._which else None
-        if self._which == "type":
-            name = as_dtype(value).name
-            return "type: DT_" + {"float32": "FLOAT", "float64": "DOUBLE", "float16": "HALF"}.get(name, name.upper())
-        if self._which == "b":
-            return f"b: {str(value).lower()}"
-        if self._which == "s":
-            return f's: "{value.decode("utf-8", "replace")}"'
-        if self._which == "tensor":
-            return f"tensor {{ dtype: {str(AttrValue(type=as_dtype(value.dtype).as_datatype_enum))[6:]} " \
-                   f"shape: {format_shape(value.shape)} }}"
-        if self._which == "list":
-            return f"list: {value!r}"
-        return f"{self._which}: {value}" if self._which else ""
 
-    __repr__ = __str__
+class GraphDef(Message):
+    """Every node of a graph, in creation order (`graph_def.node`)."""
+    FIELDS = {"node": Field(1, "message", NodeDef, repeated=True)}
+
+
+def _scalar_attr(value):
+    if isinstance(value, (bool, np.bool_)):
+        return {"b": bool(value)}
+    if isinstance(value, (DType, np.dtype)) or (isinstance(value, type) and issubclass(value, np.generic)):
+        return {"type": as_dtype(value).as_datatype_enum}
+    if isinstance(value, (int, np.integer)):
+        return {"i": int(value)}
+    if isinstance(value, (float, np.floating)):
+        return {"f": float(value)}
+    if isinstance(value, (str, bytes)):
+        return {"s": value.encode("utf-8") if isinstance(value, str) else value}
+    if isinstance(value, TensorShape):
+        return {"shape": value.as_proto()}
+    return None
 
 
 def attr_value(value):
-    """A Python attribute value (an op's attrs) as an AttrValue."""
-    if isinstance(value, bool):
-        return AttrValue(b=value)
-    if isinstance(value, (DType, np.dtype)):
-        return AttrValue(type=as_dtype(value).as_datatype_enum)
-    if isinstance(value, int):
-        return AttrValue(i=value)
-    if isinstance(value, float):
-        return AttrValue(f=value)
-    if isinstance(value, str):
-        return AttrValue(s=value.encode("utf-8"))
+    """A Python attribute value (an op's attrs) as an AttrValue, or None for one TF has no AttrValue for (a
+    function, a sub-graph)."""
     if isinstance(value, np.ndarray):
-        return AttrValue(tensor=value)
-    return AttrValue(list=value)
-
-
-class NodeDef:
-    """A node of a graph as TF1's NodeDef message: name, op (the type), input ("name:i", "^name" for control
-    inputs), device and attr (a dict of AttrValue); str() is its protobuf text format."""
-
-    def __init__(self, name="", op="", input=(), device="", attr=None):  # noqa: A002 - the message's field
-        self.name, self.op, self.input, self.device = name, op, list(input), device
-        self.attr = dict(attr or {})
-
-    def __eq__(self, other):
-        return isinstance(other, NodeDef) and (self.name, self.op, self.input, self.device, self.attr) == \
-            (other.name, other.op, other.input, other.device, other.attr)
-
-    def __str__(self):
-        lines = [f'name: "{self.name}"', f'op: "{self.op}"'] + [f'input: "{i}"' for i in self.input]
-        lines += [f'device: "{self.device}"'] if self.device else []
-        for key, value in self.attr.items():
-            lines += ["attr {", f'  key: "{key}"', "  value {", f"    {value}", "  }", "}"]
-        return "\n".join(lines) + "\n"
-
-    __repr__ = __str__
-
-
-class GraphDef:
-    """Every node of a graph, in creation order (`graph_def.node`), as TF1's GraphDef message."""
-
-    def __init__(self, node=()):
-        self.node = list(node)
-
-    def __eq__(self, other):
-        return isinstance(other, GraphDef) and self.node == other.node
-
-    def __str__(self):
-        return "".join("node {\n" + "".join(f"  {line}\n" for line in str(n).splitlines()) + "}\n"
-                       for n in self.node)
-
-    __repr__ = __str__
+        try:
+            return AttrValue(tensor=make_tensor_proto(value))
+        except TypeError:
+            return None
+    scalar = _scalar_attr(value)
+    if scalar is not None:
+        return AttrValue(**scalar)
+    if not isinstance(value, (list, tuple)):
+        return None
+    items = [_scalar_attr(v) for v in value]
+    kinds = {next(iter(item)) for item in items if item is not None}
+    if None in items or len(kinds) > 1:
+        if kinds == {"i", "f"} and None not in items:  # a list of numbers: floats, as TF's list(float)
+            return AttrValue(list=AttrValue.ListValue(f=[float(v) for v in value]))
+        return None
+    return AttrValue(list=AttrValue.ListValue(**{kind: [next(iter(item.values())) for item in items]
+                                                 for kind in kinds}))
 
 
 def node_def(op):
@@ -113,8 +89,9 @@ def node_def(op):
     inputs = [t.op.name if t.value_index == 0 else t.name for t in op.inputs]
     attrs = {"T": op.outputs[0].dtype} if op.outputs and "dtype" not in op.attrs else {}
     attrs.update(sorted(op.attrs.items()))
-    return NodeDef(op.name, op.type, inputs + [f"^{c.name}" for c in op.control_inputs], op.device,
-                   {key: attr_value(value) for key, value in attrs.items()})
+    values = {key: attr_value(value) for key, value in attrs.items()}
+    return NodeDef(name=op.name, op=op.type, input=inputs + [f"^{c.name}" for c in op.control_inputs],
+                   device=op.device, attr={key: value for key, value in values.items() if value is not None})
 
 
 def node_def_text(op):
@@ -128,16 +105,7 @@ def graph_def(graph, add_shapes=False):
     nodes = []
     for op in graph.get_operations():
         nodes.append(node_def(op))
-        if add_shapes:
-            nodes[-1].attr["_output_shapes"] = AttrValue(list=[t.shape for t in op.outputs])
-    return GraphDef(nodes)
-
-
-def _attr_text(value):
-    return str(attr_value(value))
-
-
-def _same(a, b):
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        return isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and np.array_equal(a, b)
-    return a == b
+        if add_shapes and op.outputs:
+            shapes = AttrValue.ListValue(shape=[TensorShape(t.shape).as_proto() for t in op.outputs])
+            nodes[-1].attr["_output_shapes"] = AttrValue(list=shapes)
+    return GraphDef(node=nodes)

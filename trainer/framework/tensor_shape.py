@@ -4,6 +4,17 @@ A TensorShape is a tuple of its dims (int, or None where unknown), so engine cod
 indexing and iteration give TF1's Dimension objects so programs can write `x.get_shape()[1].value`.
 A known Dimension is an int; the unknown one compares equal to None (TF1 answers None there instead).
 """
+from ..platform.protobuf import Field, Message
+
+
+class TensorShapeProto(Message):
+    """TF's tensor_shape.proto: the dims (size -1 where unknown), or unknown_rank."""
+
+    class Dim(Message):
+        FIELDS = {"size": Field(1, "int64"), "name": Field(2, "string")}
+
+    FIELDS = {"dim": Field(2, "message", Dim, repeated=True), "unknown_rank": Field(3, "bool")}
+
 
 
 class Dimension:
@@ -131,6 +142,8 @@ class TensorShape(tuple):
     def __new__(cls, dims=None):
         if isinstance(dims, TensorShape):
             return dims
+        if isinstance(dims, TensorShapeProto):
+            dims = None if dims.unknown_rank else [d.size for d in dims.dim]
         if dims is None:
             shape = tuple.__new__(cls, ())
             shape._known_rank = False
@@ -165,6 +178,12 @@ class TensorShape(tuple):
         if not self._known_rank:
             raise ValueError("as_list() is not defined on an unknown TensorShape.")
         return list(tuple.__iter__(self))
+
+    def as_proto(self):
+        """This shape as a TensorShapeProto (-1 for an unknown dim)."""
+        if not self._known_rank:
+            return TensorShapeProto(unknown_rank=True)
+        return TensorShapeProto(dim=[TensorShapeProto.Dim(size=-1 if d is None else d) for d in tuple.__iter__(self)])
 
     def is_fully_defined(self):
         return self._known_rank and not tuple.__contains__(self, None)

@@ -15,7 +15,8 @@ from .mpi_ops import (Adasum, Average, Max, Min, Product, Sum, allgather, allred
 from .optimizer import DistributedOptimizer
 from .unsupported import join
 from .variables import BroadcastGlobalVariablesHook, broadcast_global_variables, broadcast_variables
-from .unsupported import missing
+from .unsupported import MISSING
+from ..unsupported import missing_names
 
 __all__ = ["Adasum", "Average", "BroadcastGlobalVariablesHook", "Compression", "DistributedOptimizer", "Max", "Min",
            "Product", "Sum", "allgather", "allreduce", "alltoall", "broadcast", "broadcast_global_variables",
@@ -24,7 +25,5 @@ __all__ = ["Adasum", "Average", "BroadcastGlobalVariablesHook", "Compression", "
            "mpi_built", "mpi_enabled", "mpi_threads_supported", "nccl_built", "rank", "rank_op", "reducescatter",
            "shutdown", "size", "size_op", "start_timeline", "stop_timeline"]
 
-
-def __getattr__(name):
-    """Horovod names ringflow lacks (hvd.elastic, process sets) fail saying why (unsupported.py)."""
-    raise missing(name)
+# Horovod names ringflow lacks (hvd.elastic, process sets) fail saying why (unsupported.py)
+__getattr__ = missing_names(__name__, reasons=MISSING, have="see README, \"Horovod's API\"")

@@ -4,6 +4,8 @@ hvd.join() and hvd.elastic both need ranks that run different numbers of steps. 
 synchronous ops without Horovod's background negotiation: each one runs when Session.run reaches it and waits
 for the same collective on every rank, so a rank that has stopped cannot stand in for the others' reductions.
 """
+from ..unsupported import NotInRingflow  # noqa: F401  (its public name here too: one class for tf and hvd)
+
 _EVEN = ("every rank must run the same steps with the same collectives: give every rank the same number of "
          "batches (trainer.data.Pipeline splits each global batch evenly over the ranks, so they do)")
 _PROCESS_SETS = "process sets: run the Horovod API on a subset of the ranks with hvd.init(comm=[ranks])"
@@ -13,19 +15,6 @@ MISSING = {
     "ProcessSet": _PROCESS_SETS, "add_process_set": _PROCESS_SETS, "remove_process_set": _PROCESS_SETS,
     "global_process_set": _PROCESS_SETS,
 }
-
-
-class NotInRingflow(NotImplementedError, AttributeError):
-    """A Horovod name ringflow does not provide: NotImplementedError, and an AttributeError so that hasattr()
-    and getattr(hvd, name, default) still answer as for a missing attribute."""
-
-
-def missing(name):
-    """The exception for `hvd.<name>`: NotInRingflow with the reason for Horovod's names, else AttributeError."""
-    reason = MISSING.get(name)
-    if reason is None:
-        return AttributeError(f"module 'trainer.horovod' has no attribute {name!r}")
-    return NotInRingflow(f"hvd.{name} is not available in ringflow ({reason})")
 
 
 def join():

@@ -2,12 +2,10 @@
 
 Every other tf.keras name fails as before, saying to build the model with tf.layers or plain variables.
 """
-from ..unsupported import MISSING, NotInRingflow
+from ..unsupported import MISSING, missing_names
 from . import datasets  # noqa: F401
 
 __all__ = ["datasets"]
 
-
-def __getattr__(name):
-    raise NotInRingflow(f"tf.keras.{name} is not available in ringflow ({MISSING['keras']}); of tf.keras only "
-                        "tf.keras.datasets.mnist and fashion_mnist are")
+__getattr__ = missing_names(__name__, have=f"{MISSING['keras']}; of tf.keras only tf.keras.datasets.mnist and "
+                            "fashion_mnist are here")

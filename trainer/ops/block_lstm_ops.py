@@ -1,6 +1,6 @@
 """TF1's BlockLSTM op (what LSTMBlockFusedCell builds): every time step of an LSTM in one kernel each way.
 
-Over time-major inputs [time, batch, depth], the per-step gate math is LSTMBlockCell's (rnn_kernels.py), but
+Over time-major inputs [time, batch, depth], the per-step gate math is LSTMBlockCell's (kernels/rnn.py), but
 the matmuls are grouped as a sequence allows: the inputs' share of the gates is one matmul for all steps
 before the loop, only h_prev's is done step by step, and the weight gradient is one matmul over all steps
 after the backward loop, instead of one per step summed. Steps from seq_len_max on are zeros (TF1). On CuPy

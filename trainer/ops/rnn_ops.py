@@ -2,7 +2,7 @@
 
 One time step of a cell is one kernel forward and one backward, instead of a dozen elementwise ops on the
 gates each way. The signatures are TF1's (TF1's `gen_rnn_ops.lstm_block_cell` and `gru_block_cell`): the
-forward kernel does the cell's matmul of [x, h_prev] and its gate math (the LSTM's in rnn_kernels.py); the
+forward kernel does the cell's matmul of [x, h_prev] and its gate math (the LSTM's in kernels/rnn.py); the
 gradient op gives the gradients of the pre-activations, and the gradient rule finishes with graph matmuls, as
 TF1's `_LSTMBlockCellGrad` and `_GRUBlockCellGrad` do, so the weight gradients of every step sum up like any
 other.

@@ -1,7 +1,7 @@
 """Files that appear whole or not at all: write a temporary file, fsync it, rename it into place.
 
 The temporary name ends in `.tmp-<pid>` so that a later run can tell a dead writer's leftover from a live
-one's (trainer/program/output_paths.py removes the dead ones); a failed write removes its own.
+one's (trainer/program/outputs/output_paths.py removes the dead ones); a failed write removes its own.
 """
 import contextlib
 import os

@@ -85,7 +85,7 @@ def build_parser():
                             "gradients are averaged with an allreduce before every step.")
     t.add_argument("--model", required=True, choices=models.names(), help="model to train")
     t.add_argument("--dataset", required=True, metavar="SPEC",
-                   help="training data: " + ", ".join(datasets._usage(n) for n in datasets.names()))
+                   help="training data: " + ", ".join(datasets.usage(n) for n in datasets.names()))
     t.add_argument("--batch-size", type=checked("positive_int", "--batch-size"), default=32, metavar="N",
                    help="global batch size, split as evenly as possible over the ranks (default 32)")
     t.add_argument("--accumulate", type=checked("positive_int", "--accumulate"), default=1, metavar="K",

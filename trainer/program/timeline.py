@@ -2,7 +2,7 @@
 
 Each rank records its spans against its own clock, zeroed at a barrier before the first step; at the end the
 spans are gathered to rank 0, which writes one JSON file for the run with one trace process per rank.
-`ringflow train --timeline` records through trainer.program.timeline_hook.TimelineHook.
+`ringflow train --timeline` records through trainer.program.hooks.timeline_hook.TimelineHook.
 """
 import time
 

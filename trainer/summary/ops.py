@@ -10,9 +10,10 @@ from ..framework.graph import get_default_graph
 from ..framework.graph_keys import GraphKeys
 from ..ops.core_ops import convert_to_tensor
 from ..framework.registry import op_def, register, to_numpy
+from ..framework.tensor_util import make_tensor_proto
 from .histogram import histogram_proto
 from .png import encode_png
-from .protos import DATA_TYPES, Summary, SummaryMetadata, TensorProto, TensorShapeProto
+from .protos import Summary, SummaryMetadata
 
 _INVALID_TAG_CHARACTERS = re.compile(r"[^-/\w.]")
 BAD_COLOR = np.array([255, 0, 0, 255], np.uint8)  # TF1's default for non-finite pixels: opaque red
@@ -77,28 +78,9 @@ def _image(images, tag, max_images):
     return _serialize(*values)
 
 
-def _as_bytes(item):
-    if isinstance(item, bytes):
-        return item
-    return (item if isinstance(item, str) else str(item)).encode("utf-8")
-
-
-def tensor_proto(array):
-    """A TensorProto of a numpy array: strings in string_val, numbers as raw little-endian bytes."""
-    array = np.asarray(array)
-    shape = TensorShapeProto(dim=[TensorShapeProto.Dim(size=d) for d in array.shape])
-    if array.dtype.kind in "OSU":
-        return TensorProto(dtype=DATA_TYPES["object"], tensor_shape=shape,
-                           string_val=[_as_bytes(x) for x in array.ravel().tolist()])
-    if array.dtype.name not in DATA_TYPES:
-        raise TypeError(f"No TensorProto dtype for {array.dtype.name}; summarize one of {sorted(DATA_TYPES)}")
-    return TensorProto(dtype=DATA_TYPES[array.dtype.name], tensor_shape=shape,
-                       tensor_content=array.astype(array.dtype.newbyteorder("<")).tobytes())
-
-
 def _tensor(tensor, tag, serialized_summary_metadata):
     return _serialize(Summary.Value(tag=tag, metadata=SummaryMetadata.FromString(serialized_summary_metadata),
-                                    tensor=tensor_proto(to_numpy(tensor))))
+                                    tensor=make_tensor_proto(to_numpy(tensor))))
 
 
 def _merge(*inputs):

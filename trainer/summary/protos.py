@@ -1,8 +1,10 @@
-"""The messages of TF's event.proto, summary.proto and graph.proto that event files need.
+"""The messages of TF's event.proto and summary.proto that event files need (the GraphDef they carry, and the
+TensorProto of a tensor summary, are the framework's).
 
 Field numbers are TensorFlow's, so TensorBoard and protobuf readers parse these bytes as their own.
 """
-from .wire import Field as F, Message
+from ..framework.tensor_util import TensorProto
+from ..platform.protobuf import Field as F, Message
 
 
 class HistogramProto(Message):
@@ -10,20 +12,6 @@ class HistogramProto(Message):
     FIELDS = {"min": F(1, "double"), "max": F(2, "double"), "num": F(3, "double"), "sum": F(4, "double"),
               "sum_squares": F(5, "double"), "bucket_limit": F(6, "double", repeated=True),
               "bucket": F(7, "double", repeated=True)}
-
-
-class TensorShapeProto(Message):
-    class Dim(Message):
-        FIELDS = {"size": F(1, "int64"), "name": F(2, "string")}
-
-    FIELDS = {"dim": F(2, "message", Dim, repeated=True), "unknown_rank": F(3, "bool")}
-
-
-class TensorProto(Message):
-    """A tensor's value: raw little-endian bytes in tensor_content, strings in string_val."""
-    FIELDS = {"dtype": F(1, "enum"), "tensor_shape": F(2, "message", TensorShapeProto),
-              "version_number": F(3, "int32"), "tensor_content": F(4, "bytes"),
-              "string_val": F(8, "bytes", repeated=True)}
 
 
 class SummaryMetadata(Message):
@@ -91,33 +79,3 @@ class Event(Message):
               "session_log": F(7, "message", SessionLog, oneof="what"),
               "tagged_run_metadata": F(8, "message", TaggedRunMetadata, oneof="what"),
               "meta_graph_def": F(9, "bytes", oneof="what")}
-
-
-class AttrValue(Message):
-    class ListValue(Message):
-        FIELDS = {"s": F(2, "bytes", repeated=True), "i": F(3, "int64", repeated=True),
-                  "f": F(4, "float", repeated=True), "b": F(5, "bool", repeated=True),
-                  "type": F(6, "enum", repeated=True), "shape": F(7, "message", TensorShapeProto, repeated=True)}
-
-    FIELDS = {"list": F(1, "message", ListValue, oneof="value"), "s": F(2, "bytes", oneof="value"),
-              "i": F(3, "int64", oneof="value"), "f": F(4, "float", oneof="value"),
-              "b": F(5, "bool", oneof="value"), "type": F(6, "enum", oneof="value"),
-              "shape": F(7, "message", TensorShapeProto, oneof="value"),
-              "tensor": F(8, "message", TensorProto, oneof="value")}
-
-
-class NodeDef(Message):
-    class AttrEntry(Message):  # protobuf encodes map<string, AttrValue> as repeated entries
-        FIELDS = {"key": F(1, "string"), "value": F(2, "message", AttrValue)}
-
-    FIELDS = {"name": F(1, "string"), "op": F(2, "string"), "input": F(3, "string", repeated=True),
-              "device": F(4, "string"), "attr": F(5, "message", AttrEntry, repeated=True)}
-
-
-class GraphDef(Message):
-    FIELDS = {"node": F(1, "message", NodeDef, repeated=True)}
-
-
-# TF's DataType enum values for the dtypes a TensorProto may carry.
-DATA_TYPES = {"float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6, "object": 7,
-              "int64": 9, "bool": 10, "uint16": 17, "float16": 19, "uint32": 22, "uint64": 23}

@@ -10,28 +10,11 @@ import weakref
 import numpy as np
 
 from ..framework.graph import Graph, get_default_graph
-from .protos import AttrValue, Event, GraphDef, NodeDef, Summary, TaggedRunMetadata, TensorShapeProto
+from ..framework.node_def import GraphDef
+from .protos import Event, Summary, TaggedRunMetadata
 from .records import encode_record
 
 _UNIQUE = itertools.count(1)
-
-
-def as_graph_def(graph):
-    """A GraphDef of `graph` with each node's name, op, inputs and output shapes (TensorBoard's graph tab)."""
-    nodes = []
-    for op in graph.get_operations():
-        inputs = [t.op.name if t.value_index == 0 else t.name for t in op.inputs]
-        shapes = [_shape_proto(t) for t in op.outputs]
-        attr = [NodeDef.AttrEntry(key="_output_shapes", value=AttrValue(list=AttrValue.ListValue(shape=shapes)))]
-        nodes.append(NodeDef(name=op.name, op=op.type, input=inputs + [f"^{c.name}" for c in op.control_inputs],
-                             device=getattr(op, "device", ""), attr=attr if shapes else []))
-    return GraphDef(node=nodes)
-
-
-def _shape_proto(tensor):
-    if tensor.ndim is None:
-        return TensorShapeProto(unknown_rank=True)
-    return TensorShapeProto(dim=[TensorShapeProto.Dim(size=-1 if d is None else d) for d in tensor.shape])
 
 
 class _EventFile:
@@ -125,17 +108,12 @@ class FileWriter:
         self._add_event(Event(session_log=session_log), global_step)
 
     def add_run_metadata(self, run_metadata, tag, global_step=None):
-        """Write a run's metadata under `tag` (TensorBoard's per-step view in the graph tab).
-
-        A tg.RunMetadata (a typed message, not a protobuf) is not serialized: what is written is the tag with
-        empty metadata (its step statistics go to a Chrome trace through tensorflow.python.client.timeline,
-        as tf.train.ProfilerHook writes them); a tag may be used once per writer, as in TF1.
-        """
+        """Write a run's metadata (a tg.RunMetadata: the step statistics of a traced run) under `tag`, for
+        TensorBoard's per-step view in the graph tab; a tag may be used once per writer, as in TF1."""
         if tag in self._seen_run_metadata_tags:
             raise ValueError("The provided tag was already used for this event type")
         self._seen_run_metadata_tags.add(tag)
-        serialize = getattr(run_metadata, "SerializeToString", None)
-        data = serialize() if serialize is not None else b""
+        data = run_metadata.SerializeToString()
         self._add_event(Event(tagged_run_metadata=TaggedRunMetadata(tag=tag, run_metadata=data)), global_step)
 
     def add_graph(self, graph, global_step=None, graph_def=None):
@@ -144,7 +122,7 @@ class FileWriter:
             raise ValueError("Please pass only graph, or graph_def (deprecated), but not both.")
         graph = graph if graph is not None else graph_def
         if isinstance(graph, Graph):
-            graph = as_graph_def(graph)
+            graph = graph.as_graph_def(add_shapes=True)  # TensorBoard's graph tab shows the shapes on the edges
         if isinstance(graph, GraphDef):
             graph = graph.SerializeToString()
         if not isinstance(graph, bytes):

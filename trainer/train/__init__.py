@@ -55,7 +55,7 @@ __all__ += ["SessionRunArgs", "SessionRunContext", "SessionRunHook", "SessionRun
             "SessionManager", "ChiefSessionCreator", "MonitoredSession", "MonitoredTrainingSession", "SessionCreator",
             "SingularMonitoredSession", "WorkerSessionCreator", "Supervisor"]
 
-# Parameter-server clusters over MPI (trainer/cluster).
+# Parameter-server clusters over MPI (trainer/parallel/ps/).
 from .server_lib import ClusterSpec, Server  # noqa: E402
 from .device_setter import replica_device_setter  # noqa: E402
 from .sync_replicas_optimizer import SyncReplicasOptimizer  # noqa: E402

@@ -1,4 +1,4 @@
-"""The fused CuPy kernels (trainer/ops/cuda_kernels.py) against the numpy path they replace, and a training step
+"""The fused CuPy kernels (trainer/ops/kernels/cuda_kernels.py) against the numpy path they replace, and a training step
 through them equal to the CPU's in float64. Marked `gpu`: without CuPy and a CUDA GPU they skip."""
 import numpy as np
 import pytest

@@ -1,6 +1,7 @@
 """op.node_def, graph.as_graph_def() and tf.NodeDef as TF1 programs read them, and TF1's older names arg_max and
 arg_min; the expected text is TF1's protobuf text format of these nodes, written out by hand."""
 import numpy as np
+import pytest
 
 import trainer as tg
 
@@ -35,10 +36,10 @@ def test_graph_def_lists_every_node_in_creation_order():
     assert [n.op for n in gd.node][:2] == ["Const", "Square"]
     assert gd.node[1].input == ["a"] and gd.node[-1].input == ["parts:1"]
     assert gd.node[0].attr["value"].WhichOneof("value") == "tensor"
-    np.testing.assert_array_equal(gd.node[0].attr["value"].tensor, [1.0, 2.0])
+    np.testing.assert_array_equal(tg.make_ndarray(gd.node[0].attr["value"].tensor), [1.0, 2.0])
     assert str(gd).startswith('node {\n  name: "a"\n  op: "Const"\n')
-    shapes = g.as_graph_def(add_shapes=True).node[1].attr["_output_shapes"].list
-    assert [s.as_list() for s in shapes] == [[2]]
+    shapes = g.as_graph_def(add_shapes=True).node[1].attr["_output_shapes"].list.shape
+    assert [tg.TensorShape(s).as_list() for s in shapes] == [[2]]
     with tg.Session(graph=g) as sess:
         assert sess.graph_def == gd
 
@@ -61,3 +62,29 @@ def test_arg_max_and_arg_min_take_dimension():
     np.testing.assert_array_equal(got[0], values.argmax(1))
     np.testing.assert_array_equal(got[1], values.argmin(0))
     assert got[0].dtype == np.int64 and got[2].dtype == np.int32
+
+
+def test_graph_def_bytes_are_tf1s():
+    graph_pb2 = pytest.importorskip("tensorboardX.proto.graph_pb2")  # TF's graph.proto, compiled by protobuf
+    with tg.Graph().as_default() as g:
+        x = tg.placeholder(tg.float32, [None, 2], name="x")
+        c = tg.constant([[1.5, -2.0]], name="c")
+        with g.device("/cpu:0"), tg.control_dependencies([c.op]):
+            tg.nn.max_pool(tg.reshape(x + c, [-1, 1, 2, 1]), [1, 1, 2, 1], [1, 1, 1, 1], "VALID", name="pool")
+        tg.constant(["a", "bé"], name="words")
+    ours = g.as_graph_def(add_shapes=True)
+    theirs = graph_pb2.GraphDef.FromString(ours.SerializeToString())
+    nodes = {n.name: n for n in theirs.node}
+    assert [n.name for n in theirs.node] == [n.name for n in ours.node]
+    assert nodes["x"].attr["dtype"].type == 1 and [d.size for d in nodes["x"].attr["shape"].shape.dim] == [-1, 2]
+    value = nodes["c"].attr["value"].tensor
+    assert (value.dtype, [d.size for d in value.tensor_shape.dim]) == (1, [1, 2])
+    np.testing.assert_array_equal(np.frombuffer(value.tensor_content, "<f4"), [1.5, -2.0])
+    assert list(nodes["words"].attr["value"].tensor.string_val) == [b"a", "bé".encode()]
+    pool = nodes["pool"]
+    assert (pool.device, pool.input[-1]) == ("/device:CPU:0", "^c")
+    assert list(pool.attr["ksize"].list.i) == list(g.get_operation_by_name("pool").attrs["ksize"])
+    assert pool.attr["padding"].s == b"VALID"
+    assert [d.size for d in pool.attr["_output_shapes"].list.shape[0].dim] == [-1, 1, 1, 1]
+    assert tg.GraphDef.FromString(theirs.SerializeToString()) == ours
+    np.testing.assert_array_equal(tg.make_ndarray(tg.make_tensor_proto([[1, 2]], tg.int64)), [[1, 2]])

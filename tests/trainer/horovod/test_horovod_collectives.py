@@ -62,7 +62,7 @@ def test_elastic_and_process_sets_say_why_they_are_missing():
         hvd.add_process_set([0])
     with pytest.raises(AttributeError, match="module 'trainer.horovod' has no attribute 'no_such_name'") as info:
         hvd.no_such_name  # noqa: B018
-    assert not isinstance(info.value, NotImplementedError)
+    assert isinstance(info.value, NotImplementedError)  # one exception for every name ringflow lacks
     for call in (lambda: hvd.grouped_allreduce([tg.constant(1.0)], process_set=object()),
                  lambda: hvd.alltoall(tg.constant([1.0]), process_set=object())):
         with pytest.raises(NotImplementedError, match="ringflow has no process sets"):

@@ -156,7 +156,7 @@ def test_tensorboard_timeline_and_kept_checkpoints(tmp_path):
     (["--model", "linear", "--dataset", "synthetic-classes"], 1, "model 'linear'"),
     (["--model", "mlp", "--dataset", "synthetic-classes", "--allreduce", "carrier-pigeon"], 2,
      "--allreduce 'carrier-pigeon': unknown communicator; known: auto, "),
-    # flags go through trainer.config_checks: refused in a millisecond, naming the flag, not as a late crash
+    # flags go through trainer.program.config_checks: refused in a millisecond, naming the flag, not as a late crash
     (["--model", "mlp", "--dataset", "synthetic-classes", "--batch-size", "1e11"], 1,
      "--batch-size 100000000000 is larger than the 2048 examples of 'synthetic-classes'"),
     (["--model", "mlp", "--dataset", "synthetic-classes", "--batch-size", "2.5"], 2, "--batch-size '2.5'"),

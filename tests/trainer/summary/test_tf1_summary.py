@@ -110,11 +110,16 @@ def test_event_with_negative_step_and_session_log_matches_protobuf():
 
 
 def test_proto_errors_name_the_field():
-    with pytest.raises(AttributeError, match=r"Value has no field 'simple'; its fields are"):
+    # as protobuf: ValueError for an unknown field in the constructor, AttributeError in an assignment
+    with pytest.raises(ValueError, match=r"Value has no 'simple' field; its fields are"):
         tg.Summary.Value(simple=1.0)
-    with pytest.raises(TypeError, match=r"Field 'image' takes a Image"):
+    with pytest.raises(AttributeError, match=r"no field 'simple' in protocol message Value"):
+        tg.Summary.Value().simple = 1.0
+    with pytest.raises(TypeError, match=r"Value.image takes a Image"):
         tg.Summary.Value(image=b"png")
-    with pytest.raises(AttributeError, match=r"repeated field 'value'"):
+    with pytest.raises(TypeError, match=r"'1' has type str, but Value.simple_value takes a float"):
+        tg.Summary.Value(simple_value="1")
+    with pytest.raises(AttributeError, match=r"composite field 'value'"):
         tg.Summary().value = []
 
 

@@ -5,7 +5,7 @@ from .arg_scope import (add_arg_scope, arg_scope, arg_scope_func_key, arg_scoped
 from .variables import (get_local_variables, get_model_variables, get_trainable_variables, get_unique_variable,
                         get_variables, get_variables_by_name, get_variables_by_suffix, get_variables_to_restore,
                         model_variable, variable)
-from ...unsupported import NotInRingflow
+from ...unsupported import missing_names
 
 __all__ = ["add_arg_scope", "arg_scope", "arg_scope_func_key", "arg_scoped_arguments",
            "current_arg_scope", "get_global_step", "get_local_variables", "get_model_variables",
@@ -13,7 +13,4 @@ __all__ = ["add_arg_scope", "arg_scope", "arg_scope_func_key", "arg_scoped_argum
            "get_variables_by_name", "get_variables_by_suffix", "get_variables_to_restore", "has_arg_scope",
            "model_variable", "variable"]
 
-
-def __getattr__(name):
-    raise NotInRingflow(f"tf.contrib.framework.{name} is not available in ringflow: tf.contrib.framework here has "
-                        f"{', '.join(__all__)}")
+__getattr__ = missing_names(__name__, have=f"tf.contrib.framework here has {', '.join(__all__)}")

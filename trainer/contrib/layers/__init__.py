@@ -1,5 +1,5 @@
 """tf.contrib.layers: contrib's layer functions, initializers and regularizers (see layers.py for the defaults)."""
-from ...unsupported import NotInRingflow
+from ...unsupported import missing_names
 from .batch_norm import batch_norm
 from .initializers import variance_scaling_initializer, xavier_initializer, xavier_initializer_conv2d
 from .layers import avg_pool2d, convolution2d, dropout, embed_sequence, flatten, fully_connected, linear, max_pool2d
@@ -13,7 +13,4 @@ __all__ = ["OPTIMIZER_CLS_NAMES", "OPTIMIZER_SUMMARIES", "apply_regularization",
            "l1_regularizer", "l2_regularizer", "linear", "max_pool2d", "optimize_loss", "sum_regularizer",
            "variance_scaling_initializer", "xavier_initializer", "xavier_initializer_conv2d"]
 
-
-def __getattr__(name):
-    raise NotInRingflow(f"tf.contrib.layers.{name} is not available in ringflow: tf.contrib.layers here has "
-                        f"{', '.join(__all__)}")
+__getattr__ = missing_names(__name__, have=f"tf.contrib.layers here has {', '.join(__all__)}")

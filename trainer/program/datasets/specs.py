@@ -129,9 +129,6 @@ def usage(name):
     return _USAGE.get(name, name)
 
 
-_usage = usage  # the name cli.py used before it was public
-
-
 def load(spec, allow_nonfinite=False):
     """The dataset a spec names, e.g. 'synthetic-classes', 'mnist:/data/mnist', 'npz:train.npz'.
 

@@ -8,7 +8,7 @@ the final metrics as one text summary (TensorBoard's Text tab: a markdown table)
 import numpy as np
 
 from ...framework.graph import get_default_graph
-from ...summary.ops import tensor_proto
+from ...framework.tensor_util import make_tensor_proto
 from ...summary.protos import SessionLog, Summary, SummaryMetadata
 from ...summary.writer import FileWriter
 from ...train.session_run_hook import SessionRunHook
@@ -27,7 +27,7 @@ def text_summary(tag, markdown):
     """A Summary of one string for TensorBoard's text plugin (what tg.summary.text's op writes)."""
     plugin = SummaryMetadata(plugin_data=SummaryMetadata.PluginData(plugin_name="text"))
     return Summary(value=[Summary.Value(tag=tag, metadata=plugin,
-                                        tensor=tensor_proto(np.array(markdown, dtype=object)))])
+                                        tensor=make_tensor_proto(np.array(markdown, dtype=object)))])
 
 
 class ScalarSummaryHook(SessionRunHook):

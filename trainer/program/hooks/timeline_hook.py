@@ -1,4 +1,4 @@
-"""--timeline: a Chrome trace of every rank's steps, split into compute and allreduce (trainer.timeline)."""
+"""--timeline: a Chrome trace of every rank's steps, split into compute and allreduce (trainer.program.timeline)."""
 import time
 
 from ..timeline import Timeline

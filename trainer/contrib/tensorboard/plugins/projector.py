@@ -6,26 +6,28 @@ EmbeddingInfo, SpriteMetadata), so `str(config)` is the text TensorBoard parses.
 """
 import os
 
-from ....client.config import Message, Repeated
 from ....platform.gfile import GFile
+from ....platform.protobuf import Field, Message
 
 PROJECTOR_FILENAME = "projector_config.pbtxt"
 
 
 class SpriteMetadata(Message):
     """The sprite image of an embedding: its path and [width, height] of one thumbnail."""
-    FIELDS = {"image_path": "", "single_image_dim": Repeated(0)}
+    FIELDS = {"image_path": Field(1, "string"), "single_image_dim": Field(2, "uint32", repeated=True)}
 
 
 class EmbeddingInfo(Message):
     """One embedding: the checkpoint variable (or a TSV of values) and its metadata, bookmarks and sprite."""
-    FIELDS = {"tensor_name": "", "metadata_path": "", "bookmarks_path": "", "tensor_shape": Repeated(0),
-              "sprite": SpriteMetadata, "tensor_path": ""}
+    FIELDS = {"tensor_name": Field(1, "string"), "metadata_path": Field(2, "string"),
+              "bookmarks_path": Field(3, "string"), "tensor_shape": Field(4, "uint32", repeated=True),
+              "sprite": Field(5, "message", SpriteMetadata), "tensor_path": Field(6, "string")}
 
 
 class ProjectorConfig(Message):
     """The projector's configuration: the checkpoint to read and the embeddings to show."""
-    FIELDS = {"model_checkpoint_path": "", "embeddings": Repeated(EmbeddingInfo), "model_checkpoint_dir": ""}
+    FIELDS = {"model_checkpoint_path": Field(1, "string"),
+              "embeddings": Field(2, "message", EmbeddingInfo, repeated=True), "model_checkpoint_dir": Field(3, "string")}
 
 
 def visualize_embeddings(summary_writer, config):
