@@ -31,7 +31,9 @@ def mismatch(kind, op, exc):
     calls = exc.signatures
     if len({call[0] for call in calls}) > 1:
         return f"Mismatched collectives: {exc}"
-    i = next(i for i in (2, 3, 1) if len({call[i] for call in calls}) > 1)  # dtype, op or root rank, shape
+    i = next((i for i in (2, 3, 1) if len({call[i] for call in calls}) > 1), None)  # dtype, op or root, shape
+    if i is None:  # only the digests differ: the communicator's words say so
+        return str(exc)
     r = next(r for r, call in enumerate(calls) if call[i] != calls[0][i])
     said, what = _disagreement(kind, i, calls[0][i], r, calls[r][i])
     return f"{said} (raised at rank {exc.rank}, in {op.type} op {op.name!r}); every rank must pass the same {what}"
