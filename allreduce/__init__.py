@@ -9,11 +9,11 @@ Once a communicator of more than one rank exists, a rank's uncaught exception ab
 (abort.py; RINGFLOW_ABORT_ON_ERROR=0 turns that off), so no rank is left waiting in a collective."""
 import importlib
 
-__all__ = ["BACKENDS", "CollectiveTimeout", "Communicator", "FusedAllreduce", "RankExited", "create_communicator",
-           "register"]
+__all__ = ["BACKENDS", "CollectiveMismatch", "CollectiveTimeout", "Communicator", "FusedAllreduce", "RankExited",
+           "create_communicator", "register"]
 _HOMES = {"CollectiveTimeout": "errors", "RankExited": "errors", "Communicator": "communicator",
           "BACKENDS": "registry", "create_communicator": "registry", "register": "registry",
-          "FusedAllreduce": "fusion"}
+          "FusedAllreduce": "fusion", "CollectiveMismatch": "errors"}
 _BACKENDS = ("ring", "mpi", "ps", "shm", "hierarchical", "nccl", "auto")  # each registers itself when imported
 
 

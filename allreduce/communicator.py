@@ -148,7 +148,7 @@ class Communicator:
         """Return root's x on every rank (x must have the same shape and dtype everywhere)."""
         self.check_root(root)
         x = np.ascontiguousarray(x)
-        self.agree(self.begin("broadcast", what, x.shape, x.dtype))
+        self.agree(self.begin("broadcast", what, x.shape, x.dtype, int(root)))  # ranks naming two roots would hang
         result = x.copy()
         self.wait([self.comm.Ibcast(_bytes(result), root=root)])
         return result
@@ -235,7 +235,7 @@ class Communicator:
         """Start a collective of this kind: check the communicator is usable, remember what the collective
         is (for errors and timeouts) and return its signature, the value every rank must agree on."""
         self._check_usable()
-        self._current = key = (label(what, kind), tuple(shape), np.dtype(dtype).str, op or kind)
+        self._current = key = (label(what, kind), tuple(shape), np.dtype(dtype).str, kind if op is None else op)
         self._calls += 1
         return self._signature(key)
 
@@ -246,7 +246,7 @@ class Communicator:
 
     def raise_mismatch(self):
         """Every rank calls this together once it learns the signatures differ: name the ranks and what they
-        called, and raise ValueError."""
+        called, and raise CollectiveMismatch (a ValueError)."""
         raise diagnosis.mismatch(self.comm.allgather(self._current), self.rank)
 
     def wait(self, reqs, recvs=0):

@@ -7,7 +7,7 @@ what to check. Kept apart so that communicator.py reads as the protocol, and the
 """
 import numpy as np
 
-from .errors import CollectiveTimeout, RankExited
+from .errors import CollectiveMismatch, CollectiveTimeout, RankExited
 from .waiting import ranks_text
 
 
@@ -31,16 +31,18 @@ def mismatch(everyone, rank):
         parts = sorted(groups.items(), key=lambda item: (len(item[1]), item[1]))
         told = " while ".join(f"{ranks_text(ranks)} {'is' if len(ranks) == 1 else 'are'} in {text}"
                               for text, ranks in parts)
-        return ValueError(f"Ranks are in different collectives: {told} ({where}): every rank must call the same "
-                          f"collectives in the same order; does one rank run more steps or batches than the "
-                          f"others?")
+        return CollectiveMismatch(f"Ranks are in different collectives: {told} ({where}): every rank must call the "
+                                  f"same collectives in the same order; does one rank run more steps or batches "
+                                  f"than the others?", everyone, rank)
     for what, i in (("Op", 3), ("Dtype", 2), ("Shape", 1)):
         values = [key[i] for key in everyone]
         if len(set(values)) > 1:
+            what = "Root rank" if i == 3 and isinstance(values[0], int) else what  # a broadcast's op is its root
             show = (lambda v: repr(np.dtype(v).name)) if i == 2 else repr
             others = ", ".join(f"{show(v)} at rank {r}" for r, v in enumerate(values) if v != values[0])
-            return ValueError(f"{what} does not match: {show(values[0])} at rank 0 while {others} "
-                              f"({where}, in {labels[0]}): every rank must pass the same {what.lower()}")
+            return CollectiveMismatch(f"{what} does not match: {show(values[0])} at rank 0 while {others} "
+                                      f"({where}, in {labels[0]}): every rank must pass the same {what.lower()}",
+                                      everyone, rank)
     return RuntimeError(f"ranks disagree on the collective signature but not on what they called: {everyone!r}")
 
 

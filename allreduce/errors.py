@@ -21,3 +21,15 @@ class RankExited(CollectiveTimeout):
     """A collective cannot complete because a rank it needs has ended its program (returned, or called
     sys.exit) instead of joining it: raised as soon as that rank's exit notice arrives (departure.py), not after
     the timeout. A CollectiveTimeout in every other respect: `.waiting_for` holds the ranks that left."""
+
+
+class CollectiveMismatch(ValueError):
+    """Ranks called different collectives, or the same one with a different shape, dtype, op or root: raised on
+    every rank at once, before any data moves; the communicator stays usable. `.signatures[r]` is what rank r
+    called, as (label, shape, dtype string, op) where op is a reduction's name, a broadcast's root rank, or the
+    collective's kind; `.rank` is the rank raising it."""
+
+    def __init__(self, message, signatures=(), rank=None):
+        super().__init__(message)
+        self.signatures = list(signatures)
+        self.rank = rank

@@ -144,7 +144,7 @@ class NCCLCommunicator(Communicator):
         if not isinstance(x, self.cupy.ndarray):
             return super().broadcast(x, root, what=what)
         self.check_root(root)
-        self.agree(self.begin("broadcast", what, x.shape, x.dtype))
+        self.agree(self.begin("broadcast", what, x.shape, x.dtype, int(root)))
         result = self.cupy.ascontiguousarray(x).copy()
         stream = self.cupy.cuda.get_current_stream()
         self.nccl.bcast(result.data.ptr, result.nbytes, self.lib.NCCL_UINT8, root, stream.ptr)

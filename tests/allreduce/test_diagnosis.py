@@ -1,7 +1,7 @@
 """The words of failed collectives (allreduce/diagnosis.py), from made-up facts: no MPI needed."""
 import numpy as np
 
-from allreduce import CollectiveTimeout, RankExited
+from allreduce import CollectiveMismatch, CollectiveTimeout, RankExited
 from allreduce.diagnosis import departed, label, mismatch, timed_out
 
 F32 = np.dtype(np.float32).str
@@ -29,6 +29,13 @@ def test_mismatch_then_compares_op_dtype_and_shape_in_that_order():
     assert "Dtype does not match: 'float32' at rank 0 while 'float64' at rank 1" in str(
         mismatch([key("a"), key("a", shape=(5,), dtype=np.dtype(np.float64).str)], 0))
     assert "Shape does not match: (4,) at rank 0 while (5,) at rank 1" in str(mismatch([key("a"), key("a", (5,))], 0))
+
+
+def test_mismatch_names_a_broadcasts_roots_and_carries_every_ranks_call():
+    calls = [key("a", op=0), key("a", op=1)]
+    error = mismatch(calls, 1)
+    assert isinstance(error, CollectiveMismatch) and error.signatures == calls and error.rank == 1
+    assert "Root rank does not match: 0 at rank 0 while 1 at rank 1" in str(error)
 
 
 def test_timed_out_names_the_silent_ranks_and_what_the_others_said():

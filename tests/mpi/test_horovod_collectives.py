@@ -103,9 +103,10 @@ def test_reducescatter_gradient_is_the_allgather_of_the_slices(op, scale):
 def test_reducescatter_errors_name_the_culprit():
     if SIZE > 1:
         x = tg.constant(np.ones([17 + RANK] * 2))
-        with pytest.raises(ValueError, match=r"Shape does not match: \(17, 17\) at rank 0 while \(18, 18\) at "
-                                             r"rank 1.* \(raised at rank \d+, in hvd.reducescatter "
-                                             r"'HorovodReducescatter'\)"):
+        with pytest.raises(tg.errors.FailedPreconditionError,
+                           match=r"Mismatched reducescatter tensor shapes: rank 0 sent a tensor of shape \[17, 17\], "
+                                 r"but rank 1 sent a tensor of shape \[18, 18\] \(raised at rank \d+, in "
+                                 r"HorovodReducescatter op 'HorovodReducescatter'\)"):
             run(hvd.reducescatter(x))
     with pytest.raises(ValueError, match="hvd.reducescatter needs a tensor with a first dimension"):
         hvd.reducescatter(tg.constant(1.0))
@@ -189,7 +190,9 @@ def test_alltoall_build_errors_and_trailing_dims_that_differ():
         hvd.alltoall(tg.constant([1.0]), splits=[1.0] * SIZE)
     if SIZE > 1:
         x = tg.constant(np.ones((SIZE, 2 + RANK)))
-        with pytest.raises(ValueError, match=r"Shape does not match: \(2,\) at rank 0 while \(3,\) at rank 1"):
+        with pytest.raises(tg.errors.FailedPreconditionError,
+                           match="Mismatched alltoall tensor shapes: rank 0 sent a tensor with dimension 1 equal to 2, "
+                                 "but rank 1 sent a tensor with dimension 1 equal to 3"):
             run(hvd.alltoall(x))
 
 
@@ -198,8 +201,9 @@ def test_ranks_in_different_collectives_are_told_which():
         pytest.skip("one rank is always in its own collective")
     x = tg.constant(np.ones((SIZE, 2)))
     op = hvd.alltoall(x, name="exchange") if RANK == 0 else hvd.reducescatter(x, name="scatter")
-    with pytest.raises(ValueError, match=r"Ranks are in different collectives: rank 0 is in hvd.alltoall 'exchange' "
-                                         r"while ranks? .* in hvd.reducescatter 'scatter'"):
+    with pytest.raises(tg.errors.FailedPreconditionError,
+                       match=r"Mismatched collectives: Ranks are in different collectives: rank 0 is in hvd.alltoall "
+                             r"'exchange' while ranks? .* in hvd.reducescatter 'scatter'"):
         run(op)
     tg.reset_default_graph()
     got = run(hvd.grouped_allreduce([tg.constant([float(RANK)])], op=hvd.Sum))  # the communicator still works

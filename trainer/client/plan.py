@@ -9,7 +9,8 @@ import operator
 import time
 
 from .buffer_reuse import donate_buffers, write_into_destinations
-from ..platform.errors import FailedPreconditionError
+from ..platform.errors import (FailedPreconditionError, InvalidArgumentError, OpError, OutOfRangeError,
+                               ResourceExhaustedError, UnimplementedError)
 from .feed_fetch import aliases_state, feed_check, fetch_post
 from ..framework.operation import Operation
 from ..framework.tensor import Tensor, format_shape
@@ -98,9 +99,10 @@ class Plan:
                 else:
                     env[out] = kernel(*[env[i] for i in ins])
         except Exception as exc:
-            if op is not None and not isinstance(exc, FailedPreconditionError):
-                _name_the_op(exc, op)
-            raise
+            error = exc if op is None else _op_error(exc, op)
+            if error is exc:
+                raise
+            raise error from exc
         return [post(env[s]) if s is not None else None for s, post in zip(self.fetch_slots, self.fetch_post)]
 
 
@@ -173,9 +175,30 @@ def _element(graph, obj, role):
         raise type(exc)(f"Cannot interpret {obj!r} as a {role}: {exc.args[0]}") from None
 
 
-def _name_the_op(exc, op):
-    """Prefix the failing op to the message, keeping the exception's type (callers may catch it)."""
+# The tf.errors class TF1 raises for what a kernel raised: the mapping TF1's py_func applies to Python exceptions,
+# with IndexError and ZeroDivisionError (an index or divisor out of range) as InvalidArgument, as TF1's kernels
+# report them. Anything else (a collective's timeout, a RuntimeError) keeps its type: callers catch those.
+OP_ERRORS = ((StopIteration, OutOfRangeError), (MemoryError, ResourceExhaustedError),
+             (NotImplementedError, UnimplementedError),
+             ((ValueError, TypeError, IndexError, ZeroDivisionError), InvalidArgumentError))
+
+
+def _op_error(exc, op):
+    """`exc`, raised by op's kernel, as TF1 raises it: an OpError with .op and .node_def, its message prefixed with
+    the failing op (the raiser chains `exc` as the cause of a new one); other exceptions keep their type."""
+    if isinstance(exc, OpError) and exc.op is not None:  # from a sub-plan, naming its own op
+        return exc
+    text = exc.args[0] if len(exc.args) == 1 and isinstance(exc.args[0], str) else str(exc)
+    # an uninitialized variable's message names it already, in TF1's words
+    message = text if isinstance(exc, FailedPreconditionError) else f"{op.type} op {op.name!r} failed: {text}"
+    if isinstance(exc, OpError):
+        exc.args, exc.op, exc.node_def = (message,), op, op.node_def
+        return exc
+    for caught, error in OP_ERRORS:
+        if isinstance(exc, caught):
+            return error(op.node_def, op, message)
     if exc.args and isinstance(exc.args[0], str):
         exc.args = (f"{op.type} op {op.name!r} failed: {exc.args[0]}",) + exc.args[1:]
     elif hasattr(exc, "add_note"):
         exc.add_note(f"while running {op.type} op {op.name!r}")
+    return exc

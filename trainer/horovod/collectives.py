@@ -14,6 +14,7 @@ from ..ops.core_ops import convert_to_tensor
 from ..framework.registry import apply_op, register
 from .basics import communicator, size
 from .compression import Compression
+from .negotiation import negotiated
 from .mpi_ops import (Average, allgather, allreduce_op, check_reducible, check_scaling, label, reduction,
                       rows_unknown, scaled)
 
@@ -55,7 +56,8 @@ def _reducescatter_kernel(op, session):
     reduce, pre, post, what = op.attrs["reduce"], op.attrs["prescale"], op.attrs["postscale"], label(op)
 
     def run(x):
-        out = communicator().reduce_scatter(scaled(np.asarray(session.to_host(x)), pre), op=reduce, what=what)
+        out = negotiated("reducescatter", op, communicator().reduce_scatter,
+                         scaled(np.asarray(session.to_host(x)), pre), reduce, what)
         return session.to_device(scaled(out, post))
     return run
 
@@ -109,8 +111,8 @@ def _alltoall_kernel(op, session):
     what, to_host, to_device = label(op), session.to_host, session.to_device
 
     def run(x, splits=None):
-        rows, received = communicator().alltoallv(np.asarray(to_host(x)),
-                                                  None if splits is None else np.asarray(to_host(splits)), what)
+        rows, received = negotiated("alltoall", op, communicator().alltoallv, np.asarray(to_host(x)),
+                                    None if splits is None else np.asarray(to_host(splits)), what)
         return to_device(rows), to_device(received.astype(np.int32))
     return run
 

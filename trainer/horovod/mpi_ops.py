@@ -18,6 +18,7 @@ from ..framework.registry import apply_op, register, to_numpy
 from ..parallel import activities
 from .basics import communicator, rank, size, local_rank, local_size
 from .compression import Compression
+from .negotiation import negotiated
 
 # Horovod's ReduceOp values.
 Average, Sum, Adasum, Min, Max, Product = 0, 1, 2, 3, 4, 5
@@ -67,9 +68,10 @@ def label(op):
 
 
 def traced(operation, op, collective, array):
-    """collective(array) (on the host), reported to the session's activity channel as `operation` by op's name."""
+    """collective(array) (on the host), reported to the session's activity channel as `operation` by op's name; ranks
+    that disagree on it raise FailedPreconditionError (negotiation.py)."""
     start = time.perf_counter()
-    out = collective(array)
+    out = negotiated(operation.lower(), op, collective, array)
     span = (activities.backend_activity(communicator(), operation), start, time.perf_counter())
     report_activities(operation, [op.name], [span], dtype=array.dtype.name, shape=tuple(array.shape))
     return out

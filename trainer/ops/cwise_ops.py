@@ -6,6 +6,7 @@ from ..framework import dtypes
 from .core_ops import convert_to_tensor
 from .math_ops import binary_builder, binary_operands, divide, unary_builder, unbroadcast
 from ..framework.registry import apply_op, broadcast_shapes, infer_same, register
+from ..platform.errors import InvalidArgumentError
 
 _UNARY = {  # type: (forward, gradient); gradients read the op's input x or output y
     "Sin": (np.sin, lambda op, g: [g * cos(op.inputs[0])]),
@@ -60,8 +61,17 @@ def _squared_difference_grad(op, g):
     return [unbroadcast(d, x), unbroadcast(-d, y)]
 
 
-register("FloorMod", np.mod, grad=_floor_mod_grad, fresh=True)
-register("FloorDiv", np.floor_divide, grad=lambda op, g: [None, None], fresh=True)
+def integer_checked(divide):
+    """`divide` raising TF1's InvalidArgumentError for an integer divisor of 0 (numpy warns and returns 0)."""
+    def run(x, y):
+        if y.dtype.kind in "iu" and not y.all():
+            raise InvalidArgumentError("Integer division by zero")
+        return divide(x, y)
+    return run
+
+
+register("FloorMod", integer_checked(np.mod), grad=_floor_mod_grad, fresh=True)
+register("FloorDiv", integer_checked(np.floor_divide), grad=lambda op, g: [None, None], fresh=True)
 register("SquaredDifference", lambda x, y: np.square(np.subtract(x, y)), grad=_squared_difference_grad, fresh=True)
 floormod = binary_builder("FloorMod", "floormod", "x mod y with the sign of y (Python's %), elementwise.")
 mod = binary_builder("FloorMod", "mod", "x mod y with the sign of y (Python's %), elementwise.")

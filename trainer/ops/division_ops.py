@@ -2,7 +2,7 @@
 floor_div, div_no_nan (0 where the divisor is 0) and scalar_mul."""
 from ..framework.graph_wrappers import name_scope
 from .core_ops import convert_to_tensor
-from .cwise_ops import floordiv
+from .cwise_ops import floordiv, integer_checked
 from .math_ops import binary_builder, binary_operands, divide, equal, ones_like, where, zeros_like
 from ..framework.registry import apply_op, get_array_module, register
 
@@ -13,8 +13,8 @@ def _truncate_div(x, y):
 
 
 # TF1 registers no gradient for either (integer division; fmod's is not defined for floats there either).
-register("TruncateDiv", _truncate_div, fresh=True)
-register("TruncateMod", lambda x, y: get_array_module(x).fmod(x, y), fresh=True)
+register("TruncateDiv", integer_checked(_truncate_div), fresh=True)
+register("TruncateMod", integer_checked(lambda x, y: get_array_module(x).fmod(x, y)), fresh=True)
 truncatemod = binary_builder("TruncateMod", "truncatemod", "x % y with the sign of x (C's fmod), elementwise.")
 floor_div = binary_builder("FloorDiv", "floor_div", "floor(x / y) elementwise (TF1's older name of floordiv).")
 

@@ -167,7 +167,7 @@ def test_fetched_variable_values_are_snapshots():
 def test_runtime_errors_name_the_op():
     x = tg.placeholder(tg.float32, [None, None], name="x")
     y = tg.matmul(x, x, name="square")
-    with tg.Session() as sess, pytest.raises(ValueError, match="MatMul op 'square' failed"):
+    with tg.Session() as sess, pytest.raises(tg.errors.InvalidArgumentError, match="MatMul op 'square' failed"):
         sess.run(y, {x: np.ones((2, 3))})
 
 
