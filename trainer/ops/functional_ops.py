@@ -1,9 +1,9 @@
 """TF1's higher-order functions over the leading dimension: tg.map_fn, tg.scan, tg.foldl and tg.foldr.
 
-TF1 builds them on while_loop and TensorArray. ringflow's while_loop has no gradient, so when the leading
-dimension is known while the graph is built the loop is unrolled instead (unstack, call fn per element,
-stack): the result is made of ordinary differentiable ops. Only an unknown leading dimension takes a
-tg.while_loop, whose outputs grow by concatenation in flat buffers; that path has no gradient.
+TF1 builds them on while_loop and TensorArray. When the leading dimension is known while the graph is built
+the loop is unrolled instead (unstack, call fn per element, stack): the result is made of ordinary ops. Only an
+unknown leading dimension takes a tg.while_loop, whose outputs grow by concatenation in flat buffers; its
+gradient is the while_loop's.
 """
 from contextlib import nullcontext
 
@@ -85,7 +85,7 @@ def _unrolled(step, carry, leaves, structure, n, reverse, collect):
 
 
 def _looped(step, carry, leaves, structure, out_dtypes, from_elems, reverse, back_prop, collect, what):
-    """The same computation as _unrolled for an unknown leading dimension, on tg.while_loop (no gradient)."""
+    """The same computation as _unrolled for an unknown leading dimension, on tg.while_loop."""
     n = shape(leaves[0])[0]
     pick = (lambda i: subtract(subtract(n, 1), i)) if reverse else (lambda i: i)
     out_shapes = []
