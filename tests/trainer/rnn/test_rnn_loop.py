@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import trainer as tg
+from tests.trainer.client.test_device_standin import strict_sessions
 from tests.trainer.op_oracle import numerical_gradient
 
 rnn_cell = tg.nn.rnn_cell
@@ -163,3 +164,27 @@ def test_char_level_model_over_unknown_lengths_trains():
         y = np.stack([ids[s + 1:s + steps + 1] for s in starts])
         losses.append(sess.run([loss, train], {chars: x, targets: y})[0])
     assert np.mean(losses[-10:]) < 0.4 * np.mean(losses[:10]), losses[::10]
+
+
+def test_runs_on_the_strict_device_standin():
+    x = np.random.default_rng(5).standard_normal((3, 4, DEPTH))
+
+    def run():
+        with tg.Graph().as_default():
+            tg.set_random_seed(1)
+            inputs = tg.placeholder(tg.float64, [None, None, DEPTH])
+            fw = rnn_cell.DropoutWrapper(rnn_cell.LSTMCell(3, use_peepholes=True, num_proj=2), output_keep_prob=0.7)
+            (o_fw, o_bw), _ = tg.nn.bidirectional_dynamic_rnn(fw, rnn_cell.BasicLSTMCell(2), inputs, [4, 1, 3],
+                                                              dtype=tg.float64)
+            fused, _ = tg.nn.dynamic_rnn(rnn_cell.BasicLSTMCell(2), inputs, [4, 0, 2], dtype=tg.float64, scope="fused")
+            loss = tg.reduce_sum(o_fw * o_fw) + tg.reduce_sum(o_bw) + tg.reduce_sum(tg.sin(fused))
+            grads = tg.gradients(loss, [inputs] + tg.trainable_variables())
+            sess = tg.Session()
+            sess.run(tg.global_variables_initializer())
+            return [np.asarray(a) for a in sess.run([loss] + grads, {inputs: x})]
+
+    host = run()
+    with strict_sessions():
+        device = run()
+    for h, d in zip(host, device):
+        np.testing.assert_allclose(d, h, rtol=1e-12, atol=1e-15)
