@@ -110,11 +110,16 @@ def test_gradients_through_map_fn_scan_and_folds(static):
         assert tg.gradients(tg.reduce_sum(tg.map_fn(tg.square, p, back_prop=False)), [p]) == [None]
 
 
-def test_unknown_leading_dimension_needs_static_output_shapes():
+def test_unknown_leading_dimension_and_per_element_shapes_known_only_when_run():
+    rows = np.arange(6.0).reshape(2, 3)
     with tg.Graph().as_default():
         p = tg.placeholder(tg.float64, (None, None))
-        with pytest.raises(NotImplementedError, match=r"'Placeholder:0'.*static leading dimension"):
-            tg.map_fn(tg.square, p)
+        out = tg.map_fn(lambda r: r * tg.reduce_sum(r), p)
+        sess = tg.Session()
+        np.testing.assert_allclose(sess.run(out, {p: rows}), rows * rows.sum(1, keepdims=True))
+        with pytest.raises(tg.errors.InvalidArgumentError, match=r"ran no iteration.*give the per-step outputs"):
+            sess.run(out, {p: np.zeros((0, 2))})  # as TF1's zero-size TensorArray of unknown element shape
+    assert run(lambda x: tg.map_fn(tg.square, x), np.zeros((0, 2)), static=False).shape == (0, 2)
 
 
 def test_empty_elems():
