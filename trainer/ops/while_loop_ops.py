@@ -1,5 +1,5 @@
-"""TF1's tg.while_loop and step_loop (the loop of dynamic_rnn): a "While" op whose kernel runs its body's
-sub-plan until the cond sub-plan says stop, and its gradient.
+"""TF1's tg.while_loop and step_loop (the loop of dynamic_rnn, raw_rnn and map_fn over unknown lengths): a
+"While" op whose kernel runs its body's sub-plan until the cond sub-plan says stop, and its gradient.
 
 Separate from control_flow_ops.py (cond, case) because a loop has its own pieces: "LoopVar" placeholders fed
 each pass, shape invariants, per-step slices and stacked per-step outputs, and a gradient over iterations. The
@@ -13,6 +13,7 @@ variables' gradients back and summing those of the captured tensors (a cell's ke
 draws inside the body are read from the trace, never drawn again.
 """
 import collections
+import itertools
 
 import numpy as np
 
@@ -102,7 +103,7 @@ def while_grad_kernel(op, session):
             where = {t: i for i, t in enumerate(trace.saved)}
             picks[trace.saved] = [where[t] for t in saved]
         pick = picks[trace.saved]
-        xp = get_array_module(trace.sequences[0] if trace.sequences else g_carried[0] if g_carried else outside[0])
+        xp = get_array_module(next(itertools.chain(trace.sequences, g_carried, g_stacked, trace.captured), np.zeros(0)))
         slice_grads = [xp.zeros_like(trace.sequences[j]) for j in sliced]
         sums = [None] * len(captured)
         for i in reversed(range(len(trace.iterations))):
@@ -122,7 +123,13 @@ def while_grad_kernel(op, session):
     return run
 
 
-register("WhileGrad", kernel=while_grad_kernel, infer=lambda *a: [])
+def second_order(op, *grads):
+    raise NotImplementedError(f"The gradient of {op.name!r}, itself the gradient of a tg.while_loop, is not "
+                              "implemented (no second-order gradients through a loop); give the loop's elements or "
+                              "time steps a static size, so that the computation is unrolled, or stop the gradient")
+
+
+register("WhileGrad", kernel=while_grad_kernel, infer=lambda *a: [], grad=second_order)
 
 
 def _differentiable(tensors):
