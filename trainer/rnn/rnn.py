@@ -1,8 +1,8 @@
 """TF1's recurrent networks: static_rnn, dynamic_rnn and their bidirectional forms.
 
 dynamic_rnn unrolls the time steps in the graph when their number is known while building (one cell call per
-step: the fastest path here) and otherwise runs a loop over them, as TF1's while_loop (step_loop in
-ops/while_loop_ops.py, which has a gradient). A cell with a whole-sequence form (RNNCell.call_sequence: the
+step; the outputs keep a static time axis) and otherwise runs a loop over them, as TF1's while_loop (step_loop
+in ops/while_loop_ops.py, which has a gradient). A cell with a whole-sequence form (RNNCell.call_sequence: the
 LSTM cells, as TF1's BlockLSTM op) runs every step in one op instead, whether the time steps are known or not.
 With `sequence_length`, each example's outputs past its length are zeros and its final state is the state at
 its last valid step (the initial state for length 0), exactly as TF1 computes them.
@@ -72,6 +72,7 @@ def _looped(cell, step_inputs, structure, state, lengths):
     """_unroll's computation over time-major inputs whose number of steps is known only when running: a loop
     (step_loop) calls the cell once per step; returns (outputs stacked on axis 0, final state)."""
     state_leaves, state_layout = nest.flatten(state)
+    state_leaves = [convert_to_tensor(leaf) for leaf in state_leaves]
     out_layout = []
 
     def step(carried, slices):
