@@ -13,6 +13,7 @@ from ..framework import dtypes
 from ..ops import nest
 from ..ops.array_ops import cast, concat, reshape, shape, transpose
 from ..ops.core_ops import constant, convert_to_tensor
+from ..ops.fill_ops import fill
 from ..ops.gather_ops import gather
 from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
@@ -139,13 +140,12 @@ def static_rnn(cell, inputs, initial_state=None, dtype=None, sequence_length=Non
 def _step_index(x, rank):
     """0, 1, ..., time - 1 along axis 0 of time-major x, shaped [time] + [1] * (rank - 1), int32.
 
-    Built from constants or from x itself (not tg.range, whose kernel makes host arrays), so it lives on the
-    device that holds x."""
+    Built from constants (not tg.range, whose kernel makes host arrays), so it lives on the session's device."""
     steps = static_shape(x)[0]
     if steps is not None:
         return constant(np.arange(steps, dtype=np.int32).reshape([-1] + [1] * (rank - 1)))
-    first = x[(slice(None),) + (slice(0, 1),) * (x.ndim - 1)]
-    return reshape(cumsum(ones_like(first, dtype=dtypes.int32), axis=0) - 1, [-1] + [1] * (rank - 1))
+    ones = fill(stack([shape(x)[0]] + [constant(1)] * (rank - 1)), constant(1))
+    return cumsum(ones, axis=0) - 1
 
 
 def _time_steps(x, time_axis, caller):

@@ -121,6 +121,18 @@ def test_initial_state_and_an_empty_batch():
     assert [a.shape for a in empty[:6]] == [(0, 4, 2), (0, 3), (0, 2), (0, 4, DEPTH), (0, 3), (0, 2)]
 
 
+@pytest.mark.parametrize("kind", sorted(CELLS))
+def test_an_empty_batch_with_sequence_length(kind):
+    inputs, lengths = tg.placeholder(tg.float64, [None, None, DEPTH]), tg.placeholder(tg.int32, [None])
+    outputs, state, loss = _rnn_graph(CELLS[kind](), inputs, lengths, False)
+    grads = tg.gradients(loss, [inputs] + tg.trainable_variables())
+    sess = tg.Session()
+    sess.run(tg.global_variables_initializer())
+    got = sess.run([outputs, loss] + grads, {inputs: np.zeros((0, 4, DEPTH)), lengths: np.zeros(0, np.int32)})
+    assert got[0].shape[:2] == (0, 4) and got[1] == 0 and got[2].shape == (0, 4, DEPTH)
+    assert all(not g.any() for g in got[3:])
+
+
 @pytest.mark.parametrize("with_lengths", [False, True], ids=["all_steps", "sequence_length"])
 def test_bidirectional_dynamic_rnn_over_unknown_time(with_lengths):
     cell_fw, cell_bw = rnn_cell.GRUCell(3), rnn_cell.BasicRNNCell(2)
