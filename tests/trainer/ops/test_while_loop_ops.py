@@ -56,6 +56,19 @@ def test_nested_loops_and_a_cond_in_the_body_against_finite_differences():
                 np.testing.assert_allclose(g, wanted, rtol=1e-6, atol=1e-8)
 
 
+def test_a_loop_in_a_cond_branch_and_maximum_iterations():
+    x, p, k = tg.placeholder(tg.float64, []), tg.placeholder(tg.bool, []), tg.placeholder(tg.int32, [])
+    cube = lambda: tg.while_loop(lambda i, v: i < 2, lambda i, v: (i + 1, v * x), [tg.constant(0), x])[1]  # noqa: E731
+    picked = tg.cond(p, cube, lambda: x * 2.0)
+    capped = tg.while_loop(lambda i, v: i < 100, lambda i, v: (i + 1, v * x), [tg.constant(0), x],
+                           maximum_iterations=k)[1]
+    grads = tg.gradients(picked, x) + tg.gradients(capped, x)
+    with tg.Session() as sess:
+        assert sess.run(grads[0], {x: 1.5, p: True}) == pytest.approx(3 * 1.5 ** 2)
+        assert sess.run(grads[0], {x: 1.5, p: False}) == 2.0
+        assert sess.run(grads[1], {x: 1.5, k: 3}) == pytest.approx(4 * 1.5 ** 3)
+
+
 def test_random_draws_in_the_body_are_read_back_not_drawn_again():
     x, w = tg.placeholder(tg.float64, [50]), tg.placeholder(tg.float64, [])
     _, out = tg.while_loop(lambda i, v: i < 4, lambda i, v: (i + 1, tg.nn.dropout(v * w, rate=0.5)),
