@@ -19,12 +19,14 @@ from .ops.nn_ops import (bias_add, l2_loss, log_softmax, relu, sigmoid, sigmoid_
 from .ops.dropout_ops import dropout
 from .rnn import rnn_cell  # noqa: E402  (tf.nn.rnn_cell)
 from .rnn.rnn import bidirectional_dynamic_rnn, dynamic_rnn, static_bidirectional_rnn, static_rnn  # noqa: E402
+from .rnn.raw_rnn import raw_rnn  # noqa: E402
 
 __all__ = ["all_candidate_sampler", "avg_pool", "batch_normalization", "bias_add", "bidirectional_dynamic_rnn",
            "compute_accidental_hits", "conv1d", "conv2d", "conv2d_transpose", "crelu", "dropout", "dynamic_rnn", "elu",
            "embedding_lookup", "fixed_unigram_candidate_sampler", "fused_batch_norm", "in_top_k", "l2_loss",
            "l2_normalize", "leaky_relu", "learned_unigram_candidate_sampler", "local_response_normalization",
-           "log_softmax", "log_uniform_candidate_sampler", "lrn", "max_pool", "moments", "nce_loss", "relu", "relu6",
+           "log_softmax", "log_uniform_candidate_sampler", "lrn", "max_pool", "moments", "nce_loss", "raw_rnn",
+           "relu", "relu6",
            "rnn_cell", "sampled_softmax_loss", "selu", "sigmoid", "sigmoid_cross_entropy_with_logits", "softmax",
            "softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2", "softplus", "softsign",
            "sparse_softmax_cross_entropy_with_logits", "static_bidirectional_rnn", "static_rnn", "swish", "tanh",

@@ -24,6 +24,7 @@ class Body:
     def __init__(self, kind, index, parent):
         self.kind, self.index, self.parent = kind, index, parent
         self.owner, self.outputs, self.exposed = None, [], {}
+        self.saved = []  # a loop body's tensors its gradient reads, kept per iteration (while_loop_ops.py)
 
     def __str__(self):
         owner = self.owner.name if self.owner is not None else "<being built>"

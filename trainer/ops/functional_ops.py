@@ -1,25 +1,25 @@
 """TF1's higher-order functions over the leading dimension: tg.map_fn, tg.scan, tg.foldl and tg.foldr.
 
-TF1 builds them on while_loop and TensorArray. ringflow's while_loop has no gradient, so when the leading
-dimension is known while the graph is built the loop is unrolled instead (unstack, call fn per element,
-stack): the result is made of ordinary differentiable ops. Only an unknown leading dimension takes a
-tg.while_loop, whose outputs grow by concatenation in flat buffers; that path has no gradient.
+TF1 builds them on while_loop and TensorArray. When the leading dimension is known while the graph is built
+the loop is unrolled instead (unstack, call fn per element, stack): the result is made of ordinary ops. Only an
+unknown leading dimension takes a while loop over the elements (step_loop, which stacks fn's results whatever
+their shapes); its gradient is the loop's.
 """
 from contextlib import nullcontext
 
 from ..framework import dtypes
 from ..framework.graph import get_default_graph
 from .scopes import get_variable_scope, variable_scope
-from ..framework.tensor_shape import TensorShape, dimension_value
+from ..framework.tensor_shape import dimension_value
 from .array_ops import concat, reshape, shape, zeros
-from .core_ops import constant, convert_to_tensor
+from .core_ops import convert_to_tensor
 from .cwise_ops import stop_gradient
 from .gather_ops import gather
-from .math_ops import less, subtract
+from .math_ops import subtract
 from .nest import describe, flatten, pack, same_structure
 from .reverse_ops import reverse as reverse_op
 from .stack_ops import stack, unstack
-from .while_loop_ops import while_loop
+from .while_loop_ops import step_loop
 
 
 def _elements(elems, what):
@@ -84,44 +84,26 @@ def _unrolled(step, carry, leaves, structure, n, reverse, collect):
     return carry, [_stack_or_empty([o[k] for o in outs], outs[0][k]) for k in range(len(outs[0]))]
 
 
-def _looped(step, carry, leaves, structure, out_dtypes, from_elems, reverse, back_prop, collect, what):
-    """The same computation as _unrolled for an unknown leading dimension, on tg.while_loop (no gradient)."""
-    n = shape(leaves[0])[0]
-    pick = (lambda i: subtract(subtract(n, 1), i)) if reverse else (lambda i: i)
-    out_shapes = []
+def _looped(step, carry, leaves, structure, from_elems, reverse, back_prop, collect):
+    """The same computation as _unrolled for an unknown leading dimension, on step_loop."""
+    first = list(carry) if from_elems and collect else None
+    elems = [reverse_op(t, [0]) if reverse else t for t in leaves]
+    if from_elems:  # the first element (the last if reverse) is the initial accumulator
+        elems = [t[1:] for t in elems]
 
-    def body(i, carry_leaves, bufs):
-        element = pack(structure, [gather(t, pick(i)) for t in leaves])
-        new_carry, out = step(list(carry_leaves), element)
-        if collect:
-            out_shapes[:] = [o.shape for o in out]
-            bufs = [concat([b, reshape(o, [-1])], 0) for b, o in zip(bufs, out)]
-        return i + 1, new_carry, bufs
+    def body(carried, slices):
+        new_carry, out = step(list(carried), pack(structure, slices))
+        return new_carry, out if collect else []
 
+    carry, outs = step_loop(body, carry, elems, back_prop=back_prop)
     if not collect:
-        bufs = []
-    elif from_elems:  # scan without initializer: the first element is also the first output
-        bufs = [reshape(c, [-1]) for c in carry]
-    else:
-        bufs = [zeros([0], dt) for dt in out_dtypes]
-    start = constant(1 if from_elems else 0, dtypes.int32)
-    invariants = [TensorShape([]), [c.shape for c in carry], [TensorShape([None]) for _ in bufs]]
-    _, carry, bufs = while_loop(lambda i, c, b: less(i, n), body, [start, carry, bufs],
-                                shape_invariants=invariants, back_prop=back_prop, return_same_structure=True)
-    if not collect:
-        return list(carry), None
-    outs = []
-    for buf, s in zip(bufs, out_shapes):
-        if not s.is_fully_defined():
-            raise NotImplementedError(f"{what} over elems {leaves[0].name!r} of unknown leading dimension needs fn "
-                                      f"to return tensors of static shape, got shape {s}; give elems a static "
-                                      "leading dimension instead")
-        out = reshape(buf, [-1] + s.as_list())
-        outs.append(reverse_op(out, [0]) if reverse else out)
-    return list(carry), outs
+        return carry, None
+    if first is not None:  # scan without initializer: the first element is also the first output
+        outs = [concat([f[None], o], 0) for f, o in zip(first, outs)]
+    return carry, [reverse_op(o, [0]) for o in outs] if reverse else outs
 
 
-def _run(what, fn, elems, initializer, setup, out_dtypes, reverse, back_prop, collect, name):
+def _run(what, fn, elems, initializer, setup, reverse, back_prop, collect, name):
     """The loop shared by the four functions: a carry threaded through fn, optionally stacked outputs."""
     if not callable(fn):
         raise TypeError(f"{what}: fn must be callable, got {fn!r}")
@@ -145,8 +127,7 @@ def _run(what, fn, elems, initializer, setup, out_dtypes, reverse, back_prop, co
             if first is not None:  # scan without initializer: the first element is also the first output
                 outs = [concat([o, f[None]] if reverse else [f[None], o], 0) for f, o in zip(first, outs)]
         else:
-            carry, outs = _looped(step, carry, leaves, structure, out_dtypes(leaves), from_elems, reverse,
-                                  back_prop, collect, what)
+            carry, outs = _looped(step, carry, leaves, structure, from_elems, reverse, back_prop, collect)
         results = outs if collect else carry
         if not back_prop:
             results = [stop_gradient(t) for t in results]
@@ -170,7 +151,7 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
             spec["structure"], spec["dtypes"] = s, [dtypes.as_dtype(x) for x in d]
         return (lambda carry, x: (carry, _check_outputs(fn(x), spec["structure"], spec["dtypes"], "map_fn"))), []
 
-    outs = _run("map_fn", fn, elems, None, setup, lambda leaves: spec["dtypes"], False, back_prop, True, name)
+    outs = _run("map_fn", fn, elems, None, setup, False, back_prop, True, name)
     return pack(spec["structure"], outs)
 
 
@@ -210,7 +191,6 @@ def _fold(what, fn, elems, initializer, back_prop, reverse, collect, name):
         else:
             init, spec["structure"] = flatten(initializer)
             carry = [convert_to_tensor(v, name="initializer") for v in init]
-        spec["carry"] = carry
 
         def step(carry, x):
             a = pack(spec["structure"], carry)
@@ -218,8 +198,5 @@ def _fold(what, fn, elems, initializer, back_prop, reverse, collect, name):
             return new, new
         return step, carry
 
-    def out_dtypes(leaves):
-        return [c.dtype for c in spec["carry"]] if spec["carry"] else [t.dtype for t in leaves]
-
-    results = _run(what, fn, elems, initializer, setup, out_dtypes, reverse, back_prop, collect, name)
+    results = _run(what, fn, elems, initializer, setup, reverse, back_prop, collect, name)
     return pack(spec["structure"], results)

@@ -13,7 +13,7 @@ from ..framework.graph_wrappers import name_scope
 from ..ops.initializers import constant_initializer, zeros_initializer
 from ..layers.base import Layer
 from ..ops import nest
-from ..ops.array_ops import concat, shape, zeros
+from ..ops.array_ops import cast, concat, shape, zeros
 from ..ops.block_lstm_ops import block_lstm
 from ..ops.clip_ops import clip_by_value
 from ..ops.core_ops import constant, convert_to_tensor
@@ -139,7 +139,8 @@ def _lstm_op(cell, inputs, c, h, peepholes, cell_clip, sequence):
     options = dict(forget_bias=cell._forget_bias, cell_clip=cell_clip, use_peephole=peepholes is not None)
     weights = (cell._kernel, *(peepholes or (None,) * 3), cell._bias)
     if sequence:
-        steps = constant(static_shape(inputs)[0], dtype=dtypes.int64)
+        known = static_shape(inputs)[0]
+        steps = constant(known, dtype=dtypes.int64) if known is not None else cast(shape(inputs)[0], dtypes.int64)
         return block_lstm(steps, inputs, c, h, *weights, **options)[1::5]
     return lstm_block_cell(inputs, c, h, *weights, **options)[1::5]  # (i, cs, f, o, ci, co, h)
 

@@ -1,10 +1,11 @@
-"""TF1's recurrent networks: static_rnn, dynamic_rnn and their bidirectional forms, unrolled in the graph.
+"""TF1's recurrent networks: static_rnn, dynamic_rnn and their bidirectional forms.
 
-TF1's dynamic_rnn builds a while_loop; ringflow differentiates no while_loop, so dynamic_rnn here unrolls the
-same computation over the time dimension, which must therefore be known when the graph is built. A cell with a
-whole-sequence form (RNNCell.call_sequence: the LSTM cells, as TF1's BlockLSTM op) runs every step in one op
-instead. With `sequence_length`, each example's outputs past its length are zeros and its final state is the
-state at its last valid step (the initial state for length 0), exactly as TF1 computes them.
+dynamic_rnn unrolls the time steps in the graph when their number is known while building (one cell call per
+step; the outputs keep a static time axis) and otherwise runs a loop over them, as TF1's while_loop (step_loop
+in ops/while_loop_ops.py, which has a gradient). A cell with a whole-sequence form (RNNCell.call_sequence: the
+LSTM cells, as TF1's BlockLSTM op) runs every step in one op instead, whether the time steps are known or not.
+With `sequence_length`, each example's outputs past its length are zeros and its final state is the state at
+its last valid step (the initial state for length 0), exactly as TF1 computes them.
 """
 import numpy as np
 
@@ -12,12 +13,16 @@ from ..framework import dtypes
 from ..ops import nest
 from ..ops.array_ops import cast, concat, reshape, shape, transpose
 from ..ops.core_ops import constant, convert_to_tensor
+from ..ops.fill_ops import fill
 from ..ops.gather_ops import gather
 from ..framework.tensor import Tensor
+from ..framework.tensor_shape import TensorShape
 from ..ops.math_ops import less, maximum, ones_like, where, zeros_like
+from ..ops.reverse_ops import reverse, reverse_sequence
 from ..ops.scan_ops import cumsum
 from ..ops.stack_ops import stack, unstack
 from ..ops.tensor_util import static_shape
+from ..ops.while_loop_ops import step_loop
 from .cells import assert_like_rnncell, batch_size_of
 from ..ops.scopes import variable_scope
 
@@ -64,6 +69,32 @@ def _unroll(cell, step_inputs, state, lengths, varscope):
     return outputs, state
 
 
+def _looped(cell, step_inputs, structure, state, lengths):
+    """_unroll's computation over time-major inputs whose number of steps is known only when running: a loop
+    (step_loop) calls the cell once per step; returns (outputs stacked on axis 0, final state)."""
+    state_leaves, state_layout = nest.flatten(state)
+    state_leaves = [convert_to_tensor(leaf) for leaf in state_leaves]
+    out_layout = []
+
+    def step(carried, slices):
+        time, old = carried[0], nest.pack(state_layout, carried[1:])
+        output, new_state = cell(nest.pack(structure, slices), old)
+        if lengths is not None:
+            valid = less(time, lengths)
+            zeros = nest.pack(nest.flatten(output)[1], [zeros_like(o) for o in nest.flatten(output)[0]])
+            output, new_state = _masked(valid, output, zeros), _masked(valid, new_state, old)
+        out_leaves, layout = nest.flatten(output)
+        out_layout[:] = [layout]
+        return [time + 1] + nest.flatten(new_state)[0], out_leaves
+
+    # The batch may be known in the state and not in the inputs (or the reverse): let it vary.
+    invariants = [TensorShape([])] + [TensorShape([None] + leaf.shape.as_list()[1:] if leaf.ndim else None)
+                                      for leaf in state_leaves]
+    carried, outputs = step_loop(step, [constant(0, dtype=dtypes.int32)] + state_leaves, step_inputs,
+                                 shape_invariants=invariants)
+    return nest.pack(out_layout[0], outputs), nest.pack(state_layout, carried[1:])
+
+
 def _whole_sequence(cell, inputs, state, lengths):
     """(outputs, final state) from the cell's call_sequence over time-major inputs, with dynamic_rnn's
     sequence_length semantics; None where the cell runs one step at a time."""
@@ -73,8 +104,7 @@ def _whole_sequence(cell, inputs, state, lengths):
     leaves, layout = nest.flatten(states)
     if lengths is None:
         return outputs, nest.pack(layout, [leaf[-1] for leaf in leaves])
-    steps = constant(np.arange(static_shape(inputs)[0], dtype=np.int32).reshape(-1, 1, 1))
-    outputs = where(less(steps, reshape(lengths, [1, -1, 1])), outputs, zeros_like(outputs))
+    outputs = where(less(_step_index(inputs, 3), reshape(lengths, [1, -1, 1])), outputs, zeros_like(outputs))
     # Each example's state at its last step: row (length - 1) * batch + b of the states seen as [time * batch,
     # size]; the initial state where the length is 0.
     batch = shape(inputs)[1]
@@ -107,28 +137,39 @@ def static_rnn(cell, inputs, initial_state=None, dtype=None, sequence_length=Non
         return _unroll(cell, inputs, state, lengths, varscope)
 
 
+def _step_index(x, rank):
+    """0, 1, ..., time - 1 along axis 0 of time-major x, shaped [time] + [1] * (rank - 1), int32.
+
+    Built from constants (not tg.range, whose kernel makes host arrays), so it lives on the session's device."""
+    steps = static_shape(x)[0]
+    if steps is not None:
+        return constant(np.arange(steps, dtype=np.int32).reshape([-1] + [1] * (rank - 1)))
+    ones = fill(stack([shape(x)[0]] + [constant(1)] * (rank - 1)), constant(1))
+    return cumsum(ones, axis=0) - 1
+
+
 def _time_steps(x, time_axis, caller):
-    """x's number of steps along its time axis, which must be known while building: the loop is unrolled."""
+    """x's number of steps along its time axis: an int, or None where it is known only when running."""
     dims = static_shape(x)
     if dims is None or len(dims) < 2:
         raise ValueError(f"{caller}: inputs must have rank at least 2 (time and batch axes), got {x.name!r} "
                          f"of shape {x.shape}")
-    if dims[time_axis] is None:
-        raise NotImplementedError(
-            f"{caller} unrolls the time dimension, but axis {time_axis} of the inputs {x.name!r} (shape {x.shape}) "
-            "is unknown while the graph is built (ringflow has no gradients through while_loop); give the "
-            "placeholder a static time dimension, e.g. tf.placeholder(tf.float32, [None, 28, 28])")
     if dims[time_axis] == 0:
         raise ValueError(f"{caller}: the inputs {x.name!r} (shape {x.shape}) have no time steps")
     return dims[time_axis]
+
+
+def _time_major(x, time_major):
+    return x if time_major else transpose(x, [1, 0, *range(2, x.ndim)])
 
 
 def dynamic_rnn(cell, inputs, sequence_length=None, initial_state=None, dtype=None, parallel_iterations=None,
                 swap_memory=False, time_major=False, scope=None):
     """Run `cell` over inputs [batch, time, depth] ([time, batch, depth] if time_major); returns (outputs, state).
 
-    outputs are [batch, time, output_size] (time-major if time_major); the time dimension must be static.
-    parallel_iterations and swap_memory (while_loop tuning) are accepted and ignored: nothing loops here.
+    outputs are [batch, time, output_size] (time-major if time_major). A time dimension known while building
+    is unrolled; an unknown one (a [None, None, depth] placeholder) runs a loop, with gradients either way.
+    parallel_iterations and swap_memory (while_loop tuning) are accepted and ignored.
     """
     assert_like_rnncell("cell", cell)
     time_axis, batch_axis = (0, 1) if time_major else (1, 0)
@@ -136,16 +177,18 @@ def dynamic_rnn(cell, inputs, sequence_length=None, initial_state=None, dtype=No
         leaves, structure = nest.flatten(inputs)
         leaves = [convert_to_tensor(x) for x in leaves]
         steps = [_time_steps(x, time_axis, "dynamic_rnn") for x in leaves]
-        if len(set(steps)) > 1:
+        if len(set(steps) - {None}) > 1:
             raise ValueError("dynamic_rnn: time steps is not the same for all the elements in the input, got "
                              f"{[(x.name, n) for x, n in zip(leaves, steps)]!r}")
         state = _initial_state(cell, initial_state, dtype, batch_size_of(leaves[0], batch_axis), "dynamic_rnn")
         lengths = _sequence_length(sequence_length)
         if len(leaves) == 1 and leaves[0].ndim == 3:  # one time-major transpose, then maybe one op for all steps
-            x = leaves[0] if time_major else transpose(leaves[0], [1, 0, 2])
-            fused = _whole_sequence(cell, x, state, lengths)
+            fused = _whole_sequence(cell, _time_major(leaves[0], time_major), state, lengths)
             if fused is not None:
-                return (fused[0] if time_major else transpose(fused[0], [1, 0, 2])), fused[1]
+                return _time_major(fused[0], time_major), fused[1]
+        if None in steps:
+            outputs, state = _looped(cell, [_time_major(x, time_major) for x in leaves], structure, state, lengths)
+            return _map_leaves(lambda o: _time_major(o, time_major), outputs), state
         per_leaf = [unstack(x, axis=time_axis) for x in leaves]
         step_inputs = [nest.pack(structure, list(parts)) for parts in zip(*per_leaf)]
         outputs, state = _unroll(cell, step_inputs, state, lengths, varscope)
@@ -157,6 +200,8 @@ def dynamic_rnn(cell, inputs, sequence_length=None, initial_state=None, dtype=No
 def _reverse_sequence(x, lengths, seq_axis, batch_axis):
     """x with each example's first `lengths` steps reversed (all steps when lengths is None); the rest kept."""
     steps = static_shape(x)[seq_axis]
+    if steps is None:  # TF1's own ops, which take any number of steps
+        return reverse(x, [seq_axis]) if lengths is None else reverse_sequence(x, lengths, seq_axis, batch_axis)
     if lengths is None:
         return gather(x, constant(list(range(steps - 1, -1, -1)), dtype=dtypes.int32), axis=seq_axis)
     features = static_shape(x)[2:]

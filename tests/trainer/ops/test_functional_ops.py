@@ -86,9 +86,9 @@ def test_fold_order_with_non_commutative_fn(static):
                X, static=static) == pytest.approx(X.sum())
 
 
-def _check_gradient(build, x):
+def _check_gradient(build, x, static=True):
     with tg.Graph().as_default():
-        p = tg.placeholder(tg.float64, x.shape)
+        p = tg.placeholder(tg.float64, x.shape if static else (None,) + x.shape[1:])
         out = build(p)
         (grad,) = tg.gradients(tg.reduce_sum(out), [p])
         sess = tg.Session()
@@ -97,29 +97,29 @@ def _check_gradient(build, x):
     np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-8)
 
 
-def test_gradients_through_map_fn_scan_and_folds():
+@both
+def test_gradients_through_map_fn_scan_and_folds(static):
     m = np.random.RandomState(0).uniform(0.5, 2.0, (4, 3))
-    _check_gradient(lambda x: tg.map_fn(lambda r: tg.sin(r) * tg.reduce_sum(r * r), x), m)
-    _check_gradient(lambda x: tg.scan(lambda a, v: a * v + tg.sin(a), x), m)
-    _check_gradient(lambda x: tg.scan(lambda a, v: a * v, x, initializer=tg.ones([3], tg.float64), reverse=True), m)
-    _check_gradient(lambda x: tg.foldr(lambda a, v: a * v - a, x), m)
+    _check_gradient(lambda x: tg.map_fn(lambda r: tg.sin(r) * tg.reduce_sum(r * r), x), m, static)
+    _check_gradient(lambda x: tg.scan(lambda a, v: a * v + tg.sin(a), x), m, static)
+    _check_gradient(lambda x: tg.scan(lambda a, v: a * v, x, initializer=tg.ones([3], tg.float64), reverse=True), m,
+                    static)
+    _check_gradient(lambda x: tg.foldr(lambda a, v: a * v - a, x), m, static)
     with tg.Graph().as_default():
         p = tg.placeholder(tg.float64, (4, 3))
         assert tg.gradients(tg.reduce_sum(tg.map_fn(tg.square, p, back_prop=False)), [p]) == [None]
 
 
-def test_unknown_leading_dimension_has_no_gradient():
-    with tg.Graph().as_default():
-        p = tg.placeholder(tg.float64, (None, 3))
-        with pytest.raises(NotImplementedError, match="gradient of tg.while_loop"):
-            tg.gradients(tg.reduce_sum(tg.map_fn(tg.square, p)), [p])
-
-
-def test_unknown_leading_dimension_needs_static_output_shapes():
+def test_unknown_leading_dimension_and_per_element_shapes_known_only_when_run():
+    rows = np.arange(6.0).reshape(2, 3)
     with tg.Graph().as_default():
         p = tg.placeholder(tg.float64, (None, None))
-        with pytest.raises(NotImplementedError, match=r"'Placeholder:0'.*static leading dimension"):
-            tg.map_fn(tg.square, p)
+        out = tg.map_fn(lambda r: r * tg.reduce_sum(r), p)
+        sess = tg.Session()
+        np.testing.assert_allclose(sess.run(out, {p: rows}), rows * rows.sum(1, keepdims=True))
+        with pytest.raises(tg.errors.InvalidArgumentError, match=r"ran no iteration.*give the per-step outputs"):
+            sess.run(out, {p: np.zeros((0, 2))})  # as TF1's zero-size TensorArray of unknown element shape
+    assert run(lambda x: tg.map_fn(tg.square, x), np.zeros((0, 2)), static=False).shape == (0, 2)
 
 
 def test_empty_elems():
