@@ -22,6 +22,8 @@ import termios
 import threading
 import time
 
+from . import sentinel
+
 ENV = "RINGFLOW_ABORT_ON_ERROR"
 SWITCH = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
 EXIT_CODE, INTERRUPTED_CODE = 1, 130  # the CLI's codes: an error, and Ctrl-C (128 + SIGINT)
@@ -106,6 +108,7 @@ def abort_job(code, line=None):
 
 
 def _abort(line, code):
+    sentinel.leaving(sentinel.ABORT)  # this rank says why itself: the others' ends that follow are no news
     sys.stdout.flush()
     if line is not None:
         sys.stderr.write(line + "\n")
