@@ -3,9 +3,10 @@
 Under MPICH's Hydra, when a rank is SIGKILLed the launcher SIGKILLs every other rank's process group within a few
 milliseconds, and its report names the pid of the first process it reaped: often a survivor. Measured with the
 mpich wheel's Hydra 5: the survivors get no SIGTERM and no grace period, and a watcher thread inside a survivor
-(pidfd, blocking wait) never printed before being killed (0 of 6 runs). Hydra's proxy reaps with wait4(WNOHANG)
-whenever one of its file descriptors wakes it, and the dead rank's stdout, stderr and PMI socket ($PMI_FD) closing
-are what wake it. While another process holds copies of those three, Hydra does not notice the death.
+(pidfd, blocking wait) printed before being killed in 3 of 10 runs on an idle machine, 0 of 4 on a busy one.
+Hydra's proxy reaps with wait4(WNOHANG) whenever one of its file descriptors wakes it, and the dead rank's stdout,
+stderr and PMI socket ($PMI_FD) closing are what wake it: while another process holds copies of those three, Hydra
+does not notice the death (until other output wakes it).
 
 So when the first communicator spanning MPI.COMM_WORLD is created, the ranks of each node with more than one rank
 exchange (rank, pid, host) (watch(): one allgather over the node's shared-memory communicator), and the node's
