@@ -187,9 +187,9 @@ def sentinel(listener, ranks, host):
 
 
 def _alone(dead, ranks):
-    """Whether `dead` died while another rank of the node lived on (or was leaving on purpose) for SETTLE_S."""
+    """Whether `dead` died while another rank of the node lived on for SETTLE_S."""
     time.sleep(SETTLE_S)
-    return any(r.leaving or r.alive() for r in ranks.values() if r is not dead)
+    return any(r.alive() for r in ranks.values() if r is not dead)
 
 
 def main(argv):

@@ -18,6 +18,7 @@ channel = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
 channel.connect("\0" + sys.argv[1])  # abstract, as sentinel.py's
 socket.send_fds(channel, [sys.argv[2].encode()], [1, 2])
 assert channel.recv(16) == b"ready"
+print("watched", flush=True)
 if sys.argv[3] == "leave":
     channel.send(b"bye")
     sys.exit(0)
@@ -37,11 +38,12 @@ def watched(request, monkeypatch):
     listener.bind(address)
     listener.listen(3)
     procs = {rank: subprocess.Popen([sys.executable, "-c", RANK, address[1:], str(rank), "leave" if rank == 2 else
-                                     "stay"], stderr=subprocess.PIPE, text=True) for rank in range(3)}
+                                     "stay"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for rank in range(3)}
     ranks = {p.pid: sentinel.Rank(rank, p.pid) for rank, p in procs.items()}
     printed = []
     thread = threading.Thread(target=lambda: printed.extend(sentinel.sentinel(listener, ranks, "h")), daemon=True)
     thread.start()
+    assert [p.stdout.readline() for p in procs.values()] == ["watched\n"] * 3  # as watch() returns
     yield procs, thread, printed
     for p in procs.values():
         p.kill()
