@@ -56,7 +56,9 @@ LAUNCHERS = (
              ("SLURM_STEP_TASKS_PER_NODE", "SLURM_NTASKS_PER_NODE")),
 )
 TORCHRUN = Launcher("torchrun", "RANK", ("WORLD_SIZE",), ("LOCAL_RANK",), ("LOCAL_WORLD_SIZE",))
-VARIABLES = tuple(sorted({name for launcher in LAUNCHERS for names in launcher.names.values() for name in names}))
+# every variable read here (torchrun's apart), so that a test or a wrapper can clear them all
+VARIABLES = tuple(sorted({name for launcher in LAUNCHERS for names in launcher.names.values() for name in names}
+                         | {"SLURM_NODEID"}))
 _PER_NODE = {"SLURM_STEP_TASKS_PER_NODE", "SLURM_NTASKS_PER_NODE"}
 
 
