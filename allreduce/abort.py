@@ -9,6 +9,9 @@ threading.excepthook as `python -m mpi4py` does for its scripts: the failing ran
 A collective abandoned after a timeout is remembered: a program that catches CollectiveTimeout and then ends
 normally would leave the late rank, and so mpiexec, waiting; it aborts the job at exit instead.
 RINGFLOW_ABORT_ON_ERROR=0 turns all of this off (read when it matters, so a test can switch it for one call).
+
+mpi4py is imported when a rank aborts, not with this module: early_abort.py, which `import trainer` loads, aborts
+through abort_job() and must not start MPI before a rank has failed.
 """
 import atexit
 import fcntl
@@ -19,7 +22,7 @@ import termios
 import threading
 import time
 
-from mpi4py import MPI
+from . import sentinel
 
 ENV = "RINGFLOW_ABORT_ON_ERROR"
 SWITCH = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
@@ -52,7 +55,7 @@ def install():
         return
     _installed = True
     previous, previous_thread = sys.excepthook, threading.excepthook
-    # trainer/platform/early_abort.py's hooks (a rank failing before MPI started) step aside for these
+    # early_abort.py's hooks (a rank failing before MPI started) step aside for these
     previous = getattr(previous, "ringflow_previous", previous)
     previous_thread = getattr(previous_thread, "ringflow_previous", previous_thread)
 
@@ -85,13 +88,13 @@ def _fail(kind, value, tb, previous, previous_is_default, where):
         message, code = "interrupted", INTERRUPTED_CODE
     else:
         message, code = f"{kind.__name__}: {value}", EXIT_CODE
-    _abort(f"ringflow: error on rank {MPI.COMM_WORLD.Get_rank()}{where}: {message}", code)
+    _abort(f"ringflow: error on rank {_mpi().COMM_WORLD.Get_rank()}{where}: {message}", code)
 
 
 def _at_exit():
     if not (_abandoned and _job_running() and _switched_on()):
         return
-    _abort(f"ringflow: rank {MPI.COMM_WORLD.Get_rank()} ends with {_abandoned[0]} abandoned after a timeout: "
+    _abort(f"ringflow: rank {_mpi().COMM_WORLD.Get_rank()} ends with {_abandoned[0]} abandoned after a timeout: "
            f"aborting the job so that no rank is left waiting in it (set {ENV}=0 to end normally instead)",
            EXIT_CODE)
 
@@ -99,18 +102,19 @@ def _at_exit():
 def abort_job(code, line=None):
     """Abort the whole MPI job with this exit code, as a failing rank does (no-op in a job of one rank), once
     `line` (if given) written to stderr has reached the launcher; for a program that reports its own failure
-    (`ringflow train`) or a rank that failed before MPI started (trainer/platform/early_abort.py)."""
+    (`ringflow train`) or a rank that failed before MPI started (early_abort.py)."""
     if _job_running():
         _abort(line, code)
 
 
 def _abort(line, code):
+    sentinel.leaving(sentinel.ABORT)  # this rank says why itself: the others' ends that follow are no news
     sys.stdout.flush()
     if line is not None:
         sys.stderr.write(line + "\n")
     sys.stderr.flush()
     wait_forwarded()
-    MPI.COMM_WORLD.Abort(code)
+    _mpi().COMM_WORLD.Abort(code)
     os._exit(code)  # MPICH's MPI_Abort may return while mpiexec is still killing the job
 
 
@@ -135,7 +139,13 @@ def _unread(fd):
 
 
 def _job_running():
+    MPI = _mpi()
     return MPI.Is_initialized() and not MPI.Is_finalized() and MPI.COMM_WORLD.Get_size() > 1
+
+
+def _mpi():
+    from mpi4py import MPI  # starts MPI: see the module's docstring
+    return MPI
 
 
 def _switched_on():

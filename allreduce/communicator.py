@@ -34,7 +34,7 @@ import json
 import numpy as np
 from mpi4py import MPI
 
-from . import abort, departure, diagnosis, rd, scatter, topology, torchrun
+from . import abort, departure, diagnosis, rd, scatter, sentinel, topology, torchrun
 from .buckets import Buckets
 from .diagnosis import label
 from .errors import CollectiveTimeout
@@ -70,6 +70,8 @@ class Communicator:
         self._buffers = {}
         self._signatures, self._plans = {}, {}
         node = self.comm.Split_type(MPI.COMM_TYPE_SHARED)
+        if 1 < self.size == MPI.COMM_WORLD.Get_size():  # every rank is here: a rank killed on a node is named
+            sentinel.watch(node, MPI.COMM_WORLD.Get_rank())
         crowded = node.Get_size() > topology.node_cores(node)  # affinity, not os.cpu_count(): cpusets, binding
         node.Free()
         # more ranks than cores on some node: decided together, since algorithm choices must match

@@ -21,6 +21,7 @@ import weakref
 
 from mpi4py import MPI
 
+from . import sentinel
 from .waiting import patiently
 
 TAG_DEPARTED = 24  # beside rd's 17, the ring's 21/22 and the roll call's 23 on the private comm
@@ -70,6 +71,7 @@ class Watch:
 
 
 def _announce():
+    sentinel.leaving()  # this rank's end is not a death (sentinel.py)
     if not MPI.Is_initialized() or MPI.Is_finalized():
         return
     sends = []

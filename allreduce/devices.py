@@ -8,17 +8,12 @@ two ranks may be two GPUs, and indices 0 and 1 may be one GPU listed twice.
 """
 import os
 
-# node-local rank as each launcher exports it (MPICH/Hydra, Open MPI, MVAPICH, Slurm's srun)
-LOCAL_RANK_VARIABLES = ("MPI_LOCALRANKID", "OMPI_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID")
+from . import launcher
 
 
 def launcher_local_rank():
-    """This rank's index among the ranks on its node as the launcher says, or None when it says nothing."""
-    for name in LOCAL_RANK_VARIABLES:
-        value = os.environ.get(name, "")
-        if value.isdigit():
-            return int(value)
-    return None
+    """This rank's index among the ranks on its node as the launcher says (launcher.py), or None."""
+    return launcher.local_rank()
 
 
 def local_rank(node_rank=None):

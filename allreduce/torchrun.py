@@ -4,14 +4,13 @@ torchrun starts WORLD_SIZE processes and tells each its RANK, WORLD_SIZE and LOC
 started them: each one's MPI_Init makes a world of one, and the job would train WORLD_SIZE separate models
 without a word. So a communicator (and with it tg.DistributedOptimizer and hvd.init()) refuses to start when
 torchrun's WORLD_SIZE is more than 1 and MPI's world has another size, and `ringflow train` says so before MPI
-starts, from the launchers' variables. Read from the environment only; nothing here starts MPI.
+starts, from the launchers' variables (launcher.py). Read from the environment only; nothing here starts MPI.
 """
 import os
 
-TORCHRUN_VARIABLES = ("RANK", "WORLD_SIZE", "LOCAL_RANK")
-# what an MPI launcher sets in each rank: the size, or (PMIx, srun) at least a rank, the size then known from MPI
-MPI_SIZE_VARIABLES = ("PMI_SIZE", "OMPI_COMM_WORLD_SIZE", "MV2_COMM_WORLD_SIZE", "SLURM_STEP_NUM_TASKS")
-MPI_RANK_VARIABLES = ("PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK")
+from . import launcher
+
+TORCHRUN_VARIABLES = ("RANK", "WORLD_SIZE", "LOCAL_RANK")  # torchrun sets all three (LOCAL_WORLD_SIZE too)
 
 
 def torchrun_world_size(environ=os.environ):
@@ -23,10 +22,10 @@ def torchrun_world_size(environ=os.environ):
 
 def launched_size(environ=os.environ):
     """The world size an MPI launcher (or srun) set, None when there is none, 0 when it is known only to MPI."""
-    for name in MPI_SIZE_VARIABLES:
-        if environ.get(name, "").isdigit():
-            return int(environ[name])
-    return 0 if any(name in environ for name in MPI_RANK_VARIABLES) else None
+    if launcher.launcher(environ) is None:
+        return None
+    size = launcher.size(environ)
+    return 0 if size is None else size
 
 
 def problem(mpi_size=None, environ=os.environ):

@@ -13,8 +13,6 @@ import math
 import os
 import time
 
-from mpi4py import MPI
-
 from .env import env_number
 
 DEFAULT_TIMEOUT_S = 300.0
@@ -67,6 +65,7 @@ def patiently(ready, spins, timeout, watch=None):
 def roll_call(comm, report, grace):
     """Send report (what we gave up on) to every other rank of comm, and return {rank: report} of those that
     sent theirs within grace seconds. The sends are returned too: they must outlive this call."""
+    from mpi4py import MPI  # here: early_abort.py reads DEFAULT_TIMEOUT_S before MPI may start
     rank, size = comm.Get_rank(), comm.Get_size()
     sends = [comm.isend(report, dest=q, tag=TAG_ROLL) for q in range(size) if q != rank]
     answers, status = {}, MPI.Status()

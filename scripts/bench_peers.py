@@ -4,8 +4,8 @@
 One mpiexec job per (model, ranks) runs both frameworks in every rank, one BLAS/OpenMP thread each: the same
 models and initial values (bench_models.py), the same per-rank batch (each rank its own data), timed in
 alternating segments so the machine's noise hits both alike. DDP takes its rank and size from the MPI
-launcher's environment (PMI_RANK/PMI_SIZE or OMPI_COMM_WORLD_*) and meets on a localhost port. A segment is
-`--steps` steps between two barriers; the table gives the median samples/s over `--rounds` segments.
+launcher's environment (allreduce/launcher.py: mpiexec, mpirun or srun alike) and meets on a localhost port.
+A segment is `--steps` steps between two barriers; the table gives the median samples/s over `--rounds` segments.
 
     .venv/bin/python scripts/bench_peers.py [--models cnn,lstm,mlp] [--ranks 1 2] [--rounds 7] [--steps 15]
 """
@@ -24,6 +24,7 @@ import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
+from allreduce import launcher  # noqa: E402
 import bench_models  # noqa: E402
 import trainer as tg  # noqa: E402
 
@@ -33,10 +34,7 @@ LAUNCH_TIMEOUT = 300  # seconds for one mpiexec job; a hung rendezvous fails the
 
 
 def mpi_rank_size():
-    for rank, size in (("PMI_RANK", "PMI_SIZE"), ("OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE")):
-        if rank in os.environ:
-            return int(os.environ[rank]), int(os.environ[size])
-    return 0, 1
+    return launcher.rank() or 0, launcher.size() or 1
 
 
 def ringflow_step(model, params, x, labels):

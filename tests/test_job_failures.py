@@ -2,6 +2,7 @@
 tg.DistributedOptimizer, no CLI) where one rank raises, stalls, dies, ends early or runs an extra step. Each job
 must end, with the reason in its output, well within the subprocess timeout. Measured times are printed (pytest -s)."""
 import re
+import socket
 import subprocess
 import sys
 import textwrap
@@ -68,6 +69,7 @@ def test_a_raising_rank_ends_the_job_and_says_so_once(tmp_path):
     assert code != 0 and seconds < SLOW_S
     assert out.count("ringflow: error on rank 1: ValueError: bad batch 7") == 1, out
     assert "Traceback" not in out and "finished" not in out
+    assert "died from a signal" not in out, out  # an aborting rank says why itself: the others' ends are no news
 
 
 def test_traceback_on_request_and_a_raising_thread(tmp_path):
@@ -127,6 +129,43 @@ def test_a_killed_rank_ends_the_job(tmp_path):
     """)
     assert code != 0 and seconds < SLOW_S
     assert "signal 9" in out or "killed" in out.lower(), out
+
+
+WHO = """
+os.write(1, f"rank {rank} is pid {os.getpid()}\\n".encode())  # one write: mpiexec interleaves the ranks' output
+"""
+
+
+@pytest.mark.parametrize("nranks, victim", [(2, 1), (3, 1), (3, 0)])
+def test_a_rank_killed_under_plain_mpiexec_is_named_by_rank_and_pid(tmp_path, nranks, victim):
+    # Hydra itself names the pid of whichever process it reaped first, often a survivor's
+    code, out, seconds = run_job(tmp_path, f"""
+        import signal
+        for i in range(1000):
+            if rank == {victim} and i == 3:  # killed while training, in or between its collectives
+                threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGKILL)).start()
+            step()
+        print(f"rank {{rank}} finished", flush=True)
+    """, nranks=nranks, prelude=LOOP + WHO)
+    assert code != 0 and seconds < SLOW_S, out
+    pid = re.search(rf"rank {victim} is pid (\d+)\n", out).group(1)
+    line = f"ringflow: rank {victim} (pid {pid} on host {socket.gethostname()}) died from a signal; the job is ending"
+    assert out.count("died from a signal") == 1 and line in out, out
+    assert "finished" not in out
+
+
+@pytest.mark.parametrize("nranks", [2, 3])
+def test_a_rank_ending_early_on_purpose_is_not_reported_dead(tmp_path, nranks):
+    code, out, seconds = run_job(tmp_path, """
+        for i in range(2):
+            step()
+        if rank == 1:
+            sys.exit(0)
+        time.sleep(1)  # still running, and watching, when rank 1 has ended
+        print(f"rank {rank} finished", flush=True)
+    """, nranks=nranks, prelude=LOOP + WHO)
+    assert code == 0 and seconds < SLOW_S, out
+    assert "died" not in out and out.count("finished") == nranks - 1, out
 
 
 def test_an_extra_step_is_named_against_the_collective_the_others_are_in(tmp_path):

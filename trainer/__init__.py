@@ -3,11 +3,12 @@
 This module is the tg namespace only, grouped as TF1 groups it: each line names where a TF1 name lives in
 ringflow. The two calls at the top are what a launcher needs before anything else loads.
 """
+from allreduce.early_abort import install as _install_early_abort
+from allreduce.launcher import local_size as _local_size
+
 from .platform.threads import limit_blas_threads
 
-limit_blas_threads()  # before numpy loads BLAS
-from .platform.early_abort import install as _install_early_abort  # noqa: E402
-
+limit_blas_threads(_local_size())  # before numpy loads BLAS
 _install_early_abort()  # under mpiexec, a rank failing before MPI starts still ends the job
 # ruff: noqa: E402, A004, F401
 from . import ops  # registers every op type

@@ -225,6 +225,6 @@ def install(monkeypatch, physical=("0000:01:00.0",), nccl_available=True, with_a
 
 
 def clear_launcher(monkeypatch):
-    from allreduce import devices
-    for name in devices.LOCAL_RANK_VARIABLES + ("CUDA_VISIBLE_DEVICES",):
+    from allreduce import launcher
+    for name in launcher.VARIABLES + ("CUDA_VISIBLE_DEVICES",):
         monkeypatch.delenv(name, raising=False)

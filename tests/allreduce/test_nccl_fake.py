@@ -15,10 +15,11 @@ BUSES = ("0000:01:00.0", "0000:41:00.0", "0000:81:00.0")
 
 @pytest.mark.parametrize("env, index, bus", [
     ({}, 0, BUSES[0]),                                                  # alone
-    ({"OMPI_COMM_WORLD_LOCAL_RANK": "1"}, 1, BUSES[1]),
-    ({"MPI_LOCALRANKID": "4"}, 1, BUSES[1]),                            # 4 % 3 visible
-    ({"SLURM_LOCALID": "2", "CUDA_VISIBLE_DEVICES": "2"}, 0, BUSES[2]),  # --gpus-per-task=1
-    ({"OMPI_COMM_WORLD_LOCAL_RANK": "1", "CUDA_VISIBLE_DEVICES": "2,0"}, 1, BUSES[0]),
+    ({"OMPI_COMM_WORLD_RANK": "1", "OMPI_COMM_WORLD_LOCAL_RANK": "1"}, 1, BUSES[1]),
+    ({"PMI_RANK": "4", "MPI_LOCALRANKID": "4"}, 1, BUSES[1]),           # 4 % 3 visible
+    ({"SLURM_PROCID": "2", "SLURM_LOCALID": "2", "CUDA_VISIBLE_DEVICES": "2"}, 0, BUSES[2]),  # --gpus-per-task=1
+    ({"OMPI_COMM_WORLD_RANK": "1", "OMPI_COMM_WORLD_LOCAL_RANK": "1", "CUDA_VISIBLE_DEVICES": "2,0"}, 1,
+     BUSES[0]),
 ])
 def test_each_rank_takes_local_rank_modulo_the_visible_gpus(monkeypatch, env, index, bus):
     fake_cupy.clear_launcher(monkeypatch)
@@ -32,6 +33,7 @@ def test_each_rank_takes_local_rank_modulo_the_visible_gpus(monkeypatch, env, in
 def test_the_mpi_node_rank_is_used_only_without_a_launcher_variable(monkeypatch):
     fake_cupy.clear_launcher(monkeypatch)
     assert devices.local_rank(node_rank=2) == 2
+    monkeypatch.setenv("MV2_COMM_WORLD_RANK", "5")
     monkeypatch.setenv("MV2_COMM_WORLD_LOCAL_RANK", "5")
     assert devices.local_rank(node_rank=2) == 5
 

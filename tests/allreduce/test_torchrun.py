@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from allreduce import torchrun
+from allreduce import launcher, torchrun
 
 from ..mpirun import ROOT, find_mpiexec, mpi_env
 
@@ -22,9 +22,10 @@ ADVICE = "Launch with `ringflow run -np 4 ...` or `mpiexec -n 4 ...` instead of 
 @pytest.mark.parametrize("environ, mpi_size, refused", [
     (TORCHRUN, None, "no MPI launcher started it"),
     (TORCHRUN, 1, "its MPI job has 1 rank(s)"),
-    ({**TORCHRUN, "PMI_SIZE": "2"}, None, "its MPI job has 2 rank(s)"),
-    ({**TORCHRUN, "SLURM_STEP_NUM_TASKS": "2"}, None, "its MPI job has 2 rank(s)"),  # srun torchrun, 2 nodes
-    ({**TORCHRUN, "OMPI_COMM_WORLD_SIZE": "4"}, None, None),  # mpirun set both: they agree
+    ({**TORCHRUN, "PMI_RANK": "1", "PMI_SIZE": "2"}, None, "its MPI job has 2 rank(s)"),
+    ({**TORCHRUN, "SLURM_PROCID": "0", "SLURM_STEP_NUM_TASKS": "2"}, None,
+     "its MPI job has 2 rank(s)"),  # srun torchrun, 2 nodes
+    ({**TORCHRUN, "OMPI_COMM_WORLD_RANK": "1", "OMPI_COMM_WORLD_SIZE": "4"}, None, None),  # mpirun set both: they agree
     ({**TORCHRUN, "PMIX_RANK": "1"}, None, None),  # PMIx tells no size: decided when MPI starts
     (TORCHRUN, 4, None),
     ({**TORCHRUN, "WORLD_SIZE": "1", "RANK": "0"}, 1, None),
@@ -41,8 +42,7 @@ def test_who_is_refused(environ, mpi_size, refused):
 
 def clean_env(**extra):
     env = mpi_env(**extra)
-    for name in ("PMI_RANK", "PMI_SIZE", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK", "PMIX_RANK",
-                 "SLURM_STEP_NUM_TASKS"):
+    for name in launcher.VARIABLES:
         env.pop(name, None)
     return env
 

@@ -15,13 +15,13 @@ import importlib.abc
 import importlib.machinery
 import importlib.metadata
 import importlib.util
-import os
 import sys
 import types
 
+from allreduce import launcher
+
 from ..contrib.missing import MISSING as CONTRIB_MISSING
 from ..unsupported import MISSING
-from ..platform.early_abort import RANK_VARIABLES
 
 PREFIXES = {"tensorflow": "trainer", "horovod.tensorflow": "trainer.horovod"}
 NOTICE = "ringflow: running this program with ringflow as tensorflow"
@@ -159,7 +159,4 @@ def uninstall():
 
 
 def _rank():
-    for name in RANK_VARIABLES:
-        if os.environ.get(name, "").isdigit():
-            return int(os.environ[name])
-    return None
+    return launcher.rank()

@@ -3,20 +3,11 @@
 Runs before numpy is imported (BLAS reads these variables once, at load). Like torchrun, when the launcher
 says several ranks share this node and the user set no thread count, each rank gets cores // local ranks, where
 cores are those this process may run on (its affinity: a Slurm cpuset or a launcher's binding), not the machine's.
+The caller (`import trainer`) passes the local size it read from the launcher's environment (allreduce/launcher.py).
 """
 import os
 
-_LOCAL_SIZE_VARIABLES = ("MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE", "MV2_COMM_WORLD_LOCAL_SIZE",
-                         "SLURM_NTASKS_PER_NODE")
 _THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
-
-
-def local_ranks():
-    for name in _LOCAL_SIZE_VARIABLES:
-        value = os.environ.get(name, "").split("(")[0]
-        if value.isdigit():
-            return int(value)
-    return 1
 
 
 def available_cores():
@@ -28,12 +19,12 @@ def available_cores():
         return os.cpu_count() or 1
 
 
-def limit_blas_threads():
-    """Set the BLAS thread variables for this rank unless the user chose them; returns the count set or None."""
-    ranks = local_ranks()
-    if ranks <= 1 or any(name in os.environ for name in _THREAD_VARIABLES):
+def limit_blas_threads(local_ranks):
+    """Set the BLAS thread variables for one of `local_ranks` ranks on this node (None: the launcher did not say)
+    unless the user chose them; returns the count set or None."""
+    if local_ranks is None or local_ranks <= 1 or any(name in os.environ for name in _THREAD_VARIABLES):
         return None
-    threads = max(1, available_cores() // ranks)
+    threads = max(1, available_cores() // local_ranks)
     for name in _THREAD_VARIABLES:
         os.environ[name] = str(threads)
     return threads

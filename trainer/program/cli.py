@@ -12,6 +12,7 @@ import traceback
 
 import allreduce
 import models
+from allreduce import launcher
 from . import config_checks, launch
 from .agreement import JobError
 from .config_checks import ConfigError
@@ -19,15 +20,10 @@ from .datasets import specs as datasets
 from .loop import DTYPES, OPTIMIZERS, Config, train
 from ..platform.version import RINGFLOW_VERSION, TF_API_VERSION
 
-RANK_VARIABLES = ("PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "MV2_COMM_WORLD_RANK", "SLURM_PROCID")
-
 
 def launcher_rank():
-    """This process's rank as the launcher set it, read without starting MPI (0 when run alone)."""
-    for name in RANK_VARIABLES:
-        if os.environ.get(name, "").isdigit():
-            return int(os.environ[name])
-    return 0
+    """This process's rank as the launcher set it (allreduce/launcher.py), read without starting MPI (0 alone)."""
+    return launcher.rank() or 0
 
 
 def checked(check, flag):

@@ -7,8 +7,10 @@ other ranks only after the first one has ended, so the first `@ringflow-exit` th
 failed first; a launcher's own report does not (Hydra names the lowest rank of a host among those its clean-up
 killed, by pid). If rank_start is killed, PROGRAM is killed with it (PR_SET_PDEATHSIG), so no rank is left behind.
 
-Standard library only, so it starts in milliseconds. Where there is no prctl (not Linux) it becomes PROGRAM (exec:
-the same pid), and reports only the first line.
+Standard library only, so it starts in milliseconds: the rank comes from allreduce/launcher.py, which imports only
+os (and `import allreduce` loads nothing). `python -I` leaves the project off sys.path, so the folder holding
+trainer/ and allreduce/ (the checkout, or site-packages) is put first. Where there is no prctl (not Linux) it
+becomes PROGRAM (exec: the same pid), and reports only the first line.
 """
 import ctypes
 import os
@@ -16,15 +18,21 @@ import signal
 import socket
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
+from allreduce import launcher  # noqa: E402
+
 MARKER, EXIT_MARKER = "@ringflow-rank", "@ringflow-exit"
-RANK_VARIABLES = ("PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "SLURM_PROCID")
 PASSED_ON = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2)
 NOT_FOUND = 127  # the shell's code for a program that cannot be run
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
 
 def rank():
-    return next((os.environ[v] for v in RANK_VARIABLES if os.environ.get(v, "").isdigit()), "?")
+    try:
+        found = launcher.rank()
+    except ValueError:  # the program says so when it reads them; rank_start only reports
+        found = None
+    return "?" if found is None else found
 
 
 def say(text):

@@ -5,14 +5,14 @@ while a script loads its data or builds its graph, MPI is not even initialized o
 other ranks, reaching their own MPI_Init (hvd.init(), DistributedOptimizer), wait in it for every process of
 the job: one rank's missing data file left the job hanging for ever.
 
-So `import trainer`, in a process that a launcher started as one of several ranks, chains sys.excepthook and
-threading.excepthook. A failing rank prints one line, `ringflow: error on rank R: Type: message` (after the
-traceback with RINGFLOW_TRACEBACK=1), then starts MPI itself so that the others' MPI_Init can complete, and
-aborts the job. If the others do not start MPI within $RINGFLOW_TIMEOUT seconds (300 by default; a script
-that does not use MPI at all), it exits alone with code 1, as it would have without ringflow.
-Nothing here imports MPI until a rank fails: `import trainer` stays free of MPI.
+So `import trainer` calls install(): in a process that a launcher started as one of several ranks (or gave a rank
+without the job's size, as PMIx may: launcher.py), it chains sys.excepthook and threading.excepthook. A failing
+rank prints one line, `ringflow: error on rank R: Type: message` (after the traceback with RINGFLOW_TRACEBACK=1),
+then starts MPI itself so that the others' MPI_Init can complete, and aborts the job (abort.abort_job). If the
+others do not start MPI within $RINGFLOW_TIMEOUT seconds (300 by default, waiting.py's; a script that does not
+use MPI at all), it exits alone with code 1, as it would have without ringflow. Nothing here starts MPI until a rank fails: `import trainer` stays free of MPI.
 
-When allreduce/abort.py installs its own hooks, these step aside (abort.py chains to `ringflow_previous`).
+When abort.py installs its own hooks, these step aside (abort.py chains to `ringflow_previous`).
 RINGFLOW_ABORT_ON_ERROR=0 turns this off as it does abort.py.
 """
 import faulthandler
@@ -20,27 +20,25 @@ import os
 import sys
 import threading
 
-import allreduce
-
-SIZE_VARIABLES = ("PMI_SIZE", "OMPI_COMM_WORLD_SIZE", "MV2_COMM_WORLD_SIZE")  # MPICH/hydra, Open MPI, MVAPICH
-RANK_VARIABLES = ("PMI_RANK", "OMPI_COMM_WORLD_RANK", "MV2_COMM_WORLD_RANK")
-OFF = {"0", "false", "no", "off"}
-EXIT_CODE, INTERRUPTED_CODE = 1, 130  # abort.py's codes
-DEFAULT_WAIT_S = 300.0  # allreduce.waiting's default timeout: a rank that never starts MPI is "late" as long
+from . import abort, launcher
+from .abort import EXIT_CODE, INTERRUPTED_CODE
+from .waiting import DEFAULT_TIMEOUT_S
 
 
 def launched_ranks():
-    """How many ranks the launcher started, read from its environment without starting MPI (1 if alone)."""
-    for name in SIZE_VARIABLES:
-        if os.environ.get(name, "").isdigit():
-            return int(os.environ[name])
-    return 1
+    """How many ranks the launcher started, read from its environment without starting MPI: 1 when run alone,
+    None when a launcher gave this process a rank but not the job's size (PMIx)."""
+    if launcher.launcher() is None:
+        return 1
+    return launcher.size()
 
 
 def install():
     """Chain the hooks if this process is one rank of several and aborting is not switched off."""
-    if launched_ranks() < 2 or os.environ.get("RINGFLOW_ABORT_ON_ERROR", "1").strip().lower() in OFF:
-        return
+    ranks = launched_ranks()
+    switch = os.environ.get(abort.ENV, "1").strip().lower()
+    if (ranks is not None and ranks < 2) or abort.SWITCH.get(switch, True) is False:
+        return  # abort.py refuses a value it does not understand; failing here would break `import trainer`
     if getattr(sys.excepthook, "ringflow_previous", None) is not None:
         return  # installed already
     previous, previous_thread = sys.excepthook, threading.excepthook
@@ -68,20 +66,23 @@ def _fail(kind, value, previous, where):
     sys.stderr.flush()
     # MPI_Init holds the GIL while it waits for the other ranks: only faulthandler's C watchdog can end the wait
     faulthandler.dump_traceback_later(_wait_s(), exit=True, file=open(os.devnull, "w"))
-    allreduce.abort.abort_job(code)  # loads abort.py, which starts MPI: the others' MPI_Init completes with ours  # waits for mpiexec to forward the line, then MPI_Abort
+    # starts MPI, so the others' MPI_Init completes with ours; waits for mpiexec to forward the line, then aborts
+    abort.abort_job(code)
     os._exit(code)  # a job of one rank after all
 
 
 def _rank():
-    for name in RANK_VARIABLES:
-        if os.environ.get(name, "").isdigit():
-            return int(os.environ[name])
-    return "?"
+    try:
+        rank = launcher.rank()
+    except ValueError:  # install() read them fine: someone changed them since; the failure matters more
+        rank = None
+    return "?" if rank is None else rank
 
 
 def _wait_s():
+    # a rank that never starts MPI is "late" as long as a collective's partner would be
     try:
-        value = float(os.environ.get("RINGFLOW_TIMEOUT", "") or DEFAULT_WAIT_S)
+        value = float(os.environ.get("RINGFLOW_TIMEOUT", "") or DEFAULT_TIMEOUT_S)
     except ValueError:
-        return DEFAULT_WAIT_S
-    return value if 0 < value < float("inf") else DEFAULT_WAIT_S
+        return DEFAULT_TIMEOUT_S
+    return value if 0 < value < float("inf") else DEFAULT_TIMEOUT_S
