@@ -11,7 +11,8 @@ allocation leaves the allocation's SLURM_PROCID in every rank, so Slurm comes af
     Open MPI      OMPI_COMM_WORLD_RANK, _SIZE, _LOCAL_RANK, _LOCAL_SIZE
     PMIx          PMIX_RANK, PMIX_SIZE (where set)
     MVAPICH       MV2_COMM_WORLD_RANK, _SIZE, _LOCAL_RANK, _LOCAL_SIZE
-    Slurm srun    SLURM_PROCID, SLURM_STEP_NUM_TASKS or SLURM_NTASKS, SLURM_LOCALID,
+    Slurm srun    SLURM_PROCID, SLURM_STEP_NUM_TASKS (never the allocation's SLURM_NTASKS: a lone `python` in an
+                  sbatch script has SLURM_PROCID=0 and SLURM_NTASKS=N, and is one process, not rank 0 of N), SLURM_LOCALID,
                   SLURM_STEP_TASKS_PER_NODE or SLURM_NTASKS_PER_NODE ("2(x3),1": this node's entry, by SLURM_NODEID)
 A launcher that does not tell a number (PMIx's local size) leaves it to another that agrees on the rank (srun
 --mpi=pmix sets SLURM_* too). torchrun (RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE) is described by TORCHRUN
@@ -52,7 +53,7 @@ LAUNCHERS = (
     Launcher("PMIx", "PMIX_RANK", ("PMIX_SIZE",), (), ()),
     Launcher("MVAPICH", "MV2_COMM_WORLD_RANK", ("MV2_COMM_WORLD_SIZE",), ("MV2_COMM_WORLD_LOCAL_RANK",),
              ("MV2_COMM_WORLD_LOCAL_SIZE",)),
-    Launcher("Slurm srun", "SLURM_PROCID", ("SLURM_STEP_NUM_TASKS", "SLURM_NTASKS"), ("SLURM_LOCALID",),
+    Launcher("Slurm srun", "SLURM_PROCID", ("SLURM_STEP_NUM_TASKS",), ("SLURM_LOCALID",),
              ("SLURM_STEP_TASKS_PER_NODE", "SLURM_NTASKS_PER_NODE")),
 )
 TORCHRUN = Launcher("torchrun", "RANK", ("WORLD_SIZE",), ("LOCAL_RANK",), ("LOCAL_WORLD_SIZE",))

@@ -48,8 +48,9 @@ def test_alone_no_launcher_says_anything():
 
 
 def test_slurm_without_step_variables_and_a_compressed_list():
+    # the allocation's SLURM_NTASKS is no step's size: a lone python in an sbatch script is not rank 0 of 7
     environ = dict(SLURM_PROCID="6", SLURM_NTASKS="7", SLURM_NTASKS_PER_NODE="2(x3),1", SLURM_NODEID="3")
-    assert described(environ) == (6, 7, None, 1)
+    assert described(environ) == (6, None, None, 1)
     assert launcher.local_size({**environ, "SLURM_NODEID": "1"}) == 2
 
 
@@ -107,7 +108,7 @@ def test_rank_start_reads_it_when_installed_and_isolated(tmp_path):
 FAILING = "import trainer\nraise ValueError('bad batch 7')\n"
 
 
-@pytest.mark.parametrize("only", [dict(PMIX_RANK="1"), dict(SLURM_PROCID="1", SLURM_NTASKS="2")])
+@pytest.mark.parametrize("only", [dict(PMIX_RANK="1"), dict(SLURM_PROCID="1", SLURM_STEP_NUM_TASKS="2")])
 def test_the_failure_handler_names_the_rank_that_only_pmix_or_srun_set(tmp_path, only):
     env = {k: v for k, v in os.environ.items() if k not in launcher.VARIABLES}
     env.update(only, PYTHONPATH=str(ROOT), RINGFLOW_TIMEOUT="5", OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
