@@ -125,14 +125,19 @@ class EmbeddingColumn(collections.namedtuple("EmbeddingColumn", ["categorical_co
         initializer = self.initializer or truncated_normal_initializer(stddev=1 / math.sqrt(self.dimension))
         table = get_variable("embedding_weights", [self.categorical_column.num_buckets, self.dimension],
                              dtype=dtypes.float32, initializer=initializer, trainable=self.trainable and trainable)
-        ids = self.categorical_column.ids(features)
-        present = cast(not_equal(ids, MISSING_ID), dtypes.float32)
-        rows = gather(table, where(equal(present, 1.0), ids, zeros_like(ids)))
-        if self.max_norm is not None:
-            norms = sqrt(reduce_sum(rows * rows, axis=-1, keepdims=True))
-            rows = rows * (float(self.max_norm) / maximum(norms, float(self.max_norm)))  # clipped to max_norm
-        total = reduce_sum(rows * expand_dims(present, -1), axis=-2)
-        count = reduce_sum(present, axis=-1, keepdims=True)
-        if self.combiner == "sum":
-            return total
-        return div_no_nan(total, count if self.combiner == "mean" else sqrt(count))
+        return combined_rows(table, self.categorical_column.ids(features), self.combiner, self.max_norm)
+
+
+def combined_rows(table, ids, combiner, max_norm=None):
+    """Each example's rows of `table` picked by its ids [batch, k] and combined by mean, sqrtn (sum / sqrt(count))
+    or sum: [batch, table width]; MISSING_ID picks nothing, and an example without ids gives zeros."""
+    present = cast(not_equal(ids, MISSING_ID), dtypes.float32)
+    rows = gather(table, where(equal(present, 1.0), ids, zeros_like(ids)))
+    if max_norm is not None:
+        norms = sqrt(reduce_sum(rows * rows, axis=-1, keepdims=True))
+        rows = rows * (float(max_norm) / maximum(norms, float(max_norm)))  # clipped to max_norm
+    total = reduce_sum(rows * expand_dims(present, -1), axis=-2)
+    count = reduce_sum(present, axis=-1, keepdims=True)
+    if combiner == "sum":
+        return total
+    return div_no_nan(total, count if combiner == "mean" else sqrt(count))

@@ -1,5 +1,6 @@
-"""tf.feature_column's constructors, with TF1's argument checks, and input_layer, which concatenates the
-dense columns of a features dict into the [batch, width] input of a model (TF1 graph semantics)."""
+"""tf.feature_column's constructors, with TF1's argument checks; input_layer, which concatenates the dense
+columns of a features dict into the [batch, width] input of a model, and linear_model, which sums each column's
+product with its weights (TF1 graph semantics)."""
 import collections.abc
 import math
 import numbers
@@ -9,9 +10,12 @@ import numpy as np
 from ..framework import dtypes
 from ..framework.graph_wrappers import add_to_collections
 from ..ops.array_ops import concat
+from ..ops.core_ops import identity
+from ..ops.initializers import zeros_initializer
+from ..ops.math_ops import add_n, matmul
 from ..ops.scopes import variable_scope
-from ..ops.variables import global_variables
-from .columns import (COMBINERS, BucketizedColumn, EmbeddingColumn, IdentityCategoricalColumn, IndicatorColumn,
+from ..ops.variables import get_variable, global_variables
+from .columns import (COMBINERS, BucketizedColumn, combined_rows, EmbeddingColumn, IdentityCategoricalColumn, IndicatorColumn,
                       NumericColumn)
 
 DENSE = (NumericColumn, BucketizedColumn, IndicatorColumn, EmbeddingColumn)
@@ -95,7 +99,7 @@ def embedding_column(categorical_column, dimension, combiner="mean", initializer
     return EmbeddingColumn(categorical_column, int(dimension), combiner, initializer, max_norm, trainable)
 
 
-def _dense_columns(feature_columns):
+def _columns(feature_columns, allowed, what):
     if isinstance(feature_columns, DENSE + CATEGORICAL):
         feature_columns = [feature_columns]
     if isinstance(feature_columns, dict) or not isinstance(feature_columns, collections.abc.Iterable):
@@ -104,9 +108,8 @@ def _dense_columns(feature_columns):
     if not columns:
         raise ValueError("feature_columns must not be empty")
     for column in columns:
-        if not isinstance(column, DENSE):
-            raise ValueError(f"Items of feature_columns must be dense columns: wrap a categorical column with "
-                             f"embedding_column or indicator_column. Given: {column!r}")
+        if not isinstance(column, allowed):
+            raise ValueError(f"Items of feature_columns must be {what}. Given: {column!r}")
     names = {}
     for column in columns:
         if column.name in names:
@@ -121,7 +124,8 @@ def input_layer(features, feature_columns, weight_collections=None, trainable=Tr
     """The dense `feature_columns` of `features` (a dict of Tensors), each as [batch, its width], concatenated
     in the order of the columns' names (TF1's) into a float32 [batch, total width] Tensor. Variables are made
     under input_layer/<column name>/; cols_to_vars and cols_to_output_tensors, when given, are filled."""
-    columns = _dense_columns(feature_columns)
+    columns = _columns(feature_columns, DENSE, "dense columns: wrap a categorical column with embedding_column "
+                       "or indicator_column")
     outputs = []
     with variable_scope(None, default_name="input_layer", values=list(features.values())):
         for column in columns:
@@ -137,3 +141,43 @@ def input_layer(features, feature_columns, weight_collections=None, trainable=Tr
                 cols_to_output_tensors[column] = output
             outputs.append(output)
         return concat(outputs, 1)
+
+
+def linear_model(features, feature_columns, units=1, sparse_combiner="sum", weight_collections=None, trainable=True,
+                 cols_to_vars=None):
+    """The [batch, units] sum of each column times its weights, plus a bias (TF1's linear_model).
+
+    Columns are visited in the order of their names, each under linear_model/<column name>/ with its zero-initialized
+    "weights" ([width, units] for a dense column, [num_buckets, units] for a categorical one, whose rows for an
+    example's ids are combined by `sparse_combiner`: sum, mean or sqrtn); the bias is linear_model/bias_weights.
+    cols_to_vars, when given, maps each column (and "bias") to its variables."""
+    if sparse_combiner not in COMBINERS:
+        raise ValueError(f"sparse_combiner must be one of {COMBINERS}, got {sparse_combiner!r}")
+    columns = _columns(feature_columns, DENSE + CATEGORICAL, "dense or categorical columns")
+    weighted_sums = []
+    with variable_scope(None, default_name="linear_model", values=list(features.values())):
+        for column in columns:
+            before = set(global_variables())
+            with variable_scope(None, default_name=column.name):
+                weighted_sums.append(_weighted_sum(column, features, units, sparse_combiner, trainable))
+            made = [v for v in global_variables() if v not in before]
+            for variable in made:
+                add_to_collections(weight_collections or (), variable)
+            if cols_to_vars is not None:
+                cols_to_vars[column] = made
+        bias = get_variable("bias_weights", [units], dtype=dtypes.float32, initializer=zeros_initializer(),
+                            trainable=trainable)
+        add_to_collections(weight_collections or (), bias)
+        if cols_to_vars is not None:
+            cols_to_vars["bias"] = [bias]
+        return identity(add_n(weighted_sums) + bias, name="weighted_sum")
+
+
+def _weighted_sum(column, features, units, sparse_combiner, trainable):
+    categorical = isinstance(column, CATEGORICAL)
+    rows = column.num_buckets if categorical else column.width
+    weights = get_variable("weights", [rows, units], dtype=dtypes.float32, initializer=zeros_initializer(),
+                           trainable=trainable)
+    if categorical:
+        return combined_rows(weights, column.ids(features), sparse_combiner)
+    return matmul(column.dense(features, trainable), weights)

@@ -128,3 +128,33 @@ def test_bad_columns_and_arguments_say_what_is_wrong():
         fc.embedding_column(identity, 0)
     with pytest.raises(NotInRingflow, match="tf.feature_column.crossed_column is not available"):
         fc.crossed_column
+
+
+@pytest.mark.parametrize("combiner", ["sum", "mean", "sqrtn"])
+def test_linear_model_sums_each_column_times_its_weights(combiner):
+    features = {"x": np.arange(6.0).reshape(3, 2), "ids": np.array([[1, 1], [3, -1], [-1, -1]]),
+                "b": np.array([-1.0, 0.5, 2.0])}
+    columns = [fc.numeric_column("x", shape=2), fc.categorical_column_with_identity("ids", 4),
+               fc.bucketized_column(fc.numeric_column("b"), [0.0, 1.0])]
+    cols_to_vars = {}
+    logits = fc.linear_model(features, columns, units=2, sparse_combiner=combiner, cols_to_vars=cols_to_vars)
+    names = [v.name for v in tg.global_variables()]
+    assert names == ["linear_model/b_bucketized/weights:0", "linear_model/ids/weights:0", "linear_model/x/weights:0",
+                     "linear_model/bias_weights:0"]  # TF1's names, columns in name order
+    assert [v.shape.as_list() for v in tg.global_variables()] == [[3, 2], [4, 2], [2, 2], [2]]
+    assert cols_to_vars["bias"][0].name == "linear_model/bias_weights:0"
+    rng = np.random.default_rng(0)
+    w = {v.name: rng.normal(size=v.shape.as_list()) for v in tg.global_variables()}
+    with tg.Session() as sess:
+        for v in tg.global_variables():
+            v.load(w[v.name], sess)
+        got = sess.run(logits)
+    ids_rows = [w["linear_model/ids/weights:0"][[1, 1]], w["linear_model/ids/weights:0"][[3]], np.zeros((0, 2))]
+    scale = {"sum": lambda n: 1.0, "mean": lambda n: 1.0 / max(n, 1), "sqrtn": lambda n: 1.0 / np.sqrt(max(n, 1))}
+    categorical = np.stack([rows.sum(axis=0) * scale[combiner](len(rows)) for rows in ids_rows])
+    bucket_rows = w["linear_model/b_bucketized/weights:0"][np.searchsorted([0.0, 1.0], features["b"], side="right")]
+    expected = (features["x"] @ w["linear_model/x/weights:0"] + categorical + bucket_rows
+                + w["linear_model/bias_weights:0"])
+    np.testing.assert_allclose(got, expected, rtol=1e-5)
+    with pytest.raises(ValueError, match="sparse_combiner must be one of"):
+        fc.linear_model(features, columns, sparse_combiner="max")
