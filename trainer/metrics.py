@@ -19,9 +19,9 @@ from .ops.scopes import variable_scope
 from .ops.variables import Variable
 from .unsupported import missing_names
 
-__all__ = ["accuracy", "auc", "false_negatives", "false_positives", "mean", "mean_absolute_error", "mean_relative_error",
-           "mean_squared_error", "percentage_below", "precision", "recall", "root_mean_squared_error",
-           "true_negatives", "true_positives"]
+__all__ = ["accuracy", "auc", "false_negatives", "false_positives", "mean", "mean_absolute_error",
+           "mean_relative_error", "mean_squared_error", "percentage_below", "precision", "recall",
+           "root_mean_squared_error", "true_negatives", "true_positives"]
 
 
 def metric_variable(shape, dtype, validate_shape=True, name=None):

@@ -161,7 +161,8 @@ def test_auc_is_the_trapezoidal_area_under_the_curve_over_batches(curve):
     labels = [np.where(RNG.random(b.shape) < 0.3 + 0.5 * s, 1, 0) for b, s in zip(BATCHES, scores)]
     tp, fp, tn, fn = _curve_points(np.concatenate(labels), np.concatenate(scores), np.concatenate(WEIGHTS))
     recall = tp / (tp + fn)
-    x, y = (fp / (fp + tn), recall) if curve == "ROC" else (recall, np.where(tp + fp > 0, tp / np.maximum(tp + fp, 1e-30), 1.0))
+    precision = np.where(tp + fp > 0, tp / np.maximum(tp + fp, 1e-30), 1.0)  # TF1's epsilon makes 0/0 one
+    x, y = (fp / (fp + tn), recall) if curve == "ROC" else (recall, precision)
     expected = np.sum((x[:-1] - x[1:]) * (y[:-1] + y[1:]) / 2)
     label_in, score_in, weight_in = (tg.placeholder(tg.float64, [None]) for _ in range(3))
     value, update = tg.metrics.auc(label_in, score_in, weight_in, curve=curve)

@@ -15,8 +15,8 @@ from ..ops.initializers import zeros_initializer
 from ..ops.math_ops import add_n, matmul
 from ..ops.scopes import variable_scope
 from ..ops.variables import get_variable, global_variables
-from .columns import (COMBINERS, BucketizedColumn, combined_rows, EmbeddingColumn, IdentityCategoricalColumn, IndicatorColumn,
-                      NumericColumn)
+from .columns import (COMBINERS, BucketizedColumn, EmbeddingColumn, IdentityCategoricalColumn, IndicatorColumn,
+                      NumericColumn, combined_rows)
 
 DENSE = (NumericColumn, BucketizedColumn, IndicatorColumn, EmbeddingColumn)
 CATEGORICAL = (IdentityCategoricalColumn, BucketizedColumn)
