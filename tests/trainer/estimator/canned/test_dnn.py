@@ -57,3 +57,14 @@ def test_estimator_takes_a_head_and_horovods_optimizer(tmp_path):
     assert est.get_variable_value("global_step") == 20
     with pytest.raises(ValueError, match="features should be a dictionary of `Tensor`s"):
         est.train(tf.estimator.inputs.numpy_input_fn(x, y, shuffle=False), steps=1)
+
+
+def test_default_optimizer_is_adagrad_at_tf1s_rate(tmp_path):
+    """Zero features give zero hidden activations, so one step moves only the logits' bias, by Adagrad (initial
+    accumulator 0.1) at TF1's 0.05 on the summed loss's gradient -2 * sum(y)."""
+    y = np.array([1.0, 2.0, 0.5, 1.5], np.float32)
+    est = tf.estimator.DNNRegressor([3], [X_COLUMN], model_dir=str(tmp_path), config=config())
+    est.train(repeated(np.zeros((4, 2), np.float32), y), steps=1)
+    g = -2 * y.sum()
+    np.testing.assert_allclose(est.get_variable_value("dnn/logits/bias"), [-0.05 * g / np.sqrt(0.1 + g * g)],
+                               rtol=1e-5)
