@@ -25,7 +25,6 @@ from ...ops.math_ops import add_n, equal, maximum, ones_like, zeros_like
 from ...ops.nn_ops import sigmoid, sigmoid_cross_entropy_with_logits, softmax, sparse_softmax_cross_entropy_with_logits
 from ...ops.pad_ops import tile
 from ...ops.reduction_ops import reduce_all, reduce_any, reduce_sum
-
 from ...ops.shape_ops import expand_dims
 from ...summary.ops import scalar
 from ...train.training_util import get_global_step
@@ -33,10 +32,13 @@ from ...feature_column.columns import NumericColumn, feature
 from ..mode_keys import ModeKeys
 from ..model_fn import EstimatorSpec
 
+
 LossSpec = collections.namedtuple("LossSpec", ["training_loss", "unreduced_loss", "weights", "processed_labels"])
+
 
 def _summary_key(head_name, key):
     return f"{key}/{head_name}" if head_name else key
+
 
 def _weights(features, weight_column):
     """The examples' weights as float32 [batch, 1] (1.0 without a weight column)."""
@@ -48,6 +50,7 @@ def _weights(features, weight_column):
     if key not in features:
         raise KeyError(f"weight_column {key!r} is not in the features dictionary (it has {sorted(features)!r})")
     return cast(feature(features, key), dtypes.float32)
+
 
 class Head:
     """One head: create_loss and create_estimator_spec over [batch, logits_dimension] logits (TF1's _Head)."""
@@ -134,6 +137,7 @@ class Head:
                 scalar(_summary_key(self._name, "average_loss"), loss.training_loss / examples)
         return EstimatorSpec(mode, predictions=predictions, loss=total, train_op=train_op)
 
+
 def _label_ids(labels, n_classes, label_vocabulary):
     """Class labels as int64 ids [batch, 1]: looked up in label_vocabulary (strings), else checked integers."""
     labels = reshape(convert_to_tensor(labels), [-1, 1])
@@ -156,6 +160,7 @@ def _label_ids(labels, n_classes, label_vocabulary):
                                assert_greater_equal(labels, constant(0, dtypes.int64), message="Labels must >= 0")]):
         return identity(labels)
 
+
 def _check_vocabulary(label_vocabulary, n_classes):
     if label_vocabulary is None:
         return None
@@ -165,6 +170,7 @@ def _check_vocabulary(label_vocabulary, n_classes):
         raise ValueError(f"label_vocabulary has {len(label_vocabulary)} classes, n_classes is {n_classes}: give one "
                          "name per class")
     return tuple(label_vocabulary)
+
 
 class ClassificationHead(Head):
     """Single-label classes 0 .. n_classes-1 (or the names in label_vocabulary)."""
@@ -183,6 +189,7 @@ class ClassificationHead(Head):
         names = constant(self._class_names, dtypes.string)
         return {"logits": logits, "probabilities": probabilities, "class_ids": class_ids,
                 "classes": gather(names, class_ids), "all_class_ids": all_ids, "all_classes": gather(names, all_ids)}
+
 
 class BinaryClassHead(ClassificationHead):
     """Two classes, one logit: sigmoid cross entropy (TF1's _BinaryLogisticHeadWithSigmoidCrossEntropyLoss)."""
@@ -232,6 +239,7 @@ class BinaryClassHead(ClassificationHead):
                                         name="auc_precision_recall"),
         }
 
+
 class MultiClassHead(ClassificationHead):
     """n_classes > 2 classes, one logit each: softmax cross entropy
     (TF1's _MultiClassHeadWithSoftmaxCrossEntropyLoss)."""
@@ -254,6 +262,7 @@ class MultiClassHead(ClassificationHead):
         weights = None if isinstance(weights, float) else weights
         return {"average_loss": mean(unreduced_loss, weights, name="average_loss"),
                 "accuracy": accuracy(labels, predictions["class_ids"], weights, name="accuracy")}
+
 
 class RegressionHead(Head):
     """label_dimension real values per example: squared error (TF1's _RegressionHeadWithMeanSquaredErrorLoss)."""
@@ -281,17 +290,20 @@ class RegressionHead(Head):
                 "prediction/mean": mean(predictions["predictions"], weights, name="prediction/mean"),
                 "label/mean": mean(labels, weights, name="label/mean")}
 
+
 def binary_classification_head(weight_column=None, thresholds=None, label_vocabulary=None,
                                loss_reduction=Reduction.SUM, loss_fn=None, name=None):
     """A head for two classes with one logit and sigmoid cross entropy (tf.contrib.estimator's)."""
     _no_loss_fn(loss_fn)
     return BinaryClassHead(weight_column, thresholds, label_vocabulary, loss_reduction, name)
 
+
 def multi_class_head(n_classes, weight_column=None, label_vocabulary=None, loss_reduction=Reduction.SUM,
                      loss_fn=None, name=None):
     """A head for n_classes > 2 single-label classes and softmax cross entropy (tf.contrib.estimator's)."""
     _no_loss_fn(loss_fn)
     return MultiClassHead(n_classes, weight_column, label_vocabulary, loss_reduction, name)
+
 
 def regression_head(weight_column=None, label_dimension=1, loss_reduction=Reduction.SUM, loss_fn=None,
                     inverse_link_fn=None, name=None):
@@ -302,10 +314,12 @@ def regression_head(weight_column=None, label_dimension=1, loss_reduction=Reduct
                                   "link to predict()'s 'predictions'")
     return RegressionHead(weight_column, label_dimension, loss_reduction, name)
 
+
 def _no_loss_fn(loss_fn):
     if loss_fn is not None:
         raise NotImplementedError("heads with a custom loss_fn are not implemented in ringflow: write a model_fn "
                                   "for tg.estimator.Estimator with your loss")
+
 
 def classification_head(n_classes, weight_column, label_vocabulary, loss_reduction):
     """The head a canned classifier uses: binary for n_classes == 2, multi-class above (TF1's rule)."""
