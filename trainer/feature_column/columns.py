@@ -102,6 +102,28 @@ class IdentityCategoricalColumn(collections.namedtuple("IdentityCategoricalColum
         return where(outside, zeros_like(values) + self.default_value, values)
 
 
+class VocabularyListCategoricalColumn(collections.namedtuple(
+        "VocabularyListCategoricalColumn", ["key", "vocabulary_list", "dtype", "default_value"])):
+    """Each value's index in vocabulary_list; a value not in it becomes default_value (-1: no id). "" (strings) and
+    -1 (integers) are missing values, as in TF1."""
+
+    name = property(lambda self: self.key)
+    num_buckets = property(lambda self: len(self.vocabulary_list))
+
+    def ids(self, features):
+        values = feature(features, self.key)
+        text = self.dtype == dtypes.string
+        if (values.dtype == dtypes.string) != text or (not text and values.dtype.kind not in "iu"):
+            raise ValueError(f"Column dtype and SparseTensors dtype must be compatible. key: {self.key!r}, column "
+                             f"dtype: {self.dtype.name}, tensor dtype: {values.dtype.name}")
+        matches = equal(expand_dims(values, -1), constant(list(self.vocabulary_list), self.dtype))
+        found = reduce_sum(cast(matches, dtypes.int64), axis=-1)
+        index = reduce_sum(cast(matches, dtypes.int64) * constant(list(range(self.num_buckets)), dtypes.int64), axis=-1)
+        ids = where(equal(found, 0), zeros_like(index) + self.default_value, index)
+        missing = equal(values, b"" if text else MISSING_ID)
+        return where(missing, zeros_like(ids) + MISSING_ID, ids)
+
+
 class IndicatorColumn(collections.namedtuple("IndicatorColumn", ["categorical_column"])):
     """A categorical column as counts: [batch, num_buckets], entry j the number of the example's ids equal j."""
 

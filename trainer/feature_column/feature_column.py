@@ -16,10 +16,10 @@ from ..ops.math_ops import add_n, matmul
 from ..ops.scopes import variable_scope
 from ..ops.variables import get_variable, global_variables
 from .columns import (COMBINERS, BucketizedColumn, EmbeddingColumn, IdentityCategoricalColumn, IndicatorColumn,
-                      NumericColumn, combined_rows)
+                      NumericColumn, VocabularyListCategoricalColumn, combined_rows)
 
 DENSE = (NumericColumn, BucketizedColumn, IndicatorColumn, EmbeddingColumn)
-CATEGORICAL = (IdentityCategoricalColumn, BucketizedColumn)
+CATEGORICAL = (IdentityCategoricalColumn, VocabularyListCategoricalColumn, BucketizedColumn)
 
 
 def _check_key(key):
@@ -68,10 +68,35 @@ def categorical_column_with_identity(key, num_buckets, default_value=None):
     return IdentityCategoricalColumn(key, int(num_buckets), default_value)
 
 
+def categorical_column_with_vocabulary_list(key, vocabulary_list, dtype=None, default_value=-1, num_oov_buckets=0):
+    """String (or integer) feature `key` whose ids are the values' indices in vocabulary_list; other values take
+    default_value (-1: no id)."""
+    _check_key(key)
+    if vocabulary_list is None or len(vocabulary_list) < 1:
+        raise ValueError(f"vocabulary_list {vocabulary_list!r} must be non-empty, column_name: {key}")
+    if len(set(vocabulary_list)) != len(vocabulary_list):
+        raise ValueError(f"Duplicate keys in vocabulary_list {vocabulary_list!r}, column_name: {key}")
+    if num_oov_buckets:
+        raise NotImplementedError(f"categorical_column_with_vocabulary_list({key!r}, num_oov_buckets=...) is not "
+                                  "implemented in ringflow (TF1 hashes the other values with FarmHash): add the "
+                                  "values to vocabulary_list, or give them default_value")
+    text = all(isinstance(v, (str, bytes)) for v in vocabulary_list)
+    if not text and not all(isinstance(v, numbers.Integral) for v in vocabulary_list):
+        raise ValueError(f"vocabulary_list {vocabulary_list!r} must hold only strings or only integers, "
+                         f"column_name: {key}")
+    dtype = dtypes.as_dtype(dtype or (dtypes.string if text else dtypes.int64))
+    if (dtype == dtypes.string) != text:
+        raise ValueError(f"dtype {dtype.name} does not match vocabulary_list {vocabulary_list!r}, column_name: {key}")
+    if default_value != -1 and not 0 <= default_value < len(vocabulary_list):
+        raise ValueError(f"default_value {default_value!r} not in range [0, {len(vocabulary_list)}), column {key!r}")
+    values = tuple(v.encode() if isinstance(v, str) else v for v in vocabulary_list)
+    return VocabularyListCategoricalColumn(key, values, dtype, int(default_value))
+
+
 def _check_categorical(column, what):
     if not isinstance(column, CATEGORICAL):
         raise ValueError(f"{what} takes a categorical column (categorical_column_with_identity, "
-                         f"bucketized_column), got {column!r}")
+                         f"categorical_column_with_vocabulary_list, bucketized_column), got {column!r}")
 
 
 def indicator_column(categorical_column):

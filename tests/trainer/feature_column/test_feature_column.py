@@ -158,3 +158,19 @@ def test_linear_model_sums_each_column_times_its_weights(combiner):
     np.testing.assert_allclose(got, expected, rtol=1e-5)
     with pytest.raises(ValueError, match="sparse_combiner must be one of"):
         fc.linear_model(features, columns, sparse_combiner="max")
+
+
+def test_vocabulary_list_ids_skip_missing_values_and_default_the_unknown():
+    colours = fc.categorical_column_with_vocabulary_list("colour", ["red", "green", "blue"])
+    sizes = fc.categorical_column_with_vocabulary_list("size", [10, 20], default_value=0)
+    features = {"colour": np.array([["red", "blue"], ["pink", ""], ["green", "green"]]),
+                "size": np.array([20, 30, -1])}
+    counts = run(fc.input_layer(features, [fc.indicator_column(colours), fc.indicator_column(sizes)]))
+    # "pink" is unknown (-1: no id), "" and -1 are missing values; 30 takes default_value 0
+    assert counts.tolist() == [[1, 0, 1, 0, 1], [0, 0, 0, 1, 0], [0, 2, 0, 0, 0]]
+    with pytest.raises(ValueError, match="Duplicate keys in vocabulary_list"):
+        fc.categorical_column_with_vocabulary_list("c", ["a", "a"])
+    with pytest.raises(NotImplementedError, match="num_oov_buckets"):
+        fc.categorical_column_with_vocabulary_list("c", ["a"], num_oov_buckets=2)
+    with pytest.raises(ValueError, match="Column dtype and SparseTensors dtype must be compatible"):
+        fc.input_layer({"size": np.array(["10"])}, [fc.indicator_column(sizes)])

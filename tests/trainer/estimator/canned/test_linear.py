@@ -1,5 +1,6 @@
-"""LinearRegressor and LinearClassifier: FTRL's default reaching the least-squares solution, categorical and
-bucketized columns separating classes to accuracy 1.0, TF 1.15's variable names, TF1's default learning rate."""
+"""LinearRegressor and LinearClassifier: FTRL's default reaching the least-squares solution, categorical (identity,
+vocabulary list) and bucketized columns separating classes to accuracy 1.0, TF 1.15's variable names, TF1's default
+learning rate."""
 import numpy as np
 import pytest
 
@@ -63,3 +64,14 @@ def test_default_ftrl_rate_is_tf1s(tmp_path, columns, rate):
     g = -8.0
     expected = rate * -g / np.sqrt(0.1 + g * g)
     np.testing.assert_allclose(est.get_variable_value("linear/linear_model/bias_weights"), [expected], rtol=1e-4)
+
+
+def test_classifier_on_a_vocabulary_list_of_strings(tmp_path):
+    words = np.array(["cat", "dog", "fish", "cow"])[np.random.default_rng(2).integers(4, size=60)]
+    labels = np.isin(words, ["dog", "cow"]).astype(np.int32)
+    column = fc.categorical_column_with_vocabulary_list("animal", ["cat", "dog", "fish", "cow"])
+    est = tf.estimator.LinearClassifier([column], model_dir=str(tmp_path), config=config())
+    est.train(repeated({"animal": words}, labels), steps=50)
+    assert est.evaluate(once({"animal": words}, labels))["accuracy"] == 1.0
+    weights = est.get_variable_value("linear/linear_model/animal/weights").ravel()
+    assert weights[1] > 0 and weights[3] > 0 and weights[0] < 0 and weights[2] < 0
