@@ -46,8 +46,14 @@ def test_batch_norm_variables_and_dropout_only_while_training(tmp_path):
     np.testing.assert_array_equal(first, second)  # no dropout in prediction
 
 
-def test_estimator_takes_a_head_and_horovods_optimizer(tmp_path):
+@pytest.fixture
+def horovod():
     hvd.init()
+    yield
+    hvd.shutdown()
+
+
+def test_estimator_takes_a_head_and_horovods_optimizer(tmp_path, horovod):
     x, y = linear(rows=40)
     est = tf.estimator.DNNEstimator(tf.estimator.regression_head(), [4], [X_COLUMN],
                                     model_dir=str(tmp_path) if hvd.rank() == 0 else None,
