@@ -135,6 +135,8 @@ class Head:
             if self._loss_reduction == Reduction.SUM:  # TF1 logs the per-example mean beside the summed loss
                 examples = reduce_sum(loss.weights * ones_like(loss.unreduced_loss))
                 scalar(_summary_key(self._name, "average_loss"), loss.training_loss / examples)
+            if regularization_loss is not None:
+                scalar(_summary_key(self._name, "regularization_loss"), regularization_loss)
         return EstimatorSpec(mode, predictions=predictions, loss=total, train_op=train_op)
 
 
