@@ -466,6 +466,14 @@ def test_custom_estimator(tmp_path, alias_dir):
         ("Setosa", "Setosa"), ("Versicolor", "Versicolor"), ("Virginica", "Virginica")]
 
 
+def test_premade_estimator(tmp_path, alias_dir):
+    out = run_program("premade_estimator.py", cwd=tmp_path, alias=alias_dir)
+    assert number(r"Test Accuracy: ([\d.]+)", out) > 0.9
+    # TF1 prints each prediction's "classes": a [1] array of the class id as bytes
+    assert "New Samples, Class Predictions:    [array([b'1'], dtype=object), array([b'" in out
+    assert checkpoint_state(tmp_path / "iris_model")[0].endswith("model.ckpt-400")
+
+
 def test_abalone(tmp_path, alias_dir):
     out = run_program("abalone.py", "--model_dir=model", cwd=tmp_path, alias=alias_dir)
     rmse, loss = number(r"Root Mean Squared Error: ([\d.]+)", out), number(r"Loss: ([\d.]+)", out)

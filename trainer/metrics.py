@@ -8,19 +8,20 @@ update_op folds one batch into the totals and returns the metric so far; the val
 from .framework import dtypes
 from .framework.graph_wrappers import add_to_collections, control_dependencies
 from .framework.graph_keys import GraphKeys
-from .ops.array_ops import cast, zeros
+from .ops.array_ops import cast, reshape, zeros
 from .ops.core_ops import convert_to_tensor, identity
 from .ops.cwise_ops import logical_and, logical_not, squared_difference
-from .ops.math_ops import abs, equal, greater, less, ones_like, sqrt, where, zeros_like  # noqa: A004
+from .ops.core_ops import constant
+from .ops.math_ops import abs, equal, greater, less, maximum, minimum, ones_like, sqrt, where, zeros_like  # noqa: A004
 from .ops.reduction_ops import reduce_sum
 from .ops.shape_ops import expand_dims, size, squeeze
 from .ops.scopes import variable_scope
 from .ops.variables import Variable
 from .unsupported import missing_names
 
-__all__ = ["accuracy", "false_negatives", "false_positives", "mean", "mean_absolute_error", "mean_relative_error",
-           "mean_squared_error", "percentage_below", "precision", "recall", "root_mean_squared_error",
-           "true_negatives", "true_positives"]
+__all__ = ["accuracy", "auc", "false_negatives", "false_positives", "mean", "mean_absolute_error",
+           "mean_relative_error", "mean_squared_error", "percentage_below", "precision", "recall",
+           "root_mean_squared_error", "true_negatives", "true_positives"]
 
 
 def metric_variable(shape, dtype, validate_shape=True, name=None):
@@ -218,8 +219,54 @@ recall = _ratio_metric("recall", false_negatives, "true_positives / (true_positi
                        "0 while no label was positive.")
 
 
-# TF1's other tf.metrics, not implemented here (mean_iou, auc need confusion matrices or threshold sweeps).
-_NOT_IMPLEMENTED = ("auc", "average_precision_at_k", "false_negatives_at_thresholds", "false_positives_at_thresholds",
+AUC_EPSILON = 1e-7  # TF1's kepsilon: the end thresholds sit just outside [0, 1], and empty ratios stay finite
+AUC_SUMMATIONS = {"trapezoidal": lambda a, b: (a + b) / 2.0, "minoring": minimum, "majoring": maximum}
+
+
+def auc(labels, predictions, weights=None, num_thresholds=200, metrics_collections=None, updates_collections=None,
+        curve="ROC", name=None, summation_method="trapezoidal", thresholds=None):
+    """The area under the ROC (or precision-recall, curve="PR") curve, summed over `num_thresholds` thresholds
+    evenly spread over [0, 1] from running counts of true/false positives/negatives at each (TF1's auc)."""
+    if curve not in ("ROC", "PR"):
+        raise ValueError(f"curve must be either ROC or PR, {curve!r} unknown")
+    if summation_method not in AUC_SUMMATIONS:
+        raise ValueError(f"summation_method {summation_method!r} is not implemented in ringflow: use one of "
+                         f"{sorted(AUC_SUMMATIONS)}")
+    if thresholds is None:
+        thresholds = [(i + 1) / (num_thresholds - 1) for i in range(num_thresholds - 2)]
+    thresholds = [-AUC_EPSILON] + list(thresholds) + [1.0 + AUC_EPSILON]
+    with variable_scope(name, "auc", (labels, predictions, weights)):
+        predictions, labels, weights = _align(cast(convert_to_tensor(predictions), dtypes.float32),
+                                              cast(convert_to_tensor(labels), dtypes.bool), weights)
+        above = greater(reshape(predictions, [1, -1]), constant(thresholds, dtypes.float32, shape=[len(thresholds), 1]))
+        positive = reshape(labels, [1, -1])
+        weight = 1.0 if weights is None else reshape(cast(weights, dtypes.float32) * ones_like(predictions), [1, -1])
+        counts, updates = {}, {}
+        for key, hit in (("tp", logical_and(positive, above)), ("fn", logical_and(positive, logical_not(above))),
+                         ("tn", logical_and(logical_not(positive), logical_not(above))),
+                         ("fp", logical_and(logical_not(positive), above))):
+            counts[key] = metric_variable([len(thresholds)], dtypes.float32, name=AUC_VARIABLES[key])
+            updates[key] = counts[key].assign_add(reduce_sum(cast(hit, dtypes.float32) * weight, axis=1))
+        value = _area(counts, curve, summation_method, name="value")
+        update_op = _area(updates, curve, summation_method, name="update_op")
+    return _publish(value, update_op, metrics_collections, updates_collections)
+
+
+AUC_VARIABLES = {"tp": "true_positives", "fn": "false_negatives", "tn": "true_negatives", "fp": "false_positives"}
+
+
+def _area(c, curve, summation_method, name):
+    recall = (c["tp"] + AUC_EPSILON) / (c["tp"] + c["fn"] + AUC_EPSILON)
+    if curve == "ROC":
+        x, y = c["fp"] / (c["fp"] + c["tn"] + AUC_EPSILON), recall
+    else:
+        x, y = recall, (c["tp"] + AUC_EPSILON) / (c["tp"] + c["fp"] + AUC_EPSILON)
+    heights = AUC_SUMMATIONS[summation_method](y[:-1], y[1:])
+    return reduce_sum((x[:-1] - x[1:]) * heights, name=name)
+
+
+# TF1's other tf.metrics, not implemented here (mean_iou needs confusion matrices, the _at_k family top-k sets).
+_NOT_IMPLEMENTED = ("average_precision_at_k", "false_negatives_at_thresholds", "false_positives_at_thresholds",
                     "mean_cosine_distance", "mean_iou", "mean_per_class_accuracy", "mean_tensor",
                     "precision_at_k", "precision_at_thresholds", "precision_at_top_k", "recall_at_k",
                     "recall_at_thresholds", "recall_at_top_k", "sensitivity_at_specificity",

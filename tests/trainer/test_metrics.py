@@ -129,8 +129,8 @@ def test_bad_weights_and_shapes_are_named():
 
 
 def test_unimplemented_metrics_say_so():
-    with pytest.raises(NotImplementedError, match=r"tf.metrics.auc is not available in ringflow.*has accuracy"):
-        tg.metrics.auc
+    with pytest.raises(NotImplementedError, match=r"tf.metrics.mean_iou is not available in ringflow.*has accuracy"):
+        tg.metrics.mean_iou
     assert not hasattr(tg.metrics, "mean_iou")  # hasattr still answers, as for any missing attribute
     with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
         tg.metrics.nonsense
@@ -144,3 +144,31 @@ def test_mean_relative_error_counts_zero_where_the_normalizer_is_zero():
         with tg.Session() as sess:
             sess.run(tg.local_variables_initializer())
             np.testing.assert_allclose(sess.run(update), (0.0 + 0.5 - 0.75) / 3, rtol=1e-6)  # TF1 divides by the signed normalizer
+
+
+def _curve_points(labels, scores, weights):
+    """(tp, fp, tn, fn) at a threshold below every score, between each pair of distinct scores, above every one."""
+    values = np.unique(scores)
+    cuts = np.concatenate([[values[0] - 1], (values[:-1] + values[1:]) / 2, [values[-1] + 1]])
+    above = scores[None, :] > cuts[:, None]
+    pos = labels.astype(bool)[None, :]
+    return [np.sum(weights * c, axis=1) for c in (above & pos, above & ~pos, ~above & ~pos, ~above & pos)]
+
+
+@pytest.mark.parametrize("curve", ["ROC", "PR"])
+def test_auc_is_the_trapezoidal_area_under_the_curve_over_batches(curve):
+    scores = [RNG.integers(0, 11, size=b.shape) / 10 for b in BATCHES]  # ties, and no score on a threshold
+    labels = [np.where(RNG.random(b.shape) < 0.3 + 0.5 * s, 1, 0) for b, s in zip(BATCHES, scores)]
+    tp, fp, tn, fn = _curve_points(np.concatenate(labels), np.concatenate(scores), np.concatenate(WEIGHTS))
+    recall = tp / (tp + fn)
+    precision = np.where(tp + fp > 0, tp / np.maximum(tp + fp, 1e-30), 1.0)  # TF1's epsilon makes 0/0 one
+    x, y = (fp / (fp + tn), recall) if curve == "ROC" else (recall, precision)
+    expected = np.sum((x[:-1] - x[1:]) * (y[:-1] + y[1:]) / 2)
+    label_in, score_in, weight_in = (tg.placeholder(tg.float64, [None]) for _ in range(3))
+    value, update = tg.metrics.auc(label_in, score_in, weight_in, curve=curve)
+    assert {v.name for v in tg.local_variables()} >= {"auc/true_positives:0", "auc/false_negatives:0"}
+    with tg.Session() as sess:
+        sess.run(tg.local_variables_initializer())
+        for l, s, w in zip(labels, scores, WEIGHTS):  # noqa: E741
+            sess.run(update, {label_in: l, score_in: s, weight_in: w})
+        assert sess.run(value) == pytest.approx(expected, abs=1e-5)

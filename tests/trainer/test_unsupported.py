@@ -17,6 +17,7 @@ MODULES = {
     "trainer": ("tf", "FIFOQueue", "placeholders"),
     "trainer.compat.v1": ("tf.compat.v1", "SparseTensor", "sparse tensors"),
     "trainer.contrib": ("tf.contrib", "crf", "random fields"),
+    "trainer.contrib.estimator": ("tf.contrib.estimator", None, None),
     "trainer.contrib.factorization": ("tf.contrib.factorization", None, None),
     "trainer.contrib.framework": ("tf.contrib.framework", None, None),
     "trainer.contrib.layers": ("tf.contrib.layers", None, None),
@@ -30,7 +31,7 @@ MODULES = {
     "trainer.horovod": ("hvd", "elastic", "restart a job from its checkpoint"),
     "trainer.keras": ("tf.keras", None, None),
     "trainer.keras.datasets": ("tf.keras.datasets", None, None),
-    "trainer.metrics": ("tf.metrics", "auc", "does not implement"),
+    "trainer.metrics": ("tf.metrics", "mean_iou", "does not implement"),
 }
 
 

@@ -8,7 +8,7 @@ MISSING = {
     "crf": "conditional random fields", "cudnn_rnn": "cuDNN RNNs: use tf.contrib.rnn.LSTMBlockCell or "
     "tf.nn.rnn_cell.LSTMCell with tf.nn.dynamic_rnn", "data": _DATA, "distribute": "use ringflow's "
     "DistributedOptimizer or trainer.horovod", "distributions": "probability distributions",
-    "eager": "eager execution (graph mode is the only mode)", "estimator": "use tf.estimator",
+    "eager": "eager execution (graph mode is the only mode)",
     "feature_column": "sequence feature columns: use tf.feature_column's dense columns", "gan": "TF-GAN",
     "graph_editor": "graph editing", "grid_rnn": "grid RNN cells", "image": "use tf.image", "input_pipeline": _DATA,
     "keras": "tf.keras: build the "

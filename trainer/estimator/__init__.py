@@ -1,15 +1,20 @@
-"""tf.estimator: Estimator, its specs and RunConfig, train_and_evaluate, and tf.estimator.inputs (TF1 1.15).
+"""tf.estimator: Estimator, its specs and RunConfig, train_and_evaluate, tf.estimator.inputs and the canned
+estimators (DNN, Linear, DNNLinearCombined and Baseline classifiers, regressors and estimators) with TF1's heads
+(binary_classification_head, multi_class_head, regression_head, which TF 1.15 keeps in tf.contrib.estimator).
 
-Data-parallel training follows Horovod's Estimator pattern: hvd.DistributedOptimizer inside model_fn,
-hvd.BroadcastGlobalVariablesHook(0) as a train hook, and model_dir only on rank 0 (None elsewhere: a
-temporary directory). SavedModel export, warm starts, tf.distribute strategies, TF_CONFIG clusters and the
-canned estimators (which need feature columns) raise NotImplementedError saying what to do instead.
+Data-parallel training follows Horovod's Estimator pattern: hvd.DistributedOptimizer inside model_fn (or as a
+canned estimator's optimizer), hvd.BroadcastGlobalVariablesHook(0) as a train hook, and model_dir only on rank 0
+(None elsewhere: a temporary directory). SavedModel export, warm starts, tf.distribute strategies, TF_CONFIG
+clusters and the boosted trees estimators raise NotImplementedError saying what to do instead.
 """
 from . import inputs
-from .canned import (BaselineClassifier, BaselineEstimator, BaselineRegressor, BoostedTreesClassifier,
-                     BoostedTreesEstimator, BoostedTreesRegressor, DNNClassifier, DNNEstimator,
-                     DNNLinearCombinedClassifier, DNNLinearCombinedEstimator, DNNLinearCombinedRegressor,
-                     DNNRegressor, LinearClassifier, LinearEstimator, LinearRegressor)
+from .canned.baseline import BaselineClassifier, BaselineEstimator, BaselineRegressor
+from .canned.boosted_trees import BoostedTreesClassifier, BoostedTreesEstimator, BoostedTreesRegressor
+from .canned.dnn import DNNClassifier, DNNEstimator, DNNRegressor
+from .canned.dnn_linear_combined import (DNNLinearCombinedClassifier, DNNLinearCombinedEstimator,
+                                         DNNLinearCombinedRegressor)
+from .canned.head import binary_classification_head, multi_class_head, regression_head
+from .canned.linear import LinearClassifier, LinearEstimator, LinearRegressor
 from .estimator import Estimator
 from .mode_keys import ModeKeys
 from .model_fn import EstimatorSpec
@@ -25,6 +30,8 @@ from ..train.session_run_hook import SessionRunArgs, SessionRunContext, SessionR
 from ..unsupported import missing_names
 
 _SAVED_MODEL = "SavedModel export, which ringflow lacks: the checkpoints in model_dir hold the variables"
+_V2_HEADS = ("TF 2's head classes (TF 1.15 has the v1 heads: tg.estimator.binary_classification_head, "
+             "multi_class_head and regression_head)")
 _MISSING = {
     "export": _SAVED_MODEL, "Exporter": _SAVED_MODEL, "FinalExporter": _SAVED_MODEL,
     "LatestExporter": _SAVED_MODEL, "BestExporter": _SAVED_MODEL,
@@ -32,10 +39,9 @@ _MISSING = {
     "VocabInfo": "warm starts with vocabularies", "experimental": "tf.estimator.experimental",
     "add_metrics": "tf.estimator.add_metrics: return the metrics in model_fn's eval_metric_ops",
     "classifier_parse_example_spec": "feature columns", "regressor_parse_example_spec": "feature columns",
-    "BinaryClassHead": "heads (canned estimators)", "MultiClassHead": "heads (canned estimators)",
-    "MultiHead": "heads (canned estimators)", "MultiLabelHead": "heads (canned estimators)",
-    "PoissonRegressionHead": "heads (canned estimators)", "RegressionHead": "heads (canned estimators)",
-    "LogisticRegressionHead": "heads (canned estimators)", "Head": "heads (canned estimators)",
+    **{name: _V2_HEADS for name in ("BinaryClassHead", "MultiClassHead", "MultiHead", "MultiLabelHead",
+                                    "PoissonRegressionHead", "RegressionHead", "LogisticRegressionHead", "Head")},
 }
 __getattr__ = missing_names(__name__, reasons=_MISSING, have="ringflow's tf.estimator has Estimator with its specs, "
-                            "RunConfig, train_and_evaluate, the canned estimators' names and tf.estimator.inputs")
+                            "RunConfig, train_and_evaluate, the canned estimators and their heads, and "
+                            "tf.estimator.inputs")

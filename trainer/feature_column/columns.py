@@ -102,6 +102,28 @@ class IdentityCategoricalColumn(collections.namedtuple("IdentityCategoricalColum
         return where(outside, zeros_like(values) + self.default_value, values)
 
 
+class VocabularyListCategoricalColumn(collections.namedtuple(
+        "VocabularyListCategoricalColumn", ["key", "vocabulary_list", "dtype", "default_value"])):
+    """Each value's index in vocabulary_list; a value not in it becomes default_value (-1: no id). "" (strings) and
+    -1 (integers) are missing values, as in TF1."""
+
+    name = property(lambda self: self.key)
+    num_buckets = property(lambda self: len(self.vocabulary_list))
+
+    def ids(self, features):
+        values = feature(features, self.key)
+        text = self.dtype == dtypes.string
+        if (values.dtype == dtypes.string) != text or (not text and values.dtype.kind not in "iu"):
+            raise ValueError(f"Column dtype and SparseTensors dtype must be compatible. key: {self.key!r}, column "
+                             f"dtype: {self.dtype.name}, tensor dtype: {values.dtype.name}")
+        matches = equal(expand_dims(values, -1), constant(list(self.vocabulary_list), self.dtype))
+        found = reduce_sum(cast(matches, dtypes.int64), axis=-1)
+        index = reduce_sum(cast(matches, dtypes.int64) * constant(list(range(self.num_buckets)), dtypes.int64), axis=-1)
+        ids = where(equal(found, 0), zeros_like(index) + self.default_value, index)
+        missing = equal(values, b"" if text else MISSING_ID)
+        return where(missing, zeros_like(ids) + MISSING_ID, ids)
+
+
 class IndicatorColumn(collections.namedtuple("IndicatorColumn", ["categorical_column"])):
     """A categorical column as counts: [batch, num_buckets], entry j the number of the example's ids equal j."""
 
@@ -125,14 +147,19 @@ class EmbeddingColumn(collections.namedtuple("EmbeddingColumn", ["categorical_co
         initializer = self.initializer or truncated_normal_initializer(stddev=1 / math.sqrt(self.dimension))
         table = get_variable("embedding_weights", [self.categorical_column.num_buckets, self.dimension],
                              dtype=dtypes.float32, initializer=initializer, trainable=self.trainable and trainable)
-        ids = self.categorical_column.ids(features)
-        present = cast(not_equal(ids, MISSING_ID), dtypes.float32)
-        rows = gather(table, where(equal(present, 1.0), ids, zeros_like(ids)))
-        if self.max_norm is not None:
-            norms = sqrt(reduce_sum(rows * rows, axis=-1, keepdims=True))
-            rows = rows * (float(self.max_norm) / maximum(norms, float(self.max_norm)))  # clipped to max_norm
-        total = reduce_sum(rows * expand_dims(present, -1), axis=-2)
-        count = reduce_sum(present, axis=-1, keepdims=True)
-        if self.combiner == "sum":
-            return total
-        return div_no_nan(total, count if self.combiner == "mean" else sqrt(count))
+        return combined_rows(table, self.categorical_column.ids(features), self.combiner, self.max_norm)
+
+
+def combined_rows(table, ids, combiner, max_norm=None):
+    """Each example's rows of `table` picked by its ids [batch, k] and combined by mean, sqrtn (sum / sqrt(count))
+    or sum: [batch, table width]; MISSING_ID picks nothing, and an example without ids gives zeros."""
+    present = cast(not_equal(ids, MISSING_ID), dtypes.float32)
+    rows = gather(table, where(equal(present, 1.0), ids, zeros_like(ids)))
+    if max_norm is not None:
+        norms = sqrt(reduce_sum(rows * rows, axis=-1, keepdims=True))
+        rows = rows * (float(max_norm) / maximum(norms, float(max_norm)))  # clipped to max_norm
+    total = reduce_sum(rows * expand_dims(present, -1), axis=-2)
+    count = reduce_sum(present, axis=-1, keepdims=True)
+    if combiner == "sum":
+        return total
+    return div_no_nan(total, count if combiner == "mean" else sqrt(count))

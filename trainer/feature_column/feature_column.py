@@ -1,5 +1,6 @@
-"""tf.feature_column's constructors, with TF1's argument checks, and input_layer, which concatenates the
-dense columns of a features dict into the [batch, width] input of a model (TF1 graph semantics)."""
+"""tf.feature_column's constructors, with TF1's argument checks; input_layer, which concatenates the dense
+columns of a features dict into the [batch, width] input of a model, and linear_model, which sums each column's
+product with its weights (TF1 graph semantics)."""
 import collections.abc
 import math
 import numbers
@@ -9,13 +10,16 @@ import numpy as np
 from ..framework import dtypes
 from ..framework.graph_wrappers import add_to_collections
 from ..ops.array_ops import concat
+from ..ops.core_ops import identity
+from ..ops.initializers import zeros_initializer
+from ..ops.math_ops import add_n, matmul
 from ..ops.scopes import variable_scope
-from ..ops.variables import global_variables
+from ..ops.variables import get_variable, global_variables
 from .columns import (COMBINERS, BucketizedColumn, EmbeddingColumn, IdentityCategoricalColumn, IndicatorColumn,
-                      NumericColumn)
+                      NumericColumn, VocabularyListCategoricalColumn, combined_rows)
 
 DENSE = (NumericColumn, BucketizedColumn, IndicatorColumn, EmbeddingColumn)
-CATEGORICAL = (IdentityCategoricalColumn, BucketizedColumn)
+CATEGORICAL = (IdentityCategoricalColumn, VocabularyListCategoricalColumn, BucketizedColumn)
 
 
 def _check_key(key):
@@ -64,10 +68,35 @@ def categorical_column_with_identity(key, num_buckets, default_value=None):
     return IdentityCategoricalColumn(key, int(num_buckets), default_value)
 
 
+def categorical_column_with_vocabulary_list(key, vocabulary_list, dtype=None, default_value=-1, num_oov_buckets=0):
+    """String (or integer) feature `key` whose ids are the values' indices in vocabulary_list; other values take
+    default_value (-1: no id)."""
+    _check_key(key)
+    if vocabulary_list is None or len(vocabulary_list) < 1:
+        raise ValueError(f"vocabulary_list {vocabulary_list!r} must be non-empty, column_name: {key}")
+    if len(set(vocabulary_list)) != len(vocabulary_list):
+        raise ValueError(f"Duplicate keys in vocabulary_list {vocabulary_list!r}, column_name: {key}")
+    if num_oov_buckets:
+        raise NotImplementedError(f"categorical_column_with_vocabulary_list({key!r}, num_oov_buckets=...) is not "
+                                  "implemented in ringflow (TF1 hashes the other values with FarmHash): add the "
+                                  "values to vocabulary_list, or give them default_value")
+    text = all(isinstance(v, (str, bytes)) for v in vocabulary_list)
+    if not text and not all(isinstance(v, numbers.Integral) for v in vocabulary_list):
+        raise ValueError(f"vocabulary_list {vocabulary_list!r} must hold only strings or only integers, "
+                         f"column_name: {key}")
+    dtype = dtypes.as_dtype(dtype or (dtypes.string if text else dtypes.int64))
+    if (dtype == dtypes.string) != text:
+        raise ValueError(f"dtype {dtype.name} does not match vocabulary_list {vocabulary_list!r}, column_name: {key}")
+    if default_value != -1 and not 0 <= default_value < len(vocabulary_list):
+        raise ValueError(f"default_value {default_value!r} not in range [0, {len(vocabulary_list)}), column {key!r}")
+    values = tuple(v.encode() if isinstance(v, str) else v for v in vocabulary_list)
+    return VocabularyListCategoricalColumn(key, values, dtype, int(default_value))
+
+
 def _check_categorical(column, what):
     if not isinstance(column, CATEGORICAL):
         raise ValueError(f"{what} takes a categorical column (categorical_column_with_identity, "
-                         f"bucketized_column), got {column!r}")
+                         f"categorical_column_with_vocabulary_list, bucketized_column), got {column!r}")
 
 
 def indicator_column(categorical_column):
@@ -95,7 +124,7 @@ def embedding_column(categorical_column, dimension, combiner="mean", initializer
     return EmbeddingColumn(categorical_column, int(dimension), combiner, initializer, max_norm, trainable)
 
 
-def _dense_columns(feature_columns):
+def _columns(feature_columns, allowed, what):
     if isinstance(feature_columns, DENSE + CATEGORICAL):
         feature_columns = [feature_columns]
     if isinstance(feature_columns, dict) or not isinstance(feature_columns, collections.abc.Iterable):
@@ -104,9 +133,8 @@ def _dense_columns(feature_columns):
     if not columns:
         raise ValueError("feature_columns must not be empty")
     for column in columns:
-        if not isinstance(column, DENSE):
-            raise ValueError(f"Items of feature_columns must be dense columns: wrap a categorical column with "
-                             f"embedding_column or indicator_column. Given: {column!r}")
+        if not isinstance(column, allowed):
+            raise ValueError(f"Items of feature_columns must be {what}. Given: {column!r}")
     names = {}
     for column in columns:
         if column.name in names:
@@ -121,7 +149,8 @@ def input_layer(features, feature_columns, weight_collections=None, trainable=Tr
     """The dense `feature_columns` of `features` (a dict of Tensors), each as [batch, its width], concatenated
     in the order of the columns' names (TF1's) into a float32 [batch, total width] Tensor. Variables are made
     under input_layer/<column name>/; cols_to_vars and cols_to_output_tensors, when given, are filled."""
-    columns = _dense_columns(feature_columns)
+    columns = _columns(feature_columns, DENSE, "dense columns: wrap a categorical column with embedding_column "
+                       "or indicator_column")
     outputs = []
     with variable_scope(None, default_name="input_layer", values=list(features.values())):
         for column in columns:
@@ -137,3 +166,43 @@ def input_layer(features, feature_columns, weight_collections=None, trainable=Tr
                 cols_to_output_tensors[column] = output
             outputs.append(output)
         return concat(outputs, 1)
+
+
+def linear_model(features, feature_columns, units=1, sparse_combiner="sum", weight_collections=None, trainable=True,
+                 cols_to_vars=None):
+    """The [batch, units] sum of each column times its weights, plus a bias (TF1's linear_model).
+
+    Columns are visited in the order of their names, each under linear_model/<column name>/ with its zero-initialized
+    "weights" ([width, units] for a dense column, [num_buckets, units] for a categorical one, whose rows for an
+    example's ids are combined by `sparse_combiner`: sum, mean or sqrtn); the bias is linear_model/bias_weights.
+    cols_to_vars, when given, maps each column (and "bias") to its variables."""
+    if sparse_combiner not in COMBINERS:
+        raise ValueError(f"sparse_combiner must be one of {COMBINERS}, got {sparse_combiner!r}")
+    columns = _columns(feature_columns, DENSE + CATEGORICAL, "dense or categorical columns")
+    weighted_sums = []
+    with variable_scope(None, default_name="linear_model", values=list(features.values())):
+        for column in columns:
+            before = set(global_variables())
+            with variable_scope(None, default_name=column.name):
+                weighted_sums.append(_weighted_sum(column, features, units, sparse_combiner, trainable))
+            made = [v for v in global_variables() if v not in before]
+            for variable in made:
+                add_to_collections(weight_collections or (), variable)
+            if cols_to_vars is not None:
+                cols_to_vars[column] = made
+        bias = get_variable("bias_weights", [units], dtype=dtypes.float32, initializer=zeros_initializer(),
+                            trainable=trainable)
+        add_to_collections(weight_collections or (), bias)
+        if cols_to_vars is not None:
+            cols_to_vars["bias"] = [bias]
+        return identity(add_n(weighted_sums) + bias, name="weighted_sum")
+
+
+def _weighted_sum(column, features, units, sparse_combiner, trainable):
+    categorical = isinstance(column, CATEGORICAL)
+    rows = column.num_buckets if categorical else column.width
+    weights = get_variable("weights", [rows, units], dtype=dtypes.float32, initializer=zeros_initializer(),
+                           trainable=trainable)
+    if categorical:
+        return combined_rows(weights, column.ids(features), sparse_combiner)
+    return matmul(column.dense(features, trainable), weights)

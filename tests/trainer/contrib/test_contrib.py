@@ -34,6 +34,11 @@ def test_other_contrib_names_are_the_same_objects():
     assert contrib.slim.arg_scope is contrib.framework.arg_scope
     assert contrib.layers.conv2d is contrib.layers.convolution2d
     assert contrib.layers.xavier_initializer_conv2d is contrib.layers.xavier_initializer
+    for name in ("binary_classification_head", "multi_class_head", "regression_head", "DNNEstimator",
+                 "LinearEstimator", "DNNLinearCombinedEstimator"):
+        assert getattr(contrib.estimator, name) is getattr(tg.estimator, name), name
+    with pytest.raises(NotInRingflow, match="tf.contrib.estimator.multi_label_head is not available in ringflow"):
+        contrib.estimator.multi_label_head
 
 
 def _lstm_reference(x, c, h, kernel, bias, forget_bias=1.0, peepholes=None, clip=None):

@@ -256,8 +256,8 @@ def test_train_and_evaluate_evaluates_each_new_checkpoint(tmp_path):
 def test_unavailable_parts_raise_naming_what_is_missing(tmp_path):
     with pytest.raises(NotImplementedError, match="warm_start_from"):
         tf.estimator.Estimator(linear_model_fn, params={}, warm_start_from=str(tmp_path))
-    with pytest.raises(NotImplementedError, match="canned estimators .* tg.feature_column.input_layer"):
-        tf.estimator.DNNClassifier(hidden_units=[10], feature_columns=[])
+    with pytest.raises(NotImplementedError, match="BoostedTreesClassifier.*boosted trees are missing"):
+        tf.estimator.BoostedTreesClassifier(feature_columns=[], n_batches_per_layer=1)
     with pytest.raises(NotImplementedError, match="SavedModel"):
         trained(tmp_path, steps=1).export_saved_model(str(tmp_path), None)
     with pytest.raises(NotImplementedError, match="pandas_input_fn"):

@@ -128,3 +128,49 @@ def test_bad_columns_and_arguments_say_what_is_wrong():
         fc.embedding_column(identity, 0)
     with pytest.raises(NotInRingflow, match="tf.feature_column.crossed_column is not available"):
         fc.crossed_column
+
+
+@pytest.mark.parametrize("combiner", ["sum", "mean", "sqrtn"])
+def test_linear_model_sums_each_column_times_its_weights(combiner):
+    features = {"x": np.arange(6.0).reshape(3, 2), "ids": np.array([[1, 1], [3, -1], [-1, -1]]),
+                "b": np.array([-1.0, 0.5, 2.0])}
+    columns = [fc.numeric_column("x", shape=2), fc.categorical_column_with_identity("ids", 4),
+               fc.bucketized_column(fc.numeric_column("b"), [0.0, 1.0])]
+    cols_to_vars = {}
+    logits = fc.linear_model(features, columns, units=2, sparse_combiner=combiner, cols_to_vars=cols_to_vars)
+    names = [v.name for v in tg.global_variables()]
+    assert names == ["linear_model/b_bucketized/weights:0", "linear_model/ids/weights:0", "linear_model/x/weights:0",
+                     "linear_model/bias_weights:0"]  # TF1's names, columns in name order
+    assert [v.shape.as_list() for v in tg.global_variables()] == [[3, 2], [4, 2], [2, 2], [2]]
+    assert cols_to_vars["bias"][0].name == "linear_model/bias_weights:0"
+    rng = np.random.default_rng(0)
+    w = {v.name: rng.normal(size=v.shape.as_list()) for v in tg.global_variables()}
+    with tg.Session() as sess:
+        for v in tg.global_variables():
+            v.load(w[v.name], sess)
+        got = sess.run(logits)
+    ids_rows = [w["linear_model/ids/weights:0"][[1, 1]], w["linear_model/ids/weights:0"][[3]], np.zeros((0, 2))]
+    scale = {"sum": lambda n: 1.0, "mean": lambda n: 1.0 / max(n, 1), "sqrtn": lambda n: 1.0 / np.sqrt(max(n, 1))}
+    categorical = np.stack([rows.sum(axis=0) * scale[combiner](len(rows)) for rows in ids_rows])
+    bucket_rows = w["linear_model/b_bucketized/weights:0"][np.searchsorted([0.0, 1.0], features["b"], side="right")]
+    expected = (features["x"] @ w["linear_model/x/weights:0"] + categorical + bucket_rows
+                + w["linear_model/bias_weights:0"])
+    np.testing.assert_allclose(got, expected, rtol=1e-5)
+    with pytest.raises(ValueError, match="sparse_combiner must be one of"):
+        fc.linear_model(features, columns, sparse_combiner="max")
+
+
+def test_vocabulary_list_ids_skip_missing_values_and_default_the_unknown():
+    colours = fc.categorical_column_with_vocabulary_list("colour", ["red", "green", "blue"])
+    sizes = fc.categorical_column_with_vocabulary_list("size", [10, 20], default_value=0)
+    features = {"colour": np.array([["red", "blue"], ["pink", ""], ["green", "green"]]),
+                "size": np.array([20, 30, -1])}
+    counts = run(fc.input_layer(features, [fc.indicator_column(colours), fc.indicator_column(sizes)]))
+    # "pink" is unknown (-1: no id), "" and -1 are missing values; 30 takes default_value 0
+    assert counts.tolist() == [[1, 0, 1, 0, 1], [0, 0, 0, 1, 0], [0, 2, 0, 0, 0]]
+    with pytest.raises(ValueError, match="Duplicate keys in vocabulary_list"):
+        fc.categorical_column_with_vocabulary_list("c", ["a", "a"])
+    with pytest.raises(NotImplementedError, match="num_oov_buckets"):
+        fc.categorical_column_with_vocabulary_list("c", ["a"], num_oov_buckets=2)
+    with pytest.raises(ValueError, match="Column dtype and SparseTensors dtype must be compatible"):
+        fc.input_layer({"size": np.array(["10"])}, [fc.indicator_column(sizes)])

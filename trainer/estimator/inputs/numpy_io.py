@@ -5,6 +5,7 @@ needs it (batch_op.py), so rows come in order (or in a seeded shuffled order) wh
 """
 import numpy as np
 
+from ...ops.core_ops import as_string_array
 from .batch_op import numpy_batch
 
 _TARGET_KEY = "__target_key__"
@@ -21,6 +22,12 @@ def _features(x):
             raise ValueError("x cannot be an empty array")
         return {_ARRAY_KEY: x}
     raise TypeError(f"x must be a dict or array; got {type(x).__name__}")
+
+
+def _array(values):
+    """values as an array; text (str or bytes) as a tg.string array of bytes, as TF1 feeds it."""
+    array = np.asarray(values)
+    return as_string_array(array) if array.dtype.kind in "SU" else array
 
 
 def _unique_target_key(columns):
@@ -47,7 +54,7 @@ def _columns(x, y):
     else:
         target_keys = _unique_target_key(columns)
         columns[target_keys] = y
-    columns = {k: np.asarray(v) for k, v in columns.items()}
+    columns = {k: _array(v) for k, v in columns.items()}
     if len({v.shape[0] if v.ndim else None for v in columns.values()}) != 1:
         x_shapes = {k: columns[k].shape for k in feature_keys}
         y_shapes = (None if target_keys is None else columns[target_keys].shape if isinstance(target_keys, str)

@@ -1,0 +1,27 @@
+"""The optimizer a canned estimator takes: a name, an Optimizer, or a callable returning one (TF1's rule)."""
+from ...train.adagrad import AdagradOptimizer
+from ...train.adam import AdamOptimizer
+from ...train.ftrl import FtrlOptimizer
+from ...train.gradient_descent import GradientDescentOptimizer
+from ...train.optimizer import Optimizer
+from ...train.rmsprop import RMSPropOptimizer
+
+OPTIMIZER_CLS_NAMES = {"Adagrad": AdagradOptimizer, "Adam": AdamOptimizer, "Ftrl": FtrlOptimizer,
+                       "RMSProp": RMSPropOptimizer, "SGD": GradientDescentOptimizer}
+
+
+def get_optimizer_instance(opt, learning_rate=None):
+    """`opt` as an Optimizer: a name in OPTIMIZER_CLS_NAMES made with `learning_rate`, a callable called with no
+    arguments, or an Optimizer (Horovod's DistributedOptimizer included) as given."""
+    if isinstance(opt, str):
+        if opt not in OPTIMIZER_CLS_NAMES:
+            raise ValueError(f"Unsupported optimizer name: {opt}. Supported names are: "
+                             f"{tuple(sorted(OPTIMIZER_CLS_NAMES))}")
+        if learning_rate is None:
+            raise ValueError("learning_rate must be specified when opt is string.")
+        return OPTIMIZER_CLS_NAMES[opt](learning_rate=learning_rate)
+    if callable(opt) and not isinstance(opt, Optimizer):
+        opt = opt()
+    if not isinstance(opt, Optimizer):
+        raise ValueError(f"The given object is not an Optimizer instance. Given: {opt!r}")
+    return opt
