@@ -74,3 +74,16 @@ def test_default_optimizer_is_adagrad_at_tf1s_rate(tmp_path):
     g = -2 * y.sum()
     np.testing.assert_allclose(est.get_variable_value("dnn/logits/bias"), [-0.05 * g / np.sqrt(0.1 + g * g)],
                                rtol=1e-5)
+
+
+def test_ringflows_distributed_optimizer_is_taken_and_anything_else_refused(tmp_path):
+    # tg.DistributedOptimizer wraps an optimizer without subclassing tf.train.Optimizer: TF1's isinstance rule would
+    # refuse the one optimizer a data-parallel ringflow program passes
+    x, y = linear(rows=40)
+    est = tf.estimator.DNNRegressor([4], [X_COLUMN], model_dir=str(tmp_path), config=config(),
+                                    optimizer=tf.DistributedOptimizer(tf.train.AdagradOptimizer(0.1)))
+    est.train(repeated(x, y), steps=3)
+    assert est.get_variable_value("global_step") == 3
+    with pytest.raises(ValueError, match="not an Optimizer instance"):
+        tf.estimator.DNNRegressor([4], [X_COLUMN], model_dir=str(tmp_path / "other"), config=config(),
+                                  optimizer=object()).train(repeated(x, y), steps=1)
