@@ -4,8 +4,8 @@ finding out which ranks are really late.
 With a core per rank, a wait first polls (latency), then yields the core for a while (still calling into MPI,
 which moves messages over TCP only while their ranks call it), then naps. With more ranks than cores ("crowded")
 it naps at once: a rank that polls or yields stays runnable, so the scheduler keeps counting it against its core,
-and the rank it waits for may be queued behind it. Each nap lasts a tenth of the time waited so far (at least
-NAP_MIN_S, at most the mode's cap), so a wait ends at most about 10% late, and a rank waiting seconds for a
+and the rank it waits for may be queued behind it. Each nap lasts NAP_SHARE of the time waited so far (at least
+NAP_MIN_S, at most the mode's cap), so a wait ends at most about 3% late, and a rank waiting seconds for a
 stalled peer costs 1-3% of a core.
 
 On a timeout the rank only knows the partner it was waiting on, who may itself be waiting on someone else (in
@@ -29,12 +29,13 @@ ENV = "RINGFLOW_TIMEOUT"
 # rate for 4 MiB messages (0.5x), against 0.96x with 0.2 s (scripts/bench_cluster.py).
 YIELD_S, NAP_MAX_S = 0.2, 0.001
 # Crowded: no yielding (4 ranks on 2 cores, 1 MiB ring: 1.35-1.49x MPI_Allreduce's time yielding for 0.2 s,
-# 1.5x yielding for 0.5 ms, 0.6-0.9x napping at once; scripts/bench_allreduce.py), naps up to 10 ms: a nap
-# that long comes only after 0.1 s of waiting, and a 2 s wait then costs under 1% of a core.
-CROWDED_NAP_MAX_S = 0.01
+# 1.5x yielding for 0.5 ms, 0.6-0.9x napping at once; scripts/bench_allreduce.py), and naps up to 5 ms: a 2 s wait
+# then costs ~1% of a core (2 ms: 1.5%, 1 ms: 2.5%), while a 64 MiB MPI_Iallreduce, whose schedule advances only
+# inside our MPI calls, stays as fast as before (10 ms naps, a tenth of the time waited: 10-20% slower).
+CROWDED_NAP_MAX_S = 0.005
 # The shortest nap: time.sleep adds the kernel's 50 us timer slack, so a nap is ~0.1 ms, a few context switches.
 NAP_MIN_S = 50e-6
-NAP_SHARE = 0.1  # a nap lasts this share of the time waited so far: the wait ends at most ~10% late
+NAP_SHARE = 0.03  # a nap lasts this share of the time waited so far: the wait ends at most ~3% late
 TAG_ROLL = 23  # beside rd's 17 and the ring's 21/22 on the communicator's private comm
 ROLL_POLL_S = 0.01
 

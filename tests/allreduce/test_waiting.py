@@ -54,10 +54,10 @@ def late_join(tmp_path, backend, cores, count=4):
 # 1 MiB takes the ring's data path, not only recursive doubling
 @pytest.mark.parametrize("backend, count", [("ring", 4), ("ring", 2**17), ("mpi", 4), ("shm", 4)])
 def test_a_crowded_rank_naps_while_it_waits(tmp_path, backend, count):
-    # a 2 s wait naps ~250 times (0.02-0.03 s of CPU here); yielding for 0.2 s first, as before, cost 0.1-0.14 s
+    # a 2 s wait naps ~500 times (0.02-0.03 s of CPU here); yielding for 0.2 s first, as before, cost 0.1-0.14 s
     report = late_join(tmp_path, backend, "one core for both", count)
     assert report["crowded"], report
-    assert report["cpu"] < 0.03 * report["wall"], report
+    assert report["cpu"] < 0.035 * report["wall"], report
 
 
 def test_a_rank_with_a_core_of_its_own_yields_only_briefly(tmp_path):
