@@ -21,9 +21,9 @@ A backend, and a helper like rd.py, builds on these hooks, never on the base's u
     collective starts with (or carry the signature in the first message and call `raise_mismatch()` when
     the ranks' differ, as rd and shm do);
   - `wait(reqs, recvs)` for MPI requests; for any other wait, waiting.patiently with `watch(ready)` called
-    between polls, then `give_up()` past `timeout`: they end in CollectiveTimeout naming the late ranks, or
-    in RankExited as soon as a rank the wait needs has ended its program (departure.py; `position()` is what
-    a rank's exit notice says);
+    between polls and `crowded=oversubscribed`, then `give_up()` past `timeout`: they end in CollectiveTimeout
+    naming the late ranks, or in RankExited as soon as a rank the wait needs has ended its program
+    (departure.py; `position()` is what a rank's exit notice says);
   - `scratch(key, dtype, count)` for reusable buffers, `check_root(root)`, and the attributes `comm` (a
     private duplicate), `rank`, `size`, `timeout`, `spins`, `oversubscribed` and `doubling` (rd.py's
     recursive doubling, which carries the agreement and, up to `doubling.capacity` bytes, a payload).
@@ -259,7 +259,7 @@ class Communicator:
             if testall(reqs):
                 return
         ready = lambda: testall(reqs)  # noqa: E731
-        if not patiently(ready, 0, self.timeout, lambda: self.watch(ready)):
+        if not patiently(ready, 0, self.timeout, lambda: self.watch(ready), crowded=self.oversubscribed):
             for req in reqs[:recvs]:
                 if not req.Get_status():
                     try:
@@ -272,7 +272,7 @@ class Communicator:
         """Called while a wait is not ready: raise RankExited if a rank of this communicator has ended its
         program and ready() stays false through departure.GRACE_S (its last messages may still be arriving)."""
         notices = self.departures.check()
-        if not notices or self.departures.grace(ready):
+        if not notices or self.departures.grace(ready, self.oversubscribed):
             return
         self._broken, error = diagnosis.departed(self.rank, self.position(), notices)
         raise error

@@ -65,9 +65,9 @@ class Watch:
                     self.departed[status.Get_source()] = message.recv()
         return self.departed
 
-    def grace(self, ready):
+    def grace(self, ready, crowded=False):
         """After a notice: whether ready() becomes true within GRACE_S (the leaver's last data arriving)."""
-        return patiently(ready, 0, GRACE_S)
+        return patiently(ready, 0, GRACE_S, crowded=crowded)
 
 
 def _announce():

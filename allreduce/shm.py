@@ -142,7 +142,7 @@ class SharedMemoryCommunicator(Communicator):
     def _await(self, seq):
         flags, peers = self.flags, self.peers
         ready = lambda: all(flags[q][0] >= seq for q in peers)  # noqa: E731
-        if not patiently(ready, self.spins, self.timeout, lambda: self.watch(ready)):
+        if not patiently(ready, self.spins, self.timeout, lambda: self.watch(ready), crowded=self.oversubscribed):
             self.give_up()
 
 

@@ -1,8 +1,12 @@
 """How a rank waits for the others: with a deadline, without burning a core, and, when the deadline passes,
 finding out which ranks are really late.
 
-A wait first polls (latency), then yields the core for a short while (on an oversubscribed node the rank we
-wait for may need it), then sleeps ever longer: a rank waiting minutes for a stalled peer costs about 1% of a core.
+With a core per rank, a wait first polls (latency), then yields the core for a while (still calling into MPI,
+which moves messages over TCP only while their ranks call it), then naps. With more ranks than cores ("crowded")
+it naps at once: a rank that polls or yields stays runnable, so the scheduler keeps counting it against its core,
+and the rank it waits for may be queued behind it. Each nap lasts NAP_SHARE of the time waited so far (at least
+NAP_MIN_S, at most the mode's cap), so a wait ends at most about 3% late, and a rank waiting seconds for a
+stalled peer costs 1-3% of a core.
 
 On a timeout the rank only knows the partner it was waiting on, who may itself be waiting on someone else (in
 recursive doubling rank 0 waits on rank 1, which waits on rank 2). So every rank that gives up tells every
@@ -17,11 +21,19 @@ from .env import env_number
 
 DEFAULT_TIMEOUT_S = 300.0
 ENV = "RINGFLOW_TIMEOUT"
-# After the caller's spins, yield the core for up to 0.2 s, then sleep from 50 us doubling to 1 ms (a longer
-# wait wakes ~1000 times a second, ~1% of a core). Yielding keeps calling into MPI: over TCP (UCX) a message
+# With a core per rank, after the caller's spins, yield the core for up to 0.2 s, then nap up to 1 ms (a longer
+# wait wakes ~1000 times a second, 2-3% of a core). Yielding keeps calling into MPI: over TCP (UCX) a message
 # only moves while its ranks call MPI, and a 2 ms window made rings across 1 Gbit links run at half the link
 # rate for 4 MiB messages (0.5x), against 0.96x with 0.2 s (scripts/bench_cluster.py).
-YIELD_S, NAP_MIN_S, NAP_MAX_S = 0.2, 50e-6, 0.001
+YIELD_S, NAP_MAX_S = 0.2, 0.001
+# Crowded: no yielding (4 ranks on 2 cores, 1 MiB ring: 1.35-1.49x MPI_Allreduce's time yielding for 0.2 s,
+# 1.5x yielding for 0.5 ms, 0.6-0.9x napping at once; scripts/bench_allreduce.py), and naps up to 5 ms: a 2 s wait
+# then costs ~1% of a core (2 ms: 1.5%, 1 ms: 2.5%), while a 64 MiB MPI_Iallreduce, whose schedule advances only
+# inside our MPI calls, stays as fast as before (10 ms naps, a tenth of the time waited: 10-20% slower).
+CROWDED_NAP_MAX_S = 0.005
+# The shortest nap: time.sleep adds the kernel's 50 us timer slack, so a nap is ~0.1 ms, a few context switches.
+NAP_MIN_S = 50e-6
+NAP_SHARE = 0.03  # a nap lasts this share of the time waited so far: the wait ends at most ~3% late
 TAG_ROLL = 23  # beside rd's 17 and the ring's 21/22 on the communicator's private comm
 ROLL_POLL_S = 0.01
 
@@ -40,14 +52,16 @@ def resolve_timeout(timeout):
     return value
 
 
-def patiently(ready, spins, timeout, watch=None):
+def patiently(ready, spins, timeout, watch=None, crowded=False):
     """Poll ready() until it returns true (then True) or timeout seconds pass (then False). After the spins,
-    watch() (if given) is called between polls: it raises when the wait can never end (a rank has left)."""
+    watch() (if given) is called between polls: it raises when the wait can never end (a rank has left).
+    crowded: this node has more ranks than cores (the communicator's `oversubscribed`): nap at once."""
     for _ in range(spins):
         if ready():
             return True
-    now = time.monotonic()
-    deadline, yield_until, nap = now + timeout, now + YIELD_S, NAP_MIN_S
+    start = time.monotonic()
+    deadline = start + timeout
+    yield_until, nap_max = (start, CROWDED_NAP_MAX_S) if crowded else (start + YIELD_S, NAP_MAX_S)
     while not ready():
         now = time.monotonic()
         if now > deadline:
@@ -57,8 +71,7 @@ def patiently(ready, spins, timeout, watch=None):
         if now < yield_until:
             os.sched_yield()
         else:
-            time.sleep(nap)
-            nap = min(2 * nap, NAP_MAX_S)
+            time.sleep(min(max(NAP_MIN_S, NAP_SHARE * (now - start)), nap_max, max(deadline - now, 0)))
     return True
 
 

@@ -1,6 +1,7 @@
 """Allreduce benchmark, nccl-tests style: every backend side by side against MPI_Allreduce.
 
     mpiexec -n N python scripts/bench_allreduce.py [--min-bytes 4] [--max-bytes 64M] [--factor 4] [--dtype float32]
+    mpiexec -n 4 python scripts/bench_allreduce.py --min-bytes 1M --backends mpi,ring,auto   # 4 ranks on 2 cores
 
 Times are per call, the median over interleaved repeats (each repeat runs every backend once, in turn, so
 drift on a shared machine hits them all alike) of the slowest rank's time. algbw = bytes / time,
@@ -8,6 +9,11 @@ busbw = algbw * 2(N-1)/N (the bytes each rank must move in any allreduce). Buffe
 timing, and every backend reduces into a preallocated out=. The "fused" column is shm's FusedAllreduce on one
 bucket of that size, reduced in place in shared memory (op max, so repeated calls keep the values; it costs
 what a sum does), i.e. the gradient-averaging path without the copy into shm's window.
+
+The last table divides every backend's time by the "mpi" backend's from the same run, from --ratio-bytes up: that
+backend is MPI_Allreduce waited for as every ringflow collective waits (waiting.py), so the ratio compares the
+algorithms alone. The header says whether the ranks outnumber the cores (oversubscribed), where how a rank waits
+decides as much as the algorithm.
 """
 import argparse
 import os
@@ -19,8 +25,9 @@ from mpi4py import MPI
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import allreduce  # noqa: E402
+from allreduce import topology  # noqa: E402
 
-BACKENDS = ["mpi", "ring", "ps", "shm", "nccl"]
+BACKENDS = ["mpi", "ring", "ps", "shm", "auto", "nccl"]
 
 
 def parse_bytes(text):
@@ -65,6 +72,7 @@ def main():
     ap.add_argument("--dtype", default="float32")
     ap.add_argument("--backends", default=",".join(BACKENDS))
     ap.add_argument("--repeat-scale", type=float, default=1.0)
+    ap.add_argument("--ratio-bytes", default="1M", help="smallest size in the table of ratios to the 'mpi' backend")
     args = ap.parse_args()
     comm = MPI.COMM_WORLD
     n, dtype = comm.size, np.dtype(args.dtype)
@@ -79,6 +87,9 @@ def main():
     alone, together = memcpy_bandwidth(comm)
     say(f"# allreduce benchmark: {n} ranks, dtype {dtype.name}, MPI: {MPI.Get_library_version().splitlines()[0]}")
     say(f"# node memcpy bandwidth: {alone:.1f} GB/s one rank alone, {together:.1f} GB/s per rank with all {n} copying")
+    if comms:
+        crowded = next(iter(comms.values())).oversubscribed
+        say(f"# {n} ranks on {topology.cores()} cores here: {'oversubscribed' if crowded else 'a core per rank'}")
     for name, why in skipped.items():
         say(f"# skipped {name}: {why}")
     names = list(comms) + (["fused"] if "shm" in comms else [])
@@ -131,6 +142,16 @@ def main():
         bus = lambda k: size / med[k] / 1e9 * factor
         say(f"{human(size):>10} {bus('MPI'):8.2f}" +
             "".join(f" | {size / med[k] / 1e9:9.2f} {bus(k):6.2f} {100 * bus(k) / together:5.0f}" for k in names))
+
+    others = [k for k in names if k != "mpi"]
+    big = [(size, med) for size, med in rows if size >= parse_bytes(args.ratio_bytes)]
+    if "mpi" in names and others and big:
+        say(f"\n# time per call as a ratio to the 'mpi' backend's (MPI_Allreduce waited for as ringflow waits), "
+            f"medians of one run")
+        say(f"{'size':>10} {'mpi us':>9}" + "".join(f" | {k + ' xmpi':>10}" for k in others))
+        for size, med in big:
+            say(f"{human(size):>10} {med['mpi'] * 1e6:9.1f}" +
+                "".join(f" | {med[k] / med['mpi']:10.2f}" for k in others))
 
 
 if __name__ == "__main__":
