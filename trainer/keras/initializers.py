@@ -107,7 +107,8 @@ _BY_NAME = {"Zeros": Zeros, "Ones": Ones, "Constant": Constant, "RandomNormal": 
             "identity": Identity, "orthogonal": Orthogonal, "random_normal": RandomNormal,
             "random_uniform": RandomUniform, "truncated_normal": TruncatedNormal, "glorot_uniform": glorot_uniform,
             "glorot_normal": glorot_normal, "he_normal": he_normal, "he_uniform": he_uniform,
-            "lecun_normal": lecun_normal, "lecun_uniform": lecun_uniform}
+            "lecun_normal": lecun_normal, "lecun_uniform": lecun_uniform, "uniform": RandomUniform,
+            "normal": RandomNormal}
 
 
 def serialize(initializer):
