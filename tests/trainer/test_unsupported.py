@@ -30,6 +30,10 @@ MODULES = {
     "trainer.horovod": ("hvd", "elastic", "restart a job from its checkpoint"),
     "trainer.keras": ("tf.keras", None, None),
     "trainer.keras.datasets": ("tf.keras.datasets", None, None),
+    "trainer.keras.layers": ("tf.keras.layers", None, None),
+    "trainer.keras.preprocessing": ("tf.keras.preprocessing", None, None),
+    "trainer.keras.preprocessing.sequence": ("tf.keras.preprocessing.sequence", None, None),
+    "trainer.keras.utils": ("tf.keras.utils", None, None),
     "trainer.metrics": ("tf.metrics", "auc", "does not implement"),
 }
 

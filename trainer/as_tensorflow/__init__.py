@@ -19,6 +19,7 @@ import os
 import sys
 import types
 
+from .. import keras
 from ..contrib.missing import MISSING as CONTRIB_MISSING
 from ..unsupported import MISSING
 from ..platform.early_abort import RANK_VARIABLES
@@ -106,10 +107,15 @@ def _missing(fullname):
                 name = fullname[len(prefix):].split(".")[0]
                 if package == "contrib" and name in CONTRIB_MISSING:
                     return f"tf.contrib.{name} is not available in ringflow ({CONTRIB_MISSING[name]})"
-                if package == "keras" and name != "datasets":
-                    return (f"tf.keras.{name} is not available in ringflow ({MISSING['keras']}); of tf.keras only "
-                            "tf.keras.datasets.mnist and fashion_mnist are")
+                if package == "keras" and not _in_keras(name):
+                    return f"tf.keras.{name} is not available in ringflow ({MISSING['keras']})"
     return None
+
+
+def _in_keras(name):
+    """Whether ringflow's tf.keras has `name`, as an attribute or a submodule (found without this finder)."""
+    return hasattr(keras, name) or importlib.machinery.PathFinder.find_spec(f"{keras.__name__}.{name}",
+                                                                           keras.__path__) is not None
 
 
 _FINDER = TensorflowFinder()

@@ -5,7 +5,7 @@ embedding, normalization, merge and advanced-activation layers, losses, metrics,
 utils, preprocessing.sequence and datasets' MNIST loaders. Missing names (recurrent layers, applications, ...)
 raise NotInRingflow saying so.
 """
-from ..unsupported import missing_names
+from ..unsupported import MISSING, missing_names
 from . import (activations, backend, callbacks, constraints, datasets, initializers, layers, losses, metrics, models,
                optimizers, preprocessing, regularizers, utils)
 from .engine.input_layer import Input
@@ -18,6 +18,4 @@ __all__ = ["Input", "Model", "Sequential", "activations", "backend", "callbacks"
            "initializers", "layers", "losses", "metrics", "models", "optimizers", "preprocessing", "regularizers",
            "utils"]
 
-__getattr__ = missing_names(__name__, have="tf.keras has models, layers, compile/fit, callbacks, backend, "
-                            "optimizers, losses, metrics, utils, preprocessing.sequence and datasets (README, "
-                            "'tf.keras'); applications, estimator and wrappers are missing")
+__getattr__ = missing_names(__name__, have=MISSING["keras"])

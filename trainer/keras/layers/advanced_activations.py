@@ -2,7 +2,7 @@
 from .. import constraints, initializers, regularizers
 from .. import backend as K
 from ..engine.base_layer import Layer
-from .core import _ser
+from ..utils.generic_utils import serialized
 
 
 class LeakyReLU(Layer):
@@ -103,6 +103,6 @@ class PReLU(Layer):
         return K.relu(inputs) - self.alpha * K.relu(-inputs)
 
     def get_config(self):
-        return dict(super().get_config(), alpha_initializer=_ser(initializers, self.alpha_initializer),
-                    alpha_regularizer=_ser(regularizers, self.alpha_regularizer),
-                    alpha_constraint=_ser(constraints, self.alpha_constraint), shared_axes=self.shared_axes)
+        return dict(super().get_config(), alpha_initializer=serialized(initializers, self.alpha_initializer),
+                    alpha_regularizer=serialized(regularizers, self.alpha_regularizer),
+                    alpha_constraint=serialized(constraints, self.alpha_constraint), shared_axes=self.shared_axes)

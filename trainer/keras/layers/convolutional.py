@@ -7,7 +7,7 @@ from ...ops.pad_ops import pad, tile
 from .. import activations, constraints, initializers, regularizers
 from .. import backend as K
 from ..engine.base_layer import InputSpec, Layer
-from .core import _ser
+from ..utils.generic_utils import serialized
 
 
 def normalize_tuple(value, n, name):
@@ -20,7 +20,7 @@ def normalize_tuple(value, n, name):
     return value
 
 
-def _channels_last(data_format, who):
+def channels_last_only(data_format, who):
     data_format = data_format or K.image_data_format()
     if data_format != "channels_last":
         raise ValueError(f"{who}: ringflow's Keras layers run channels_last only, got data_format={data_format!r}; "
@@ -44,7 +44,7 @@ class Conv(Layer):
         self.padding = padding.lower()
         if self.padding not in ("valid", "same"):
             raise ValueError(f"The `padding` argument must be 'valid' or 'same'. Received: {padding!r}")
-        self.data_format = _channels_last(data_format, type(self).__name__)
+        self.data_format = channels_last_only(data_format, type(self).__name__)
         self.dilation_rate = normalize_tuple(dilation_rate, self.rank, "dilation_rate")
         self.activation, self.use_bias = activations.get(activation), use_bias
         self.kernel_initializer = initializers.get(kernel_initializer)
@@ -83,12 +83,12 @@ class Conv(Layer):
         return dict(super().get_config(), filters=self.filters, kernel_size=self.kernel_size, strides=self.strides,
                     padding=self.padding, data_format=self.data_format, dilation_rate=self.dilation_rate,
                     activation=activations.serialize(self.activation), use_bias=self.use_bias,
-                    kernel_initializer=_ser(initializers, self.kernel_initializer),
-                    bias_initializer=_ser(initializers, self.bias_initializer),
-                    kernel_regularizer=_ser(regularizers, self.kernel_regularizer),
-                    bias_regularizer=_ser(regularizers, self.bias_regularizer),
-                    kernel_constraint=_ser(constraints, self.kernel_constraint),
-                    bias_constraint=_ser(constraints, self.bias_constraint))
+                    kernel_initializer=serialized(initializers, self.kernel_initializer),
+                    bias_initializer=serialized(initializers, self.bias_initializer),
+                    kernel_regularizer=serialized(regularizers, self.kernel_regularizer),
+                    bias_regularizer=serialized(regularizers, self.bias_regularizer),
+                    kernel_constraint=serialized(constraints, self.kernel_constraint),
+                    bias_constraint=serialized(constraints, self.bias_constraint))
 
 
 class Conv1D(Conv):
@@ -116,7 +116,7 @@ class ZeroPadding2D(Layer):
         elif all(isinstance(p, int) for p in padding):
             padding = ((padding[0], padding[0]), (padding[1], padding[1]))
         self.padding = tuple(tuple(p) for p in padding)
-        self.data_format = _channels_last(data_format, "ZeroPadding2D")
+        self.data_format = channels_last_only(data_format, "ZeroPadding2D")
         self.input_spec = InputSpec(ndim=4)
 
     def call(self, inputs):
@@ -151,7 +151,7 @@ class Cropping2D(Layer):
         elif all(isinstance(c, int) for c in cropping):
             cropping = ((cropping[0], cropping[0]), (cropping[1], cropping[1]))
         self.cropping = tuple(tuple(c) for c in cropping)
-        self.data_format = _channels_last(data_format, "Cropping2D")
+        self.data_format = channels_last_only(data_format, "Cropping2D")
         self.input_spec = InputSpec(ndim=4)
 
     def call(self, inputs):
@@ -194,7 +194,7 @@ class UpSampling2D(Layer):
     def __init__(self, size=(2, 2), data_format=None, interpolation="nearest", **kwargs):
         super().__init__(**kwargs)
         self.size = normalize_tuple(size, 2, "size")
-        self.data_format = _channels_last(data_format, "UpSampling2D")
+        self.data_format = channels_last_only(data_format, "UpSampling2D")
         if interpolation != "nearest":
             raise ValueError(f"UpSampling2D: ringflow has interpolation='nearest' only, got {interpolation!r}")
         self.interpolation = interpolation

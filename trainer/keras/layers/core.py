@@ -8,10 +8,7 @@ from ...ops.nn_ops import bias_add
 from .. import activations, constraints, initializers, regularizers
 from .. import backend as K
 from ..engine.base_layer import InputSpec, Layer
-
-
-def _ser(module, value):
-    return module.serialize(value) if value is not None else None
+from ..utils.generic_utils import serialized
 
 
 class Dense(Layer):
@@ -54,13 +51,13 @@ class Dense(Layer):
 
     def get_config(self):
         return dict(super().get_config(), units=self.units, activation=activations.serialize(self.activation),
-                    use_bias=self.use_bias, kernel_initializer=_ser(initializers, self.kernel_initializer),
-                    bias_initializer=_ser(initializers, self.bias_initializer),
-                    kernel_regularizer=_ser(regularizers, self.kernel_regularizer),
-                    bias_regularizer=_ser(regularizers, self.bias_regularizer),
-                    activity_regularizer=_ser(regularizers, self.activity_regularizer),
-                    kernel_constraint=_ser(constraints, self.kernel_constraint),
-                    bias_constraint=_ser(constraints, self.bias_constraint))
+                    use_bias=self.use_bias, kernel_initializer=serialized(initializers, self.kernel_initializer),
+                    bias_initializer=serialized(initializers, self.bias_initializer),
+                    kernel_regularizer=serialized(regularizers, self.kernel_regularizer),
+                    bias_regularizer=serialized(regularizers, self.bias_regularizer),
+                    activity_regularizer=serialized(regularizers, self.activity_regularizer),
+                    kernel_constraint=serialized(constraints, self.kernel_constraint),
+                    bias_constraint=serialized(constraints, self.bias_constraint))
 
 
 class Activation(Layer):

@@ -3,7 +3,7 @@ from ...ops.gather_ops import gather
 from .. import constraints, initializers, regularizers
 from .. import backend as K
 from ..engine.base_layer import Layer
-from .core import _ser
+from ..utils.generic_utils import serialized
 
 
 class Embedding(Layer):
@@ -34,7 +34,7 @@ class Embedding(Layer):
 
     def get_config(self):
         return dict(super().get_config(), input_dim=self.input_dim, output_dim=self.output_dim,
-                    embeddings_initializer=_ser(initializers, self.embeddings_initializer),
-                    embeddings_regularizer=_ser(regularizers, self.embeddings_regularizer),
-                    embeddings_constraint=_ser(constraints, self.embeddings_constraint),
+                    embeddings_initializer=serialized(initializers, self.embeddings_initializer),
+                    embeddings_regularizer=serialized(regularizers, self.embeddings_regularizer),
+                    embeddings_constraint=serialized(constraints, self.embeddings_constraint),
                     mask_zero=self.mask_zero, input_length=self.input_length)

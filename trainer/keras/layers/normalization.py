@@ -5,7 +5,7 @@ from ...ops.nn_impl import moments
 from .. import constraints, initializers, regularizers
 from .. import backend as K
 from ..engine.base_layer import InputSpec, Layer
-from .core import _ser
+from ..utils.generic_utils import serialized
 
 
 class BatchNormalization(Layer):
@@ -75,11 +75,11 @@ class BatchNormalization(Layer):
     def get_config(self):
         return dict(super().get_config(), axis=self.axis, momentum=self.momentum, epsilon=self.epsilon,
                     center=self.center, scale=self.scale,
-                    beta_initializer=_ser(initializers, self.beta_initializer),
-                    gamma_initializer=_ser(initializers, self.gamma_initializer),
-                    moving_mean_initializer=_ser(initializers, self.moving_mean_initializer),
-                    moving_variance_initializer=_ser(initializers, self.moving_variance_initializer),
-                    beta_regularizer=_ser(regularizers, self.beta_regularizer),
-                    gamma_regularizer=_ser(regularizers, self.gamma_regularizer),
-                    beta_constraint=_ser(constraints, self.beta_constraint),
-                    gamma_constraint=_ser(constraints, self.gamma_constraint))
+                    beta_initializer=serialized(initializers, self.beta_initializer),
+                    gamma_initializer=serialized(initializers, self.gamma_initializer),
+                    moving_mean_initializer=serialized(initializers, self.moving_mean_initializer),
+                    moving_variance_initializer=serialized(initializers, self.moving_variance_initializer),
+                    beta_regularizer=serialized(regularizers, self.beta_regularizer),
+                    gamma_regularizer=serialized(regularizers, self.gamma_regularizer),
+                    beta_constraint=serialized(constraints, self.beta_constraint),
+                    gamma_constraint=serialized(constraints, self.gamma_constraint))

@@ -2,7 +2,7 @@
 from ...ops.conv_ops import avg_pool, max_pool
 from .. import backend as K
 from ..engine.base_layer import InputSpec, Layer
-from .convolutional import _channels_last, normalize_tuple
+from .convolutional import channels_last_only, normalize_tuple
 
 
 class Pooling2D(Layer):
@@ -15,7 +15,7 @@ class Pooling2D(Layer):
         self.pool_size = normalize_tuple(pool_size, 2, "pool_size")
         self.strides = normalize_tuple(strides if strides is not None else self.pool_size, 2, "strides")
         self.padding = padding.lower()
-        self.data_format = _channels_last(data_format, type(self).__name__)
+        self.data_format = channels_last_only(data_format, type(self).__name__)
         self.input_spec = InputSpec(ndim=4)
 
     def call(self, inputs):
@@ -46,7 +46,7 @@ class Pooling1D(Layer):
         self.pool_size = int(pool_size)
         self.strides = int(strides if strides is not None else pool_size)
         self.padding = padding.lower()
-        self.data_format = _channels_last(data_format, type(self).__name__)
+        self.data_format = channels_last_only(data_format, type(self).__name__)
         self.input_spec = InputSpec(ndim=3)
 
     def call(self, inputs):
@@ -77,7 +77,7 @@ class GlobalPooling(Layer):
 
     def __init__(self, data_format=None, **kwargs):
         super().__init__(**kwargs)
-        self.data_format = _channels_last(data_format, type(self).__name__)
+        self.data_format = channels_last_only(data_format, type(self).__name__)
         self.input_spec = InputSpec(ndim=self.rank + 2)
 
     def call(self, inputs):

@@ -16,6 +16,11 @@ def serialize_keras_object(instance):
     raise ValueError(f"Cannot serialize {instance!r}: it has neither get_config nor a __name__")
 
 
+def serialized(module, value):
+    """module.serialize(value) (module: initializers, regularizers, ...), None as None: for get_config."""
+    return module.serialize(value) if value is not None else None
+
+
 def deserialize_keras_object(identifier, module_objects, custom_objects=None, printable_module_name="object"):
     """The object a name or {'class_name', 'config'} identifier stands for, looked up in `custom_objects` first."""
     known = dict(module_objects)
