@@ -228,8 +228,9 @@ class Model(Network):
                 callbacks.on_batch_end(step, logs)
                 if self.stop_training:
                     break
-            if progbar is not None:
-                progbar.update(seen if batches.unit == "sample" else step + 1)
+            done = seen if batches.unit == "sample" else step + 1
+            if progbar is not None and (progbar.target is None or done < progbar.target):
+                progbar.update(done)  # the caller draws the last line, with the values
         if mode == "predict":
             if not predictions:
                 return []
@@ -303,7 +304,10 @@ class Model(Network):
         """The model's outputs for `x`, batch by batch, concatenated (a list of arrays for several outputs)."""
         batches = self._batches(x, None, None, None, batch_size, False, steps)
         progbar = Progbar(batches.target, verbose=verbose, unit_name=batches.unit) if verbose == 1 else None
-        return self._run("predict", batches, progbar=progbar)
+        outputs = self._run("predict", batches, progbar=progbar)
+        if progbar is not None:
+            progbar.update(progbar.target)
+        return outputs
 
     def _on_batch(self, mode, x, y=None, sample_weight=None, class_weight=None):
         arrays = self._standardize(x, y, sample_weight, class_weight)
