@@ -221,9 +221,9 @@ class Model(Network):
                 values = [float(v) for v in values]
                 weights = np.array([1.0 if batches.unit == "step" and i == 0 else size for i in range(len(values))])
                 sums = weights * values if sums is None else sums + weights * values
-                seen += size
                 steps += 1
                 logs.update(zip(self.metrics_names, values))
+            seen += size
             if callbacks is not None:
                 callbacks.on_batch_end(step, logs)
                 if self.stop_training:
