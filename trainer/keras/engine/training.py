@@ -44,6 +44,11 @@ def _mean_per_sample(t):
 class Model(Network):
     """tf.keras.Model: Model(inputs, outputs) or a subclass with call(); compile, then fit/evaluate/predict."""
 
+    def __init__(self, *args, **kwargs):
+        self._functions = {}  # "train", "test", "predict": K.function's callable, made on first use
+        self.optimizer = None
+        super().__init__(*args, **kwargs)
+
     def compile(self, optimizer, loss=None, metrics=None, loss_weights=None, sample_weight_mode=None,
                 weighted_metrics=None, target_tensors=None, **kwargs):
         """Choose the optimizer (a name, a Keras or tf.train optimizer), the loss per output and the metrics."""
