@@ -263,10 +263,13 @@ class ReduceLROnPlateau(Callback):
         self.monitor, self.factor, self.patience, self.verbose = monitor, factor, patience, verbose
         self.min_delta, self.cooldown, self.min_lr = kwargs.pop("epsilon", min_delta), cooldown, min_lr
         self.mode = mode
-        op = _monitor_op(mode, monitor, "ReduceLROnPlateau")
-        self.monitor_op = (lambda a, b: np.less(a, b - self.min_delta)) if op is np.less else \
-            (lambda a, b: np.greater(a, b + self.min_delta))
-        self.best = np.inf if op is np.less else -np.inf
+        self.minimizing = _monitor_op(mode, monitor, "ReduceLROnPlateau") is np.less
+
+    def monitor_op(self, current, best):
+        return current < best - self.min_delta if self.minimizing else current > best + self.min_delta
+
+    def on_train_begin(self, logs=None):
+        self.best = np.inf if self.minimizing else -np.inf
         self.wait = self.cooldown_counter = 0
 
     def on_epoch_end(self, epoch, logs=None):

@@ -281,9 +281,9 @@ class Model(Network):
             callbacks, self, verbose, epochs, batches.batches,
             batches.size if isinstance(batches, ArrayBatches) and steps_per_epoch is None else None, names)
         self.stop_training = False
-        callback_list.on_train_begin()
+        callback_list.on_train_begin({})
         for epoch in range(initial_epoch, epochs):
-            callback_list.on_epoch_begin(epoch)
+            callback_list.on_epoch_begin(epoch, {})
             logs = dict(zip(self.metrics_names, self._run("train", batches, callback_list)))
             if val_batches is not None and (epoch + 1) % validation_freq == 0:
                 values = self._run("test", val_batches)
@@ -291,7 +291,7 @@ class Model(Network):
             callback_list.on_epoch_end(epoch, logs)
             if self.stop_training:
                 break
-        callback_list.on_train_end()
+        callback_list.on_train_end({})
         return history
 
     def evaluate(self, x=None, y=None, batch_size=None, verbose=1, sample_weight=None, steps=None, callbacks=None,
