@@ -56,6 +56,9 @@ class Model(Network):
             raise TypeError(f"Invalid keyword argument(s) in `compile`: {sorted(kwargs)}")
         if target_tensors is not None:
             raise ValueError("compile(target_tensors=...) is not available in ringflow: feed targets as arrays")
+        if weighted_metrics or sample_weight_mode not in (None, "samplewise"):
+            raise ValueError("compile(weighted_metrics=...) and sample_weight_mode='temporal' are not available in "
+                             "ringflow: weight the samples with fit's sample_weight (the loss uses it)")
         self.optimizer = optimizers.get(optimizer)
         self.loss, self.loss_weights = loss, loss_weights
         self.metrics, self.weighted_metrics = metrics, weighted_metrics
