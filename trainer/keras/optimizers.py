@@ -9,7 +9,6 @@ import numpy as np
 from ..framework.graph import get_default_graph
 from ..framework.graph_wrappers import control_dependencies
 from ..ops.clip_ops import clip_by_norm, clip_by_value
-from ..ops.core_ops import group
 from ..ops.gradients import gradients
 from ..ops.variables import Variable
 from ..train.optimizer import Optimizer as TrainOptimizer

@@ -11,7 +11,7 @@ from ...framework.graph import get_default_graph
 from ...framework.tensor import Tensor
 from ...ops.math_ops import add_n
 from .. import backend as K
-from .. import callbacks as callbacks_module
+from ..callbacks.base import configure
 from .. import losses as losses_module
 from .. import metrics as metrics_module
 from .. import optimizers
@@ -280,7 +280,7 @@ class Model(Network):
             print(f"Train on {batches.size} samples, validate on {val_batches.size} samples")
         names = list(self.metrics_names)
         names += [f"val_{n}" for n in names] if val_batches is not None else []
-        callback_list, history = callbacks_module.configure(
+        callback_list, history = configure(
             callbacks, self, verbose, epochs, batches.batches,
             batches.size if isinstance(batches, ArrayBatches) and steps_per_epoch is None else None, names)
         self.stop_training = False
