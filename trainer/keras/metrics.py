@@ -74,3 +74,18 @@ def accuracy_for(loss_fn, output_shape):
     if fn is sparse_categorical_crossentropy:
         return sparse_categorical_accuracy
     return categorical_accuracy
+
+
+def resolve(metric, loss_fn, output_shape):
+    """(function, logged name) of a metric given to compile for an output trained with `loss_fn`: 'accuracy' and
+    'acc' are the accuracy that suits the loss, named 'acc'; 'crossentropy' and 'ce' likewise, named 'ce'."""
+    if metric in ("accuracy", "acc", "crossentropy", "ce"):
+        accuracy = accuracy_for(loss_fn, output_shape)
+        if metric in ("accuracy", "acc"):
+            return accuracy, "acc"
+        crossentropy = {binary_accuracy: binary_crossentropy,
+                        sparse_categorical_accuracy: sparse_categorical_crossentropy}.get(accuracy,
+                                                                                          categorical_crossentropy)
+        return crossentropy, "ce"
+    fn = get(metric)
+    return fn, getattr(fn, "name", None) or fn.__name__

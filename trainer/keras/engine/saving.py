@@ -7,6 +7,7 @@ Keras writes HDF5 there; ringflow does not use h5py, so whatever the file's suff
 import io
 import json
 import os
+import warnings
 
 import numpy as np
 
@@ -14,16 +15,6 @@ from .. import optimizers
 from .base_layer import LAYERS
 
 FORMAT = "ringflow-keras-1"
-
-
-def _json(value):
-    if hasattr(value, "tolist"):
-        return value.tolist()
-    if hasattr(value, "name"):
-        return value.name
-    if callable(value) and hasattr(value, "__name__"):
-        return value.__name__
-    raise TypeError(f"Cannot write {value!r} into a model config: give layers JSON-friendly arguments")
 
 
 def _name_of(fn):
@@ -41,18 +32,20 @@ def save_model(model, filepath, overwrite=True, include_optimizer=True):
     if not overwrite and os.path.exists(filepath):
         raise FileExistsError(f"{filepath!r} exists and overwrite=False")
     arrays = {"format": np.array(FORMAT),
-              "model_config": np.array(json.dumps({"class_name": type(model).__name__,
-                                                   "config": model.get_config()}, default=_json))}
+              "model_config": np.array(model.to_json())}
     for i, value in enumerate(model.get_weights()):
         arrays[f"weight_{i}"] = value
     optimizer = getattr(model, "optimizer", None)
+    if isinstance(optimizer, optimizers.TFOptimizer):
+        warnings.warn("A tf.train optimizer has no Keras config, so the model is saved without its optimizer "
+                      "(as Keras does); load_model returns it uncompiled")
+        optimizer = None
     if include_optimizer and optimizer is not None:
         training = {"optimizer_config": optimizers.serialize(optimizer), "loss": _name_of(model.loss),
                     "metrics": _name_of(model.metrics), "loss_weights": model.loss_weights,
                     "sample_weight_mode": model.sample_weight_mode}
-        arrays["training_config"] = np.array(json.dumps(training, default=_json))
-        pending = optimizer.weights
-        for i, value in enumerate(optimizer.get_weights() if pending else []):
+        arrays["training_config"] = np.array(json.dumps(training))
+        for i, value in enumerate(optimizer.get_weights()):
             arrays[f"optimizer_weight_{i}"] = value
     buffer = io.BytesIO()
     np.savez(buffer, **arrays)

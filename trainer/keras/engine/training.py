@@ -9,36 +9,14 @@ import numpy as np
 
 from ...framework.graph import get_default_graph
 from ...framework.tensor import Tensor
-from ...ops.math_ops import add_n
 from .. import backend as K
 from ..callbacks.base import configure
-from .. import losses as losses_module
-from .. import metrics as metrics_module
 from .. import optimizers
 from ..utils.generic_utils import Progbar, to_list
 from .data_adapter import ArrayBatches, StreamBatches, as_list, unpack
 from .network import Network
 from .saving import save_model
-
-
-def _per_output(value, names, what, default=None):
-    if isinstance(value, dict):
-        unknown = set(value) - set(names)
-        if unknown:
-            raise ValueError(f"Unknown entries in {what} dictionary: {sorted(unknown)}. Only expected the "
-                             f"following keys: {names}")
-        return [value.get(n, default) for n in names]
-    if isinstance(value, (list, tuple)) and what != "metrics":
-        if len(value) != len(names):
-            raise ValueError(f"When passing a list as {what}, it should have one entry per model output. The "
-                             f"model has {len(names)} outputs, but you passed {what}={value!r}")
-        return list(value)
-    return [value] * len(names)
-
-
-def _mean_per_sample(t):
-    rank = K.ndim(t)
-    return K.mean(t, axis=list(range(1, rank))) if rank and rank > 1 else t
+from .training_utils import Objective, per_output
 
 
 class Model(Network):
@@ -73,61 +51,11 @@ class Model(Network):
         return getattr(self, "optimizer", None) is not None
 
     def _build_loss(self):
-        names = self.output_names
-        loss_fns = [losses_module.get(f) for f in _per_output(self.loss, names, "loss")]
-        weights = _per_output(self.loss_weights, names, "loss_weights", 1.0) if self.loss_weights is not None \
-            else [1.0] * len(names)
-        metric_lists = _per_output(self.metrics, names, "metrics") if isinstance(self.metrics, dict) \
-            else [self.metrics] * len(names)
-        graph = get_default_graph()
-        self.loss_functions, self.targets, self.sample_weights = loss_fns, [], []
-        self.metrics_names, metric_tensors, output_losses = ["loss"], [], []
-        total = []
-        with graph.name_scope("loss"):
-            for output, name, fn, weight in zip(self.outputs, names, loss_fns, weights):
-                if fn is None:
-                    self.targets.append(None)
-                    self.sample_weights.append(None)
-                    continue
-                target = K.placeholder(ndim=K.ndim(output), dtype=K.dtype(output), name=f"{name}_target")
-                sample_weight = K.placeholder(ndim=1, name=f"{name}_sample_weights")
-                self.targets.append(target)
-                self.sample_weights.append(sample_weight)
-                with graph.name_scope(f"{name}_loss"):
-                    per_sample = fn.call(target, output) if isinstance(fn, losses_module.Loss) else fn(target, output)
-                    value = K.mean(_mean_per_sample(per_sample) * sample_weight)
-                total.append(value * weight if weight != 1.0 else value)
-                output_losses.append(value)
-            if len(names) > 1:
-                self.metrics_names += [f"{n}_loss" for n, fn in zip(names, loss_fns) if fn is not None]
-                metric_tensors += output_losses
-            regularization = self.losses
-            self.total_loss = add_n(total + regularization) if len(total + regularization) > 1 else total[0]
-        with graph.name_scope("metrics"):
-            for output, name, fn, target, wanted in zip(self.outputs, names, loss_fns, self.targets, metric_lists):
-                for metric in to_list(wanted):
-                    if target is None:
-                        continue
-                    metric_fn, suffix = self._metric(metric, fn, output)
-                    label = suffix if len(names) == 1 else f"{name}_{suffix}"
-                    with graph.name_scope(label):
-                        metric_tensors.append(K.mean(_mean_per_sample(metric_fn(target, output))))
-                    self.metrics_names.append(label)
-        self.metrics_tensors = metric_tensors
-
-    @staticmethod
-    def _metric(metric, loss_fn, output):
-        if metric in ("accuracy", "acc"):
-            return metrics_module.accuracy_for(loss_fn, K.int_shape(output)), "acc"
-        if metric in ("crossentropy", "ce"):
-            fn = getattr(loss_fn, "fn", loss_fn)
-            chosen = metrics_module.binary_crossentropy if metrics_module.accuracy_for(
-                loss_fn, K.int_shape(output)) is metrics_module.binary_accuracy else \
-                metrics_module.sparse_categorical_crossentropy if fn is \
-                losses_module.sparse_categorical_crossentropy else metrics_module.categorical_crossentropy
-            return chosen, "ce"
-        fn = metrics_module.get(metric)
-        return fn, getattr(fn, "name", None) or fn.__name__
+        objective = Objective(self.outputs, self.output_names, self.loss, self.loss_weights, self.metrics,
+                              self.losses)
+        self.objective, self.total_loss = objective, objective.total_loss
+        self.targets, self.sample_weights = objective.targets, objective.sample_weights
+        self.metrics_names, self.metrics_tensors = objective.metrics_names, objective.metrics_tensors
 
     # --- the three functions ------------------------------------------------------------------------------
     def _function(self, mode):
@@ -137,7 +65,7 @@ class Model(Network):
             extra = [phase] if isinstance(phase, Tensor) else []
             feeds = list(self.inputs)
             if mode != "predict":
-                feeds += [t for t in self.targets if t is not None] + [w for w in self.sample_weights if w is not None]
+                feeds += self.objective.feeds()
             outputs = self.outputs if mode == "predict" else [self.total_loss] + self.metrics_tensors
             updates = []
             if mode == "train":
@@ -174,7 +102,7 @@ class Model(Network):
         ys = as_list(y, named, "target")
         targets = [t for t in self.targets if t is not None]
         ys = [a.reshape(a.shape + (1,)) if a.ndim == K.ndim(t) - 1 else a for a, t in zip(ys, targets)]
-        sws = _per_output(sample_weight, named, "sample_weight") if sample_weight is not None else [None] * len(ys)
+        sws = per_output(sample_weight, named, "sample_weight") if sample_weight is not None else [None] * len(ys)
         if isinstance(class_weight, dict) and class_weight and set(class_weight) <= set(named):
             cws = [class_weight.get(n) for n in named]  # one {class: weight} per output name
         elif isinstance(class_weight, (list, tuple)):

@@ -7,6 +7,7 @@ import sys
 import numpy as np
 import pytest
 
+import trainer as tg
 from tests.mpirun import ROOT
 from trainer import keras
 
@@ -81,3 +82,13 @@ def test_json_round_trip_rebuilds_the_architecture():
     sequential = keras.Sequential([keras.layers.Dense(3, input_shape=(2,)), keras.layers.Dropout(0.5)])
     rebuilt = keras.models.model_from_json(sequential.to_json())
     assert isinstance(rebuilt, keras.Sequential) and rebuilt.layers[1].rate == 0.5
+
+
+def test_a_model_trained_by_a_tf_train_optimizer_is_saved_without_it(tmp_path):
+    model = keras.Sequential([keras.layers.Dense(1, input_shape=(2,))])
+    model.compile(tg.train.GradientDescentOptimizer(0.1), "mse")
+    with pytest.warns(UserWarning, match="saved without its optimizer"):
+        model.save(str(tmp_path / "m"))
+    loaded = keras.models.load_model(str(tmp_path / "m"))
+    np.testing.assert_array_equal(loaded.get_weights()[0], model.get_weights()[0])
+    assert loaded.optimizer is None
