@@ -53,7 +53,8 @@ def history(tensor):
     found = getattr(tensor, "_keras_history", None)
     if found is None:
         raise ValueError(f"{tensor!r} is not a Keras tensor (an output of Input or of a Keras layer): a "
-                         "Model's inputs must come from tf.keras.Input and its outputs from layers called on them")
+                         "Model's inputs must come from tf.keras.Input and its outputs from layers called on them; "
+                         "wrap plain TF ops in a keras.layers.Lambda layer")
     return found
 
 
