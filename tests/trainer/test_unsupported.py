@@ -29,6 +29,7 @@ MODULES = {
     "trainer.feature_column": ("tf.feature_column", None, None),
     "trainer.horovod": ("hvd", "elastic", "restart a job from its checkpoint"),
     "trainer.keras": ("tf.keras", None, None),
+    "trainer.keras.backend": ("tf.keras.backend", None, None),
     "trainer.keras.datasets": ("tf.keras.datasets", None, None),
     "trainer.keras.layers": ("tf.keras.layers", None, None),
     "trainer.keras.preprocessing": ("tf.keras.preprocessing", None, None),

@@ -82,6 +82,12 @@ MATH = [
     ("batch_flatten", lambda x: K.batch_flatten(K.reshape(x, (2, 3, 1))), lambda x: x),
     ("repeat", lambda x: K.repeat(x, 2), lambda x: np.stack([x, x], 1)),
     ("var", lambda x: K.var(x, axis=1), lambda x: x.var(axis=1)),
+    ("tile", lambda x: K.tile(x, (2, 1)), lambda x: np.tile(x, (2, 1))),
+    ("gather", lambda x: K.gather(x, [1, 1, 0]), lambda x: x[[1, 1, 0]]),
+    ("cumsum", lambda x: K.cumsum(x, axis=1), lambda x: x.cumsum(1)),
+    ("bias_add", lambda x: K.bias_add(x, K.constant([1.0, 2.0, 3.0])), lambda x: x + [1.0, 2.0, 3.0]),
+    ("switch", lambda x: K.switch(K.constant(True), x, -x), lambda x: x),
+    ("arange", lambda x: K.arange(3) + K.cast(K.sum(x) * 0, "int32"), lambda x: np.arange(3)),
 ]
 
 
@@ -125,3 +131,19 @@ def test_shapes_dtypes_and_defaults():
     assert K.int_shape(p) == (None, 4) and K.ndim(p) == 2 and K.dtype(p) == "int32" and K.is_placeholder(p)
     assert K.floatx() == "float32" and K.epsilon() == 1e-7 and K.image_data_format() == "channels_last"
     assert K.int_shape(K.variable(np.zeros((3, 5)))) == (3, 5) and K.count_params(K.variable(np.zeros((3, 5)))) == 15
+
+
+def test_convolution_pooling_and_dropout_functions():
+    x = np.arange(2 * 4 * 4 * 1, dtype=np.float32).reshape(2, 4, 4, 1)
+    kernel = np.ones((2, 2, 1, 1), np.float32)
+    summed = x.reshape(2, 2, 2, 2, 2, 1).sum(axis=(2, 4))
+    np.testing.assert_allclose(K.eval(K.conv2d(K.constant(x), K.constant(kernel), strides=(2, 2))), summed)
+    np.testing.assert_allclose(K.eval(K.pool2d(K.constant(x), (2, 2), strides=(2, 2), pool_mode="avg")), summed / 4)
+    np.testing.assert_allclose(K.eval(K.pool2d(K.constant(x), (2, 2), strides=(2, 2))),
+                               x.reshape(2, 2, 2, 2, 2, 1).max(axis=(2, 4)))
+    seq = np.ones((1, 5, 2), np.float32)
+    assert K.eval(K.conv1d(K.constant(seq), K.constant(np.ones((3, 2, 1), np.float32)))).tolist() == [[[6.0]] * 3]
+    dropped = K.eval(K.dropout(K.constant(np.ones((100, 100), np.float32)), 0.5, seed=3))
+    assert set(np.unique(dropped)) == {0.0, 2.0}
+    with pytest.raises(ValueError, match="Invalid pool_mode: 'min'"):
+        K.pool2d(K.constant(x), (2, 2), pool_mode="min")

@@ -1,20 +1,21 @@
-"""Keras' math on tensors: reductions, elementwise functions, activations, cross-entropies, shape changes."""
+"""Keras' math on tensors: products, reductions, elementwise functions, comparisons, shape changes."""
 import numpy as np
 
-from ...ops import math_ops, nn_ops
-from ...ops.activation_ops import softplus as tf_softplus, softsign as tf_softsign
+from ...ops import math_ops
 from ...ops.array_ops import argmax as tf_argmax, argmin as tf_argmin, cast as tf_cast, concat
 from ...ops.array_ops import one_hot as tf_one_hot, reshape as tf_reshape, transpose as tf_transpose
 from ...ops.clip_ops import clip_by_value
 from ...ops.core_ops import identity as tf_identity
 from ...ops.cwise_ops import round as tf_round, stop_gradient as tf_stop_gradient
 from ...ops.gradients import gradients as tf_gradients
-from ...ops.nn_impl import l2_normalize as tf_l2_normalize
-from ...ops.pad_ops import tile
+from ...ops.control_flow_ops import cond
+from ...ops.fill_ops import range as tf_range
+from ...ops.gather_ops import gather as tf_gather
+from ...ops.pad_ops import tile as tf_tile
+from ...ops.scan_ops import cumsum as tf_cumsum
 from ...ops.reduction_ops import reduce_all, reduce_any, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum
 from ...ops.shape_ops import expand_dims as tf_expand_dims, squeeze as tf_squeeze
 from ...ops.stack_ops import stack as tf_stack
-from .config import epsilon
 from .variables import int_shape, ndim
 
 
@@ -169,86 +170,8 @@ def minimum(x, y):
     return math_ops.minimum(x, y)
 
 
-def cast(x, dtype):  # noqa: F811 - Keras' name
+def cast(x, dtype):  # noqa: A002 - Keras' argument name
     return tf_cast(x, dtype)
-
-
-def relu(x, alpha=0.0, max_value=None, threshold=0.0):
-    """max(x, 0) with Keras' leaky slope `alpha`, cap `max_value` and `threshold`."""
-    if alpha == 0 and max_value is None and threshold == 0:
-        return nn_ops.relu(x)
-    negative = nn_ops.relu(-x + threshold) if alpha != 0 else None
-    x = nn_ops.relu(x - threshold) + threshold * tf_cast(math_ops.greater(x, threshold), x.dtype) \
-        if threshold != 0 else nn_ops.relu(x)
-    if max_value is not None:
-        x = clip_by_value(x, 0.0, max_value)
-    if negative is not None:
-        x = x - alpha * negative
-    return x
-
-
-def elu(x, alpha=1.0):
-    """x for x > 0, alpha * (exp(x) - 1) otherwise."""
-    return math_ops.where(math_ops.greater(x, 0.0), x, alpha * (math_ops.exp(x) - 1.0))
-
-
-def sigmoid(x):
-    return nn_ops.sigmoid(x)
-
-
-def hard_sigmoid(x):
-    """clip(0.2 * x + 0.5, 0, 1)."""
-    return clip_by_value(0.2 * x + 0.5, 0.0, 1.0)
-
-
-def tanh(x):
-    return nn_ops.tanh(x)
-
-
-def softmax(x, axis=-1):
-    return nn_ops.softmax(x, axis=axis)
-
-
-def softplus(x):
-    return tf_softplus(x)
-
-
-def softsign(x):
-    return tf_softsign(x)
-
-
-def categorical_crossentropy(target, output, from_logits=False, axis=-1):
-    """Cross-entropy of one-hot `target` and probabilities `output` (renormalized and clipped, as Keras)."""
-    if from_logits:
-        return nn_ops.softmax_cross_entropy_with_logits_v2(labels=target, logits=output, axis=axis)
-    output = output / reduce_sum(output, axis=axis, keepdims=True)
-    output = clip_by_value(output, epsilon(), 1.0 - epsilon())
-    return -reduce_sum(target * math_ops.log(output), axis=axis)
-
-
-def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
-    """Cross-entropy of integer `target` and probabilities `output` (taken back to logits by log, as Keras)."""
-    if not from_logits:
-        output = math_ops.log(clip_by_value(output, epsilon(), 1.0 - epsilon()))
-    labels = tf_cast(tf_reshape(target, (-1,)), "int64")
-    logits = tf_reshape(output, (-1, int_shape(output)[-1]))
-    loss = nn_ops.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
-    out_shape = int_shape(output)
-    if len(out_shape) > 2:
-        return tf_reshape(loss, tuple(-1 if d is None else d for d in out_shape[:-1]))
-    return loss
-
-
-def binary_crossentropy(target, output, from_logits=False):
-    """Elementwise binary cross-entropy; probabilities are clipped and taken back to logits, as Keras."""
-    if not from_logits:
-        output = clip_by_value(output, epsilon(), 1.0 - epsilon())
-        output = math_ops.log(output / (1.0 - output))
-    return nn_ops.sigmoid_cross_entropy_with_logits(labels=target, logits=output)
-
-
-def l2_normalize(x, axis=None):
-    return tf_l2_normalize(x, axis=axis)
 
 
 def concatenate(tensors, axis=-1):
@@ -289,7 +212,7 @@ def batch_flatten(x):
 
 def repeat(x, n):
     """(batch, dim) -> (batch, n, dim)."""
-    return tile(tf_expand_dims(x, 1), [1, n, 1])
+    return tf_tile(tf_expand_dims(x, 1), [1, n, 1])
 
 
 def one_hot(indices, num_classes):
@@ -314,3 +237,31 @@ def stop_gradient(variables):
 
 def identity(x, name=None):
     return tf_identity(x, name=name)
+
+
+def tile(x, n):
+    """x repeated n[i] times along axis i."""
+    return tf_tile(x, [n] if isinstance(n, int) else list(n))
+
+
+def gather(reference, indices):
+    """Rows of `reference` at `indices`."""
+    return tf_gather(reference, indices)
+
+
+def switch(condition, then_expression, else_expression):
+    """then_expression where a scalar `condition` holds, else else_expression (tensors or callables)."""
+    then_fn = then_expression if callable(then_expression) else (lambda: then_expression)
+    else_fn = else_expression if callable(else_expression) else (lambda: else_expression)
+    return cond(tf_cast(condition, "bool"), then_fn, else_fn)
+
+
+def arange(start, stop=None, step=1, dtype="int32"):
+    """start, start + step, ... below stop (0 .. start - 1 when stop is None)."""
+    if stop is None:
+        start, stop = 0, start
+    return tf_cast(tf_range(start, stop, step), dtype)
+
+
+def cumsum(x, axis=0):
+    return tf_cumsum(x, axis=axis)
