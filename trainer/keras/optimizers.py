@@ -16,7 +16,11 @@ from . import backend as K
 
 
 class Optimizer:
-    """Base: subclasses name their per-weight `slots` and give step(p, g, slots, lr, t) -> (new p, new slots)."""
+    """Base: subclasses name their per-weight `slots` and give step(p, g, slots, lr, t) -> (new p, new slots).
+
+    get_gradients(loss, params) is the override point for what reaches the update (a wrapper that averages the
+    gradients over ranks overrides it, as Horovod's Keras optimizer does); get_updates builds the step from it.
+    """
 
     slots = ()
     defaults = {"learning_rate": 0.001}

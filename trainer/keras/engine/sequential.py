@@ -86,6 +86,9 @@ class Sequential(Model):
 
     def get_config(self):
         layers = [{"class_name": type(layer).__name__, "config": layer.get_config()} for layer in self.layers]
+        if layers and self.inputs and "batch_input_shape" not in layers[0]["config"]:
+            # built by build() or by the first data: the shape goes with the first layer, so loading rebuilds it
+            layers[0]["config"]["batch_input_shape"] = tuple(self._stack[0].batch_input_shape)
         return {"name": self.name, "layers": layers}
 
     @classmethod

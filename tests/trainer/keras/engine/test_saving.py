@@ -82,6 +82,9 @@ def test_json_round_trip_rebuilds_the_architecture():
     sequential = keras.Sequential([keras.layers.Dense(3, input_shape=(2,)), keras.layers.Dropout(0.5)])
     rebuilt = keras.models.model_from_json(sequential.to_json())
     assert isinstance(rebuilt, keras.Sequential) and rebuilt.layers[1].rate == 0.5
+    deferred = keras.Sequential([keras.layers.Dense(2)])
+    deferred.build((None, 5))
+    assert keras.models.model_from_json(deferred.to_json()).get_weights()[0].shape == (5, 2)
 
 
 def test_a_model_trained_by_a_tf_train_optimizer_is_saved_without_it(tmp_path):
