@@ -81,7 +81,9 @@ class Progbar:
                 info = f" - ETA: {_eta(eta)}"
             else:
                 info = f" - {elapsed:.0f}s {_per_unit(per_step, self.unit_name)}"
-            info += self._metrics()
+            info += self._metrics(signed=True)
+            width, self._total_width = self._total_width, len(line) + len(info)
+            info += " " * max(width - self._total_width, 0)  # covers what a longer line left on the terminal
             if self.target is not None and current >= self.target:
                 info += "\n"
             sys.stdout.write("\r" + line + info)
@@ -105,13 +107,15 @@ class Progbar:
             bar += "=" * (filled - 1) + (">" if current < self.target else "=")
         return bar + "." * (self.width - filled) + "]"
 
-    def _metrics(self):
+    def _metrics(self, signed=False):
+        """' - name: value' per value; as Keras, verbose 1 picks the format by |value| and verbose 2 by value."""
         text = ""
         for name in self._order:
             value = self._values[name]
             if isinstance(value, list):
                 value = value[0] / max(1, value[1])
-            text += f" - {name}: " + (f"{value:.4f}" if abs(value) > 1e-3 else f"{value:.4e}")
+            size = abs(value) if signed else value
+            text += f" - {name}: " + (f"{value:.4f}" if size > 1e-3 else f"{value:.4e}")
         return text
 
 
