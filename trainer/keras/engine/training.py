@@ -131,8 +131,11 @@ class Model(Network):
         if self._is_compiled:
             self._build_loss()
 
-    def _batches(self, x, y, sample_weight, class_weight, batch_size, shuffle, steps):
+    def _batches(self, x, y, sample_weight, class_weight, batch_size, shuffle, steps, targets=True):
         if isinstance(x, (list, tuple, dict, np.ndarray)) or hasattr(x, "__array__"):
+            if targets and y is None:
+                raise ValueError("Please provide as model targets either a single array or a list of arrays. You "
+                                 "passed: y=None (fit and evaluate on arrays need the targets)")
             return ArrayBatches(self._standardize(x, y, sample_weight, class_weight), batch_size, shuffle, steps)
 
         def split(batch):
@@ -238,7 +241,7 @@ class Model(Network):
     def predict(self, x, batch_size=None, verbose=0, steps=None, callbacks=None, max_queue_size=10, workers=1,
                 use_multiprocessing=False):
         """The model's outputs for `x`, batch by batch, concatenated (a list of arrays for several outputs)."""
-        batches = self._batches(x, None, None, None, batch_size, False, steps)
+        batches = self._batches(x, None, None, None, batch_size, False, steps, targets=False)
         progbar = Progbar(batches.target, verbose=verbose, unit_name=batches.unit) if verbose == 1 else None
         outputs = self._run("predict", batches, progbar=progbar)
         if progbar is not None:
@@ -246,6 +249,8 @@ class Model(Network):
         return outputs
 
     def _on_batch(self, mode, x, y=None, sample_weight=None, class_weight=None):
+        if mode != "predict" and y is None:
+            raise ValueError(f"{mode}_on_batch needs the targets `y` for the loss")
         arrays = self._standardize(x, y, sample_weight, class_weight)
         values = self._function(mode)(arrays[0] + (arrays[1] + arrays[2] if mode != "predict" else []))
         if mode == "predict":

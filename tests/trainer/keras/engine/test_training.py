@@ -192,6 +192,8 @@ def test_compile_and_data_errors_say_what_to_do():
     model.compile("sgd", "mse")
     with pytest.raises(ValueError, match="expects 1 array"):
         model.fit([np.ones((2, 2)), np.ones((2, 2))], np.ones((2, 1)), verbose=0)
+    with pytest.raises(ValueError, match="You passed: y=None"):
+        model.evaluate(np.ones((2, 2)), verbose=0)
     with pytest.raises(ValueError, match="Unknown optimizer: 'sgdd'"):
         model.compile("sgdd", "mse")
     with pytest.raises(ValueError, match="Unknown loss function: 'msee'"):
