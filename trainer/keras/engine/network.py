@@ -13,22 +13,35 @@ from .input_layer import InputLayer
 
 
 def walk(outputs):
-    """The nodes that lead to `outputs`, each after the nodes it takes inputs from, and their layers in order."""
-    nodes, layers, seen = [], [], set()
+    """The nodes that lead to `outputs`, each after the nodes it takes inputs from, and their layers in Keras'
+    order: deepest first (inputs), ties in the order a walk from the outputs first meets them."""
+    nodes, met, seen = [], [], set()
 
     def visit(tensor):
         layer, node_index, _ = history(tensor)
         node = layer.inbound_nodes[node_index]
         if id(node) in seen:
             return
+        if layer not in met:
+            met.append(layer)
         for t in node.input_tensors:
             visit(t)
         seen.add(id(node))
         nodes.append(node)
-        if layer not in layers:
-            layers.append(layer)
     for t in outputs:
         visit(t)
+    depth = {}  # node -> its longest path to an output, in nodes
+    for node in reversed(nodes):
+        here = depth.setdefault(id(node), 0)
+        for t in node.input_tensors:
+            layer, node_index, _ = history(t)
+            inbound = id(layer.inbound_nodes[node_index])
+            depth[inbound] = max(depth.get(inbound, 0), here + 1)
+    layer_depth = {}
+    for node in nodes:
+        key = id(node.outbound_layer)
+        layer_depth[key] = max(layer_depth.get(key, 0), depth[id(node)])
+    layers = sorted(met, key=lambda layer: (-layer_depth[id(layer)], met.index(layer)))
     return nodes, layers
 
 

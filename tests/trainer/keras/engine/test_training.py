@@ -185,6 +185,16 @@ def test_nested_models_and_shared_layers_share_weights():
     np.testing.assert_allclose(outer.predict([x, x]), 2 * inner.predict(x), rtol=1e-6)
 
 
+def test_layers_are_listed_deepest_first_as_keras_lists_them():
+    out_layer = keras.layers.Dense(1)
+    i1, i2 = keras.Input((2,)), keras.Input((3,))
+    out = out_layer(keras.layers.concatenate([keras.layers.Dense(2)(i1), keras.layers.Dense(2)(i2)]))
+    model = keras.Model([i1, i2], out)
+    assert [layer.name for layer in model.layers] == ["input_1", "input_2", "dense_1", "dense_2", "concatenate",
+                                                      "dense"]
+    assert [w.name for w in model.weights][::2] == ["dense_1/kernel:0", "dense_2/kernel:0", "dense/kernel:0"]
+
+
 def test_compile_and_data_errors_say_what_to_do():
     model = tiny_model()
     with pytest.raises(RuntimeError, match="You must compile your model"):
