@@ -18,9 +18,9 @@ from ...ops.variables import assign, global_variables, is_variable_initialized, 
 
 _SESSIONS = weakref.WeakKeyDictionary()  # graph -> the session Keras made for it (Keras' _SESSION, per graph)
 _LEARNING_PHASES = weakref.WeakKeyDictionary()  # graph -> its learning-phase placeholder, or a fixed 0/1
-_READY = weakref.WeakKeyDictionary()  # session -> the variables already found initialized in it
+KERAS_CONTAINER = "keras"  # the container of session.resources holding Keras' own state for that session
 _MANUAL_INIT = [False]
-_UIDS = {}
+_UIDS = weakref.WeakKeyDictionary()  # graph -> {layer name prefix: how many layers took it}
 
 
 def get_uid(prefix=""):
@@ -55,7 +55,7 @@ def get_session():
 
 
 def _initialize_variables(session):
-    ready = _READY.setdefault(session, set())
+    ready = session.resources.lookup_or_create(KERAS_CONTAINER, "initialized_variables", set)
     candidates = [v for v in global_variables() if v not in ready]
     if not candidates:
         return
