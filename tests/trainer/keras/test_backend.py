@@ -37,6 +37,14 @@ def test_an_entered_session_is_the_one_keras_uses():
         assert session.run(v) == 4.0
 
 
+def test_a_new_default_graph_gets_a_new_session_as_in_keras():
+    first = K.get_session()
+    with tg.Graph().as_default() as graph:
+        second = K.get_session()
+        assert second is not first and second.graph is graph and K.get_session() is second
+        assert K.learning_phase().graph is graph
+
+
 def test_the_learning_phase_is_false_unless_fed():
     phase = K.learning_phase()
     assert phase is K.learning_phase() and phase.dtype == np.bool_

@@ -1,8 +1,9 @@
 """Keras' session and learning phase, as Keras 2.2.4-tf keeps them in graph mode.
 
-One session per graph (the default session when one is entered), whose uninitialized variables are initialized
-the first time Keras hands the session out, unless manual_variable_initialization(True); the learning phase is a
-boolean placeholder_with_default(False) per graph that fit feeds True; K.function runs in that session.
+One session for the default graph (the default session when one is entered), whose uninitialized variables are
+initialized the first time Keras hands the session out, unless manual_variable_initialization(True); the learning
+phase is a boolean placeholder_with_default(False) per graph, in a graph collection, that fit feeds True;
+K.function runs in that session.
 """
 import weakref
 
@@ -16,8 +17,8 @@ from ...ops.control_flow_ops import cond
 from ...ops.core_ops import group, placeholder_with_default
 from ...ops.variables import assign, global_variables, is_variable_initialized, variables_initializer
 
-_SESSIONS = weakref.WeakKeyDictionary()  # graph -> the session Keras made for it (Keras' _SESSION, per graph)
-_LEARNING_PHASES = weakref.WeakKeyDictionary()  # graph -> its learning-phase placeholder, or a fixed 0/1
+_SESSION = [None]  # the session Keras made, replaced when the default graph changes (Keras' global _SESSION)
+LEARNING_PHASE = "keras_learning_phase"  # the graph collection holding the graph's learning phase
 KERAS_CONTAINER = "keras"  # the container of session.resources holding Keras' own state for that session
 _MANUAL_INIT = [False]
 _UIDS = weakref.WeakKeyDictionary()  # graph -> {layer name prefix: how many layers took it}
@@ -41,14 +42,15 @@ def manual_variable_initialization(value):
 
 
 def get_session():
-    """The session Keras runs in: the default session if one is entered, else one per graph; variables it has
-    not seen initialized get initialized now (unless manual_variable_initialization(True))."""
+    """The session Keras runs in: the default session if one is entered, else Keras' own, made anew when the
+    default graph is not its graph; variables it has not seen initialized get initialized now (unless
+    manual_variable_initialization(True))."""
     session = get_default_session()
     if session is None:
         graph = get_default_graph()
-        session = _SESSIONS.get(graph)
-        if session is None:
-            session = _SESSIONS[graph] = Session(graph=graph)
+        if _SESSION[0] is None or _SESSION[0].graph is not graph:
+            _SESSION[0] = Session(graph=graph)
+        session = _SESSION[0]
     if not _MANUAL_INIT[0]:
         _initialize_variables(session)
     return session
@@ -67,35 +69,36 @@ def _initialize_variables(session):
 
 
 def set_session(session):
-    """Make `session` the one Keras uses for its graph."""
-    _SESSIONS[session.graph] = session
+    """Make `session` the one Keras uses (while its graph is the default graph)."""
+    _SESSION[0] = session
 
 
 def clear_session():
     """Forget Keras' session and counters and start a new default graph (as Keras does)."""
-    graph = get_default_graph()
-    session = _SESSIONS.pop(graph, None)
-    if session is not None:
-        session.close()
-    _LEARNING_PHASES.pop(graph, None)
-    _UIDS.pop(graph, None)
+    if _SESSION[0] is not None:
+        _SESSION[0].close()
+        _SESSION[0] = None
+    _UIDS.pop(get_default_graph(), None)
     reset_default_graph()
 
 
 def learning_phase():
     """The graph's learning phase: a bool tensor, False unless fed True (fit does), or the value set."""
     graph = get_default_graph()
-    if graph not in _LEARNING_PHASES:
+    if not graph.get_collection(LEARNING_PHASE):
         with graph.name_scope(""):
-            _LEARNING_PHASES[graph] = placeholder_with_default(False, shape=(), name="keras_learning_phase")
-    return _LEARNING_PHASES[graph]
+            graph.add_to_collection(LEARNING_PHASE, placeholder_with_default(False, shape=(),
+                                                                             name="keras_learning_phase"))
+    return graph.get_collection(LEARNING_PHASE)[-1]
 
 
 def set_learning_phase(value):
     """Fix the learning phase to 0 (test) or 1 (train) for the layers built from now on."""
     if value not in (0, 1):
         raise ValueError(f"Expected learning phase to be 0 or 1, got {value!r}")
-    _LEARNING_PHASES[get_default_graph()] = value
+    graph = get_default_graph()
+    graph.clear_collection(LEARNING_PHASE)
+    graph.add_to_collection(LEARNING_PHASE, value)
 
 
 def in_train_phase(x, alt, training=None):
