@@ -66,8 +66,10 @@ class Network(Layer):
             self._init_graph_network(inputs, outputs)
 
     def __setattr__(self, name, value):
-        if isinstance(value, Layer) and value not in self._tracked and name not in ("_tracked",):
-            self._tracked.append(value)
+        # a subclassed model's layers are the ones it keeps as public attributes, alone or in a list
+        for item in value if isinstance(value, (list, tuple)) and not name.startswith("_") else [value]:
+            if isinstance(item, Layer) and item not in self._tracked:
+                self._tracked.append(item)
         object.__setattr__(self, name, value)
 
     def _init_graph_network(self, inputs, outputs):

@@ -160,11 +160,11 @@ def test_a_subclassed_model_builds_on_its_first_data():
     class TwoLayers(keras.Model):
         def __init__(self):
             super().__init__()
-            self.hidden = keras.layers.Dense(4, activation="relu")
+            self.hidden = [keras.layers.Dense(4, activation="relu")]
             self.out = keras.layers.Dense(1)
 
         def call(self, inputs):
-            return self.out(self.hidden(inputs))
+            return self.out(self.hidden[0](inputs))
 
     model = TwoLayers()
     model.compile("adam", "mse")
