@@ -107,15 +107,24 @@ def _missing(fullname):
                 name = fullname[len(prefix):].split(".")[0]
                 if package == "contrib" and name in CONTRIB_MISSING:
                     return f"tf.contrib.{name} is not available in ringflow ({CONTRIB_MISSING[name]})"
-                if package == "keras" and not _in_keras(name):
-                    return f"tf.keras.{name} is not available in ringflow ({MISSING['keras']})"
+                if package == "keras":
+                    return _keras_missing(fullname[len(prefix):].split("."))
     return None
 
 
-def _in_keras(name):
-    """Whether ringflow's tf.keras has `name`, as an attribute or a submodule (found without this finder)."""
-    return hasattr(keras, name) or importlib.machinery.PathFinder.find_spec(f"{keras.__name__}.{name}",
-                                                                           keras.__path__) is not None
+def _keras_missing(parts):
+    """Why tf.keras.<parts> is missing (what the tf.keras module lacking it says), or None where ringflow has it as
+    an attribute or a submodule (found without this finder)."""
+    owner = keras
+    for i, part in enumerate(parts):
+        try:
+            owner = getattr(owner, part)
+        except AttributeError as error:
+            found = hasattr(owner, "__path__") and importlib.machinery.PathFinder.find_spec(
+                f"{owner.__name__}.{part}", owner.__path__) is not None
+            return None if found else str(error) if "ringflow" in str(error) else \
+                f"tf.keras.{'.'.join(parts[:i + 1])} is not available in ringflow ({MISSING['keras']})"
+    return None
 
 
 _FINDER = TensorflowFinder()
