@@ -24,7 +24,8 @@ def test_conv2d_matches_torch_with_gradients(strides, padding, dilation):
     if padding == "same":  # TF's SAME pads the extra row/column at the end
         need = [max((-(-n // strides) - 1) * strides + (k - 1) * dilation + 1 - n, 0)
                 for n, k in zip(x.shape[1:3], kernel.shape[:2])]
-        tx_in = torch.nn.functional.pad(tx, (need[1] // 2, need[1] - need[1] // 2, need[0] // 2, need[0] - need[0] // 2))
+        rows, cols = (need[0] // 2, need[0] - need[0] // 2), (need[1] // 2, need[1] - need[1] // 2)
+        tx_in = torch.nn.functional.pad(tx, cols + rows)
     else:
         tx_in = tx
     ty = torch.relu(torch.nn.functional.conv2d(tx_in, tk, tb, stride=strides, dilation=dilation))
