@@ -85,6 +85,7 @@ def test_learning_rate_scheduler_and_reduce_on_plateau_set_lr_and_log_it():
     np.testing.assert_allclose(history.history["lr"], [1e-12, 1e-12, 5e-13])  # logged before the change
 
 
+@pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")  # the loss is made to overflow
 def test_csv_logger_and_terminate_on_nan(tmp_path):
     log = tmp_path / "log.csv"
     model().fit(X, Y, epochs=2, verbose=0, validation_data=(X, Y), callbacks=[keras.callbacks.CSVLogger(str(log))])
