@@ -176,6 +176,13 @@ def test_tf_data_example_trains_until_the_data_ends():
     assert "the data ended" in out
 
 
+def test_keras_example_fits_and_prints_keras_names_and_table():
+    out = run_block('model.compile(optimizer="adam", loss="sparse_categorical_crossentropy"')
+    names, acc = re.match(r"(\[.*\]) ([\d.]+)\n", out).groups()
+    assert names == "['acc', 'loss', 'val_acc', 'val_loss']" and float(acc) > 0.85
+    assert 'Model: "sequential"' in out and "Total params: 82" in out
+
+
 def test_data_parallel_example_gives_every_rank_the_same_weights():
     out = run_block("tg.broadcast_variables(sess, root=0, communicator=comm)", ranks=2)
     values = dict(re.findall(r"^(\d) (\[.*)$", out, re.M))

@@ -484,6 +484,27 @@ def test_abalone(tmp_path, alias_dir):
     assert Path(checkpoint_state(tmp_path / "model")[0]).name == "model.ckpt-500"
 
 
+def test_keras_basic_classification(tmp_path, alias_dir):
+    home = tmp_path / "home"
+    (home / ".keras" / "datasets" / "fashion-mnist").mkdir(parents=True)
+    corpus_data.keras_fashion_idx(home / ".keras" / "datasets" / "fashion-mnist")
+    work = tmp_path / "work"
+    work.mkdir()
+    out = run_program("keras_basic_classification.py", cwd=work, alias=alias_dir, env={"HOME": str(home)})
+    assert "(600, 28, 28)\n600\n(200, 28, 28)\n" in out
+    assert [line for line in out.splitlines() if re.fullmatch(r"Epoch \d/3", line)] == ["Epoch 1/3", "Epoch 2/3",
+                                                                                      "Epoch 3/3"]
+    # Keras' progress bar: samples seen, the bar, the time per sample and the running loss and accuracy
+    finals = re.findall(r"600/600 \[={30}\] - \d+s \d+[mu]?s/sample - loss: ([\d.]+) - acc: ([\d.]+)", out)
+    assert len(finals) == 3 and float(finals[-1][0]) < float(finals[0][0]) and float(finals[-1][1]) > 0.8
+    assert re.search(r"200/200 \[={30}\] - \d+s \d+[mu]?s/sample - loss: [\d.]+ - acc: [\d.]+", out)
+    assert number(r"Test accuracy: ([\d.]+)", out) > 0.8
+    lines = out.splitlines()
+    label = corpus_data.mnist(one_hot=False, train_size=600, test_size=200).test.labels[0]
+    assert lines.index("(28, 28)") == lines.index("(1, 28, 28)") - 1
+    assert f"\n{label}\n" in out  # test_labels[0], printed after np.argmax(predictions[0])
+
+
 def test_distributed_hello(tmp_path, alias_dir):
     out = run_program("distributed_hello.py", cwd=tmp_path, alias=alias_dir)
     assert "b'Hello, distributed TensorFlow!'\n" in out and "42.0\n" in out
@@ -535,7 +556,7 @@ def test_horovod_tensorflow_mnist_estimator(tmp_path, alias_dir):
 
 @needs_mpiexec
 @xfail("tf.keras.applications.ResNet50 (a Keras Model built by keras.layers and called on tensors in graph "
-       "mode): ringflow's tf.keras has only tf.keras.datasets")
+       "mode): ringflow's tf.keras has no applications yet")
 def test_horovod_tensorflow_synthetic_benchmark(tmp_path, alias_dir):
     out = run_program("horovod_tensorflow_synthetic_benchmark.py", "--no-cuda", "--image-size=32",
                       "--batch-size=2", "--num-classes=10", "--num-warmup-batches=1", "--num-batches-per-iter=1",

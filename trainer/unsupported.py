@@ -1,10 +1,11 @@
-"""TF1 names ringflow does not have, with what to do instead: `tf.keras` says so rather than a bare AttributeError.
+"""TF1 names ringflow does not have, with what to do instead: `tf.lite` says so rather than a bare AttributeError.
 
 One exception, NotInRingflow, and one way for a module to raise it: `__getattr__ = missing_names(__name__, ...)`.
 """
 
 MISSING = {
-    "keras": "tf.keras: build the model with tf.layers or plain variables",
+    "keras": "of tf.keras, applications, estimator, wrappers and the recurrent, 3-D, separable and depthwise "
+             "convolution layers are missing: build those parts with tf.layers and tf.nn",
     "lite": "tf.lite", "saved_model": "tf.saved_model: save variables with tf.train.Saver",
     "SparseTensor": "sparse tensors", "IndexedSlices": "IndexedSlices: gradients are dense tensors here",
     "sparse": "sparse tensors", "py_func": "tf.py_func: the graph runs numpy kernels; register an op instead",

@@ -5,6 +5,8 @@ without network, on 2 cores): MNIST-like images, CIFAR-like colour images, a tex
 and abalone-like tables, and the files keras.datasets.mnist reads. Everything is drawn from fixed seeds.
 """
 import collections
+import gzip
+import struct
 
 import numpy as np
 
@@ -62,6 +64,19 @@ def keras_mnist_npz(path, seed=0, train_size=600, test_size=200):
     with open(path, "wb") as f:  # at exactly `path`: np.savez would add ".npz" to a bare name
         np.savez(f, x_train=as_bytes(data.train.images), y_train=data.train.labels.astype(np.uint8),
                  x_test=as_bytes(data.test.images), y_test=data.test.labels.astype(np.uint8))
+
+
+def keras_fashion_idx(directory, seed=0, train_size=600, test_size=200):
+    """The four gzipped IDX files keras.datasets.fashion_mnist.load_data reads, in `directory`."""
+    data = mnist(one_hot=False, train_size=train_size, test_size=test_size, seed=seed)
+    as_bytes = lambda images: np.round(images * 255).astype(np.uint8).reshape(-1, 28, 28)  # noqa: E731
+    for name, array in (("train-images-idx3-ubyte", as_bytes(data.train.images)),
+                        ("train-labels-idx1-ubyte", data.train.labels.astype(np.uint8)),
+                        ("t10k-images-idx3-ubyte", as_bytes(data.test.images)),
+                        ("t10k-labels-idx1-ubyte", data.test.labels.astype(np.uint8))):
+        header = bytes([0, 0, 0x08, array.ndim]) + struct.pack(f">{array.ndim}i", *array.shape)
+        with gzip.open(directory / f"{name}.gz", "wb") as f:
+            f.write(header + array.tobytes())
 
 
 def cifar(n, side=16, seed=0):

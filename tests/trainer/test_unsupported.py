@@ -30,7 +30,12 @@ MODULES = {
     "trainer.feature_column": ("tf.feature_column", None, None),
     "trainer.horovod": ("hvd", "elastic", "restart a job from its checkpoint"),
     "trainer.keras": ("tf.keras", None, None),
+    "trainer.keras.backend": ("tf.keras.backend", None, None),
     "trainer.keras.datasets": ("tf.keras.datasets", None, None),
+    "trainer.keras.layers": ("tf.keras.layers", None, None),
+    "trainer.keras.preprocessing": ("tf.keras.preprocessing", None, None),
+    "trainer.keras.preprocessing.sequence": ("tf.keras.preprocessing.sequence", None, None),
+    "trainer.keras.utils": ("tf.keras.utils", None, None),
     "trainer.metrics": ("tf.metrics", "mean_iou", "does not implement"),
 }
 

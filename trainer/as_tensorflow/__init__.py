@@ -20,6 +20,7 @@ import types
 
 from allreduce import launcher
 
+from .. import keras
 from ..contrib.missing import MISSING as CONTRIB_MISSING
 from ..unsupported import MISSING
 
@@ -106,9 +107,23 @@ def _missing(fullname):
                 name = fullname[len(prefix):].split(".")[0]
                 if package == "contrib" and name in CONTRIB_MISSING:
                     return f"tf.contrib.{name} is not available in ringflow ({CONTRIB_MISSING[name]})"
-                if package == "keras" and name != "datasets":
-                    return (f"tf.keras.{name} is not available in ringflow ({MISSING['keras']}); of tf.keras only "
-                            "tf.keras.datasets.mnist and fashion_mnist are")
+                if package == "keras":
+                    return _keras_missing(fullname[len(prefix):].split("."))
+    return None
+
+
+def _keras_missing(parts):
+    """Why tf.keras.<parts> is missing (what the tf.keras module lacking it says), or None where ringflow has it as
+    an attribute or a submodule (found without this finder)."""
+    owner = keras
+    for i, part in enumerate(parts):
+        try:
+            owner = getattr(owner, part)
+        except AttributeError as error:
+            found = hasattr(owner, "__path__") and importlib.machinery.PathFinder.find_spec(
+                f"{owner.__name__}.{part}", owner.__path__) is not None
+            return None if found else str(error) if "ringflow" in str(error) else \
+                f"tf.keras.{'.'.join(parts[:i + 1])} is not available in ringflow ({MISSING['keras']})"
     return None
 
 

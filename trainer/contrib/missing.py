@@ -11,8 +11,7 @@ MISSING = {
     "eager": "eager execution (graph mode is the only mode)",
     "feature_column": "sequence feature columns: use tf.feature_column's dense columns", "gan": "TF-GAN",
     "graph_editor": "graph editing", "grid_rnn": "grid RNN cells", "image": "use tf.image", "input_pipeline": _DATA,
-    "keras": "tf.keras: build the "
-    "model with tf.layers or plain variables", "kernel_methods": "kernel methods", "labeled_tensor": "labeled tensors",
+    "keras": "use tf.keras", "kernel_methods": "kernel methods", "labeled_tensor": "labeled tensors",
     "legacy_seq2seq": "legacy seq2seq models", "linear_optimizer": "SDCA linear optimizers",
     "lookup": "lookup tables", "losses": "use tf.losses", "memory_stats": "memory statistics ops",
     "metrics": "use tf.metrics", "mixed_precision": "mixed-precision loss scaling", "model_pruning": "model pruning",

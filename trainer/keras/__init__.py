@@ -1,11 +1,21 @@
-"""tf.keras in ringflow: only tf.keras.datasets' MNIST and Fashion-MNIST loaders, reading local files.
+"""tf.keras in ringflow: TF 1.15's graph-mode tf.keras (Keras 2.2.4-tf) on ringflow's graph, variables and sessions.
 
-Every other tf.keras name fails as before, saying to build the model with tf.layers or plain variables.
+Models (functional, Sequential, subclassed), compile/fit/evaluate/predict, the core, convolution, pooling,
+embedding, normalization, merge and advanced-activation layers, losses, metrics, optimizers, callbacks, backend,
+utils, preprocessing.sequence and datasets' MNIST loaders. Missing names (recurrent layers, applications, ...)
+raise NotInRingflow saying so.
 """
 from ..unsupported import MISSING, missing_names
-from . import datasets  # noqa: F401
+from . import (activations, backend, callbacks, constraints, datasets, initializers, layers, losses, metrics, models,
+               optimizers, preprocessing, regularizers, utils)
+from .engine.input_layer import Input
+from .engine.sequential import Sequential
+from .engine.training import Model
 
-__all__ = ["datasets"]
+__version__ = "2.2.4-tf"
 
-__getattr__ = missing_names(__name__, have=f"{MISSING['keras']}; of tf.keras only tf.keras.datasets.mnist and "
-                            "fashion_mnist are here")
+__all__ = ["Input", "Model", "Sequential", "activations", "backend", "callbacks", "constraints", "datasets",
+           "initializers", "layers", "losses", "metrics", "models", "optimizers", "preprocessing", "regularizers",
+           "utils"]
+
+__getattr__ = missing_names(__name__, have=MISSING["keras"])

@@ -1,0 +1,120 @@
+"""Keras' neural-network functions: activations, cross-entropies, bias, convolution, pooling and dropout."""
+from ...ops import math_ops, nn_ops
+from ...ops.activation_ops import softplus as tf_softplus, softsign as tf_softsign
+from ...ops.array_ops import cast as tf_cast, reshape as tf_reshape
+from ...ops.clip_ops import clip_by_value
+from ...ops.conv1d_ops import conv1d as tf_conv1d
+from ...ops.conv_ops import avg_pool, conv2d as tf_conv2d, max_pool
+from ...ops.dropout_ops import dropout as tf_dropout
+from ...ops.nn_impl import l2_normalize as tf_l2_normalize
+from ...ops.reduction_ops import reduce_sum
+from .config import epsilon
+from .variables import int_shape
+
+
+def relu(x, alpha=0.0, max_value=None, threshold=0.0):
+    """max(x, 0) with Keras' leaky slope `alpha`, cap `max_value` and `threshold`."""
+    if alpha == 0 and max_value is None and threshold == 0:
+        return nn_ops.relu(x)
+    negative = nn_ops.relu(-x + threshold) if alpha != 0 else None
+    x = nn_ops.relu(x - threshold) + threshold * tf_cast(math_ops.greater(x, threshold), x.dtype) \
+        if threshold != 0 else nn_ops.relu(x)
+    if max_value is not None:
+        x = clip_by_value(x, 0.0, max_value)
+    if negative is not None:
+        x = x - alpha * negative
+    return x
+
+
+def elu(x, alpha=1.0):
+    """x for x > 0, alpha * (exp(x) - 1) otherwise."""
+    return math_ops.where(math_ops.greater(x, 0.0), x, alpha * (math_ops.exp(x) - 1.0))
+
+
+def sigmoid(x):
+    return nn_ops.sigmoid(x)
+
+
+def hard_sigmoid(x):
+    """clip(0.2 * x + 0.5, 0, 1)."""
+    return clip_by_value(0.2 * x + 0.5, 0.0, 1.0)
+
+
+def tanh(x):
+    return nn_ops.tanh(x)
+
+
+def softmax(x, axis=-1):
+    return nn_ops.softmax(x, axis=axis)
+
+
+def softplus(x):
+    return tf_softplus(x)
+
+
+def softsign(x):
+    return tf_softsign(x)
+
+
+def categorical_crossentropy(target, output, from_logits=False, axis=-1):
+    """Cross-entropy of one-hot `target` and probabilities `output` (renormalized and clipped, as Keras)."""
+    if from_logits:
+        return nn_ops.softmax_cross_entropy_with_logits_v2(labels=target, logits=output, axis=axis)
+    output = output / reduce_sum(output, axis=axis, keepdims=True)
+    output = clip_by_value(output, epsilon(), 1.0 - epsilon())
+    return -reduce_sum(target * math_ops.log(output), axis=axis)
+
+
+def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
+    """Cross-entropy of integer `target` and probabilities `output` (taken back to logits by log, as Keras)."""
+    if not from_logits:
+        output = math_ops.log(clip_by_value(output, epsilon(), 1.0 - epsilon()))
+    labels = tf_cast(tf_reshape(target, (-1,)), "int64")
+    logits = tf_reshape(output, (-1, int_shape(output)[-1]))
+    loss = nn_ops.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    out_shape = int_shape(output)
+    if len(out_shape) > 2:
+        return tf_reshape(loss, tuple(-1 if d is None else d for d in out_shape[:-1]))
+    return loss
+
+
+def binary_crossentropy(target, output, from_logits=False):
+    """Elementwise binary cross-entropy; probabilities are clipped and taken back to logits, as Keras."""
+    if not from_logits:
+        output = clip_by_value(output, epsilon(), 1.0 - epsilon())
+        output = math_ops.log(output / (1.0 - output))
+    return nn_ops.sigmoid_cross_entropy_with_logits(labels=target, logits=output)
+
+
+def l2_normalize(x, axis=None):
+    return tf_l2_normalize(x, axis=axis)
+
+
+def bias_add(x, bias, data_format=None):
+    """x + bias along the channels (the last axis)."""
+    return nn_ops.bias_add(x, bias)
+
+
+def conv1d(x, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
+    """1-D convolution of (batch, steps, channels) with a (width, in, out) kernel."""
+    return tf_conv1d(x, kernel, stride=strides, padding=padding.upper(), data_format="NWC",
+                     dilations=dilation_rate)
+
+
+def conv2d(x, kernel, strides=(1, 1), padding="valid", data_format=None, dilation_rate=(1, 1)):
+    """2-D convolution of NHWC `x` with an HWIO kernel."""
+    return tf_conv2d(x, kernel, strides=(1,) + tuple(strides) + (1,), padding=padding.upper(),
+                     dilations=(1,) + tuple(dilation_rate) + (1,))
+
+
+def pool2d(x, pool_size, strides=(1, 1), padding="valid", data_format=None, pool_mode="max"):
+    """Max or average pooling of NHWC `x`."""
+    if pool_mode not in ("max", "avg"):
+        raise ValueError(f"Invalid pool_mode: {pool_mode!r}; use 'max' or 'avg'")
+    pool = max_pool if pool_mode == "max" else avg_pool
+    return pool(x, (1,) + tuple(pool_size) + (1,), (1,) + tuple(strides) + (1,), padding.upper())
+
+
+def dropout(x, level, noise_shape=None, seed=None):
+    """x with a `level` fraction zeroed and the rest scaled by 1 / (1 - level)."""
+    return tf_dropout(x, rate=level, noise_shape=noise_shape, seed=seed)

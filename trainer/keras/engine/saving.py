@@ -1,0 +1,88 @@
+"""save_model/load_model in ringflow's format: one numpy .npz file holding Keras' model config JSON, the training
+config JSON (optimizer, loss, metrics), the weights in get_weights order and the optimizer's state.
+
+Keras writes HDF5 there; ringflow does not use h5py, so whatever the file's suffix it is this .npz container
+(np.load reads it; the file is written under the exact name given). load_model reads only this format.
+"""
+import io
+import json
+import os
+import warnings
+
+import numpy as np
+
+from .. import optimizers
+from .base_layer import LAYERS
+
+FORMAT = "ringflow-keras-1"
+
+
+def _name_of(fn):
+    if fn is None or isinstance(fn, str):
+        return fn
+    if isinstance(fn, dict):
+        return {k: _name_of(v) for k, v in fn.items()}
+    if isinstance(fn, (list, tuple)):
+        return [_name_of(v) for v in fn]
+    return getattr(fn, "__name__", None) or {"class_name": type(fn).__name__, "config": fn.get_config()}
+
+
+def save_model(model, filepath, overwrite=True, include_optimizer=True):
+    """Write `model` (config, weights, optimizer state) to `filepath`."""
+    if not overwrite and os.path.exists(filepath):
+        raise FileExistsError(f"{filepath!r} exists and overwrite=False")
+    arrays = {"format": np.array(FORMAT),
+              "model_config": np.array(model.to_json())}
+    for i, value in enumerate(model.get_weights()):
+        arrays[f"weight_{i}"] = value
+    optimizer = getattr(model, "optimizer", None)
+    if isinstance(optimizer, optimizers.TFOptimizer):
+        warnings.warn("A tf.train optimizer has no Keras config, so the model is saved without its optimizer "
+                      "(as Keras does); load_model returns it uncompiled")
+        optimizer = None
+    if include_optimizer and optimizer is not None:
+        training = {"optimizer_config": optimizers.serialize(optimizer), "loss": _name_of(model.loss),
+                    "metrics": _name_of(model.metrics), "loss_weights": model.loss_weights,
+                    "sample_weight_mode": model.sample_weight_mode}
+        arrays["training_config"] = np.array(json.dumps(training))
+        for i, value in enumerate(optimizer.get_weights()):
+            arrays[f"optimizer_weight_{i}"] = value
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    with open(filepath, "wb") as f:
+        f.write(buffer.getvalue())
+
+
+def _numbered(data, prefix):
+    count = sum(1 for k in data.files if k.startswith(prefix))
+    return [data[f"{prefix}{i}"] for i in range(count)]
+
+
+def load_model(filepath, custom_objects=None, compile=True):  # noqa: A002 - Keras' argument name
+    """The model save_model wrote, with its weights, compiled (optimizer state restored) unless compile=False."""
+    try:
+        data = np.load(filepath, allow_pickle=False)
+        fmt = str(data["format"]) if "format" in data.files else None
+    except (OSError, ValueError) as error:
+        raise ValueError(f"{filepath!r} is not a model saved by ringflow's model.save() (an .npz file): {error}. "
+                         "HDF5 files from Keras need h5py, which ringflow does not use; rebuild the model and "
+                         "load its weights instead") from None
+    if fmt != FORMAT:
+        raise ValueError(f"{filepath!r} is not a model saved by ringflow's model.save() (format {fmt!r})")
+    config = json.loads(str(data["model_config"]))
+    known = dict(LAYERS, **(custom_objects or {}))
+    cls = known.get(config["class_name"])
+    if cls is None:
+        raise ValueError(f"Unknown model class {config['class_name']!r}; pass it in custom_objects")
+    model = cls.from_config(config["config"], custom_objects=custom_objects)
+    model.set_weights(_numbered(data, "weight_"))
+    if compile and "training_config" in data.files:
+        training = json.loads(str(data["training_config"]))
+        optimizer = optimizers.deserialize(training["optimizer_config"], custom_objects)
+        model.compile(optimizer, loss=training["loss"], metrics=training["metrics"],
+                      loss_weights=training["loss_weights"], sample_weight_mode=training["sample_weight_mode"])
+        state = _numbered(data, "optimizer_weight_")
+        if state:
+            model.make_train_function()
+            optimizer.set_weights(state)
+    return model

@@ -1,0 +1,104 @@
+"""Sequential: a Model made of a stack of single-input layers, built as soon as its input shape is known (an
+input_shape on the first layer, or the first data it meets)."""
+import numpy as np
+
+from .. import backend as K
+from .base_layer import LAYERS, Layer
+from .input_layer import InputLayer
+from .training import Model
+
+
+class Sequential(Model):
+    """Sequential(layers=None, name=None): add(layer) appends, pop() removes the last."""
+
+    def __init__(self, layers=None, name=None):
+        super().__init__(name=name)
+        self._stack, self._chain = [], []  # the layers, and the tensors between them once built
+        for layer in layers or []:
+            self.add(layer)
+
+    @property
+    def layers(self):
+        return [layer for layer in self._stack if not isinstance(layer, InputLayer)]
+
+    def add(self, layer):
+        """Append `layer`; the model is (re)built when the input shape is known."""
+        if not isinstance(layer, Layer):
+            raise TypeError(f"The added layer must be an instance of class Layer. Found: {layer!r}")
+        if isinstance(layer, InputLayer):
+            self._stack = [layer] + self.layers
+            self._rebuild()
+            return
+        if not self._stack and hasattr(layer, "batch_input_shape"):
+            # Keras names the input after the first layer: "dense_input"
+            self._stack.append(InputLayer(batch_input_shape=layer.batch_input_shape, dtype=layer.dtype,
+                                          name=layer.name + "_input"))
+        self._stack.append(layer)
+        if self._chain:
+            self._chain.append(layer(self._chain[-1]))
+            self._init_graph_network(self._chain[:1], self._chain[-1])
+            self._layers = list(self._stack)
+        elif isinstance(self._stack[0], InputLayer):
+            self._rebuild()
+
+    def pop(self):
+        """Remove the last layer."""
+        if not self.layers:
+            raise TypeError("There are no layers in the model.")
+        self._stack.pop()
+        if self._chain:
+            self._chain.pop()
+        if len(self._chain) > 1:
+            self._init_graph_network(self._chain[:1], self._chain[-1])
+            self._layers = list(self._stack)
+        else:
+            self._chain, self.inputs, self.outputs, self._layers, self.network_nodes = [], [], [], [], []
+            self.built = False
+
+    def _rebuild(self):
+        self._chain = [self._stack[0].inbound_nodes[0].output_tensors[0]]
+        for layer in self._stack[1:]:
+            self._chain.append(layer(self._chain[-1]))
+        if len(self._chain) > 1:
+            self._init_graph_network(self._chain[:1], self._chain[-1])
+            self._layers = list(self._stack)
+
+    def build(self, input_shape=None):
+        """Build on inputs of `input_shape` (batch dimension included)."""
+        if input_shape is None:
+            raise ValueError("You must provide an `input_shape` argument.")
+        self._stack.insert(0, InputLayer(batch_input_shape=tuple(input_shape), name=f"input_{K.get_uid('input')}"))
+        self._rebuild()
+
+    def _build_from(self, x):
+        first = x[0] if isinstance(x, (list, tuple)) else next(iter(x.values())) if isinstance(x, dict) else x
+        shape = np.shape(first)
+        self.build((None,) + tuple(shape[1:]))
+        if self._is_compiled:
+            self._build_loss()
+
+    def call(self, inputs, training=None, mask=None):
+        if self.outputs:
+            return super().call(inputs, training=training, mask=mask)
+        for layer in self.layers:
+            inputs = layer(inputs)
+        return inputs
+
+    def get_config(self):
+        layers = [{"class_name": type(layer).__name__, "config": layer.get_config()} for layer in self.layers]
+        if layers and self.inputs and "batch_input_shape" not in layers[0]["config"]:
+            # built by build() or by the first data: the shape goes with the first layer, so loading rebuilds it
+            layers[0]["config"]["batch_input_shape"] = tuple(self._stack[0].batch_input_shape)
+        return {"name": self.name, "layers": layers}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        known = dict(LAYERS, **(custom_objects or {}))
+        specs = config["layers"] if isinstance(config, dict) else config
+        model = cls(name=config.get("name") if isinstance(config, dict) else None)
+        for spec in specs:
+            if spec["class_name"] not in known:
+                raise ValueError(f"Unknown layer: {spec['class_name']}; pass custom_objects={{name: class}}")
+            model.add(known[spec["class_name"]].from_config(spec["config"]))
+        return model
+

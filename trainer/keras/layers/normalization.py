@@ -1,0 +1,85 @@
+"""Keras' BatchNormalization: batch statistics while training (and moving averages updated by fit), the moving
+averages at inference, switched by the learning phase."""
+from ...ops.batch_norm_ops import batch_normalization
+from ...ops.nn_impl import moments
+from .. import constraints, initializers, regularizers
+from .. import backend as K
+from ..engine.base_layer import InputSpec, Layer
+from ..utils.generic_utils import serialized
+
+
+class BatchNormalization(Layer):
+    """gamma * (x - mean) / sqrt(var + epsilon) + beta over `axis` (the channels)."""
+
+    def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True, beta_initializer="zeros",
+                 gamma_initializer="ones", moving_mean_initializer="zeros", moving_variance_initializer="ones",
+                 beta_regularizer=None, gamma_regularizer=None, beta_constraint=None, gamma_constraint=None,
+                 renorm=False, fused=None, trainable=True, virtual_batch_size=None, adjustment=None, **kwargs):
+        super().__init__(trainable=trainable, **kwargs)
+        if renorm or virtual_batch_size or adjustment:
+            raise ValueError("BatchNormalization: renorm, virtual_batch_size and adjustment are not available in "
+                             "ringflow")
+        self.axis, self.momentum, self.epsilon, self.center, self.scale = axis, momentum, epsilon, center, scale
+        self.beta_initializer = initializers.get(beta_initializer)
+        self.gamma_initializer = initializers.get(gamma_initializer)
+        self.moving_mean_initializer = initializers.get(moving_mean_initializer)
+        self.moving_variance_initializer = initializers.get(moving_variance_initializer)
+        self.beta_regularizer = regularizers.get(beta_regularizer)
+        self.gamma_regularizer = regularizers.get(gamma_regularizer)
+        self.beta_constraint = constraints.get(beta_constraint)
+        self.gamma_constraint = constraints.get(gamma_constraint)
+        self.fused = fused
+
+    def build(self, input_shape):
+        rank = len(input_shape)
+        self.channel_axis = self.axis % rank
+        dim = input_shape[self.channel_axis]
+        if dim is None:
+            raise ValueError(f"Axis {self.axis} of input tensor should have a defined dimension but the layer "
+                             f"received an input with shape {input_shape}.")
+        self.input_spec = InputSpec(ndim=rank, axes={self.channel_axis: dim})
+        shape = (dim,)
+        self.gamma = self.add_weight("gamma", shape, initializer=self.gamma_initializer,
+                                     regularizer=self.gamma_regularizer, constraint=self.gamma_constraint) \
+            if self.scale else None
+        self.beta = self.add_weight("beta", shape, initializer=self.beta_initializer,
+                                    regularizer=self.beta_regularizer, constraint=self.beta_constraint) \
+            if self.center else None
+        self.moving_mean = self.add_weight("moving_mean", shape, initializer=self.moving_mean_initializer,
+                                           trainable=False)
+        self.moving_variance = self.add_weight("moving_variance", shape,
+                                               initializer=self.moving_variance_initializer, trainable=False)
+        # TF 1.15 takes the fused kernel for 4-D inputs normalized over channels, whose moving variance is the
+        # unbiased (Bessel-corrected) batch variance; the other inputs keep the biased one
+        self.unbiased = self.fused is not False and rank == 4 and self.channel_axis == 3
+        self.built = True
+
+    def call(self, inputs, training=None):
+        rank = K.ndim(inputs)
+        axes = [i for i in range(rank) if i != self.channel_axis]
+        mean, variance = moments(inputs, axes)
+        batch_variance = variance
+        if self.unbiased:
+            count = K.cast(K.prod(K.shape(inputs)) // K.shape(inputs)[self.channel_axis], K.dtype(variance))
+            batch_variance = variance * count / K.maximum(count - 1.0, 1.0)
+
+        def normalize(m, v):
+            return batch_normalization(inputs, m, v, self.beta, self.gamma, self.epsilon)
+        new_mean = K.in_train_phase(mean, self.moving_mean, training=training)
+        new_variance = K.in_train_phase(batch_variance, self.moving_variance, training=training)
+        self.add_update([K.moving_average_update(self.moving_mean, new_mean, self.momentum),
+                         K.moving_average_update(self.moving_variance, new_variance, self.momentum)])
+        return K.in_train_phase(lambda: normalize(mean, variance),
+                                lambda: normalize(self.moving_mean, self.moving_variance), training=training)
+
+    def get_config(self):
+        return dict(super().get_config(), axis=self.axis, momentum=self.momentum, epsilon=self.epsilon,
+                    center=self.center, scale=self.scale,
+                    beta_initializer=serialized(initializers, self.beta_initializer),
+                    gamma_initializer=serialized(initializers, self.gamma_initializer),
+                    moving_mean_initializer=serialized(initializers, self.moving_mean_initializer),
+                    moving_variance_initializer=serialized(initializers, self.moving_variance_initializer),
+                    beta_regularizer=serialized(regularizers, self.beta_regularizer),
+                    gamma_regularizer=serialized(regularizers, self.gamma_regularizer),
+                    beta_constraint=serialized(constraints, self.beta_constraint),
+                    gamma_constraint=serialized(constraints, self.gamma_constraint))

@@ -1,0 +1,146 @@
+"""Keras' object registry (names and configs to objects) and the Progbar."""
+import sys
+import time
+
+import numpy as np
+
+
+def serialize_keras_object(instance):
+    """{'class_name', 'config'} for objects with get_config, the name for functions."""
+    if instance is None:
+        return None
+    if hasattr(instance, "get_config"):
+        return {"class_name": type(instance).__name__, "config": instance.get_config()}
+    if hasattr(instance, "__name__"):
+        return instance.__name__
+    raise ValueError(f"Cannot serialize {instance!r}: it has neither get_config nor a __name__")
+
+
+def serialized(module, value):
+    """module.serialize(value) (module: initializers, regularizers, ...), None as None: for get_config."""
+    return module.serialize(value) if value is not None else None
+
+
+def deserialize_keras_object(identifier, module_objects, custom_objects=None, printable_module_name="object"):
+    """The object a name or {'class_name', 'config'} identifier stands for, looked up in `custom_objects` first."""
+    known = dict(module_objects)
+    known.update(custom_objects or {})
+    if isinstance(identifier, dict):
+        name = identifier["class_name"]
+        if name not in known:
+            raise ValueError(f"Unknown {printable_module_name}: {name!r}; known: {sorted(known)} (pass "
+                             "custom_objects={name: class} for your own)")
+        cls = known[name]
+        config = identifier.get("config", {})
+        if hasattr(cls, "from_config"):
+            return cls.from_config(config, custom_objects=custom_objects) \
+                if "custom_objects" in cls.from_config.__code__.co_varnames else cls.from_config(config)
+        return cls(**config)
+    if isinstance(identifier, str):
+        if identifier not in known:
+            raise ValueError(f"Unknown {printable_module_name}: {identifier!r}; known: {sorted(known)}")
+        found = known[identifier]
+        return found() if isinstance(found, type) else found
+    raise ValueError(f"Could not interpret {printable_module_name} identifier: {identifier!r}")
+
+
+class Progbar:
+    """Keras' progress bar: verbose 1 redraws one line per update, verbose 2 prints the values at the end."""
+
+    def __init__(self, target, width=30, verbose=1, interval=0.05, stateful_metrics=None, unit_name="step"):
+        self.target, self.width, self.verbose, self.interval = target, width, verbose, interval
+        self.stateful_metrics = set(stateful_metrics or ())
+        self.unit_name = unit_name
+        self._values, self._order = {}, []
+        self._start = time.time()
+        self._last_update = 0
+        self._seen = 0
+        self._total_width = 0
+
+    def update(self, current, values=None):
+        """Move to step `current`, averaging `values` [(name, value)] weighted by the steps since the last call."""
+        for name, value in values or []:
+            if name not in self._order:
+                self._order.append(name)
+            if name in self.stateful_metrics:
+                self._values[name] = value
+            else:
+                step = max(current - self._seen, 1)
+                total, count = self._values.get(name, [0.0, 0])
+                self._values[name] = [total + value * step, count + step]
+        self._seen = current
+        now = time.time()
+        elapsed = now - self._start
+        if self.verbose == 1:
+            if now - self._last_update < self.interval and self.target is not None and current < self.target:
+                return
+            line = self._bar(current)
+            per_step = elapsed / current if current else 0
+            if self.target is not None and current < self.target:
+                eta = per_step * (self.target - current)
+                info = f" - ETA: {_eta(eta)}"
+            else:
+                info = f" - {elapsed:.0f}s {_per_unit(per_step, self.unit_name)}"
+            info += self._metrics(signed=True)
+            width, self._total_width = self._total_width, len(line) + len(info)
+            info += " " * max(width - self._total_width, 0)  # covers what a longer line left on the terminal
+            if self.target is not None and current >= self.target:
+                info += "\n"
+            sys.stdout.write("\r" + line + info)
+            sys.stdout.flush()
+        elif self.verbose == 2 and self.target is not None and current >= self.target:
+            digits = len(str(self.target))
+            sys.stdout.write(f"{current:{digits}d}/{self.target} - {elapsed:.0f}s{self._metrics()}\n")
+            sys.stdout.flush()
+        self._last_update = now
+
+    def add(self, n, values=None):
+        self.update(self._seen + n, values)
+
+    def _bar(self, current):
+        if self.target is None:
+            return f"{current:7d}/Unknown"
+        digits = len(str(self.target))
+        bar = f"{current:{digits}d}/{self.target} ["
+        filled = int(self.width * current / self.target) if self.target else self.width
+        if filled > 0:
+            bar += "=" * (filled - 1) + (">" if current < self.target else "=")
+        return bar + "." * (self.width - filled) + "]"
+
+    def _metrics(self, signed=False):
+        """' - name: value' per value; as Keras, verbose 1 picks the format by |value| and verbose 2 by value."""
+        text = ""
+        for name in self._order:
+            value = self._values[name]
+            if isinstance(value, list):
+                value = value[0] / max(1, value[1])
+            size = abs(value) if signed else value
+            text += f" - {name}: " + (f"{value:.4f}" if size > 1e-3 else f"{value:.4e}")
+        return text
+
+
+def _eta(seconds):
+    if seconds > 3600:
+        return f"{int(seconds // 3600)}:{int(seconds % 3600 // 60):02d}:{int(seconds % 60):02d}"
+    if seconds > 60:
+        return f"{int(seconds // 60)}:{int(seconds % 60):02d}"
+    return f"{int(seconds)}s"
+
+
+def _per_unit(seconds, unit):
+    if seconds >= 1 or seconds == 0:
+        return f"{seconds:.0f}s/{unit}"
+    if seconds >= 1e-3:
+        return f"{seconds * 1e3:.0f}ms/{unit}"
+    return f"{seconds * 1e6:.0f}us/{unit}"
+
+
+def to_list(x):
+    """x as a list (a list as is, None as [])."""
+    if x is None:
+        return []
+    return list(x) if isinstance(x, (list, tuple)) else [x]
+
+
+def slice_arrays(arrays, indices):
+    return [None if a is None else np.asarray(a)[indices] for a in arrays]
