@@ -5,7 +5,7 @@ One exception, NotInRingflow, and one way for a module to raise it: `__getattr__
 
 MISSING = {
     "keras": "tf.keras: build the model with tf.layers or plain variables",
-    "lite": "tf.lite", "saved_model": "tf.saved_model: save variables with tf.train.Saver",
+    "lite": "tf.lite",
     "SparseTensor": "sparse tensors", "IndexedSlices": "IndexedSlices: gradients are dense tensors here",
     "sparse": "sparse tensors", "py_func": "tf.py_func: the graph runs numpy kernels; register an op instead",
     "numpy_function": "tf.numpy_function: register an op instead", "py_function": "tf.py_function",

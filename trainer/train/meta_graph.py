@@ -38,6 +38,8 @@ def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, c
         for key, names in ((UNWRITTEN, lost), (NONE, nones)):
             if names:
                 node.attr[key] = AttrValue(list=AttrValue.ListValue(s=[k.encode() for k in names]))
+        if node.op == "Const":  # TF's Const declares its dtype; ringflow's reads it from the value
+            node.attr["dtype"] = AttrValue(type=node.attr["value"].tensor.dtype)
         if clear_devices:
             node.device = ""
     meta = MetaGraphDef(graph_def=nodes)
@@ -59,7 +61,7 @@ def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, c
 
 
 def _collection_def(key, items):
-    if not items:
+    if not items or key == "savers":  # ringflow's Savers have no SaveV2 ops a SaverDef could name (saver.py)
         return None
     if all(hasattr(v, "to_proto") for v in items):  # Variables as VariableDef, Savers as SaverDef, as TF1 does
         return CollectionDef(bytes_list={"value": [v.to_proto().SerializeToString() for v in items]})
@@ -85,6 +87,8 @@ def _split(name):
 def _attrs(node):
     # "T" is what node_def adds for TF's tools (ringflow ops have none); "_"-attrs are annotations, not inputs.
     attrs = {key: attr_python(value) for key, value in node.attr.items() if key != "T" and not key.startswith("_")}
+    if node.op == "Const":
+        attrs.pop("dtype", None)
     if NONE in node.attr:
         attrs.update((name.decode(), None) for name in node.attr[NONE].list.s)
     return attrs

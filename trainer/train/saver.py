@@ -227,8 +227,12 @@ class Saver:
     def export_meta_graph(self, filename=None, collection_list=None, as_text=False, export_scope=None,
                           clear_devices=False, clear_extraneous_savers=False, strip_default_attrs=False,
                           save_debug_info=False, graph=None):
-        """Write (when filename is given) and return the MetaGraphDef of the graph with this Saver's SaverDef."""
-        return export_meta_graph(filename, graph=graph, saver_def=self.as_saver_def(),
+        """Write (when filename is given) and return the MetaGraphDef of the graph.
+
+        It carries no SaverDef: this Saver restores through placeholders, not the SaveV2/RestoreV2 ops a
+        SaverDef names, and without one TensorFlow's import_meta_graph and SavedModel loader build their own
+        Saver over the graph's variables, as ringflow's do."""
+        return export_meta_graph(filename, graph=graph,
                                  collection_list=collection_list, as_text=as_text, export_scope=export_scope,
                                  clear_devices=clear_devices, strip_default_attrs=strip_default_attrs)
 
