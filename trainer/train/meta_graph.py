@@ -8,6 +8,8 @@ from its type and attrs, variables as Variables, then the collections. A node wh
 cond or while_loop body, a tf.data function: a sub-graph, not data) is marked at export, and importing it raises
 NotImplementedError naming the op types.
 """
+import inspect
+
 import numpy as np
 
 from ..framework.graph import get_default_graph
@@ -23,8 +25,12 @@ from ..platform import tf_logging as logging
 from ..platform.version import GIT_VERSION, TF_API_VERSION
 
 UNWRITTEN = "_ringflow_unwritten_attrs"  # names the attrs export could not write, so import can say why it stops
+# what control flow and tf.data functions keep on their ops beside attrs: the bodies a Cond or While runs, the
+# body an op belongs to
+SUB_GRAPHS = ("bodies", "control_flow")
 NONE = "_ringflow_none_attrs"  # attrs that are None (an AttrValue has no None), which kernels read all the same
 _SHAPES = "_output_shapes"
+ALIASES = {"AddV2": "Add"}  # TF2's name for the op TF 1.15 graphs also call AddV2; ringflow's is TF1's older Add
 
 
 def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, clear_devices=False,
@@ -34,6 +40,7 @@ def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, c
     nodes = graph_def(graph, add_shapes=True)
     for node, op in zip(nodes.node, graph.get_operations()):
         lost = sorted(k for k, v in op.attrs.items() if v is not None and attr_value(v) is None)
+        lost += [k for k in SUB_GRAPHS if getattr(op, k, None)]
         nones = sorted(k for k, v in op.attrs.items() if v is None)
         for key, names in ((UNWRITTEN, lost), (NONE, nones)):
             if names:
@@ -94,26 +101,53 @@ def _attrs(node):
     return attrs
 
 
+def _accepted(op_type, attrs):
+    """attrs less those ringflow's op does not take (TF's Assign has use_locking and validate_shape, ringflow's
+    has none), judged by the signatures of its inference and forward function."""
+    d, names = op_def(op_type), set()
+    for fn in (d.infer, d.forward):
+        if fn is None:
+            continue
+        params = inspect.signature(fn).parameters.values()
+        if any(p.kind is p.VAR_KEYWORD for p in params):
+            return attrs
+        names.update(p.name for p in params)
+    return {key: value for key, value in attrs.items() if key in names}
+
+
 def _outputs(node, op_type, inputs, attrs):
-    """(shape, dtype) per output: the registry's inference, or the shapes and dtype the NodeDef records."""
-    try:
-        return op_def(op_type).infer(*inputs, **attrs)
-    except Exception:  # noqa: BLE001 - an op built by create_op with its own specs: use what export recorded
-        shapes = node.attr[_SHAPES].list.shape if _SHAPES in node.attr else []
-        dtype = node.attr["dtype"] if "dtype" in node.attr else node.attr.get("T")
-        if dtype is None:
-            raise
-        return [(TensorShape(s), as_dtype(dtype.type)) for s in shapes]
+    """(attrs, [(shape, dtype)] per output): the registry's inference (with the attrs the op takes, for a
+    graph TF wrote), or the shapes and dtype the NodeDef records (an op ringflow builds with its own specs)."""
+    for tried in (attrs, _accepted(op_type, attrs)):
+        try:
+            return tried, op_def(op_type).infer(*inputs, **tried)
+        except Exception:  # noqa: BLE001 - an op whose registered inference is not how it is built
+            continue
+    shapes = node.attr[_SHAPES].list.shape if _SHAPES in node.attr else []
+    dtype = node.attr["dtype"] if "dtype" in node.attr else node.attr.get("T")
+    if dtype is None:
+        raise ValueError(f"import_meta_graph: cannot tell the outputs of node {node.name!r} ({op_type}): its "
+                         "inputs and attrs do not fit ringflow's op, and the NodeDef records no dtype")
+    return attrs, [(TensorShape(s), as_dtype(dtype.type)) for s in shapes]
+
+
+def _without_tf_saver(meta):
+    """The nodes to rebuild: all but the scopes of the Savers TF built ("save/", "save_1/": SaveV2, RestoreV2
+    and their helpers), since import_meta_graph builds a ringflow Saver for the variables instead."""
+    nodes = list(meta.graph_def.node)
+    scopes = {n.name.rpartition("/")[0] + "/" for n in nodes if n.op in ("SaveV2", "RestoreV2")}
+    return [n for n in nodes if not any(n.name.startswith(scope) for scope in scopes)]
 
 
 def _check_rebuildable(nodes):
     lost = {}
     for node in nodes:
+        op_type = ALIASES.get(node.op, node.op)
         if UNWRITTEN in node.attr:
             lost.setdefault(node.op, set()).update(s.decode() for s in node.attr[UNWRITTEN].list.s)
         else:
             try:
-                op_def(node.op)
+                op_def(op_type)
             except NotImplementedError:
                 lost.setdefault(node.op, {"(the op type is not registered in ringflow)"})
     if lost:
@@ -129,14 +163,15 @@ def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, import_sco
     returns {variable name: Variable} of the variables it made."""
     meta = read_meta_graph_file(meta_graph_or_file) if isinstance(meta_graph_or_file, str) else meta_graph_or_file
     graph = graph or get_default_graph()
-    _check_rebuildable(meta.graph_def.node)
+    nodes = _without_tf_saver(meta)
+    _check_rebuildable(nodes)
 
     def scoped(name):
         return f"{import_scope}/{name}" if import_scope else name
 
     made, taken = {}, {op.name for op in graph.get_operations()}
     with graph.as_default(), graph.name_scope(None), graph.control_dependencies(None):
-        for node in meta.graph_def.node:
+        for node in nodes:
             name = scoped(node.name)
             if name in taken:
                 raise ValueError(f"import_meta_graph: the graph already has an op named {name!r}; import into an "
@@ -146,11 +181,13 @@ def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, import_sco
             data = [i for i in node.input if not i.startswith("^")]
             inputs = [graph.get_operation_by_name(scoped(op)).outputs[k] for op, k in map(_split, data)]
             controls = [graph.get_operation_by_name(scoped(i[1:])) for i in node.input if i.startswith("^")]
-            if node.op == "VariableV2":
+            op_type = ALIASES.get(node.op, node.op)
+            if op_type == "VariableV2":
                 op = imported_variable(graph, name, attrs["shape"], attrs["dtype"]).op
             else:
-                op = graph.create_op(node.op, inputs, _outputs(node, node.op, inputs, attrs), name=name,
-                                     attrs=attrs, control_inputs=controls, unique=False)
+                attrs, outputs = _outputs(node, op_type, inputs, attrs)
+                op = graph.create_op(op_type, inputs, outputs, name=name, attrs=attrs, control_inputs=controls,
+                                     unique=False)
             if node.device and not clear_devices:
                 op.device = node.device
         for key, collection in meta.collection_def.items():

@@ -73,6 +73,24 @@ def _block(entries):
     return bytes(out)
 
 
+def _separator(start, limit):
+    """LevelDB's FindShortestSeparator: a short key >= start and < limit, for the index entry between blocks."""
+    common = 0
+    while common < min(len(start), len(limit)) and start[common] == limit[common]:
+        common += 1
+    if common < min(len(start), len(limit)) and start[common] < 0xFF and start[common] + 1 < limit[common]:
+        return start[:common] + bytes([start[common] + 1])
+    return start
+
+
+def _successor(key):
+    """LevelDB's FindShortSuccessor: a short key >= key, for the index entry of the last block."""
+    for i, byte in enumerate(key):
+        if byte != 0xFF:
+            return key[:i] + bytes([byte + 1])
+    return key
+
+
 def _handle(offset, size):
     return encode_varint(offset) + encode_varint(size)
 
@@ -90,13 +108,13 @@ def build_table(items):
 
     pending, size = [], 0
     for key in sorted(items):
+        if size >= BLOCK_BYTES:
+            index.append((_separator(pending[-1][0], key), flush(pending)))
+            pending, size = [], 0
         pending.append((key, items[key]))
         size += len(key) + len(items[key])
-        if size >= BLOCK_BYTES:
-            index.append((key, flush(pending)))  # the block's last key separates it from the next
-            pending, size = [], 0
     if pending or not index:
-        index.append((pending[-1][0] if pending else b"", flush(pending)))
+        index.append((_successor(pending[-1][0]) if pending else b"", flush(pending)))
     metaindex = flush([])
     index_handle = flush(index)
     footer = (metaindex + index_handle).ljust(FOOTER_BYTES - 8, b"\0") + struct.pack("<II", MAGIC & 0xFFFFFFFF,
