@@ -6,50 +6,17 @@ data blocks of sorted keys, an empty meta-index block, an index block and a 48-b
     footer  := metaindex_handle index_handle (varints, zero-padded to 40 bytes) magic:u64
 
 TF writes the index uncompressed (BundleWriter sets kNoCompression), so a block of type 1 (Snappy) is refused.
-crc32c is table-driven Python: an index is a few KB, and the tensor bytes' checksums cost well under a second
-per 100 MB.
 """
 import struct
 
 from ..platform.protobuf_wire import decode_varint, encode_varint
+from .crc32c import crc32c, mask
 
 MAGIC = 0xdb4775248b80fb57  # LevelDB's table magic number, TF's too
 FOOTER_BYTES = 48  # two block handles of at most 20 bytes each, padded, then the magic
 BLOCK_BYTES = 256 * 1024  # TF's table_options.h block_size for the checkpoint index
 RESTART_INTERVAL = 16  # LevelDB's default: a full key every 16 entries
 NO_COMPRESSION, SNAPPY = 0, 1
-
-
-def _crc_table():
-    table = []
-    for n in range(256):
-        c = n
-        for _ in range(8):
-            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1  # the Castagnoli polynomial, reflected
-        table.append(c)
-    return table
-
-
-_TABLE = _crc_table()
-
-
-def crc32c(data, crc=0):
-    """CRC-32C of data, extending crc (as crc32c::Extend)."""
-    crc ^= 0xFFFFFFFF
-    table = _TABLE
-    for byte in bytes(data):
-        crc = table[(crc ^ byte) & 0xFF] ^ (crc >> 8)
-    return crc ^ 0xFFFFFFFF
-
-
-def mask(crc):
-    """LevelDB's masked CRC, stored so that a CRC of data holding CRCs stays well mixed."""
-    return ((((crc >> 15) | (crc << 17)) & 0xFFFFFFFF) + 0xA282EAD8) & 0xFFFFFFFF
-
-
-def unmask(masked):
-    rot = (masked - 0xA282EAD8) & 0xFFFFFFFF
-    return ((rot >> 17) | (rot << 15)) & 0xFFFFFFFF
 
 
 class TableError(ValueError):

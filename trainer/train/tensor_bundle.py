@@ -16,7 +16,8 @@ from ..framework.tensor_shape import TensorShapeProto
 from ..platform.atomic_file import atomic_write
 from ..platform.protobuf import Field, Message
 from ..platform.protobuf_wire import decode_varint, encode_varint
-from .sstable import TableError, build_table, crc32c, mask, read_table
+from .crc32c import crc32c, mask
+from .sstable import TableError, build_table, read_table
 
 INDEX = ".index"
 DATA = ".data-00000-of-00001"  # one shard: one process writes one checkpoint
