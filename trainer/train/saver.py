@@ -17,9 +17,10 @@ import numpy as np
 
 from . import checkpoint as npz
 from .meta_graph import export_scoped_meta_graph, import_scoped_meta_graph, read_meta_graph_file
+from .tensor_bundle import BundleError
 from ..framework.meta_graph import MetaGraphDef, SaverDef
 from ..platform.atomic_file import atomic_write
-from ..platform.errors import InvalidArgumentError, NotFoundError
+from ..platform.errors import DataLossError, InvalidArgumentError, NotFoundError
 from ..framework.tensor import format_shape
 from ..framework.graph import get_default_graph
 from ..ops.core_ops import group, placeholder
@@ -146,7 +147,10 @@ class Saver:
         if not checkpoint_exists(save_path):
             raise ValueError(f"The passed save_path is not a valid checkpoint: {save_path} (no file "
                              f"{path!r} nor {save_path + npz.NPZ!r}{describe_directory(path)})")
-        arrays, _ = npz.read(path)
+        try:
+            arrays, _ = npz.read(path)
+        except BundleError as exc:  # a failed checksum or a cut file: TF1 raises DataLossError there
+            raise DataLossError(None, None, f"Restoring from checkpoint failed: {exc}") from None
         feed = {}
         for key, var in self._variables.items():
             if key not in arrays:

@@ -277,3 +277,42 @@ def test_saves_from_two_threads_leave_a_state_file_naming_a_file_that_exists(tmp
     state = tg.train.get_checkpoint_state(str(tmp_path))
     assert os.path.exists(state.model_checkpoint_path + ".index"), (state, sorted(os.listdir(tmp_path)))
     assert len([f for f in os.listdir(tmp_path) if f.endswith(".index")]) == 1
+
+
+def test_npz_checkpoints_still_restore_and_save_format_npz_writes_them(tmp_path):
+    graph, variables, values = _model()
+    with graph.as_default():
+        saver = tg.train.Saver(save_format="npz")
+        with pytest.raises(ValueError, match="save_format='h5'"):
+            tg.train.Saver(save_format="h5")
+    prefix = saver.save(_session(graph), str(tmp_path / "m"), global_step=1, meta={"position": 4})
+    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "m-1.meta", "m-1.npz"]
+    assert tg.train.checkpoint_meta(prefix) == {"position": 4}
+    graph2, variables2, _ = _model(seed=1)
+    with graph2.as_default():
+        restorer = tg.train.Saver()  # TF's format by default, and it reads the .npz too
+    sess2 = _session(graph2, init=False)
+    restorer.restore(sess2, tg.train.latest_checkpoint(str(tmp_path)))
+    np.testing.assert_array_equal(sess2.run(variables2["dense/kernel"]), values["dense/kernel"])
+    tg.train.remove_checkpoint(prefix)
+    assert sorted(os.listdir(tmp_path)) == ["checkpoint"]
+
+
+def test_the_programs_record_rides_in_the_bundle_and_damage_is_named(tmp_path):
+    graph, variables, _ = _model()
+    with graph.as_default():
+        saver = tg.train.Saver()
+    sess = _session(graph)
+    first = saver.save(sess, str(tmp_path / "m"), global_step=1, meta={"data": [1, 2]})
+    second = saver.save(sess, str(tmp_path / "m"), global_step=2)
+    assert tg.train.checkpoint_meta(first) == {"data": [1, 2]} and tg.train.checkpoint_meta(second) is None
+    assert [name for name, _ in tg.train.list_variables(first)] == ["dense/bias", "dense/kernel", "global_step"]
+    data = tmp_path / "m-2.data-00000-of-00001"
+    raw = bytearray(data.read_bytes())
+    raw[5] ^= 0xFF
+    data.write_bytes(bytes(raw))
+    with pytest.raises(tg.errors.DataLossError, match=r"m-2\.data-00000-of-00001'?: tensor 'dense/bias' fails "
+                                                      "its crc32c check"):
+        saver.restore(sess, second)
+    with pytest.warns(RuntimeWarning, match="m-2.*crc32c"):
+        assert tg.train.latest_checkpoint(str(tmp_path)) == first
