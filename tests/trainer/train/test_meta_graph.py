@@ -125,3 +125,4 @@ def test_imports_the_graph_real_tensorflow_wrote_and_restores_its_checkpoint():
             np.testing.assert_array_equal(got, np.asarray(record["output"], np.float32))
             assert sess.run("global_step:0") == 5
         assert [v.op.name for v in tg.trainable_variables()] == ["dense/kernel", "dense/bias"]
+        assert tg.get_default_graph().get_tensor_by_name("x:0").shape.as_list() == [None, 2]  # TF's -1: unknown
