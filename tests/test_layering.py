@@ -49,7 +49,8 @@ FLOORS = [
     ("trainer/tf_io.py", 8, "tf.io"),
     ("trainer/debugging.py", 8, "tf.debugging"),
     ("trainer/train/", 9, "tf.train"),  # optimizers, Saver, MonitoredSession; its hooks write summaries
-    ("trainer/keras/", 10, "tf.keras"),  # will compile and fit on train's optimizers and sessions
+    ("trainer/keras/", 10, "tf.keras"),  # compiles and fits on train's optimizers and sessions
+    ("trainer/saved_model/", 10, "tf.saved_model"),  # a graph and its variables for serving, on train's Saver
     ("trainer/estimator/", 11, "tf.estimator"),  # on train's MonitoredSession and hooks; TF1's takes Keras models
     ("trainer/contrib/", 12, "tf.contrib"),  # wraps the packages below, as TF1's contrib did
     # what lets TF1 programs run unchanged: aliases, the v1 namespace, the tutorials' helpers

@@ -17,6 +17,7 @@ from . import ops  # registers every op type
 from . import (compat, contrib, data, debugging, estimator, feature_column, image, keras, layers, linalg, losses,
                math, metrics, nn, random, summary, train)
 from . import test  # tf.test
+from . import saved_model  # tf.saved_model
 from . import tf_io as io
 from .framework import dtypes
 from .ops import initializers

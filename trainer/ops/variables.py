@@ -11,6 +11,7 @@ from .initializers import glorot_uniform_initializer, zeros_initializer
 from .core_ops import as_string_array, convert_to_tensor, group
 from ..framework.registry import apply_op, register
 from ..framework.graph_keys import GraphKeys
+from ..framework.meta_graph import VariableDef
 from .scopes import AUTO_REUSE, variable_store
 from ..framework.tensor_shape import TensorShape
 
@@ -29,9 +30,10 @@ class Variable(Tensor):
                  caching_device=None, name=None, variable_def=None, dtype=None, expected_shape=None,
                  import_scope=None, constraint=None, use_resource=None, synchronization=None, aggregation=None,
                  shape=None):
-        if variable_def is not None or import_scope is not None:
-            raise NotImplementedError("Variable(variable_def=..., import_scope=...) is not implemented: there "
-                                      "are no VariableDef protos here; build the variable from initial_value")
+        if variable_def is not None:
+            raise NotImplementedError("Variable(variable_def=...) builds no new Variable here: a graph's "
+                                      "variables come back with tg.train.import_meta_graph; "
+                                      "tg.Variable.from_proto(variable_def) finds one there")
         if initial_value is None:
             raise ValueError("initial_value must be specified.")
         trainable = True if trainable is None else trainable
@@ -100,6 +102,48 @@ class Variable(Tensor):
 
     def __repr__(self):
         return f"<tg.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
+
+    def to_proto(self, export_scope=None):
+        """This variable as TF's VariableDef: its ops by name (ringflow reads a variable without a snapshot op)."""
+        def strip(name):
+            return name[len(export_scope) + 1:] if export_scope and name.startswith(export_scope + "/") else name
+        return VariableDef(variable_name=strip(self.name), snapshot_name=strip(self.name),
+                           initializer_name=strip(self.initializer.name) if self.initializer is not None else "",
+                           initial_value_name=strip(self.initial_value.name) if self.initial_value is not None
+                           else "", trainable=bool(self.trainable))
+
+    @staticmethod
+    def from_proto(variable_def, import_scope=None):
+        """The Variable a VariableDef names in the default graph, its initializer and initial value restored
+        (after tg.train.import_meta_graph has rebuilt its ops)."""
+        graph = get_default_graph()
+
+        def scoped(name):
+            return f"{import_scope}/{name}" if import_scope else name
+        var = graph.get_tensor_by_name(scoped(variable_def.variable_name))
+        if not isinstance(var, Variable):
+            raise ValueError(f"VariableDef names {variable_def.variable_name!r}, which is a {var.op.type} output, "
+                             "not a variable: the MetaGraphDef's collection does not match its graph")
+        if variable_def.initializer_name:
+            var.initializer = graph.get_operation_by_name(scoped(variable_def.initializer_name))
+        if variable_def.initial_value_name:
+            var.initial_value = graph.get_tensor_by_name(scoped(variable_def.initial_value_name))
+        var.trainable = variable_def.trainable
+        return var
+
+
+def imported_variable(graph, name, shape, dtype):
+    """The Variable of a VariableV2 node named `name` (absolute) that an imported graph holds; its initializer
+    and initial value come from its VariableDef (Variable.from_proto) once the rest of the graph is built."""
+    shape = TensorShape(shape)
+    op = graph.create_op("VariableV2", [], [(shape, dtype)], name=name, unique=False,
+                         attrs={"shape": shape, "dtype": dtype})
+    var = Variable.__new__(Variable)
+    Tensor.__init__(var, op, 0, shape, dtype)
+    op.outputs = (var,)
+    var.initial_value = var.initializer = var.constraint = None
+    var.trainable = False
+    return var
 
 
 def _update(op_type, ref, value, name):

@@ -16,8 +16,8 @@ import numpy as np
 from .protobuf_wire import LENGTH, WIRE, decode_values, encode_scalar, encode_varint, read_field, round_float
 
 _DEFAULTS = {"double": 0.0, "float": 0.0, "int32": 0, "int64": 0, "uint32": 0, "uint64": 0, "enum": 0,
-             "bool": False, "string": "", "bytes": b""}
-_INTEGERS = ("int32", "int64", "uint32", "uint64", "enum")
+             "bool": False, "string": "", "bytes": b"", "fixed32": 0, "fixed64": 0}
+_INTEGERS = ("int32", "int64", "uint32", "uint64", "enum", "fixed32", "fixed64")
 
 
 class Field:

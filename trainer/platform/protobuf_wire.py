@@ -7,7 +7,9 @@ import struct
 
 VARINT, FIXED64, LENGTH, FIXED32 = 0, 1, 2, 5
 WIRE = {"double": FIXED64, "float": FIXED32, "int32": VARINT, "int64": VARINT, "uint32": VARINT, "uint64": VARINT,
-        "enum": VARINT, "bool": VARINT, "string": LENGTH, "bytes": LENGTH, "message": LENGTH}
+        "enum": VARINT, "bool": VARINT, "string": LENGTH, "bytes": LENGTH, "message": LENGTH, "fixed32": FIXED32,
+        "fixed64": FIXED64}
+_FIXED = {"fixed32": "<I", "fixed64": "<Q"}
 _SIGNED = ("int32", "int64", "enum")
 
 
@@ -54,6 +56,8 @@ def encode_scalar(kind, value):
         return struct.pack("<d", value)
     if kind == "float":
         return _pack_float(value)
+    if kind in _FIXED:
+        return struct.pack(_FIXED[kind], value)
     if WIRE[kind] == VARINT:
         return encode_varint(int(value))
     raw = value.encode("utf-8") if kind == "string" else value.SerializeToString() if kind == "message" else value
@@ -84,8 +88,8 @@ def decode_values(kind, wire, raw, cls=None):
     if wire == VARINT:
         value = raw - (1 << 64) if kind in _SIGNED and raw >= 1 << 63 else raw
         return [bool(value) if kind == "bool" else value]
-    if kind in ("double", "float"):
-        fmt = "<d" if kind == "double" else "<f"
+    if kind in ("double", "float") or kind in _FIXED:
+        fmt = "<d" if kind == "double" else "<f" if kind == "float" else _FIXED[kind]
         return [v for (v,) in struct.iter_unpack(fmt, raw)]  # one, or packed
     if wire == LENGTH and WIRE[kind] == VARINT:  # packed
         values, pos = [], 0

@@ -1,8 +1,11 @@
-"""The checkpoint file format: one `.npz` of arrays by name plus a JSON `__meta__` record, never pickled.
+"""The checkpoint files: TF's tensor bundle (tensor_bundle.py, what tg.train.Saver writes, as TF1 does) and
+ringflow's earlier single `.npz` of arrays by name (still read, and written by Saver(save_format="npz")). Both
+hold ringflow's JSON record (a program's data position, random streams) under the reserved name `__meta__`: in
+a bundle as a string tensor, which TF reads as one more tensor.
 
-tg.train.Saver writes every checkpoint through write_npz: a temporary file, fsynced and renamed into place,
-so a crash leaves either the old file or the new one, never a half file under a checkpoint's name.
-problem() says why a file cannot be restored (truncated, a flipped byte, no record), so readers skip it.
+Every file is written atomically (a temporary file, fsynced and renamed into place), so a crash leaves either
+the old file or the new one, never a half file under a checkpoint's name. problem() says why a checkpoint
+cannot be restored (truncated, a flipped byte, no record), so readers skip it.
 """
 import json
 import zipfile
@@ -10,8 +13,32 @@ import zipfile
 import numpy as np
 
 from ..platform.atomic_file import atomic_write
+from .tensor_bundle import INDEX, bundle_problem, read_bundle, write_bundle
 
 META = "__meta__"
+NPZ = ".npz"
+
+
+def write(prefix, arrays, meta=None, save_format="tf"):
+    """Write the checkpoint `prefix` (TF's bundle, or "<prefix>.npz"); returns the file that marks it."""
+    if save_format == "npz":
+        return write_npz(prefix + NPZ, arrays, meta)
+    if save_format != "tf":
+        raise ValueError(f"Unknown checkpoint save_format {save_format!r}: use 'tf' (TF's .index and .data "
+                         "files) or 'npz' (one .npz file, ringflow's earlier format)")
+    entries = dict(arrays)
+    if meta is not None:
+        entries[META] = np.array(json.dumps(meta, sort_keys=True).encode("utf-8"), dtype=object)
+    return write_bundle(prefix, entries)
+
+
+def read(path):
+    """(arrays, meta) of a checkpoint's file: "<prefix>.index" (TF's bundle) or an .npz."""
+    if not path.endswith(INDEX):
+        return read_npz(path)
+    arrays = read_bundle(path[:-len(INDEX)])
+    meta = arrays.pop(META, None)
+    return arrays, (json.loads(meta[()].decode("utf-8")) if meta is not None else None)
 
 
 def write_npz(path, arrays, meta=None):
@@ -36,7 +63,9 @@ def read_npz(path):
 
 
 def problem(path):
-    """Why path is not a usable checkpoint, or None when it is."""
+    """Why the checkpoint whose file is path (an .index or an .npz) is not usable, or None when it is."""
+    if path.endswith(INDEX):  # TF's own checkpoints have no record: a bundle needs none
+        return bundle_problem(path[:-len(INDEX)])
     try:
         with zipfile.ZipFile(path) as zf:
             bad = zf.testzip()

@@ -1,8 +1,9 @@
 """TF1's checkpoint bookkeeping: the `checkpoint` state file, finding the latest checkpoint, reading one back.
 
-A checkpoint is named by its prefix ("dir/model.ckpt-10"); its data is the one file "<prefix>.npz" written by
-trainer.train.checkpoint.write_npz (atomic, pickle-free). The state file keeps TF1's text format, so a TF1 user's
-tools and habits (`cat checkpoint`) carry over:
+A checkpoint is named by its prefix ("dir/model.ckpt-10"); its data is TF's "<prefix>.index" and
+"<prefix>.data-00000-of-00001", or ringflow's earlier one file "<prefix>.npz" (checkpoint.py reads both), with
+TF's "<prefix>.meta" graph beside it. The state file keeps TF1's text format, so a TF1 user's tools and habits
+(`cat checkpoint`) carry over:
 
     model_checkpoint_path: "model.ckpt-10"
     all_model_checkpoint_paths: "model.ckpt-5"
@@ -15,8 +16,9 @@ import warnings
 from . import checkpoint as npz
 from ..platform.atomic_file import atomic_write
 from ..platform.errors import NotFoundError
+from .tensor_bundle import DATA, INDEX
 
-SUFFIX = ".npz"
+SUFFIX = npz.NPZ  # ringflow's earlier one-file checkpoints, which `ringflow train` still writes
 STATE_FILENAME = "checkpoint"  # TF1's default `latest_filename`
 PROGRAM_META = "meta"  # the key of Saver.save(meta=...) in the file's JSON record
 _FIELD = re.compile(r'^\s*(\w+)\s*:\s*(.*?)\s*$')
@@ -141,11 +143,22 @@ def get_checkpoint_state(checkpoint_dir, latest_filename=None):
 
 
 def data_path(checkpoint_prefix):
-    """The file holding checkpoint_prefix's data: "<prefix>.npz", or the prefix itself when it names an .npz file."""
-    path = checkpoint_prefix + SUFFIX
-    if not os.path.isfile(path) and checkpoint_prefix.endswith(SUFFIX) and os.path.isfile(checkpoint_prefix):
+    """The file that marks checkpoint_prefix: "<prefix>.index" (TF's format; also when there is none yet), else
+    "<prefix>.npz", or the prefix itself when it names an .npz file."""
+    index = checkpoint_prefix + INDEX
+    if os.path.isfile(index):
+        return index
+    if os.path.isfile(checkpoint_prefix + SUFFIX):
+        return checkpoint_prefix + SUFFIX
+    if checkpoint_prefix.endswith(SUFFIX) and os.path.isfile(checkpoint_prefix):
         return checkpoint_prefix
-    return path
+    return index
+
+
+def meta_graph_filename(checkpoint_filename, meta_graph_suffix="meta"):
+    """"<prefix>.meta": where Saver.save writes the checkpoint's MetaGraphDef."""
+    basename = re.sub(r"-[\d\?]+-of-\d+$", "", checkpoint_filename)
+    return f"{basename}.{meta_graph_suffix}"
 
 
 def checkpoint_exists(checkpoint_prefix):
@@ -159,12 +172,18 @@ def get_checkpoint_mtimes(checkpoint_prefixes):
 
 
 def remove_checkpoint(checkpoint_prefix, checkpoint_format_version=2, meta_graph_suffix="meta"):
-    """Delete the checkpoint's data file (only that file); a missing one is warned about."""
-    path = data_path(checkpoint_prefix)
-    try:
-        os.remove(path)
-    except FileNotFoundError:
-        warnings.warn(f"Cannot remove checkpoint {checkpoint_prefix!r}: {path!r} does not exist", RuntimeWarning,
+    """Delete the checkpoint's files (its data, index and .meta; nothing else); none at all is warned about."""
+    paths = [checkpoint_prefix + ext for ext in (INDEX, DATA, SUFFIX)]
+    paths.append(meta_graph_filename(checkpoint_prefix, meta_graph_suffix))
+    removed = False
+    for path in paths:
+        try:
+            os.remove(path)
+            removed = True
+        except FileNotFoundError:
+            pass
+    if not removed:
+        warnings.warn(f"Cannot remove checkpoint {checkpoint_prefix!r}: none of {paths!r} exists", RuntimeWarning,
                       stacklevel=2)
 
 
@@ -222,7 +241,7 @@ class CheckpointReader:
 
     def __init__(self, ckpt_dir_or_file):
         self.path = _resolve(ckpt_dir_or_file)
-        self._arrays, self.meta = npz.read_npz(self.path)
+        self._arrays, self.meta = npz.read(self.path)
 
     def has_tensor(self, name):
         return _strip(name) in self._arrays

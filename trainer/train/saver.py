@@ -1,9 +1,11 @@
-"""tf.train.Saver: save variables to one atomic .npz per checkpoint and restore them by name.
+"""tf.train.Saver: save variables in TF's checkpoint format and restore them by name, as TF1 does.
 
 Checkpoint names are TF1's: a variable is stored under its op name ("dense/kernel") unless var_list is a dict
-giving other names, and a checkpoint is named by its prefix ("dir/model.ckpt-10", data in "<prefix>.npz").
-Restoring goes through graph ops (a placeholder and an Assign per variable, built with the Saver as TF1 builds
-its restore ops), so it works through any session-like object with `run`, on CPU and GPU alike.
+giving other names, and a checkpoint is named by its prefix ("dir/model.ckpt-10": "<prefix>.index",
+"<prefix>.data-00000-of-00001" and the graph in "<prefix>.meta"), which real TensorFlow reads and writes too;
+ringflow's earlier one-file "<prefix>.npz" checkpoints still restore. Restoring goes through graph ops (a
+placeholder and an Assign per variable, built with the Saver as TF1 builds its restore ops), so it works through
+any session-like object with `run`, on CPU and GPU alike.
 """
 import json
 import numbers
@@ -14,34 +16,42 @@ import time
 import numpy as np
 
 from . import checkpoint as npz
-from ..platform.errors import InvalidArgumentError, NotFoundError
+from .meta_graph import export_scoped_meta_graph, import_scoped_meta_graph, read_meta_graph_file
+from .tensor_bundle import BundleError
+from ..framework.meta_graph import MetaGraphDef, SaverDef
+from ..platform.atomic_file import atomic_write
+from ..platform.errors import DataLossError, InvalidArgumentError, NotFoundError
 from ..framework.tensor import format_shape
 from ..framework.graph import get_default_graph
 from ..ops.core_ops import group, placeholder
 from ..framework.tensor_shape import TensorShape
 from ..ops.variables import GLOBAL_VARIABLES, Variable
-from .checkpoint_management import (PROGRAM_META, SUFFIX, checkpoint_exists, data_path, describe_directory,
-                                    get_checkpoint_mtimes, remove_checkpoint, update_checkpoint_state)
-
-_NO_META_GRAPH = ("ringflow does not write TF1's MetaGraphDef protobuf (.meta files): rebuild the graph with the "
-                  "same Python code and restore its variables with tg.train.Saver().restore(sess, prefix)")
+from .checkpoint_management import (PROGRAM_META, checkpoint_exists, data_path, describe_directory,
+                                    get_checkpoint_mtimes, meta_graph_filename, remove_checkpoint,
+                                    update_checkpoint_state)
 
 
 class Saver:
     """Saves and restores variables; keeps the newest `max_to_keep` checkpoints (TF1's tf.train.Saver).
 
     Accepted and ignored, as they concern TF1's file layout or devices: sharded (one process writes one
-    file), restore_sequentially, write_version (always one .npz), filename (no SaverDef), and
-    save_relative_paths (paths inside the checkpoint directory are always stored relative to it).
+    shard), restore_sequentially, write_version (always V2), filename, builder, and save_relative_paths (paths
+    inside the checkpoint directory are always stored relative to it). saver_def gives max_to_keep and
+    keep_checkpoint_every_n_hours (import_meta_graph's Saver); the restore ops are built anew.
+    save_format (a ringflow extension, the name tf.keras uses): "tf", TF's .index and .data files, or "npz",
+    the one .npz file earlier ringflow wrote.
     """
 
     def __init__(self, var_list=None, reshape=False, sharded=False, max_to_keep=5,
                  keep_checkpoint_every_n_hours=10000.0, name=None, restore_sequentially=False, saver_def=None,
                  builder=None, defer_build=False, allow_empty=False, write_version=2, pad_step_number=False,
-                 save_relative_paths=False, filename=None):
-        if saver_def is not None or builder is not None:
-            raise NotImplementedError("tg.train.Saver(saver_def=..., builder=...): ringflow has no SaverDef protobuf "
-                                      "or BaseSaverBuilder; pass var_list instead")
+                 save_relative_paths=False, filename=None, save_format="tf"):
+        if save_format not in ("tf", "npz"):
+            raise ValueError(f"Saver(save_format={save_format!r}): use 'tf' (TF's checkpoint files) or 'npz'")
+        if saver_def is not None:
+            max_to_keep = saver_def.max_to_keep
+            keep_checkpoint_every_n_hours = saver_def.keep_checkpoint_every_n_hours or keep_checkpoint_every_n_hours
+        self._save_format = save_format
         self._var_list, self._reshape, self._name, self._allow_empty = var_list, reshape, name, allow_empty
         self._max_to_keep, self._pad_step_number = max_to_keep, pad_step_number
         self._keep_every_s = keep_checkpoint_every_n_hours * 3600
@@ -76,13 +86,19 @@ class Saver:
 
     def save(self, sess, save_path, global_step=None, latest_filename=None, meta_graph_suffix="meta",
              write_meta_graph=True, write_state=True, strip_default_attrs=False, save_debug_info=False, meta=None):
-        """Write every variable to "<save_path>-<global_step>.npz" and return that prefix (None when empty).
+        """Write every variable to the checkpoint "<save_path>-<global_step>" and return that prefix (None when
+        empty); with write_meta_graph, the graph goes to "<prefix>.meta" (a MetaGraphDef, as TF1 writes).
 
-        `meta` (a ringflow extension) is any JSON-able value kept in the file, read back with
-        tg.train.checkpoint_meta(prefix): a data position, a run's configuration. No .meta graph file is written.
+        `meta` (a ringflow extension) is any JSON-able value kept in the checkpoint, read back with
+        tg.train.checkpoint_meta(prefix): a data position, a run's configuration.
         """
         with self._lock:
-            return self._save(sess, save_path, global_step, latest_filename, write_state, meta)
+            prefix = self._save(sess, save_path, global_step, latest_filename, write_state, meta)
+            if prefix is not None and write_meta_graph:
+                graph = next(iter(self._variables.values())).graph
+                self.export_meta_graph(meta_graph_filename(prefix, meta_graph_suffix), graph=graph,
+                                       strip_default_attrs=strip_default_attrs)
+            return prefix
 
     def _save(self, sess, save_path, global_step, latest_filename, write_state, meta):
         if self._variables is None:
@@ -110,7 +126,9 @@ class Saver:
         names = list(self._variables)
         values = sess.run([self._variables[n] for n in names])
         record = {"saver": "tf.train.Saver", "global_step": step, PROGRAM_META: meta}
-        npz.write_npz(prefix + SUFFIX, dict(zip(names, values)), record)
+        if self._save_format == "tf" and meta is None:
+            record = None  # a checkpoint as TF writes it, without ringflow's record
+        npz.write(prefix, dict(zip(names, values)), record, self._save_format)
         if write_state:
             self._record(prefix)
             update_checkpoint_state(parent, prefix, self.last_checkpoints, latest_filename)
@@ -125,11 +143,14 @@ class Saver:
             return
         if save_path is None:
             raise ValueError("Can't load save_path when it is None.")
+        path = data_path(save_path)
         if not checkpoint_exists(save_path):
             raise ValueError(f"The passed save_path is not a valid checkpoint: {save_path} (no file "
-                             f"{save_path + SUFFIX!r}{describe_directory(save_path + SUFFIX)})")
-        path = data_path(save_path)
-        arrays, _ = npz.read_npz(path)
+                             f"{path!r} nor {save_path + npz.NPZ!r}{describe_directory(path)})")
+        try:
+            arrays, _ = npz.read(path)
+        except BundleError as exc:  # a failed checksum or a cut file: TF1 raises DataLossError there
+            raise DataLossError(None, None, f"Restoring from checkpoint failed: {exc}") from None
         feed = {}
         for key, var in self._variables.items():
             if key not in arrays:
@@ -195,8 +216,29 @@ class Saver:
             return
         remove_checkpoint(prefix)
 
-    def export_meta_graph(self, filename=None, **kwargs):
-        raise NotImplementedError(f"tg.train.Saver.export_meta_graph: {_NO_META_GRAPH}")
+    def as_saver_def(self):
+        """This Saver as TF's SaverDef (its restore op by name, how many checkpoints it keeps, format V2)."""
+        if self._variables is None:
+            raise RuntimeError("`build()` should be called before as_saver_def if defer_build==True")
+        return SaverDef(restore_op_name=self._restore_op.name if self._restore_op is not None else "",
+                        max_to_keep=self._max_to_keep, keep_checkpoint_every_n_hours=self._keep_every_s / 3600,
+                        version=2)
+
+    def to_proto(self, export_scope=None):
+        """The SaverDef (what a MetaGraphDef's "savers" collection holds)."""
+        return self.as_saver_def()
+
+    def export_meta_graph(self, filename=None, collection_list=None, as_text=False, export_scope=None,
+                          clear_devices=False, clear_extraneous_savers=False, strip_default_attrs=False,
+                          save_debug_info=False, graph=None):
+        """Write (when filename is given) and return the MetaGraphDef of the graph.
+
+        It carries no SaverDef: this Saver restores through placeholders, not the SaveV2/RestoreV2 ops a
+        SaverDef names, and without one TensorFlow's import_meta_graph and SavedModel loader build their own
+        Saver over the graph's variables, as ringflow's do."""
+        return export_meta_graph(filename, graph=graph,
+                                 collection_list=collection_list, as_text=as_text, export_scope=export_scope,
+                                 clear_devices=clear_devices, strip_default_attrs=strip_default_attrs)
 
 
 def _named_variables(var_list):
@@ -221,9 +263,31 @@ def _named_variables(var_list):
     return named
 
 
-def export_meta_graph(filename=None, **kwargs):
-    raise NotImplementedError(f"tg.train.export_meta_graph: {_NO_META_GRAPH}")
+def export_meta_graph(filename=None, meta_info_def=None, graph_def=None, saver_def=None, collection_list=None,
+                      as_text=False, graph=None, export_scope=None, clear_devices=False,
+                      clear_extraneous_savers=False, strip_default_attrs=False, save_debug_info=False, **kwargs):
+    """The MetaGraphDef of the graph (default: the default graph), also written to `filename` when given
+    (binary, or protobuf text with as_text=True), as TF1's tf.train.export_meta_graph."""
+    if graph_def is not None or export_scope is not None:
+        raise NotImplementedError("export_meta_graph(graph_def=..., export_scope=...): ringflow exports the whole "
+                                  "graph it is given; pass graph= instead")
+    meta = export_scoped_meta_graph(graph, saver_def, collection_list, clear_devices, meta_info_def,
+                                    strip_default_attrs)
+    if filename:
+        with atomic_write(filename, "w" if as_text else "wb", encoding="utf-8" if as_text else None) as f:
+            f.write(str(meta) if as_text else meta.SerializeToString())
+    return meta
 
 
 def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None, **kwargs):
-    raise NotImplementedError(f"tg.train.import_meta_graph({meta_graph_or_file!r}): {_NO_META_GRAPH}")
+    """Rebuild a MetaGraphDef's graph (a `.meta` file or the message) in the default graph, its variables and
+    collections included, and return a Saver for its variables (None when it has none), as TF1 does; then
+    `saver.restore(sess, prefix)` and fetch its tensors by name ("loss:0", "train_op")."""
+    meta = meta_graph_or_file
+    if not isinstance(meta, MetaGraphDef):
+        meta = read_meta_graph_file(meta)
+    variables = import_scoped_meta_graph(meta, clear_devices=clear_devices, import_scope=import_scope)
+    if not variables:
+        return None
+    saver_def = meta.saver_def if meta.HasField("saver_def") else None
+    return Saver(saver_def=saver_def, var_list=None if import_scope is None else list(variables.values()))

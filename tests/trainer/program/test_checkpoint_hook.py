@@ -29,7 +29,7 @@ def run(directory, steps, every=None, keep=2, every_secs=None, clock=None):
     pipeline = Pipeline((np.arange(10.0),), batch_size=4, seed=2)
     graph, noise, train_op = build()
     with graph.as_default():
-        saver = tg.train.Saver(max_to_keep=keep)
+        saver = tg.train.Saver(max_to_keep=keep, save_format="npz")
         found = find_checkpoint(directory, saver, tg.global_variables())
         hooks = [StopAtStepHook(steps),
                  CheckpointHook(communicator, directory, saver, pipeline, {"model": "m"}, every_steps=every,

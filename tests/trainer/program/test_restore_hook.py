@@ -22,7 +22,7 @@ def train(steps, checkpoint_dir=None, every=None):
         loss = tg.reduce_mean(tg.square(tg.matmul(hidden, w) - y))
         train_op = tg.train.GradientDescentOptimizer(0.1).minimize(
             loss, global_step=tg.train.get_or_create_global_step())
-        saver = tg.train.Saver(max_to_keep=2)
+        saver = tg.train.Saver(max_to_keep=2, save_format="npz")
         pipeline = Pipeline(data, batch_size=8, seed=1)
         found = find_checkpoint(checkpoint_dir, saver, tg.global_variables()) if checkpoint_dir else None
         restore = RestoreBroadcastHook(communicator, pipeline, found)

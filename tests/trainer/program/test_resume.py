@@ -19,7 +19,7 @@ def model(shape=(2, 3), extra=False):
         if extra:
             tg.get_variable("other", [1], tg.float64)
         tg.train.get_or_create_global_step()
-        saver = tg.train.Saver()
+        saver = tg.train.Saver(save_format="npz")
     return graph, saver
 
 

@@ -66,7 +66,7 @@ def test_a_step_hook_needs_a_global_step():
 
 def test_checkpoints_are_saved_at_the_restored_global_steps(tmp_path):
     def hook(graph):
-        return CheckpointHook(communicator(), str(tmp_path), tg.train.Saver(max_to_keep=5),
+        return CheckpointHook(communicator(), str(tmp_path), tg.train.Saver(max_to_keep=5, save_format="npz"),
                               Pipeline((np.arange(10.0),), batch_size=2), every_steps=3)
     train([hook], 4)
     assert sorted(os.listdir(tmp_path)) == ["checkpoint", "model.ckpt-102.npz", "model.ckpt-104.npz"]

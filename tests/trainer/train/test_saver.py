@@ -1,4 +1,5 @@
-"""tf.train.Saver and the checkpoint helpers: TF1's names, state file, pruning and errors, on .npz files."""
+"""tf.train.Saver and the checkpoint helpers: TF1's names, state file, pruning and errors, on TF's checkpoint files
+(and ringflow's earlier .npz ones)."""
 import os
 import zipfile
 
@@ -23,6 +24,11 @@ def _model(seed=0):
     return graph, {"dense/kernel": kernel, "dense/bias": bias, "global_step": step}, values
 
 
+def _files(*prefixes):
+    """The files TF1's Saver writes for each checkpoint prefix (a base name)."""
+    return [p + ext for p in prefixes for ext in (".data-00000-of-00001", ".index", ".meta")]
+
+
 def _session(graph, init=True):
     sess = tg.Session(graph=graph)
     if init:
@@ -39,11 +45,10 @@ def test_save_restore_round_trip_with_tf1_names_and_state_file(tmp_path):
     sess.run(variables["global_step"].assign(np.int64(10)))
     prefix = saver.save(sess, str(tmp_path / "model.ckpt"), global_step=variables["global_step"])
     assert prefix == str(tmp_path / "model.ckpt-10")
-    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "model.ckpt-10.npz"]
+    assert sorted(os.listdir(tmp_path)) == ["checkpoint"] + _files("model.ckpt-10")
     assert (tmp_path / "checkpoint").read_text() == ('model_checkpoint_path: "model.ckpt-10"\n'
                                                      'all_model_checkpoint_paths: "model.ckpt-10"\n')
-    with np.load(prefix + ".npz", allow_pickle=False) as f:  # pickle-free
-        np.testing.assert_array_equal(f["dense/kernel"], values["dense/kernel"])
+    np.testing.assert_array_equal(tg.train.load_variable(prefix, "dense/kernel"), values["dense/kernel"])
     assert tg.train.list_variables(prefix) == [("dense/bias", [2]), ("dense/kernel", [3, 2]), ("global_step", [])]
     assert tg.train.load_variable(str(tmp_path), "global_step:0") == 10
 
@@ -78,8 +83,8 @@ def test_max_to_keep_prunes_only_its_own_checkpoints(tmp_path):
     sess = _session(graph)
     for step in [1, 2, 3, 4]:
         saver.save(sess, str(tmp_path / "model.ckpt"), global_step=step)
-    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "model.ckpt-0.npz", "model.ckpt-3.npz",
-                                            "model.ckpt-4.npz", "notes.txt"]
+    assert sorted(os.listdir(tmp_path)) == sorted(["checkpoint", "model.ckpt-0.npz", "notes.txt"]
+                                                  + _files("model.ckpt-3", "model.ckpt-4"))
     assert saver.last_checkpoints == [str(tmp_path / "model.ckpt-3"), str(tmp_path / "model.ckpt-4")]
     state = tg.train.get_checkpoint_state(str(tmp_path))
     assert state.model_checkpoint_path == str(tmp_path / "model.ckpt-4")
@@ -100,7 +105,7 @@ def test_keep_checkpoint_every_n_hours_keeps_one_per_period(tmp_path, monkeypatc
         clock[0] = t
         saver.save(sess, str(tmp_path / "m"), global_step=step)
     # 1 (t=10) is pruned, 2 (t=4000, past the hour) is kept for good, 3 (t=4100, within the next hour) is pruned.
-    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "m-2.npz", "m-4.npz"]
+    assert sorted(os.listdir(tmp_path)) == ["checkpoint"] + _files("m-2", "m-4")
 
 
 def test_recover_last_checkpoints_then_prune(tmp_path):
@@ -112,7 +117,7 @@ def test_recover_last_checkpoints_then_prune(tmp_path):
     second.recover_last_checkpoints(paths + [str(tmp_path / "missing")])
     assert second.last_checkpoints == paths
     second.save(sess, str(tmp_path / "m"), global_step=3)
-    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "m-2.npz", "m-3.npz"]
+    assert sorted(os.listdir(tmp_path)) == ["checkpoint"] + _files("m-2", "m-3")
     second.set_last_checkpoints_with_time([(paths[1], 5.0)])
     assert second.last_checkpoints == [paths[1]]
 
@@ -125,9 +130,9 @@ def test_latest_checkpoint_skips_missing_and_damaged_files(tmp_path):
     sess = _session(graph)
     p1, p2, p3 = (saver.save(sess, str(tmp_path / "m"), global_step=s) for s in (1, 2, 3))
     assert tg.train.latest_checkpoint(str(tmp_path)) == p3
-    with open(p3 + ".npz", "r+b") as f:  # a crash mid-copy: the zip directory is gone
-        f.truncate(100)
-    os.remove(p2 + ".npz")
+    with open(p3 + ".data-00000-of-00001", "r+b") as f:  # a crash mid-copy: the data is cut short
+        f.truncate(10)
+    os.remove(p2 + ".index")
     with pytest.warns(RuntimeWarning) as record:
         assert tg.train.latest_checkpoint(str(tmp_path)) == p1
     messages = " ".join(str(w.message) for w in record)
@@ -140,7 +145,8 @@ def test_restore_errors_name_the_culprit(tmp_path):
         saver = tg.train.Saver(variables)
     sess = _session(graph)
     prefix = saver.save(sess, str(tmp_path / "m"))
-    with pytest.raises(ValueError, match=r"not a valid checkpoint: .*nope.*holds: checkpoint, m\.npz"):
+    with pytest.raises(ValueError, match=r"not a valid checkpoint: .*nope.*holds: checkpoint, m\.data-00000-of-00001, "
+                                         r"m\.index, m\.meta"):
         saver.restore(sess, str(tmp_path / "nope"))
     with pytest.raises(ValueError, match="Can't load save_path when it is None"):
         saver.restore(sess, None)
@@ -169,8 +175,6 @@ def test_construction_errors_and_empty_saver(tmp_path):
             tg.train.Saver([a + b])
         with pytest.raises(ValueError, match="At least two variables have the same name: a"):
             tg.train.Saver([a, a])
-        with pytest.raises(NotImplementedError, match="saver_def"):
-            tg.train.Saver(saver_def=object())
         deferred = tg.train.Saver(defer_build=True)
         with pytest.raises(RuntimeError, match="build"):
             deferred.save(tg.Session(), str(tmp_path / "d"))
@@ -185,15 +189,11 @@ def test_meta_record_pad_step_and_meta_graph(tmp_path):
     sess = _session(graph)
     prefix = saver.save(sess, str(tmp_path / "m"), global_step=7, meta={"epoch": 2, "position": [3, 4]},
                         write_meta_graph=True)
-    assert prefix.endswith("m-00000007") and sorted(os.listdir(tmp_path)) == ["checkpoint", "m-00000007.npz"]
+    assert prefix.endswith("m-00000007") and sorted(os.listdir(tmp_path)) == ["checkpoint"] + _files("m-00000007")
     assert tg.train.checkpoint_meta(prefix) == {"epoch": 2, "position": [3, 4]}
     assert tg.train.checkpoint_meta(str(tmp_path)) == {"epoch": 2, "position": [3, 4]}
     with pytest.raises(TypeError, match="JSON-serializable"):
         saver.save(sess, str(tmp_path / "m"), meta={"bad": object()})
-    with pytest.raises(NotImplementedError, match="import_meta_graph.*MetaGraphDef"):
-        tg.train.import_meta_graph(prefix + ".meta")
-    with pytest.raises(NotImplementedError, match="export_meta_graph"):
-        saver.export_meta_graph(str(tmp_path / "x.meta"))
 
 
 def test_checkpoint_state_file_round_trip_and_reader(tmp_path):
@@ -275,5 +275,44 @@ def test_saves_from_two_threads_leave_a_state_file_naming_a_file_that_exists(tmp
                     t.join()
     assert not errors and not [str(w.message) for w in caught], (errors, caught)
     state = tg.train.get_checkpoint_state(str(tmp_path))
-    assert os.path.exists(state.model_checkpoint_path + ".npz"), (state, sorted(os.listdir(tmp_path)))
-    assert len([f for f in os.listdir(tmp_path) if f.endswith(".npz")]) == 1
+    assert os.path.exists(state.model_checkpoint_path + ".index"), (state, sorted(os.listdir(tmp_path)))
+    assert len([f for f in os.listdir(tmp_path) if f.endswith(".index")]) == 1
+
+
+def test_npz_checkpoints_still_restore_and_save_format_npz_writes_them(tmp_path):
+    graph, variables, values = _model()
+    with graph.as_default():
+        saver = tg.train.Saver(save_format="npz")
+        with pytest.raises(ValueError, match="save_format='h5'"):
+            tg.train.Saver(save_format="h5")
+    prefix = saver.save(_session(graph), str(tmp_path / "m"), global_step=1, meta={"position": 4})
+    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "m-1.meta", "m-1.npz"]
+    assert tg.train.checkpoint_meta(prefix) == {"position": 4}
+    graph2, variables2, _ = _model(seed=1)
+    with graph2.as_default():
+        restorer = tg.train.Saver()  # TF's format by default, and it reads the .npz too
+    sess2 = _session(graph2, init=False)
+    restorer.restore(sess2, tg.train.latest_checkpoint(str(tmp_path)))
+    np.testing.assert_array_equal(sess2.run(variables2["dense/kernel"]), values["dense/kernel"])
+    tg.train.remove_checkpoint(prefix)
+    assert sorted(os.listdir(tmp_path)) == ["checkpoint"]
+
+
+def test_the_programs_record_rides_in_the_bundle_and_damage_is_named(tmp_path):
+    graph, variables, _ = _model()
+    with graph.as_default():
+        saver = tg.train.Saver()
+    sess = _session(graph)
+    first = saver.save(sess, str(tmp_path / "m"), global_step=1, meta={"data": [1, 2]})
+    second = saver.save(sess, str(tmp_path / "m"), global_step=2)
+    assert tg.train.checkpoint_meta(first) == {"data": [1, 2]} and tg.train.checkpoint_meta(second) is None
+    assert [name for name, _ in tg.train.list_variables(first)] == ["dense/bias", "dense/kernel", "global_step"]
+    data = tmp_path / "m-2.data-00000-of-00001"
+    raw = bytearray(data.read_bytes())
+    raw[5] ^= 0xFF
+    data.write_bytes(bytes(raw))
+    with pytest.raises(tg.errors.DataLossError, match=r"m-2\.data-00000-of-00001'?: tensor 'dense/bias' fails "
+                                                      "its crc32c check"):
+        saver.restore(sess, second)
+    with pytest.warns(RuntimeWarning, match="m-2.*crc32c"):
+        assert tg.train.latest_checkpoint(str(tmp_path)) == first

@@ -167,7 +167,7 @@ def unusable(path):
     problem = npz.problem(path)
     if problem is not None:
         return problem
-    bad = first_nonfinite(sorted(npz.read_npz(path)[0].items()))
+    bad = first_nonfinite(sorted(npz.read(path)[0].items()))
     if bad is not None:
         name, what, count = bad
         return f"{name!r} holds {what} ({count} variable(s) not finite): it was written after the run diverged"

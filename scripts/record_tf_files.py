@@ -1,0 +1,91 @@
+"""TensorFlow's own files, both ways, with real TensorFlow (run only in a venv that has it, never in CI):
+
+    /work/tfvenv/bin/python scripts/record_tf_files.py record tests/trainer/train/fixtures/tf_files
+        writes, with tf.compat.v1 in graph mode, a Saver checkpoint (model.ckpt-5.index, .data-00000-of-00001,
+        .meta, `checkpoint`), a SavedModel (saved_model/) and values.json, the numbers ringflow's tests compare
+        with (tests/trainer/train/test_tf_files.py);
+    /work/tfvenv/bin/python scripts/record_tf_files.py check DIR
+        loads the files scripts/ringflow_tf_files.py wrote into DIR with TensorFlow (the checkpoint through
+        tf.train.load_checkpoint and through import_meta_graph + Saver.restore, the SavedModel through
+        tf.compat.v1.saved_model.loader.load), compares them with DIR/expected.json and prints a verdict.
+"""
+import json
+import os
+import sys
+
+import numpy as np
+import tensorflow as tf
+
+v1 = tf.compat.v1
+# small values of each dtype a checkpoint commonly holds, fixed so that the fixture never changes between runs
+VALUES = {"dense/kernel": np.arange(6, dtype=np.float32).reshape(2, 3) / 4 - 0.5,
+          "dense/bias": np.array([0.25, -1.5, 3.0], dtype=np.float32),
+          "counts": np.array([[1, -2], [3, 4]], dtype=np.int32), "big": np.array([1.0 / 3, 2e-300], dtype=np.float64),
+          "flags": np.array([True, False, True]), "global_step": np.int64(5)}
+INPUT = np.array([[1.0, 2.0], [-1.0, 0.5]], dtype=np.float32)
+
+
+def record(directory):
+    os.makedirs(directory, exist_ok=True)
+    graph = tf.Graph()
+    with graph.as_default():
+        variables = {}
+        for name, value in VALUES.items():
+            variables[name] = v1.get_variable(name, initializer=tf.constant(value),
+                                              trainable=name.startswith("dense"))
+        x = v1.placeholder(tf.float32, [None, 2], name="x")
+        y = tf.add(tf.matmul(x, variables["dense/kernel"]), variables["dense/bias"], name="y")
+        saver = v1.train.Saver()
+        with v1.Session() as sess:
+            sess.run(v1.global_variables_initializer())
+            saver.save(sess, os.path.join(directory, "model.ckpt"), global_step=5)
+            predicted = sess.run(y, {x: INPUT})
+            v1.saved_model.simple_save(sess, os.path.join(directory, "saved_model"), {"x": x}, {"y": y})
+    record = {"tensorflow": tf.__version__, "values": {k: np.asarray(v).tolist() for k, v in VALUES.items()},
+              "dtypes": {k: np.asarray(v).dtype.name for k, v in VALUES.items()},
+              "input": INPUT.tolist(), "output": predicted.tolist()}
+    with open(os.path.join(directory, "values.json"), "w") as f:
+        json.dump(record, f, indent=1)
+    print(f"recorded with TensorFlow {tf.__version__} into {directory}")
+
+
+def check(directory):
+    """Compare what TensorFlow reads from ringflow's files with DIR/expected.json; returns the failures."""
+    with open(os.path.join(directory, "expected.json")) as f:
+        expected = json.load(f)
+    failures = []
+
+    def same(what, got, want):
+        ok = np.array_equal(np.asarray(got), np.asarray(want))
+        print(f"{'ok  ' if ok else 'FAIL'} {what}")
+        if not ok:
+            failures.append(f"{what}: got {np.asarray(got)!r}, want {np.asarray(want)!r}")
+
+    prefix = tf.train.latest_checkpoint(directory)
+    same("tf.train.latest_checkpoint finds ringflow's checkpoint", os.path.basename(prefix or ""),
+         expected["checkpoint"])
+    reader = tf.train.load_checkpoint(prefix)
+    for name, value in expected["values"].items():
+        same(f"load_checkpoint: {name}", reader.get_tensor(name), np.asarray(value, expected["dtypes"][name]))
+    with tf.Graph().as_default(), v1.Session() as sess:
+        saver = v1.train.import_meta_graph(prefix + ".meta")
+        saver.restore(sess, prefix)
+        same("import_meta_graph + restore: y:0", sess.run("y:0", {"x:0": expected["input"]}), expected["output"])
+    with tf.Graph().as_default(), v1.Session() as sess:
+        meta = v1.saved_model.loader.load(sess, ["serve"], os.path.join(directory, "saved_model"))
+        signature = meta.signature_def["serving_default"]
+        out = sess.run(signature.outputs["y"].name, {signature.inputs["x"].name: expected["input"]})
+        same("saved_model.loader.load: serving_default y", out, expected["output"])
+    verdict = "PASS" if not failures else f"FAIL ({len(failures)})"
+    print(f"verdict: {verdict}: TensorFlow {tf.__version__} read ringflow's files in {directory}")
+    return failures
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3 or sys.argv[1] not in ("record", "check"):
+        sys.exit(__doc__)
+    v1.disable_v2_behavior()  # TF1's graph: reference variables (VariableV2), as a TF 1.15 program writes them
+    if sys.argv[1] == "record":
+        record(sys.argv[2])
+    else:
+        sys.exit(1 if check(sys.argv[2]) else 0)

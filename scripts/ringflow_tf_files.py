@@ -1,0 +1,48 @@
+"""Write TensorFlow's files with ringflow, for `scripts/record_tf_files.py check DIR` to read with real TensorFlow:
+
+    python scripts/ringflow_tf_files.py DIR
+
+DIR gets a tg.train.Saver checkpoint (model.ckpt-5.index, .data-00000-of-00001, .meta, `checkpoint`), a
+SavedModel (saved_model/, by tg.saved_model.simple_save) and expected.json: the variables' values and y = x @ W + b
+for a fixed x, which TensorFlow must read back.
+"""
+import json
+import os
+import sys
+
+import numpy as np
+
+import trainer as tg
+
+VALUES = {"dense/kernel": np.arange(6, dtype=np.float32).reshape(2, 3) / 8 + 0.125,
+          "dense/bias": np.array([-0.5, 1.0, 2.5], dtype=np.float32),
+          "counts": np.array([[7, -1], [0, 9]], dtype=np.int32), "big": np.array([2.0 / 3, -1e300], dtype=np.float64),
+          "flags": np.array([False, True]), "global_step": np.array(5, dtype=np.int64)}
+INPUT = np.array([[0.5, -2.0], [3.0, 1.0]], dtype=np.float32)
+
+
+def write(directory):
+    os.makedirs(directory, exist_ok=True)
+    with tg.Graph().as_default():
+        variables = {name: tg.Variable(value, name=name, trainable=name.startswith("dense"))
+                     for name, value in VALUES.items()}
+        x = tg.placeholder(tg.float32, [None, 2], name="x")
+        y = tg.add(tg.matmul(x, variables["dense/kernel"]), variables["dense/bias"], name="y")
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            prefix = tg.train.Saver().save(sess, os.path.join(directory, "model.ckpt"), global_step=5)
+            output = sess.run(y, {x: INPUT})
+            tg.saved_model.simple_save(sess, os.path.join(directory, "saved_model"), {"x": x}, {"y": y})
+    expected = {"ringflow": tg.__version__, "checkpoint": os.path.basename(prefix),
+                "values": {k: np.asarray(v).tolist() for k, v in VALUES.items()},
+                "dtypes": {k: np.asarray(v).dtype.name for k, v in VALUES.items()},
+                "input": INPUT.tolist(), "output": output.tolist()}
+    with open(os.path.join(directory, "expected.json"), "w") as f:
+        json.dump(expected, f, indent=1)
+    print(f"wrote {prefix} and {os.path.join(directory, 'saved_model')}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    write(sys.argv[1])

@@ -1,0 +1,6 @@
+"""tf.saved_model.tag_constants: the tags a MetaGraphDef of a SavedModel is found by."""
+SERVING = "serve"
+TRAINING = "train"
+EVAL = "eval"
+GPU = "gpu"
+TPU = "tpu"

@@ -1,0 +1,241 @@
+"""A graph as TF's MetaGraphDef and back: export_scoped_meta_graph and import_scoped_meta_graph, which
+tf.train's export_meta_graph / import_meta_graph (saver.py) and tf.saved_model build on.
+
+Export writes the GraphDef (every node with its attrs and "_output_shapes"), the collections TF1 keeps (variables
+as VariableDef bytes, ops and tensors as node names, numbers and strings as lists; Python objects such as queue
+runners are left out, as TF1 leaves them out) and the SaverDef. Import rebuilds each node through the op registry
+from its type and attrs, variables as Variables, then the collections. A node whose attrs cannot be written (a
+cond or while_loop body, a tf.data function: a sub-graph, not data) is marked at export, and importing it raises
+NotImplementedError naming the op types.
+"""
+import inspect
+
+import numpy as np
+
+from ..framework.graph import get_default_graph
+from ..framework.meta_graph import CollectionDef, MetaGraphDef, VariableDef, attr_python
+from ..framework.node_def import AttrValue, attr_value, graph_def
+from ..framework.operation import Operation
+from ..framework.registry import op_def
+from ..framework.tensor import Tensor
+from ..framework.tensor_shape import TensorShape
+from ..framework.dtypes import as_dtype
+from ..ops.variables import Variable, imported_variable
+from ..platform import tf_logging as logging
+from ..platform.version import GIT_VERSION, TF_API_VERSION
+
+UNWRITTEN = "_ringflow_unwritten_attrs"  # names the attrs export could not write, so import can say why it stops
+# what control flow and tf.data functions keep on their ops beside attrs: the bodies a Cond or While runs, the
+# body an op belongs to
+SUB_GRAPHS = ("bodies", "control_flow")
+NONE = "_ringflow_none_attrs"  # attrs that are None (an AttrValue has no None), which kernels read all the same
+_SHAPES = "_output_shapes"
+ALIASES = {"AddV2": "Add"}  # TF2's name for the op TF 1.15 graphs also call AddV2; ringflow's is TF1's older Add
+
+
+def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, clear_devices=False,
+                             meta_info_def=None, strip_default_attrs=False):
+    """The MetaGraphDef of `graph` (default: the default graph): nodes, the collections, the SaverDef."""
+    graph = graph or get_default_graph()
+    nodes = graph_def(graph, add_shapes=True)
+    for node, op in zip(nodes.node, graph.get_operations()):
+        lost = sorted(k for k, v in op.attrs.items() if v is not None and attr_value(v) is None)
+        lost += [k for k in SUB_GRAPHS if getattr(op, k, None)]
+        nones = sorted(k for k, v in op.attrs.items() if v is None)
+        for key, names in ((UNWRITTEN, lost), (NONE, nones)):
+            if names:
+                node.attr[key] = AttrValue(list=AttrValue.ListValue(s=[k.encode() for k in names]))
+        if node.op == "Const":  # TF's Const declares its dtype; ringflow's reads it from the value
+            node.attr["dtype"] = AttrValue(type=node.attr["value"].tensor.dtype)
+        if clear_devices:
+            node.device = ""
+    meta = MetaGraphDef(graph_def=nodes)
+    info = meta.meta_info_def
+    if meta_info_def is not None:
+        info.CopyFrom(meta_info_def)
+    info.meta_graph_version = info.meta_graph_version or f"v{TF_API_VERSION}"
+    info.tensorflow_version = info.tensorflow_version or TF_API_VERSION
+    info.tensorflow_git_version = info.tensorflow_git_version or GIT_VERSION
+    info.stripped_default_attrs = bool(strip_default_attrs)
+    if saver_def is not None:
+        meta.saver_def.CopyFrom(saver_def)
+    keys = graph.get_all_collection_keys() if collection_list is None else collection_list
+    for key in keys:
+        collection = _collection_def(key, graph.get_collection(key))
+        if collection is not None:
+            meta.collection_def[key] = collection
+    return meta
+
+
+def _collection_def(key, items):
+    if not items or key == "savers":  # ringflow's Savers have no SaveV2 ops a SaverDef could name (saver.py)
+        return None
+    if all(hasattr(v, "to_proto") for v in items):  # Variables as VariableDef, Savers as SaverDef, as TF1 does
+        return CollectionDef(bytes_list={"value": [v.to_proto().SerializeToString() for v in items]})
+    if all(isinstance(v, (Tensor, Operation)) for v in items):
+        return CollectionDef(node_list={"value": [v.name for v in items]})
+    if all(isinstance(v, (str, bytes)) for v in items):
+        return CollectionDef(bytes_list={"value": [v.encode() if isinstance(v, str) else v for v in items]})
+    if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in items):
+        return CollectionDef(int64_list={"value": [int(v) for v in items]})
+    if all(isinstance(v, (float, np.floating)) for v in items):
+        return CollectionDef(float_list={"value": [float(v) for v in items]})
+    logging.warning(f"Collection {key!r} holds Python objects ({type(items[0]).__name__}) a MetaGraphDef cannot "
+                    "hold; it is left out of the exported graph, as TF1 leaves such collections out")
+    return None
+
+
+def _split(name):
+    """("op", index) of a NodeDef input ("op", "op:1"); control inputs are handled by the caller."""
+    op, _, index = name.partition(":")
+    return op, int(index or 0)
+
+
+def _attrs(node):
+    # "T" is what node_def adds for TF's tools (ringflow ops have none); "_"-attrs are annotations, not inputs.
+    attrs = {key: attr_python(value) for key, value in node.attr.items() if key != "T" and not key.startswith("_")}
+    if node.op == "Const":
+        attrs.pop("dtype", None)
+    if NONE in node.attr:
+        attrs.update((name.decode(), None) for name in node.attr[NONE].list.s)
+    return attrs
+
+
+def _accepted(op_type, attrs):
+    """attrs less those ringflow's op does not take (TF's Assign has use_locking and validate_shape, ringflow's
+    has none), judged by the signatures of its inference and forward function."""
+    d, names = op_def(op_type), set()
+    for fn in (d.infer, d.forward):
+        if fn is None:
+            continue
+        params = inspect.signature(fn).parameters.values()
+        if any(p.kind is p.VAR_KEYWORD for p in params):
+            return attrs
+        names.update(p.name for p in params)
+    return {key: value for key, value in attrs.items() if key in names}
+
+
+def _outputs(node, op_type, inputs, attrs):
+    """(attrs, [(shape, dtype)] per output): the registry's inference (with the attrs the op takes, for a
+    graph TF wrote), or the shapes and dtype the NodeDef records (an op ringflow builds with its own specs)."""
+    for tried in (attrs, _accepted(op_type, attrs)):
+        try:
+            return tried, op_def(op_type).infer(*inputs, **tried)
+        except Exception:  # noqa: BLE001 - an op whose registered inference is not how it is built
+            continue
+    shapes = node.attr[_SHAPES].list.shape if _SHAPES in node.attr else []
+    dtype = node.attr["dtype"] if "dtype" in node.attr else node.attr.get("T")
+    if dtype is None:
+        raise ValueError(f"import_meta_graph: cannot tell the outputs of node {node.name!r} ({op_type}): its "
+                         "inputs and attrs do not fit ringflow's op, and the NodeDef records no dtype")
+    return attrs, [(TensorShape(s), as_dtype(dtype.type)) for s in shapes]
+
+
+def _without_tf_saver(meta):
+    """The nodes to rebuild: all but the scopes of the Savers TF built ("save/", "save_1/": SaveV2, RestoreV2
+    and their helpers), since import_meta_graph builds a ringflow Saver for the variables instead."""
+    nodes = list(meta.graph_def.node)
+    scopes = {n.name.rpartition("/")[0] + "/" for n in nodes if n.op in ("SaveV2", "RestoreV2")}
+    return [n for n in nodes if not any(n.name.startswith(scope) for scope in scopes)]
+
+
+def _check_rebuildable(nodes):
+    lost = {}
+    for node in nodes:
+        op_type = ALIASES.get(node.op, node.op)
+        if UNWRITTEN in node.attr:
+            lost.setdefault(node.op, set()).update(s.decode() for s in node.attr[UNWRITTEN].list.s)
+        else:
+            try:
+                op_def(op_type)
+            except NotImplementedError:
+                lost.setdefault(node.op, {"(the op type is not registered in ringflow)"})
+    if lost:
+        described = "; ".join(f"{op} ({', '.join(sorted(attrs))})" for op, attrs in sorted(lost.items()))
+        raise NotImplementedError(
+            f"import_meta_graph cannot rebuild the op types {sorted(lost)}: their attrs hold sub-graphs or Python "
+            f"functions a MetaGraphDef does not carry, or ringflow lacks the op: {described}. Build the graph with "
+            "the same Python code instead and restore its variables with tg.train.Saver().restore(sess, prefix)")
+
+
+def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None, graph=None):
+    """Rebuild a MetaGraphDef's graph in `graph` (default: the default graph), under import_scope when given;
+    returns {variable name: Variable} of the variables it made."""
+    meta = read_meta_graph_file(meta_graph_or_file) if isinstance(meta_graph_or_file, str) else meta_graph_or_file
+    graph = graph or get_default_graph()
+    nodes = _without_tf_saver(meta)
+    _check_rebuildable(nodes)
+
+    def scoped(name):
+        return f"{import_scope}/{name}" if import_scope else name
+
+    made, taken = {}, {op.name for op in graph.get_operations()}
+    with graph.as_default(), graph.name_scope(None), graph.control_dependencies(None):
+        for node in nodes:
+            name = scoped(node.name)
+            if name in taken:
+                raise ValueError(f"import_meta_graph: the graph already has an op named {name!r}; import into an "
+                                 "empty graph (tg.Graph().as_default()) or give import_scope")
+            _reserve(graph, name)
+            attrs = _attrs(node)
+            data = [i for i in node.input if not i.startswith("^")]
+            inputs = [graph.get_operation_by_name(scoped(op)).outputs[k] for op, k in map(_split, data)]
+            controls = [graph.get_operation_by_name(scoped(i[1:])) for i in node.input if i.startswith("^")]
+            op_type = ALIASES.get(node.op, node.op)
+            if op_type == "VariableV2":
+                op = imported_variable(graph, name, attrs["shape"], attrs["dtype"]).op
+            else:
+                attrs, outputs = _outputs(node, op_type, inputs, attrs)
+                op = graph.create_op(op_type, inputs, outputs, name=name, attrs=attrs, control_inputs=controls,
+                                     unique=False)
+            if node.device and not clear_devices:
+                op.device = node.device
+        for key, collection in meta.collection_def.items():
+            if key == "savers":
+                continue  # SaverDefs: import_meta_graph builds the Saver anew
+            for item in _collection_items(graph, collection, scoped, import_scope, key in _VARIABLE_KEYS):
+                if isinstance(item, Variable):
+                    made[item.op.name] = item
+                graph.add_to_collection(key, item)
+    return made
+
+
+_VARIABLE_KEYS = ("variables", "trainable_variables", "local_variables", "model_variables", "global_step",
+                  "moving_average_variables", "metric_variables")
+
+
+def _collection_items(graph, collection, scoped, import_scope, variables):
+    kind = collection.WhichOneof("kind")
+    if kind == "node_list":
+        return [graph.as_graph_element(scoped(name)) for name in collection.node_list.value]
+    if kind == "bytes_list":
+        values = collection.bytes_list.value
+        if variables:
+            return [Variable.from_proto(VariableDef.FromString(v), import_scope) for v in values]
+        return list(values)
+    if kind == "int64_list":
+        return list(collection.int64_list.value)
+    if kind == "float_list":
+        return list(collection.float_list.value)
+    return []
+
+
+def _reserve(graph, name):
+    """Mark `name` and its scopes used, as TF1's import does, so later ops get fresh names beside them."""
+    parts = name.split("/")
+    for i in range(1, len(parts) + 1):
+        prefix = "/".join(parts[:i])
+        if graph.unique_name(prefix, mark_as_used=False) == prefix:
+            graph.unique_name(prefix)
+
+
+def read_meta_graph_file(filename):
+    """A MetaGraphDef from a binary `.meta` file (TF's, or ringflow's)."""
+    with open(filename, "rb") as f:
+        raw = f.read()
+    try:
+        return MetaGraphDef.FromString(raw)
+    except (ValueError, TypeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{filename!r} is not a binary MetaGraphDef ({exc}): pass the `.meta` file Saver.save "
+                         "or tf.train.export_meta_graph wrote") from None
+
