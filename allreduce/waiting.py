@@ -52,16 +52,17 @@ def resolve_timeout(timeout):
     return value
 
 
-def patiently(ready, spins, timeout, watch=None, crowded=False):
-    """Poll ready() until it returns true (then True) or timeout seconds pass (then False). After the spins,
-    watch() (if given) is called between polls: it raises when the wait can never end (a rank has left).
-    crowded: this node has more ranks than cores (the communicator's `oversubscribed`): nap at once."""
+def patiently(ready, spins, timeout, watch=None, crowded=False, yield_s=YIELD_S):
+    """Poll ready() until it returns true (then True) or timeout seconds pass (then False; math.inf: never).
+    After the spins, watch() (if given) is called between polls: it raises when the wait can never end (a rank
+    has left). crowded: this node has more ranks than cores (the communicator's `oversubscribed`): nap at once.
+    yield_s: how long to yield before napping, for a waiter whose partners answer on another time scale."""
     for _ in range(spins):
         if ready():
             return True
     start = time.monotonic()
     deadline = start + timeout
-    yield_until, nap_max = (start, CROWDED_NAP_MAX_S) if crowded else (start + YIELD_S, NAP_MAX_S)
+    yield_until, nap_max = (start, CROWDED_NAP_MAX_S) if crowded else (start + yield_s, NAP_MAX_S)
     while not ready():
         now = time.monotonic()
         if now > deadline:

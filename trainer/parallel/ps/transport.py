@@ -3,9 +3,10 @@
 Sending bytes ourselves (not comm.send) lets the client count exactly what each step puts on the wire,
 which scripts/bench_ps.py compares with the ring's 2*S*(N-1)/N.
 """
-import os
+import math
 import pickle
-import time
+
+from allreduce.waiting import patiently
 
 # MPI tags, one per kind of message, so the ps service loop dispatches on Status.Get_tag().
 TAG_READ = 0x5F01    # worker -> ps: names of the ps variables a run reads; answered with TAG_VALUES
@@ -14,10 +15,10 @@ TAG_UPDATE = 0x5F03  # worker -> ps: one run's Assign*/Apply* ops on that ps's v
 TAG_ACK = 0x5F04     # ps -> worker: the updates are applied (for SyncReplicas: their round is complete)
 TAG_DONE = 0x5F05    # worker -> ps: this worker has finished; join() returns once every worker sent it
 POLLS = 16  # polls before a wait starts yielding the core: allreduce.communicator.SPINS, measured there
-# A ps task waits for the next message a whole step long, so it yields (cheap to wake) for longer than the
-# collectives' 2 ms: with allreduce.waiting's constants a second ps task, idle past 2 ms, napped and cost one
-# worker 8.7 ms a step against 3.1 ms with 1 ps. Idle past 50 ms, napping up to 1 ms costs a step under 2%.
-YIELD_S, NAP_MIN_S, NAP_MAX_S = 0.05, 50e-6, 0.001
+# A ps task waits for the next message a whole step long: yielding (cheap to wake) for 2 ms, a second ps task
+# then napped and cost one worker 8.7 ms a step against 3.1 ms with 1 ps. Idle past 50 ms, the naps of
+# allreduce.waiting (up to 1 ms) cost a step under 2%; yielding longer only holds a core the workers need.
+YIELD_S = 0.05
 
 
 def send(comm, obj, dest, tag):
@@ -32,7 +33,7 @@ def recv(comm, source, tag, status=None):
 
     A blocking Probe busy-polls in MPICH: a ps task idle between steps holds a core its workers need (one
     worker, 2 ps tasks on 2 cores: 26 ms a step against 6.7 ms with 1 ps). A wait polls, then yields the core
-    for up to YIELD_S, then naps: a nap would delay the answer to the next message by up to NAP_MAX_S.
+    for up to YIELD_S, then naps (allreduce.waiting.patiently): a nap delays the answer by at most 1 ms.
     """
     from mpi4py import MPI
     status = status if status is not None else MPI.Status()
@@ -43,16 +44,7 @@ def recv(comm, source, tag, status=None):
 
 
 def _wait(ready):
-    for _ in range(POLLS):
-        if ready():
-            return
-    start, nap = time.monotonic(), NAP_MIN_S
-    while not ready():
-        if time.monotonic() - start < YIELD_S:
-            os.sched_yield()
-        else:
-            time.sleep(nap)
-            nap = min(2 * nap, NAP_MAX_S)
+    patiently(ready, POLLS, math.inf, yield_s=YIELD_S)  # a ps task serves until its workers are done: no deadline
 
 
 def _byte():
