@@ -4,11 +4,13 @@ All frameworks run in one process, one thread each (BLAS through the environment
 set_num_threads), interleaved repeat by repeat so that the machine's noise hits them alike; the tables give
 medians and their ratios. The models are in bench_models.py (same initial values, same batch).
 
-    .venv/bin/python scripts/bench_step.py [--model mlp|cnn|lenet|lstm[,...]] [--scale 1.0] [--memory]
+    .venv/bin/python scripts/bench_step.py [--model mlp|cnn|lenet|lstm|gru[,...]] [--scale 1.0] [--memory]
     .venv/bin/python scripts/bench_step.py --model mlp [--sizes small,medium,large] [--device gpu]
 
 --model mlp (the default) times the MLP at --sizes against numpy and PyTorch; the other models are timed
-against PyTorch, with ringflow's kernels per step and microseconds per kernel. --profile adds where
+against PyTorch, with ringflow's kernels per step and microseconds per kernel. After the MLP table, the
+executor's own cost: the small MLP's Session.run less a bare replay of its kernels, per kernel, and the same for
+chains of trivial (Identity) ops, per op. --profile adds where
 ringflow's step goes, by op type. --memory reports each framework's peak RSS (getrusage) for each model in a
 fresh process. --clock cpu times CPU time instead of wall time (for a busy shared machine). --device gpu runs
 ringflow with Session(device="gpu") and PyTorch on CUDA (numpy is left out), both in full float32 (no TF32);
@@ -30,7 +32,7 @@ import numpy as np  # noqa: E402
 
 import bench_models  # noqa: E402
 from bench_models import LR  # noqa: E402
-from step_profile import kernel_profile  # noqa: E402
+from step_profile import TRIVIAL_OPS, executor_cost, kernel_profile, trivial_op_cost  # noqa: E402
 from trainer.ops.kernels import cudnn_conv  # noqa: E402
 
 SIZES = {  # name: (layer widths, batch, repeats, steps per timed sample)
@@ -38,7 +40,7 @@ SIZES = {  # name: (layer widths, batch, repeats, steps per timed sample)
     "medium": ([784, 512, 512, 10], 128, 60, 2),
     "large": ([1024, 2048, 2048, 1000], 256, 8, 1),
 }
-MODEL_REPEATS = {"mlp": (60, 2), "cnn": (40, 1), "lenet": (20, 1), "lstm": (40, 1)}  # (repeats, steps per sample)
+MODEL_REPEATS = {"mlp": (60, 2), "cnn": (40, 1), "lenet": (20, 1), "lstm": (40, 1), "gru": (40, 1)}  # (repeats, steps per sample)
 RSS_STEPS = 5
 # wall: what a user waits for. cpu: the process's CPU time, which on a busy shared machine leaves out the time
 # other processes held the core (each framework runs one thread, so CPU time is its step's time).
@@ -165,15 +167,19 @@ def bench_mlp(name, scale, device="cpu", clock=time.perf_counter):
     widths, batch, repeats, inner = SIZES[name]
     weights, x, labels = init(widths, batch)
     steps = {"numpy": numpy_step(weights, x, labels)} if device == "cpu" else {}
-    steps["ringflow"] = bench_models.ringflow_step("mlp", weights, x, labels, device=device)[0]
+    steps["ringflow"], sess, train, _, feed = bench_models.ringflow_step("mlp", weights, x, labels, device=device)
     if torch_or_none():
         steps["torch"] = torch_mlp_step(weights, x, labels, device)
-    return interleaved(steps, max(3, int(repeats * scale)), inner, synchronizer(device), clock)
+    t = interleaved(steps, max(3, int(repeats * scale)), inner, synchronizer(device), clock)
+    if name == "small" and device == "cpu":
+        t["executor"] = executor_cost(sess, train, feed, max(3, int(repeats * scale / 4)), inner * 5, clock)
+    return t
 
 
 def mlp_table(args):
     print(f"{'MLP':8} {'batch':>5} {'numpy ms':>9} {'torch ms':>9} {'ringflow ms':>11} "
           f"{'rf/torch':>8} {'rf/numpy':>8} {'numpy/torch':>11}")
+    executors = []
     for name in args.sizes.split(","):
         t = bench_mlp(name, args.scale, args.device, CLOCKS[args.clock])
         t.setdefault("numpy", float("nan"))
@@ -182,6 +188,14 @@ def mlp_table(args):
         print(f"{name:8} {batch:5d} {t['numpy'] * 1e3:9.3f} {torch_ms:9.3f} {t['ringflow'] * 1e3:11.3f} "
               f"{t['ringflow'] * 1e3 / torch_ms:8.2f} {t['ringflow'] / t['numpy']:8.2f} "
               f"{t['numpy'] * 1e3 / torch_ms:11.2f}   {'-'.join(map(str, widths))}", flush=True)
+        if "executor" in t:
+            executors.append((name, t["executor"]))
+    for name, (kernels, run, bare) in executors:
+        print(f"executor, {name} MLP: Session.run {run * 1e6:.1f} us, its {kernels} kernels replayed bare "
+              f"{bare * 1e6:.1f} us: {(run - bare) * 1e6 / kernels:.2f} us per kernel", flush=True)
+    if executors:
+        print(f"executor, trivial ops (Identity chains of {' and '.join(map(str, TRIVIAL_OPS))}): "
+              f"{trivial_op_cost(clock=CLOCKS[args.clock]):.2f} us per op", flush=True)
 
 
 def model_row(model, args):
