@@ -12,7 +12,9 @@ against PyTorch, with ringflow's kernels per step and microseconds per kernel. A
 executor's own cost: the small MLP's Session.run less a bare replay of its kernels, per kernel, and the same for
 chains of trivial (Identity) ops, per op. --profile adds where
 ringflow's step goes, by op type. --memory reports each framework's peak RSS (getrusage) for each model in a
-fresh process. --clock cpu times CPU time instead of wall time (for a busy shared machine). --device gpu runs
+fresh process. --gemm-floor times, in a fresh process per model, the GEMMs one ringflow step makes (numpy.dot
+and numpy.matmul, recorded: gemm_floor.py) alone with numpy and with PyTorch on the same shapes: where numpy's are
+the slower, that sets a floor under the ratio to PyTorch. --clock cpu times CPU time instead of wall time (for a busy shared machine). --device gpu runs
 ringflow with Session(device="gpu") and PyTorch on CUDA (numpy is left out), both in full float32 (no TF32);
 each timed sample then ends with a device synchronize, since a step itself never waits for the GPU.
 """
@@ -31,6 +33,7 @@ import time  # noqa: E402
 import numpy as np  # noqa: E402
 
 import bench_models  # noqa: E402
+import gemm_floor  # noqa: E402
 from bench_models import LR  # noqa: E402
 from step_profile import TRIVIAL_OPS, executor_cost, kernel_profile, trivial_op_cost  # noqa: E402
 from trainer.ops.kernels import cudnn_conv  # noqa: E402
@@ -185,6 +188,8 @@ def mlp_table(args):
         t.setdefault("numpy", float("nan"))
         widths, batch = SIZES[name][:2]
         torch_ms = t.get("torch", float("nan")) * 1e3
+        if name == "medium":  # bench_models' mlp
+            args.measured["mlp"] = (t["ringflow"], t.get("torch", float("nan")))
         print(f"{name:8} {batch:5d} {t['numpy'] * 1e3:9.3f} {torch_ms:9.3f} {t['ringflow'] * 1e3:11.3f} "
               f"{t['ringflow'] * 1e3 / torch_ms:8.2f} {t['ringflow'] / t['numpy']:8.2f} "
               f"{t['numpy'] * 1e3 / torch_ms:11.2f}   {'-'.join(map(str, widths))}", flush=True)
@@ -228,6 +233,7 @@ def model_table(models, args):
               f"{rf_ms * 1e3 / profile.kernels:9.1f}  {losses['ringflow']:.6f} / "
               f"{losses.get('torch', float('nan')):.6f}", flush=True)
         profiles[model] = profile
+        args.measured[model] = (t["ringflow"], t.get("torch", float("nan")))
     if args.profile:
         for model, profile in profiles.items():
             print(f"\n{model}: ringflow's step by op type (median of timed runs, one kernel at a time)")
@@ -262,6 +268,35 @@ def memory_table(models):
         print(f"{model:6} {ti:13.1f} {tp:10.1f} {ri:10.1f} {rp:8.1f} {rp / tp:8.2f}", flush=True)
 
 
+def gemm_child(model, clock):
+    """Record one ringflow step's GEMMs of `model` (after warm-up steps) and print their count and the seconds
+    they take alone with numpy and with PyTorch."""
+    recorder = gemm_floor.Recorder()  # before the session: MatMul's kernels take numpy.dot when the plan is built
+    params, x, labels = bench_models.init(model)
+    step = bench_models.ringflow_step(model, params, x, labels)[0]
+    for _ in range(2):
+        step()
+    recorder.recording = True
+    step()
+    recorder.recording = False
+    print(len(recorder.calls), *gemm_floor.floor(recorder.calls, clock=clock))
+
+
+def gemm_table(models, args):
+    print(f"GEMMs of one ringflow step alone, same shapes and layouts ({args.clock} clock; 'floor' is numpy's GEMMs "
+          "over PyTorch's whole step, a ratio ringflow's step cannot go under with numpy's BLAS; rf/floor: ringflow's "
+          "step over its GEMMs alone)")
+    print(f"{'model':6} {'GEMMs':>5} {'numpy ms':>9} {'torch ms':>9} {'np/torch':>8} {'floor':>6} {'rf/torch':>8} "
+          f"{'rf/floor':>8}")
+    for model in models:
+        out = subprocess.run([sys.executable, __file__, "--gemm-child", model, "--clock", args.clock], check=True,
+                             capture_output=True, text=True).stdout.split()
+        count, numpy_s, torch_s = int(out[-3]), float(out[-2]), float(out[-1])
+        rf, torch_step = args.measured.get(model, (float("nan"), float("nan")))
+        print(f"{model:6} {count:5d} {numpy_s * 1e3:9.3f} {torch_s * 1e3:9.3f} {numpy_s / torch_s:8.2f} "
+              f"{numpy_s / torch_step:6.2f} {rf / torch_step:8.2f} {rf / numpy_s:8.2f}", flush=True)
+
+
 def header():
     """numpy's BLAS (its kernel: OPENBLAS_CORETYPE may pin it) and the torch version, without importing torch."""
     try:
@@ -287,16 +322,21 @@ def main():
     parser.add_argument("--profile", action="store_true", help="ringflow's step time by op type")
     parser.add_argument("--clock", default="wall", choices=sorted(CLOCKS), help="wall time or process CPU time")
     parser.add_argument("--memory", action="store_true", help="peak RSS of each framework in fresh processes")
+    parser.add_argument("--gemm-floor", action="store_true", help="each model's GEMMs alone: numpy vs PyTorch")
     parser.add_argument("--rss-child", nargs=2, metavar=("FRAMEWORK", "MODEL"), help=argparse.SUPPRESS)
+    parser.add_argument("--gemm-child", metavar="MODEL", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    args.measured = {}  # model: (ringflow, torch) seconds per step, for the GEMM table
     if args.rss_child:
         return rss_child(*args.rss_child)
+    if args.gemm_child:
+        return gemm_child(args.gemm_child, CLOCKS[args.clock])
     models = args.model.split(",")
     unknown = [m for m in models if m not in bench_models.NAMES]
     if unknown:
         parser.error(f"unknown model(s) {unknown!r}; known: {', '.join(bench_models.NAMES)}")
-    if args.device != "cpu" and args.memory:
-        parser.error("--memory measures host RSS: leave out --device gpu")
+    if args.device != "cpu" and (args.memory or args.gemm_floor):
+        parser.error("--memory and --gemm-floor measure the host: leave out --device gpu")
     if args.device != "cpu":
         gpu_setup()
     header()
@@ -307,6 +347,8 @@ def main():
     table = [m for m in models if m != "mlp" or args.profile]
     if table:
         model_table(table, args)
+    if args.gemm_floor:
+        gemm_table(models, args)
     if args.device != "cpu":
         print(f"convolutions through cuDNN: {cudnn_conv.stats['cudnn']}; graphs declined: "
               f"{len(cudnn_conv.declined)} {list(cudnn_conv.declined.items())[:3]}")
