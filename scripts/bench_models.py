@@ -3,12 +3,15 @@
 Shared by bench_step.py (one process) and bench_peers.py (ranks under mpiexec). Every model is a float32
 classifier trained by plain SGD on one fixed synthetic batch; ringflow's tensors are NHWC with HWIO filters,
 PyTorch's NCHW, so the PyTorch copy gets its filters and its first dense layer's rows permuted to match:
-both compute the same loss from the same numbers (bench_step.py checks the first step's loss).
+both compute the same loss from the same numbers (bench_step.py checks the first step's loss). The GRUs differ
+by design: TF1's GRUCell resets the state before the candidate's matmul, PyTorch's nn.GRU (cuDNN's GRU) after it,
+so their losses agree only while the candidate's recurrent weights are zero; the work per step is the same.
 
     cnn    32x32x3 -> conv3x3(32)+relu+maxpool2 -> conv3x3(64)+relu+maxpool2 -> dense 256+relu -> 10, batch 32
     lenet  28x28x1 -> conv5x5(32)+relu+maxpool2 -> conv5x5(64)+relu+maxpool2 -> dense 1024+relu -> 10, batch 64
     mlp    784 -> 512+relu -> 512+relu -> 10, batch 128
     lstm   28 steps of 28 features -> BasicLSTMCell(128) -> last output -> dense 10, batch 64
+    gru    28 steps of 28 features -> GRUCell(128) -> last output -> dense 10, batch 64
 """
 import numpy as np
 
@@ -20,9 +23,10 @@ CONVNETS = {  # name: (image h, w, c), [(filter size, channels)], dense width, b
     "lenet": ((28, 28, 1), [(5, 32), (5, 64)], 1024, 64),
 }
 MLP = ([784, 512, 512, 10], 128)
-LSTM = (28, 28, 128, 64)  # steps, features, units, batch
+LSTM = GRU = (28, 28, 128, 64)  # steps, features, units, batch
 CLASSES = 10
-NAMES = ("mlp", "cnn", "lenet", "lstm")
+NAMES = ("mlp", "cnn", "lenet", "lstm", "gru")
+RECURRENT_CELLS = {"lstm": tg.nn.rnn_cell.BasicLSTMCell, "gru": tg.nn.rnn_cell.GRUCell}
 
 
 def _glorot(rng, shape, fan_in, fan_out):
@@ -43,6 +47,13 @@ def init(model, seed=0):
                   np.zeros(4 * units, np.float32), _glorot(rng, (units, CLASSES), units, CLASSES),
                   np.zeros(CLASSES, np.float32)]
         return params, rng.standard_normal((batch, steps, features)).astype(np.float32), rng.integers(0, CLASSES, batch)
+    if model == "gru":
+        steps, features, units, batch = GRU
+        rows = features + units
+        params = [_glorot(rng, (rows, 2 * units), rows, 2 * units), np.ones(2 * units, np.float32),
+                  _glorot(rng, (rows, units), rows, units), np.zeros(units, np.float32),
+                  _glorot(rng, (units, CLASSES), units, CLASSES), np.zeros(CLASSES, np.float32)]
+        return params, rng.standard_normal((batch, steps, features)).astype(np.float32), rng.integers(0, CLASSES, batch)
     (h, w, c), convs, width, batch = CONVNETS[model]
     params = []
     for k, o in convs:
@@ -55,12 +66,11 @@ def init(model, seed=0):
 
 
 def _ringflow_logits(model, x, params):
-    if model == "lstm":
-        cell = tg.nn.rnn_cell.BasicLSTMCell(LSTM[2])
-        outputs, _ = tg.nn.dynamic_rnn(cell, x, dtype=tg.float32)
-        kernel, bias = tg.trainable_variables()  # the cell's, made by dynamic_rnn
-        head = [tg.Variable(p, name=f"dense{i}") for i, p in enumerate(params[2:])]
-        return tg.nn.bias_add(tg.matmul(outputs[:, -1], head[0]), head[1]), [kernel, bias] + head
+    if model in RECURRENT_CELLS:
+        outputs, _ = tg.nn.dynamic_rnn(RECURRENT_CELLS[model](LSTM[2]), x, dtype=tg.float32)
+        cell = tg.trainable_variables()  # the cell's, made by dynamic_rnn
+        head = [tg.Variable(p, name=f"dense{i}") for i, p in enumerate(params[len(cell):])]
+        return tg.nn.bias_add(tg.matmul(outputs[:, -1], head[0]), head[1]), cell + head
     variables = [tg.Variable(p, name=f"p{i}") for i, p in enumerate(params)]
     h, n_conv = x, 0 if model == "mlp" else len(CONVNETS[model][1])
     for i in range(n_conv):
@@ -89,8 +99,9 @@ def ringflow_step(model, params, x, labels, wrap_optimizer=None, device="cpu"):
         train = (wrap_optimizer(optimizer) if wrap_optimizer else optimizer).minimize(loss)
         sess = tg.Session(device=device)
         sess.run(tg.global_variables_initializer())
-        if model == "lstm":
-            variables[0].load(params[0], sess)
+        if model in RECURRENT_CELLS:  # the cell made its variables: give them the shared initial values
+            for v, p in zip(variables, params):
+                v.load(p, sess)
     feed = {xt: x, yt: labels}
     return (lambda: sess.run(train, feed)), sess, train, loss, feed
 
@@ -105,6 +116,11 @@ def _torch_params(model, params):
         k = np.concatenate([i, f, j, o], axis=1)  # PyTorch's gate order: input, forget, cell, output
         arrays = [k[:-units].T, k[-units:].T, np.concatenate([bi, bf + 1.0, bj, bo]), np.zeros(4 * units),
                   params[2].T, params[3]]  # BasicLSTMCell adds forget_bias=1 to the forget gate
+    elif model == "gru":
+        features, (gates, gate_bias, candidate, candidate_bias) = GRU[1], params[:4]
+        k = np.concatenate([gates, candidate], axis=1)  # [r, u, c] is PyTorch's [r, z, n]: u and z both keep h
+        arrays = [k[:features].T, k[features:].T, np.concatenate([gate_bias, candidate_bias]),
+                  np.zeros(k.shape[1]), params[4].T, params[5]]
     elif model == "mlp":
         arrays = [p.T if p.ndim == 2 else p for p in params]
     else:
@@ -123,17 +139,18 @@ def torch_module(model, params):
     import torch
     nn = torch.nn
     values = _torch_params(model, params)
-    if model == "lstm":
+    if model in RECURRENT_CELLS:
         steps, features, units, _ = LSTM
+        layer = nn.LSTM if model == "lstm" else nn.GRU
 
         class Net(nn.Module):
             def __init__(self):
                 super().__init__()
-                self.lstm, self.fc = nn.LSTM(features, units, batch_first=True), nn.Linear(units, CLASSES)
-                self.lstm.bias_hh_l0.requires_grad_(False)  # zero and frozen: one trained bias, as in TF
+                self.rnn, self.fc = layer(features, units, batch_first=True), nn.Linear(units, CLASSES)
+                self.rnn.bias_hh_l0.requires_grad_(False)  # zero and frozen: one trained bias, as in TF
 
             def forward(self, x):
-                return self.fc(self.lstm(x)[0][:, -1])
+                return self.fc(self.rnn(x)[0][:, -1])
         net = Net()
     else:
         layers = []

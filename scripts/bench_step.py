@@ -4,13 +4,17 @@ All frameworks run in one process, one thread each (BLAS through the environment
 set_num_threads), interleaved repeat by repeat so that the machine's noise hits them alike; the tables give
 medians and their ratios. The models are in bench_models.py (same initial values, same batch).
 
-    .venv/bin/python scripts/bench_step.py [--model mlp|cnn|lenet|lstm[,...]] [--scale 1.0] [--memory]
+    .venv/bin/python scripts/bench_step.py [--model mlp|cnn|lenet|lstm|gru[,...]] [--scale 1.0] [--memory]
     .venv/bin/python scripts/bench_step.py --model mlp [--sizes small,medium,large] [--device gpu]
 
 --model mlp (the default) times the MLP at --sizes against numpy and PyTorch; the other models are timed
-against PyTorch, with ringflow's kernels per step and microseconds per kernel. --profile adds where
+against PyTorch, with ringflow's kernels per step and microseconds per kernel. After the MLP table, the
+executor's own cost: the small MLP's Session.run less a bare replay of its kernels, per kernel, and the same for
+chains of trivial (Identity) ops, per op. --profile adds where
 ringflow's step goes, by op type. --memory reports each framework's peak RSS (getrusage) for each model in a
-fresh process. --clock cpu times CPU time instead of wall time (for a busy shared machine). --device gpu runs
+fresh process. --gemm-floor times, in a fresh process per model, the GEMMs one ringflow step makes (numpy.dot
+and numpy.matmul, recorded: gemm_floor.py) alone with numpy and with PyTorch on the same shapes: where numpy's are
+the slower, that sets a floor under the ratio to PyTorch. --clock cpu times CPU time instead of wall time (for a busy shared machine). --device gpu runs
 ringflow with Session(device="gpu") and PyTorch on CUDA (numpy is left out), both in full float32 (no TF32);
 each timed sample then ends with a device synchronize, since a step itself never waits for the GPU.
 """
@@ -29,8 +33,9 @@ import time  # noqa: E402
 import numpy as np  # noqa: E402
 
 import bench_models  # noqa: E402
+import gemm_floor  # noqa: E402
 from bench_models import LR  # noqa: E402
-from step_profile import kernel_profile  # noqa: E402
+from step_profile import TRIVIAL_OPS, executor_cost, kernel_profile, trivial_op_cost  # noqa: E402
 from trainer.ops.kernels import cudnn_conv  # noqa: E402
 
 SIZES = {  # name: (layer widths, batch, repeats, steps per timed sample)
@@ -38,7 +43,7 @@ SIZES = {  # name: (layer widths, batch, repeats, steps per timed sample)
     "medium": ([784, 512, 512, 10], 128, 60, 2),
     "large": ([1024, 2048, 2048, 1000], 256, 8, 1),
 }
-MODEL_REPEATS = {"mlp": (60, 2), "cnn": (40, 1), "lenet": (20, 1), "lstm": (40, 1)}  # (repeats, steps per sample)
+MODEL_REPEATS = {"mlp": (60, 2), "cnn": (40, 1), "lenet": (20, 1), "lstm": (40, 1), "gru": (40, 1)}  # (repeats, steps per sample)
 RSS_STEPS = 5
 # wall: what a user waits for. cpu: the process's CPU time, which on a busy shared machine leaves out the time
 # other processes held the core (each framework runs one thread, so CPU time is its step's time).
@@ -165,23 +170,37 @@ def bench_mlp(name, scale, device="cpu", clock=time.perf_counter):
     widths, batch, repeats, inner = SIZES[name]
     weights, x, labels = init(widths, batch)
     steps = {"numpy": numpy_step(weights, x, labels)} if device == "cpu" else {}
-    steps["ringflow"] = bench_models.ringflow_step("mlp", weights, x, labels, device=device)[0]
+    steps["ringflow"], sess, train, _, feed = bench_models.ringflow_step("mlp", weights, x, labels, device=device)
     if torch_or_none():
         steps["torch"] = torch_mlp_step(weights, x, labels, device)
-    return interleaved(steps, max(3, int(repeats * scale)), inner, synchronizer(device), clock)
+    t = interleaved(steps, max(3, int(repeats * scale)), inner, synchronizer(device), clock)
+    if name == "small" and device == "cpu":
+        t["executor"] = executor_cost(sess, train, feed, max(3, int(repeats * scale / 4)), inner * 5, clock)
+    return t
 
 
 def mlp_table(args):
     print(f"{'MLP':8} {'batch':>5} {'numpy ms':>9} {'torch ms':>9} {'ringflow ms':>11} "
           f"{'rf/torch':>8} {'rf/numpy':>8} {'numpy/torch':>11}")
+    executors = []
     for name in args.sizes.split(","):
         t = bench_mlp(name, args.scale, args.device, CLOCKS[args.clock])
         t.setdefault("numpy", float("nan"))
         widths, batch = SIZES[name][:2]
         torch_ms = t.get("torch", float("nan")) * 1e3
+        if name == "medium":  # bench_models' mlp
+            args.measured["mlp"] = (t["ringflow"], t.get("torch", float("nan")))
         print(f"{name:8} {batch:5d} {t['numpy'] * 1e3:9.3f} {torch_ms:9.3f} {t['ringflow'] * 1e3:11.3f} "
               f"{t['ringflow'] * 1e3 / torch_ms:8.2f} {t['ringflow'] / t['numpy']:8.2f} "
               f"{t['numpy'] * 1e3 / torch_ms:11.2f}   {'-'.join(map(str, widths))}", flush=True)
+        if "executor" in t:
+            executors.append((name, t["executor"]))
+    for name, (kernels, run, bare) in executors:
+        print(f"executor, {name} MLP: Session.run {run * 1e6:.1f} us, its {kernels} kernels replayed bare "
+              f"{bare * 1e6:.1f} us: {(run - bare) * 1e6 / kernels:.2f} us per kernel", flush=True)
+    if executors:
+        print(f"executor, trivial ops (Identity chains of {' and '.join(map(str, TRIVIAL_OPS))}): "
+              f"{trivial_op_cost(clock=CLOCKS[args.clock]):.2f} us per op", flush=True)
 
 
 def model_row(model, args):
@@ -214,6 +233,7 @@ def model_table(models, args):
               f"{rf_ms * 1e3 / profile.kernels:9.1f}  {losses['ringflow']:.6f} / "
               f"{losses.get('torch', float('nan')):.6f}", flush=True)
         profiles[model] = profile
+        args.measured[model] = (t["ringflow"], t.get("torch", float("nan")))
     if args.profile:
         for model, profile in profiles.items():
             print(f"\n{model}: ringflow's step by op type (median of timed runs, one kernel at a time)")
@@ -248,6 +268,35 @@ def memory_table(models):
         print(f"{model:6} {ti:13.1f} {tp:10.1f} {ri:10.1f} {rp:8.1f} {rp / tp:8.2f}", flush=True)
 
 
+def gemm_child(model, clock):
+    """Record one ringflow step's GEMMs of `model` (after warm-up steps) and print their count and the seconds
+    they take alone with numpy and with PyTorch."""
+    recorder = gemm_floor.Recorder()  # before the session: MatMul's kernels take numpy.dot when the plan is built
+    params, x, labels = bench_models.init(model)
+    step = bench_models.ringflow_step(model, params, x, labels)[0]
+    for _ in range(2):
+        step()
+    recorder.recording = True
+    step()
+    recorder.recording = False
+    print(len(recorder.calls), *gemm_floor.floor(recorder.calls, clock=clock))
+
+
+def gemm_table(models, args):
+    print(f"GEMMs of one ringflow step alone, same shapes and layouts ({args.clock} clock; 'floor' is numpy's GEMMs "
+          "over PyTorch's whole step, a ratio ringflow's step cannot go under with numpy's BLAS; rf/floor: ringflow's "
+          "step over its GEMMs alone)")
+    print(f"{'model':6} {'GEMMs':>5} {'numpy ms':>9} {'torch ms':>9} {'np/torch':>8} {'floor':>6} {'rf/torch':>8} "
+          f"{'rf/floor':>8}")
+    for model in models:
+        out = subprocess.run([sys.executable, __file__, "--gemm-child", model, "--clock", args.clock], check=True,
+                             capture_output=True, text=True).stdout.split()
+        count, numpy_s, torch_s = int(out[-3]), float(out[-2]), float(out[-1])
+        rf, torch_step = args.measured.get(model, (float("nan"), float("nan")))
+        print(f"{model:6} {count:5d} {numpy_s * 1e3:9.3f} {torch_s * 1e3:9.3f} {numpy_s / torch_s:8.2f} "
+              f"{numpy_s / torch_step:6.2f} {rf / torch_step:8.2f} {rf / numpy_s:8.2f}", flush=True)
+
+
 def header():
     """numpy's BLAS (its kernel: OPENBLAS_CORETYPE may pin it) and the torch version, without importing torch."""
     try:
@@ -273,16 +322,21 @@ def main():
     parser.add_argument("--profile", action="store_true", help="ringflow's step time by op type")
     parser.add_argument("--clock", default="wall", choices=sorted(CLOCKS), help="wall time or process CPU time")
     parser.add_argument("--memory", action="store_true", help="peak RSS of each framework in fresh processes")
+    parser.add_argument("--gemm-floor", action="store_true", help="each model's GEMMs alone: numpy vs PyTorch")
     parser.add_argument("--rss-child", nargs=2, metavar=("FRAMEWORK", "MODEL"), help=argparse.SUPPRESS)
+    parser.add_argument("--gemm-child", metavar="MODEL", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    args.measured = {}  # model: (ringflow, torch) seconds per step, for the GEMM table
     if args.rss_child:
         return rss_child(*args.rss_child)
+    if args.gemm_child:
+        return gemm_child(args.gemm_child, CLOCKS[args.clock])
     models = args.model.split(",")
     unknown = [m for m in models if m not in bench_models.NAMES]
     if unknown:
         parser.error(f"unknown model(s) {unknown!r}; known: {', '.join(bench_models.NAMES)}")
-    if args.device != "cpu" and args.memory:
-        parser.error("--memory measures host RSS: leave out --device gpu")
+    if args.device != "cpu" and (args.memory or args.gemm_floor):
+        parser.error("--memory and --gemm-floor measure the host: leave out --device gpu")
     if args.device != "cpu":
         gpu_setup()
     header()
@@ -293,6 +347,8 @@ def main():
     table = [m for m in models if m != "mlp" or args.profile]
     if table:
         model_table(table, args)
+    if args.gemm_floor:
+        gemm_table(models, args)
     if args.device != "cpu":
         print(f"convolutions through cuDNN: {cudnn_conv.stats['cudnn']}; graphs declined: "
               f"{len(cudnn_conv.declined)} {list(cudnn_conv.declined.items())[:3]}")

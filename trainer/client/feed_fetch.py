@@ -15,8 +15,16 @@ from ..framework.registry import get_array_module, op_def
 def feed_check(tensor, to_device):
     dtype, name = tensor.dtype, tensor.name
     shape = None if tensor.shape.ndims is None else tuple(tensor.shape.as_list())
+    # An array of the placeholder's dtype and shape (any size where dim 0 is None), as a training loop feeds:
+    # passed on after two comparisons instead of the checks below (about 1.5 us a feed).
+    exact = dtype.dtype if dtype != dtypes.string else None  # the numpy dtype: `is` is a pointer test
+    known = shape if shape is not None and None not in shape else False
+    rest = shape[1:] if shape and shape[0] is None and None not in shape[1:] else False
 
     def check(value):
+        if type(value) is np.ndarray and value.dtype is exact and (
+                value.shape == known or value.shape[1:] == rest and value.ndim == len(shape)):
+            return to_device(value)
         if dtype == dtypes.string:
             value = as_string_array(value)
         elif type(value) is not np.ndarray or value.dtype != dtype:

@@ -11,8 +11,9 @@ from .tensor_util import static_shape
 def inplace_binary(ufunc):
     """ufunc(x, y) written into x when the broadcast result has x's shape, else into a new array."""
     def run(x, y):
-        if x.shape == y.shape or (np.ndim(y) <= x.ndim and all(
-                d == 1 or d == e for d, e in zip(np.shape(y)[::-1], x.shape[::-1]))):
+        shape = np.shape(y)
+        if x.shape == shape or x.shape[x.ndim - len(shape):] == shape or (len(shape) <= x.ndim and all(
+                d == 1 or d == e for d, e in zip(shape[::-1], x.shape[::-1]))):
             return ufunc(x, y, out=x)
         return ufunc(x, y)
     return run

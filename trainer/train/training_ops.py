@@ -13,6 +13,14 @@ def register_apply(op_type, update, num_refs):
     """Register `op_type` running update(*ref_arrays, *input_arrays, **attrs) in place; returns its OpDef."""
     def make(op, session):
         store, refs, attrs = session.variables, [t.op for t in op.inputs[:num_refs]], op.attrs
+        if num_refs == 1 and not attrs:  # plain SGD's update, once per variable per step: no list, no kwargs
+            ref = refs[0]
+
+            def plain(*values):
+                array = store[ref]
+                update(array, *values)
+                return array
+            return plain
 
         def kernel(*values):
             arrays = [store[r] for r in refs]

@@ -90,11 +90,22 @@ def test_missing_feed_names_the_placeholder():
         sess.run(x * 2.0)
 
 
-def test_wrong_feed_shape_names_both_shapes():
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])  # converted, and of the placeholder's own dtype
+def test_wrong_feed_shape_names_both_shapes(dtype):
     x = tg.placeholder(tg.float32, [None, 3], name="x")
     with tg.Session() as sess, pytest.raises(ValueError, match=r"shape \(2, 4\) for Tensor 'x:0', which has "
                                                                r"shape \(None, 3\)"):
-        sess.run(x, {x: np.zeros((2, 4))})
+        sess.run(x, {x: np.zeros((2, 4), dtype)})
+
+
+@pytest.mark.parametrize("shape, fed", [([2, 3], (3, 2)), ([2, 3], (2, 3, 1)), ([None, 3], (3,)),
+                                        ([None, 3], (2, 1, 3)), ([2, None], (3, 2)), ([], (1,)), ([None], ())])
+def test_feeds_of_the_placeholders_dtype_are_checked_too(shape, fed):
+    x = tg.placeholder(tg.float32, shape, name="x")
+    with tg.Session() as sess:
+        assert sess.run(x * 2, {x: np.ones([2 if d is None else d for d in shape], np.float32)}).shape != fed
+        with pytest.raises(ValueError, match=r"Cannot feed value of shape"):
+            sess.run(x * 2, {x: np.ones(fed, np.float32)})
 
 
 def test_feeds_convert_to_the_placeholder_dtype_as_tf1_does():

@@ -30,7 +30,7 @@ def on_cupy(fused):
     def decorate(plain):
         @functools.wraps(plain)
         def kernel(*arrays, **attrs):
-            if is_cupy(arrays[0]):
+            if type(arrays[0]) is not np.ndarray and is_cupy(arrays[0]):  # numpy's test first: ~0.4 us a call
                 out = fused(*arrays, **attrs)
                 if out is not NotImplemented:
                     return out

@@ -103,7 +103,7 @@ def lstm_step_grad(act, cs_prev, cs, co, h_grad, cs_grad, peepholes, cell_clip, 
         dcs *= xp.abs(unclipped, out=unclipped) <= cell_clip
     # activation' = s (1 - s) for a sigmoid, (1 - t) (1 + t) for tanh: (1 - a) (a + [ci's block is 1])
     xp.subtract(1, act, out=dicfo)
-    xp.add(act, 0, out=scratch)
+    scratch[...] = act  # a copy, not act + 0: activations are never -0.0 but where 1 is added
     scratch[:, n:2 * n] += 1
     dicfo *= scratch
     d_i, d_ci, d_f, d_o = blocks(scratch, n, 4)  # now the gradients reaching each activation
