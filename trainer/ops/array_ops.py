@@ -6,7 +6,7 @@ from ..framework import dtypes
 from ..framework.graph import get_default_graph
 from ..framework.tensor import Tensor
 from .core_ops import convert_to_tensor
-from ..framework.registry import apply_op, get_array_module, register
+from ..framework.registry import apply_op, check_same_dtype, get_array_module, register
 from .tensor_util import argument_lookup, constant_value, static_int, static_ints, static_shape
 from .shape_tensors import known_dim as _known_dim, known_shape, shape_argument
 
@@ -101,6 +101,7 @@ register("ConcatSlice", _concat_slice, view=True,
 def concat(values, axis, name=None):
     """Join tensors along an existing axis."""
     values = [convert_to_tensor(v) for v in values]
+    check_same_dtype("ConcatV2", values)
     rank = values[0].ndim
     axis = static_int(axis, "concat axis")
     axis = axis % rank if rank is not None else axis
