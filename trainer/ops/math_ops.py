@@ -18,6 +18,29 @@ def inplace_binary(ufunc):
     return run
 
 
+# TF1's OpDef type lists, by numpy kind: the inputs an op takes when it is built (TypeError otherwise, as in TF1).
+FLOATS, NUMBERS = "fc", "fciu"
+INPUT_KINDS = {
+    **dict.fromkeys(["Exp", "Log", "Sqrt", "Rsqrt", "Log1p", "Expm1", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan",
+                     "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "Sigmoid", "Tanh", "Ceil", "Floor", "Rint", "IsFinite",
+                     "IsNan", "IsInf", "Softplus", "Softsign", "Elu", "Selu", "LeakyRelu", "Atan2", "Softmax", "LogSoftmax",
+                     "L2Loss"], FLOATS),
+    **dict.fromkeys(["RealDiv", "DivNoNan", "TruncateMod", "MatMul", "Cumsum", "Cumprod"], NUMBERS),
+    **dict.fromkeys(["Neg", "Square", "Abs", "Sign", "Relu", "Relu6", "Round", "Reciprocal", "Add", "AddV2", "Sub",
+                     "Mul", "Div", "FloorDiv", "FloorMod", "Pow", "Maximum", "Minimum", "SquaredDifference", "Less",
+                     "LessEqual", "Greater", "GreaterEqual", "Sum", "Mean", "Prod", "Max", "Min"], NUMBERS),
+}
+
+
+def check_input_kind(op_type, x):
+    """TF1's construction-time dtype check of `op_type`'s input `x` (INPUT_KINDS)."""
+    kinds = INPUT_KINDS.get(op_type)
+    if kinds is not None and x.dtype.kind not in kinds:
+        allowed = "floating-point" if kinds == FLOATS else "numeric (not bool)"
+        raise TypeError(f"{op_type} takes {allowed} inputs, as in TF1; got {x.name!r} of dtype {x.dtype.name}: "
+                        "tg.cast it first")
+
+
 def binary_operands(op_type, x, y):
     """Tensors for a binary op: a Python/numpy operand takes the dtype of the Tensor operand."""
     # The constant goes into the Tensor's graph, which need not be the default one (TF1 does the same).
@@ -30,6 +53,7 @@ def binary_operands(op_type, x, y):
     else:
         x, y = convert_to_tensor(x), convert_to_tensor(y)
     check_same_dtype(op_type, [x, y])
+    check_input_kind(op_type, x)
     return x, y
 
 
@@ -161,7 +185,9 @@ for _type, (_forward, _grad) in _UNARY.items():
 def unary_builder(op_type, doc, public_name=None):
     """The public function `public_name` (default: the op type in lower case) building a one-input op."""
     def build(x, name=None):
-        return apply_op(op_type, [convert_to_tensor(x)], name=name or op_type)
+        x = convert_to_tensor(x)
+        check_input_kind(op_type, x)
+        return apply_op(op_type, [x], name=name or op_type)
     build.__name__ = build.__qualname__ = public_name or op_type.lower()
     build.__doc__ = doc
     return build
@@ -178,6 +204,7 @@ sign = unary_builder("Sign", "-1, 0 or 1 by the sign of x, elementwise.")
 
 def _matmul_infer(a, b, transpose_a=False, transpose_b=False):
     check_same_dtype("MatMul", [a, b])
+    check_input_kind("MatMul", a)
     sa, sb = static_shape(a), static_shape(b)
     if sa is None or sb is None:
         return [(None, a.dtype)]

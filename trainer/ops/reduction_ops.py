@@ -6,7 +6,7 @@ from ..framework.graph_wrappers import name_scope
 from .array_ops import cast
 from .core_ops import convert_to_tensor
 from .cwise_ops import is_finite, stop_gradient
-from .math_ops import add, equal, exp, log, not_equal, where, zeros_like
+from .math_ops import add, check_input_kind, equal, exp, log, not_equal, where, zeros_like
 from ..framework.registry import apply_op, get_array_module, register
 from .tensor_util import argument_lookup, constant_value, static_shape
 
@@ -150,6 +150,7 @@ def _reduction(op_type, public_name, doc, needs_bool=False):
         x = convert_to_tensor(input_tensor)
         if needs_bool and x.dtype != np.bool_:
             raise TypeError(f"{public_name} needs a bool tensor, got {x.name!r} of dtype {x.dtype.name}")
+        check_input_kind(op_type, x)
         axes, keepdims = reduction_args(x, axis, keepdims, reduction_indices, keep_dims)
         return apply_op(op_type, [x], name=name or op_type, axis=axes, keepdims=keepdims)
     build.__name__ = build.__qualname__ = public_name
