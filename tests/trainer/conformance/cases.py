@@ -7,9 +7,12 @@ raised. Inputs are regenerated from each case's description, so the fixtures hol
 
 An argument in a case is plain JSON: {"t": dtype, "shape": ..., "dom": ...} a constant, {"p": ...} a placeholder
 (static shape with None, fed at run time with "feed"), {"py": v} a Python scalar, {"np": dtype, "v": v} a numpy
-scalar, {"list": [...]} a Python list of arguments, {"init": name} an initializer; anything else is passed as is.
+scalar, {"list": [...]} a Python list of arguments, {"init": name} an initializer, {"var": constant} a Variable
+initialized to it, {"fn": path, "kwargs": {...}} the module's function with those keywords bound (a callable for
+cond, while_loop, map_fn and the folds); anything else is passed as is.
 """
 import contextlib
+import functools
 import operator
 
 import numpy as np
@@ -60,6 +63,14 @@ def p(dtype="float32", shape=(None, 3), feed=(2, 3), dom="any", salt=0):
 
 def init(name, *args):
     return {"init": name, "args": list(args)}
+
+
+def fn(path, **kwargs):
+    return {"fn": path, "kwargs": kwargs}
+
+
+def var(value):
+    return {"var": value}
 
 
 def call(fn, *args, grad=False, values=True, scope=(), **kwargs):
@@ -159,6 +170,8 @@ ROWS = [
     ("unstack", call("unstack", t())),
     ("split", call("split", t(), 3, axis=1)),
     ("split/sizes", call("split", t(), [1, 2], axis=1)),
+    ("split/one", call("split", t(), 1, axis=1, grad=True)),
+    ("unstack/one", call("unstack", t("float32", (1, 3)), grad=True)),
     ("squeeze", call("squeeze", t("float32", (2, 1, 3)))),
     ("expand_dims", call("expand_dims", t(), 1)),
     ("expand_dims/unknown", call("expand_dims", p(), -1)),
@@ -234,6 +247,34 @@ ROWS = [
     ("linalg.l2_normalize", call("linalg.l2_normalize", t(), axis=1)),
     ("linalg.qr/shapes", call("linalg.qr", t("float64", (3, 2)), values=False)),
     ("qr/shapes", call("qr", t("float64", (3, 3)), values=False)),
+    ("cond", call("cond", {"py": True}, fn("constant", value=1.0), fn("constant", value=2.0))),
+    ("cond/tensor_pred", call("cond", t("bool", ()), fn("constant", value=[1, 2]), fn("constant", value=[3, 4]))),
+    ("while_loop", call("while_loop", fn("less", y=5), fn("add", y=2), {"list": [{"py": 0}]})),
+    ("while_loop/tensor", call("while_loop", fn("less", y=10.0), fn("multiply", y=2.0), {"list": [t("float32", (), "pos")]})),
+    ("map_fn", call("map_fn", fn("square"), t(), grad=True)),
+    ("map_fn/reduce", call("map_fn", fn("reduce_sum"), t())),
+    ("foldl", call("foldl", fn("add"), t("float32", (4,)))),
+    ("foldl/initializer", call("foldl", fn("multiply"), t("float32", (3,), "pos"), initializer=1.0)),
+    ("foldr", call("foldr", fn("subtract"), t("float32", (4,)))),
+    ("scan", call("scan", fn("add"), t("float32", (4,)))),
+    ("scan/rows", call("scan", fn("add"), t(), grad=True)),
+    ("assign", call("assign", var(t()), t(salt=1))),
+    ("assign_add", call("assign_add", var(t()), t(salt=1))),
+    ("assign_sub", call("assign_sub", var(t("int32")), t("int32", salt=1))),
+    ("scatter_add", call("scatter_add", var(t("float32", (4, 2))), {"py": [0, 2]}, t("float32", (2, 2), salt=1))),
+    ("scatter_update", call("scatter_update", var(t("float32", (4,))), {"py": [1, 3]}, t("float32", (2,), salt=1))),
+    ("scatter_sub", call("scatter_sub", var(t("float32", (3,))), {"py": [0]}, t("float32", (1,), salt=1))),
+    ("scatter_mul", call("scatter_mul", var(t("float32", (3,))), {"py": [2]}, t("float32", (1,), salt=1))),
+    ("scatter_max", call("scatter_max", var(t("float32", (3,))), {"py": [1]}, t("float32", (1,), salt=1))),
+    ("assert_equal", call("assert_equal", t(), t())),
+    ("assert_equal/static_failure", call("assert_equal", t(), t(salt=1))),
+    ("assert_positive", call("assert_positive", t(dom="pos"))),
+    ("assert_rank", call("assert_rank", t(), 2)),
+    ("assert_rank/wrong", call("assert_rank", t(), 3)),
+    ("assert_less/fed", call("assert_less", p(dom="pos"), t("float32", (3,), "pos"))),
+    ("group", call("group", t(), t())),
+    ("no_op", call("no_op")),
+    ("tuple", call("tuple", {"list": [t(), t("int32")]})),
     ("stop_gradient/unconnected", call("stop_gradient", t("float64"), grad=True)),
     ("argmax/unconnected", call("argmax", t("float64"), 1, grad=True)),
     ("shape/unconnected", call("shape", t("float64"), grad=True)),
@@ -457,6 +498,10 @@ class Builder:
             return getattr(tf, a["dtype"])
         elif isinstance(a, dict) and "init" in a:
             return getattr(tf, a["init"] + "_initializer")(*a["args"])
+        elif isinstance(a, dict) and "var" in a:
+            return tf.Variable(self.arg(a["var"]))
+        elif isinstance(a, dict) and "fn" in a:
+            return functools.partial(resolve(tf, a["fn"]), **{k: self.arg(v) for k, v in a["kwargs"].items()})
         else:
             return a
         if x.dtype.name.startswith("float"):

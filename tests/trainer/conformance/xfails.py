@@ -54,6 +54,10 @@ KNOWN = {
      "sigmoid(x)"): [
         "names/nn.swish",
     ],
+    ("tg.cond takes a Python bool pred and calls the chosen function, as TF's smart_cond does (ringflow's "
+     "own programs rely on it); TF's tf.cond raises TypeError"): [
+        "row/cond",
+    ],
     ("image.rot90's static shape: TF leaves height and width unknown ([None, None, 1]); ringflow's is the "
      "exact [3, 2, 1]"): [
         "row/image.rot90",
