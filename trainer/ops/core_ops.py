@@ -62,7 +62,11 @@ def _refuse_lossy_python_values(value, dtype):
     """TF1 converts no Python float to an integer dtype and no Python number to bool: TypeError, as there."""
     if isinstance(value, (np.ndarray, np.generic)) or not isinstance(value, (int, float, list, tuple)):
         return
-    kind = np.asarray(value).dtype.kind if isinstance(value, (list, tuple)) else type(value).__name__[0]
+    if isinstance(value, (list, tuple)):
+        array = np.asarray(value)
+        kind = array.dtype.kind if array.size else "b"  # [] is numpy's float64, yet TF1 takes it for any dtype
+    else:
+        kind = type(value).__name__[0]
     lossy = (dtype.kind in "iu" and kind == "f") or (dtype == dtypes.bool and kind in "iuf")
     if lossy:
         raise TypeError(f"Expected {dtype.name}, but got {value!r} of type {type(value).__name__!r}: TF1 does not "
