@@ -65,14 +65,6 @@ KNOWN = {
     ("missing feature: ringflow's matmul takes 2-D operands only; TF's batches over leading dimensions"): [
         "row/matmul/batch",
     ],
-    ("shape check: TF's reshape checks a known dimension divides the element count at construction "
-     "(ValueError); ringflow finds out at Session.run"): [
-        "row/reshape/bad_fed",
-    ],
-    ("static shape: TF's sequence_mask without maxlen folds max(lengths) of constant lengths into the "
-     "shape ([2, 3]); ringflow leaves it unknown"): [
-        "row/sequence_mask/nomax",
-    ],
 }
 
 
