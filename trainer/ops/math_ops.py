@@ -23,8 +23,8 @@ FLOATS, NUMBERS = "fc", "fciu"
 INPUT_KINDS = {
     **dict.fromkeys(["Exp", "Log", "Sqrt", "Rsqrt", "Log1p", "Expm1", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan",
                      "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "Sigmoid", "Tanh", "Ceil", "Floor", "Rint", "IsFinite",
-                     "IsNan", "IsInf", "Softplus", "Softsign", "Elu", "Selu", "LeakyRelu", "Atan2", "Softmax", "LogSoftmax",
-                     "L2Loss"], FLOATS),
+                     "IsNan", "IsInf", "Softplus", "Softsign", "Elu", "Selu", "LeakyRelu", "Atan2", "Softmax",
+                     "LogSoftmax", "L2Loss"], FLOATS),
     **dict.fromkeys(["RealDiv", "DivNoNan", "TruncateMod", "MatMul", "Cumsum", "Cumprod"], NUMBERS),
     **dict.fromkeys(["Neg", "Square", "Abs", "Sign", "Relu", "Relu6", "Round", "Reciprocal", "Add", "AddV2", "Sub",
                      "Mul", "Div", "FloorDiv", "FloorMod", "Pow", "Maximum", "Minimum", "SquaredDifference", "Less",
@@ -250,8 +250,12 @@ register("MatMul", kernel=_matmul_kernel, infer=_matmul_infer, grad=_matmul_grad
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
-    """Matrix product of 2-D tensors, optionally transposing either operand."""
+    """Matrix product, optionally transposing either operand; operands of known rank > 2 are batches of matrices
+    (TF1's BatchMatMulV2, batch dims broadcast)."""
     a, b = binary_operands("MatMul", a, b)
+    if (a.ndim or 2) > 2 or (b.ndim or 2) > 2:  # batch_matmul_ops.py registers it; unknown ranks stay 2-D
+        return apply_op("BatchMatMulV2", [a, b], name=name or "MatMul", adj_x=bool(transpose_a),
+                        adj_y=bool(transpose_b))
     return apply_op("MatMul", [a, b], name=name or "MatMul", transpose_a=transpose_a, transpose_b=transpose_b)
 
 
