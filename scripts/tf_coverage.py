@@ -8,7 +8,8 @@
 The API list is tests/trainer/conformance/fixtures/tf1_api.json, recorded from real TensorFlow's tf.compat.v1
 (tf.raw_ops left out) by scripts/record_tf_oracle.py. A name counts as had when it resolves on the same path under
 `trainer` (tf.nn.relu as tg.nn.relu), as checked when a case of the conformance fixture calls it (by this path or
-an alias of the same function), and as missing otherwise. tests/trainer/conformance/test_tf_coverage.py checks the README's table equals --markdown.
+an alias of the same function), and as missing otherwise. tests/trainer/conformance/test_tf_coverage.py checks the
+README's table equals --markdown.
 """
 import argparse
 import importlib

@@ -62,9 +62,6 @@ KNOWN = {
      "exact [3, 2, 1]"): [
         "row/image.rot90",
     ],
-    ("missing feature: ringflow's matmul takes 2-D operands only; TF's batches over leading dimensions"): [
-        "row/matmul/batch",
-    ],
 }
 
 
