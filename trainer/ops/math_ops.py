@@ -204,7 +204,6 @@ sign = unary_builder("Sign", "-1, 0 or 1 by the sign of x, elementwise.")
 
 def _matmul_infer(a, b, transpose_a=False, transpose_b=False):
     check_same_dtype("MatMul", [a, b])
-    check_input_kind("MatMul", a)
     sa, sb = static_shape(a), static_shape(b)
     if sa is None or sb is None:
         return [(None, a.dtype)]
