@@ -193,12 +193,14 @@ def as_dtype(dtype):
 
 
 def default_dtype_for(value):
-    """TF1's rule for Python values: floats become float32, ints int32; numpy arrays keep their dtype."""
+    """TF1's rule for Python values: floats become float32, ints int32 (int64 when one does not fit in int32); numpy
+    arrays keep their dtype."""
     if isinstance(value, np.ndarray) or isinstance(value, np.generic):
         return as_dtype(value.dtype)
     array = np.asarray(value)
     if array.dtype == np.float64:
         return float32
     if array.dtype == np.int64:
-        return int32
+        info = np.iinfo(np.int32)
+        return int32 if array.size == 0 or info.min <= array.min() and array.max() <= info.max else int64
     return as_dtype(array.dtype)

@@ -31,7 +31,8 @@ class Graph:
     def create_op(self, op_type, inputs, output_specs, name=None, attrs=None, control_inputs=(), unique=True):
         """Add an operation; `output_specs` is a list of (shape, dtype), `name` defaults to the type.
 
-        With unique=False, `name` is taken as an already reserved, absolute name (a scope's own op).
+        With unique=False, or a `name` ending in "/" (a name scope's own name, as TF1's composite ops name their
+        result), `name` is taken as an already reserved, absolute name.
         """
         if self._finalized:
             raise RuntimeError(f"Graph is finalized and cannot be modified: cannot add the {op_type!r} op "
@@ -42,6 +43,8 @@ class Graph:
                 raise ValueError(f"Tensor {t.name!r} is from another graph than the operation {op_type!r} "
                                  "being built; build all ops of a model in one graph (tg.Graph().as_default())")
         controls = [c for ctrl in self._control_stack for c in ctrl] + list(control_inputs)
+        if unique and name and name.endswith("/"):  # `name=scope` inside `with name_scope(...) as scope` (TF1)
+            name, unique = name[:-1], False
         name = self.unique_name(name or op_type) if unique else name
         op = Operation(self, op_type, name, inputs, attrs or {}, controls)
         op.outputs = tuple(Tensor(op, i, shape, dtype) for i, (shape, dtype) in enumerate(output_specs))

@@ -3,7 +3,7 @@ each with its gradient op."""
 import numpy as np
 
 from .core_ops import convert_to_tensor
-from .math_ops import abs as abs_, sign, unary_builder, where, zeros_like
+from .math_ops import abs as abs_, check_input_kind, sign, unary_builder, where, zeros_like
 from ..framework.registry import apply_op, infer_same, register
 
 
@@ -51,8 +51,13 @@ def log_sigmoid(x, name=None):
 
 
 def leaky_relu(features, alpha=0.2, name=None):
-    """x where x > 0, alpha * x elsewhere."""
-    return apply_op("LeakyRelu", [convert_to_tensor(features)], name=name or "LeakyRelu", alpha=float(alpha))
+    """x where x > 0, alpha * x elsewhere (integer features are cast to float32 first, as in TF1)."""
+    features = convert_to_tensor(features)
+    if features.dtype.kind in "iu":
+        features = apply_op("Cast", [features], dtype=np.float32)
+    check_input_kind("LeakyRelu", features)
+    # TF1's LeakyRelu keeps alpha in a float attribute, 32 bits wide even for float64 features
+    return apply_op("LeakyRelu", [features], name=name or "LeakyRelu", alpha=float(np.float32(alpha)))
 
 
 # SELU's constants (Klambauer et al. 2017), the values TF1 uses.

@@ -6,7 +6,7 @@ from ..framework import dtypes
 from ..framework.graph import get_default_graph
 from ..framework.tensor import Tensor
 from .core_ops import convert_to_tensor
-from ..framework.registry import apply_op, get_array_module, register
+from ..framework.registry import apply_op, check_same_dtype, get_array_module, register
 from .tensor_util import argument_lookup, constant_value, static_int, static_ints, static_shape
 from .shape_tensors import known_dim as _known_dim, known_shape, shape_argument
 
@@ -18,6 +18,11 @@ def _reshape_infer(x, *shape_input, shape):
     if xs is not None and None not in xs and -1 not in shape and np.prod(xs) != np.prod(shape):
         raise ValueError(f"Cannot reshape {x.name!r} with {int(np.prod(xs))} elements (shape {xs}) "
                          f"to shape {shape} ({int(np.prod(shape))} elements)")
+    if xs is not None and None in xs and -1 not in shape:  # the known dims must divide the new element count
+        known = int(np.prod([d for d in xs if d is not None]))
+        if known and int(np.prod(shape)) % known:
+            raise ValueError(f"Dimension size must be evenly divisible by {known} but is {int(np.prod(shape))}: "
+                             f"cannot reshape {x.name!r} (shape {xs}) to {shape}")
     if -1 in shape and xs is not None and None not in xs:
         known = int(np.prod([d for d in shape if d != -1]))
         shape = tuple(int(np.prod(xs)) // max(known, 1) if d == -1 else d for d in shape)
@@ -101,6 +106,7 @@ register("ConcatSlice", _concat_slice, view=True,
 def concat(values, axis, name=None):
     """Join tensors along an existing axis."""
     values = [convert_to_tensor(v) for v in values]
+    check_same_dtype("ConcatV2", values)
     rank = values[0].ndim
     axis = static_int(axis, "concat axis")
     axis = axis % rank if rank is not None else axis

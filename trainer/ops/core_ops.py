@@ -39,6 +39,7 @@ def constant(value, dtype=None, shape=None, name="Const"):
     if isinstance(value, Tensor):
         raise TypeError(f"tg.constant needs a value, got the Tensor {value.name!r}; use tg.identity")
     dtype = dtypes.as_dtype(dtype) if dtype is not None else _default_dtype(value)
+    _refuse_lossy_python_values(value, dtype)
     try:
         array = as_string_array(value) if dtype == dtypes.string else np.array(value, dtype=dtype)
     except (TypeError, ValueError) as exc:
@@ -55,6 +56,21 @@ def constant(value, dtype=None, shape=None, name="Const"):
     graph = get_default_graph()
     op = graph.create_op("Const", [], [(array.shape, array.dtype)], name=name, attrs={"value": array})
     return op.outputs[0]
+
+
+def _refuse_lossy_python_values(value, dtype):
+    """TF1 converts no Python float to an integer dtype and no Python number to bool: TypeError, as there."""
+    if isinstance(value, (np.ndarray, np.generic)) or not isinstance(value, (int, float, list, tuple)):
+        return
+    if isinstance(value, (list, tuple)):
+        array = np.asarray(value)
+        kind = array.dtype.kind if array.size else "b"  # [] is numpy's float64, yet TF1 takes it for any dtype
+    else:
+        kind = type(value).__name__[0]
+    lossy = (dtype.kind in "iu" and kind == "f") or (dtype == dtypes.bool and kind in "iuf")
+    if lossy:
+        raise TypeError(f"Expected {dtype.name}, but got {value!r} of type {type(value).__name__!r}: TF1 does not "
+                        f"convert it to {dtype.name}; give a value of that type, or tg.cast a Tensor")
 
 
 def _default_dtype(value):

@@ -75,7 +75,8 @@ register("FloorDiv", integer_checked(np.floor_divide), grad=lambda op, g: [None,
 register("SquaredDifference", lambda x, y: np.square(np.subtract(x, y)), grad=_squared_difference_grad, fresh=True)
 floormod = binary_builder("FloorMod", "floormod", "x mod y with the sign of y (Python's %), elementwise.")
 mod = binary_builder("FloorMod", "mod", "x mod y with the sign of y (Python's %), elementwise.")
-floordiv = binary_builder("FloorDiv", "floordiv", "floor(x / y) elementwise (Python's //; no gradient).")
+floordiv = binary_builder("FloorDiv", "floordiv", "floor(x / y) elementwise (Python's //; no gradient).",
+                          default_name="floordiv")
 squared_difference = binary_builder("SquaredDifference", "squared_difference", "(x - y) ** 2 elementwise.")
 
 for _type, _forward in {"LogicalAnd": np.logical_and, "LogicalOr": np.logical_or}.items():

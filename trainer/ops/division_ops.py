@@ -9,6 +9,8 @@ from ..framework.registry import apply_op, get_array_module, register
 
 def _truncate_div(x, y):
     xp = get_array_module(x)
+    if x.dtype.kind == "f":
+        return xp.trunc(x / y)
     return (x - xp.fmod(x, y)) // y  # exact: x - fmod(x, y) is a multiple of y
 
 
@@ -20,11 +22,10 @@ floor_div = binary_builder("FloorDiv", "floor_div", "floor(x / y) elementwise (T
 
 
 def truncatediv(x, y, name=None):
-    """x / y rounded toward zero (C's integer division), for integers."""
+    """x / y rounded toward zero (C's integer division; floats are divided, then truncated, as in TF1)."""
     x, y = binary_operands("TruncateDiv", x, y)
-    if x.dtype.kind not in "iu":
-        raise TypeError(f"truncatediv is TF1's integer division; got {x.name!r} of dtype {x.dtype.name}: use "
-                        "tg.truediv (or tg.floor(x / y)) for floats")
+    if x.dtype.kind not in "iuf":
+        raise TypeError(f"truncatediv divides numbers; got {x.name!r} of dtype {x.dtype.name}: tg.cast it first")
     return apply_op("TruncateDiv", [x, y], name=name or "TruncateDiv")
 
 
@@ -47,11 +48,11 @@ def realdiv(x, y, name=None):
 
 def div_no_nan(x, y, name=None):
     """x / y, and 0 where y is 0 (with gradients 0 there too, as TF1's DivNoNan)."""
-    with name_scope(name or "div_no_nan"):
+    with name_scope(name or "div_no_nan") as scope:
         x, y = binary_operands("DivNoNan", x, y)
         zero = equal(y, zeros_like(y))
         quotient = x / where(zero, ones_like(y), y)
-        return where(zero, zeros_like(quotient), quotient)
+        return where(zero, zeros_like(quotient), quotient, name=scope)
 
 
 def scalar_mul(scalar, x, name=None):

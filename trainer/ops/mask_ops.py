@@ -3,18 +3,22 @@ the first) from ops that already have TF1's gradients."""
 from ..framework import dtypes
 from ..framework.graph_wrappers import name_scope
 from .array_ops import cast, shape, zeros
-from .core_ops import convert_to_tensor
+from .core_ops import constant, convert_to_tensor
 from .cwise_ops import logical_and, logical_or
 from .fill_ops import range as range_
 from .math_ops import less, less_equal, maximum, where, zeros_like
 from .reduction_ops import reduce_max
+from .tensor_util import constant_value
 
 
 def sequence_mask(lengths, maxlen=None, dtype=dtypes.bool, name=None):
     """mask[i, ..., j] = j < lengths[i, ...]: a row of maxlen (default: the longest length) per length."""
     with name_scope(name or "SequenceMask"):
         lengths = convert_to_tensor(lengths)
-        if maxlen is None:
+        known = constant_value(lengths) if maxlen is None else None
+        if known is not None:  # TF1's shape inference folds the longest of constant lengths into the shape
+            maxlen = constant(max(int(known.max(initial=0)), 0), lengths.dtype)
+        elif maxlen is None:
             maxlen = maximum(reduce_max(lengths), 0)
         maxlen = convert_to_tensor(maxlen)
         if maxlen.ndim not in (None, 0):

@@ -19,6 +19,29 @@ def inplace_binary(ufunc):
     return run
 
 
+# TF1's OpDef type lists, by numpy kind: the inputs an op takes when it is built (TypeError otherwise, as in TF1).
+FLOATS, NUMBERS = "fc", "fciu"
+INPUT_KINDS = {
+    **dict.fromkeys(["Exp", "Log", "Sqrt", "Rsqrt", "Log1p", "Expm1", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan",
+                     "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "Sigmoid", "Tanh", "Ceil", "Floor", "Rint", "IsFinite",
+                     "IsNan", "IsInf", "Softplus", "Softsign", "Elu", "Selu", "LeakyRelu", "Atan2", "Softmax",
+                     "LogSoftmax", "L2Loss"], FLOATS),
+    **dict.fromkeys(["RealDiv", "DivNoNan", "TruncateMod", "MatMul", "Cumsum", "Cumprod"], NUMBERS),
+    **dict.fromkeys(["Neg", "Square", "Abs", "Sign", "Relu", "Relu6", "Round", "Reciprocal", "Add", "AddV2", "Sub",
+                     "Mul", "Div", "FloorDiv", "FloorMod", "Pow", "Maximum", "Minimum", "SquaredDifference", "Less",
+                     "LessEqual", "Greater", "GreaterEqual", "Sum", "Mean", "Prod", "Max", "Min"], NUMBERS),
+}
+
+
+def check_input_kind(op_type, x):
+    """TF1's construction-time dtype check of `op_type`'s input `x` (INPUT_KINDS)."""
+    kinds = INPUT_KINDS.get(op_type)
+    if kinds is not None and x.dtype.kind not in kinds:
+        allowed = "floating-point" if kinds == FLOATS else "numeric (not bool)"
+        raise TypeError(f"{op_type} takes {allowed} inputs, as in TF1; got {x.name!r} of dtype {x.dtype.name}: "
+                        "tg.cast it first")
+
+
 def binary_operands(op_type, x, y):
     """Tensors for a binary op: a Python/numpy operand takes the dtype of the Tensor operand."""
     # The constant goes into the Tensor's graph, which need not be the default one (TF1 does the same).
@@ -31,6 +54,7 @@ def binary_operands(op_type, x, y):
     else:
         x, y = convert_to_tensor(x), convert_to_tensor(y)
     check_same_dtype(op_type, [x, y])
+    check_input_kind(op_type, x)
     return x, y
 
 
@@ -162,7 +186,9 @@ for _type, (_forward, _grad) in _UNARY.items():
 def unary_builder(op_type, doc, public_name=None):
     """The public function `public_name` (default: the op type in lower case) building a one-input op."""
     def build(x, name=None):
-        return apply_op(op_type, [convert_to_tensor(x)], name=name or op_type)
+        x = convert_to_tensor(x)
+        check_input_kind(op_type, x)
+        return apply_op(op_type, [x], name=name or op_type)
     build.__name__ = build.__qualname__ = public_name or op_type.lower()
     build.__doc__ = doc
     return build
@@ -224,8 +250,12 @@ register("MatMul", kernel=_matmul_kernel, infer=_matmul_infer, grad=_matmul_grad
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
-    """Matrix product of 2-D tensors, optionally transposing either operand."""
+    """Matrix product, optionally transposing either operand; operands of known rank > 2 are batches of matrices
+    (TF1's BatchMatMulV2, batch dims broadcast)."""
     a, b = binary_operands("MatMul", a, b)
+    if (a.ndim or 2) > 2 or (b.ndim or 2) > 2:  # batch_matmul_ops.py registers it; unknown ranks stay 2-D
+        return apply_op("BatchMatMulV2", [a, b], name=name or "MatMul", adj_x=bool(transpose_a),
+                        adj_y=bool(transpose_b))
     return apply_op("MatMul", [a, b], name=name or "MatMul", transpose_a=transpose_a, transpose_b=transpose_b)
 
 

@@ -8,7 +8,7 @@ from .clip_ops import clip_by_norm
 from .core_ops import constant, convert_to_tensor
 from .cwise_ops import log1p, rsqrt, squared_difference, stop_gradient
 from .gather_ops import gather
-from .math_ops import abs as abs_, binary_operands, exp, matmul, maximum, square
+from .math_ops import abs as abs_, binary_operands, exp, matmul, maximum, multiply, square
 from .nn_ops import bias_add, relu, sigmoid
 from .reduction_ops import reduce_mean, reduce_sum
 from .shape_ops import squeeze
@@ -18,10 +18,10 @@ from .tensor_util import argument_lookup, static_shape
 def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     """x / sqrt(max(sum(x ** 2, axis), epsilon)): unit L2 norm along `axis` (all axes when None)."""
     axis = argument_lookup("axis", axis, "dim", dim)
-    with name_scope(name or "l2_normalize"):
+    with name_scope(name or "l2_normalize") as scope:
         x = convert_to_tensor(x)
         squares = reduce_sum(square(x), axis=axis, keepdims=True)
-        return x * rsqrt(maximum(squares, epsilon))
+        return multiply(x, rsqrt(maximum(squares, epsilon)), name=scope)
 
 
 def moments(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):

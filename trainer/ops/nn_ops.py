@@ -8,7 +8,7 @@ from .slice_ops import strided_slice
 from .core_ops import convert_to_tensor
 from .kernels import cuda_kernels
 from .cwise_ops import stop_gradient
-from .math_ops import binary_operands, exp, inplace_binary, unary_builder
+from .math_ops import binary_operands, check_input_kind, exp, inplace_binary, unary_builder
 from .reduction_ops import reduce_sum
 from ..framework.registry import apply_op, get_array_module, infer_same, register
 from .tensor_util import argument_lookup, static_shape
@@ -87,6 +87,7 @@ register("LogSoftmax", _log_softmax, infer=infer_same, grad=_log_softmax_grad, f
 def _softmax_builder(op_type, public_name, doc):
     def build(logits, axis=None, name=None, dim=None):
         x = convert_to_tensor(logits)
+        check_input_kind(op_type, x)
         axis = argument_lookup("axis", axis, "dim", dim)
         axis = -1 if axis is None else int(axis)
         if x.ndim is not None:
@@ -225,6 +226,10 @@ def sparse_softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits
     logits, labels = convert_to_tensor(logits), convert_to_tensor(labels)
     if labels.dtype.kind not in "iu":
         raise TypeError(f"sparse_softmax_cross_entropy_with_logits needs integer labels, got {labels.dtype.name}")
+    if labels.ndim is not None and logits.ndim is not None and labels.ndim != logits.ndim - 1:
+        raise ValueError(f"sparse_softmax_cross_entropy_with_logits needs labels of rank logits.rank - 1: "
+                         f"{labels.name!r} has shape {labels.shape}, {logits.name!r} {logits.shape}; give one class "
+                         "index per row (tg.squeeze a trailing axis of 1)")
     return apply_op("SparseSoftmaxCrossEntropyWithLogits", [logits, labels],
                     name=name or "sparse_softmax_cross_entropy")[0]
 
@@ -250,7 +255,9 @@ register("L2Loss", lambda x: (get_array_module(x).vdot(x, x) / 2).astype(x.dtype
 
 def l2_loss(t, name=None):
     """sum(t ** 2) / 2."""
-    return apply_op("L2Loss", [convert_to_tensor(t)], name=name or "L2Loss")
+    t = convert_to_tensor(t)
+    check_input_kind("L2Loss", t)
+    return apply_op("L2Loss", [t], name=name or "L2Loss")
 
 
 @cuda_kernels.on_cupy(cuda_kernels.column_sums)
@@ -276,5 +283,10 @@ def bias_add(value, bias, name=None):
     value, bias = binary_operands("BiasAdd", value, bias)
     if bias.ndim != 1:
         raise ValueError(f"bias_add needs a 1-D bias, got shape {bias.shape} ({bias.name!r})")
+    value_shape, bias_shape = static_shape(value), static_shape(bias)
+    last, size = value_shape[-1] if value_shape else None, bias_shape[0]
+    if last is not None and size is not None and last != size:
+        raise ValueError(f"bias_add adds along the last dimension: {value.name!r} has {last} there, the bias "
+                         f"{bias.name!r} {size}; give a bias of {last} values")
     return apply_op("BiasAdd", [value, bias], name=name or "BiasAdd")
 

@@ -6,7 +6,7 @@ from ..framework.graph_wrappers import name_scope
 from .array_ops import cast
 from .core_ops import convert_to_tensor
 from .cwise_ops import is_finite, stop_gradient
-from .math_ops import equal, exp, log, not_equal, where, zeros_like
+from .math_ops import add, check_input_kind, equal, exp, log, not_equal, where, zeros_like
 from ..framework.registry import apply_op, get_array_module, register
 from .tensor_util import argument_lookup, constant_value, static_shape
 
@@ -26,7 +26,7 @@ def _axes(axis, rank):
 def _reduce_infer(x, axis, keepdims):
     shape = static_shape(x)
     if shape is None:
-        return [(None, x.dtype)]
+        return [((), x.dtype) if axis is None and not keepdims else (None, x.dtype)]
     axes = _axes(axis, len(shape))
     shape = tuple(1 if i in axes else d for i, d in enumerate(shape) if keepdims or i not in axes)
     return [(shape, x.dtype)]
@@ -74,9 +74,17 @@ def _reduce_kernel(fn):
     return make
 
 
+def _same_dtype(fn):
+    """numpy sums and multiplies int32 in int64; TF1 keeps the input's dtype (and wraps around as it does)."""
+    return lambda x, axis=None, keepdims=False: fn(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+
+
 def _mean(x, axis=None, keepdims=False):
-    total = np.add.reduce(x, axis=axis, keepdims=keepdims)
-    return np.true_divide(total, x.size // max(np.size(total), 1) or 1, dtype=x.dtype if x.dtype.kind == "f" else None)
+    total = np.add.reduce(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+    count = x.size // max(np.size(total), 1) or 1
+    if x.dtype.kind in "iu":  # TF1's integer mean divides in integers, toward zero
+        return (np.true_divide(total, count)).astype(x.dtype)
+    return np.true_divide(total, count, dtype=x.dtype)
 
 
 def _extreme_grad(op, g):
@@ -113,13 +121,13 @@ def _no_grad(op, g):
     return [None]
 
 
-register("Sum", kernel=_reduce_kernel(np.sum), infer=_reduce_infer,
+register("Sum", kernel=_reduce_kernel(_same_dtype(np.sum)), infer=_reduce_infer,
          grad=lambda op, g: [reduce_grad(g, op.inputs[0], op.attrs["axis"])], fresh=True)
 register("Mean", kernel=_reduce_kernel(_mean), infer=_reduce_infer,
          grad=lambda op, g: [reduce_grad(g, op.inputs[0], op.attrs["axis"], mean=True)], fresh=True)
 register("Max", kernel=_reduce_kernel(np.max), infer=_reduce_infer, grad=_extreme_grad, fresh=True)
 register("Min", kernel=_reduce_kernel(np.min), infer=_reduce_infer, grad=_extreme_grad, fresh=True)
-register("Prod", kernel=_reduce_kernel(np.prod), infer=_reduce_infer, grad=_prod_grad, fresh=True)
+register("Prod", kernel=_reduce_kernel(_same_dtype(np.prod)), infer=_reduce_infer, grad=_prod_grad, fresh=True)
 register("Any", kernel=_reduce_kernel(np.any), infer=_reduce_infer, grad=_no_grad, fresh=True)
 register("All", kernel=_reduce_kernel(np.all), infer=_reduce_infer, grad=_no_grad, fresh=True)
 
@@ -145,6 +153,7 @@ def _reduction(op_type, public_name, doc, needs_bool=False):
         x = convert_to_tensor(input_tensor)
         if needs_bool and x.dtype != np.bool_:
             raise TypeError(f"{public_name} needs a bool tensor, got {x.name!r} of dtype {x.dtype.name}")
+        check_input_kind(op_type, x)
         axes, keepdims = reduction_args(x, axis, keepdims, reduction_indices, keep_dims)
         return apply_op(op_type, [x], name=name or op_type, axis=axes, keepdims=keepdims)
     build.__name__ = build.__qualname__ = public_name
@@ -170,11 +179,11 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=None, name=None, reductio
     """log(sum(exp(x))) over `axis`, computed after subtracting the (finite) max so large values do not overflow."""
     x = convert_to_tensor(input_tensor)
     axes, keepdims = reduction_args(x, axis, keepdims, reduction_indices, keep_dims)
-    with name_scope(name or "ReduceLogSumExp"):
+    with name_scope(name or "ReduceLogSumExp") as scope:
         raw_max = reduce_max(x, axis=axes, keepdims=True)
         shift = stop_gradient(where(is_finite(raw_max), raw_max, zeros_like(raw_max)))
         result = log(reduce_sum(exp(x - shift), axis=axes, keepdims=keepdims))
-        return result + (shift if keepdims else reduce_sum(shift, axis=axes))
+        return add(result, shift if keepdims else reduce_sum(shift, axis=axes), name=scope)
 
 
 def count_nonzero(input_tensor=None, axis=None, keepdims=None, dtype=dtypes.int64, name=None, reduction_indices=None,

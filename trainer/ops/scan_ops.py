@@ -1,5 +1,6 @@
 """Running sums and products along an axis: cumsum and cumprod, with TF1's exclusive and reverse flags."""
 from .core_ops import convert_to_tensor
+from .math_ops import check_input_kind
 from ..framework.registry import apply_op, get_array_module, infer_same, register
 from .tensor_util import constant_value
 
@@ -47,6 +48,7 @@ def _build(op_type, x, axis, exclusive, reverse, name):
         axis %= max(x.ndim, 1)
     elif axis < 0:
         raise NotImplementedError(f"{op_type.lower()} with a negative axis needs {x.name!r} of known rank")
+    check_input_kind(op_type, x)
     return apply_op(op_type, [x], name=name or op_type, axis=axis, exclusive=bool(exclusive), reverse=bool(reverse))
 
 

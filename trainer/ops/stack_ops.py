@@ -63,7 +63,13 @@ def _unpack_infer(x, num, axis):
     return [(None if shape is None else shape[:axis] + shape[axis + 1:], x.dtype)] * num
 
 
-register("Unpack", lambda x, num, axis: tuple(np.moveaxis(x, axis, 0)), infer=_unpack_infer, view=True,
+def _outputs(arrays):
+    """A kernel's result: the arrays of a multi-output op, the bare array of an op built with one output (the
+    session stores a one-output op's result as it is, so a 1-tuple would be its value)."""
+    return arrays[0] if len(arrays) == 1 else arrays
+
+
+register("Unpack", lambda x, num, axis: _outputs(tuple(np.moveaxis(x, axis, 0))), infer=_unpack_infer, view=True,
          grad=lambda op, *g: [stack(_fill_missing(g, op.outputs), axis=op.attrs["axis"])])
 
 
@@ -98,7 +104,7 @@ def _split(x, sizes, axis, num=None):
         sizes = [x.shape[axis] - (builtins.sum(sizes) + 1) if s == -1 else s for s in sizes]
     if builtins.sum(sizes) != x.shape[axis]:
         raise ValueError(f"split sizes {list(sizes)} do not add up to the dimension {x.shape[axis]} being split")
-    return tuple(get_array_module(x).split(x, np.cumsum(sizes)[:-1].tolist(), axis=axis))
+    return _outputs(tuple(get_array_module(x).split(x, np.cumsum(sizes)[:-1].tolist(), axis=axis)))
 
 
 for _type in ("Split", "SplitV"):

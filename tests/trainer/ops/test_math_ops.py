@@ -76,6 +76,17 @@ def test_matmul_transposes(transpose_a, transpose_b):
              torch_fn=lambda x, y: (x.T if transpose_a else x) @ (y.T if transpose_b else y))
 
 
+@pytest.mark.parametrize("transpose_a", [False, True])
+@pytest.mark.parametrize("transpose_b", [False, True])
+def test_matmul_of_batches_broadcasts_the_batch_dims(transpose_a, transpose_b):
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal((2, 1, 4, 3) if transpose_a else (2, 1, 3, 4))
+    b = rng.standard_normal((3, 5, 4) if transpose_b else (3, 4, 5))
+    swap = lambda x: np.swapaxes(x, -1, -2)  # noqa: E731
+    check_op(lambda x, y: tg.matmul(x, y, transpose_a=transpose_a, transpose_b=transpose_b), [a, b],
+             numpy_fn=lambda x, y: (swap(x) if transpose_a else x) @ (swap(y) if transpose_b else y))
+
+
 @pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
 @pytest.mark.parametrize("keepdims", [False, True])
 @pytest.mark.parametrize("axis", [None, 0, 1, -1, (0, 2)], ids=str)

@@ -28,10 +28,10 @@ def test_integer_divisions_follow_tf1_and_c():
     with tg.Graph().as_default():
         got = _run([tg.div(x, y), tg.floor_div(x, y), tg.truncatediv(x, y), tg.truncatemod(x, y),
                     tg.div(x.astype(np.float32), y.astype(np.float32)), tg.realdiv(x * 1.0, y * 1.0)])
-        with pytest.raises(TypeError, match="integer division"):
-            tg.truncatediv(1.5, 2.0)
+        floats = _run(tg.truncatediv([7.5, -7.5], 2.0))  # TF1's TruncateDiv takes floats too: toward zero
         with pytest.raises(TypeError, match="divides floats"):
             tg.realdiv(1, 2)
+    np.testing.assert_array_equal(floats, [3.0, -3.0])
     np.testing.assert_array_equal(got[0], x // y)   # Python 2's / on ints is floor division
     np.testing.assert_array_equal(got[1], x // y)
     np.testing.assert_array_equal(got[2], np.trunc(x / y).astype(np.int32))  # C's / rounds toward zero
