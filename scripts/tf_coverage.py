@@ -106,12 +106,37 @@ def markdown():
     return "\n".join(lines) + "\n"
 
 
+README = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "README.md")
+BEGIN, END = "<!-- tf_coverage.py --markdown -->\n", "<!-- end -->"
+
+
+def readme_table(text):
+    """The generated table in README's text, None when its markers are missing."""
+    start, stop = text.find(BEGIN), text.find(END, text.find(BEGIN))
+    return None if start < 0 or stop < 0 else text[start + len(BEGIN):stop]
+
+
+def write_readme(path=README):
+    """Put markdown() between README's markers (after a change that adds or drops a TF name)."""
+    with open(path) as f:
+        text = f.read()
+    old = readme_table(text)
+    if old is None:
+        raise SystemExit(f"{path} lacks the markers {BEGIN.strip()} ... {END}: put them where the table goes")
+    with open(path, "w") as f:
+        f.write(text.replace(BEGIN + old + END, BEGIN + markdown() + END, 1))
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--markdown", action="store_true", help="print the README's table")
+    parser.add_argument("--readme", action="store_true", help="write the table into README.md between its markers")
     args = parser.parse_args(argv)
     if args.markdown:
         sys.stdout.write(markdown())
+        return
+    if args.readme:
+        write_readme()
         return
     width = max(len(row[0]) for row in rows())
     print(f"{'module':{width}}  {'TF':>5}  {'has':>5}  {'checked':>7}  {'missing':>7}")

@@ -1,6 +1,5 @@
 """README's "TF1 coverage" table is scripts/tf_coverage.py's output, and the script counts what it says it does."""
 import os
-import re
 import sys
 
 from tests.mpirun import ROOT
@@ -12,10 +11,17 @@ README = (ROOT / "README.md").read_text()
 
 
 def test_the_readme_table_is_the_scripts_output():
-    match = re.search(r"<!-- tf_coverage.py --markdown -->\n(.*?)<!-- end -->", README, re.S)
-    assert match, "README's 'TF1 coverage' section lacks the generated table's markers"
-    assert match.group(1) == tf_coverage.markdown(), (
-        "README's TF1 coverage table is stale: paste `python scripts/tf_coverage.py --markdown` between its markers")
+    table = tf_coverage.readme_table(README)
+    assert table is not None, "README's 'TF1 coverage' section lacks the generated table's markers"
+    assert table == tf_coverage.markdown(), (
+        "README's TF1 coverage table is stale: run `python scripts/tf_coverage.py --readme` to write it")
+
+
+def test_the_readme_writer_replaces_only_the_table(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text(f"before\n{tf_coverage.BEGIN}| stale |\n{tf_coverage.END}\nafter\n")
+    tf_coverage.write_readme(str(readme))
+    assert readme.read_text() == f"before\n{tf_coverage.BEGIN}{tf_coverage.markdown()}{tf_coverage.END}\nafter\n"
 
 
 def test_counts_add_up_and_follow_the_fixture():
