@@ -8,7 +8,7 @@ from ...train.saver import Saver
 from .. import backend as K
 from ..utils.generic_utils import to_list
 from ..utils.layer_utils import print_summary
-from .base_layer import LAYERS, Layer, history
+from .base_layer import LAYERS, Layer, call_masked, history
 from .input_layer import InputLayer
 
 
@@ -166,7 +166,7 @@ class Network(Layer):
             if training is not None and "training" in _params(layer.call):
                 kwargs.setdefault("training", training)
             with graph.name_scope(layer.name):
-                out = layer.call(args[0] if len(args) == 1 else args, **kwargs)
+                out = call_masked(layer, args[0] if len(args) == 1 else args, kwargs)
             for t, y in zip(node.output_tensors, to_list(out)):
                 computed[id(t)] = y
         outputs = [computed[id(t)] for t in self.outputs]

@@ -6,7 +6,8 @@ from ..engine.input_layer import Input, InputLayer
 from .advanced_activations import ELU, LeakyReLU, PReLU, ReLU, Softmax, ThresholdedReLU
 from .convolutional import (Conv1D, Conv2D, Convolution1D, Convolution2D, Cropping1D, Cropping2D, UpSampling1D,
                             UpSampling2D, ZeroPadding1D, ZeroPadding2D)
-from .core import Activation, ActivityRegularization, Dense, Dropout, Flatten, Lambda, Permute, RepeatVector, Reshape
+from .core import (Activation, ActivityRegularization, Dense, Dropout, Flatten, Lambda, Masking, Permute, RepeatVector,
+                   Reshape)
 from .embeddings import Embedding
 from .merge import (Add, Average, Concatenate, Dot, Maximum, Minimum, Multiply, Subtract, add, average, concatenate,
                     dot, maximum, minimum, multiply, subtract)
@@ -14,6 +15,8 @@ from .normalization import BatchNormalization
 from .pooling import (AveragePooling1D, AveragePooling2D, AvgPool1D, AvgPool2D, GlobalAveragePooling1D,
                       GlobalAveragePooling2D, GlobalAvgPool1D, GlobalAvgPool2D, GlobalMaxPool1D, GlobalMaxPool2D,
                       GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPool1D, MaxPool2D, MaxPooling1D, MaxPooling2D)
+from .recurrent import RNN, StackedRNNCells
+from .recurrent_cells import GRU, LSTM, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell
 
 __getattr__ = missing_names(__name__, have="tf.keras.layers has the core, convolution, pooling, embedding, "
                             "normalization, merge and advanced-activation layers (README, 'tf.keras')")
