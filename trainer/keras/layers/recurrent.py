@@ -215,4 +215,6 @@ class RNN(Layer):
     @classmethod
     def from_config(cls, config):
         config = dict(config)
+        if "cell" not in config:  # SimpleRNN, LSTM, GRU, ...: the cell's arguments are the layer's
+            return cls(**config)
         return cls(cell_from_config(config.pop("cell")), **config)

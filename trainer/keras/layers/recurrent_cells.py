@@ -154,10 +154,13 @@ class GRUCell(GatedCell):
     def input_bias(self):
         return self.bias[0] if self.reset_after else self.bias
 
+    def recurrent_bias(self):
+        return self.bias[1]
+
     def recurrent(self, h, i):
         out = super().recurrent(h, i)
         if self.reset_after and self.use_bias:
-            out = out + self.bias[1][i * self.units:(i + 1) * self.units]
+            out = out + self.recurrent_bias()[i * self.units:(i + 1) * self.units]
         return out
 
     def call(self, inputs, states, training=None):
