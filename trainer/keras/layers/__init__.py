@@ -1,5 +1,5 @@
 """tf.keras.layers: the layer classes ringflow has; the others (Conv3D, separable and depthwise convolutions,
-recurrent layers, wrappers such as TimeDistributed and Bidirectional, ...) raise NotInRingflow."""
+ConvLSTM2D, ...) raise NotInRingflow."""
 from ...unsupported import missing_names
 from ..engine.base_layer import InputSpec, Layer
 from ..engine.input_layer import Input, InputLayer
@@ -23,4 +23,5 @@ from .recurrent_cells import GRU, LSTM, GRUCell, LSTMCell, SimpleRNN, SimpleRNNC
 from .wrappers import Bidirectional, TimeDistributed, Wrapper
 
 __getattr__ = missing_names(__name__, have="tf.keras.layers has the core, convolution, pooling, embedding, "
-                            "normalization, merge and advanced-activation layers (README, 'tf.keras')")
+                            "normalization, merge, advanced-activation, recurrent, wrapper and noise layers "
+                            "(README, 'tf.keras')")
