@@ -3,8 +3,10 @@
 A cell has state_size (an int or a list), call(inputs, states, training=None) -> (output, new_states) and
 build(input_shape) making its weights; the RNN builds it inside its own name scope, so an LSTM's weights read
 "lstm/kernel:0" as in TF 1.15's graph-mode Keras. Masked steps keep the states and repeat the previous output.
+A cell with fused_sequence (LSTMCell, where its math allows) runs every step in one op when there is no mask.
 """
 from ...ops.pad_ops import tile
+from ...ops.reverse_ops import reverse
 from .. import backend as K
 from ..backend.rnn import rnn
 from ..engine.base_layer import LAYERS, Layer
@@ -180,11 +182,19 @@ class RNN(Layer):
         if hasattr(self.cell, "start_batch"):
             self.cell.start_batch(inputs, training)
 
-        def step(x_t, carried):
-            output, new_states = self.cell.call(x_t, carried, training=training)
-            return output, to_list(new_states)
-        last, outputs, states = rnn(step, inputs, states, go_backwards=self.go_backwards, mask=mask,
-                                    constants=constants, unroll=self.unroll, input_length=steps)
+        fused = None
+        if hasattr(self.cell, "fused_sequence") and mask is None and not self.unroll and not constants:
+            time_major = K.permute_dimensions(inputs, [1, 0, 2])
+            fused = self.cell.fused_sequence(reverse(time_major, [0]) if self.go_backwards else time_major, states)
+        if fused is not None:
+            outputs, states = fused
+            last, outputs = outputs[-1], K.permute_dimensions(outputs, [1, 0, 2])
+        else:
+            def step(x_t, carried):
+                output, new_states = self.cell.call(x_t, carried, training=training)
+                return output, to_list(new_states)
+            last, outputs, states = rnn(step, inputs, states, go_backwards=self.go_backwards, mask=mask,
+                                        constants=constants, unroll=self.unroll, input_length=steps)
         output = outputs if self.return_sequences else last
         return [output] + list(states) if self.return_state else output
 

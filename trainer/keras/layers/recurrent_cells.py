@@ -4,7 +4,11 @@ kernel is (input_dim, gates * units) and recurrent_kernel (units, gates * units)
 Keras' order: LSTM i, f, c, o; GRU z, r, h. TF 1.15's tf.keras.layers.LSTM and GRU are the v1 layers, so
 recurrent_activation defaults to 'hard_sigmoid' and GRU's reset_after to False.
 """
-from ...ops.array_ops import concat
+from ...framework import dtypes
+from ...ops.array_ops import cast, concat, shape
+from ...ops.block_lstm_ops import block_lstm
+from ...ops.core_ops import constant
+from ...ops.tensor_util import static_shape
 from .. import activations, constraints, initializers, regularizers
 from .. import backend as K
 from ..utils.generic_utils import serialized
@@ -133,6 +137,25 @@ class LSTMCell(GatedCell):
         o = gate(x_o + self.recurrent(h_prev, 3))
         h = o * act(c)
         return h, [h, c]
+
+    def fused_sequence(self, steps, states):
+        """Every step over time-major `steps` in one BlockLSTM op (TF1's fused LSTM kernel, with its gradient):
+        (outputs [time, batch, units], [h, c] after the last step); None where that op's math is not this
+        cell's (its gates are sigmoids, its activation tanh, and it has no dropout)."""
+        if activations.serialize(self.recurrent_activation) != "sigmoid" or \
+                activations.serialize(self.activation) != "tanh" or self.dropout or self.recurrent_dropout:
+            return None
+        u = self.units
+
+        def tf_order(w):  # Keras' gates i, f, c, o -> BlockLSTM's i, c, f, o
+            return concat([w[..., :u], w[..., 2 * u:3 * u], w[..., u:2 * u], w[..., 3 * u:]], -1)
+        weights = tf_order(concat([self.kernel, self.recurrent_kernel], 0))
+        bias = tf_order(self.input_bias()) if self.use_bias else K.zeros_like(weights[0])
+        known = static_shape(steps)[0]
+        count = constant(known, dtype=dtypes.int64) if known is not None else cast(shape(steps)[0], dtypes.int64)
+        _, cs, _, _, _, _, h = block_lstm(count, steps, states[1], states[0], weights, None, None, None, bias,
+                                          forget_bias=0.0, cell_clip=None)
+        return h, [h[-1], cs[-1]]
 
     def get_config(self):
         return dict(super().get_config(), unit_forget_bias=self.unit_forget_bias)

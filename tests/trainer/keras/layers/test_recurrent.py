@@ -3,6 +3,7 @@ the weights mapped; masks, unknown time axes, go_backwards, unroll and stacked c
 import numpy as np
 import pytest
 
+import trainer as tg
 from trainer import keras
 from trainer.keras import backend as K
 
@@ -75,19 +76,18 @@ def test_weight_layouts_names_and_initial_values():
     assert lstm.get_config()["recurrent_activation"] == "hard_sigmoid" and gru.get_config()["reset_after"] is False
 
 
-torch = pytest.importorskip("torch")
-
-
-def _torch_grads(module, x, r, params):
+def _torch_grads(torch, module, x, r, params):
     xt = torch.tensor(x, requires_grad=True)
     out, _ = module(xt)
     (out * torch.tensor(r)).sum().backward()
     return out.detach().numpy(), xt.grad.numpy(), [p.grad.numpy() for p in params]
 
 
-def test_lstm_matches_torch_outputs_and_gradients():
+@pytest.mark.parametrize("unroll", [False, True], ids=["fused", "steps"])
+def test_lstm_matches_torch_outputs_and_gradients(unroll):
+    torch = pytest.importorskip("torch")
     layer = keras.layers.LSTM(UNITS, return_sequences=True, recurrent_activation="sigmoid",
-                              bias_initializer="uniform")
+                              bias_initializer="uniform", unroll=unroll)
     out, (dx,), (dk, drk, db), r = run_layer(layer, X)
     kernel, recurrent, bias = layer.get_weights()
     net = torch.nn.LSTM(4, UNITS, batch_first=True)
@@ -96,7 +96,8 @@ def test_lstm_matches_torch_outputs_and_gradients():
         net.weight_hh_l0.copy_(torch.tensor(recurrent.T))
         net.bias_ih_l0.copy_(torch.tensor(bias))
         net.bias_hh_l0.zero_()
-    t_out, t_dx, (t_dk, t_drk, t_db) = _torch_grads(net, X, r, [net.weight_ih_l0, net.weight_hh_l0, net.bias_ih_l0])
+    params = [net.weight_ih_l0, net.weight_hh_l0, net.bias_ih_l0]
+    t_out, t_dx, (t_dk, t_drk, t_db) = _torch_grads(torch, net, X, r, params)
     np.testing.assert_allclose(out, t_out, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(dx, t_dx, rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(dk, t_dk.T, rtol=1e-4, atol=1e-5)
@@ -105,6 +106,7 @@ def test_lstm_matches_torch_outputs_and_gradients():
 
 
 def test_gru_reset_after_matches_torch_outputs_and_gradients():
+    torch = pytest.importorskip("torch")
     layer = keras.layers.GRU(UNITS, return_sequences=True, recurrent_activation="sigmoid", reset_after=True,
                              bias_initializer="uniform")
     out, (dx,), (dk, drk, db), r = run_layer(layer, X)
@@ -117,7 +119,7 @@ def test_gru_reset_after_matches_torch_outputs_and_gradients():
         net.bias_ih_l0.copy_(torch.tensor(bias[0, order]))
         net.bias_hh_l0.copy_(torch.tensor(bias[1, order]))
     params = [net.weight_ih_l0, net.weight_hh_l0, net.bias_ih_l0, net.bias_hh_l0]
-    t_out, t_dx, (t_dk, t_drk, t_dbi, t_dbh) = _torch_grads(net, X, r, params)
+    t_out, t_dx, (t_dk, t_drk, t_dbi, t_dbh) = _torch_grads(torch, net, X, r, params)
     back = np.argsort(order)
     np.testing.assert_allclose(out, t_out, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(dx, t_dx, rtol=1e-4, atol=1e-5)
@@ -131,9 +133,11 @@ def _model(layer, shape=(None, 4)):
     return keras.Model(x, layer(x))
 
 
-@pytest.mark.parametrize("kind", ["SimpleRNN", "LSTM", "GRU"])
-def test_unknown_time_unroll_and_go_backwards_agree(kind):
-    make = getattr(keras.layers, kind)
+@pytest.mark.parametrize("kind, kwargs", [("SimpleRNN", {}), ("LSTM", {}), ("GRU", {}),
+                                          ("LSTM", {"recurrent_activation": "sigmoid"})])
+def test_unknown_time_unroll_and_go_backwards_agree(kind, kwargs):
+    def make(*args, **more):
+        return getattr(keras.layers, kind)(*args, **kwargs, **more)
     looped = _model(make(UNITS, return_sequences=True, return_state=True))
     weights = looped.get_weights()
     unrolled = _model(make(UNITS, return_sequences=True, return_state=True, unroll=True), (5, 4))
@@ -174,3 +178,27 @@ def test_dropout_is_only_active_in_training():
 def test_stateful_says_it_is_missing():
     with pytest.raises(NotImplementedError, match="stateful=True"):
         keras.layers.LSTM(3, stateful=True)
+
+
+@pytest.mark.parametrize("go_backwards", [False, True])
+def test_fused_lstm_agrees_with_the_step_loop(go_backwards):
+    """LSTM with sigmoid gates and no mask runs as one BlockLSTM op; unroll=True builds the steps one by one."""
+    kwargs = dict(return_sequences=True, return_state=True, recurrent_activation="sigmoid", go_backwards=go_backwards,
+                  bias_initializer="uniform")
+    fused, stepped = keras.layers.LSTM(UNITS, **kwargs), keras.layers.LSTM(UNITS, unroll=True, **kwargs)
+    a = _all_outputs(fused)
+    b = _all_outputs(stepped, fused.get_weights())
+    for x, y in zip(a, b):
+        np.testing.assert_allclose(x, y, rtol=1e-4, atol=1e-5)
+
+
+def _all_outputs(layer, weights=None):
+    """The sequence, h and c for X, and the gradients of a weighted sum of all three for X and the weights."""
+    x = K.placeholder(shape=X.shape)
+    outputs = layer(x)
+    if weights is not None:
+        layer.set_weights(weights)
+    loss = sum(K.sum(o * np.random.RandomState(i).uniform(-1, 1, K.int_shape(o)).astype(np.float32))
+               for i, o in enumerate(outputs))
+    grads = tg.gradients(loss, [x] + layer.trainable_weights)
+    return K.get_session().run(list(outputs) + grads, {x: X})
