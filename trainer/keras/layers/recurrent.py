@@ -9,7 +9,7 @@ from ...ops.pad_ops import tile
 from ...ops.reverse_ops import reverse
 from .. import backend as K
 from ..backend.rnn import rnn
-from ..engine.base_layer import LAYERS, Layer
+from ..engine.base_layer import LAYERS, Layer, call_arguments
 from ..utils.generic_utils import to_list
 
 
@@ -84,7 +84,8 @@ class StackedRNNCells(Layer):
         new_states = []
         for cell in self.cells:
             n = len(state_sizes(cell))
-            inputs, cell_states = cell.call(inputs, states[:n], training=training)
+            extra = {"training": training} if "training" in call_arguments(cell.call) else {}
+            inputs, cell_states = cell.call(inputs, states[:n], **extra)
             states = states[n:]
             new_states.extend(cell_states)
         return inputs, new_states
@@ -190,8 +191,10 @@ class RNN(Layer):
             outputs, states = fused
             last, outputs = outputs[-1], K.permute_dimensions(outputs, [1, 0, 2])
         else:
+            extra = {"training": training} if "training" in call_arguments(self.cell.call) else {}
+
             def step(x_t, carried):
-                output, new_states = self.cell.call(x_t, carried, training=training)
+                output, new_states = self.cell.call(x_t, carried, **extra)
                 return output, to_list(new_states)
             last, outputs, states = rnn(step, inputs, states, go_backwards=self.go_backwards, mask=mask,
                                         constants=constants, unroll=self.unroll, input_length=steps)

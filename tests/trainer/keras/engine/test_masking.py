@@ -54,3 +54,24 @@ def test_masked_steps_weigh_nothing_in_loss_and_metrics():
     y2 = y.copy()
     y2[~valid] = 100.0  # targets under the mask do not matter
     np.testing.assert_allclose(model.evaluate(X, y2, verbose=0), [loss, mae], rtol=1e-5)
+
+
+def test_bidirectional_over_a_padded_batch_equals_unpadded_rows():
+    x = keras.Input((None, 4))
+    masked = keras.layers.Masking()(x)
+    both = keras.layers.Bidirectional(keras.layers.LSTM(3, return_sequences=True), merge_mode=None)(masked)
+    model = keras.Model(x, both)
+    forward, backward = model.predict(X)
+    for row, n in enumerate(LENGTHS):
+        alone_forward, alone_backward = model.predict(X[row:row + 1, :n])
+        np.testing.assert_allclose(forward[row, :n], alone_forward[0], rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(backward[row, :n], alone_backward[0], rtol=1e-5, atol=1e-6)
+
+
+def test_time_distributed_passes_the_mask_on():
+    x = keras.Input((None, 4))
+    dense = keras.layers.TimeDistributed(keras.layers.Dense(2))(keras.layers.Masking()(x))
+    model = keras.Model(x, keras.layers.SimpleRNN(2)(dense))
+    for row, n in enumerate(LENGTHS):
+        np.testing.assert_allclose(model.predict(X)[row], model.predict(X[row:row + 1, :n])[0], rtol=1e-5,
+                                   atol=1e-6)

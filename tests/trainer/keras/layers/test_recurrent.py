@@ -202,3 +202,48 @@ def _all_outputs(layer, weights=None):
                for i, o in enumerate(outputs))
     grads = tg.gradients(loss, [x] + layer.trainable_weights)
     return K.get_session().run(list(outputs) + grads, {x: X})
+
+
+class MinimalRNNCell(keras.layers.Layer):
+    """Keras' documented example of a cell of one's own: output = x @ kernel + h_prev @ recurrent_kernel."""
+
+    def __init__(self, units, **kwargs):
+        super().__init__(**kwargs)
+        self.units = self.state_size = units
+
+    def build(self, input_shape):
+        self.kernel = self.add_weight(shape=(input_shape[-1], self.units), initializer="uniform", name="kernel")
+        self.recurrent_kernel = self.add_weight(shape=(self.units, self.units), initializer="uniform",
+                                                name="recurrent_kernel")
+        self.built = True
+
+    def call(self, inputs, states):
+        output = K.dot(inputs, self.kernel) + K.dot(states[0], self.recurrent_kernel)
+        return output, [output]
+
+
+def test_rnn_runs_a_cell_of_ones_own():
+    layer = keras.layers.RNN(MinimalRNNCell(3), return_sequences=True)
+    out, _, (dk, drk), _ = run_layer(layer, X)
+    kernel, recurrent = layer.get_weights()
+    h, expected = np.zeros((3, 3)), []
+    for t in range(5):
+        h = X[:, t] @ kernel + h @ recurrent
+        expected.append(h)
+    np.testing.assert_allclose(out, np.stack(expected, 1), rtol=1e-5, atol=1e-6)
+    assert dk.shape == kernel.shape and drk.shape == recurrent.shape
+    assert [w.name for w in layer.weights] == ["rnn/kernel:0", "rnn/recurrent_kernel:0"]
+
+
+def test_config_round_trip_and_regularization_losses():
+    x = keras.Input((None, 4))
+    y = keras.layers.Bidirectional(keras.layers.LSTM(3, return_sequences=True, kernel_regularizer="l2"))(x)
+    y = keras.layers.TimeDistributed(keras.layers.Dense(2))(y)
+    y = keras.layers.RNN([keras.layers.GRUCell(3), keras.layers.SimpleRNNCell(2)])(y)
+    model = keras.Model(x, y)
+    assert len(model.losses) == 2  # the l2 penalty of each direction's kernel
+    again = keras.Model.from_config(model.get_config())
+    again.set_weights(model.get_weights())
+    np.testing.assert_allclose(again.predict(X), model.predict(X), rtol=1e-6)
+    copy = keras.layers.LSTM.from_config(keras.layers.LSTM(3, dropout=0.2, go_backwards=True).get_config())
+    assert (copy.units, copy.cell.dropout, copy.go_backwards) == (3, 0.2, True)
