@@ -10,6 +10,7 @@ from ...ops.core_ops import convert_to_tensor
 from ...ops.math_ops import where, zeros_like
 from ...ops.reverse_ops import reverse
 from ...ops.stack_ops import stack, unstack
+from ...ops.tensor_util import static_shape
 from ...ops.while_loop_ops import step_loop
 
 
@@ -58,7 +59,7 @@ def rnn(step_function, inputs, initial_states, go_backwards=False, mask=None, co
         first, _ = step_function(x_0, states + constants)  # only for the shape of the output to carry
         return [zeros_like(first)] + states
 
-    known = steps.shape[0] if steps.shape.ndims else None
+    known = static_shape(steps)[0]
     if unroll and known is not None:
         xs, ms = unstack(steps), unstack(mask_steps) if masked else [None] * known
         carried, outputs = first_carried(xs[0]), []
