@@ -170,7 +170,13 @@ class Network(Layer):
             for t, y in zip(node.output_tensors, to_list(out)):
                 computed[id(t)] = y
         outputs = [computed[id(t)] for t in self.outputs]
+        self._output_masks = [getattr(t, "_keras_mask", None) for t in outputs]  # for compute_mask, as Keras caches
         return outputs[0] if len(outputs) == 1 and not isinstance(self._nested_outputs, list) else outputs
+
+    def compute_mask(self, inputs, mask):
+        """The masks the layers gave the outputs of the latest call: a model passes its inner masks on."""
+        masks = getattr(self, "_output_masks", None) or [None]
+        return masks[0] if len(masks) == 1 else masks
 
     def build(self, input_shape):
         if self.is_graph_network:

@@ -75,3 +75,14 @@ def test_time_distributed_passes_the_mask_on():
     for row, n in enumerate(LENGTHS):
         np.testing.assert_allclose(model.predict(X)[row], model.predict(X[row:row + 1, :n])[0], rtol=1e-5,
                                    atol=1e-6)
+
+
+def test_a_model_called_as_a_layer_passes_its_mask_on():
+    ids = np.array([[3, 1, 2, 0, 0], [4, 2, 0, 0, 0]])
+    inner_in = keras.Input((None,), dtype="int32")
+    inner = keras.Model(inner_in, keras.layers.Embedding(5, 3, mask_zero=True)(inner_in))
+    x = keras.Input((None,), dtype="int32")
+    model = keras.Model(x, keras.layers.GRU(2)(inner(x)))
+    for row, n in enumerate([3, 2]):
+        np.testing.assert_allclose(model.predict(ids)[row], model.predict(ids[row:row + 1, :n])[0], rtol=1e-5,
+                                   atol=1e-6)
