@@ -140,6 +140,12 @@ class RNN(Layer):
         self.go_backwards, self.stateful, self.unroll, self.time_major = go_backwards, stateful, unroll, time_major
         self.supports_masking = True
 
+    def __call__(self, inputs, initial_state=None, **kwargs):
+        """Keras' form: initial_state tensors join the inputs, so a model records and replays them as inputs."""
+        if initial_state is None:
+            return super().__call__(inputs, **kwargs)
+        return super().__call__(to_list(inputs) + to_list(initial_state), **kwargs)
+
     @property
     def states(self):
         return [None] * len(state_sizes(self.cell))

@@ -247,3 +247,28 @@ def test_config_round_trip_and_regularization_losses():
     np.testing.assert_allclose(again.predict(X), model.predict(X), rtol=1e-6)
     copy = keras.layers.LSTM.from_config(keras.layers.LSTM(3, dropout=0.2, go_backwards=True).get_config())
     assert (copy.units, copy.cell.dropout, copy.go_backwards) == (3, 0.2, True)
+
+
+def test_initial_state_from_an_encoder_reaches_the_decoder():
+    """The seq2seq pattern: an encoder's final states start a decoder; the model replays it on new inputs."""
+    encoder_in, decoder_in = keras.Input((None, 4)), keras.Input((None, 4))
+    _, h, c = keras.layers.LSTM(UNITS, return_state=True)(encoder_in)
+    decoder = keras.layers.LSTM(UNITS, return_sequences=True)
+    model = keras.Model([encoder_in, decoder_in], decoder(decoder_in, initial_state=[h, c]))
+    got = model.predict([X, X[:, ::-1]])
+    _, h, c = _lstm_steps(model.get_weights()[:3], X, np.zeros((3, UNITS)), np.zeros((3, UNITS)))
+    np.testing.assert_allclose(got, _lstm_steps(model.get_weights()[3:], X[:, ::-1], h, c)[0], rtol=1e-5, atol=1e-6)
+    again = model([keras.Input((None, 4)), keras.Input((None, 4))])
+    assert K.int_shape(again) == (None, None, UNITS)
+
+
+def _lstm_steps(weights, x, h, c):
+    """Keras' LSTM equations (hard_sigmoid gates) from states h, c: (outputs, last h, last c)."""
+    kernel, recurrent, bias = weights
+    u, outs = UNITS, []
+    for t in range(x.shape[1]):
+        z = x[:, t] @ kernel + bias + h @ recurrent
+        c = hard_sigmoid(z[:, u:2 * u]) * c + hard_sigmoid(z[:, :u]) * np.tanh(z[:, 2 * u:3 * u])
+        h = hard_sigmoid(z[:, 3 * u:]) * np.tanh(c)
+        outs.append(h)
+    return np.stack(outs, 1), h, c
