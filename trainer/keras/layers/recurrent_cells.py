@@ -35,10 +35,15 @@ class GatedCell(DropoutRNNCell):
         self.units, self.use_bias, self.implementation = int(units), use_bias, implementation
         self.activation = activations.get(activation)
         self.recurrent_activation = activations.get(recurrent_activation)
-        for part in ("kernel", "recurrent", "bias"):
-            setattr(self, f"{part}_initializer", initializers.get(locals()[f"{part}_initializer"]))
-            setattr(self, f"{part}_regularizer", regularizers.get(locals()[f"{part}_regularizer"]))
-            setattr(self, f"{part}_constraint", constraints.get(locals()[f"{part}_constraint"]))
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.recurrent_initializer = initializers.get(recurrent_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.recurrent_constraint = constraints.get(recurrent_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
         self.dropout = min(1.0, max(0.0, dropout))
         self.recurrent_dropout = min(1.0, max(0.0, recurrent_dropout))
         self.state_size = self.units
