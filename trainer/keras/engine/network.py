@@ -8,7 +8,7 @@ from ...train.saver import Saver
 from .. import backend as K
 from ..utils.generic_utils import to_list
 from ..utils.layer_utils import print_summary
-from .base_layer import LAYERS, Layer, call_masked, history
+from .base_layer import LAYERS, Layer, call_masked, history, mask_of
 from .input_layer import InputLayer
 
 
@@ -170,7 +170,7 @@ class Network(Layer):
             for t, y in zip(node.output_tensors, to_list(out)):
                 computed[id(t)] = y
         outputs = [computed[id(t)] for t in self.outputs]
-        self._output_masks = [getattr(t, "_keras_mask", None) for t in outputs]  # for compute_mask, as Keras caches
+        self._output_masks = [mask_of(t) for t in outputs]  # for compute_mask, as Keras caches them
         return outputs[0] if len(outputs) == 1 and not isinstance(self._nested_outputs, list) else outputs
 
     def compute_mask(self, inputs, mask):

@@ -6,6 +6,7 @@ from .. import backend as K
 from .. import losses as losses_module
 from .. import metrics as metrics_module
 from ..utils.generic_utils import to_list
+from .base_layer import mask_of
 
 
 def per_output(value, names, what, default=None):
@@ -32,7 +33,7 @@ def mean_per_sample(t):
 
 def output_mask(output, like):
     """The Keras mask of a model output as floats (dtype of `like`, else floatx), None where it has none."""
-    mask = getattr(output, "_keras_mask", None)
+    mask = mask_of(output)
     return None if mask is None else K.cast(mask, K.dtype(like) if like is not None else K.floatx())
 
 

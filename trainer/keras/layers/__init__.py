@@ -8,6 +8,7 @@ from .convolutional import (Conv1D, Conv2D, Convolution1D, Convolution2D, Croppi
                             UpSampling2D, ZeroPadding1D, ZeroPadding2D)
 from .core import (Activation, ActivityRegularization, Dense, Dropout, Flatten, Lambda, Masking, Permute, RepeatVector,
                    Reshape)
+from .cudnn_recurrent import CuDNNGRU, CuDNNLSTM
 from .embeddings import Embedding
 from .merge import (Add, Average, Concatenate, Dot, Maximum, Minimum, Multiply, Subtract, add, average, concatenate,
                     dot, maximum, minimum, multiply, subtract)
@@ -17,7 +18,6 @@ from .normalization import BatchNormalization, LayerNormalization
 from .pooling import (AveragePooling1D, AveragePooling2D, AvgPool1D, AvgPool2D, GlobalAveragePooling1D,
                       GlobalAveragePooling2D, GlobalAvgPool1D, GlobalAvgPool2D, GlobalMaxPool1D, GlobalMaxPool2D,
                       GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPool1D, MaxPool2D, MaxPooling1D, MaxPooling2D)
-from .cudnn_recurrent import CuDNNGRU, CuDNNLSTM
 from .recurrent import RNN, StackedRNNCells
 from .recurrent_cells import GRU, LSTM, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell
 from .wrappers import Bidirectional, TimeDistributed, Wrapper
