@@ -564,3 +564,19 @@ def test_horovod_tensorflow_synthetic_benchmark(tmp_path, alias_dir):
     assert "Model: ResNet50\nBatch size: 2\nNumber of CPUs: 2\n" in out  # rank 0 alone logs
     assert len(re.findall(r"Iter #\d: [\d.]+ img/sec per CPU", out)) == 2
     assert re.search(r"Total img/sec on 2 CPU\(s\): [\d.]+ \+-[\d.]+", out)
+
+
+@pytest.mark.parametrize("variant", ["gap", "lstm"])
+def test_keras_text_classification(tmp_path, alias_dir, variant):
+    real = json.loads((CORPUS / "keras_text_classification_real.json").read_text())
+    out = run_program("keras_text_classification.py", *(["lstm"] if variant == "lstm" else []), cwd=tmp_path,
+                      alias=alias_dir)
+    assert f"{real['first_review']}\n" in out and "Training entries: 4000, labels: 4000\n" in out
+    epochs = re.findall(r"3000/3000 - \d+s - loss: ([\d.]+) - acc: ([\d.]+) - val_loss: [\d.]+ - val_acc: ([\d.]+)",
+                        out)
+    assert len(epochs) == (40 if variant == "gap" else 5) and float(epochs[-1][0]) < float(epochs[0][0])
+    assert "['acc', 'loss', 'val_acc', 'val_loss']\n" in out
+    test_acc = float(re.search(r"\[[\d.]+, ([\d.]+)\]\n\['acc'", out).group(1))
+    # real Keras on the same reviews (the fixture): the same outcome within what the initial weights move
+    assert test_acc > 0.85 and abs(test_acc - real[variant]["test_acc"]) < 0.08
+    assert number(r"final val_acc: ([\d.]+)", out) > real[variant]["final_val_acc"] - 0.08

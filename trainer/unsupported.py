@@ -4,7 +4,7 @@ One exception, NotInRingflow, and one way for a module to raise it: `__getattr__
 """
 
 MISSING = {
-    "keras": "of tf.keras, applications, estimator, wrappers and the recurrent, 3-D, separable and depthwise "
+    "keras": "of tf.keras, applications, estimator and the 3-D, separable, depthwise and ConvLSTM2D "
              "convolution layers are missing: build those parts with tf.layers and tf.nn",
     "lite": "tf.lite",
     "SparseTensor": "sparse tensors", "IndexedSlices": "IndexedSlices: gradients are dense tensors here",

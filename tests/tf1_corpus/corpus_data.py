@@ -120,3 +120,23 @@ def abalone(n, seed=0):
     weights = np.array([3.0, -2.0, 4.0, 1.0, 2.5, -1.5, 2.0], dtype=np.float32)
     ages = features @ weights + 8.0 + rng.normal(0, 0.3, size=n).astype(np.float32)
     return features, ages.astype(np.float32)
+
+
+def imdb_like(num_words=10000, train_size=4000, test_size=1000, seed=0):
+    """keras.datasets.imdb.load_data(num_words)'s shape of data: ((train reviews, labels), (test reviews,
+    labels)), each review a list of word ids (1 starts it, as Keras' loader marks; ids from 4 are words) of
+    20 to 200 words. A positive review draws some words from ids 4-53, a negative one from 54-103; the rest are
+    neutral words shared by both."""
+    rng = np.random.RandomState(seed)
+
+    def reviews(n):
+        labels = rng.randint(2, size=n)
+        data = []
+        for label in labels:
+            length = rng.randint(20, 201)
+            words = rng.randint(104, num_words, size=length)
+            cue = rng.rand(length) < 0.1
+            words[cue] = rng.randint(4, 54, size=cue.sum()) + 50 * (1 - label)
+            data.append([1] + words.tolist())
+        return np.array(data, dtype=object), labels.astype(np.int64)
+    return reviews(train_size), reviews(test_size)

@@ -1,9 +1,9 @@
 """tf.keras in ringflow: TF 1.15's graph-mode tf.keras (Keras 2.2.4-tf) on ringflow's graph, variables and sessions.
 
 Models (functional, Sequential, subclassed), compile/fit/evaluate/predict, the core, convolution, pooling,
-embedding, normalization, merge and advanced-activation layers, losses, metrics, optimizers, callbacks, backend,
-utils, preprocessing.sequence and datasets' MNIST loaders. Missing names (recurrent layers, applications, ...)
-raise NotInRingflow saying so.
+embedding, normalization, merge, advanced-activation, recurrent, wrapper and noise layers with masking, losses,
+metrics, optimizers, callbacks, backend, utils, preprocessing.sequence and datasets' MNIST loaders. Missing names
+(applications, ...) raise NotInRingflow saying so.
 """
 from ..unsupported import MISSING, missing_names
 from . import (activations, backend, callbacks, constraints, datasets, initializers, layers, losses, metrics, models,

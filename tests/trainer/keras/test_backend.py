@@ -155,3 +155,24 @@ def test_convolution_pooling_and_dropout_functions():
     assert set(np.unique(dropped)) == {0.0, 2.0}
     with pytest.raises(ValueError, match="Invalid pool_mode: 'min'"):
         K.pool2d(K.constant(x), (2, 2), pool_mode="min")
+
+
+def test_rnn_runs_a_step_function_over_known_and_unknown_time():
+    """K.rnn: a running sum over time, masked steps keeping the sum, go_backwards and unroll."""
+    x = np.arange(12, dtype=np.float32).reshape(2, 3, 2)
+    mask = np.array([[True, False, True], [True, True, False]])
+
+    def step(x_t, states):
+        total = states[0] + x_t
+        return total * 10.0, [total]
+    for shape, unroll in [((2, 3, 2), True), ((None, None, 2), False)]:
+        inputs, m = K.placeholder(shape=shape), K.placeholder(shape=shape[:2], dtype="bool")
+        zeros = K.zeros_like(inputs[:, 0])
+        last, outputs, (total,) = K.rnn(step, inputs, [zeros], mask=m, unroll=unroll)
+        back_last, _, _ = K.rnn(step, inputs, [zeros], go_backwards=True, unroll=unroll)
+        got = K.get_session().run([last, outputs, total, back_last], {inputs: x, m: mask})
+        sums = np.cumsum(x * mask[..., None], axis=1)
+        np.testing.assert_allclose(got[2], sums[:, -1])
+        np.testing.assert_allclose(got[1][0], [sums[0, 0] * 10, sums[0, 0] * 10, sums[0, 2] * 10])
+        np.testing.assert_allclose(got[0], [sums[0, 2] * 10, sums[1, 1] * 10])
+        np.testing.assert_allclose(got[3], x.sum(1) * 10)

@@ -16,6 +16,7 @@ from .math import (abs, all, any, arange, argmax, argmin, batch_dot, batch_flatt
                    less_equal, log, max, maximum, mean, min, minimum, not_equal, one_hot, ones_like,
                    permute_dimensions, pow, prod, repeat, reshape, round, sign, sqrt, square, squeeze, stack, std,
                    stop_gradient, sum, switch, tile, transpose, var, zeros_like)
+from .rnn import rnn
 from .nn import (bias_add, binary_crossentropy, categorical_crossentropy, conv1d, conv2d, dropout, elu, hard_sigmoid,
                  l2_normalize, pool2d, relu, sigmoid, softmax, softplus, softsign, sparse_categorical_crossentropy,
                  tanh)

@@ -62,6 +62,37 @@ def _same_structure(outputs, like):
     return outputs if isinstance(like, (list, tuple)) else outputs[0]
 
 
+def mask_of(x):
+    """The Keras mask riding on a tensor (or a list of them: a list of masks), None where there is none."""
+    if isinstance(x, (list, tuple)):
+        masks = [getattr(t, "_keras_mask", None) for t in x]
+        return None if all(m is None for m in masks) else masks
+    return getattr(x, "_keras_mask", None)
+
+
+def call_masked(layer, inputs, kwargs):
+    """layer.call(inputs, **kwargs), the inputs' mask passed where call takes `mask`; the outputs carry the
+    mask compute_mask gives them (as `_keras_mask`, Keras' own attribute). Outputs that are inputs are copied,
+    so a layer's output is its own tensor."""
+    mask = mask_of(inputs)
+    if mask is not None and "mask" in call_arguments(layer.call) and "mask" not in kwargs:
+        kwargs = dict(kwargs, mask=mask)
+    outputs = layer.call(inputs, **kwargs)
+    flat_in = to_list(inputs)
+    flat_out = [identity(t) if any(t is x for x in flat_in) else t for t in to_list(outputs)]
+    masks = layer.compute_mask(inputs, mask)
+    for t, m in zip(flat_out, masks if isinstance(masks, (list, tuple)) else [masks] * len(flat_out)):
+        if isinstance(t, Tensor):
+            t._keras_mask = m  # Keras' own mark of a tensor's mask
+    return _same_structure(flat_out, outputs)
+
+
+def call_arguments(fn):
+    """The names `fn` takes."""
+    code = fn.__code__
+    return code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+
+
 def shape_of(x):
     return [K.int_shape(t) for t in x] if isinstance(x, (list, tuple)) else K.int_shape(x)
 
@@ -111,6 +142,10 @@ class Layer:
 
     def compute_output_shape(self, input_shape):
         return input_shape
+
+    def compute_mask(self, inputs, mask=None):
+        """The outputs' mask: the inputs' mask where the layer supports masking, else none (the mask stops)."""
+        return mask if self.supports_masking else None
 
     def get_config(self):
         config = {"name": self.name, "trainable": self.trainable}
@@ -202,10 +237,8 @@ class Layer:
                 if self._initial_weights is not None:
                     self.set_weights(self._initial_weights)
                     self._initial_weights = None
-            outputs = self.call(inputs, **kwargs)
-            flat_in = to_list(inputs)
-            flat_out = [identity(t) if any(t is x for x in flat_in) else t for t in to_list(outputs)]
-            outputs = _same_structure(flat_out, outputs)
+            outputs = call_masked(self, inputs, kwargs)
+            flat_in, flat_out = to_list(inputs), to_list(outputs)
             if self.activity_regularizer is not None:
                 with graph.name_scope("ActivityRegularizer"):
                     self._losses.extend(self.activity_regularizer(t) / K.cast(K.shape(t)[0], K.floatx())

@@ -8,7 +8,7 @@ from ...train.saver import Saver
 from .. import backend as K
 from ..utils.generic_utils import to_list
 from ..utils.layer_utils import print_summary
-from .base_layer import LAYERS, Layer, history
+from .base_layer import LAYERS, Layer, call_masked, history, mask_of
 from .input_layer import InputLayer
 
 
@@ -166,11 +166,17 @@ class Network(Layer):
             if training is not None and "training" in _params(layer.call):
                 kwargs.setdefault("training", training)
             with graph.name_scope(layer.name):
-                out = layer.call(args[0] if len(args) == 1 else args, **kwargs)
+                out = call_masked(layer, args[0] if len(args) == 1 else args, kwargs)
             for t, y in zip(node.output_tensors, to_list(out)):
                 computed[id(t)] = y
         outputs = [computed[id(t)] for t in self.outputs]
+        self._output_masks = [mask_of(t) for t in outputs]  # for compute_mask, as Keras caches them
         return outputs[0] if len(outputs) == 1 and not isinstance(self._nested_outputs, list) else outputs
+
+    def compute_mask(self, inputs, mask):
+        """The masks the layers gave the outputs of the latest call: a model passes its inner masks on."""
+        masks = getattr(self, "_output_masks", None) or [None]
+        return masks[0] if len(masks) == 1 else masks
 
     def build(self, input_shape):
         if self.is_graph_network:

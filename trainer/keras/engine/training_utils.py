@@ -6,6 +6,7 @@ from .. import backend as K
 from .. import losses as losses_module
 from .. import metrics as metrics_module
 from ..utils.generic_utils import to_list
+from .base_layer import mask_of
 
 
 def per_output(value, names, what, default=None):
@@ -28,6 +29,12 @@ def mean_per_sample(t):
     """A per-sample value: the mean over every axis but the batch."""
     rank = K.ndim(t)
     return K.mean(t, axis=list(range(1, rank))) if rank and rank > 1 else t
+
+
+def output_mask(output, like):
+    """The Keras mask of a model output as floats (dtype of `like`, else floatx), None where it has none."""
+    mask = mask_of(output)
+    return None if mask is None else K.cast(mask, K.dtype(like) if like is not None else K.floatx())
 
 
 class Objective:
@@ -54,6 +61,9 @@ class Objective:
                 self.sample_weights.append(sample_weight)
                 with graph.name_scope(f"{name}_loss"):
                     per_sample = fn.call(target, output) if isinstance(fn, losses_module.Loss) else fn(target, output)
+                    mask = output_mask(output, per_sample)
+                    if mask is not None:  # TF 1.15: masked entries weigh 0, the mean still counts them
+                        per_sample = per_sample * mask
                     value = K.mean(mean_per_sample(per_sample) * sample_weight)
                 weighted.append(value * weight if weight != 1.0 else value)
                 output_losses.append(value)
@@ -68,7 +78,9 @@ class Objective:
                     metric_fn, suffix = metrics_module.resolve(metric, fn, K.int_shape(output))
                     label = suffix if len(names) == 1 else f"{name}_{suffix}"
                     with graph.name_scope(label):
-                        self.metrics_tensors.append(K.mean(mean_per_sample(metric_fn(target, output))))
+                        value, mask = metric_fn(target, output), output_mask(output, None)
+                        self.metrics_tensors.append(K.mean(mean_per_sample(value)) if mask is None else
+                                                    K.sum(value * mask) / K.maximum(K.sum(mask), K.epsilon()))
                     self.metrics_names.append(label)
 
     def feeds(self):

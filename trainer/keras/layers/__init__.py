@@ -1,19 +1,27 @@
 """tf.keras.layers: the layer classes ringflow has; the others (Conv3D, separable and depthwise convolutions,
-recurrent layers, wrappers such as TimeDistributed and Bidirectional, ...) raise NotInRingflow."""
+ConvLSTM2D, ...) raise NotInRingflow."""
 from ...unsupported import missing_names
 from ..engine.base_layer import InputSpec, Layer
 from ..engine.input_layer import Input, InputLayer
 from .advanced_activations import ELU, LeakyReLU, PReLU, ReLU, Softmax, ThresholdedReLU
 from .convolutional import (Conv1D, Conv2D, Convolution1D, Convolution2D, Cropping1D, Cropping2D, UpSampling1D,
                             UpSampling2D, ZeroPadding1D, ZeroPadding2D)
-from .core import Activation, ActivityRegularization, Dense, Dropout, Flatten, Lambda, Permute, RepeatVector, Reshape
+from .core import (Activation, ActivityRegularization, Dense, Dropout, Flatten, Lambda, Masking, Permute, RepeatVector,
+                   Reshape)
+from .cudnn_recurrent import CuDNNGRU, CuDNNLSTM
 from .embeddings import Embedding
 from .merge import (Add, Average, Concatenate, Dot, Maximum, Minimum, Multiply, Subtract, add, average, concatenate,
                     dot, maximum, minimum, multiply, subtract)
-from .normalization import BatchNormalization
+from .noise import (AlphaDropout, GaussianDropout, GaussianNoise, SpatialDropout1D, SpatialDropout2D,
+                    SpatialDropout3D)
+from .normalization import BatchNormalization, LayerNormalization
 from .pooling import (AveragePooling1D, AveragePooling2D, AvgPool1D, AvgPool2D, GlobalAveragePooling1D,
                       GlobalAveragePooling2D, GlobalAvgPool1D, GlobalAvgPool2D, GlobalMaxPool1D, GlobalMaxPool2D,
                       GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPool1D, MaxPool2D, MaxPooling1D, MaxPooling2D)
+from .recurrent import RNN, StackedRNNCells
+from .recurrent_cells import GRU, LSTM, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell
+from .wrappers import Bidirectional, TimeDistributed, Wrapper
 
 __getattr__ = missing_names(__name__, have="tf.keras.layers has the core, convolution, pooling, embedding, "
-                            "normalization, merge and advanced-activation layers (README, 'tf.keras')")
+                            "normalization, merge, advanced-activation, recurrent, wrapper and noise layers "
+                            "(README, 'tf.keras')")

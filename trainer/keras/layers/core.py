@@ -1,4 +1,4 @@
-"""Keras' core layers: Dense, Activation, Dropout, Flatten, Reshape, Permute, RepeatVector, Lambda,
+"""Keras' core layers: Dense, Activation, Dropout, Masking, Flatten, Reshape, Permute, RepeatVector, Lambda,
 ActivityRegularization."""
 import numpy as np
 
@@ -27,6 +27,7 @@ class Dense(Layer):
         self.kernel_constraint = constraints.get(kernel_constraint)
         self.bias_constraint = constraints.get(bias_constraint)
         self.input_spec = InputSpec(min_ndim=2)
+        self.supports_masking = True
 
     def build(self, input_shape):
         last = input_shape[-1]
@@ -66,6 +67,7 @@ class Activation(Layer):
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)
         self.activation = activations.get(activation)
+        self.supports_masking = True
 
     def call(self, inputs):
         return self.activation(inputs)
@@ -80,6 +82,7 @@ class Dropout(Layer):
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
         self.rate, self.noise_shape, self.seed = min(1.0, max(0.0, rate)), noise_shape, seed
+        self.supports_masking = True
 
     def call(self, inputs, training=None):
         if not 0.0 < self.rate < 1.0:
@@ -93,6 +96,25 @@ class Dropout(Layer):
 
     def get_config(self):
         return dict(super().get_config(), rate=self.rate, noise_shape=self.noise_shape, seed=self.seed)
+
+
+class Masking(Layer):
+    """Masks the time steps whose features all equal `mask_value` (and zeroes them) for the layers after."""
+
+    def __init__(self, mask_value=0.0, **kwargs):
+        super().__init__(**kwargs)
+        self.mask_value = mask_value
+        self.supports_masking = True
+
+    def compute_mask(self, inputs, mask=None):
+        return K.any(K.not_equal(inputs, self.mask_value), axis=-1)
+
+    def call(self, inputs):
+        keep = K.any(K.not_equal(inputs, self.mask_value), axis=-1, keepdims=True)
+        return inputs * K.cast(keep, K.dtype(inputs))
+
+    def get_config(self):
+        return dict(super().get_config(), mask_value=self.mask_value)
 
 
 class Flatten(Layer):

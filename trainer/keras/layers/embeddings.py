@@ -15,9 +15,6 @@ class Embedding(Layer):
         if "input_shape" not in kwargs and "batch_input_shape" not in kwargs and input_length is not None:
             kwargs["input_shape"] = (input_length,) if isinstance(input_length, int) else tuple(input_length)
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
-        if mask_zero:
-            raise ValueError("Embedding(mask_zero=True) is not available in ringflow: its layers take no masks; "
-                             "pad with an id the model can learn to ignore, or weight the samples")
         self.input_dim, self.output_dim = int(input_dim), int(output_dim)
         self.embeddings_initializer = initializers.get(embeddings_initializer)
         self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
@@ -34,6 +31,10 @@ class Embedding(Layer):
     def call(self, inputs):
         ids = inputs if K.dtype(inputs) in ("int32", "int64") else K.cast(inputs, "int32")
         return gather(self.embeddings, ids)
+
+    def compute_mask(self, inputs, mask=None):
+        """mask_zero: id 0 is padding, masked for the layers after."""
+        return K.not_equal(inputs, 0) if self.mask_zero else None
 
     def get_config(self):
         return dict(super().get_config(), input_dim=self.input_dim, output_dim=self.output_dim,

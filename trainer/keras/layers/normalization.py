@@ -1,5 +1,5 @@
 """Keras' BatchNormalization: batch statistics while training (and moving averages updated by fit), the moving
-averages at inference, switched by the learning phase."""
+averages at inference, switched by the learning phase; LayerNormalization: each example's own statistics."""
 from ...ops.batch_norm_ops import batch_normalization
 from ...ops.nn_impl import moments
 from .. import constraints, initializers, regularizers
@@ -79,6 +79,55 @@ class BatchNormalization(Layer):
                     gamma_initializer=serialized(initializers, self.gamma_initializer),
                     moving_mean_initializer=serialized(initializers, self.moving_mean_initializer),
                     moving_variance_initializer=serialized(initializers, self.moving_variance_initializer),
+                    beta_regularizer=serialized(regularizers, self.beta_regularizer),
+                    gamma_regularizer=serialized(regularizers, self.gamma_regularizer),
+                    beta_constraint=serialized(constraints, self.beta_constraint),
+                    gamma_constraint=serialized(constraints, self.gamma_constraint))
+
+
+class LayerNormalization(Layer):
+    """gamma * (x - mean) / sqrt(var + epsilon) + beta, the moments taken over `axis` of each example."""
+
+    def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True, beta_initializer="zeros",
+                 gamma_initializer="ones", beta_regularizer=None, gamma_regularizer=None, beta_constraint=None,
+                 gamma_constraint=None, trainable=True, **kwargs):
+        super().__init__(trainable=trainable, **kwargs)
+        self.axis = list(axis) if isinstance(axis, (list, tuple)) else axis
+        self.epsilon, self.center, self.scale = epsilon, center, scale
+        self.beta_initializer = initializers.get(beta_initializer)
+        self.gamma_initializer = initializers.get(gamma_initializer)
+        self.beta_regularizer = regularizers.get(beta_regularizer)
+        self.gamma_regularizer = regularizers.get(gamma_regularizer)
+        self.beta_constraint = constraints.get(beta_constraint)
+        self.gamma_constraint = constraints.get(gamma_constraint)
+        self.supports_masking = True
+
+    def build(self, input_shape):
+        rank = len(input_shape)
+        self.axes = sorted(a % rank for a in (self.axis if isinstance(self.axis, list) else [self.axis]))
+        shape = [input_shape[a] for a in self.axes]
+        if None in shape:
+            raise ValueError(f"LayerNormalization: axes {self.axes} of the input shape {input_shape} must be known")
+        self.gamma = self.add_weight("gamma", shape, initializer=self.gamma_initializer,
+                                     regularizer=self.gamma_regularizer, constraint=self.gamma_constraint) \
+            if self.scale else None
+        self.beta = self.add_weight("beta", shape, initializer=self.beta_initializer,
+                                    regularizer=self.beta_regularizer, constraint=self.beta_constraint) \
+            if self.center else None
+        self.built = True
+
+    def call(self, inputs):
+        rank = K.ndim(inputs)
+        broadcast = [K.int_shape(inputs)[a] if a in self.axes else 1 for a in range(rank)]
+        mean, variance = moments(inputs, self.axes, keepdims=True)
+        scale = K.reshape(self.gamma, broadcast) if self.scale else None
+        offset = K.reshape(self.beta, broadcast) if self.center else None
+        return batch_normalization(inputs, mean, variance, offset, scale, self.epsilon)
+
+    def get_config(self):
+        return dict(super().get_config(), axis=self.axis, epsilon=self.epsilon, center=self.center,
+                    scale=self.scale, beta_initializer=serialized(initializers, self.beta_initializer),
+                    gamma_initializer=serialized(initializers, self.gamma_initializer),
                     beta_regularizer=serialized(regularizers, self.beta_regularizer),
                     gamma_regularizer=serialized(regularizers, self.gamma_regularizer),
                     beta_constraint=serialized(constraints, self.beta_constraint),

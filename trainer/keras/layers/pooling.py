@@ -98,9 +98,22 @@ class GlobalMaxPooling2D(GlobalPooling):
 
 
 class GlobalAveragePooling1D(GlobalPooling):
-    """Mean over steps."""
+    """Mean over steps (over the unmasked steps where the inputs carry a mask, as TF 1.15's)."""
 
     rank = 1
+
+    def __init__(self, data_format=None, **kwargs):
+        super().__init__(data_format=data_format, **kwargs)
+        self.supports_masking = True
+
+    def call(self, inputs, mask=None):
+        if mask is None:
+            return super().call(inputs)
+        weights = K.expand_dims(K.cast(mask, K.dtype(inputs)), 2)
+        return K.sum(inputs * weights, axis=1) / K.sum(weights, axis=1)
+
+    def compute_mask(self, inputs, mask=None):
+        return None
 
 
 class GlobalMaxPooling1D(GlobalPooling):

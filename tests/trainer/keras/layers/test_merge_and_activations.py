@@ -58,5 +58,3 @@ def test_embedding_looks_rows_up_and_scatters_their_gradients():
     expected = np.zeros((5, 2), np.float32)
     np.add.at(expected, ids, r)
     np.testing.assert_allclose(dtable, expected, rtol=1e-6)
-    with pytest.raises(ValueError, match="mask_zero=True.*not available"):
-        keras.layers.Embedding(5, 2, mask_zero=True)

@@ -1,0 +1,239 @@
+"""Keras' RNN layer: a cell run over the time axis by K.rnn, and StackedRNNCells.
+
+A cell has state_size (an int or a list), call(inputs, states, training=None) -> (output, new_states) and
+build(input_shape) making its weights; the RNN builds it inside its own name scope, so an LSTM's weights read
+"lstm/kernel:0" as in TF 1.15's graph-mode Keras. Masked steps keep the states and repeat the previous output.
+A cell with fused_sequence (LSTMCell, where its math allows) runs every step in one op when there is no mask.
+"""
+from ...ops.pad_ops import tile
+from ...ops.reverse_ops import reverse
+from .. import backend as K
+from ..backend.rnn import rnn
+from ..engine.base_layer import LAYERS, Layer, call_arguments
+from ..utils.generic_utils import to_list
+
+
+def state_sizes(cell):
+    return to_list(cell.state_size) if hasattr(cell.state_size, "__len__") else [cell.state_size]
+
+
+def output_size(cell):
+    return getattr(cell, "output_size", None) or state_sizes(cell)[0]
+
+
+def zeros_for(inputs, size):
+    """(batch, size) zeros, the batch taken from the (batch, time, ...) inputs when running."""
+    column = K.expand_dims(K.sum(K.zeros_like(inputs), axis=list(range(1, K.ndim(inputs)))), -1)
+    return tile(column, [1, size])
+
+
+def dropout_masks(like, rate, training, count):
+    """`count` dropout masks shaped like `like` (ones outside training): one per gate, drawn once per batch and
+    used at every step, as Keras' recurrent dropout does."""
+    ones = K.ones_like(like)
+    return [K.in_train_phase(lambda: K.dropout(ones, rate), ones, training=training) for _ in range(count)]
+
+
+class DropoutRNNCell(Layer):
+    """A cell with `dropout` on its inputs and `recurrent_dropout` on its carried output; the RNN draws the
+    masks for a batch with start_batch before running the steps."""
+
+    gates = 1
+
+    def start_batch(self, inputs, training=None):
+        """Draw this batch's masks; `inputs` are the RNN's (batch, time, ...) inputs (for the batch size)."""
+        self.input_masks = dropout_masks(zeros_for(inputs, self.input_dim), self.dropout, training, self.gates) \
+            if 0 < self.dropout < 1 else None
+        self.recurrent_masks = dropout_masks(zeros_for(inputs, self.units), self.recurrent_dropout, training,
+                                             self.gates) if 0 < self.recurrent_dropout < 1 else None
+
+
+class StackedRNNCells(Layer):
+    """Cells run one after the other at each step: each takes the output of the one before."""
+
+    def __init__(self, cells, **kwargs):
+        for cell in cells:
+            if not hasattr(cell, "call") or not hasattr(cell, "state_size"):
+                raise ValueError(f"All cells must have a `call` method and a `state_size` attribute. received "
+                                 f"cells: {cells}")
+        super().__init__(**kwargs)
+        self.cells = list(cells)
+
+    @property
+    def state_size(self):
+        return [size for cell in self.cells for size in state_sizes(cell)]
+
+    @property
+    def output_size(self):
+        return output_size(self.cells[-1])
+
+    def build(self, input_shape):
+        for cell in self.cells:
+            if not cell.built:
+                cell.build(input_shape)
+                cell.built = True
+            input_shape = (input_shape[0], output_size(cell))
+        self.built = True
+
+    def start_batch(self, inputs, training=None):
+        for cell in self.cells:
+            if hasattr(cell, "start_batch"):
+                cell.start_batch(inputs, training)
+
+    def call(self, inputs, states, training=None):
+        new_states = []
+        for cell in self.cells:
+            n = len(state_sizes(cell))
+            extra = {"training": training} if "training" in call_arguments(cell.call) else {}
+            inputs, cell_states = cell.call(inputs, states[:n], **extra)
+            states = states[n:]
+            new_states.extend(cell_states)
+        return inputs, new_states
+
+    @property
+    def trainable_weights(self):
+        return [w for cell in self.cells for w in cell.trainable_weights] if self.trainable else []
+
+    @property
+    def non_trainable_weights(self):
+        return [w for cell in self.cells for w in cell.non_trainable_weights]
+
+    @property
+    def losses(self):
+        return [x for cell in self.cells for x in cell.losses]
+
+    def get_config(self):
+        return dict(super().get_config(), cells=[{"class_name": type(c).__name__, "config": c.get_config()}
+                                                 for c in self.cells])
+
+    @classmethod
+    def from_config(cls, config):
+        config = dict(config)
+        return cls([cell_from_config(c) for c in config.pop("cells")], **config)
+
+
+def cell_from_config(spec):
+    if spec["class_name"] not in LAYERS:
+        raise ValueError(f"Unknown cell: {spec['class_name']}; define the cell class before loading the model")
+    return LAYERS[spec["class_name"]].from_config(spec["config"])
+
+
+class RNN(Layer):
+    """RNN(cell, return_sequences=False, return_state=False, go_backwards=False, stateful=False, unroll=False):
+    the cell (or a list of cells, stacked) over (batch, time, features); the last output, or every output."""
+
+    def __init__(self, cell, return_sequences=False, return_state=False, go_backwards=False, stateful=False,
+                 unroll=False, time_major=False, **kwargs):
+        if isinstance(cell, (list, tuple)):
+            cell = StackedRNNCells(cell)
+        if not hasattr(cell, "call") or not hasattr(cell, "state_size"):
+            raise ValueError(f"`cell` should have a `call` method and a `state_size` attribute; received {cell!r}")
+        if stateful:
+            raise NotImplementedError("RNN(stateful=True) is not available in ringflow: states are not carried "
+                                      "between batches; pass initial_state=... to each call instead")
+        if time_major:
+            raise NotImplementedError("RNN(time_major=True) is not available in ringflow; transpose the inputs "
+                                      "to (batch, time, features)")
+        super().__init__(**kwargs)
+        self.cell = cell
+        self.return_sequences, self.return_state = return_sequences, return_state
+        self.go_backwards, self.stateful, self.unroll, self.time_major = go_backwards, stateful, unroll, time_major
+        self.supports_masking = True
+
+    def __call__(self, inputs, initial_state=None, **kwargs):
+        """Keras' form: initial_state tensors join the inputs, so a model records and replays them as inputs."""
+        if initial_state is None:
+            return super().__call__(inputs, **kwargs)
+        return super().__call__(to_list(inputs) + to_list(initial_state), **kwargs)
+
+    @property
+    def states(self):
+        return [None] * len(state_sizes(self.cell))
+
+    def build(self, input_shape):
+        if isinstance(input_shape, list):
+            input_shape = input_shape[0]
+        if not self.cell.built:
+            self.cell.build((input_shape[0],) + tuple(input_shape[2:]))
+            self.cell.built = True
+        self.built = True
+
+    def compute_output_shape(self, input_shape):
+        if isinstance(input_shape, list):
+            input_shape = input_shape[0]
+        size = output_size(self.cell)
+        shape = (input_shape[0], input_shape[1], size) if self.return_sequences else (input_shape[0], size)
+        if self.return_state:
+            return [shape] + [(input_shape[0], s) for s in state_sizes(self.cell)]
+        return shape
+
+    def compute_mask(self, inputs, mask):
+        mask = mask[0] if isinstance(mask, list) else mask
+        output_mask = mask if self.return_sequences else None
+        return [output_mask] + [None] * len(state_sizes(self.cell)) if self.return_state else output_mask
+
+    def call(self, inputs, mask=None, training=None, initial_state=None, constants=None):
+        if isinstance(inputs, list):  # Keras' form of call(inputs, initial_state=...) seen by a model
+            inputs, initial_state = inputs[0], inputs[1:] or initial_state
+        mask = mask[0] if isinstance(mask, list) else mask
+        steps = K.int_shape(inputs)[1]
+        if self.unroll and steps is None:
+            raise ValueError("Cannot unroll a RNN if the time dimension is undefined. If using a Sequential model, "
+                             "specify the time dimension by passing an `input_shape` or `batch_input_shape` "
+                             "argument to your first layer.")
+        states = to_list(initial_state) if initial_state is not None else \
+            [zeros_for(inputs, size) for size in state_sizes(self.cell)]
+        if len(states) != len(state_sizes(self.cell)):
+            raise ValueError(f"Layer {self.name} expects {len(state_sizes(self.cell))} states, but it received "
+                             f"{len(states)} initial states")
+        if hasattr(self.cell, "start_batch"):
+            self.cell.start_batch(inputs, training)
+
+        fused = None
+        if hasattr(self.cell, "fused_sequence") and mask is None and not self.unroll and not constants:
+            time_major = K.permute_dimensions(inputs, [1, 0, 2])
+            fused = self.cell.fused_sequence(reverse(time_major, [0]) if self.go_backwards else time_major, states)
+        if fused is not None:
+            outputs, states = fused
+            last, outputs = outputs[-1], K.permute_dimensions(outputs, [1, 0, 2])
+        else:
+            extra = {"training": training} if "training" in call_arguments(self.cell.call) else {}
+
+            def step(x_t, carried):
+                output, new_states = self.cell.call(x_t, carried, **extra)
+                return output, to_list(new_states)
+            last, outputs, states = rnn(step, inputs, states, go_backwards=self.go_backwards, mask=mask,
+                                        constants=constants, unroll=self.unroll, input_length=steps)
+        output = outputs if self.return_sequences else last
+        return [output] + list(states) if self.return_state else output
+
+    @property
+    def trainable_weights(self):
+        return self.cell.trainable_weights if self.trainable else []
+
+    @property
+    def non_trainable_weights(self):
+        if self.trainable:
+            return self.cell.non_trainable_weights
+        return self.cell.trainable_weights + self.cell.non_trainable_weights
+
+    @property
+    def losses(self):
+        return list(self._losses) + self.cell.losses
+
+    def reset_states(self, states=None):
+        raise NotImplementedError(f"{self.name}.reset_states: ringflow's RNN layers are not stateful (no states "
+                                  "are kept between batches)")
+
+    def get_config(self):
+        return dict(super().get_config(), return_sequences=self.return_sequences, return_state=self.return_state,
+                    go_backwards=self.go_backwards, stateful=self.stateful, unroll=self.unroll,
+                    time_major=self.time_major,
+                    cell={"class_name": type(self.cell).__name__, "config": self.cell.get_config()})
+
+    @classmethod
+    def from_config(cls, config):
+        config = dict(config)
+        if "cell" not in config:  # SimpleRNN, LSTM, GRU, ...: the cell's arguments are the layer's
+            return cls(**config)
+        return cls(cell_from_config(config.pop("cell")), **config)
