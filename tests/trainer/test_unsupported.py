@@ -32,6 +32,7 @@ MODULES = {
     "trainer.keras": ("tf.keras", None, None),
     "trainer.keras.datasets": ("tf.keras.datasets", None, None),
     "trainer.metrics": ("tf.metrics", "mean_iou", "does not implement"),
+    "trainer.python.framework.ops": ("tf.python.framework.ops", None, None),
 }
 
 
