@@ -99,7 +99,9 @@ class Variable(Tensor):
         return self
 
     def __repr__(self):
-        return f"<tg.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
+        return f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}_ref>"
+
+    __str__ = __repr__  # TF1's RefVariable prints its repr
 
 
 def _update(op_type, ref, value, name):
