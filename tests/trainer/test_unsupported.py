@@ -33,6 +33,7 @@ MODULES = {
     "trainer.keras.datasets": ("tf.keras.datasets", None, None),
     "trainer.metrics": ("tf.metrics", "mean_iou", "does not implement"),
     "trainer.python.framework.ops": ("tf.python.framework.ops", None, None),
+    "trainer.train": ("tf.train", "slice_input_producer", "tf.data.Dataset"),
 }
 
 
