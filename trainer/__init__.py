@@ -75,6 +75,7 @@ from .ops.functional_ops import foldl, foldr, map_fn, scan
 from .ops.gather_ops import gather
 from .ops.gradients import AggregationMethod, gradients
 from .ops.linalg_ops import einsum, eye, matrix_diag_part, matrix_transpose, norm, tensordot, trace
+from .ops.linalg_ops import cross, tensor_diag as diag
 from .ops.logging_ops import Print, print_v2 as print
 from .ops.math_ops import (abs, add, add_n, divide, equal, exp, greater, greater_equal, less, less_equal, log, matmul,
                            maximum, minimum, multiply, negative, not_equal, ones_like, pow, sign, sqrt, square,
