@@ -81,7 +81,7 @@ from .ops.math_ops import (abs, add, add_n, divide, equal, exp, greater, greater
                            maximum, minimum, multiply, negative, not_equal, ones_like, pow, sign, sqrt, square,
                            subtract, where, where as where_v2, zeros_like)  # tg.where broadcasts, as where_v2
 from .ops.mask_ops import broadcast_to, matrix_band_part, sequence_mask
-from .ops.matrix_ops import matrix_determinant, matrix_inverse
+from .ops.matrix_ops import cholesky, matrix_determinant, matrix_inverse, self_adjoint_eig, self_adjoint_eigvals
 from .ops.activation_ops import log_sigmoid
 from .ops.nn_ops import sigmoid, tanh
 from .ops.pad_ops import pad, tile
