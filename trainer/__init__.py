@@ -76,12 +76,13 @@ from .ops.functional_ops import foldl, foldr, map_fn, scan
 from .ops.gather_ops import gather
 from .ops.gradients import AggregationMethod, gradients
 from .ops.linalg_ops import einsum, eye, matrix_diag_part, matrix_transpose, norm, tensordot, trace
+from .ops.linalg_ops import cross, tensor_diag as diag
 from .ops.logging_ops import Print, print_v2 as print
 from .ops.math_ops import (abs, add, add_n, divide, equal, exp, greater, greater_equal, less, less_equal, log, matmul,
                            maximum, minimum, multiply, negative, not_equal, ones_like, pow, sign, sqrt, square,
                            subtract, where, where as where_v2, zeros_like)  # tg.where broadcasts, as where_v2
 from .ops.mask_ops import broadcast_to, matrix_band_part, sequence_mask
-from .ops.matrix_ops import matrix_determinant, matrix_inverse
+from .ops.matrix_ops import cholesky, matrix_determinant, matrix_inverse, self_adjoint_eig, self_adjoint_eigvals
 from .ops.activation_ops import log_sigmoid
 from .ops.nn_ops import sigmoid, tanh
 from .ops.pad_ops import pad, tile

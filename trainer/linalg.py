@@ -3,10 +3,15 @@ from .ops.linalg_ops import (einsum, eye, matrix_diag_part as diag_part, matrix_
                              tensordot, trace)
 from .ops.math_ops import matmul
 from .ops.nn_impl import l2_normalize
-from .ops.matrix_ops import matrix_determinant as det, matrix_inverse as inv
+from .ops.matrix_ops import cholesky, matrix_determinant as det, matrix_inverse as inv, self_adjoint_eig as eigh
+from .ops.matrix_ops import self_adjoint_eigvals as eigvalsh
 from .ops.mask_ops import matrix_band_part as band_part
 from .ops.qr_ops import qr
+from .ops.linalg_ops import cross, tensor_diag
 
 __all__ = ["diag_part", "einsum", "eye", "l2_normalize", "matmul", "norm", "tensordot", "trace", "transpose"]
 __all__ += ["det", "inv"]
 __all__ += ["band_part", "qr"]
+__all__ += ["cross", "tensor_diag"]
+__all__ += ["cholesky"]
+__all__ += ["eigh", "eigvalsh"]

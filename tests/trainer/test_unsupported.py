@@ -21,7 +21,8 @@ MODULES = {
     "trainer.contrib.factorization": ("tf.contrib.factorization", None, None),
     "trainer.contrib.framework": ("tf.contrib.framework", None, None),
     "trainer.contrib.layers": ("tf.contrib.layers", None, None),
-    "trainer.contrib.learn": ("tf.contrib.learn", "datasets", "numpy"),
+    "trainer.contrib.learn": ("tf.contrib.learn", None, None),
+    "trainer.contrib.learn.python.learn.datasets": ("tf.contrib.learn.python.learn.datasets", "base", "numpy"),
     "trainer.contrib.rnn": ("tf.contrib.rnn", None, None),
     "trainer.contrib.seq2seq": ("tf.contrib.seq2seq", None, None),
     "trainer.contrib.slim": ("tf.contrib.slim", "nets", "model zoo"),
@@ -37,6 +38,8 @@ MODULES = {
     "trainer.keras.preprocessing.sequence": ("tf.keras.preprocessing.sequence", None, None),
     "trainer.keras.utils": ("tf.keras.utils", None, None),
     "trainer.metrics": ("tf.metrics", "mean_iou", "does not implement"),
+    "trainer.python.framework.ops": ("tf.python.framework.ops", None, None),
+    "trainer.train": ("tf.train", "slice_input_producer", "tf.data.Dataset"),
 }
 
 

@@ -72,10 +72,15 @@ def fetch_post(element, session):
         # TF1 returns a scalar string as bytes, and string arrays as object arrays of bytes.
         return lambda value: value[()] if value.ndim == 0 else value.copy()
     if session.device != "cpu":
-        return session.to_host  # a new host array: nothing to copy even where the value aliases state
+        return lambda value: scalar_or(session.to_host(value))  # a new host array: nothing to copy
     if aliases_state(element):
-        return lambda value: value.copy()
-    return lambda value: value
+        return lambda value: value[()] if np.ndim(value) == 0 else value.copy()
+    return scalar_or
+
+
+def scalar_or(value):
+    """A 0-d value as the numpy scalar TF1's Session.run returns for it (np.float32(3.0), not array(3.0))."""
+    return value[()] if np.ndim(value) == 0 else value
 
 
 def flatten_fetches(fetches):

@@ -61,8 +61,14 @@ class Tensor:
         """Run the graph up to this tensor in `session` (default: the current default session)."""
         return stacks.resolve_session(session, self).run(self, feed_dict)
 
+    def __str__(self):
+        # TF1's: print(x) shows unknown dims as "?" and leaves out the shape when the rank is unknown
+        shape = "" if self.shape.ndims is None else f", shape={self.shape}"
+        device = f", device={self.device}" if self.device else ""
+        return f'Tensor("{self.name}"{shape}, dtype={self.dtype.name}{device})'
+
     def __repr__(self):
-        return f'Tensor("{self.name}", shape={format_shape(self.shape)}, dtype={self.dtype.name})'
+        return f"<tf.Tensor '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
 
     __hash__ = object.__hash__
 

@@ -40,11 +40,24 @@ def _conv_grad(op, g):
             apply_op("Conv2DBackpropFilter", [x, g, w], **attrs)]
 
 
+def _input_grad_grad(op, d):
+    # linear in the output gradient and the filter; x gives only the shape (TF1's input_sizes)
+    g, _, w = op.inputs
+    attrs = dict(strides=op.attrs["strides"], padding=op.attrs["padding"])
+    return [apply_op("Conv2D", [d, w], **attrs), None, apply_op("Conv2DBackpropFilter", [d, g, w], **attrs)]
+
+
+def _filter_grad_grad(op, d):
+    x, g, w = op.inputs
+    attrs = dict(strides=op.attrs["strides"], padding=op.attrs["padding"])
+    return [apply_op("Conv2DBackpropInput", [g, x, d], **attrs), apply_op("Conv2D", [x, d], **attrs), None]
+
+
 register("Conv2D", conv_kernels.conv2d, infer=_conv_infer, grad=_conv_grad, fresh=True)
 register("Conv2DBackpropInput", lambda g, x, w, **attrs: conv_kernels.conv2d_input_grad(g, x.shape, w, **attrs),
-         infer=lambda g, x, w, **a: [(x.shape, g.dtype)], fresh=True)
+         infer=lambda g, x, w, **a: [(x.shape, g.dtype)], grad=_input_grad_grad, fresh=True)
 register("Conv2DBackpropFilter", conv_kernels.conv2d_filter_grad, infer=lambda x, g, w, **a: [(w.shape, g.dtype)],
-         fresh=True)
+         grad=_filter_grad_grad, fresh=True)
 
 
 def spatial_values(values, what, data_format="NHWC"):

@@ -5,7 +5,7 @@ import numpy as np
 
 from ..framework import dtypes
 from ..framework.graph_wrappers import name_scope
-from .array_ops import cast, transpose
+from .array_ops import cast, concat, reshape, shape, transpose
 from .core_ops import constant, convert_to_tensor
 from .fill_ops import range as range_
 from .math_ops import abs as abs_, equal, ones_like, sqrt, square
@@ -14,6 +14,8 @@ from ..framework.registry import apply_op, check_same_dtype, get_array_module, r
 from .tensor_util import argument_lookup, static_ints, static_shape
 from .pad_ops import tile
 from .shape_tensors import known_dim
+from .shape_ops import size
+from .stack_ops import stack, unstack
 
 
 def _parse(equation, count):
@@ -172,3 +174,25 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
     if a.ndim is None or a.ndim < 2:
         raise ValueError(f"matrix_transpose needs a tensor of known rank >= 2, got {a.name!r} of shape {a.shape}")
     return transpose(a, list(range(a.ndim - 2)) + [a.ndim - 1, a.ndim - 2], name=name)
+
+
+def tensor_diag(diagonal, name=None):
+    """TF1's tf.diag: the tensor of shape D + D holding `diagonal` (shape D) where the two index tuples agree."""
+    with name_scope(name or "Diag"):
+        d = convert_to_tensor(diagonal, name="diagonal")
+        if d.shape.ndims == 0:
+            raise ValueError(f"tf.diag needs a tensor of rank >= 1, got {d.name!r} of shape {d.shape}")
+        flat = reshape(d, [-1])
+        square_ = flat[:, None] * eye(size(flat), dtype=d.dtype)  # row i holds d[i] at column i
+        return reshape(square_, concat([shape(d), shape(d)], 0))
+
+
+def cross(a, b, name=None):
+    """TF1's tf.cross (tf.linalg.cross): the cross product of 3-vectors along the last axis of a and b."""
+    with name_scope(name or "Cross"):
+        a, b = convert_to_tensor(a, name="a"), convert_to_tensor(b, name="b")
+        for t in (a, b):
+            if t.shape.ndims == 0 or t.shape.ndims is not None and t.shape[-1] not in (None, 3):
+                raise ValueError(f"tf.cross needs vectors of 3 in the last axis, got {t.name!r} of shape {t.shape}")
+        (a1, a2, a3), (b1, b2, b3) = unstack(a, 3, axis=-1), unstack(b, 3, axis=-1)
+        return stack([a2 * b3 - a3 * b2, a3 * b1 - a1 * b3, a1 * b2 - a2 * b1], axis=-1)

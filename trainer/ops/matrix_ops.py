@@ -5,7 +5,10 @@ import numpy as np
 
 from ..platform.errors import InvalidArgumentError
 from .core_ops import convert_to_tensor
-from .linalg_ops import einsum
+from .array_ops import shape
+from .linalg_ops import einsum, eye
+from .math_ops import zeros_like
+from .mask_ops import matrix_band_part
 from ..framework.registry import apply_op, get_array_module, infer_same, register, to_numpy
 from .shape_ops import expand_dims
 from .tensor_util import static_shape
@@ -92,3 +95,87 @@ def matrix_determinant(input, name=None):  # noqa: A002 - TF1's name
     x = convert_to_tensor(input)
     _square("matrix_determinant", x)
     return apply_op("MatrixDeterminant", [x], name=name or "MatrixDeterminant")
+
+
+def _cholesky(x):
+    xp = get_array_module(x)
+    try:
+        out = xp.linalg.cholesky(x)
+    except np.linalg.LinAlgError:
+        out = None
+    if out is None or not bool(xp.isfinite(out).all()):  # CuPy gives nan where numpy raises
+        raise InvalidArgumentError("Cholesky decomposition was not successful. The input might not be valid: "
+                                   "cholesky needs symmetric positive definite matrices")
+    return out
+
+
+def _cholesky_grad(op, g):
+    # TF1's CholeskyGrad (Murray 2016): sym(L^-T Phi(L^T g) L^-1), Phi = the lower triangle with its diagonal halved
+    _real_only(op)
+    low = op.outputs[0]
+    b = _letters(low.ndim) if low.ndim is not None else "..."
+    middle = einsum(f"{b}ji,{b}jk->{b}ik", low, g)
+    middle = matrix_band_part(middle, -1, 0) - 0.5 * matrix_band_part(middle, 0, 0)
+    inv = matrix_inverse(low)
+    grad = einsum(f"{b}ji,{b}jk,{b}kl->{b}il", inv, middle, inv)
+    return [0.5 * (grad + einsum(f"{b}ij->{b}ji", grad))]
+
+
+register("Cholesky", _cholesky, infer=infer_same, grad=_cholesky_grad, fresh=True)
+
+
+def cholesky(input, name=None):  # noqa: A002 - TF1's name
+    """The lower-triangular Cholesky factor L (L L^T = input) of each symmetric positive definite matrix in the
+    last two dims; only the lower triangle of the input is read, as in TF1."""
+    x = convert_to_tensor(input)
+    _square("cholesky", x)
+    return apply_op("Cholesky", [x], name=name or "Cholesky")
+
+
+def _eigh(x, compute_v):
+    e, v = get_array_module(x).linalg.eigh(x)  # reads the lower triangle, as TF1's kernel
+    return e.astype(x.dtype, copy=False), (v if compute_v else v[..., :0, :0]).astype(x.dtype, copy=False)
+
+
+def _eigh_infer(x, compute_v):
+    shape_ = static_shape(x)
+    if shape_ is None:
+        return [(None, x.dtype)] * 2
+    return [(shape_[:-1], x.dtype), (shape_ if compute_v else (*shape_[:-2], 0, 0), x.dtype)]
+
+
+def _eigh_grad(op, ge, gv):
+    # TF1's SelfAdjointEigV2 gradient: V (diag(ge) + F * V^T gv) V^T with F_ij = 1 / (e_j - e_i) off the diagonal,
+    # then folded onto the lower triangle that the forward op reads
+    _real_only(op)
+    e, v = op.outputs
+    if not op.attrs["compute_v"]:  # eigenvalues only: TF1 computes the eigenvectors again for the gradient
+        v = apply_op("SelfAdjointEigV2", [op.inputs[0]], compute_v=True)[1]
+    b = _letters(v.ndim) if v.ndim is not None else "..."
+    identity = eye(shape(e)[-1], dtype=e.dtype)
+    middle = (zeros_like(e) if ge is None else ge)[..., None] * identity
+    if gv is not None and op.attrs["compute_v"]:
+        gap = e[..., None, :] - e[..., :, None]
+        f = gap / (gap * gap + 1e-20) * (1 - identity)  # TF1's _SafeReciprocal, zero on the diagonal
+        middle = middle + f * einsum(f"{b}ji,{b}jk->{b}ik", v, gv)
+    grad = einsum(f"{b}ij,{b}jk,{b}lk->{b}il", v, middle, v)
+    grad = matrix_band_part(grad + einsum(f"{b}ij->{b}ji", grad), -1, 0)
+    return [grad - 0.5 * matrix_band_part(grad, 0, 0)]
+
+
+register("SelfAdjointEigV2", _eigh, infer=_eigh_infer, grad=_eigh_grad, fresh=True)
+
+
+def self_adjoint_eig(tensor, name=None):
+    """(e, v): the eigenvalues (ascending) and eigenvectors (columns) of each self-adjoint matrix in the last two
+    dims; only the lower triangle is read, as in TF1."""
+    x = convert_to_tensor(tensor)
+    _square("self_adjoint_eig", x)
+    return apply_op("SelfAdjointEigV2", [x], name=name or "SelfAdjointEigV2", compute_v=True)
+
+
+def self_adjoint_eigvals(tensor, name=None):
+    """The eigenvalues (ascending) of each self-adjoint matrix in the last two dims."""
+    x = convert_to_tensor(tensor)
+    _square("self_adjoint_eigvals", x)
+    return apply_op("SelfAdjointEigV2", [x], name=name or "SelfAdjointEigV2", compute_v=False)[0]

@@ -101,7 +101,9 @@ class Variable(Tensor):
         return self
 
     def __repr__(self):
-        return f"<tg.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
+        return f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}_ref>"
+
+    __str__ = __repr__  # TF1's RefVariable prints its repr
 
     def to_proto(self, export_scope=None):
         """This variable as TF's VariableDef: its ops by name (ringflow reads a variable without a snapshot op)."""

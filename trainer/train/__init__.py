@@ -61,3 +61,12 @@ from .device_setter import replica_device_setter  # noqa: E402
 from .sync_replicas_optimizer import SyncReplicasOptimizer  # noqa: E402
 
 __all__ += ["ClusterSpec", "Server", "replica_device_setter", "SyncReplicasOptimizer"]
+
+from ..unsupported import missing_names  # noqa: E402
+
+_QUEUES = ("queue-based input pipelines: use tf.data.Dataset.from_tensor_slices(...).shuffle(...).batch(...) and its "
+           "iterator, or feed numpy batches through placeholders")
+__getattr__ = missing_names(__name__, reasons=dict.fromkeys(
+    ["slice_input_producer", "string_input_producer", "input_producer", "range_input_producer", "limit_epochs",
+     "batch", "shuffle_batch", "batch_join", "shuffle_batch_join", "maybe_batch", "maybe_shuffle_batch",
+     "QueueRunner", "add_queue_runner", "match_filenames_once"], _QUEUES))

@@ -91,7 +91,7 @@ print(tf is trainer, v1 is trainer.compat.v1, rnn is trainer.contrib.rnn,
       hvd is importlib.import_module('trainer.horovod'), timeline.__name__, resources.__name__, mnist.__name__, input_data.__name__, projector.__name__, layers.__name__)
 print(tf.__spec__.name, tf.contrib.rnn.LSTMCell is tf.nn.rnn_cell.LSTMCell)
 for statement in ("import tensorflow.contrib.legacy_seq2seq", "from tensorflow.contrib import crf",
-                  "import tensorflow.python.framework.ops", "import horovod.torch",
+                  "import tensorflow.python.pywrap_tensorflow", "import horovod.torch",
                   "from tensorflow.keras import applications", "from tensorflow.keras.layers import ConvLSTM2D"):
     try:
         exec(statement)
@@ -111,7 +111,7 @@ def test_aliases_and_what_ringflow_lacks(tmp_path):
     assert lines[1] == "trainer True"  # the aliased module keeps its own spec
     assert lines[2] == "ImportError tf.contrib.legacy_seq2seq is not available in ringflow (legacy seq2seq models)"
     assert lines[3].startswith("ImportError tf.contrib.crf is not available in ringflow")
-    assert lines[4].startswith("ModuleNotFoundError No module named 'tensorflow.python.framework.ops': ringflow")
+    assert lines[4].startswith("ModuleNotFoundError No module named 'tensorflow.python.pywrap_tensorflow': ringflow")
     assert lines[5].startswith("ModuleNotFoundError")
     assert lines[6].startswith("ImportError tf.keras.applications is not available in ringflow (module "
                                "'trainer.keras' has no attribute 'applications'); of tf.keras, applications, ")

@@ -283,3 +283,19 @@ def test_scope_dtype_reuse_variables_and_inherited_defaults():
     assert tg.get_variable("net/w") is w
     with pytest.raises(ValueError, match="Variable new does not exist"):
         tg.get_variable("new", [1])
+
+
+def test_a_scalar_fetch_is_a_numpy_scalar_whatever_computes_it():
+    """TF1's Session.run gives np.float32(3.0), not array(3.0), for every 0-d fetch: constants and variables too,
+    so print(sess.run([w, b])) reads [5.0, 3.0] as in the TF1 tutorials; and an array fetch is a copy of state."""
+    w, v = tg.Variable(5.0), tg.Variable([1.0, 2.0])
+    x = tg.constant(3.0)
+    fetches = [x, w, w * x, tg.constant(2), tg.constant(True), tg.cast(x, tg.int64), tg.constant("ab")]
+    with tg.Session() as sess:
+        sess.run(tg.global_variables_initializer())
+        got = sess.run(fetches)
+        assert [type(r) for r in got] == [np.float32, np.float32, np.float32, np.int32, np.bool_, np.int64, bytes]
+        assert got[:3] == [3.0, 5.0, 15.0]
+        before_w, before_v = sess.run([w, v])
+        sess.run([w.assign_add(1.0), v.assign_add([1.0, 1.0])])
+        assert before_w == 5.0 and before_v.tolist() == [1.0, 2.0] and sess.run(w) == 6.0

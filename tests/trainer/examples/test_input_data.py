@@ -5,6 +5,7 @@ import pytest
 
 import trainer as tg
 from tests.trainer.program.test_datasets import write_idx
+from trainer.contrib.learn.python.learn.datasets.mnist import read_data_sets
 from trainer.examples.tutorials.mnist import input_data
 
 RNG = np.random.default_rng(3)
@@ -53,3 +54,13 @@ def test_missing_file_is_named_and_nothing_is_downloaded(tmp_path):
     fake = input_data.read_data_sets(str(tmp_path), fake_data=True, one_hot=True)
     images, labels = fake.train.next_batch(2, fake_data=True)
     assert len(images) == 2 and len(images[0]) == 784 and labels[0] == [1] + [0] * 9
+
+
+def test_tf_contrib_learn_reads_the_same_files_as_input_data(mnist_dir):
+    """TF1's input_data re-exports tf.contrib.learn's reader: `from tensorflow.contrib.learn.python.learn.datasets.mnist
+    import read_data_sets` and `tf.contrib.learn.datasets.mnist.read_data_sets` are the tutorial's reader."""
+    directory, images, labels = mnist_dir
+    data = read_data_sets(str(directory), one_hot=True, validation_size=3)
+    assert tg.contrib.learn.datasets.mnist.read_data_sets is read_data_sets is input_data.read_data_sets
+    assert data.train.num_examples == 7 and data.validation.num_examples == 3 and data.test.labels.shape == (4, 10)
+    np.testing.assert_allclose(data.test.images, images["t10k"].reshape(4, 784) / 255.0, rtol=1e-6)

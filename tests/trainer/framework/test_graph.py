@@ -48,7 +48,10 @@ def test_static_shapes_with_unknown_dims():
     w = tg.Variable(tg.zeros_initializer()([3, 4], tg.float32))
     y = tg.matmul(x, w)
     assert x.shape == (None, 3) and w.shape == (3, 4) and y.shape == (None, 4)
-    assert repr(y) == 'Tensor("MatMul:0", shape=(None, 4), dtype=float32)'
+    assert str(y) == 'Tensor("MatMul:0", shape=(?, 4), dtype=float32)'  # TF1 prints unknown dims as "?"
+    assert repr(y) == "<tf.Tensor 'MatMul:0' shape=(?, 4) dtype=float32>"
+    assert str(tg.placeholder(tg.float32, name="any")) == 'Tensor("any:0", dtype=float32)'  # unknown rank: no shape
+    assert str(w) == repr(w) == "<tf.Variable 'Variable:0' shape=(3, 4) dtype=float32_ref>"
     assert (x + 1.0).shape == (None, 3)
     assert tg.placeholder("float").shape.ndims is None  # TF1: TensorShape(None), unknown rank
     with pytest.raises(ValueError, match=r"Dimensions must be equal, but are 3 and 5"):

@@ -54,6 +54,20 @@ def test_avg_pool_gradient_of_gradient():
     check_op(build, [x], dtypes=(np.float64,))
 
 
+@pytest.mark.parametrize("stride,padding", [(1, "VALID"), (2, "SAME")])
+def test_conv2d_gradient_of_gradient(stride, padding):
+    """The gradient penalty idiom (WGAN-GP): differentiate conv2d's input and filter gradients again."""
+    x, w = RNG.standard_normal((2, 5, 6, 2)), RNG.standard_normal((3, 3, 2, 3))
+
+    def build(wrt):
+        def grad_of(a, f):
+            y = tg.nn.conv2d(a, f, [1, stride, stride, 1], padding)
+            return tg.gradients(tg.reduce_sum(tg.tanh(y)), [a, f])[wrt]
+        return grad_of
+    check_op(build(0), [x, w], dtypes=(np.float64,))
+    check_op(build(1), [x, w], dtypes=(np.float64,))
+
+
 def _torch_conv_nhwc(x, w, stride, padding, rate):
     x, w = x.permute(0, 3, 1, 2), w.permute(3, 2, 0, 1)
     if padding == "SAME":

@@ -1,1 +1,1 @@
-"""tensorflow.python.framework: the test_util module."""
+"""tensorflow.python.framework: the ops and test_util modules."""
