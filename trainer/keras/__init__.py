@@ -2,8 +2,8 @@
 
 Models (functional, Sequential, subclassed), compile/fit/evaluate/predict, the core, convolution, pooling,
 embedding, normalization, merge and advanced-activation layers, losses, metrics, optimizers, callbacks, backend,
-utils, preprocessing.sequence and datasets' MNIST loaders. Missing names (recurrent layers, applications, ...)
-raise NotInRingflow saying so.
+utils, preprocessing (sequence, text, image), datasets from the local Keras cache, and Keras' HDF5 files when h5py is
+importable. Missing names (recurrent layers, applications, ...) raise NotInRingflow saying so.
 """
 from ..unsupported import MISSING, missing_names
 from . import (activations, backend, callbacks, constraints, datasets, initializers, layers, losses, metrics, models,
