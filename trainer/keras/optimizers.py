@@ -26,7 +26,14 @@ class Optimizer:
     slots = ()
     defaults = {"learning_rate": 0.001}
 
-    def __init__(self, **kwargs):
+    def __init__(self, *args, **kwargs):
+        if len(args) > len(self.defaults):
+            raise TypeError(f"{type(self).__name__} takes at most {len(self.defaults)} positional arguments "
+                            f"({', '.join(self.defaults)}), got {len(args)}")
+        for name, value in zip(self.defaults, args):  # TF's positional order: learning_rate first
+            if name in kwargs:
+                raise TypeError(f"{type(self).__name__} got multiple values for argument {name!r}")
+            kwargs[name] = value
         if "lr" in kwargs:
             kwargs["learning_rate"] = kwargs.pop("lr")
         self.clipnorm, self.clipvalue = kwargs.pop("clipnorm", None), kwargs.pop("clipvalue", None)
@@ -107,8 +114,8 @@ class SGD(Optimizer):
 
     defaults = {"learning_rate": 0.01, "momentum": 0.0, "nesterov": False}
 
-    def __init__(self, **kwargs):
-        super().__init__(**kwargs)
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
         self.slots = ("momentum",) if self.hyper["momentum"] else ()
 
     def step(self, p, g, slots, lr, t):
@@ -207,9 +214,9 @@ class Nadam(Optimizer):
     defaults = {"learning_rate": 0.001, "beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-7}
     slots = ("m", "v")
 
-    def __init__(self, **kwargs):
+    def __init__(self, *args, **kwargs):
         kwargs.pop("schedule_decay", None)
-        super().__init__(**kwargs)
+        super().__init__(*args, **kwargs)
         with get_default_graph().name_scope(type(self).__name__):
             self.m_schedule = K.variable(1.0, name="momentum_cache")
         self.weights.append(self.m_schedule)
