@@ -6,8 +6,8 @@ utils, preprocessing (sequence, text, image), datasets from the local Keras cach
 importable. Missing names (recurrent layers, applications, ...) raise NotInRingflow saying so.
 """
 from ..unsupported import MISSING, missing_names
-from . import (activations, backend, callbacks, constraints, datasets, initializers, layers, losses, metrics, models,
-               optimizers, preprocessing, regularizers, utils)
+from . import (activations, backend, callbacks, constraints, datasets, estimator, initializers, layers, losses, metrics,
+               models, optimizers, preprocessing, regularizers, utils)
 from .engine.input_layer import Input
 from .engine.sequential import Sequential
 from .engine.training import Model
@@ -15,7 +15,7 @@ from .engine.training import Model
 __version__ = "2.2.4-tf"
 
 __all__ = ["Input", "Model", "Sequential", "activations", "backend", "callbacks", "constraints", "datasets",
-           "initializers", "layers", "losses", "metrics", "models", "optimizers", "preprocessing", "regularizers",
-           "utils"]
+           "estimator", "initializers", "layers", "losses", "metrics", "models", "optimizers", "preprocessing",
+           "regularizers", "utils"]
 
 __getattr__ = missing_names(__name__, have=MISSING["keras"])
