@@ -267,7 +267,8 @@ class Network(Layer):
         Saver(var_list=self._by_name()).save(K.get_session(), filepath, write_meta_graph=False)
 
     def load_weights(self, filepath, by_name=False):
-        """Read weights written by save_weights: a TF checkpoint (matched by variable name) or an HDF5 file
+        """Read weights written by save_weights: a TF checkpoint (matched by layer position and weight name, as TF's
+        object-based checkpoints match, so another instance of the architecture reads it) or an HDF5 file
         (Keras' too; matched by order among the layers with weights, or by layer name with by_name=True)."""
         if hdf5_format.is_hdf5(filepath) or str(filepath).endswith(hdf5_format.SUFFIXES):
             with hdf5_format.open_file(filepath, "r") as f:
@@ -277,7 +278,15 @@ class Network(Layer):
         Saver(var_list=self._by_name()).restore(K.get_session(), filepath)
 
     def _by_name(self):
-        return {w.op.name: w for w in self.weights}
+        # TF's object-based keys (layer_with_weights-0/kernel/.ATTRIBUTES/VARIABLE_VALUE): a new instance of the
+        # architecture, whose layers Keras names dense_2, dense_3, ..., restores what an earlier one saved
+        keys = {}
+        for i, layer in enumerate(layer for layer in self.layers if layer.weights):
+            for w in layer.weights:
+                attribute = w.op.name[len(layer.name) + 1:] if w.op.name.startswith(layer.name + "/") else \
+                    w.op.name.rsplit("/", 1)[-1]
+                keys[f"layer_with_weights-{i}/{attribute}/.ATTRIBUTES/VARIABLE_VALUE"] = w
+        return keys
 
 
 def _params(fn):

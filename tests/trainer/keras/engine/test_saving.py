@@ -107,3 +107,13 @@ def test_a_model_trained_by_a_tf_train_optimizer_is_saved_without_it(tmp_path):
     loaded = keras.models.load_model(str(tmp_path / "m"))
     np.testing.assert_array_equal(loaded.get_weights()[0], model.get_weights()[0])
     assert loaded.optimizer is None
+
+
+def test_another_instance_of_the_architecture_reads_saved_weights(tmp_path):
+    model = trained_model()
+    model.save_weights(str(tmp_path / "cp.ckpt"))
+    again = trained_model()  # built anew, as a program's create_model() does: its layers are conv2d_1, dense_1, ...
+    assert again.layers[1].name != model.layers[1].name
+    again.load_weights(str(tmp_path / "cp.ckpt"))
+    for got, want in zip(again.get_weights(), model.get_weights()):
+        np.testing.assert_array_equal(got, want)
