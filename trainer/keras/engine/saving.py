@@ -2,6 +2,9 @@
 importable, else ringflow's format: one numpy .npz file holding Keras' model config JSON, the training config JSON
 (optimizer, loss, metrics), the weights in get_weights order and the optimizer's state, written under the exact
 name given whatever its suffix. load_model tells the two apart by the file's first bytes.
+
+save_format='tf' asks for TF's SavedModel, which ringflow does not write: the path becomes a directory holding
+ringflow's file as SAVED_MODEL_FILE, which load_model reads back (TF Serving cannot).
 """
 import io
 import json
@@ -15,6 +18,7 @@ from . import hdf5_format
 from .base_layer import LAYERS
 
 FORMAT = "ringflow-keras-1"
+SAVED_MODEL_FILE = "ringflow_model.npz"  # inside the directory save_format='tf' makes
 
 
 def _name_of(fn):
@@ -27,8 +31,13 @@ def _name_of(fn):
     return getattr(fn, "__name__", None) or {"class_name": type(fn).__name__, "config": fn.get_config()}
 
 
-def save_model(model, filepath, overwrite=True, include_optimizer=True):
-    """Write `model` (config, weights, optimizer state) to `filepath`."""
+def save_model(model, filepath, overwrite=True, include_optimizer=True, save_format=None):
+    """Write `model` (config, weights, optimizer state) to `filepath` (save_format: None, 'h5' or 'tf')."""
+    if save_format not in (None, "h5", "tf"):
+        raise ValueError(f"Unknown format {save_format!r}: save_format is None, 'h5' or 'tf'")
+    if save_format == "tf":
+        os.makedirs(filepath, exist_ok=True)
+        filepath = os.path.join(filepath, SAVED_MODEL_FILE)
     if not overwrite and os.path.exists(filepath):
         raise FileExistsError(f"{filepath!r} exists and overwrite=False")
     optimizer = getattr(model, "optimizer", None)
@@ -41,7 +50,8 @@ def save_model(model, filepath, overwrite=True, include_optimizer=True):
         training = {"optimizer_config": optimizers.serialize(optimizer), "loss": _name_of(model.loss),
                     "metrics": _name_of(model.metrics), "loss_weights": model.loss_weights,
                     "sample_weight_mode": model.sample_weight_mode}
-    if str(filepath).endswith(hdf5_format.SUFFIXES) and hdf5_format.h5py_or_none() is not None:
+    if save_format == "h5" or str(filepath).endswith(hdf5_format.SUFFIXES) and \
+            hdf5_format.h5py_or_none() is not None:
         hdf5_format.save_model(model, filepath, training, optimizer.weights if training else [])
         return
     arrays = {"format": np.array(FORMAT),
@@ -65,6 +75,11 @@ def _numbered(data, prefix):
 
 def load_model(filepath, custom_objects=None, compile=True):  # noqa: A002 - Keras' argument name
     """The model save_model wrote, with its weights, compiled (optimizer state restored) unless compile=False."""
+    if os.path.isdir(filepath):
+        if not os.path.isfile(os.path.join(filepath, SAVED_MODEL_FILE)):
+            raise ValueError(f"{filepath!r} is a directory without {SAVED_MODEL_FILE!r}: a TF SavedModel, which "
+                             "ringflow cannot read; load a model saved by ringflow's model.save()")
+        filepath = os.path.join(filepath, SAVED_MODEL_FILE)
     if hdf5_format.is_hdf5(filepath):
         config, training, weights, state = hdf5_format.load_model(filepath)
         model = _from_config(config, custom_objects)

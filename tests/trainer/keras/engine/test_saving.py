@@ -117,3 +117,13 @@ def test_another_instance_of_the_architecture_reads_saved_weights(tmp_path):
     again.load_weights(str(tmp_path / "cp.ckpt"))
     for got, want in zip(again.get_weights(), model.get_weights()):
         np.testing.assert_array_equal(got, want)
+
+
+def test_save_format_tf_makes_a_directory_load_model_reads(tmp_path):
+    model = trained_model()
+    model.save(str(tmp_path / "saved_models" / "1"), save_format="tf")
+    loaded = keras.models.load_model(str(tmp_path / "saved_models" / "1"))
+    np.testing.assert_array_equal(loaded.predict(X), model.predict(X))
+    (tmp_path / "other").mkdir()
+    with pytest.raises(ValueError, match="a TF SavedModel, which ringflow cannot read"):
+        keras.models.load_model(str(tmp_path / "other"))
