@@ -119,3 +119,29 @@ def test_load_model_trains_averaged(tmp_path_factory):
     grads = [-2 / len(x) * x.T @ y for x, y in map(rank_data, range(SIZE))]
     np.testing.assert_allclose(loaded.get_weights()[0], -0.1 * np.mean(grads, axis=0), rtol=1e-5, atol=1e-7)
     WORLD.Barrier()
+
+
+def test_augmented_generators_with_averaged_metrics_keep_ranks_in_step():
+    """keras_mnist_advanced's idiom: fit_generator on ImageDataGenerator flows (each rank its own seed), validation
+    from a generator, metrics averaged before ReduceLROnPlateau decides: every rank ends with the same weights and
+    learning rate."""
+    rng = np.random.RandomState(RANK)
+    x = rng.uniform(0, 1, (32, 6, 6, 1)).astype("float32")
+    y = keras.utils.to_categorical((x.mean(axis=(1, 2, 3)) > 0.5).astype("int32"), 2)
+    model = keras.Sequential([keras.layers.Conv2D(2, 3, activation="relu", input_shape=(6, 6, 1)),
+                              keras.layers.Flatten(), keras.layers.Dense(2, activation="softmax")])
+    model.compile(hvd.DistributedOptimizer(keras.optimizers.Adadelta(1.0 * hvd.size())), "categorical_crossentropy",
+                  metrics=["accuracy"])
+    image = keras.preprocessing.image
+    train = image.ImageDataGenerator(rotation_range=8, width_shift_range=0.08, shear_range=0.3, height_shift_range=0.08,
+                                     zoom_range=0.08)
+    callbacks = [hvd.callbacks.BroadcastGlobalVariablesCallback(0), hvd.callbacks.MetricAverageCallback(),
+                 hvd.callbacks.LRWarmupCallback(warmup_epochs=1),
+                 keras.callbacks.ReduceLROnPlateau(patience=1, factor=0.5, min_delta=10.0)]  # every epoch a plateau
+    history = model.fit_generator(train.flow(x, y, batch_size=8, seed=RANK), steps_per_epoch=4 // SIZE + 1,
+                                  callbacks=callbacks, epochs=3, verbose=0,
+                                  validation_data=image.ImageDataGenerator().flow(x, y, batch_size=8),
+                                  validation_steps=2)
+    assert same_on_every_rank(np.concatenate([w.ravel() for w in model.get_weights()]))
+    assert same_on_every_rank(np.array(history.history["val_loss"] + history.history["lr"]))
+    assert float(K.get_value(model.optimizer.lr)) < 1.0 * SIZE  # ReduceLROnPlateau acted, alike on every rank
