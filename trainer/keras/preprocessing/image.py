@@ -11,6 +11,7 @@ import numpy as np
 
 from ..utils.data_utils import Sequence
 
+STD_EPSILON = 1e-6  # keras_preprocessing's guard against dividing by a zero standard deviation
 NEEDS_PIL = ("needs PIL (Pillow) to read image files, which ringflow does not use: load the images into a numpy "
              "array [N, height, width, channels] yourself and use ImageDataGenerator.flow(x, y)")
 
@@ -121,7 +122,7 @@ class ImageDataGenerator:
         if self.samplewise_center:
             x = x - np.mean(x, keepdims=True)
         if self.samplewise_std_normalization:
-            x = x / (np.std(x, keepdims=True) + 1e-6)
+            x = x / (np.std(x, keepdims=True) + STD_EPSILON)
         for wanted, stat, name in ((self.featurewise_center, self.mean, "featurewise_center"),
                                    (self.featurewise_std_normalization, self.std, "featurewise_std_normalization")):
             if wanted and stat is None:
@@ -130,7 +131,7 @@ class ImageDataGenerator:
         if self.featurewise_center:
             x = x - self.mean
         if self.featurewise_std_normalization:
-            x = x / (self.std + 1e-6)
+            x = x / (self.std + STD_EPSILON)
         return x
 
     def get_random_transform(self, img_shape, seed=None, rng=None):
