@@ -505,6 +505,23 @@ def test_keras_basic_classification(tmp_path, alias_dir):
     assert f"\n{label}\n" in out  # test_labels[0], printed after np.argmax(predictions[0])
 
 
+def test_keras_save_and_restore(tmp_path, alias_dir):
+    home = tmp_path / "home"
+    (home / ".keras" / "datasets").mkdir(parents=True)
+    corpus_data.keras_mnist_npz(home / ".keras" / "datasets" / "mnist.npz")
+    work = tmp_path / "work"
+    work.mkdir()
+    out = run_program("keras_save_and_restore.py", cwd=work, alias=alias_dir, env={"HOME": str(home)})
+    untrained = number(r"Untrained model, accuracy: +([\d.]+)%", out)
+    restored = [float(v) for v in re.findall(r"Restored model, accuracy: +([\d.]+)%", out)]
+    assert len(restored) == 5 and min(restored) > 80 > untrained  # each restore brings the trained weights back
+    assert "Epoch 00001: saving model to training_1/cp.ckpt" in out
+    assert sorted(p.name for p in (work / "training_2").glob("cp-*.ckpt*")) == \
+        [f"cp-{e:04d}.ckpt.npz" for e in (0, 2, 4, 6, 8, 10)]
+    assert out.splitlines().count("training_2/cp-0010.ckpt") == 1  # tf.train.latest_checkpoint: the last one
+    assert (work / "my_model.h5").is_file() and len(list((work / "saved_models").iterdir())) == 1
+
+
 def test_distributed_hello(tmp_path, alias_dir):
     out = run_program("distributed_hello.py", cwd=tmp_path, alias=alias_dir)
     assert "b'Hello, distributed TensorFlow!'\n" in out and "42.0\n" in out

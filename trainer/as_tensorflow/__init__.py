@@ -5,16 +5,22 @@
 
 install() puts a finder first on sys.meta_path that resolves `tensorflow` to trainer and `tensorflow.X.Y` to
 trainer.X.Y (tensorflow.compat.v1, tensorflow.contrib.*, tensorflow.python.client.timeline,
-tensorflow.examples.tutorials.mnist.input_data, tensorflow.keras.datasets, ...), and `horovod.tensorflow` to
-trainer.horovod: the program's modules are ringflow's very module objects (sys.modules aliases). It prints
-one line to stderr saying so (rank 0 only under MPI), naming a real TensorFlow if one is installed: it is
-then not used. Importing this module changes nothing: only the wrapper and install() turn the aliases on.
+tensorflow.examples.tutorials.mnist.input_data, tensorflow.keras.datasets, ...), `horovod.tensorflow` to
+trainer.horovod and `horovod.keras` to trainer.horovod.keras: the program's modules are ringflow's very module
+objects (sys.modules aliases). It prints one line to stderr saying so (rank 0 only under MPI), naming a real
+TensorFlow if one is installed: it is then not used. Importing this module changes nothing: only the wrapper
+and install() turn the aliases on.
+
+The standalone `keras` package (which Horovod's keras_mnist.py imports) is aliased to tg.keras only when asked:
+`python -m trainer.as_tensorflow --keras PROGRAM.py`, install(keras=True) or RINGFLOW_KERAS=1; a second stderr
+line says so, naming an installed Keras that is then not used. Unasked, `import keras` finds whatever is installed.
 """
 import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.metadata
 import importlib.util
+import os
 import sys
 import types
 
@@ -24,14 +30,18 @@ from .. import keras
 from ..contrib.missing import MISSING as CONTRIB_MISSING
 from ..unsupported import MISSING
 
-PREFIXES = {"tensorflow": "trainer", "horovod.tensorflow": "trainer.horovod"}
+PREFIXES = {"tensorflow": "trainer", "horovod.tensorflow": "trainer.horovod", "horovod.keras": "trainer.horovod.keras"}
+KERAS_PREFIXES = {"keras": "trainer.keras"}  # only when asked: a real Keras must not be shadowed silently
+KERAS_VARIABLE = "RINGFLOW_KERAS"  # "1": alias `keras` too, as --keras does
 NOTICE = "ringflow: running this program with ringflow as tensorflow"
+KERAS_NOTICE = "ringflow: running this program with ringflow's tf.keras as keras"
 _TF_DISTRIBUTIONS = ("tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tensorflow-intel", "tf-nightly")
 
 
-def target_of(fullname):
-    """The ringflow module that stands for `fullname` (tensorflow.contrib.rnn -> trainer.contrib.rnn), or None."""
-    for prefix, target in PREFIXES.items():
+def target_of(fullname, keras=False):
+    """The ringflow module that stands for `fullname` (tensorflow.contrib.rnn -> trainer.contrib.rnn), or None;
+    keras=True: the standalone `keras` package's names too (keras.layers -> trainer.keras.layers)."""
+    for prefix, target in dict(PREFIXES, **(KERAS_PREFIXES if keras else {})).items():
         if fullname == prefix or fullname.startswith(prefix + "."):
             return target + fullname[len(prefix):]
     return None
@@ -79,15 +89,18 @@ class _HorovodRoot(importlib.abc.Loader):
 
 
 class TensorflowFinder(importlib.abc.MetaPathFinder):
-    """Resolves tensorflow.* and horovod.tensorflow.* to ringflow's modules (first on sys.meta_path)."""
+    """Resolves tensorflow.*, horovod.tensorflow.* and horovod.keras.* (with `keras`: keras.* too) to ringflow's
+    modules (first on sys.meta_path)."""
+
+    keras = False
 
     def find_spec(self, fullname, path=None, target=None):
         if fullname == "horovod" and importlib.machinery.PathFinder.find_spec("horovod") is None:
             return importlib.util.spec_from_loader(fullname, _HorovodRoot(), is_package=True)
-        missing = _missing(fullname)
+        missing = _missing(fullname, self.keras)
         if missing:
             return importlib.util.spec_from_loader(fullname, _Missing(missing))
-        real = target_of(fullname)
+        real = target_of(fullname, self.keras)
         if real is None:
             return None
         if importlib.util.find_spec(real) is None:
@@ -96,8 +109,9 @@ class TensorflowFinder(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_loader(fullname, _AliasLoader(real))
 
 
-def _missing(fullname):
-    """Why a tf.contrib library or a tf.keras module (by its tensorflow.* or trainer.* name) is missing, or None.
+def _missing(fullname, keras_alias=False):
+    """Why a tf.contrib library or a tf.keras module (by its tensorflow.*, trainer.* or, aliased, keras.* name) is
+    missing, or None.
 
     `from tensorflow.contrib import crf` imports trainer.contrib.crf: answering for the trainer.* names
     too gives that statement the reason instead of a bare "cannot import name"."""
@@ -109,6 +123,8 @@ def _missing(fullname):
                     return f"tf.contrib.{name} is not available in ringflow ({CONTRIB_MISSING[name]})"
                 if package == "keras":
                     return _keras_missing(fullname[len(prefix):].split("."))
+    if keras_alias and fullname.startswith("keras."):
+        return _keras_missing(fullname[len("keras."):].split("."))
     return None
 
 
@@ -130,6 +146,16 @@ def _keras_missing(parts):
 _FINDER = TensorflowFinder()
 
 
+def installed_keras():
+    """The version of a standalone Keras installed beside ringflow ('' if unknown), or None."""
+    if importlib.machinery.PathFinder.find_spec("keras") is None:
+        return None
+    try:
+        return importlib.metadata.version("keras")
+    except importlib.metadata.PackageNotFoundError:
+        return ""
+
+
 def installed_tensorflow():
     """The version of a real TensorFlow installed beside ringflow ('' if its version is unknown), or None."""
     if importlib.machinery.PathFinder.find_spec("tensorflow") is None:
@@ -147,29 +173,46 @@ def is_installed():
     return _FINDER in sys.meta_path
 
 
-def install(notice=True):
-    """From now on `import tensorflow` (and the other aliases) give ringflow's modules; prints the notice once."""
-    if is_installed():
-        return
-    loaded = sys.modules.get("tensorflow")
-    if loaded is not None and loaded.__name__ != "trainer":
-        raise RuntimeError(f"A real TensorFlow was imported before trainer.as_tensorflow.install() "
-                           f"({getattr(loaded, '__file__', loaded)!r}): call install() before the program's first "
-                           "`import tensorflow`, or run it with `python -m trainer.as_tensorflow PROGRAM.py`")
-    real = installed_tensorflow()
-    sys.meta_path.insert(0, _FINDER)
+def install(notice=True, keras=None):
+    """From now on `import tensorflow` (and the other aliases) give ringflow's modules; prints the notice once.
+    keras=True (None: RINGFLOW_KERAS=1) aliases the standalone `keras` package to tg.keras as well."""
+    keras = os.environ.get(KERAS_VARIABLE, "0") not in ("", "0") if keras is None else bool(keras)
+    if not is_installed():
+        loaded = sys.modules.get("tensorflow")
+        if loaded is not None and loaded.__name__ != "trainer":
+            raise RuntimeError(f"A real TensorFlow was imported before trainer.as_tensorflow.install() "
+                               f"({getattr(loaded, '__file__', loaded)!r}): call install() before the program's "
+                               "first `import tensorflow`, or run it with `python -m trainer.as_tensorflow PROGRAM.py`")
+        real = installed_tensorflow()
+        sys.meta_path.insert(0, _FINDER)
+        if notice and _rank() in (None, 0):
+            shadowed = "" if real is None else f" (the installed TensorFlow{' ' + real if real else ''} is not used)"
+            print(NOTICE + shadowed, file=sys.stderr, flush=True)
+    if keras and not _FINDER.keras:
+        _alias_keras(notice)
+
+
+def _alias_keras(notice):
+    loaded = sys.modules.get("keras")
+    if loaded is not None and loaded.__name__ != "trainer.keras":
+        raise RuntimeError(f"A real Keras was imported before trainer.as_tensorflow.install(keras=True) "
+                           f"({getattr(loaded, '__file__', loaded)!r}): install before the program's first "
+                           "`import keras`, or run it with `python -m trainer.as_tensorflow --keras PROGRAM.py`")
+    _FINDER.keras = True
+    real = installed_keras()
     if notice and _rank() in (None, 0):
-        shadowed = "" if real is None else f" (the installed TensorFlow{' ' + real if real else ''} is not used)"
-        print(NOTICE + shadowed, file=sys.stderr, flush=True)
+        shadowed = "" if real is None else f" (the installed Keras{' ' + real if real else ''} is not used)"
+        print(KERAS_NOTICE + shadowed, file=sys.stderr, flush=True)
 
 
 def uninstall():
     """Remove the finder and forget the aliased modules (ringflow's own modules stay imported)."""
     if _FINDER in sys.meta_path:
         sys.meta_path.remove(_FINDER)
+    _FINDER.keras = False
     for name, module in list(sys.modules.items()):
         loader = getattr(getattr(module, "__spec__", None), "loader", None)
-        if (target_of(name) is not None and module.__name__ != name) or isinstance(loader, _HorovodRoot):
+        if (target_of(name, keras=True) is not None and module.__name__ != name) or isinstance(loader, _HorovodRoot):
             del sys.modules[name]
 
 

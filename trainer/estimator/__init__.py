@@ -7,7 +7,7 @@ canned estimator's optimizer), hvd.BroadcastGlobalVariablesHook(0) as a train ho
 (None elsewhere: a temporary directory). SavedModel export, warm starts, tf.distribute strategies, TF_CONFIG
 clusters and the boosted trees estimators raise NotImplementedError saying what to do instead.
 """
-from . import inputs
+from . import inputs, keras  # noqa: F401  (keras: registers tf.keras.estimator.model_to_estimator)
 from .canned.baseline import BaselineClassifier, BaselineEstimator, BaselineRegressor
 from .canned.boosted_trees import BoostedTreesClassifier, BoostedTreesEstimator, BoostedTreesRegressor
 from .canned.dnn import DNNClassifier, DNNEstimator, DNNRegressor

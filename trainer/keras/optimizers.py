@@ -18,22 +18,31 @@ from . import backend as K
 class Optimizer:
     """Base: subclasses name their per-weight `slots` and give step(p, g, slots, lr, t) -> (new p, new slots).
 
-    get_gradients(loss, params) is the override point for what reaches the update (a wrapper that averages the
-    gradients over ranks overrides it, as Horovod's Keras optimizer does); get_updates builds the step from it.
+    get_gradients(loss, params) is the override point for what reaches the update; get_updates builds the step
+    from it. `gradient_aggregator` (TF's OptimizerV2 argument: [(gradient, variable)] -> the same, aggregated)
+    is applied last, after clipping: Horovod's Keras DistributedOptimizer averages over ranks there.
     """
 
     slots = ()
     defaults = {"learning_rate": 0.001}
 
-    def __init__(self, **kwargs):
+    def __init__(self, *args, **kwargs):
+        if len(args) > len(self.defaults):
+            raise TypeError(f"{type(self).__name__} takes at most {len(self.defaults)} positional arguments "
+                            f"({', '.join(self.defaults)}), got {len(args)}")
+        for name, value in zip(self.defaults, args):  # TF's positional order: learning_rate first
+            if name in kwargs:
+                raise TypeError(f"{type(self).__name__} got multiple values for argument {name!r}")
+            kwargs[name] = value
         if "lr" in kwargs:
             kwargs["learning_rate"] = kwargs.pop("lr")
         self.clipnorm, self.clipvalue = kwargs.pop("clipnorm", None), kwargs.pop("clipvalue", None)
         decay = kwargs.pop("decay", 0.0)
+        self.gradient_aggregator = kwargs.pop("gradient_aggregator", None)
         unknown = set(kwargs) - set(self.defaults)
         if unknown:
             raise TypeError(f"Unexpected keyword arguments to {type(self).__name__}: {sorted(unknown)}; it takes "
-                            f"{sorted(self.defaults)}, lr, decay, clipnorm and clipvalue")
+                            f"{sorted(self.defaults)}, lr, decay, clipnorm, clipvalue and gradient_aggregator")
         self.hyper = dict(self.defaults, **kwargs)
         with get_default_graph().name_scope(type(self).__name__):
             self.iterations = Variable(0, dtype="int64", name="iterations", trainable=False)
@@ -55,6 +64,8 @@ class Optimizer:
             grads = [clip_by_norm(g, self.clipnorm) for g in grads]
         if self.clipvalue is not None:
             grads = [clip_by_value(g, -self.clipvalue, self.clipvalue) for g in grads]
+        if self.gradient_aggregator is not None:
+            grads = [g for g, _ in self.gradient_aggregator(list(zip(grads, params)))]
         return grads
 
     def get_updates(self, loss, params):
@@ -103,8 +114,8 @@ class SGD(Optimizer):
 
     defaults = {"learning_rate": 0.01, "momentum": 0.0, "nesterov": False}
 
-    def __init__(self, **kwargs):
-        super().__init__(**kwargs)
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
         self.slots = ("momentum",) if self.hyper["momentum"] else ()
 
     def step(self, p, g, slots, lr, t):
@@ -203,9 +214,9 @@ class Nadam(Optimizer):
     defaults = {"learning_rate": 0.001, "beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-7}
     slots = ("m", "v")
 
-    def __init__(self, **kwargs):
+    def __init__(self, *args, **kwargs):
         kwargs.pop("schedule_decay", None)
-        super().__init__(**kwargs)
+        super().__init__(*args, **kwargs)
         with get_default_graph().name_scope(type(self).__name__):
             self.m_schedule = K.variable(1.0, name="momentum_cache")
         self.weights.append(self.m_schedule)
@@ -236,7 +247,7 @@ class TFOptimizer(Optimizer):
         with get_default_graph().name_scope("TFOptimizer"):
             self.iterations = Variable(0, dtype="int64", name="iterations", trainable=False)
         self.weights = [self.iterations]
-        self.clipnorm = self.clipvalue = None
+        self.clipnorm = self.clipvalue = self.gradient_aggregator = None
 
     def get_updates(self, loss, params):
         return [self.optimizer.minimize(loss, var_list=params), K.update_add(self.iterations, 1)]
@@ -266,11 +277,12 @@ def deserialize(config, custom_objects=None):
 
 
 def get(identifier):
-    """An optimizer from a name ('adam'), a config dict, a Keras optimizer (as is) or a tf.train optimizer."""
+    """An optimizer from a name ('adam'), a config dict, a Keras optimizer (as is) or a tf.train optimizer (or a
+    wrapper of one, such as tg.DistributedOptimizer)."""
     if isinstance(identifier, Optimizer):
         return identifier
-    if isinstance(identifier, TrainOptimizer):
-        return TFOptimizer(identifier)
+    if isinstance(identifier, TrainOptimizer) or callable(getattr(identifier, "compute_gradients", None)):
+        return TFOptimizer(identifier)  # a wrapper of one too, such as tg.DistributedOptimizer
     if isinstance(identifier, dict):
         return deserialize(identifier)
     if isinstance(identifier, str):

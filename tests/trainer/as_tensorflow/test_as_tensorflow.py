@@ -15,6 +15,7 @@ from tests.trainer.program.test_datasets import write_idx
 
 UNMODIFIED = ROOT / "tests" / "tf1_programs" / "unmodified"
 NOTICE = "ringflow: running this program with ringflow as tensorflow"
+KERAS_NOTICE = "ringflow: running this program with ringflow's tf.keras as keras"
 TIMEOUT = 120  # seconds; each program takes a few on a loaded 2-core machine
 
 
@@ -167,3 +168,54 @@ def test_importing_the_module_alone_changes_nothing():
     assert wrapper.target_of("tensorflow.contrib.rnn") == "trainer.contrib.rnn"
     assert wrapper.target_of("horovod.tensorflow") == "trainer.horovod" and wrapper.target_of("numpy") is None
     assert Path(wrapper.__file__).parent.name == "as_tensorflow"
+
+
+def _write_keras_mnist(home, seed=0, train=1024, test=256):
+    """~/.keras/datasets/mnist.npz under `home`: each class a fixed random image, each example it plus noise."""
+    rng = np.random.default_rng(seed)
+    prototypes = rng.uniform(0, 1, (10, 28, 28))
+    arrays = {}
+    for split, n in (("train", train), ("test", test)):
+        labels = rng.integers(0, 10, n).astype(np.uint8)
+        images = np.clip(prototypes[labels] + rng.normal(0, 0.35, (n, 28, 28)), 0, 1)
+        arrays[f"x_{split}"], arrays[f"y_{split}"] = (images * 255).astype(np.uint8), labels
+    (home / ".keras" / "datasets").mkdir(parents=True)
+    np.savez(home / ".keras" / "datasets" / "mnist.npz", **arrays)
+
+
+@pytest.mark.parametrize("ranks", [None, 2])
+def test_unmodified_keras_horovod_program(tmp_path, ranks):
+    if ranks and find_mpiexec() is None:
+        pytest.skip("no mpiexec found")
+    _write_keras_mnist(tmp_path)
+    done = _run(["-m", "trainer.as_tensorflow", "--keras", str(UNMODIFIED / "keras_horovod_mnist.py")],
+                cwd=tmp_path, env=mpi_env(HOME=str(tmp_path)), mpi_ranks=ranks)
+    assert float(re.search(r"Test accuracy: ([\d.]+)", done.stdout).group(1)) > 0.7  # chance: 0.1; unseeded
+    assert "ranks agree: True lr: " + ("1.0" if ranks is None else "2.0") in done.stdout
+    assert done.stdout.count("Test loss") == 1  # rank 0 prints, as the program says
+    assert "finished gradual learning rate warmup" in done.stdout
+    assert sorted(p.name for p in tmp_path.glob("checkpoint-*.h5")) == \
+        [f"checkpoint-{e}.h5" for e in range(1, (4 if ranks is None else 2) + 1)]
+    assert done.stderr.count(KERAS_NOTICE) == 1
+
+
+def test_keras_is_aliased_only_when_asked(tmp_path):
+    site = tmp_path / "site"
+    (site / "keras").mkdir(parents=True)
+    (site / "keras" / "__init__.py").write_text("REAL = True\n")
+    (site / "keras-2.2.4.dist-info").mkdir()
+    (site / "keras-2.2.4.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: keras\nVersion: 2.2.4\n")
+    program = tmp_path / "prog.py"
+    program.write_text("import keras, horovod.keras as hvd\nprint(keras.__name__, hvd.__name__)\n")
+    env = mpi_env(PYTHONPATH=f"{ROOT}:{site}")
+    plain = _run(["-m", "trainer.as_tensorflow", str(program)], cwd=tmp_path, env=env)
+    assert plain.stdout.split() == ["keras", "trainer.horovod.keras"] and KERAS_NOTICE not in plain.stderr
+    for args, extra in ((["--keras"], {}), ([], {"RINGFLOW_KERAS": "1"})):
+        asked = _run(["-m", "trainer.as_tensorflow", *args, str(program)], cwd=tmp_path,
+                     env=mpi_env(PYTHONPATH=f"{ROOT}:{site}", **extra))
+        assert asked.stdout.split() == ["trainer.keras", "trainer.horovod.keras"]
+        assert f"{KERAS_NOTICE} (the installed Keras 2.2.4 is not used)" in asked.stderr
+    missing = tmp_path / "missing.py"
+    missing.write_text("from keras.applications import ResNet50\n")
+    failed = _run(["-m", "trainer.as_tensorflow", "--keras", str(missing)], cwd=tmp_path, check=False)
+    assert failed.returncode == 1 and "not available in ringflow" in failed.stderr

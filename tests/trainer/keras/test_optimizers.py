@@ -133,3 +133,11 @@ def test_clipnorm_and_constraints():
     w = run(keras.optimizers.SGD(lr=1.0, clipnorm=0.1), steps=1)
     g = grad(W0.astype(np.float64))
     np.testing.assert_allclose(w, W0 - g * 0.1 / np.linalg.norm(g), rtol=1e-5)
+
+
+def test_hyper_parameters_may_be_positional_in_tfs_order():
+    opt = keras.optimizers.SGD(0.5, 0.9, True)
+    assert opt.get_config()["momentum"] == 0.9 and opt.get_config()["nesterov"] is True
+    assert keras.backend.get_value(keras.optimizers.Adadelta(2.0).lr) == 2.0
+    with pytest.raises(TypeError, match="multiple values for argument 'learning_rate'"):
+        keras.optimizers.Adam(0.1, learning_rate=0.2)

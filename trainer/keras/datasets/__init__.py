@@ -1,9 +1,9 @@
-"""tf.keras.datasets: mnist and fashion_mnist, read from the local Keras cache (~/.keras/datasets), never
-downloaded (cache.py); the other data sets fail naming what is missing."""
+"""tf.keras.datasets: mnist, fashion_mnist, cifar10, cifar100, imdb, reuters and boston_housing, read from the
+local Keras cache (~/.keras/datasets) under the file names Keras uses, never downloaded (cache.py)."""
 from ...unsupported import missing_names
-from . import fashion_mnist, mnist  # noqa: F401
+from . import boston_housing, cifar10, cifar100, fashion_mnist, imdb, mnist, reuters  # noqa: F401
 
-__all__ = ["fashion_mnist", "mnist"]
+__all__ = ["boston_housing", "cifar10", "cifar100", "fashion_mnist", "imdb", "mnist", "reuters"]
 
-__getattr__ = missing_names(__name__, have="only mnist and fashion_mnist are here (read from local files); load "
-                            "other data sets with numpy")
+__getattr__ = missing_names(__name__, have="the data sets here are " + ", ".join(__all__) + " (read from local "
+                            "files); load other data sets with numpy")

@@ -8,6 +8,7 @@ from ...train.saver import Saver
 from .. import backend as K
 from ..utils.generic_utils import to_list
 from ..utils.layer_utils import print_summary
+from . import hdf5_format
 from .base_layer import LAYERS, Layer, call_masked, history, mask_of
 from .input_layer import InputLayer
 
@@ -263,18 +264,35 @@ class Network(Layer):
 
     # --- weights on disk ------------------------------------------------------------------------------------
     def save_weights(self, filepath, overwrite=True, save_format=None):
-        """Write the weights as a TF checkpoint at `filepath` (tf.train.Saver's files). HDF5 needs h5py, which
-        ringflow does not use: a '.h5' path is refused."""
-        _refuse_hdf5(filepath, save_format)
+        """Write the weights as a TF checkpoint at `filepath` (tf.train.Saver's files), or in Keras' HDF5 layout
+        for a .h5 path or save_format='h5' (needs h5py)."""
+        if save_format == "h5" or str(filepath).endswith(hdf5_format.SUFFIXES):
+            with hdf5_format.open_file(filepath, "w") as f:
+                hdf5_format.save_weights_to_group(f, self.layers)
+            return
         Saver(var_list=self._by_name()).save(K.get_session(), filepath, write_meta_graph=False)
 
     def load_weights(self, filepath, by_name=False):
-        """Read weights written by save_weights (matched by variable name)."""
-        _refuse_hdf5(filepath, None)
+        """Read weights written by save_weights: a TF checkpoint (matched by layer position and weight name, as TF's
+        object-based checkpoints match, so another instance of the architecture reads it) or an HDF5 file
+        (Keras' too; matched by order among the layers with weights, or by layer name with by_name=True)."""
+        if hdf5_format.is_hdf5(filepath) or str(filepath).endswith(hdf5_format.SUFFIXES):
+            with hdf5_format.open_file(filepath, "r") as f:
+                hdf5_format.load_weights_from_group(f["model_weights"] if "model_weights" in f else f, self.layers,
+                                                    by_name)
+            return
         Saver(var_list=self._by_name()).restore(K.get_session(), filepath)
 
     def _by_name(self):
-        return {w.op.name: w for w in self.weights}
+        # TF's object-based keys (layer_with_weights-0/kernel/.ATTRIBUTES/VARIABLE_VALUE): a new instance of the
+        # architecture, whose layers Keras names dense_2, dense_3, ..., restores what an earlier one saved
+        keys = {}
+        for i, layer in enumerate(layer for layer in self.layers if layer.weights):
+            for w in layer.weights:
+                attribute = w.op.name[len(layer.name) + 1:] if w.op.name.startswith(layer.name + "/") else \
+                    w.op.name.rsplit("/", 1)[-1]
+                keys[f"layer_with_weights-{i}/{attribute}/.ATTRIBUTES/VARIABLE_VALUE"] = w
+        return keys
 
 
 def _params(fn):
@@ -290,8 +308,3 @@ def _jsonable(value):
         return value.name
     raise TypeError(f"Cannot write {value!r} into a model config: give layers JSON-friendly arguments")
 
-
-def _refuse_hdf5(filepath, save_format):
-    if save_format == "h5" or str(filepath).endswith((".h5", ".hdf5", ".keras")):
-        raise ImportError(f"Cannot write or read {filepath!r} as HDF5: ringflow's Keras does not use h5py. Give a "
-                          "path without the .h5 suffix to use the TF checkpoint format")

@@ -284,6 +284,6 @@ class Model(Network):
                           use_multiprocessing=False, verbose=0):
         return self.predict(generator, steps=steps, verbose=verbose)
 
-    def save(self, filepath, overwrite=True, include_optimizer=True):
-        """Write the architecture, the weights and the optimizer's state to one file (see saving.save_model)."""
-        save_model(self, filepath, overwrite, include_optimizer)
+    def save(self, filepath, overwrite=True, include_optimizer=True, save_format=None, signatures=None):
+        """Write the architecture, the weights and the optimizer's state (see saving.save_model)."""
+        save_model(self, filepath, overwrite, include_optimizer, save_format)
