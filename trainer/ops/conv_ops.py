@@ -84,7 +84,7 @@ def in_nhwc(fn, x, data_format):
     return transpose(fn(transpose(x, (0, 2, 3, 1))), (0, 3, 1, 2))
 
 
-def _dilate(w, rates):
+def dilate_filter(w, rates):
     """The HWIO filter with rate - 1 zeros between its taps: a convolution with it is the atrous one."""
     if rates == (1, 1):
         return w
@@ -111,7 +111,7 @@ def conv2d(input, filter=None, strides=None, padding=None, use_cudnn_on_gpu=True
         raise ValueError(f"conv2d needs a 4-D NHWC input and 4-D HWIO filters, got {x.shape} and {w.shape}")
     data_format = check_data_format(data_format)
     strides = spatial_values(strides, "strides", data_format)
-    w = _dilate(w, spatial_values(1 if dilations is None else dilations, "dilations", data_format))
+    w = dilate_filter(w, spatial_values(1 if dilations is None else dilations, "dilations", data_format))
     padding = check_padding(padding)
     return in_nhwc(lambda nhwc: apply_op("Conv2D", [nhwc, w], name=name or "Conv2D", strides=strides,
                                           padding=padding), x, data_format)

@@ -1,6 +1,6 @@
 """The array kernels of Conv2D and its gradients: im2col gathered in the filter's (kh, kw, c) order, then a GEMM.
 
-NHWC images, HWIO filters, dilation already folded into the filter (conv_ops._dilate). The columns of a
+NHWC images, HWIO filters, dilation already folded into the filter (conv_ops.dilate_filter). The columns of a
 whole batch are large (LeNet's second layer: 40 MB), so on the host they are gathered and multiplied a few
 images at a time into one reused buffer that stays in cache between its gather and its GEMM.
 The input gradient of a stride-1 convolution is itself a stride-1 convolution (of the output gradient,
