@@ -4,8 +4,8 @@ One exception, NotInRingflow, and one way for a module to raise it: `__getattr__
 """
 
 MISSING = {
-    "keras": "of tf.keras, applications, estimator, wrappers and the recurrent, 3-D, separable and depthwise "
-             "convolution layers are missing: build those parts with tf.layers and tf.nn",
+    "keras": "of tf.keras, estimator, wrappers and the recurrent layers are missing: build those parts with "
+             "tf.layers and tf.nn",
     "lite": "tf.lite", "saved_model": "tf.saved_model: save variables with tf.train.Saver",
     "SparseTensor": "sparse tensors", "IndexedSlices": "IndexedSlices: gradients are dense tensors here",
     "sparse": "sparse tensors", "py_func": "tf.py_func: the graph runs numpy kernels; register an op instead",

@@ -2,19 +2,19 @@
 
 Models (functional, Sequential, subclassed), compile/fit/evaluate/predict, the core, convolution, pooling,
 embedding, normalization, merge and advanced-activation layers, losses, metrics, optimizers, callbacks, backend,
-utils, preprocessing.sequence and datasets' MNIST loaders. Missing names (recurrent layers, applications, ...)
-raise NotInRingflow saying so.
+utils, preprocessing.sequence, datasets' MNIST loaders and the ImageNet applications. Missing names (recurrent
+layers, ...) raise NotInRingflow saying so.
 """
 from ..unsupported import MISSING, missing_names
-from . import (activations, backend, callbacks, constraints, datasets, initializers, layers, losses, metrics, models,
-               optimizers, preprocessing, regularizers, utils)
+from . import (activations, applications, backend, callbacks, constraints, datasets, initializers, layers, losses,
+               metrics, models, optimizers, preprocessing, regularizers, utils)
 from .engine.input_layer import Input
 from .engine.sequential import Sequential
 from .engine.training import Model
 
 __version__ = "2.2.4-tf"
 
-__all__ = ["Input", "Model", "Sequential", "activations", "backend", "callbacks", "constraints", "datasets",
+__all__ = ["Input", "Model", "Sequential", "activations", "applications", "backend", "callbacks", "constraints", "datasets",
            "initializers", "layers", "losses", "metrics", "models", "optimizers", "preprocessing", "regularizers",
            "utils"]
 
