@@ -4,7 +4,7 @@ import numpy as np
 from .array_ops import transpose
 from .core_ops import convert_to_tensor
 from .math_ops import binary_operands
-from .kernels import conv as conv_kernels, pool as pool_kernels
+from .kernels import conv as conv_kernels, pool as pool_kernels, taps
 from .kernels.conv import out_size
 from ..framework.registry import apply_op, get_array_module, register
 
@@ -129,15 +129,7 @@ def _max_pool_grad(x, y, g, ksize, strides, padding):
     tiled = pool_kernels.tiles(x.shape, ksize, strides, padding)
     if tiled:
         return pool_kernels.max_pool_grad(x, y, g, ksize, *tiled)
-    kh, kw = ksize
-    win, _, _ = _windows(x, kh, kw, strides, padding, fill=-np.inf)
-    n, ho, wo, c = win.shape[:4]
-    first = win.reshape(n, ho, wo, c, kh * kw).argmax(axis=-1)  # ties go to the first maximum, as in TF
-    xp = get_array_module(g)
-    dcols = xp.zeros((n, ho, wo, kh, kw, c), dtype=g.dtype)
-    for k in range(kh * kw):
-        dcols[:, :, :, k // kw, k % kw] = xp.where(first == k, g, 0)
-    return xp.ascontiguousarray(scatter_windows(dcols, x.shape, kh, kw, strides, padding))
+    return taps.max_pool_grad(x, y, g, ksize, strides, padding)
 
 
 def _pool_infer(x, ksize, strides, padding):
