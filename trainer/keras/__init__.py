@@ -14,8 +14,8 @@ from .engine.training import Model
 
 __version__ = "2.2.4-tf"
 
-__all__ = ["Input", "Model", "Sequential", "activations", "applications", "backend", "callbacks", "constraints", "datasets",
-           "initializers", "layers", "losses", "metrics", "models", "optimizers", "preprocessing", "regularizers",
-           "utils"]
+__all__ = ["Input", "Model", "Sequential", "activations", "applications", "backend", "callbacks", "constraints",
+           "datasets", "initializers", "layers", "losses", "metrics", "models", "optimizers", "preprocessing",
+           "regularizers", "utils"]
 
 __getattr__ = missing_names(__name__, have=MISSING["keras"])

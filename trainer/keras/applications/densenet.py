@@ -2,8 +2,9 @@
 (8,062,504 parameters with the 1000-class top)."""
 from .. import backend as K
 from .. import layers
-from .imagenet_utils import (check_weights, decode_predictions, image_input, input_shape_for, load_weights,  # noqa: F401
-                             model_from, preprocess_input as imagenet_preprocess, top_or_pooling)
+from .imagenet_utils import decode_predictions  # noqa: F401 (each module has it, as in Keras)
+from .imagenet_utils import (check_weights, image_input, input_shape_for, load_weights, model_from,
+                             preprocess_input as imagenet_preprocess, top_or_pooling)
 
 WEIGHTS_URL = "https://github.com/keras-team/keras-applications/releases/download/densenet/"
 EPSILON = 1.001e-5  # DenseNet's batch normalization epsilon in Keras

@@ -1,8 +1,9 @@
 """MobileNet (v1) as Keras 2.2.4-tf builds it: conv1, conv_dw_1 ... conv_pw_13, conv_preds (4,253,864
 parameters at alpha 1 with the 1000-class top)."""
 from .. import layers
-from .imagenet_utils import (check_weights, decode_predictions, image_input, input_shape_for, load_weights,  # noqa: F401
-                             model_from, preprocess_input as imagenet_preprocess, top_or_pooling)
+from .imagenet_utils import decode_predictions  # noqa: F401 (each module has it, as in Keras)
+from .imagenet_utils import (check_weights, image_input, input_shape_for, load_weights, model_from,
+                             preprocess_input as imagenet_preprocess, top_or_pooling)
 
 WEIGHTS_URL = "https://github.com/fchollet/deep-learning-models/releases/download/v0.6/"
 # (pointwise filters, stride) of the 13 depthwise-separable blocks

@@ -1,8 +1,9 @@
 """VGG16 and VGG19 as Keras 2.2.4-tf builds them: block1_conv1 ... block5_pool, fc1, fc2, predictions
 (138,357,544 and 143,667,240 parameters with the 1000-class top)."""
 from .. import layers
-from .imagenet_utils import (check_weights, decode_predictions, image_input, input_shape_for, load_weights,  # noqa: F401
-                             model_from, preprocess_input as imagenet_preprocess, top_or_pooling)
+from .imagenet_utils import decode_predictions  # noqa: F401 (each module has it, as in Keras)
+from .imagenet_utils import (check_weights, image_input, input_shape_for, load_weights, model_from,
+                             preprocess_input as imagenet_preprocess, top_or_pooling)
 
 WEIGHTS_URL = "https://github.com/fchollet/deep-learning-models/releases/download/v0.1/"
 
