@@ -44,7 +44,7 @@ def init(model, seed=0):
         (image, batch), graph = KERAS_RESNET50, tg.Graph()
         with graph.as_default():
             tg.set_random_seed(seed)
-            params = tg.keras.backend.batch_get_value(_keras_model(model).weights)
+            params = tg.keras.backend.batch_get_value(keras_model(model).weights)
         return params, rng.standard_normal((batch, *image)).astype(np.float32), rng.integers(0, CLASSES, batch)
     if model == "mlp":
         widths, batch = MLP
@@ -91,7 +91,7 @@ def _ringflow_logits(model, x, params):
     return h, variables
 
 
-def _keras_model(model):
+def keras_model(model):
     keras = tg.keras
     if model == "keras-resnet50":
         return keras.applications.ResNet50(weights=None, input_shape=KERAS_RESNET50[0], classes=CLASSES)
@@ -106,7 +106,7 @@ def _keras_model(model):
 def _keras_logits(model, params):
     """(input, logits, the model's updates, session) of the Keras model in training mode, holding `params`."""
     tg.keras.backend.set_learning_phase(1)  # before the layers are called: batch normalization reads it then
-    net = _keras_model(model)
+    net = keras_model(model)
     net.set_weights(params)
     last = net.layers[-1]
     logits = tg.nn.bias_add(tg.matmul(last.input, last.kernel), last.bias)  # before the classifier's softmax
@@ -207,7 +207,7 @@ def torch_resnet50(classes):
     return ResNet50()
 
 
-def _resnet_tensors(net):
+def resnet_tensors(net):
     """Its parameters and running statistics in Keras' weight order."""
     import torch
     tensors = []
@@ -228,7 +228,7 @@ def torch_module(model, params):
     if model == "keras-resnet50":
         net = torch_resnet50(CLASSES)
         with torch.no_grad():
-            for t, v in zip(_resnet_tensors(net), values, strict=True):
+            for t, v in zip(resnet_tensors(net), values, strict=True):
                 t.copy_(v)
         return net
     if model == "lstm":
