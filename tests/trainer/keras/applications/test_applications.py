@@ -136,3 +136,15 @@ def test_without_h5py_an_hdf5_file_is_refused_naming_it(tmp_path):
     (tmp_path / "w.h5").write_bytes(b"")
     with pytest.raises(ImportError, match="needs h5py"):
         A.VGG16(weights=str(tmp_path / "w.h5"), include_top=False)
+
+
+def test_input_tensor_plain_or_keras():
+    import trainer as tg
+    images = tg.placeholder(tg.float32, [None, 32, 32, 3])
+    model = A.VGG16(weights=None, include_top=False, input_tensor=images, pooling="max")
+    assert model.inputs[0] is images and K.int_shape(model.outputs[0]) == (None, 512)
+    inputs = keras.Input((32, 32, 3))
+    doubled = keras.layers.Lambda(lambda t: t * 2)(inputs)
+    model = A.MobileNet(weights=None, include_top=False, input_tensor=doubled, alpha=0.25, pooling="avg")
+    assert model.inputs[0] is inputs  # the Inputs the tensor came from, as Keras' get_source_inputs finds them
+    assert model.predict(np.ones((1, 32, 32, 3), np.float32)).shape == (1, 256)
