@@ -1,4 +1,5 @@
-"""3-D convolution and pooling (tf.nn.conv3d, max_pool3d, avg_pool3d) on NDHWC volumes, DHWIO filters."""
+"""3-D convolution, its transpose and pooling (tf.nn.conv3d, conv3d_transpose, max_pool3d, avg_pool3d) on NDHWC
+volumes, DHWIO filters."""
 import numpy as np
 
 from .core_ops import convert_to_tensor
@@ -6,6 +7,7 @@ from .kernels import taps
 from .kernels.conv import out_size
 from .math_ops import binary_operands
 from .conv_ops import check_padding
+from .shape_tensors import known_shape
 from ..framework.registry import apply_op, register
 
 
@@ -65,6 +67,43 @@ def conv3d(input, filter=None, strides=None, padding=None, data_format="NDHWC", 
         raise ValueError(f"conv3d needs a 5-D NDHWC input and 5-D DHWIO filters, got {x.shape} and {w.shape}")
     return apply_op("Conv3D", [x, w], name=name or "Conv3D", strides=_volume_values(strides, "strides"),
                     padding=check_padding(padding))
+
+
+def _transpose(value, w, output_shape, strides, padding, static=None):
+    shape = tuple(int(d) for d in output_shape)
+    outs = tuple(out_size(d, k, s, padding)[0] for d, k, s in zip(shape[1:4], w.shape[:3], strides))
+    if len(shape) != 5 or shape[0] != value.shape[0] or shape[4] != w.shape[3] or outs != value.shape[1:4]:
+        raise ValueError(f"conv3d_transpose: output_shape {shape} does not fit a value of shape {value.shape} and "
+                         f"a filter of shape {w.shape} ({padding}, strides {strides}): a convolution maps it to "
+                         f"{outs}")
+    return taps.conv_input_grad(value, shape, w, strides, padding)
+
+
+def _transpose_grad(op, g):
+    value, w, _ = op.inputs
+    attrs = dict(strides=op.attrs["strides"], padding=op.attrs["padding"])
+    return [apply_op("Conv3D", [g, w], **attrs), apply_op("Conv3DBackpropFilterV2", [g, value, w], **attrs), None]
+
+
+register("Conv3DTranspose", _transpose, infer=lambda value, w, shape, static=None, **a: [(static, value.dtype)],
+         grad=_transpose_grad, fresh=True)
+
+
+def conv3d_transpose(value, filter=None, output_shape=None, strides=None, padding="SAME",  # noqa: A002
+                     data_format="NDHWC", name=None, filters=None):
+    """The transpose (gradient) of conv3d: `value` (N, D, H, W, in) and `filter` (kd, kh, kw, out, in) give a
+    tensor of `output_shape` (a list of ints/Tensors, or a Tensor)."""
+    _check_ndhwc(data_format, "conv3d_transpose")
+    if (filter is None) == (filters is None) or output_shape is None or strides is None:
+        raise ValueError("conv3d_transpose needs value, filter (or filters), output_shape and strides")
+    x, w = binary_operands("Conv3DTranspose", value, filter if filters is None else filters)
+    if x.ndim != 5 or w.ndim != 5:
+        raise ValueError(f"conv3d_transpose needs a 5-D value and a 5-D filter, got {x.shape} and {w.shape}")
+    shape_t = convert_to_tensor(output_shape)  # a list holding Tensors is packed, as TF1 does
+    dims = known_shape(shape_t)
+    return apply_op("Conv3DTranspose", [x, w, shape_t], name=name or "conv3d_transpose",
+                    strides=_volume_values(strides, "strides"), padding=check_padding(padding),
+                    static=None if dims is None else tuple(dims))
 
 
 def _pool_infer(x, ksize, strides, padding):

@@ -61,3 +61,17 @@ def test_conv3d_checks_its_arguments():
                      data_format="NCDHW")
     with pytest.raises(ValueError, match="5-D NDHWC"):
         tg.nn.conv3d(tg.zeros([1, 2, 2, 1]), tg.zeros([1, 1, 1, 1, 1]), [1, 1, 1, 1, 1], "SAME")
+
+
+@pytest.mark.parametrize("padding, strides, out_dhw", [("SAME", (2, 1, 2), (4, 2, 6)), ("VALID", (2, 2, 1), (4, 4, 5)),
+                                                       ("VALID", (1, 1, 1), (3, 3, 5))])
+def test_conv3d_transpose_against_torch(padding, strides, out_dhw):
+    x, w = RNG.standard_normal((2, 2, 2, 3, 3)), RNG.standard_normal((2, 2, 3, 2, 3))  # DHW, out, in
+
+    def torch_fn(a, b):
+        y = torch.nn.functional.conv_transpose3d(a.permute(0, 4, 1, 2, 3), b.permute(4, 3, 0, 1, 2), stride=strides)
+        crops = [(f - o) // 2 for f, o in zip(y.shape[2:], out_dhw)]  # SAME crops the full output's middle
+        return y[:, :, crops[0]:crops[0] + out_dhw[0], crops[1]:crops[1] + out_dhw[1],
+                 crops[2]:crops[2] + out_dhw[2]].permute(0, 2, 3, 4, 1)
+    check_op(lambda a, b: tg.nn.conv3d_transpose(a, b, [2, *out_dhw, 2], [1, *strides, 1], padding), [x, w],
+             torch_fn=torch_fn if torch is not None else None, tol32=dict(rtol=1e-4, atol=1e-4))

@@ -1,6 +1,7 @@
-"""Keras' volumetric layers over (batch, depth, rows, cols, channels): Conv3D, ZeroPadding3D, Cropping3D,
-UpSampling3D, MaxPooling3D, AveragePooling3D, GlobalMax/AveragePooling3D."""
-from ...ops.conv3d_ops import avg_pool3d, conv3d, max_pool3d
+"""Keras' volumetric layers over (batch, depth, rows, cols, channels): Conv3D, Conv3DTranspose, ZeroPadding3D,
+Cropping3D, UpSampling3D, MaxPooling3D, AveragePooling3D, GlobalMax/AveragePooling3D."""
+from ...ops.array_ops import shape
+from ...ops.conv3d_ops import avg_pool3d, conv3d, conv3d_transpose, max_pool3d
 from ...ops.nn_ops import bias_add
 from ...ops.pad_ops import pad
 from .. import backend as K
@@ -21,6 +22,45 @@ class Conv3D(Conv):
         if self.use_bias:
             out = bias_add(out, self.bias)
         return self.activation(out)
+
+
+class Conv3DTranspose(Conv3D):
+    """The transpose of Conv3D (its input gradient run forward): kernel (kd, kh, kw, filters, in_channels)."""
+
+    def __init__(self, filters, kernel_size, strides=(1, 1, 1), padding="valid", output_padding=None,
+                 data_format=None, **kwargs):
+        super().__init__(filters, kernel_size, strides=strides, padding=padding, data_format=data_format, **kwargs)
+        if output_padding is not None:
+            raise ValueError(f"Conv3DTranspose: ringflow has output_padding=None only, got {output_padding!r}")
+        self.output_padding = None
+
+    def build(self, input_shape):
+        channels = input_shape[-1]
+        if channels is None:
+            raise ValueError("The channel dimension of the inputs should be defined. Found `None`.")
+        self.kernel = self.add_weight("kernel", self.kernel_size + (self.filters, channels),
+                                      initializer=self.kernel_initializer, regularizer=self.kernel_regularizer,
+                                      constraint=self.kernel_constraint)
+        self.bias = self.add_weight("bias", (self.filters,), initializer=self.bias_initializer,
+                                    regularizer=self.bias_regularizer, constraint=self.bias_constraint) \
+            if self.use_bias else None
+        self.input_spec = InputSpec(ndim=5, axes={-1: channels})
+        self.built = True
+
+    def call(self, inputs):
+        dynamic, static = shape(inputs), K.int_shape(inputs)
+        dims = [dynamic[0]]
+        for i, (s, k) in enumerate(zip(self.strides, self.kernel_size)):
+            size = static[i + 1] if static[i + 1] is not None else dynamic[i + 1]
+            dims.append(size * s + (max(k - s, 0) if self.padding == "valid" else 0))
+        out = conv3d_transpose(inputs, self.kernel, dims + [self.filters], strides=(1,) + self.strides + (1,),
+                               padding=self.padding.upper())
+        if self.use_bias:
+            out = bias_add(out, self.bias)
+        return self.activation(out)
+
+    def get_config(self):
+        return dict(super().get_config(), output_padding=self.output_padding)
 
 
 def _pairs(value, name):
@@ -129,5 +169,5 @@ class GlobalMaxPooling3D(GlobalPooling):
     rank = 3
 
 
-Convolution3D, MaxPool3D, AvgPool3D = Conv3D, MaxPooling3D, AveragePooling3D
+Convolution3D, Convolution3DTranspose, MaxPool3D, AvgPool3D = Conv3D, Conv3DTranspose, MaxPooling3D, AveragePooling3D
 GlobalAvgPool3D, GlobalMaxPool3D = GlobalAveragePooling3D, GlobalMaxPooling3D

@@ -55,3 +55,17 @@ def test_padding_cropping_upsampling_3d():
 def test_mixed_padding_is_refused_naming_the_argument():
     with pytest.raises(ValueError, match="`padding` should be"):
         keras.layers.ZeroPadding3D(((1, 0), (0, 2), 1))
+
+
+@pytest.mark.parametrize("padding, expected", [("valid", (5, 7, 7)), ("same", (4, 6, 6))])
+def test_conv3d_transpose_shapes_and_values(padding, expected):
+    x = RNG.uniform(-1, 1, (2, 2, 3, 3, 3)).astype(np.float32)
+    layer = keras.layers.Conv3DTranspose(2, 3, strides=(2, 2, 2), padding=padding)
+    out = run_layer(layer, x)[0]
+    kernel, bias = layer.get_weights()
+    assert kernel.shape == (3, 3, 3, 2, 3) and out.shape == (2, *expected, 2)
+    full = F.conv_transpose3d(ncdhw(x), torch.tensor(kernel.transpose(4, 3, 0, 1, 2)), torch.tensor(bias),
+                              stride=2)
+    crop = [(f - e) // 2 for f, e in zip(full.shape[2:], expected)]
+    full = full[:, :, crop[0]:crop[0] + expected[0], crop[1]:crop[1] + expected[1], crop[2]:crop[2] + expected[2]]
+    np.testing.assert_allclose(out, full.numpy().transpose(0, 2, 3, 4, 1), rtol=1e-5, atol=1e-5)
