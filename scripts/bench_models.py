@@ -12,6 +12,11 @@ so their losses agree only while the candidate's recurrent weights are zero; the
     mlp    784 -> 512+relu -> 512+relu -> 10, batch 128
     lstm   28 steps of 28 features -> BasicLSTMCell(128) -> last output -> dense 10, batch 64
     gru    28 steps of 28 features -> GRUCell(128) -> last output -> dense 10, batch 64
+    keras-cnn       cnn built with tf.keras (Sequential of Conv2D, MaxPooling2D, Flatten, Dense)
+    keras-resnet50  tf.keras.applications.ResNet50 in training mode (batch statistics, their moving averages
+                    updated each step) at 64x64x3, 10 classes, batch 8 (a size a 2-core machine steps in about a
+                    second); PyTorch's copy is written here by hand with the same layers (Keras' ResNet50 strides
+                    its blocks in the first 1x1 convolution and gives every convolution a bias)
 """
 import numpy as np
 
@@ -25,7 +30,8 @@ CONVNETS = {  # name: (image h, w, c), [(filter size, channels)], dense width, b
 MLP = ([784, 512, 512, 10], 128)
 LSTM = GRU = (28, 28, 128, 64)  # steps, features, units, batch
 CLASSES = 10
-NAMES = ("mlp", "cnn", "lenet", "lstm", "gru")
+KERAS_RESNET50 = ((64, 64, 3), 8)  # image, batch
+NAMES = ("mlp", "cnn", "lenet", "lstm", "gru", "keras-cnn", "keras-resnet50")
 RECURRENT_CELLS = {"lstm": tg.nn.rnn_cell.BasicLSTMCell, "gru": tg.nn.rnn_cell.GRUCell}
 
 
@@ -36,6 +42,14 @@ def _glorot(rng, shape, fan_in, fan_out):
 def init(model, seed=0):
     """(parameters as float32 arrays in ringflow's layouts, inputs, integer labels) for `model`."""
     rng = np.random.default_rng(seed)
+    if model == "keras-cnn":
+        return init("cnn", seed)
+    if model == "keras-resnet50":
+        (image, batch), graph = KERAS_RESNET50, tg.Graph()
+        with graph.as_default():
+            tg.set_random_seed(seed)
+            params = tg.keras.backend.batch_get_value(keras_model(model).weights)
+        return params, rng.standard_normal((batch, *image)).astype(np.float32), rng.integers(0, CLASSES, batch)
     if model == "mlp":
         widths, batch = MLP
         params = [a for i, o in zip(widths[:-1], widths[1:])
@@ -87,18 +101,47 @@ def _ringflow_logits(model, x, params):
     return h, variables
 
 
+def keras_model(model):
+    keras = tg.keras
+    if model == "keras-resnet50":
+        return keras.applications.ResNet50(weights=None, input_shape=KERAS_RESNET50[0], classes=CLASSES)
+    (h, w, c), convs, width, _ = CONVNETS["cnn"]
+    layers = [keras.layers.InputLayer((h, w, c))]
+    for k, o in convs:
+        layers += [keras.layers.Conv2D(o, k, padding="same", activation="relu"), keras.layers.MaxPooling2D()]
+    layers += [keras.layers.Flatten(), keras.layers.Dense(width, activation="relu"), keras.layers.Dense(CLASSES)]
+    return keras.Sequential(layers)
+
+
+def _keras_logits(model, params):
+    """(input, logits, the model's updates, session) of the Keras model in training mode, holding `params`."""
+    tg.keras.backend.set_learning_phase(1)  # before the layers are called: batch normalization reads it then
+    net = keras_model(model)
+    net.set_weights(params)
+    last = net.layers[-1]
+    logits = tg.nn.bias_add(tg.matmul(last.input, last.kernel), last.bias)  # before the classifier's softmax
+    return net.inputs[0], logits, net.updates, tg.keras.backend.get_session()
+
+
 def ringflow_step(model, params, x, labels, wrap_optimizer=None, device="cpu"):
     """(step function, session, train op, loss tensor, feed dict): one SGD step of `model` per call."""
     graph = tg.Graph()
     with graph.as_default():
-        xt = tg.placeholder(tg.float32, [None, *x.shape[1:]], name="x")
         yt = tg.placeholder(tg.int64, [None], name="labels")
-        logits, variables = _ringflow_logits(model, xt, params)
+        if model.startswith("keras-"):
+            sess = tg.Session(device=device)
+            tg.keras.backend.set_session(sess)
+            xt, logits, updates, _ = _keras_logits(model, params)
+        else:
+            xt = tg.placeholder(tg.float32, [None, *x.shape[1:]], name="x")
+            (logits, variables), updates = _ringflow_logits(model, xt, params), []
         loss = tg.reduce_mean(tg.nn.sparse_softmax_cross_entropy_with_logits(labels=yt, logits=logits))
         optimizer = tg.train.GradientDescentOptimizer(LR)
         train = (wrap_optimizer(optimizer) if wrap_optimizer else optimizer).minimize(loss)
-        sess = tg.Session(device=device)
-        sess.run(tg.global_variables_initializer())
+        train = tg.group(train, *updates) if updates else train
+        if not model.startswith("keras-"):
+            sess = tg.Session(device=device)
+            sess.run(tg.global_variables_initializer())
         if model in RECURRENT_CELLS:  # the cell made its variables: give them the shared initial values
             for v, p in zip(variables, params):
                 v.load(p, sess)
@@ -123,6 +166,8 @@ def _torch_params(model, params):
                   np.zeros(k.shape[1]), params[4].T, params[5]]
     elif model == "mlp":
         arrays = [p.T if p.ndim == 2 else p for p in params]
+    elif model == "keras-resnet50":  # Keras' order: conv kernel, bias; BN gamma, beta, moving mean, variance
+        arrays = [p.transpose(3, 2, 0, 1) if p.ndim == 4 else p.T if p.ndim == 2 else p for p in params]
     else:
         n_conv = len(CONVNETS[model][1])
         arrays = [p.transpose(3, 2, 0, 1) if p.ndim == 4 else p for p in params[:2 * n_conv]]
@@ -134,11 +179,74 @@ def _torch_params(model, params):
     return [torch.tensor(np.ascontiguousarray(a), dtype=torch.float32) for a in arrays]
 
 
+def torch_resnet50(classes):
+    """Keras' ResNet50 (resnet50.py of Keras 2.2.4-tf) in PyTorch: its convolutions and batch normalizations
+    (epsilon 1e-3, Keras' momentum 0.99) registered in Keras' layer order, so Keras' weights load in order."""
+    import torch
+    nn = torch.nn
+
+    def bn(c):
+        return nn.BatchNorm2d(c, eps=1e-3, momentum=0.01)
+
+    class Block(nn.Module):
+        def __init__(self, c, filters, stride, shortcut):
+            super().__init__()
+            f1, f2, f3 = filters
+            self.a, self.bn_a = nn.Conv2d(c, f1, 1, stride=stride), bn(f1)
+            self.b, self.bn_b = nn.Conv2d(f1, f2, 3, padding=1), bn(f2)
+            self.c = nn.Conv2d(f2, f3, 1)
+            self.short = nn.Conv2d(c, f3, 1, stride=stride) if shortcut else None  # Keras lists it after c
+            self.bn_c = bn(f3)
+            self.bn_short = bn(f3) if shortcut else None
+
+        def forward(self, x):
+            y = torch.relu(self.bn_a(self.a(x)))
+            y = torch.relu(self.bn_b(self.b(y)))
+            y = self.bn_c(self.c(y))
+            return torch.relu(y + (self.bn_short(self.short(x)) if self.short is not None else x))
+
+    class ResNet50(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1, self.bn1 = nn.Conv2d(3, 64, 7, stride=2), bn(64)
+            blocks, c = [], 64
+            for stage, (f, n) in enumerate(((64, 3), (128, 4), (256, 6), (512, 3))):
+                for i in range(n):
+                    blocks.append(Block(c, (f, f, 4 * f), 2 if i == 0 and stage else 1, i == 0))
+                    c = 4 * f
+            self.blocks, self.fc = nn.Sequential(*blocks), nn.Linear(c, classes)
+
+        def forward(self, x):
+            x = torch.relu(self.bn1(self.conv1(nn.functional.pad(x, (3, 3, 3, 3)))))
+            x = self.blocks(nn.functional.max_pool2d(x, 3, 2))
+            return self.fc(x.mean(dim=(2, 3)))
+    return ResNet50()
+
+
+def resnet_tensors(net):
+    """Its parameters and running statistics in Keras' weight order."""
+    import torch
+    tensors = []
+    for module in net.modules():
+        if isinstance(module, torch.nn.BatchNorm2d):
+            tensors += [module.weight, module.bias, module.running_mean, module.running_var]
+        elif isinstance(module, (torch.nn.Conv2d, torch.nn.Linear)):
+            tensors += [module.weight, module.bias]
+    return tensors
+
+
 def torch_module(model, params):
     """A torch.nn.Module computing the logits of `model` (NCHW images), holding `params`."""
     import torch
     nn = torch.nn
+    model = "cnn" if model == "keras-cnn" else model
     values = _torch_params(model, params)
+    if model == "keras-resnet50":
+        net = torch_resnet50(CLASSES)
+        with torch.no_grad():
+            for t, v in zip(resnet_tensors(net), values, strict=True):
+                t.copy_(v)
+        return net
     if model in RECURRENT_CELLS:
         steps, features, units, _ = LSTM
         layer = nn.LSTM if model == "lstm" else nn.GRU

@@ -572,8 +572,6 @@ def test_horovod_tensorflow_mnist_estimator(tmp_path, alias_dir):
 
 
 @needs_mpiexec
-@xfail("tf.keras.applications.ResNet50 (a Keras Model built by keras.layers and called on tensors in graph "
-       "mode): ringflow's tf.keras has no applications yet")
 def test_horovod_tensorflow_synthetic_benchmark(tmp_path, alias_dir):
     out = run_program("horovod_tensorflow_synthetic_benchmark.py", "--no-cuda", "--image-size=32",
                       "--batch-size=2", "--num-classes=10", "--num-warmup-batches=1", "--num-batches-per-iter=1",

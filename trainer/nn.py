@@ -8,6 +8,8 @@ from .ops.sampled_losses import nce_loss, sampled_softmax_loss
 from .ops.batch_norm_ops import batch_normalization, fused_batch_norm
 from .ops.conv_transpose_ops import conv2d_transpose
 from .ops.conv1d_ops import conv1d
+from .ops.conv3d_ops import avg_pool3d, conv3d, conv3d_transpose, max_pool3d
+from .ops.depthwise_conv_ops import depthwise_conv2d, depthwise_conv2d_native, separable_conv2d
 from .ops.gather_ops import in_top_k, top_k
 from .ops.lrn_ops import local_response_normalization, lrn
 from .ops.zero_fraction_ops import zero_fraction
@@ -21,7 +23,8 @@ from .rnn import rnn_cell  # noqa: E402  (tf.nn.rnn_cell)
 from .rnn.rnn import bidirectional_dynamic_rnn, dynamic_rnn, static_bidirectional_rnn, static_rnn  # noqa: E402
 from .rnn.raw_rnn import raw_rnn  # noqa: E402
 
-__all__ = ["all_candidate_sampler", "avg_pool", "batch_normalization", "bias_add", "bidirectional_dynamic_rnn",
+__all__ = ["all_candidate_sampler", "avg_pool", "avg_pool3d", "conv3d", "conv3d_transpose", "depthwise_conv2d",
+           "depthwise_conv2d_native", "max_pool3d", "separable_conv2d", "batch_normalization", "bias_add", "bidirectional_dynamic_rnn",
            "compute_accidental_hits", "conv1d", "conv2d", "conv2d_transpose", "crelu", "dropout", "dynamic_rnn", "elu",
            "embedding_lookup", "fixed_unigram_candidate_sampler", "fused_batch_norm", "in_top_k", "l2_loss",
            "l2_normalize", "leaky_relu", "learned_unigram_candidate_sampler", "local_response_normalization",

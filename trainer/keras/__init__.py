@@ -3,19 +3,20 @@
 Models (functional, Sequential, subclassed), compile/fit/evaluate/predict, the core, convolution, pooling,
 embedding, normalization, merge, advanced-activation, recurrent, wrapper and noise layers with masking, losses,
 metrics, optimizers, callbacks, backend, utils, preprocessing (sequence, text, image), datasets from the local Keras
-cache, and Keras' HDF5 files when h5py is importable. Missing names (applications, ...) raise NotInRingflow saying so.
+cache, Keras' HDF5 files when h5py is importable, and the ImageNet applications. Missing names (ConvLSTM2D, ...) raise
+NotInRingflow saying so.
 """
 from ..unsupported import MISSING, missing_names
-from . import (activations, backend, callbacks, constraints, datasets, estimator, initializers, layers, losses, metrics,
-               models, optimizers, preprocessing, regularizers, utils)
+from . import (activations, applications, backend, callbacks, constraints, datasets, estimator, initializers, layers,
+               losses, metrics, models, optimizers, preprocessing, regularizers, utils)
 from .engine.input_layer import Input
 from .engine.sequential import Sequential
 from .engine.training import Model
 
 __version__ = "2.2.4-tf"
 
-__all__ = ["Input", "Model", "Sequential", "activations", "backend", "callbacks", "constraints", "datasets",
-           "estimator", "initializers", "layers", "losses", "metrics", "models", "optimizers", "preprocessing",
+__all__ = ["Input", "Model", "Sequential", "activations", "applications", "backend", "callbacks", "constraints",
+           "datasets", "estimator", "initializers", "layers", "losses", "metrics", "models", "optimizers", "preprocessing",
            "regularizers", "utils"]
 
 __getattr__ = missing_names(__name__, have=MISSING["keras"])

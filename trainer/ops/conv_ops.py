@@ -4,7 +4,7 @@ import numpy as np
 from .array_ops import transpose
 from .core_ops import convert_to_tensor
 from .math_ops import binary_operands
-from .kernels import conv as conv_kernels, pool as pool_kernels
+from .kernels import conv as conv_kernels, pool as pool_kernels, taps
 from .kernels.conv import out_size
 from ..framework.registry import apply_op, get_array_module, register
 
@@ -97,7 +97,7 @@ def in_nhwc(fn, x, data_format):
     return transpose(fn(transpose(x, (0, 2, 3, 1))), (0, 3, 1, 2))
 
 
-def _dilate(w, rates):
+def dilate_filter(w, rates):
     """The HWIO filter with rate - 1 zeros between its taps: a convolution with it is the atrous one."""
     if rates == (1, 1):
         return w
@@ -124,7 +124,7 @@ def conv2d(input, filter=None, strides=None, padding=None, use_cudnn_on_gpu=True
         raise ValueError(f"conv2d needs a 4-D NHWC input and 4-D HWIO filters, got {x.shape} and {w.shape}")
     data_format = check_data_format(data_format)
     strides = spatial_values(strides, "strides", data_format)
-    w = _dilate(w, spatial_values(1 if dilations is None else dilations, "dilations", data_format))
+    w = dilate_filter(w, spatial_values(1 if dilations is None else dilations, "dilations", data_format))
     padding = check_padding(padding)
     return in_nhwc(lambda nhwc: apply_op("Conv2D", [nhwc, w], name=name or "Conv2D", strides=strides,
                                           padding=padding), x, data_format)
@@ -142,15 +142,7 @@ def _max_pool_grad(x, y, g, ksize, strides, padding):
     tiled = pool_kernels.tiles(x.shape, ksize, strides, padding)
     if tiled:
         return pool_kernels.max_pool_grad(x, y, g, ksize, *tiled)
-    kh, kw = ksize
-    win, _, _ = _windows(x, kh, kw, strides, padding, fill=-np.inf)
-    n, ho, wo, c = win.shape[:4]
-    first = win.reshape(n, ho, wo, c, kh * kw).argmax(axis=-1)  # ties go to the first maximum, as in TF
-    xp = get_array_module(g)
-    dcols = xp.zeros((n, ho, wo, kh, kw, c), dtype=g.dtype)
-    for k in range(kh * kw):
-        dcols[:, :, :, k // kw, k % kw] = xp.where(first == k, g, 0)
-    return xp.ascontiguousarray(scatter_windows(dcols, x.shape, kh, kw, strides, padding))
+    return taps.max_pool_grad(x, y, g, ksize, strides, padding)
 
 
 def _pool_infer(x, ksize, strides, padding):

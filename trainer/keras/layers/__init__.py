@@ -1,11 +1,16 @@
-"""tf.keras.layers: the layer classes ringflow has; the others (Conv3D, separable and depthwise convolutions,
-ConvLSTM2D, ...) raise NotInRingflow."""
+"""tf.keras.layers: the layer classes ringflow has; the others (ConvLSTM2D, ...) raise NotInRingflow."""
 from ...unsupported import missing_names
 from ..engine.base_layer import InputSpec, Layer
 from ..engine.input_layer import Input, InputLayer
 from .advanced_activations import ELU, LeakyReLU, PReLU, ReLU, Softmax, ThresholdedReLU
 from .convolutional import (Conv1D, Conv2D, Convolution1D, Convolution2D, Cropping1D, Cropping2D, UpSampling1D,
                             UpSampling2D, ZeroPadding1D, ZeroPadding2D)
+from .convolutional_3d import (AveragePooling3D, AvgPool3D, Conv3D, Conv3DTranspose, Convolution3D,
+                               Convolution3DTranspose, Cropping3D, GlobalAveragePooling3D, GlobalAvgPool3D,
+                               GlobalMaxPool3D, GlobalMaxPooling3D, MaxPool3D, MaxPooling3D, UpSampling3D,
+                               ZeroPadding3D)
+from .convolutional_depthwise import (Conv2DTranspose, Convolution2DTranspose, DepthwiseConv2D, SeparableConv1D,
+                                      SeparableConv2D, SeparableConvolution1D, SeparableConvolution2D)
 from .core import (Activation, ActivityRegularization, Dense, Dropout, Flatten, Lambda, Masking, Permute, RepeatVector,
                    Reshape)
 from .cudnn_recurrent import CuDNNGRU, CuDNNLSTM

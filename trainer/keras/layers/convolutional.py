@@ -177,7 +177,7 @@ class Cropping1D(Layer):
         return dict(super().get_config(), cropping=self.cropping)
 
 
-def _repeat_axis(x, axis, times):
+def repeat_axis(x, axis, times):
     """Each entry along `axis` repeated `times` times in place (nearest-neighbour upsampling)."""
     shape = K.int_shape(x)
     expanded = K.expand_dims(x, axis + 1)
@@ -201,7 +201,7 @@ class UpSampling2D(Layer):
         self.input_spec = InputSpec(ndim=4)
 
     def call(self, inputs):
-        return _repeat_axis(_repeat_axis(inputs, 1, self.size[0]), 2, self.size[1])
+        return repeat_axis(repeat_axis(inputs, 1, self.size[0]), 2, self.size[1])
 
     def get_config(self):
         return dict(super().get_config(), size=self.size, data_format=self.data_format,
@@ -217,7 +217,7 @@ class UpSampling1D(Layer):
         self.input_spec = InputSpec(ndim=3)
 
     def call(self, inputs):
-        return _repeat_axis(inputs, 1, self.size)
+        return repeat_axis(inputs, 1, self.size)
 
     def get_config(self):
         return dict(super().get_config(), size=self.size)

@@ -1,6 +1,6 @@
 """The array kernels of Conv2D and its gradients: im2col gathered in the filter's (kh, kw, c) order, then a GEMM.
 
-NHWC images, HWIO filters, dilation already folded into the filter (conv_ops._dilate). The columns of a
+NHWC images, HWIO filters, dilation already folded into the filter (conv_ops.dilate_filter). The columns of a
 whole batch are large (LeNet's second layer: 40 MB), so on the host they are gathered and multiplied a few
 images at a time into one reused buffer that stays in cache between its gather and its GEMM.
 The input gradient of a stride-1 convolution is itself a stride-1 convolution (of the output gradient,
@@ -122,9 +122,18 @@ def _cudnn_filter_grad(x, g, w, strides, padding):
                                          lambda: conv2d_filter_grad.__wrapped__(x, g, w, strides, padding))
 
 
+def _pointwise_input(x, strides):
+    """The pixels a 1x1 filter reads (every stride-th; no padding either way) as a (pixels, C) matrix."""
+    picked = x if tuple(strides) == (1, 1) else x[:, ::strides[0], ::strides[1]]
+    return picked.reshape(-1, x.shape[3]), picked.shape[:3]
+
+
 @on_cupy(_cudnn_conv2d)
 def conv2d(x, w, strides, padding):
     kh, kw, c, o = w.shape
+    if kh == kw == 1:  # ResNet's bottlenecks: a 1x1 convolution is one GEMM on the image as it lies
+        rows, nhw = _pointwise_input(x, strides)
+        return get_array_module(x).dot(rows, w.reshape(c, o)).reshape(*nhw, o)
     (ho, ph), (wo, pw) = out_size(x.shape[1], kh, strides[0], padding), out_size(x.shape[2], kw, strides[1], padding)
     return _conv_padded(_padded(x, ph, pw), w.reshape(kh * kw * c, o), kh, kw, strides, ho, wo)
 
@@ -134,6 +143,8 @@ def conv2d_filter_grad(x, g, w, strides, padding):
     """dL/dw: the columns of x times g, summed over slices of the batch."""
     xp = get_array_module(g)
     kh, kw, c, o = w.shape
+    if kh == kw == 1:
+        return xp.dot(_pointwise_input(x, strides)[0].T, g.reshape(-1, o)).reshape(w.shape)
     _, ho, wo, _ = g.shape
     ph, pw = out_size(x.shape[1], kh, strides[0], padding)[1], out_size(x.shape[2], kw, strides[1], padding)[1]
     grad = None
@@ -147,6 +158,14 @@ def conv2d_filter_grad(x, g, w, strides, padding):
 def conv2d_input_grad(g, x_shape, w, strides, padding):
     """dL/dx of an (N, H, W, C) input."""
     kh, kw, c, o = w.shape
+    if kh == kw == 1:
+        xp = get_array_module(g)
+        rows = xp.dot(g.reshape(-1, o), w.reshape(c, o).T).reshape(*g.shape[:3], c)
+        if tuple(strides) == (1, 1):
+            return rows
+        dx = xp.zeros(x_shape, dtype=g.dtype)
+        dx[:, ::strides[0], ::strides[1]] = rows
+        return dx
     _, h, wd, _ = x_shape
     (_, ph), (_, pw) = out_size(h, kh, strides[0], padding), out_size(wd, kw, strides[1], padding)
     if tuple(strides) != (1, 1):
