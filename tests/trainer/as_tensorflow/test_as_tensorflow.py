@@ -216,6 +216,6 @@ def test_keras_is_aliased_only_when_asked(tmp_path):
         assert asked.stdout.split() == ["trainer.keras", "trainer.horovod.keras"]
         assert f"{KERAS_NOTICE} (the installed Keras 2.2.4 is not used)" in asked.stderr
     missing = tmp_path / "missing.py"
-    missing.write_text("from keras.applications import ResNet50\n")
+    missing.write_text("from keras.layers import ConvLSTM2D\n")
     failed = _run(["-m", "trainer.as_tensorflow", "--keras", str(missing)], cwd=tmp_path, check=False)
     assert failed.returncode == 1 and "not available in ringflow" in failed.stderr
