@@ -17,7 +17,7 @@ import numpy as np
 
 from . import checkpoint as npz
 from .meta_graph import export_scoped_meta_graph, import_scoped_meta_graph, read_meta_graph_file
-from .tensor_bundle import BundleError
+from ..framework.tensor_bundle import BundleError
 from ..framework.meta_graph import MetaGraphDef, SaverDef
 from ..platform.atomic_file import atomic_write
 from ..platform.errors import DataLossError, InvalidArgumentError, NotFoundError
