@@ -71,6 +71,21 @@ def check(directory):
         saver = v1.train.import_meta_graph(prefix + ".meta")
         saver.restore(sess, prefix)
         same("import_meta_graph + restore: y:0", sess.run("y:0", {"x:0": expected["input"]}), expected["output"])
+    with tf.Graph().as_default(), v1.Session() as sess:  # ringflow's SaverDef: its ops, run by name
+        meta = v1.train.import_meta_graph(prefix + ".meta", clear_devices=True).saver_def
+        same("the SaverDef names TF1's ops", [meta.filename_tensor_name, meta.save_tensor_name,
+                                              meta.restore_op_name],
+             ["save/Const:0", "save/control_dependency:0", "save/restore_all"])
+        sess.run(meta.restore_op_name, {meta.filename_tensor_name: prefix})
+        same("sess.run(restore_op_name, {filename: prefix}): y:0", sess.run("y:0", {"x:0": expected["input"]}),
+             expected["output"])
+        resaved = os.path.join(directory, "tf_resaved")
+        sess.run(meta.save_tensor_name, {meta.filename_tensor_name: resaved})
+        saver = v1.train.Saver(saver_def=meta)
+        saver.restore(sess, resaved)
+        for name, value in expected["values"].items():
+            same(f"sess.run(save_tensor_name) then tf.train.Saver(saver_def).restore: {name}",
+                 tf.train.load_checkpoint(resaved).get_tensor(name), np.asarray(value, expected["dtypes"][name]))
     with tf.Graph().as_default(), v1.Session() as sess:
         meta = v1.saved_model.loader.load(sess, ["serve"], os.path.join(directory, "saved_model"))
         signature = meta.signature_def["serving_default"]

@@ -30,7 +30,8 @@ UNWRITTEN = "_ringflow_unwritten_attrs"  # names the attrs export could not writ
 SUB_GRAPHS = ("bodies", "control_flow")
 NONE = "_ringflow_none_attrs"  # attrs that are None (an AttrValue has no None), which kernels read all the same
 _SHAPES = "_output_shapes"
-ALIASES = {"AddV2": "Add"}  # TF2's name for the op TF 1.15 graphs also call AddV2; ringflow's is TF1's older Add
+ALIASES = {"AddV2": "Add"}
+DTYPE_NOT_T = ("PlaceholderWithDefault",)  # TF's op names its type attr "dtype", where node_def writes "T"  # TF2's name for the op TF 1.15 graphs also call AddV2; ringflow's is TF1's older Add
 
 
 def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, clear_devices=False,
@@ -47,6 +48,8 @@ def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, c
                 node.attr[key] = AttrValue(list=AttrValue.ListValue(s=[k.encode() for k in names]))
         if node.op == "Const":  # TF's Const declares its dtype; ringflow's reads it from the value
             node.attr["dtype"] = AttrValue(type=node.attr["value"].tensor.dtype)
+        elif node.op in DTYPE_NOT_T and "T" in node.attr:
+            node.attr["dtype"] = node.attr.pop("T")
         if clear_devices:
             node.device = ""
     meta = MetaGraphDef(graph_def=nodes)
@@ -68,7 +71,7 @@ def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, c
 
 
 def _collection_def(key, items):
-    if not items or key == "savers":  # ringflow's Savers have no SaveV2 ops a SaverDef could name (saver.py)
+    if not items:
         return None
     if all(hasattr(v, "to_proto") for v in items):  # Variables as VariableDef, Savers as SaverDef, as TF1 does
         return CollectionDef(bytes_list={"value": [v.to_proto().SerializeToString() for v in items]})
@@ -132,11 +135,21 @@ def _outputs(node, op_type, inputs, attrs):
 
 
 def _without_tf_saver(meta):
-    """The nodes to rebuild: all but the scopes of the Savers TF built ("save/", "save_1/": SaveV2, RestoreV2
-    and their helpers), since import_meta_graph builds a ringflow Saver for the variables instead."""
+    """The nodes to rebuild: all but the scopes of the Savers that hold op types ringflow lacks (a sharded
+    Saver's ShardedFilename and MergeV2Checkpoints: "save/", "save_1/"), for which import_meta_graph builds a
+    Saver of its own; a Saver of SaveV2, RestoreV2 and Assign ops is rebuilt and restores as TF's does."""
     nodes = list(meta.graph_def.node)
     scopes = {n.name.rpartition("/")[0] + "/" for n in nodes if n.op in ("SaveV2", "RestoreV2")}
-    return [n for n in nodes if not any(n.name.startswith(scope) for scope in scopes)]
+    foreign = {scope for scope in scopes if any(n.name.startswith(scope) and not _registered(n.op) for n in nodes)}
+    return [n for n in nodes if not any(n.name.startswith(scope) for scope in foreign)]
+
+
+def _registered(op_type):
+    try:
+        op_def(ALIASES.get(op_type, op_type))
+    except NotImplementedError:
+        return False
+    return True
 
 
 def _check_rebuildable(nodes):
