@@ -88,7 +88,7 @@ def node_def(op):
     attributes, with "T" (the output dtype) where the op has no "dtype" or "dtypes" attribute, as TF1's ops carry
     one."""
     inputs = [t.op.name if t.value_index == 0 else t.name for t in op.inputs]
-    # an op with several output dtypes ("dtypes": RestoreV2) has no "T" in TF, whose import would refuse one
+    # an op with several output dtypes ("dtypes": RestoreV2) has no "T" in TF's op definition
     typed = op.outputs and "dtype" not in op.attrs and "dtypes" not in op.attrs
     attrs = {"T": op.outputs[0].dtype} if typed else {}
     attrs.update(sorted(op.attrs.items()))

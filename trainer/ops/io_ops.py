@@ -3,7 +3,8 @@
 They are what a SaverDef names (tf.train.Saver builds them, as TF1 does), so a graph TensorFlow exported restores
 in ringflow by `sess.run(saver_def.restore_op_name, {saver_def.filename_tensor_name: prefix})`, and one ringflow
 exported restores that way in TensorFlow. Whole tensors only: a non-empty shape_and_slices (a partitioned
-variable's slice) is refused.
+variable's slice) is refused. They read and write TF's bundle only; ringflow's earlier .npz checkpoints restore
+through Saver.restore.
 """
 import numpy as np
 

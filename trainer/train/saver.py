@@ -129,10 +129,10 @@ class Saver:
         restored, variables = {}, {}
         for assign in assigns:
             value = assign.inputs[1]
-            if value.op.type != "RestoreV2" or not isinstance(assign.inputs[0], Variable):
+            keys = _const_strings(value.op.inputs[1]) if value.op.type == "RestoreV2" else None
+            if keys is None or not isinstance(assign.inputs[0], Variable):
                 return False
-            key = _const_strings(value.op.inputs[1])[value.value_index]
-            restored[key], variables[key] = value, assign.inputs[0]
+            restored[keys[value.value_index]], variables[keys[value.value_index]] = value, assign.inputs[0]
         if names is None or sorted(names) != sorted(variables):
             return False
         self._filename, self._save_tensor, self._restore_op = filename, save_tensor, restore_op
