@@ -31,8 +31,7 @@ UNWRITTEN = "_ringflow_unwritten_attrs"  # names the attrs export could not writ
 SUB_GRAPHS = ("bodies", "control_flow")
 NONE = "_ringflow_none_attrs"  # attrs that are None (an AttrValue has no None), which kernels read all the same
 _SHAPES = "_output_shapes"
-ALIASES = {"AddV2": "Add"}
-DTYPE_NOT_T = ("PlaceholderWithDefault",)  # TF's op names its type attr "dtype", where node_def writes "T"  # TF2's name for the op TF 1.15 graphs also call AddV2; ringflow's is TF1's older Add
+ALIASES = {"AddV2": "Add"}  # TF2's name for the op TF 1.15 graphs also call AddV2; ringflow's is TF1's older Add
 
 
 def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, clear_devices=False,
@@ -49,8 +48,6 @@ def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, c
                 node.attr[key] = AttrValue(list=AttrValue.ListValue(s=[k.encode() for k in names]))
         if node.op == "Const":  # TF's Const declares its dtype; ringflow's reads it from the value
             node.attr["dtype"] = AttrValue(type=node.attr["value"].tensor.dtype)
-        elif node.op in DTYPE_NOT_T and "T" in node.attr:
-            node.attr["dtype"] = node.attr.pop("T")
         if clear_devices:
             node.device = ""
     added = []
