@@ -6,7 +6,8 @@
         with (tests/trainer/train/test_tf_files.py);
     /work/tfvenv/bin/python scripts/record_tf_files.py check DIR
         loads the files scripts/ringflow_tf_files.py wrote into DIR with TensorFlow (the checkpoint through
-        tf.train.load_checkpoint and through import_meta_graph + Saver.restore, the SavedModel through
+        tf.train.load_checkpoint, through import_meta_graph + Saver.restore and through the SaverDef's ops run by
+        name, the SavedModels of simple_save and of a DNNClassifier's export_saved_model through
         tf.compat.v1.saved_model.loader.load), compares them with DIR/expected.json and prints a verdict.
 """
 import json
@@ -71,11 +72,35 @@ def check(directory):
         saver = v1.train.import_meta_graph(prefix + ".meta")
         saver.restore(sess, prefix)
         same("import_meta_graph + restore: y:0", sess.run("y:0", {"x:0": expected["input"]}), expected["output"])
+    with tf.Graph().as_default(), v1.Session() as sess:  # ringflow's SaverDef: its ops, run by name
+        meta = v1.train.import_meta_graph(prefix + ".meta", clear_devices=True).saver_def
+        same("the SaverDef names TF1's ops", [meta.filename_tensor_name, meta.save_tensor_name,
+                                              meta.restore_op_name],
+             ["save/Const:0", "save/control_dependency:0", "save/restore_all"])
+        sess.run(meta.restore_op_name, {meta.filename_tensor_name: prefix})
+        same("sess.run(restore_op_name, {filename: prefix}): y:0", sess.run("y:0", {"x:0": expected["input"]}),
+             expected["output"])
+        resaved = os.path.join(directory, "tf_resaved")
+        sess.run(meta.save_tensor_name, {meta.filename_tensor_name: resaved})
+        saver = v1.train.Saver(saver_def=meta)
+        saver.restore(sess, resaved)
+        for name, value in expected["values"].items():
+            same(f"sess.run(save_tensor_name) then tf.train.Saver(saver_def).restore: {name}",
+                 tf.train.load_checkpoint(resaved).get_tensor(name), np.asarray(value, expected["dtypes"][name]))
     with tf.Graph().as_default(), v1.Session() as sess:
         meta = v1.saved_model.loader.load(sess, ["serve"], os.path.join(directory, "saved_model"))
         signature = meta.signature_def["serving_default"]
         out = sess.run(signature.outputs["y"].name, {signature.inputs["x"].name: expected["input"]})
         same("saved_model.loader.load: serving_default y", out, expected["output"])
+    with tf.Graph().as_default(), v1.Session() as sess:  # Estimator.export_saved_model of a DNNClassifier
+        meta = v1.saved_model.loader.load(sess, ["serve"], os.path.join(directory, expected["estimator_export"]))
+        same("DNNClassifier export: its signatures", sorted(meta.signature_def), ["predict"])
+        signature = meta.signature_def["predict"]
+        out = sess.run(signature.outputs["probabilities"].name, {signature.inputs["x"].name: expected["input"]})
+        close = np.allclose(out, expected["probabilities"], rtol=1e-5, atol=1e-6)
+        same("DNNClassifier export: predict probabilities (to 1e-5)", close, True)
+        classes = sess.run(signature.outputs["all_classes"].name, {signature.inputs["x"].name: expected["input"]})
+        same("DNNClassifier export: predict all_classes", classes, [[b"0", b"1", b"2"]] * 2)
     verdict = "PASS" if not failures else f"FAIL ({len(failures)})"
     print(f"verdict: {verdict}: TensorFlow {tf.__version__} read ringflow's files in {directory}")
     return failures

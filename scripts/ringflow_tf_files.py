@@ -3,8 +3,9 @@
     python scripts/ringflow_tf_files.py DIR
 
 DIR gets a tg.train.Saver checkpoint (model.ckpt-5.index, .data-00000-of-00001, .meta, `checkpoint`), a
-SavedModel (saved_model/, by tg.saved_model.simple_save) and expected.json: the variables' values and y = x @ W + b
-for a fixed x, which TensorFlow must read back.
+SavedModel (saved_model/, by tg.saved_model.simple_save), a DNNClassifier's export_saved_model (estimator/<time>/)
+and expected.json: the variables' values, y = x @ W + b for a fixed x and the classifier's predictions, which
+TensorFlow must read back.
 """
 import json
 import os
@@ -33,13 +34,32 @@ def write(directory):
             prefix = tg.train.Saver().save(sess, os.path.join(directory, "model.ckpt"), global_step=5)
             output = sess.run(y, {x: INPUT})
             tg.saved_model.simple_save(sess, os.path.join(directory, "saved_model"), {"x": x}, {"y": y})
+    export_dir, probabilities = export_classifier(directory)
     expected = {"ringflow": tg.__version__, "checkpoint": os.path.basename(prefix),
+                "estimator_export": os.path.relpath(export_dir, directory), "probabilities": probabilities,
                 "values": {k: np.asarray(v).tolist() for k, v in VALUES.items()},
                 "dtypes": {k: np.asarray(v).dtype.name for k, v in VALUES.items()},
                 "input": INPUT.tolist(), "output": output.tolist()}
     with open(os.path.join(directory, "expected.json"), "w") as f:
         json.dump(expected, f, indent=1)
     print(f"wrote {prefix} and {os.path.join(directory, 'saved_model')}")
+
+
+def export_classifier(directory):
+    """Train a small DNNClassifier, export it for raw float features; (export dir, its probabilities for INPUT)."""
+    rng = np.random.RandomState(0)
+    features = rng.randn(64, 2).astype(np.float32)
+    labels = (features[:, 0] > 0).astype(np.int64) + (features[:, 1] > 0)
+    estimator = tg.estimator.DNNClassifier([8], [tg.feature_column.numeric_column("x", shape=[2])], n_classes=3,
+                                           model_dir=os.path.join(directory, "estimator_model"),
+                                           config=tg.estimator.RunConfig(tf_random_seed=1))
+    estimator.train(tg.estimator.inputs.numpy_input_fn({"x": features}, labels, batch_size=16, num_epochs=3,
+                                                       shuffle=False))
+    receiver = tg.estimator.export.build_raw_serving_input_receiver_fn(
+        {"x": tg.placeholder(tg.float32, [None, 2], name="x")})
+    export_dir = estimator.export_saved_model(os.path.join(directory, "estimator"), receiver).decode()
+    predicted = estimator.predict(tg.estimator.inputs.numpy_input_fn({"x": INPUT}, shuffle=False))
+    return export_dir, [p["probabilities"].tolist() for p in predicted]
 
 
 if __name__ == "__main__":

@@ -4,10 +4,11 @@ estimators (DNN, Linear, DNNLinearCombined and Baseline classifiers, regressors 
 
 Data-parallel training follows Horovod's Estimator pattern: hvd.DistributedOptimizer inside model_fn (or as a
 canned estimator's optimizer), hvd.BroadcastGlobalVariablesHook(0) as a train hook, and model_dir only on rank 0
-(None elsewhere: a temporary directory). SavedModel export, warm starts, tf.distribute strategies, TF_CONFIG
+(None elsewhere: a temporary directory). Estimator.export_saved_model writes TF's SavedModel with the serving
+inputs and ExportOutputs of tf.estimator.export. Exporters, warm starts, tf.distribute strategies, TF_CONFIG
 clusters and the boosted trees estimators raise NotImplementedError saying what to do instead.
 """
-from . import inputs, keras  # noqa: F401  (keras: registers tf.keras.estimator.model_to_estimator)
+from . import export, inputs, keras  # noqa: F401  (keras: registers tf.keras.estimator.model_to_estimator)
 from .canned.baseline import BaselineClassifier, BaselineEstimator, BaselineRegressor
 from .canned.boosted_trees import BoostedTreesClassifier, BoostedTreesEstimator, BoostedTreesRegressor
 from .canned.dnn import DNNClassifier, DNNEstimator, DNNRegressor
@@ -29,11 +30,12 @@ from ..train.timer import SecondOrStepTimer
 from ..train.session_run_hook import SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues
 from ..unsupported import missing_names
 
-_SAVED_MODEL = "SavedModel export, which ringflow lacks: the checkpoints in model_dir hold the variables"
+_SAVED_MODEL = ("Exporters for train_and_evaluate, which ringflow lacks: call estimator.export_saved_model(...) "
+                "after training")
 _V2_HEADS = ("TF 2's head classes (TF 1.15 has the v1 heads: tg.estimator.binary_classification_head, "
              "multi_class_head and regression_head)")
 _MISSING = {
-    "export": _SAVED_MODEL, "Exporter": _SAVED_MODEL, "FinalExporter": _SAVED_MODEL,
+    "Exporter": _SAVED_MODEL, "FinalExporter": _SAVED_MODEL,
     "LatestExporter": _SAVED_MODEL, "BestExporter": _SAVED_MODEL,
     "WarmStartSettings": "warm starts: restore variables in a Scaffold(init_fn=...) with a tg.train.Saver",
     "VocabInfo": "warm starts with vocabularies", "experimental": "tf.estimator.experimental",
@@ -43,5 +45,5 @@ _MISSING = {
                                     "PoissonRegressionHead", "RegressionHead", "LogisticRegressionHead", "Head")},
 }
 __getattr__ = missing_names(__name__, reasons=_MISSING, have="ringflow's tf.estimator has Estimator with its specs, "
-                            "RunConfig, train_and_evaluate, the canned estimators and their heads, and "
-                            "tf.estimator.inputs")
+                            "RunConfig, train_and_evaluate, the canned estimators and their heads, "
+                            "tf.estimator.inputs and tf.estimator.export")

@@ -6,6 +6,7 @@ assembled in training_hooks.py, one evaluation pass is evaluation.py, prediction
 """
 import copy
 import os
+import shutil
 import tempfile
 
 import numpy as np
@@ -13,12 +14,18 @@ import numpy as np
 from ..platform import tf_logging as logging
 from ..framework.graph import Graph, get_default_graph
 from ..framework.random_seed import set_random_seed
+from ..client.session import Session
+from ..saved_model import tag_constants
+from ..saved_model.builder import SavedModelBuilder
 from ..train.checkpoint_management import NewCheckpointReader, latest_checkpoint, list_variables, load_variable
 from ..train.monitored_session import ChiefSessionCreator, MonitoredSession, MonitoredTrainingSession
+from ..train.saver import Saver
+from ..train.scaffold import Scaffold
 from ..train.session_run_hook import SessionRunHook
 from ..train.summary_and_checkpoint_hooks import CheckpointSaverListener
 from ..train.training_util import get_or_create_global_step
 from . import evaluation, prediction
+from .export import export_lib
 from .input_fn import call_input_fn, fn_args, parse_input_fn_result
 from .mode_keys import ModeKeys
 from .model_fn import EstimatorSpec
@@ -26,8 +33,6 @@ from .run_config import RunConfig
 from .training_hooks import train_hooks
 
 _VALID_MODEL_FN_ARGS = {"features", "labels", "mode", "params", "self", "config"}
-_NO_SAVED_MODEL = ("ringflow has no SavedModel format; save the variables with tg.train.Saver (the Estimator's "
-                   "checkpoints in model_dir already hold them) and rebuild the graph from model_fn to serve")
 
 
 def _verify_model_fn_args(model_fn, params):
@@ -255,12 +260,56 @@ class Estimator:
                     yield from prediction.split(session.run(predictions), yield_single_examples)
 
     # --- SavedModel -------------------------------------------------------------------------------------------
-    def export_saved_model(self, export_dir_base, serving_input_receiver_fn, *args, **kwargs):
-        raise NotImplementedError(f"Estimator.export_saved_model: {_NO_SAVED_MODEL}")
+    def export_saved_model(self, export_dir_base, serving_input_receiver_fn, assets_extra=None, as_text=False,
+                           checkpoint_path=None, experimental_mode=ModeKeys.PREDICT):
+        """Export the PREDICT graph with the latest (or given) checkpoint's variables as a SavedModel in
+        export_dir_base/<timestamp>; returns that directory (bytes, as TF1 does). The serving graph reads the
+        features serving_input_receiver_fn() receives; its signatures are model_fn's export_outputs."""
+        if experimental_mode != ModeKeys.PREDICT:
+            raise NotImplementedError(f"export_saved_model(experimental_mode={experimental_mode!r}): ringflow "
+                                      "exports the PREDICT graph only, the one a server runs")
+        return self.experimental_export_all_saved_models(export_dir_base, {ModeKeys.PREDICT: serving_input_receiver_fn},
+                                                         assets_extra, as_text, checkpoint_path)
 
-    def export_savedmodel(self, export_dir_base, serving_input_receiver_fn, *args, **kwargs):
-        raise NotImplementedError(f"Estimator.export_savedmodel: {_NO_SAVED_MODEL}")
+    def export_savedmodel(self, export_dir_base, serving_input_receiver_fn, assets_extra=None, as_text=False,
+                          checkpoint_path=None, strip_default_attrs=False):
+        """TF1's older name of export_saved_model."""
+        return self.export_saved_model(export_dir_base, serving_input_receiver_fn, assets_extra, as_text,
+                                       checkpoint_path)
 
-    def experimental_export_all_saved_models(self, export_dir_base, input_receiver_fn_map, *args, **kwargs):
-        raise NotImplementedError(f"Estimator.experimental_export_all_saved_models: {_NO_SAVED_MODEL}")
-
+    def experimental_export_all_saved_models(self, export_dir_base, input_receiver_fn_map, assets_extra=None,
+                                             as_text=False, checkpoint_path=None):
+        """export_saved_model for {mode: receiver fn}; ringflow exports the PREDICT mode only."""
+        if not any(input_receiver_fn_map.values()):
+            raise ValueError("An input_receiver_fn must be defined.")
+        if set(input_receiver_fn_map) != {ModeKeys.PREDICT}:
+            raise NotImplementedError(f"export for the modes {sorted(input_receiver_fn_map)}: ringflow exports the "
+                                      "PREDICT graph only: give {ModeKeys.PREDICT: serving_input_receiver_fn}")
+        checkpoint_path = checkpoint_path or latest_checkpoint(self._model_dir)
+        if not checkpoint_path:
+            raise ValueError(f"Couldn't find trained model at {self._model_dir}.")
+        export_dir = export_lib.get_timestamped_export_dir(export_dir_base)
+        temp_dir = os.path.join(export_dir_base, "temp-" + os.path.basename(export_dir))
+        builder = SavedModelBuilder(temp_dir)
+        graph, device = self._new_graph()
+        with graph.as_default(), device:
+            self._start_graph()
+            receiver = input_receiver_fn_map[ModeKeys.PREDICT]()
+            spec = self._call_model_fn(receiver.features, None, ModeKeys.PREDICT, self.config)
+            outputs = export_lib.export_outputs_for_mode(spec.export_outputs, spec.predictions)
+            signatures = export_lib.build_all_signature_defs(receiver.receiver_tensors, outputs,
+                                                             receiver.receiver_tensors_alternatives)
+            local_init_op = spec.scaffold.local_init_op or Scaffold.default_local_init_op()
+            saver = spec.scaffold.saver or Saver(allow_empty=True)
+            with Session(config=self._config.session_config) as session:
+                saver.restore(session, checkpoint_path)
+                builder.add_meta_graph_and_variables(session, [tag_constants.SERVING], signature_def_map=signatures,
+                                                     main_op=local_init_op, saver=saver)
+        builder.save(as_text)
+        for relative, source in (assets_extra or {}).items():
+            destination = os.path.join(temp_dir, "assets.extra", relative)
+            os.makedirs(os.path.dirname(destination), exist_ok=True)
+            shutil.copyfile(source, destination)
+        os.rename(temp_dir, export_dir)
+        logging.info(f"SavedModel written to: {export_dir}")
+        return export_dir.encode("utf-8")

@@ -108,7 +108,7 @@ def _scaffold(scaffold):
 class EstimatorSpec(collections.namedtuple("EstimatorSpec", _FIELDS)):
     """The ops and objects an Estimator runs in one mode: model_fn's return value (TF1's tf.estimator.EstimatorSpec).
 
-    `export_outputs` is kept as given (a dict): ringflow has no SavedModel export that would use it.
+    `export_outputs` ({signature name: tf.estimator.export ExportOutput}) is checked when export_saved_model uses it.
     """
 
     def __new__(cls, mode, predictions=None, loss=None, train_op=None, eval_metric_ops=None, export_outputs=None,

@@ -85,9 +85,12 @@ def attr_value(value):
 
 def node_def(op):
     """`op` as a NodeDef: its inputs by tensor name ("name" for output 0), control inputs as "^name", and its
-    attributes, with "T" (the output dtype) where the op has no "dtype" attribute, as TF1's ops carry one."""
+    attributes, with "T" (the output dtype) where the op has no "dtype" or "dtypes" attribute, as TF1's ops carry
+    one."""
     inputs = [t.op.name if t.value_index == 0 else t.name for t in op.inputs]
-    attrs = {"T": op.outputs[0].dtype} if op.outputs and "dtype" not in op.attrs else {}
+    # an op with several output dtypes ("dtypes": RestoreV2) has no "T" in TF's op definition
+    typed = op.outputs and "dtype" not in op.attrs and "dtypes" not in op.attrs
+    attrs = {"T": op.outputs[0].dtype} if typed else {}
     attrs.update(sorted(op.attrs.items()))
     values = {key: attr_value(value) for key, value in attrs.items()}
     return NodeDef(name=op.name, op=op.type, input=inputs + [f"^{c.name}" for c in op.control_inputs],

@@ -13,7 +13,7 @@ import zipfile
 import numpy as np
 
 from ..platform.atomic_file import atomic_write
-from .tensor_bundle import INDEX, bundle_problem, read_bundle, write_bundle
+from ..framework.tensor_bundle import INDEX, bundle_problem, read_bundle, write_bundle
 
 META = "__meta__"
 NPZ = ".npz"

@@ -16,7 +16,7 @@ import warnings
 from . import checkpoint as npz
 from ..platform.atomic_file import atomic_write
 from ..platform.errors import NotFoundError
-from .tensor_bundle import DATA, INDEX
+from ..framework.tensor_bundle import DATA, INDEX
 
 SUFFIX = npz.NPZ  # ringflow's earlier one-file checkpoints, which `ringflow train` still writes
 STATE_FILENAME = "checkpoint"  # TF1's default `latest_filename`

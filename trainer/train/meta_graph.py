@@ -21,6 +21,7 @@ from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.dtypes import as_dtype
 from ..ops.variables import Variable, imported_variable
+from .tf_node_defs import ADDED, from_tf_form, strided_slice_key, to_tf_form
 from ..platform import tf_logging as logging
 from ..platform.version import GIT_VERSION, TF_API_VERSION
 
@@ -49,6 +50,10 @@ def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, c
             node.attr["dtype"] = AttrValue(type=node.attr["value"].tensor.dtype)
         if clear_devices:
             node.device = ""
+    added = []
+    for node, op in zip(nodes.node, graph.get_operations()):
+        to_tf_form(node, op, added)
+    nodes.node.extend(added)
     meta = MetaGraphDef(graph_def=nodes)
     info = meta.meta_info_def
     if meta_info_def is not None:
@@ -68,7 +73,7 @@ def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, c
 
 
 def _collection_def(key, items):
-    if not items or key == "savers":  # ringflow's Savers have no SaveV2 ops a SaverDef could name (saver.py)
+    if not items or key == "savers":  # the exported graph's Saver is its SaverDef; an empty Saver has none
         return None
     if all(hasattr(v, "to_proto") for v in items):  # Variables as VariableDef, Savers as SaverDef, as TF1 does
         return CollectionDef(bytes_list={"value": [v.to_proto().SerializeToString() for v in items]})
@@ -132,11 +137,21 @@ def _outputs(node, op_type, inputs, attrs):
 
 
 def _without_tf_saver(meta):
-    """The nodes to rebuild: all but the scopes of the Savers TF built ("save/", "save_1/": SaveV2, RestoreV2
-    and their helpers), since import_meta_graph builds a ringflow Saver for the variables instead."""
+    """The nodes to rebuild: all but the scopes of the Savers that hold op types ringflow lacks (a sharded
+    Saver's ShardedFilename and MergeV2Checkpoints: "save/", "save_1/"), for which import_meta_graph builds a
+    Saver of its own; a Saver of SaveV2, RestoreV2 and Assign ops is rebuilt and restores as TF's does."""
     nodes = list(meta.graph_def.node)
     scopes = {n.name.rpartition("/")[0] + "/" for n in nodes if n.op in ("SaveV2", "RestoreV2")}
-    return [n for n in nodes if not any(n.name.startswith(scope) for scope in scopes)]
+    foreign = {scope for scope in scopes if any(n.name.startswith(scope) and not _registered(n.op) for n in nodes)}
+    return [n for n in nodes if not any(n.name.startswith(scope) for scope in foreign)]
+
+
+def _registered(op_type):
+    try:
+        op_def(ALIASES.get(op_type, op_type))
+    except NotImplementedError:
+        return False
+    return True
 
 
 def _check_rebuildable(nodes):
@@ -163,7 +178,8 @@ def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, import_sco
     returns {variable name: Variable} of the variables it made."""
     meta = read_meta_graph_file(meta_graph_or_file) if isinstance(meta_graph_or_file, str) else meta_graph_or_file
     graph = graph or get_default_graph()
-    nodes = _without_tf_saver(meta)
+    constants = {n.name: attr_python(n.attr["value"]) for n in meta.graph_def.node if n.op == "Const"}
+    nodes = [from_tf_form(n) for n in _without_tf_saver(meta) if ADDED not in n.attr]
     _check_rebuildable(nodes)
 
     def scoped(name):
@@ -179,6 +195,12 @@ def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, import_sco
             _reserve(graph, name)
             attrs = _attrs(node)
             data = [i for i in node.input if not i.startswith("^")]
+            if node.op == "StridedSlice" and "key" not in attrs:  # TF's form (tf_node_defs.py)
+                key = strided_slice_key(node, constants)
+                if key is None:
+                    raise NotImplementedError(f"import_meta_graph: StridedSlice {node.name!r} takes its positions "
+                                              "from tensors that are not constants, which ringflow cannot rebuild")
+                data, attrs = data[:1], {"key": key}
             inputs = [graph.get_operation_by_name(scoped(op)).outputs[k] for op, k in map(_split, data)]
             controls = [graph.get_operation_by_name(scoped(i[1:])) for i in node.input if i.startswith("^")]
             op_type = ALIASES.get(node.op, node.op)

@@ -3,9 +3,11 @@
 Checkpoint names are TF1's: a variable is stored under its op name ("dense/kernel") unless var_list is a dict
 giving other names, and a checkpoint is named by its prefix ("dir/model.ckpt-10": "<prefix>.index",
 "<prefix>.data-00000-of-00001" and the graph in "<prefix>.meta"), which real TensorFlow reads and writes too;
-ringflow's earlier one-file "<prefix>.npz" checkpoints still restore. Restoring goes through graph ops (a
-placeholder and an Assign per variable, built with the Saver as TF1 builds its restore ops), so it works through
-any session-like object with `run`, on CPU and GPU alike.
+ringflow's earlier one-file "<prefix>.npz" checkpoints still restore. The Saver builds TF1's save and restore ops
+(SaveV2, RestoreV2 and an Assign per variable, io_ops.py) and names them in its SaverDef, so TF1 programs that run
+`saver_def.restore_op_name` by name work, in ringflow and in TensorFlow. save() and restore() themselves read and
+write the files in Python (the record, .npz files, shape and dtype checks) and restore by feeding RestoreV2's
+outputs to the same Assign ops, so they work through any session-like object with `run`, on CPU and GPU alike.
 """
 import json
 import numbers
@@ -17,13 +19,16 @@ import numpy as np
 
 from . import checkpoint as npz
 from .meta_graph import export_scoped_meta_graph, import_scoped_meta_graph, read_meta_graph_file
-from .tensor_bundle import BundleError
+from ..framework.tensor_bundle import BundleError
 from ..framework.meta_graph import MetaGraphDef, SaverDef
 from ..platform.atomic_file import atomic_write
 from ..platform.errors import DataLossError, InvalidArgumentError, NotFoundError
 from ..framework.tensor import format_shape
 from ..framework.graph import get_default_graph
-from ..ops.core_ops import group, placeholder
+from ..framework.dtypes import string
+from ..framework.graph_wrappers import control_dependencies
+from ..ops.core_ops import constant, group, identity, placeholder_with_default
+from ..ops.io_ops import restore_v2, save_v2
 from ..framework.tensor_shape import TensorShape
 from ..ops.variables import GLOBAL_VARIABLES, Variable
 from .checkpoint_management import (PROGRAM_META, checkpoint_exists, data_path, describe_directory,
@@ -35,9 +40,10 @@ class Saver:
     """Saves and restores variables; keeps the newest `max_to_keep` checkpoints (TF1's tf.train.Saver).
 
     Accepted and ignored, as they concern TF1's file layout or devices: sharded (one process writes one
-    shard), restore_sequentially, write_version (always V2), filename, builder, and save_relative_paths (paths
-    inside the checkpoint directory are always stored relative to it). saver_def gives max_to_keep and
-    keep_checkpoint_every_n_hours (import_meta_graph's Saver); the restore ops are built anew.
+    shard), restore_sequentially, write_version (always V2), builder, and save_relative_paths (paths inside
+    the checkpoint directory are always stored relative to it). filename is the default of the filename tensor.
+    saver_def (import_meta_graph's Saver) gives max_to_keep and keep_checkpoint_every_n_hours, and the Saver
+    uses the ops it names when the graph has them as TF1 builds them (else it builds its own).
     save_format (a ringflow extension, the name tf.keras uses): "tf", TF's .index and .data files, or "npz",
     the one .npz file earlier ringflow wrote.
     """
@@ -61,28 +67,77 @@ class Saver:
         # Supervisor's timer thread and the program's own sv.saver.save() share one Saver (the seeds do this):
         # one save at a time, or a state file may name a checkpoint the other save just pruned.
         self._lock = threading.RLock()
-        self._variables = None
+        self._variables, self._saver_def, self._filename_arg = None, saver_def, filename
         if not defer_build:
             self.build()
 
     def build(self):
-        """Build the restore ops (done by the constructor unless defer_build=True)."""
+        """Build TF1's save and restore ops (done by the constructor unless defer_build=True)."""
         if self._variables is not None:
+            return
+        if self._saver_def is not None and self._bind(self._saver_def):
             return
         variables = _named_variables(self._var_list)
         if not variables and not self._allow_empty:
             raise ValueError("No variables to save: the graph has no global variables and var_list is empty "
                              "(pass allow_empty=True to allow an empty Saver)")
-        self._placeholders, self._restore_op = {}, None
+        self._filename = self._save_tensor = self._restore_op = None
+        self._restored = {}
         if variables:
             graph = next(iter(variables.values())).graph
             with graph.as_default(), graph.control_dependencies(None), graph.name_scope(None), \
                     graph.name_scope(self._name or "save"):
-                for key, var in variables.items():
-                    self._placeholders[key] = placeholder(var.dtype, var.shape, name="restore_value")
-                assigns = [var.assign(self._placeholders[key]) for key, var in variables.items()]
-                self._restore_op = group(*assigns, name="restore_all")
+                self._build_ops(variables)
         self._variables = variables
+
+    def _build_ops(self, variables):
+        """TF1's Saver graph, by TF1's names: save/Const (the filename, "model" unless fed), save/SaveV2 and
+        save/control_dependency (the filename once saved), save/RestoreV2, one save/Assign_N per variable and
+        save/restore_all. Saver.restore feeds RestoreV2's outputs with the values it read and checked, so both
+        restore paths run the same Assign ops."""
+        graph = next(iter(variables.values())).graph
+        with graph.name_scope("filename") as scope:
+            default = constant(self._filename_arg or "model", dtype=string, name="input")
+        filename = graph.create_op("PlaceholderWithDefault", [default], [((), string)], name=scope[:-1],
+                                   attrs={"shape": TensorShape(())}, unique=False).outputs[0]
+        self._filename = placeholder_with_default(filename, (), name="Const")
+        names = list(variables)
+        slices = [""] * len(names)
+        save_op = save_v2(self._filename, names, slices, list(variables.values()))
+        with control_dependencies([save_op]):
+            self._save_tensor = identity(self._filename, name="control_dependency")
+        restored = restore_v2(self._filename, names, slices, [v.dtype for v in variables.values()])
+        self._restored = dict(zip(names, restored))
+        assigns = [variables[key].assign(value) for key, value in self._restored.items()]
+        self._restore_op = group(*assigns, name="restore_all")
+
+    def _bind(self, saver_def):
+        """Use the ops a SaverDef names (an imported graph's Saver, as TF1's Saver(saver_def=...) does);
+        False when the graph lacks them or they are not SaveV2 -> Assign(RestoreV2) as TF1 builds them."""
+        graph = get_default_graph()
+        try:
+            filename = graph.get_tensor_by_name(saver_def.filename_tensor_name)
+            save_tensor = graph.get_tensor_by_name(saver_def.save_tensor_name)
+            restore_op = graph.get_operation_by_name(saver_def.restore_op_name)
+        except (KeyError, ValueError):
+            return False
+        saves = [op for op in save_tensor.op.control_inputs if op.type == "SaveV2"]
+        assigns = _assigns(restore_op)
+        if len(saves) != 1 or not assigns:
+            return False
+        names = _const_strings(saves[0].inputs[1])
+        restored, variables = {}, {}
+        for assign in assigns:
+            value = assign.inputs[1]
+            keys = _const_strings(value.op.inputs[1]) if value.op.type == "RestoreV2" else None
+            if keys is None or not isinstance(assign.inputs[0], Variable):
+                return False
+            restored[keys[value.value_index]], variables[keys[value.value_index]] = value, assign.inputs[0]
+        if names is None or sorted(names) != sorted(variables):
+            return False
+        self._filename, self._save_tensor, self._restore_op = filename, save_tensor, restore_op
+        self._restored, self._variables = restored, {key: variables[key] for key in names}
+        return True
 
     def save(self, sess, save_path, global_step=None, latest_filename=None, meta_graph_suffix="meta",
              write_meta_graph=True, write_state=True, strip_default_attrs=False, save_debug_info=False, meta=None):
@@ -158,7 +213,7 @@ class Saver:
                     f"Restoring from checkpoint failed: Key {key} not found in checkpoint {path!r} (wanted by "
                     f"variable {var.name!r}; the checkpoint holds {sorted(arrays)}). The graph has a variable the "
                     "checkpoint lacks: check variable names and scopes, or give var_list to restore a subset")
-            feed[self._placeholders[key]] = self._fit(key, var, arrays[key], path)
+            feed[self._restored[key]] = self._fit(key, var, arrays[key], path)
         sess.run(self._restore_op, feed)
 
     def _fit(self, key, var, value, path):
@@ -217,12 +272,20 @@ class Saver:
         remove_checkpoint(prefix)
 
     def as_saver_def(self):
-        """This Saver as TF's SaverDef (its restore op by name, how many checkpoints it keeps, format V2)."""
+        """This Saver as TF's SaverDef: its filename tensor, save tensor and restore op by name, how many
+        checkpoints it keeps, format V2; None for an empty Saver, which has no ops (as TF1's has none)."""
         if self._variables is None:
             raise RuntimeError("`build()` should be called before as_saver_def if defer_build==True")
-        return SaverDef(restore_op_name=self._restore_op.name if self._restore_op is not None else "",
-                        max_to_keep=self._max_to_keep, keep_checkpoint_every_n_hours=self._keep_every_s / 3600,
-                        version=2)
+        if self._restore_op is None:
+            return None
+        return SaverDef(filename_tensor_name=self._filename.name, save_tensor_name=self._save_tensor.name,
+                        restore_op_name=self._restore_op.name, max_to_keep=self._max_to_keep,
+                        keep_checkpoint_every_n_hours=self._keep_every_s / 3600, version=2)
+
+    @property
+    def saver_def(self):
+        """The SaverDef of this Saver (as_saver_def())."""
+        return self.as_saver_def()
 
     def to_proto(self, export_scope=None):
         """The SaverDef (what a MetaGraphDef's "savers" collection holds)."""
@@ -231,14 +294,27 @@ class Saver:
     def export_meta_graph(self, filename=None, collection_list=None, as_text=False, export_scope=None,
                           clear_devices=False, clear_extraneous_savers=False, strip_default_attrs=False,
                           save_debug_info=False, graph=None):
-        """Write (when filename is given) and return the MetaGraphDef of the graph.
-
-        It carries no SaverDef: this Saver restores through placeholders, not the SaveV2/RestoreV2 ops a
-        SaverDef names, and without one TensorFlow's import_meta_graph and SavedModel loader build their own
-        Saver over the graph's variables, as ringflow's do."""
-        return export_meta_graph(filename, graph=graph,
+        """Write (when filename is given) and return the MetaGraphDef of the graph, with this Saver's SaverDef,
+        which TensorFlow's import_meta_graph and SavedModel loader restore through."""
+        return export_meta_graph(filename, graph=graph, saver_def=self.as_saver_def(),
                                  collection_list=collection_list, as_text=as_text, export_scope=export_scope,
                                  clear_devices=clear_devices, strip_default_attrs=strip_default_attrs)
+
+
+def _assigns(op):
+    """The Assign ops a restore op groups (through the NoOps of a sharded Saver's restore_shard)."""
+    found = []
+    for control in op.control_inputs:
+        found += [control] if control.type == "Assign" else _assigns(control) if control.type == "NoOp" else []
+    return found
+
+
+def _const_strings(tensor):
+    """The strings of a Const tensor (a SaveV2's or RestoreV2's tensor_names), None when it is no Const."""
+    if tensor.op.type != "Const":
+        return None
+    return [s.decode("utf-8") if isinstance(s, bytes) else str(s)
+            for s in np.asarray(tensor.op.attrs["value"]).ravel().tolist()]
 
 
 def _named_variables(var_list):

@@ -258,7 +258,7 @@ def test_unavailable_parts_raise_naming_what_is_missing(tmp_path):
         tf.estimator.Estimator(linear_model_fn, params={}, warm_start_from=str(tmp_path))
     with pytest.raises(NotImplementedError, match="BoostedTreesClassifier.*boosted trees are missing"):
         tf.estimator.BoostedTreesClassifier(feature_columns=[], n_batches_per_layer=1)
-    with pytest.raises(NotImplementedError, match="SavedModel"):
+    with pytest.raises(ValueError, match="An input_receiver_fn must be defined"):
         trained(tmp_path, steps=1).export_saved_model(str(tmp_path), None)
     with pytest.raises(NotImplementedError, match="pandas_input_fn"):
         tf.estimator.inputs.pandas_input_fn(None, shuffle=False)

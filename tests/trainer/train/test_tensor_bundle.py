@@ -6,7 +6,8 @@ import pathlib
 import numpy as np
 import pytest
 
-from trainer.train import crc32c, sstable, tensor_bundle
+from trainer.framework import tensor_bundle
+from trainer.platform import crc32c, sstable
 
 FIXTURES = pathlib.Path(__file__).parent / "fixtures" / "tf_files"  # recorded by scripts/record_tf_files.py
 

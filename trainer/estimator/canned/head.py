@@ -29,6 +29,8 @@ from ...ops.shape_ops import expand_dims
 from ...summary.ops import scalar
 from ...train.training_util import get_global_step
 from ...feature_column.columns import NumericColumn, feature
+from ...saved_model.signature_constants import DEFAULT_SERVING_SIGNATURE_DEF_KEY
+from ..export.export_output import ClassificationOutput, PredictOutput, RegressionOutput
 from ..mode_keys import ModeKeys
 from ..model_fn import EstimatorSpec
 
@@ -79,6 +81,10 @@ class Head:
     def _metrics(self, predictions, labels, weights, unreduced_loss):
         raise NotImplementedError
 
+    def _export_output(self, predictions):
+        """The ExportOutput of "serving_default" and of the signature named _export_key."""
+        raise NotImplementedError
+
     # --- shared -----------------------------------------------------------------------------------------------
     def _logits(self, logits):
         logits = convert_to_tensor(logits)
@@ -108,7 +114,9 @@ class Head:
             logits = self._logits(logits)
             predictions = self._predictions(logits)
             if mode == ModeKeys.PREDICT:
-                return EstimatorSpec(mode, predictions=predictions)
+                return EstimatorSpec(mode, predictions=predictions, export_outputs={
+                    DEFAULT_SERVING_SIGNATURE_DEF_KEY: self._export_output(predictions),
+                    self._export_key: self._export_output(predictions), "predict": PredictOutput(predictions)})
             loss = self.create_loss(features, mode, logits, labels)
             regularization_loss = add_n(list(regularization_losses)) if regularization_losses else None
             total = loss.training_loss if regularization_loss is None else loss.training_loss + regularization_loss
@@ -183,6 +191,11 @@ class ClassificationHead(Head):
         self._label_vocabulary = _check_vocabulary(label_vocabulary, n_classes)
         names = self._label_vocabulary or [str(i) for i in range(n_classes)]
         self._class_names = np.array([n.encode() if isinstance(n, str) else n for n in names], dtype=object)
+
+    _export_key = "classification"
+
+    def _export_output(self, predictions):
+        return ClassificationOutput(scores=predictions["probabilities"], classes=predictions["all_classes"])
 
     def _class_predictions(self, logits, probabilities, class_logits):
         class_ids = expand_dims(argmax(class_logits, axis=1), -1)
@@ -285,6 +298,11 @@ class RegressionHead(Head):
 
     def _predictions(self, logits):
         return {"predictions": logits}
+
+    _export_key = "regression"
+
+    def _export_output(self, predictions):
+        return RegressionOutput(predictions["predictions"])
 
     def _metrics(self, predictions, labels, weights, unreduced_loss):
         weights = None if isinstance(weights, float) else weights

@@ -9,7 +9,7 @@ TF writes the index uncompressed (BundleWriter sets kNoCompression), so a block 
 """
 import struct
 
-from ..platform.protobuf_wire import decode_varint, encode_varint
+from .protobuf_wire import decode_varint, encode_varint
 from .crc32c import crc32c, mask
 
 MAGIC = 0xdb4775248b80fb57  # LevelDB's table magic number, TF's too

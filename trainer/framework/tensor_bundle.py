@@ -11,13 +11,13 @@ import struct
 
 import numpy as np
 
-from ..framework.dtypes import as_dtype
-from ..framework.tensor_shape import TensorShapeProto
+from .dtypes import as_dtype
+from .tensor_shape import TensorShapeProto
 from ..platform.atomic_file import atomic_write
 from ..platform.protobuf import Field, Message
 from ..platform.protobuf_wire import decode_varint, encode_varint
-from .crc32c import crc32c, mask
-from .sstable import TableError, build_table, read_table
+from ..platform.crc32c import crc32c, mask
+from ..platform.sstable import TableError, build_table, read_table
 
 INDEX = ".index"
 DATA = ".data-00000-of-00001"  # one shard: one process writes one checkpoint

@@ -1,0 +1,37 @@
+"""Exported nodes take TF's form where ringflow's op keeps an input as an attr (ConcatV2's axis, StridedSlice's
+key), so TensorFlow imports them (scripts/record_tf_files.py check), and ringflow's import rebuilds the graph as
+it was built: same values from the same feeds."""
+import numpy as np
+
+import trainer as tg
+from trainer.train.tf_node_defs import ORIGINAL, strided_slice_key
+
+
+def test_nodes_are_exported_in_tfs_form_and_import_back_to_the_same_values(tmp_path):
+    with tg.Graph().as_default():
+        x = tg.placeholder(tg.float32, [None, 3], name="x")
+        parts = tg.concat([x, 2.0 * x], axis=1, name="both")
+        y = tg.identity(tg.reduce_sum(parts[1:, ::2], axis=0) + tg.cast(tg.shape(x)[0], tg.float32), name="y")
+        feed = {x: np.arange(12, dtype=np.float32).reshape(4, 3)}
+        with tg.Session() as sess:
+            want = sess.run(y, feed)
+        meta = tg.train.export_meta_graph(str(tmp_path / "g.meta"))
+    nodes = {n.name: n for n in meta.graph_def.node}
+    concat = nodes["both"]
+    assert concat.attr["N"].i == 2 and len(concat.input) == 3 and ORIGINAL in concat.attr  # the axis is an input
+    sliced = next(n for n in meta.graph_def.node if n.op == "StridedSlice" and n.input[0] == "both")
+    assert "key" not in sliced.attr and len(sliced.input) == 4
+    assert sliced.attr["begin_mask"].i == 0b10 and sliced.attr["end_mask"].i == 0b11
+    with tg.Graph().as_default():
+        tg.train.import_meta_graph(str(tmp_path / "g.meta"))
+        with tg.Session() as sess:
+            np.testing.assert_array_equal(sess.run("y:0", {"x:0": feed[x]}), want)
+
+
+def test_a_strided_slice_key_reads_tfs_masks():
+    class Node:  # a StridedSlice NodeDef's fields: begin, end and strides by name, and the masks
+        input = ["x", "b", "e", "s"]
+        attr = {"shrink_axis_mask": type("A", (), {"i": 0b001})(), "new_axis_mask": type("A", (), {"i": 0b010})(),
+                "ellipsis_mask": type("A", (), {"i": 0b100})(), "end_mask": type("A", (), {"i": 0b1000})()}
+    key = strided_slice_key(Node, {"b": [2, 0, 0, 1], "e": [3, 0, 0, 0], "s": [1, 1, 1, -1]})
+    assert key == (2, None, Ellipsis, slice(1, None, -1))
