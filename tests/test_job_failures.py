@@ -141,10 +141,12 @@ def test_a_rank_killed_under_plain_mpiexec_is_named_by_rank_and_pid(tmp_path, nr
     # Hydra itself names the pid of whichever process it reaped first, often a survivor's
     code, out, seconds = run_job(tmp_path, f"""
         import signal
-        for i in range(1000):
+        deadline, i = time.monotonic() + 60, 0  # train until killed: a fixed step count can end before the kill
+        while time.monotonic() < deadline:
             if rank == {victim} and i == 3:  # killed while training, in or between its collectives
                 threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGKILL)).start()
             step()
+            i += 1
         print(f"rank {{rank}} finished", flush=True)
     """, nranks=nranks, prelude=LOOP + WHO)
     assert code != 0 and seconds < SLOW_S, out
