@@ -20,13 +20,14 @@ HERE = os.path.dirname(os.path.dirname(__file__))  # tests/trainer: OP_TEST_FILE
 # The op tests (each op against its oracle), by folder of tests/trainer/.
 OP_TEST_FILES = ["ops/test_math_ops.py", "ops/test_nn_ops.py", "ops/test_array_ops.py", "ops/test_conv_ops.py",
                  "ops/test_tf1_ops.py", "ops/test_gradients.py", "ops/test_variables.py", "ops/test_control_flow.py",
-                 "ops/test_logging_ops.py", "ops/test_check_ops.py", "ops/test_scan_ops.py",
-                 "ops/test_linalg_ops.py", "ops/test_cholesky.py", "ops/test_diag_cross.py", "ops/test_segment_ops.py", "ops/test_batch_norm_ops.py",
-                 "ops/test_shuffle_ops.py", "ops/test_conv_transpose_ops.py", "ops/test_scatter_ops.py",
-                 "ops/test_lrn.py", "ops/test_sampled_losses.py", "ops/test_sort_ops.py", "ops/test_reverse_ops.py",
-                 "ops/test_matrix_ops.py", "ops/test_conv1d_ops.py", "ops/test_activation_ops.py",
-                 "ops/test_nn_impl.py", "ops/test_sampling_ops.py", "ops/test_tensor_args.py",
-                 "ops/test_tf1_core_names.py", "ops/test_conv3d_ops.py", "ops/test_depthwise_conv_ops.py"]
+                 "ops/test_logging_ops.py", "ops/test_check_ops.py", "ops/test_scan_ops.py", "ops/test_linalg_ops.py",
+                 "ops/test_cholesky.py", "ops/test_diag_cross.py", "ops/test_io_ops.py", "ops/test_segment_ops.py",
+                 "ops/test_batch_norm_ops.py", "ops/test_shuffle_ops.py", "ops/test_conv_transpose_ops.py",
+                 "ops/test_scatter_ops.py", "ops/test_lrn.py", "ops/test_sampled_losses.py", "ops/test_sort_ops.py",
+                 "ops/test_reverse_ops.py", "ops/test_matrix_ops.py", "ops/test_conv1d_ops.py",
+                 "ops/test_activation_ops.py", "ops/test_nn_impl.py", "ops/test_sampling_ops.py",
+                 "ops/test_tensor_args.py", "ops/test_tf1_core_names.py", "ops/test_conv3d_ops.py",
+                 "ops/test_depthwise_conv_ops.py"]
 OP_TEST_FILES += ["train/test_optimizers.py", "train/test_tf1_optimizers.py", "train/test_learning_rate_decay.py",
                   "train/test_moving_averages.py"]
 OP_TEST_FILES += ["client/test_tf1_session.py"]
