@@ -1,12 +1,12 @@
 """Keras' volumetric layers over (batch, depth, rows, cols, channels): Conv3D, Conv3DTranspose, ZeroPadding3D,
 Cropping3D, UpSampling3D, MaxPooling3D, AveragePooling3D, GlobalMax/AveragePooling3D."""
-from ...ops.array_ops import shape
 from ...ops.conv3d_ops import avg_pool3d, conv3d, conv3d_transpose, max_pool3d
 from ...ops.nn_ops import bias_add
 from ...ops.pad_ops import pad
 from .. import backend as K
 from ..engine.base_layer import InputSpec, Layer
 from .convolutional import Conv, channels_last_only, normalize_tuple, repeat_axis
+from .convolutional_depthwise import Transposed
 from .pooling import GlobalPooling
 
 
@@ -24,8 +24,9 @@ class Conv3D(Conv):
         return self.activation(out)
 
 
-class Conv3DTranspose(Conv3D):
+class Conv3DTranspose(Transposed, Conv3D):
     """The transpose of Conv3D (its input gradient run forward): kernel (kd, kh, kw, filters, in_channels)."""
+    transpose = staticmethod(conv3d_transpose)
 
     def __init__(self, filters, kernel_size, strides=(1, 1, 1), padding="valid", output_padding=None,
                  data_format=None, **kwargs):
@@ -33,34 +34,6 @@ class Conv3DTranspose(Conv3D):
         if output_padding is not None:
             raise ValueError(f"Conv3DTranspose: ringflow has output_padding=None only, got {output_padding!r}")
         self.output_padding = None
-
-    def build(self, input_shape):
-        channels = input_shape[-1]
-        if channels is None:
-            raise ValueError("The channel dimension of the inputs should be defined. Found `None`.")
-        self.kernel = self.add_weight("kernel", self.kernel_size + (self.filters, channels),
-                                      initializer=self.kernel_initializer, regularizer=self.kernel_regularizer,
-                                      constraint=self.kernel_constraint)
-        self.bias = self.add_weight("bias", (self.filters,), initializer=self.bias_initializer,
-                                    regularizer=self.bias_regularizer, constraint=self.bias_constraint) \
-            if self.use_bias else None
-        self.input_spec = InputSpec(ndim=5, axes={-1: channels})
-        self.built = True
-
-    def call(self, inputs):
-        dynamic, static = shape(inputs), K.int_shape(inputs)
-        dims = [dynamic[0]]
-        for i, (s, k) in enumerate(zip(self.strides, self.kernel_size)):
-            size = static[i + 1] if static[i + 1] is not None else dynamic[i + 1]
-            dims.append(size * s + (max(k - s, 0) if self.padding == "valid" else 0))
-        out = conv3d_transpose(inputs, self.kernel, dims + [self.filters], strides=(1,) + self.strides + (1,),
-                               padding=self.padding.upper())
-        if self.use_bias:
-            out = bias_add(out, self.bias)
-        return self.activation(out)
-
-    def get_config(self):
-        return dict(super().get_config(), output_padding=self.output_padding)
 
 
 def _pairs(value, name):

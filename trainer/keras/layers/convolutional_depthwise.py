@@ -5,11 +5,11 @@ from ...ops.array_ops import shape
 from ...ops.conv_transpose_ops import conv2d_transpose
 from ...ops.depthwise_conv_ops import depthwise_conv2d, separable_conv2d
 from ...ops.nn_ops import bias_add
-from .. import activations, constraints, initializers, regularizers
+from .. import constraints, initializers, regularizers
 from .. import backend as K
 from ..engine.base_layer import InputSpec
 from ..utils.generic_utils import serialized
-from .convolutional import Conv, normalize_tuple
+from .convolutional import Conv
 
 
 def _weights_config(layer, *names):
@@ -140,17 +140,10 @@ class DepthwiseConv2D(Conv):
         return config
 
 
-class Conv2DTranspose(Conv):
-    """The transpose of Conv2D (its input gradient run forward): kernel (kh, kw, filters, in_channels)."""
-
-    def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", output_padding=None, data_format=None,
-                 dilation_rate=(1, 1), **kwargs):
-        super().__init__(filters, kernel_size, strides=strides, padding=padding, data_format=data_format,
-                         dilation_rate=dilation_rate, **kwargs)
-        if output_padding is not None or self.dilation_rate != (1, 1):
-            raise ValueError(f"Conv2DTranspose: ringflow has output_padding=None and dilation_rate=(1, 1) only, got "
-                             f"{output_padding!r} and {dilation_rate!r}")
-        self.output_padding = None
+class Transposed:
+    """What the transposed convolutions share (Conv2DTranspose, Conv3DTranspose): the kernel is
+    kernel_size + (filters, in_channels), and each output dimension is input * stride, plus the kernel's overhang
+    with 'valid' padding. A subclass names its op as `transpose`."""
 
     def build(self, input_shape):
         channels = input_shape[-1]
@@ -162,7 +155,7 @@ class Conv2DTranspose(Conv):
         self.bias = self.add_weight("bias", (self.filters,), initializer=self.bias_initializer,
                                     regularizer=self.bias_regularizer, constraint=self.bias_constraint) \
             if self.use_bias else None
-        self.input_spec = InputSpec(ndim=4, axes={-1: channels})
+        self.input_spec = InputSpec(ndim=self.rank + 2, axes={-1: channels})
         self.built = True
 
     def call(self, inputs):
@@ -171,7 +164,7 @@ class Conv2DTranspose(Conv):
         for i, (s, k) in enumerate(zip(self.strides, self.kernel_size)):
             size = static[i + 1] if static[i + 1] is not None else dynamic[i + 1]
             dims.append(size * s + (max(k - s, 0) if self.padding == "valid" else 0))
-        out = conv2d_transpose(inputs, self.kernel, dims + [self.filters], strides=(1,) + self.strides + (1,),
+        out = self.transpose(inputs, self.kernel, dims + [self.filters], strides=(1,) + self.strides + (1,),
                                padding=self.padding.upper())
         if self.use_bias:
             out = bias_add(out, self.bias)
@@ -179,6 +172,21 @@ class Conv2DTranspose(Conv):
 
     def get_config(self):
         return dict(super().get_config(), output_padding=self.output_padding)
+
+
+class Conv2DTranspose(Transposed, Conv):
+    """The transpose of Conv2D (its input gradient run forward): kernel (kh, kw, filters, in_channels)."""
+    transpose = staticmethod(conv2d_transpose)
+
+    def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", output_padding=None, data_format=None,
+                 dilation_rate=(1, 1), **kwargs):
+        super().__init__(filters, kernel_size, strides=strides, padding=padding, data_format=data_format,
+                         dilation_rate=dilation_rate, **kwargs)
+        if output_padding is not None or self.dilation_rate != (1, 1):
+            raise ValueError(f"Conv2DTranspose: ringflow has output_padding=None and dilation_rate=(1, 1) only, got "
+                             f"{output_padding!r} and {dilation_rate!r}")
+        self.output_padding = None
+
 
 
 SeparableConvolution1D, SeparableConvolution2D, Convolution2DTranspose = SeparableConv1D, SeparableConv2D, \
