@@ -5,23 +5,16 @@ import numpy as np
 import pytest
 from mpi4py import MPI
 
-import allreduce
 import trainer as tg
 import trainer.horovod.keras as hvd
 from trainer import keras
 from trainer.keras import backend as K
 
+from tests.mpi.horovod_fixtures import backend  # noqa: F401  (pytest fixture, autouse: once per CPU backend)
+
 WORLD = MPI.COMM_WORLD
 RANK, SIZE = WORLD.Get_rank(), WORLD.Get_size()
 ROOT = SIZE - 1
-
-
-@pytest.fixture(scope="module", params=["ring", "shm"], autouse=True)
-def backend(request):
-    hvd.shutdown()
-    hvd.init(allreduce.create_communicator(request.param))
-    yield request.param
-    hvd.shutdown()
 
 
 @pytest.fixture(autouse=True)
