@@ -7,7 +7,7 @@ from ...ops.pad_ops import pad, tile
 from .. import activations, constraints, initializers, regularizers
 from .. import backend as K
 from ..engine.base_layer import InputSpec, Layer
-from ..utils.generic_utils import serialized
+from .weights import bias_weight, layer_weight, weights_config
 
 
 def normalize_tuple(value, n, name):
@@ -59,12 +59,8 @@ class Conv(Layer):
         channels = input_shape[-1]
         if channels is None:
             raise ValueError("The channel dimension of the inputs should be defined. Found `None`.")
-        self.kernel = self.add_weight("kernel", self.kernel_size + (channels, self.filters),
-                                      initializer=self.kernel_initializer, regularizer=self.kernel_regularizer,
-                                      constraint=self.kernel_constraint)
-        self.bias = self.add_weight("bias", (self.filters,), initializer=self.bias_initializer,
-                                    regularizer=self.bias_regularizer, constraint=self.bias_constraint) \
-            if self.use_bias else None
+        self.kernel = layer_weight(self, "kernel", self.kernel_size + (channels, self.filters))
+        self.bias = bias_weight(self, self.filters)
         self.input_spec = InputSpec(ndim=self.rank + 2, axes={-1: channels})
         self.built = True
 
@@ -83,12 +79,7 @@ class Conv(Layer):
         return dict(super().get_config(), filters=self.filters, kernel_size=self.kernel_size, strides=self.strides,
                     padding=self.padding, data_format=self.data_format, dilation_rate=self.dilation_rate,
                     activation=activations.serialize(self.activation), use_bias=self.use_bias,
-                    kernel_initializer=serialized(initializers, self.kernel_initializer),
-                    bias_initializer=serialized(initializers, self.bias_initializer),
-                    kernel_regularizer=serialized(regularizers, self.kernel_regularizer),
-                    bias_regularizer=serialized(regularizers, self.bias_regularizer),
-                    kernel_constraint=serialized(constraints, self.kernel_constraint),
-                    bias_constraint=serialized(constraints, self.bias_constraint))
+                    **weights_config(self, "kernel", "bias"))
 
 
 class Conv1D(Conv):

@@ -8,17 +8,8 @@ from ...ops.nn_ops import bias_add
 from .. import constraints, initializers, regularizers
 from .. import backend as K
 from ..engine.base_layer import InputSpec
-from ..utils.generic_utils import serialized
 from .convolutional import Conv
-
-
-def _weights_config(layer, *names):
-    config = {}
-    for name in names:
-        for kind, module in (("initializer", initializers), ("regularizer", regularizers),
-                             ("constraint", constraints)):
-            config[f"{name}_{kind}"] = serialized(module, getattr(layer, f"{name}_{kind}"))
-    return config
+from .weights import bias_weight, layer_weight, weights_config
 
 
 class SeparableConv(Conv):
@@ -46,17 +37,11 @@ class SeparableConv(Conv):
         if channels is None:
             raise ValueError("The channel dimension of the inputs to `SeparableConv` should be defined. "
                              "Found `None`.")
-        self.depthwise_kernel = self.add_weight(
-            "depthwise_kernel", self.kernel_size + (channels, self.depth_multiplier),
-            initializer=self.depthwise_initializer, regularizer=self.depthwise_regularizer,
-            constraint=self.depthwise_constraint)
-        self.pointwise_kernel = self.add_weight(
-            "pointwise_kernel", (1,) * self.rank + (channels * self.depth_multiplier, self.filters),
-            initializer=self.pointwise_initializer, regularizer=self.pointwise_regularizer,
-            constraint=self.pointwise_constraint)
-        self.bias = self.add_weight("bias", (self.filters,), initializer=self.bias_initializer,
-                                    regularizer=self.bias_regularizer, constraint=self.bias_constraint) \
-            if self.use_bias else None
+        self.depthwise_kernel = layer_weight(self, "depthwise_kernel",
+                                             self.kernel_size + (channels, self.depth_multiplier), "depthwise")
+        self.pointwise_kernel = layer_weight(self, "pointwise_kernel", (1,) * self.rank + (
+            channels * self.depth_multiplier, self.filters), "pointwise")
+        self.bias = bias_weight(self, self.filters)
         self.input_spec = InputSpec(ndim=self.rank + 2, axes={-1: channels})
         self.built = True
 
@@ -76,7 +61,7 @@ class SeparableConv(Conv):
 
     def get_config(self):
         config = dict(super().get_config(), depth_multiplier=self.depth_multiplier,
-                      **_weights_config(self, "depthwise", "pointwise"))
+                      **weights_config(self, "depthwise", "pointwise"))
         for kind in ("kernel_initializer", "kernel_regularizer", "kernel_constraint"):
             config.pop(kind)
         return config
@@ -115,13 +100,9 @@ class DepthwiseConv2D(Conv):
         if channels is None:
             raise ValueError("The channel dimension of the inputs to `DepthwiseConv2D` should be defined. "
                              "Found `None`.")
-        self.depthwise_kernel = self.add_weight(
-            "depthwise_kernel", self.kernel_size + (channels, self.depth_multiplier),
-            initializer=self.depthwise_initializer, regularizer=self.depthwise_regularizer,
-            constraint=self.depthwise_constraint)
-        self.bias = self.add_weight("bias", (channels * self.depth_multiplier,), initializer=self.bias_initializer,
-                                    regularizer=self.bias_regularizer, constraint=self.bias_constraint) \
-            if self.use_bias else None
+        self.depthwise_kernel = layer_weight(self, "depthwise_kernel",
+                                             self.kernel_size + (channels, self.depth_multiplier), "depthwise")
+        self.bias = bias_weight(self, channels * self.depth_multiplier)
         self.input_spec = InputSpec(ndim=4, axes={-1: channels})
         self.built = True
 
@@ -134,7 +115,7 @@ class DepthwiseConv2D(Conv):
 
     def get_config(self):
         config = dict(super().get_config(), depth_multiplier=self.depth_multiplier,
-                      **_weights_config(self, "depthwise"))
+                      **weights_config(self, "depthwise"))
         for kind in ("filters", "kernel_initializer", "kernel_regularizer", "kernel_constraint"):
             config.pop(kind)
         return config
@@ -149,12 +130,8 @@ class Transposed:
         channels = input_shape[-1]
         if channels is None:
             raise ValueError("The channel dimension of the inputs should be defined. Found `None`.")
-        self.kernel = self.add_weight("kernel", self.kernel_size + (self.filters, channels),
-                                      initializer=self.kernel_initializer, regularizer=self.kernel_regularizer,
-                                      constraint=self.kernel_constraint)
-        self.bias = self.add_weight("bias", (self.filters,), initializer=self.bias_initializer,
-                                    regularizer=self.bias_regularizer, constraint=self.bias_constraint) \
-            if self.use_bias else None
+        self.kernel = layer_weight(self, "kernel", self.kernel_size + (self.filters, channels))
+        self.bias = bias_weight(self, self.filters)
         self.input_spec = InputSpec(ndim=self.rank + 2, axes={-1: channels})
         self.built = True
 

@@ -9,6 +9,7 @@ from .. import activations, constraints, initializers, regularizers
 from .. import backend as K
 from ..engine.base_layer import InputSpec, Layer
 from ..utils.generic_utils import serialized
+from .weights import bias_weight, layer_weight, weights_config
 
 
 class Dense(Layer):
@@ -34,11 +35,8 @@ class Dense(Layer):
         if last is None:
             raise ValueError("The last dimension of the inputs to `Dense` should be defined. Found `None`.")
         self.input_spec = InputSpec(min_ndim=2, axes={-1: last})
-        self.kernel = self.add_weight("kernel", (last, self.units), initializer=self.kernel_initializer,
-                                      regularizer=self.kernel_regularizer, constraint=self.kernel_constraint)
-        self.bias = self.add_weight("bias", (self.units,), initializer=self.bias_initializer,
-                                    regularizer=self.bias_regularizer, constraint=self.bias_constraint) \
-            if self.use_bias else None
+        self.kernel = layer_weight(self, "kernel", (last, self.units))
+        self.bias = bias_weight(self, self.units)
         self.built = True
 
     def call(self, inputs):
@@ -52,13 +50,8 @@ class Dense(Layer):
 
     def get_config(self):
         return dict(super().get_config(), units=self.units, activation=activations.serialize(self.activation),
-                    use_bias=self.use_bias, kernel_initializer=serialized(initializers, self.kernel_initializer),
-                    bias_initializer=serialized(initializers, self.bias_initializer),
-                    kernel_regularizer=serialized(regularizers, self.kernel_regularizer),
-                    bias_regularizer=serialized(regularizers, self.bias_regularizer),
-                    activity_regularizer=serialized(regularizers, self.activity_regularizer),
-                    kernel_constraint=serialized(constraints, self.kernel_constraint),
-                    bias_constraint=serialized(constraints, self.bias_constraint))
+                    use_bias=self.use_bias, **weights_config(self, "kernel", "bias"),
+                    activity_regularizer=serialized(regularizers, self.activity_regularizer))
 
 
 class Activation(Layer):
