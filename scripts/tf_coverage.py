@@ -20,7 +20,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 import trainer as tg  # noqa: E402
-from tests.trainer.conformance import cases  # noqa: E402
+from tests.trainer.conformance import cases, families  # noqa: E402
 
 FIXTURES = os.path.join(ROOT, "tests", "trainer", "conformance", "fixtures")
 # The `tensorflow.python.*` modules TF1 programs import directly: each found in at least 10 files of a public
@@ -59,7 +59,7 @@ def has(module, name):
 def checked_objects():
     """The ids of the ringflow functions the conformance cases call (an alias, tf.math.exp for tf.exp, is the same
     function in ringflow as in TF, so it counts as checked too)."""
-    return {id(cases.resolve(tg, case["fn"])) for case in cases.cases().values() if case["kind"] == "call"}
+    return {id(cases.resolve(tg, case["fn"])) for case in families.table().values() if case["kind"] == "call"}
 
 
 def rows():

@@ -1,14 +1,14 @@
 """ringflow against real TensorFlow: every case of cases.py replayed and compared with what TF recorded.
 
-The fixture fixtures/tf_oracle.json holds TensorFlow's answers (scripts/record_tf_oracle.py, run in TF's own venv,
-wrote it and names the TF version). Each case is compared on its values (tolerance by dtype), dtypes, static
+The fixtures (fixtures/tf_oracle.json for cases.py, fixtures/tf_oracle_<family>.json for each cases_<family>.py: see
+families.py) hold TensorFlow's answers (scripts/record_tf_oracle.py, run in TF's own venv, wrote them and names the
+TF version). Each case is compared on its values (tolerance by dtype), dtypes, static
 shapes, default names, variables and collections, gradients, or, for bad input, the exception class and whether
 it came at construction or at Session.run. ringflow's tg.errors classes match TF's by name; a ringflow class
 whose bases include TF's class (InvalidArgumentError is a ValueError) matches too, since `except` would catch it.
 Known differences are in xfails.py, each with its reason, strict so a fix shows.
 """
 import json
-import pathlib
 import warnings
 
 import numpy as np
@@ -16,11 +16,12 @@ import pytest
 
 import trainer as tg
 
-from . import cases, xfails
+from . import cases, families, xfails
 
-FIXTURE = pathlib.Path(__file__).parent / "fixtures" / "tf_oracle.json"
-RECORDED = json.loads(FIXTURE.read_text())
-TABLE = cases.cases()
+FIXTURES = {family: json.loads(families.fixture(family).read_text()) for family in families.families()}
+RECORDED = dict(next(iter(FIXTURES.values())),
+                cases={name: answer for fixture in FIXTURES.values() for name, answer in fixture["cases"].items()})
+TABLE = families.table()
 TOLERANCE = {"float32": dict(rtol=2e-5, atol=2e-6), "float64": dict(rtol=1e-9, atol=1e-12),
              "float16": dict(rtol=1e-3, atol=1e-3)}
 
@@ -95,13 +96,15 @@ def params():
     return out
 
 
-def test_the_fixture_says_which_tensorflow_recorded_it():
-    assert RECORDED["tensorflow"].startswith("2.15") and "compat.v1" in RECORDED["mode"]
+@pytest.mark.parametrize("family", sorted(FIXTURES))
+def test_the_fixture_says_which_tensorflow_recorded_it(family):
+    assert FIXTURES[family]["tensorflow"].startswith("2.15") and "compat.v1" in FIXTURES[family]["mode"]
 
 
-def test_the_fixture_answers_every_case_of_the_table():
-    # a case added to the table needs scripts/record_tf_oracle.py run again in TF's venv
-    assert sorted(TABLE) == sorted(RECORDED["cases"])
+@pytest.mark.parametrize("family", sorted(FIXTURES))
+def test_the_fixture_answers_every_case_of_its_family(family):
+    # a case added to a family needs `scripts/record_tf_oracle.py --family <family>` run again in TF's venv
+    assert sorted(families.families()[family].cases()) == sorted(FIXTURES[family]["cases"])
 
 
 def test_every_known_difference_names_a_recorded_case():
@@ -112,3 +115,9 @@ def test_every_known_difference_names_a_recorded_case():
 def test_ringflow_does_what_tensorflow_does(name):
     found = differences(RECORDED["cases"][name], replay(TABLE[name]))
     assert not found, f"{name} differs from TensorFlow {RECORDED['tensorflow']}:\n  " + "\n  ".join(found)
+
+
+def test_each_familys_case_names_start_with_the_family():
+    for family, module in families.families().items():
+        if family != "core":
+            assert [name for name in module.cases() if not name.startswith(f"{family}/")] == [], family
