@@ -1,6 +1,6 @@
 """Run a corpus Keras program under real TensorFlow and tf-keras (tf.compat.v1, graph mode) and print its
 output, for recording the outcomes the corpus tests compare ringflow's with. Run in a venv that has them:
-    cd tests/tf1_corpus && /work/tfvenv/bin/python record_real_keras.py keras_text_classification.py [lstm]
+    cd tests/tf1_corpus && /work/tfvenv/bin/python record_real_keras.py keras_reviews.py [lstm]
 `import tensorflow as tf` inside the program is tf.compat.v1 with tf.keras being tf-keras."""
 import runpy
 import sys
