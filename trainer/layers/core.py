@@ -3,7 +3,7 @@ import numpy as np
 
 from ..framework.tensor import Tensor
 from ..ops.initializers import zeros_initializer
-from ..ops.array_ops import cast, reshape, transpose
+from ..ops.array_ops import cast, concat, reshape, shape, transpose
 from ..ops.core_ops import identity
 from ..ops import dropout_ops
 from ..ops.math_ops import matmul, where
@@ -11,13 +11,17 @@ from ..ops.nn_ops import bias_add
 from .base import Layer, static_dims
 
 
-def leading_shape(dims, what):
-    """The reshape shape of the leading dims (a, b, ...) of static dims (a, b, ..., n): None as -1."""
+def matmul_last_axis(inputs, dims, kernel):
+    """inputs @ kernel over the last axis of inputs of static dims (a, b, ..., n), any rank >= 2, as TF's tensordot:
+    the leading dims come back statically where at most one is unknown, from the run-time shape otherwise."""
+    if len(dims) == 2:
+        return matmul(inputs, kernel)
+    flat = matmul(reshape(inputs, (-1, dims[-1])), kernel)
+    units = static_dims(kernel)[-1]
     lead = dims[:-1]
-    if sum(d is None for d in lead) > 1:
-        raise NotImplementedError(f"{what} of an input of shape {dims} needs at most one unknown leading "
-                                  "dimension: reshapes here take static shapes")
-    return tuple(-1 if d is None else d for d in lead)
+    if sum(d is None for d in lead) <= 1:
+        return reshape(flat, (*(-1 if d is None else d for d in lead), units))
+    return reshape(flat, concat([shape(inputs)[:-1], [units]], 0))
 
 
 class Dense(Layer):
@@ -47,12 +51,7 @@ class Dense(Layer):
     def call(self, inputs):
         if inputs.dtype != self.kernel.dtype:
             inputs = cast(inputs, self.kernel.dtype)
-        dims = static_dims(inputs)
-        if len(dims) > 2:
-            lead = leading_shape(dims, f"Dense layer {self.name!r}")
-            outputs = reshape(matmul(reshape(inputs, (-1, dims[-1])), self.kernel), (*lead, self.units))
-        else:
-            outputs = matmul(inputs, self.kernel)
+        outputs = matmul_last_axis(inputs, static_dims(inputs), self.kernel)
         if self.use_bias:
             outputs = bias_add(outputs, self.bias)
         return outputs if self.activation is None else self.activation(outputs)

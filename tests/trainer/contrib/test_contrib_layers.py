@@ -42,6 +42,15 @@ def test_fully_connected_defaults_names_collections_and_values():
     assert np.all(np.abs(kernel) <= limit)
 
 
+def test_fully_connected_contracts_the_last_axis_whatever_leading_dimensions_are_unknown():
+    x = RNG.standard_normal((2, 3, 4))
+    with tg.Graph().as_default():
+        inputs = tg.placeholder(tg.float64, [None, None, 4])
+        y = layers.fully_connected(inputs, 2, weights_initializer=tg.constant_initializer(0.25), activation_fn=None)
+        assert y.shape.as_list() == [None, None, 2]
+        assert np.allclose(_run(y, {inputs: x}), x @ np.full((4, 2), 0.25))
+
+
 def test_fully_connected_normalizer_replaces_the_biases_and_runs_before_the_activation():
     calls = []
 

@@ -13,7 +13,6 @@ from ...layers.base import static_dims
 from ...ops.array_ops import reshape
 from ...ops.conv_ops import avg_pool, conv2d, max_pool
 from ...ops.core_ops import convert_to_tensor
-from ...ops.math_ops import matmul
 from ...ops.nn_impl import embedding_lookup
 from ...ops.nn_ops import bias_add, relu
 from ...ops.scopes import variable_scope
@@ -89,11 +88,7 @@ def fully_connected(inputs, num_outputs, activation_fn=relu, normalizer_fn=None,
                              f"got shape {dims}")
         weights = _model_variable("weights", [dims[-1], num_outputs], inputs.dtype, weights_initializer,
                                   weights_regularizer, trainable, variables_collections)
-        if len(dims) > 2:
-            lead = core_layers.leading_shape(dims, f"fully_connected {sc.name!r}")
-            outputs = reshape(matmul(reshape(inputs, (-1, dims[-1])), weights), (*lead, num_outputs))
-        else:
-            outputs = matmul(inputs, weights)
+        outputs = core_layers.matmul_last_axis(inputs, dims, weights)
         if not normalizer_fn and biases_initializer:
             biases = _model_variable("biases", [num_outputs], inputs.dtype, biases_initializer,
                                      biases_regularizer, trainable, variables_collections)
