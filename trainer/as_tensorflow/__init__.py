@@ -30,7 +30,8 @@ from .. import keras
 from ..contrib.missing import MISSING as CONTRIB_MISSING
 from ..unsupported import MISSING
 
-PREFIXES = {"tensorflow": "trainer", "horovod.tensorflow": "trainer.horovod", "horovod.keras": "trainer.horovod.keras"}
+PREFIXES = {"tensorflow": "trainer", "horovod.tensorflow": "trainer.horovod", "horovod.keras": "trainer.horovod.keras",
+            "tensorflow.python.keras": "trainer.keras"}  # TF 1.15's tf.keras is tensorflow.python.keras itself
 KERAS_PREFIXES = {"keras": "trainer.keras"}  # only when asked: a real Keras must not be shadowed silently
 KERAS_VARIABLE = "RINGFLOW_KERAS"  # "1": alias `keras` too, as --keras does
 NOTICE = "ringflow: running this program with ringflow as tensorflow"
@@ -41,10 +42,12 @@ _TF_DISTRIBUTIONS = ("tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tensorfl
 def target_of(fullname, keras=False):
     """The ringflow module that stands for `fullname` (tensorflow.contrib.rnn -> trainer.contrib.rnn), or None;
     keras=True: the standalone `keras` package's names too (keras.layers -> trainer.keras.layers)."""
-    for prefix, target in dict(PREFIXES, **(KERAS_PREFIXES if keras else {})).items():
-        if fullname == prefix or fullname.startswith(prefix + "."):
-            return target + fullname[len(prefix):]
-    return None
+    matches = [(prefix, target) for prefix, target in dict(PREFIXES, **(KERAS_PREFIXES if keras else {})).items()
+               if fullname == prefix or fullname.startswith(prefix + ".")]
+    if not matches:
+        return None
+    prefix, target = max(matches, key=lambda match: len(match[0]))  # the most specific prefix wins
+    return target + fullname[len(prefix):]
 
 
 class _AliasLoader(importlib.abc.Loader):

@@ -219,3 +219,24 @@ def test_keras_is_aliased_only_when_asked(tmp_path):
     missing.write_text("from keras.layers import ConvLSTM2D\n")
     failed = _run(["-m", "trainer.as_tensorflow", "--keras", str(missing)], cwd=tmp_path, check=False)
     assert failed.returncode == 1 and "not available in ringflow" in failed.stderr
+
+
+PYTHON_KERAS = """
+import trainer, trainer.as_tensorflow as wrapper
+wrapper.install()
+import tensorflow as tf
+from tensorflow.python.keras import backend as K
+from tensorflow.python.keras.layers import Dense
+from horovod.tensorflow.util import _executing_eagerly, _has_eager, _cache
+print(K is tf.keras.backend, Dense is tf.keras.layers.Dense, _executing_eagerly(), _has_eager)
+calls = []
+twice = _cache(lambda x: calls.append(x) or x * 2)
+print(twice(3), twice(3), calls)
+"""
+
+
+def test_tensorflow_python_keras_is_tf_keras_and_horovods_util_answers_for_graph_mode(tmp_path):
+    # Horovod's own TF1 test suites import both: `from tensorflow.python.keras import backend as K` and
+    # horovod.tensorflow.util's eager probes, which must say "graph mode" (ringflow has no eager execution)
+    done = _run(["-c", PYTHON_KERAS], cwd=tmp_path)
+    assert done.stdout.splitlines() == ["True True False False", "6 6 [3]"], done.stderr
