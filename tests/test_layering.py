@@ -45,6 +45,7 @@ FLOORS = [
     ("trainer/math.py", 8, "tf.math"),
     ("trainer/linalg.py", 8, "tf.linalg"),
     ("trainer/random.py", 8, "tf.random"),
+    ("trainer/config/", 8, "tf.config"),
     ("trainer/metrics.py", 8, "tf.metrics"),
     ("trainer/tf_io.py", 8, "tf.io"),
     ("trainer/debugging.py", 8, "tf.debugging"),

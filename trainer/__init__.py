@@ -18,6 +18,7 @@ from . import (compat, contrib, data, debugging, estimator, feature_column, imag
                math, metrics, nn, random, summary, train)
 from . import test  # tf.test
 from . import saved_model  # tf.saved_model
+from . import config  # tf.config
 from . import tf_io as io
 from .framework import dtypes
 from .ops import initializers

@@ -54,6 +54,15 @@ def device_transfer(device):
     return to_device, to_host
 
 
+def gpu_count():
+    """How many CUDA GPUs CuPy sees from this process (0 without CuPy, a driver or a device)."""
+    try:
+        import cupy
+        return cupy.cuda.runtime.getDeviceCount()
+    except Exception:  # no CuPy, no driver or no device: each means no GPU for this process
+        return 0
+
+
 def _same(value):
     return value
 
