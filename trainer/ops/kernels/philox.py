@@ -17,31 +17,44 @@ _32 = np.uint64(32)
 _CHUNK = 1 << 16  # blocks per pass: the round's temporaries stay in cache
 
 
-def philox_blocks(key, counter, count, stride=1):
-    """`count` blocks of four uint32s (a (count, 4) array): Philox4x32-10 of `key` (two uint32s) at the 128-bit
-    counters counter, counter + stride, ... (stride 1: the order TF's generator returns them in)."""
+def philox_blocks(key, counter, count, stride=1, offsets=None):
+    """Blocks of four uint32s (a (count, 4) array): Philox4x32-10 of `key` (two uint32s) at the 128-bit counters
+    counter, counter + stride, ... (stride 1: the order TF's generator returns them in), or at counter plus each
+    of `offsets` (uint64s) when given."""
+    count = count if offsets is None else len(offsets)
     out = np.empty((count, 4), np.uint32)
     for start in range(0, count, _CHUNK):
         n = min(_CHUNK, count - start)
-        out[start:start + n] = _rounds(key, _counters(counter + start * stride, n, stride))
+        step = np.arange(start, start + n, dtype=np.uint64) * np.uint64(stride) if offsets is None else \
+            np.asarray(offsets[start:start + n], np.uint64)
+        _rounds(key, _counters(counter, step), out[start:start + n])
     return out
 
 
-def _counters(first, n, stride):
+def _counters(first, offsets):
     base = np.uint64(first & 0xFFFFFFFFFFFFFFFF)
-    lo = np.arange(n, dtype=np.uint64) * np.uint64(stride) + base  # wraps; the carry goes up as TF's Skip does
-    hi = np.full(n, (first >> 64) & 0xFFFFFFFFFFFFFFFF, np.uint64) + (lo < base)
-    return [lo & _LOW, lo >> _32, hi & _LOW, hi >> _32]
+    lo = offsets + base  # wraps; the carry goes up as TF's Skip does
+    hi = np.full(len(offsets), (first >> 64) & 0xFFFFFFFFFFFFFFFF, np.uint64) + (lo < base)
+    return [(lo & _LOW).astype(np.uint32), (lo >> _32).astype(np.uint32), (hi & _LOW).astype(np.uint32),
+            (hi >> _32).astype(np.uint32)]
 
 
-def _rounds(key, counter):
+def _rounds(key, counter, out):
     c0, c1, c2, c3 = counter
+    p0, p1, high = (np.empty(len(c0), np.uint64) for _ in range(3))
     k0, k1 = key
     for _ in range(10):
-        p0, p1 = c0 * _M[0], c2 * _M[1]
-        c0, c1, c2, c3 = (p1 >> _32) ^ c1 ^ np.uint64(k0), p1 & _LOW, (p0 >> _32) ^ c3 ^ np.uint64(k1), p0 & _LOW
+        np.multiply(c0, _M[0], out=p0, dtype=np.uint64)
+        np.multiply(c2, _M[1], out=p1, dtype=np.uint64)
+        c0 = np.right_shift(p1, _32, out=high).astype(np.uint32)
+        c0 ^= c1
+        c0 ^= np.uint32(k0)
+        c2 = np.right_shift(p0, _32, out=high).astype(np.uint32)
+        c2 ^= c3
+        c2 ^= np.uint32(k1)
+        c1, c3 = p1.astype(np.uint32), p0.astype(np.uint32)
         k0, k1 = (k0 + _W[0]) & 0xFFFFFFFF, (k1 + _W[1]) & 0xFFFFFFFF
-    return np.stack([c0, c1, c2, c3], axis=1)
+    out[:, 0], out[:, 1], out[:, 2], out[:, 3] = c0, c1, c2, c3
 
 
 class PhiloxStream:
@@ -66,9 +79,9 @@ class PhiloxStream:
         the span does not depend on how many a rejection sampler consumed."""
         return self.reserve(outputs * per_output)
 
-    def blocks(self, first, count, stride=1):
-        """`count` blocks of four uint32s at the counters first, first + stride, ..."""
-        return philox_blocks(self.key, first % (1 << 128), count, stride)
+    def blocks(self, first, count, stride=1, offsets=None):
+        """`count` blocks of four uint32s at the counters first, first + stride, ... (or first + each offset)."""
+        return philox_blocks(self.key, first % (1 << 128), count, stride, offsets)
 
     def numpy_generator(self):
         """A numpy Generator seeded from the next block, for the draws TF's own algorithm is not reproduced for."""

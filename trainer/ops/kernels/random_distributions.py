@@ -12,6 +12,7 @@ import numpy as np
 from . import libm
 
 _PER_VALUE = 256  # blocks TF reserves per output value; do not change: it fixes where every next draw starts
+_CHUNK = 1 << 18  # values transformed per pass: a pass's float64 temporaries stay a few MiB
 
 
 def _wide(dtype):
@@ -83,7 +84,10 @@ def _pairs(bits, wide):
 def normal(stream, n, dtype):
     """n standard normal values (TF's RandomStandardNormal)."""
     wide = _wide(dtype)
-    return _pairs(_fixed_blocks(stream, n, 2 if wide else 4), wide)[:n].astype(dtype, copy=False)
+    bits = _fixed_blocks(stream, n, 2 if wide else 4)
+    step = _CHUNK * (4 if wide else 2)  # uint32s per pass, whole Box-Muller pairs
+    return np.concatenate([_pairs(bits[s:s + step], wide) for s in range(0, len(bits), step)])[:n].astype(
+        dtype, copy=False)
 
 
 def truncated_normal(stream, n, dtype):
@@ -93,18 +97,29 @@ def truncated_normal(stream, n, dtype):
     group = 2 if wide else 4
     groups = -(-n // group)
     first = stream.reserve_outputs(n, _PER_VALUE)
+    step = _CHUNK // group
+    parts = [_truncated_groups(stream, first, start, min(step, groups - start), group, wide)
+             for start in range(0, groups, step)]
+    return np.concatenate(parts or [np.empty(0, dtype)]).reshape(-1)[:n].astype(dtype, copy=False)
+
+
+def _truncated_groups(stream, first, start, count, group, wide):
+    """Groups start .. start + count - 1 of a truncated draw: each begins group * 64 blocks after the one before."""
     stride = group * _PER_VALUE // 4
-    out = np.empty((groups, group), np.float64 if wide else np.float32)
-    # Two blocks hold twice the values a group needs; the few groups that reject more draw on one at a time.
-    blocks = np.stack([stream.blocks(first + j, groups, stride) for j in range(2)], axis=1)
-    values = _pairs(blocks.reshape(groups, -1), wide)
-    kept = np.abs(values) < 2.0
-    short = kept.sum(axis=1) < group
-    order = np.argsort(~kept, axis=1, kind="stable")[:, :group]
-    out[:] = np.take_along_axis(values, order, axis=1)
-    for g in np.flatnonzero(short):
-        out[g] = _one_group(stream, first + int(g) * stride, group, wide)
-    return out.reshape(-1)[:n]
+    first += start * stride
+    # A group's first block gives as many values as it needs; most keep them all, the rest take a second block.
+    out = _pairs(stream.blocks(first, count, stride), wide)
+    short = np.flatnonzero((np.abs(out) >= 2.0).any(axis=1))
+    if len(short):
+        offsets = short.astype(np.uint64) * np.uint64(stride) + np.uint64(1)
+        values = np.concatenate([out[short], _pairs(stream.blocks(first, 0, offsets=offsets), wide)], axis=1)
+        kept = np.abs(values) < 2.0
+        enough = kept.sum(axis=1) >= group
+        taken = kept & (np.cumsum(kept, axis=1) <= group)
+        out[short[enough]] = values[enough][taken[enough]].reshape(-1, group)
+        for g in short[~enough].tolist():
+            out[g] = _one_group(stream, first + g * stride, group, wide)
+    return out
 
 
 def _one_group(stream, start, group, wide):
