@@ -24,8 +24,7 @@ _LOGF_LOGC = np.array([float.fromhex(h) for h in (
 _LN2 = float.fromhex("0x1.62e42fefa39efp-1")
 _LOGF_POLY = [float.fromhex(h) for h in ("-0x1.00ea348b88334p-2", "0x1.5575b0be00b6ap-2", "-0x1.ffffef20a4123p-2")]
 
-# sincosf: the sign of sine per quadrant, 2/pi scaled by 2^24, pi/2, and the cosine and sine polynomials.
-_SIGN = np.array([1.0, -1.0, -1.0, 1.0])
+# sincosf: 2/pi scaled by 2^24, pi/2, and the cosine and sine polynomials.
 _HPI_INV = float.fromhex("0x1.45F306DC9C883p+23")
 _HPI = float.fromhex("0x1.921FB54442D18p0")
 _COS = [float.fromhex(h) for h in ("0x1p0", "-0x1.ffffffd0c621cp-2", "0x1.55553e1068f19p-5",
@@ -71,19 +70,24 @@ def sincosf(x):
     """glibc's sincosf of float32s in [0, 120): (sin, cos) as float32 arrays."""
     x32 = np.asarray(x, np.float32)
     top, x = _abstop12(x32), x32.astype(np.float64)
-    n = np.where(top < _TOP_PIO4, 0, ((x * _HPI_INV).astype(np.int32) + 0x800000) >> 24)
-    reduced = (x - n * _HPI_HI) - n * _HPI_LO  # x - n * pi/2 rounded once, as the fused multiply-subtract does
-    negate = np.where(n & 2, -1.0, 1.0)  # quadrants 2 and 3 take glibc's second table: the cosine negated
-    x, x2 = reduced * _SIGN[n & 3], reduced * reduced
-    x3, x4 = x2 * x, x2 * x2
-    c0, c1, c2, c3, c4 = (negate * c for c in _COS)
-    sine = (x + x3 * _SIN[0]) + (x3 * x2) * (_SIN[1] + x2 * _SIN[2])
-    cosine = ((c0 + x2 * c1) + x4 * c2) + (x4 * x2) * (c3 + x2 * c4)
+    n = ((x * _HPI_INV).astype(np.int32) + 0x800000) >> 24
+    n[top < _TOP_PIO4] = 0
+    turns = n.astype(np.float64)
+    r = (x - turns * _HPI_HI) - turns * _HPI_LO  # x - n * pi/2 rounded once, as the fused multiply-subtract does
+    # glibc negates the argument (quadrants 1, 2) and takes a negated cosine table (quadrants 2, 3); both
+    # polynomials are odd or even in their inputs, so negating their results afterwards is exact and the same.
+    x2 = r * r
+    x3, x4 = x2 * r, x2 * x2
+    sine = (r + x3 * _SIN[0]) + (x3 * x2) * (_SIN[1] + x2 * _SIN[2])
+    cosine = ((_COS[0] + x2 * _COS[1]) + x4 * _COS[2]) + (x4 * x2) * (_COS[3] + x2 * _COS[4])
+    quadrant = n & 3
+    sine[(quadrant == 1) | (quadrant == 2)] *= -1.0
+    cosine[quadrant >= 2] *= -1.0
     swap = (n & 1).astype(bool)
-    sin, cos = np.where(swap, cosine, sine), np.where(swap, sine, cosine)
+    sin, cos = np.where(swap, cosine, sine).astype(np.float32), np.where(swap, sine, cosine).astype(np.float32)
     tiny = top < _TOP_TINY
-    return (np.where(tiny, x32, sin.astype(np.float32)),
-            np.where(tiny, np.float32(1.0), cos.astype(np.float32)))
+    sin[tiny], cos[tiny] = x32[tiny], 1.0
+    return sin, cos
 
 
 def log(x):
