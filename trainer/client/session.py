@@ -5,7 +5,6 @@ and then replays the plan. Control flow asks the session for the sub-plan of a b
 `Session.plan`. A cluster runtime serves its own session targets through `register_target` (TF1 picks a
 session implementation by target from registered factories the same way); the client never imports it.
 """
-import numpy as np
 
 from ..framework import stacks
 from ..framework.graph import Graph, get_default_graph
@@ -13,6 +12,7 @@ from ..platform.errors import FailedPreconditionError
 from .devices import default_device_name, device_transfer
 from .feed_fetch import flatten_fetches
 from ..platform.heap import keep_freed_memory
+from ..ops.kernels.philox import PhiloxStream
 from .plan import Plan
 from .resource_mgr import ResourceMgr
 from .step_stats import recorder_for, recording
@@ -129,20 +129,19 @@ class Session:
                                   "Session.run, feeding every placeholder it needs")
 
     def rng(self, op):
-        """The random generator of a random op in this session, seeded from the op's (seed, seed2)."""
-        seed, seed2 = op.attrs.get("seed"), op.attrs.get("seed2")
-        entropy = None if seed is None else [seed, seed2]
+        """The random stream of a random op in this session (TF's Philox generator), seeded from the op's
+        (seed, seed2); unseeded ops (both None or 0) draw fresh entropy, as in TF."""
         return self.resources.lookup_or_create(
-            RNG_CONTAINER, op, lambda: np.random.default_rng(np.random.SeedSequence(entropy)))
+            RNG_CONTAINER, op, lambda: PhiloxStream(op.attrs.get("seed"), op.attrs.get("seed2")))
 
     def random_state(self):
-        """Every random op's generator state by op name (JSON-able), so checkpoints can resume the streams."""
-        return {op.name: rng.bit_generator.state for op, rng in self.resources.items(RNG_CONTAINER)}
+        """Every random op's stream position by op name (JSON-able), so checkpoints can resume the streams."""
+        return {op.name: stream.state() for op, stream in self.resources.items(RNG_CONTAINER)}
 
     def set_random_state(self, states):
         """Continue each named random op's stream from a state random_state() returned."""
         for name, state in states.items():
-            self.rng(self.graph.get_operation_by_name(name)).bit_generator.state = state
+            self.rng(self.graph.get_operation_by_name(name)).set_state(state)
 
     def close(self):
         self._closed = True

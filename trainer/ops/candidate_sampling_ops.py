@@ -94,13 +94,13 @@ def _check_true_classes(op_name, classes, num_true):
 def _sampler_kernel(op, session):
     # The true classes come to the host (a batch x num_true int array) because the stream and the tables
     # live there; the three small results go back to the device.
-    attrs, rng, to_device, to_host = op.attrs, session.rng(op), session.to_device, session.to_host
+    attrs, stream, to_device, to_host = op.attrs, session.rng(op), session.to_device, session.to_host
     dist, n, unique = DISTRIBUTIONS[op.type](attrs), attrs["num_sampled"], attrs["unique"]
 
     def run(true_classes):
         classes = np.asarray(to_host(true_classes))
         _check_true_classes(op.name, classes, attrs["num_true"])
-        sampled, num_tries = _draw(dist, rng, n, unique)
+        sampled, num_tries = _draw(dist, stream.numpy_generator(), n, unique)  # not TF's algorithm: seeded only
         true_count = _expected_count(dist.prob(classes), n, num_tries)
         sampled_count = _expected_count(dist.prob(sampled), n, num_tries)
         return (to_device(sampled), to_device(true_count.astype(np.float32)),

@@ -1,20 +1,23 @@
 """TF1's dropout as one op: the drop rate is an input (a Tensor may carry it), the mask is drawn from the
-session's per-op random stream (Session.rng), so seeds reproduce it and checkpoints resume it."""
+session's per-op random stream (Session.rng) as TF draws it (uniforms in x's dtype kept where >= rate), so
+seeds reproduce TF's mask and checkpoints resume it."""
 import numpy as np
 
 from ..framework.tensor import Tensor
 from ..framework.graph_wrappers import name_scope
 from ..framework.random_seed import get_seed
 from .core_ops import convert_to_tensor
+from .kernels.random_distributions import uniform
 from .reduction_ops import reduce_sum
-from ..framework.registry import apply_op, register
+from ..framework.registry import apply_op, get_array_module, register
 from .tensor_util import constant_value, static_shape
 
 
 def _dropout_kernel(op, session):
-    # The mask is drawn on the host from the op's numpy stream and then moved to the device: the stream
-    # stays the one checkpoints save (exact resume on any device), at the cost of one transfer per step.
-    rng, noise_shape, to_device = session.rng(op), op.attrs["noise_shape"], session.to_device
+    # The mask is drawn on the host from the op's stream and then moved to the device: the stream stays the
+    # one checkpoints save (exact resume on any device), at the cost of one transfer per step.
+    stream, noise_shape, to_device = session.rng(op), op.attrs["noise_shape"], session.to_device
+    scale = op.attrs.get("scale")
 
     def dropout(x, rate):
         rate = float(rate)
@@ -22,10 +25,13 @@ def _dropout_kernel(op, session):
             raise ValueError(f"dropout {op.name!r}: the drop rate fed at run time must be in [0, 1) (keep_prob in "
                              f"(0, 1]), got rate {rate!r} (keep_prob {1.0 - rate!r})")
         shape = x.shape if noise_shape is None else tuple(d if n is None else n for n, d in zip(noise_shape, x.shape))
-        mask = (rng.random(shape, dtype=np.float64) >= rate).astype(x.dtype)
-        mask *= 1.0 / (1.0 - rate)
-        mask = to_device(mask)
-        return x * mask, mask
+        dtype = np.dtype(x.dtype)
+        keep = uniform(stream, int(np.prod(shape, dtype=np.int64)), dtype).reshape(shape) >= dtype.type(rate)
+        # TF scales by 1 / keep_prob computed in Python for a number rate, divides by (1 - rate) for a Tensor.
+        factor = dtype.type(scale) if scale is not None else dtype.type(1) / (dtype.type(1) - dtype.type(rate))
+        keep = to_device(keep)
+        kept = x * factor if scale is not None else x / (dtype.type(1) - dtype.type(rate))
+        return get_array_module(x).where(keep, kept, dtype.type(0)), keep.astype(dtype) * factor
     return dropout
 
 
@@ -85,6 +91,7 @@ def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None
         rate = 1.0 - float(keep_prob)
     if not isinstance(rate, Tensor) and rate == 0:
         return x
+    scale = None if rate is None or isinstance(rate, Tensor) else 1.0 / (1.0 - float(rate))  # TF's factor for a number rate
     with name_scope(name or "dropout"):
         if rate is None:
             keep_prob = convert_to_tensor(keep_prob, dtype=x.dtype, name="keep_prob")
@@ -95,7 +102,7 @@ def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None
         seed1, seed2 = get_seed(seed)
         # TF1's dropout result is the tensor "dropout/mul_1:0": same name here, one fused op.
         return apply_op("Dropout", [x, rate], name="mul_1", noise_shape=_noise_shape(x, noise_shape),
-                        seed=seed1, seed2=seed2)[0]
+                        seed=seed1, seed2=seed2, scale=scale)[0]
 
 
 def _check_scalar(t, label):

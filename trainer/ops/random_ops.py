@@ -1,7 +1,9 @@
-"""Seeded random sources: every op draws from its own generator, seeded by (graph seed, op seed).
+"""Seeded random sources: every op draws from its own Philox stream, seeded by (graph seed, op seed), with TF's
+algorithms (kernels/random_distributions.py), so a seeded op gives TF's numbers and each run TF's next draw.
 
-The distribution's parameters are attributes when they are Python numbers (one op). A Tensor parameter is
-built as TF1 builds it: a standard draw scaled and shifted by ops (noise * stddev + mean), so gradients reach
+The distribution's parameters are attributes when they are Python numbers (one op), applied as TF's graph
+applies them: noise * stddev + mean, (maxval - minval) * noise + minval, each step rounded in the op's dtype.
+A Tensor parameter is built as TF1 builds it: a standard draw scaled and shifted by ops, so gradients reach
 the parameters; the draw itself has no gradient (TF1's NotDifferentiable, see not_differentiable.py).
 """
 import numpy as np
@@ -13,18 +15,20 @@ from ..framework.random_seed import get_seed
 from ..framework.registry import op_def, register
 from ..framework.graph_wrappers import name_scope
 from .core_ops import convert_to_tensor
+from .kernels import random_distributions as distributions
 from .shape_tensors import shape_argument
 
 
 def _random_kernel(draw):
     def make(op, session):
-        rng, attrs, to_device = session.rng(op), op.attrs, session.to_device
+        stream, attrs, to_device = session.rng(op), op.attrs, session.to_device
         static, dtype, given = attrs["shape"], attrs["dtype"], attrs.get("tensor_params", ())
 
         def run(*inputs):  # a shape Tensor arrives first, then the parameters given as Tensors
             shape = tuple(int(d) for d in inputs[0]) if static is None else static
             params = dict(attrs, **{k: _scalar(v) for k, v in zip(given, inputs[len(inputs) - len(given):])})
-            return to_device(draw(rng, shape, params).astype(dtype, copy=False))
+            values = draw(stream, int(np.prod(shape, dtype=np.int64)), np.dtype(dtype), params)
+            return to_device(values.reshape(shape))
         return run
     return make
 
@@ -33,30 +37,30 @@ def _scalar(value):
     return value.item() if hasattr(value, "item") else value
 
 
-def _truncated(rng, shape, attrs):
-    # TF1's truncated normal: redraw every value more than two standard deviations out.
-    values = rng.standard_normal(shape)
-    bad = np.abs(values) > 2.0
-    while bad.any():
-        values[bad] = rng.standard_normal(int(bad.sum()))
-        bad = np.abs(values) > 2.0
-    return values * attrs["stddev"] + attrs["mean"]
+def _scaled(sample):
+    # TF's graph around the standard draw: mul by stddev, then add the mean, both in the draw's dtype.
+    def draw(stream, n, dtype, a):
+        return sample(stream, n, dtype) * dtype.type(a["stddev"]) + dtype.type(a["mean"])
+    return draw
 
 
-def _uniform(rng, shape, a):
-    if np.dtype(a["dtype"]).kind in "iu":
-        if a["minval"] >= a["maxval"]:
-            raise ValueError(f"random_uniform needs minval < maxval for integers, got {a['minval']!r} and "
-                             f"{a['maxval']!r}")
-        return rng.integers(a["minval"], a["maxval"], shape)
-    return rng.uniform(a["minval"], a["maxval"], shape)
+def _uniform(stream, n, dtype, a):
+    low, high = dtype.type(a["minval"]), dtype.type(a["maxval"])
+    return distributions.uniform(stream, n, dtype) * (high - low) + low
+
+
+def _uniform_int(stream, n, dtype, a):
+    if a["minval"] >= a["maxval"]:
+        raise ValueError(f"random_uniform needs minval < maxval for integers, got {a['minval']!r} and "
+                         f"{a['maxval']!r}")
+    return distributions.uniform_int(stream, n, a["minval"], a["maxval"], dtype)
 
 
 _DRAWS = {
-    "RandomNormal": lambda rng, shape, a: rng.normal(a["mean"], a["stddev"], shape),
-    "TruncatedNormal": _truncated,
+    "RandomNormal": _scaled(distributions.normal),
+    "TruncatedNormal": _scaled(distributions.truncated_normal),
     "RandomUniform": _uniform,
-    "RandomUniformInt": _uniform,
+    "RandomUniformInt": _uniform_int,
 }
 for _type, _draw in _DRAWS.items():
     register(_type, kernel=_random_kernel(_draw))

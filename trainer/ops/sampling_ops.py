@@ -1,8 +1,8 @@
 """Random ops that draw from their input: multinomial / categorical samples of logits, and random_crop.
 
-Like every random op, each draws its numbers on the host from the op's own generator (session.rng, seeded by
-the graph and op seeds, saved with checkpoints so a resumed run continues the stream), then works beside its
-input's array module, so the data never leaves the device.
+Like every random op, each draws TF's numbers on the host from the op's own stream (session.rng, seeded by
+the graph and op seeds, saved with checkpoints so a resumed run continues the stream). random_crop then slices
+beside its input's array module; multinomial reads the logits on the host, as TF's CPU kernel does.
 """
 import numpy as np
 
@@ -10,16 +10,18 @@ from ..framework import dtypes
 from ..platform.errors import InvalidArgumentError
 from ..framework.random_seed import get_seed
 from .core_ops import convert_to_tensor
+from .kernels import random_distributions as distributions
 from ..framework.registry import apply_op, get_array_module, register, to_numpy
 from .shape_tensors import known_shape
 from .tensor_util import constant_value, static_shape
 
+_INT32_MAX = 2 ** 31 - 1  # random_crop draws its offsets as TF does: int32s up to the type's maximum
+
 
 def _multinomial_kernel(op, session):
-    rng, to_device, out_dtype = session.rng(op), session.to_device, op.attrs["output_dtype"]
+    stream, to_device, out_dtype = session.rng(op), session.to_device, op.attrs["output_dtype"]
 
     def run(logits, num_samples):
-        xp = get_array_module(logits)
         n = int(num_samples)
         if logits.ndim != 2:
             raise InvalidArgumentError(f"multinomial: logits must be 2-D [batch, classes], got shape "
@@ -29,15 +31,10 @@ def _multinomial_kernel(op, session):
         batch, classes = logits.shape
         if classes == 0 and batch * n:
             raise InvalidArgumentError("multinomial: logits have no classes to draw from")
-        # Inverse-CDF sampling of every row at once: row r's normalized CDF is shifted by r, so one sorted
-        # array holds them all and a single searchsorted finds each uniform draw's class.
-        p = xp.exp(logits.astype(np.float64) - logits.max(axis=1, keepdims=True))
-        cdf = xp.cumsum(p, axis=1)
-        cdf = cdf / cdf[:, -1:] + xp.arange(batch, dtype=np.float64)[:, None]
-        u = to_device(rng.random((batch, n))) + xp.arange(batch, dtype=np.float64)[:, None]
-        flat = xp.searchsorted(cdf.reshape(-1), u.reshape(-1), side="right").reshape(batch, n)
-        picked = flat - xp.arange(batch)[:, None] * classes
-        return xp.minimum(picked, max(classes - 1, 0)).astype(out_dtype)  # rounding can never go past the row
+        if batch * n == 0:  # TF draws nothing for an empty output
+            return to_device(np.zeros((batch, n), out_dtype))
+        # TF's algorithm on the host (its numbers, its stream), the indices then placed beside the logits.
+        return to_device(distributions.categorical(stream, to_numpy(logits), n).astype(out_dtype))
     return run
 
 
@@ -69,14 +66,16 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
 
 
 def _crop_kernel(op, session):
-    rng, to_device = session.rng(op), session.to_device
+    stream, to_device = session.rng(op), session.to_device
 
     def run(value, size):
         size = [int(s) for s in to_numpy(size)]
         shape = list(value.shape)
         if len(size) != len(shape) or any(s > d or s < 0 for s, d in zip(size, shape)):
             raise InvalidArgumentError(f"random_crop: Need value.shape >= size, got {shape} and {size}")
-        offsets = [int(rng.integers(0, d - s + 1)) for d, s in zip(shape, size)]
+        # TF's random_crop: int32 bits below 2**31 - 1, modulo the room for the crop in each dimension.
+        draws = distributions.uniform_int(stream, len(shape), 0, _INT32_MAX, np.int32).astype(np.int64)
+        offsets = [int(r % (d - s + 1)) for r, d, s in zip(draws, shape, size)]
         crop = value[tuple(slice(o, o + s) for o, s in zip(offsets, size))]
         return get_array_module(value).ascontiguousarray(crop), to_device(np.array(offsets, dtype=np.int64))
     return run

@@ -1,14 +1,20 @@
 """random_shuffle: a seeded permutation of a tensor's first dimension, drawn anew on every run."""
 from ..framework.random_seed import get_seed
+from .kernels.random_distributions import shuffled_order
 from .core_ops import convert_to_tensor
 from ..framework.registry import apply_op, infer_same, register
 
 
 def _shuffle_kernel(op, session):
-    rng = session.rng(op)  # the op's own stream, seeded by (graph seed, op seed) like every random op
-    # The permutation is drawn on the host, as every random op's numbers are, then placed beside x.
+    stream = session.rng(op)  # the op's own stream, seeded by (graph seed, op seed) like every random op
+    # The permutation is drawn on the host (TF's order), as every random op's numbers are, then placed beside x.
     to_device = session.to_device
-    return lambda x: x[to_device(rng.permutation(len(x)))] if x.ndim else x.copy()
+
+    def run(x):
+        if x.ndim == 0 or x.size <= 1:
+            return x.copy()
+        return x[to_device(shuffled_order(stream, len(x)))]
+    return run
 
 
 # TF1 registers no gradient for a shuffle: nothing flows back through it.

@@ -10,6 +10,10 @@ An argument in a case is plain JSON: {"t": dtype, "shape": ..., "dom": ...} a co
 scalar, {"list": [...]} a Python list of arguments, {"init": name} an initializer, {"var": constant} a Variable
 initialized to it, {"fn": path, "kwargs": {...}} the module's function with those keywords bound (a callable for
 cond, while_loop, map_fn and the folds); anything else is passed as is.
+
+Seeded random cases add "graph_seed" (tf.set_random_seed before building), "runs" (Session.run that many times
+in one session: each run's values are recorded, so the second draw is compared too) and "exact" (values compared
+bit for bit, not within the dtype's tolerance).
 """
 import contextlib
 import functools
@@ -595,6 +599,8 @@ def probe(tf, case):
     graph = tf.Graph()
     builder = Builder(tf)
     with graph.as_default():
+        if case.get("graph_seed") is not None:
+            tf.set_random_seed(case["graph_seed"])
         try:
             with scopes(tf, case.get("scope", [])):
                 outs = flatten(construct(tf, case, builder))
@@ -623,11 +629,11 @@ def probe(tf, case):
             with tf.Session(graph=graph) as sess:
                 if tf.global_variables():
                     sess.run(tf.global_variables_initializer())
-                got = sess.run(fetches, builder.feed)
+                got = [v for _ in range(case.get("runs", 1)) for v in sess.run(fetches, builder.feed)]
         except Exception as error:
             return dict(found, **failure("run", error))
         if case.get("values", True):
-            found["values"] = [encode(v) for v in got]
+            found["values"] = [dict(encode(v), exact=True) if case.get("exact") else encode(v) for v in got]
         else:
             found["values"] = [{"dtype": np.asarray(v).dtype.name, "shape": list(np.shape(v))} for v in got]
         return found

@@ -35,7 +35,7 @@ def compare_values(path, tf_value, rf_value):
     want, got = np.asarray(tf_value["value"]), np.asarray(rf_value["value"])
     if want.shape != got.shape:
         return [f"{path}: fetched shape {list(got.shape)}, TF {list(want.shape)}"]
-    tolerance = TOLERANCE.get(tf_value["dtype"])
+    tolerance = None if tf_value.get("exact") else TOLERANCE.get(tf_value["dtype"])
     same = (np.allclose(got, want, equal_nan=True, **tolerance) if tolerance
             else np.array_equal(got, want))
     return [] if same else [f"{path}: values {got.tolist()!r}, TF {want.tolist()!r}"]
@@ -72,6 +72,8 @@ def differences(tf, rf):
             found.append(f"gradient {i}: ringflow {got['dtype']} {got['shape']}, TF {want['dtype']} {want['shape']}")
     if not found:
         labels = [f"output {i}" for i in range(len(tf["outputs"]))] + [f"gradient {i}" for i in range(len(tf_grads))]
+        runs = len(tf["values"]) // max(1, len(labels))  # a case run several times records each run's values
+        labels = [f"{label} (run {run + 1})" if runs > 1 else label for run in range(runs) for label in labels]
         for label, want, got in zip(labels, tf["values"], rf["values"]):
             found += compare_values(label, want, got)
     return found

@@ -36,7 +36,7 @@ class _Stream:
                 return False
             self._epochs_left -= 1
         n = self._num_rows
-        self._order = self._rng.permutation(n) if self._rng is not None else np.arange(n)
+        self._order = self._rng.numpy_generator().permutation(n) if self._rng is not None else np.arange(n)
         self._position = 0
         return True
 
