@@ -10,7 +10,6 @@ MISSING = {
     "SparseTensor": "sparse tensors", "IndexedSlices": "IndexedSlices: gradients are dense tensors here",
     "sparse": "sparse tensors", "py_func": "tf.py_func: the graph runs numpy kernels; register an op instead",
     "numpy_function": "tf.numpy_function: register an op instead", "py_function": "tf.py_function",
-    "FIFOQueue": "queues: feed numpy arrays through placeholders", "RandomShuffleQueue": "queues",
     "TFRecordReader": "TFRecord input readers: load the data with numpy", "WholeFileReader": "input readers",
     "io.TFRecordWriter": "TFRecord writing", "RaggedTensor": "ragged tensors", "ragged": "ragged tensors",
     "distribute": "tf.distribute: use ringflow's DistributedOptimizer",
