@@ -10,11 +10,12 @@ from ..framework import dtypes
 from ..framework.graph_wrappers import name_scope
 from ..framework.random_seed import get_seed
 from ..framework.registry import register
+from ..framework.stacks import run_deadline
 from ..framework.graph import get_default_graph
 from ..framework.tensor_shape import TensorShape
 from ..platform.errors import InvalidArgumentError
 from .core_ops import convert_to_tensor
-from .queue_state import QUEUES, QueueState, check_element, deadline_of
+from .queue_state import QUEUES, QueueState, check_element
 from .tensor_util import constant_value
 
 _HANDLE = [((), dtypes.string)]
@@ -45,7 +46,7 @@ def _enqueue_kernel(many):
 
         def run(handle, *values):
             queue = _state(session, handle)
-            queue.enqueue_many(check_element(queue.name, values, shapes, many), deadline_of(session))
+            queue.enqueue_many(check_element(queue.name, values, shapes, many), run_deadline())
         return run
     return make
 
@@ -56,12 +57,12 @@ def _dequeue_kernel(op, session):
     def run(handle, *n):
         queue = _state(session, handle)
         if not n:
-            element = queue.dequeue_many(1, deadline_of(session))[0]
+            element = queue.dequeue_many(1, run_deadline())[0]
             return element[0] if single else element
         count = int(n[0])
         if count < 0:
             raise InvalidArgumentError(f"{op.name!r}: the number of elements to dequeue must be >= 0, got {count}")
-        elements = queue.dequeue_many(count, deadline_of(session), up_to=op.type == "QueueDequeueUpToV2")
+        elements = queue.dequeue_many(count, run_deadline(), up_to=op.type == "QueueDequeueUpToV2")
         queue_op = op.inputs[0].op
         batch = [_stack([e[i] for e in elements], shape, t.dtype, queue_op.type == "PaddingFIFOQueueV2")
                  for i, (shape, t) in enumerate(zip(queue_op.attrs["shapes"], op.outputs))]
@@ -215,7 +216,7 @@ class QueueBase:
                         cancel_pending_enqueues=bool(cancel_pending_enqueues))
 
     def is_closed(self, name=None):
-        return self._op("QueueIsClosedV2", [], [((), dtypes.bool)], name or f"{self._name}_IsClosed").outputs[0]
+        return self._op("QueueIsClosedV2", [], [((), dtypes.bool)], name or f"{self._name}_Is_Closed").outputs[0]
 
     def size(self, name=None):
         return self._op("QueueSizeV2", [], [((), dtypes.int32)], name or f"{self._name}_Size").outputs[0]

@@ -103,16 +103,6 @@ class QueueState:
             self._cond.wait(left)
 
 
-def deadline_of(session, options=None):
-    """When a blocking op of this run gives up (time.monotonic()), or None: the run's RunOptions.timeout_in_ms,
-    else the session's ConfigProto.operation_timeout_in_ms, as TF1 takes them (0 or unset: wait forever)."""
-    for source, field in ((options, "timeout_in_ms"), (getattr(session, "config", None), "operation_timeout_in_ms")):
-        ms = getattr(source, field, 0) if source is not None else 0
-        if ms and ms > 0:
-            return time.monotonic() + ms / 1000.0
-    return None
-
-
 def check_element(queue_op, values, shapes, many):
     """The arrays of an enqueue as a list of elements (tuples), checked against the queue's component shapes."""
     rows = {len(v) for v in values} if many else {1}
