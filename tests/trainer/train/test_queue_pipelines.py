@@ -101,7 +101,8 @@ def test_an_error_in_a_queue_runner_reaches_coordinator_join():
     with tg.Graph().as_default():
         rows = tg.placeholder_with_default(tg.constant([1.0, 2.0]), [None])
         with tg.control_dependencies([tg.debugging.assert_less(rows, 1.5, message="a row too large")]):
-            batch = tg.train.batch([tg.identity(rows)], batch_size=2, enqueue_many=True)
+            checked = tg.identity(rows)
+        batch = tg.train.batch([checked], batch_size=2, enqueue_many=True)
         with tg.Session() as sess:
             coord = tg.train.Coordinator()
             threads = tg.train.start_queue_runners(sess, coord)
