@@ -19,6 +19,7 @@ from . import (compat, contrib, data, debugging, estimator, feature_column, imag
 from . import test  # tf.test
 from . import saved_model  # tf.saved_model
 from . import tf_io as io
+from . import python_io, queue
 from .framework import dtypes
 from .ops import initializers
 from .platform import app, errors, flags, gfile, version
@@ -66,6 +67,10 @@ from .ops.check_ops import (Assert, add_check_numerics_ops, assert_equal, assert
 from .ops.clip_ops import clip_by_global_norm, clip_by_norm, clip_by_value, global_norm
 from .ops.control_flow_ops import case, cond
 from .ops.data_flow_ops import FIFOQueue, PaddingFIFOQueue, PriorityQueue, QueueBase, RandomShuffleQueue
+from .ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, VarLenFeature, decode_csv, decode_raw,
+                              parse_example, parse_single_example)
+from .ops.reader_ops import (FixedLengthRecordReader, IdentityReader, ReaderBase, TFRecordReader, TextLineReader,
+                             WholeFileReader, matching_files, read_file, write_file)
 from .ops.core_ops import (constant, convert_to_tensor, group, identity, identity_n, is_tensor, no_op, placeholder,
                            placeholder_with_default)
 from .ops.division_ops import div, div_no_nan, floor_div, realdiv, scalar_mul, truncatediv, truncatemod

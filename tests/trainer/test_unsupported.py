@@ -40,7 +40,7 @@ MODULES = {
     "trainer.keras.utils": ("tf.keras.utils", None, None),
     "trainer.metrics": ("tf.metrics", "mean_iou", "does not implement"),
     "trainer.python.framework.ops": ("tf.python.framework.ops", None, None),
-    "trainer.train": ("tf.train", "match_filenames_once", "Glob"),
+    "trainer.train": ("tf.train", None, None),
 }
 
 

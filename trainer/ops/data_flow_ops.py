@@ -42,11 +42,11 @@ def _state(session, handle):
 
 def _enqueue_kernel(many):
     def make(op, session):
-        shapes = op.inputs[0].op.attrs["shapes"]
+        shapes, types = op.inputs[0].op.attrs["shapes"], op.inputs[0].op.attrs["component_types"]
 
         def run(handle, *values):
             queue = _state(session, handle)
-            queue.enqueue_many(check_element(queue.name, values, shapes, many), run_deadline())
+            queue.enqueue_many(check_element(queue.name, values, shapes, types, many), run_deadline())
         return run
     return make
 

@@ -103,8 +103,9 @@ class QueueState:
             self._cond.wait(left)
 
 
-def check_element(queue_op, values, shapes, many):
-    """The arrays of an enqueue as a list of elements (tuples), checked against the queue's component shapes."""
+def check_element(queue_op, values, shapes, types, many):
+    """The arrays of an enqueue as a list of elements (tuples of arrays of `types`), checked against the queue's
+    component shapes."""
     rows = {len(v) for v in values} if many else {1}
     if many and any(np.ndim(v) == 0 for v in values):
         raise InvalidArgumentError(f"enqueue_many to {queue_op!r} needs components with a first (batch) dimension, "
@@ -118,7 +119,8 @@ def check_element(queue_op, values, shapes, many):
             if shape is not None and not _fits(shape, np.shape(value)):
                 raise InvalidArgumentError(f"Shape mismatch in tuple component {i} of an enqueue to {queue_op!r}: "
                                            f"expected {list(shape)}, got {list(np.shape(value))}")
-    return [tuple(np.array(v, copy=True) for v in element) for element in elements]
+    types = [np.dtype(t) for t in types]  # a tf.string row is a bytes object: keep it an object array
+    return [tuple(np.array(v, dtype=t, copy=True) for v, t in zip(element, types)) for element in elements]
 
 
 def _fits(shape, actual):

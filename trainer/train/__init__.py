@@ -72,7 +72,13 @@ __all__ += ["QueueRunner", "add_queue_runner", "batch", "batch_join", "input_pro
             "maybe_batch_join", "maybe_shuffle_batch", "maybe_shuffle_batch_join", "range_input_producer",
             "shuffle_batch", "shuffle_batch_join", "slice_input_producer", "string_input_producer"]
 
+from ..ops.reader_ops import match_filenames_once  # noqa: E402
+from ..platform.example_protos import (BytesList, Example, Feature, FeatureList, FeatureLists, Features,  # noqa: E402
+                                       FloatList, Int64List, SequenceExample)
+
+__all__ += ["match_filenames_once", "BytesList", "Example", "Feature", "FeatureList", "FeatureLists", "Features",
+            "FloatList", "Int64List", "SequenceExample"]
+
 from ..unsupported import missing_names  # noqa: E402
 
-__getattr__ = missing_names(__name__, reasons={
-    "match_filenames_once": "tf.train.match_filenames_once: pass the list of files (tg.gfile.Glob(pattern))"})
+__getattr__ = missing_names(__name__)

@@ -42,7 +42,8 @@ def input_producer(input_tensor, element_shape=None, num_epochs=None, shuffle=Tr
     """A FIFOQueue filled with the rows of `input_tensor` (shuffled each epoch if `shuffle`) by a QueueRunner."""
     with name_scope(name, "input_producer", [input_tensor]):
         input_tensor = convert_to_tensor(input_tensor, name="input_tensor")
-        element_shape = TensorShape(input_tensor.shape[1:] if input_tensor.shape.ndims is not None else None)
+        rows = TensorShape(input_tensor.shape[1:] if input_tensor.shape.ndims is not None else None)
+        element_shape = rows.merge_with(TensorShape(element_shape))
         if element_shape.ndims is None or not element_shape.is_fully_defined():
             raise ValueError("Either `input_tensor` must have a fully defined shape or `element_shape` must be "
                              "specified")

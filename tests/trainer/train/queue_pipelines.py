@@ -7,6 +7,9 @@ and records each run's values, so the fixture holds the values in order, the bat
 the data ended. Only unshuffled pipelines are compared value by value (shuffles match TF's only in seed-free
 properties: which values, how many).
 """
+import os
+import tempfile
+
 import numpy as np
 
 WAIT_MS = 20000  # no run of these pipelines waits this long unless it would wait forever
@@ -84,9 +87,83 @@ def padding_queue(tf):
     return steps, False
 
 
+def _files(tf):
+    """Input files in the pipeline's directory: CSV with a header, fixed-length records, TFRecords of Examples."""
+    with open(os.path.join(DIR[0], "a.csv"), "w") as f:
+        f.write('x,y,name\n1,2.5,"p, q"\n3,,r\n')
+    with open(os.path.join(DIR[0], "b.csv"), "w") as f:
+        f.write("x,y,name\n5,6.5,s\n")
+    with open(os.path.join(DIR[0], "c.bin"), "wb") as f:
+        f.write(b"HD" + np.arange(12, dtype="<u2").tobytes() + b"FOOT")
+    with tf.python_io.TFRecordWriter(os.path.join(DIR[0], "d.tfrecord")) as w:
+        for i in range(3):
+            w.write(tf.train.Example(features=tf.train.Features(feature={
+                "label": tf.train.Feature(int64_list=tf.train.Int64List(value=[i])),
+                "pixels": tf.train.Feature(float_list=tf.train.FloatList(value=[i / 2, -i])),
+                "word": tf.train.Feature(bytes_list=tf.train.BytesList(value=[b"w%d" % i]))})).SerializeToString())
+    with tf.python_io.TFRecordWriter(os.path.join(DIR[0], "e.tfrecord")) as w:
+        for record in (b"abc", b"", b"\x00\xff"):
+            w.write(record)
+
+
+def csv_lines(tf):
+    _files(tf)
+    names = tf.train.match_filenames_once(os.path.join(DIR[0], "*.csv"))
+    files = tf.train.string_input_producer(names, num_epochs=1, shuffle=False)
+    reader = tf.TextLineReader(skip_header_lines=1)
+    key, line = reader.read(files)
+    x, y, name = tf.decode_csv(line, record_defaults=[[0], [-1.0], ["?"]])
+    with tf.control_dependencies([key]):  # counted after this run's read, in TF's schedule as in ringflow's
+        count = reader.num_records_produced()
+    return [key, x, y, name, count], True
+
+
+def fixed_length_records(tf):
+    _files(tf)
+    files = tf.train.string_input_producer([os.path.join(DIR[0], "c.bin")], num_epochs=1, shuffle=False)
+    reader = tf.FixedLengthRecordReader(record_bytes=8, header_bytes=2, footer_bytes=4)
+    key, value = reader.read(files)
+    return [key, tf.decode_raw(value, tf.uint16)], True
+
+
+def tfrecord_examples(tf):
+    _files(tf)
+    files = tf.train.string_input_producer([os.path.join(DIR[0], "d.tfrecord")], num_epochs=2, shuffle=False)
+    key, value = tf.TFRecordReader().read(files)
+    parsed = tf.parse_single_example(value, {
+        "label": tf.FixedLenFeature([], tf.int64), "pixels": tf.FixedLenFeature([2], tf.float32),
+        "word": tf.FixedLenFeature([], tf.string), "missing": tf.FixedLenFeature([1], tf.float32, [7.0])})
+    return tf.train.batch(parsed, batch_size=2, allow_smaller_final_batch=True), True
+
+
+def tfrecord_read_up_to(tf):
+    _files(tf)
+    files = tf.train.string_input_producer([os.path.join(DIR[0], "e.tfrecord")] * 2, num_epochs=1, shuffle=False)
+    reader = tf.TFRecordReader()
+    keys, values = reader.read_up_to(files, 4)
+    return [keys, values], True
+
+
+def whole_files(tf):
+    _files(tf)
+    files = tf.train.string_input_producer([os.path.join(DIR[0], "b.csv"), os.path.join(DIR[0], "e.tfrecord")],
+                                           num_epochs=1, shuffle=False)
+    key, value = tf.WholeFileReader().read(files)
+    return [key, value, tf.read_file(key)], True
+
+
+def tfrecord_file_bytes(tf):
+    """TFRecordWriter's framing, byte for byte, read back as bytes with read_file."""
+    _files(tf)
+    contents = tf.read_file(os.path.join(DIR[0], "e.tfrecord"))
+    return [tf.decode_raw(contents, tf.uint8)], False
+
+
 PIPELINES = {f.__name__: f for f in (slice_batch, slice_batch_full_only, string_producer, range_producer_many,
                                      batch_dict_enqueue_many, shuffled_slice, padded_batch, maybe_batch_odd,
-                                     fifo_ops, priority_queue, padding_queue)}
+                                     fifo_ops, priority_queue, padding_queue, csv_lines, fixed_length_records,
+                                     tfrecord_examples, tfrecord_read_up_to, whole_files, tfrecord_file_bytes)}
+DIR = [None]  # the directory the running pipeline writes its input files into (its name is left out of keys)
 
 
 def plain(value):
@@ -99,7 +176,8 @@ def plain(value):
         return [plain(v) for v in value]
     array = np.asarray(value)
     if array.dtype.kind in "SO":  # tf.string: bytes, as TF and ringflow both fetch them
-        items = np.vectorize(lambda b: b.decode(), otypes=[object])(array).tolist() if array.size else []
+        text = np.vectorize(lambda b: b.decode("latin-1").replace(DIR[0] or "\0", "<dir>"), otypes=[object])
+        items = text(array).tolist() if array.size else []
         return {"dtype": "string", "shape": list(array.shape), "value": items}
     return {"dtype": str(array.dtype), "shape": list(array.shape), "value": array.tolist()}
 
@@ -108,7 +186,7 @@ def drain(tf, name):
     """What running pipeline `name` gives, run by run: {"runs": [values...], "end": error class name or None,
     "static": the fetched tensors' static shapes, "names": the names of the fetched tensors and ops}."""
     graph = tf.Graph()
-    with graph.as_default():
+    with tempfile.TemporaryDirectory() as DIR[0], graph.as_default():
         fetches, runners = PIPELINES[name](tf)
         # a deadline, so that a pipeline that would wait forever fails instead (DeadlineExceededError)
         sess = tf.Session(config=tf.ConfigProto(operation_timeout_in_ms=WAIT_MS))

@@ -1,0 +1,307 @@
+"""TF1's readers (tf.TFRecordReader, TextLineReader, FixedLengthRecordReader, WholeFileReader, IdentityReader) and
+whole files (tf.read_file, tf.write_file, tf.matching_files).
+
+A reader op outputs a scalar tg.string handle naming the reader's state in the session (READERS container), as a
+queue's does. read(queue) takes a work unit (a file name) from the queue when the current one is used up, and gives
+the next record's key and value; a closed, empty queue ends the reading with OutOfRangeError, as in TF1.
+"""
+import glob
+import itertools
+import threading
+
+import numpy as np
+
+from ..framework import dtypes
+from ..framework.graph import get_default_graph
+from ..framework.graph_keys import GraphKeys
+from ..framework.graph_wrappers import name_scope
+from ..framework.registry import register
+from ..framework.stacks import run_deadline
+from ..platform.errors import InvalidArgumentError, NotFoundError
+from ..platform.tfrecord import compression_of, read_records
+from .core_ops import convert_to_tensor
+from .queue_state import QUEUES
+from .variables import Variable
+
+READERS = "readers"  # the container of session.resources that holds each reader's state, by its name
+_STRING = [((), dtypes.string)]
+
+
+def _read_bytes(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise NotFoundError(f"{path}; {e.strerror}") from None
+
+
+def _whole_file(name, attrs):
+    yield name, _read_bytes(name)
+
+
+def _text_lines(name, attrs):
+    lines = _read_bytes(name).split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    for number, line in enumerate(lines[attrs["skip_header_lines"]:], start=attrs["skip_header_lines"] + 1):
+        yield f"{name}:{number}", line[:-1] if line.endswith(b"\r") else line
+
+
+def _fixed_length(name, attrs):
+    raw = _read_bytes(name)
+    header, record, footer, hop = (attrs[k] for k in ("header_bytes", "record_bytes", "footer_bytes", "hop_bytes"))
+    body = raw[header:len(raw) - footer]
+    step = hop or record
+    for index, start in enumerate(range(0, len(body) - record + 1, step)):
+        yield f"{name}:{index}", body[start:start + record]
+
+
+def _tf_records(name, attrs):
+    for offset, data in read_records(name, attrs["compression_type"]):
+        yield f"{name}:{offset}", data
+
+
+def _identity(name, attrs):
+    yield name, name.encode()
+
+
+RECORDS = {"WholeFileReaderV2": _whole_file, "TextLineReaderV2": _text_lines,
+           "FixedLengthRecordReaderV2": _fixed_length, "TFRecordReaderV2": _tf_records,
+           "IdentityReaderV2": _identity}
+
+
+class ReaderState:
+    """One reader in one session: the work unit it reads and how far, and its counts."""
+
+    def __init__(self, records):
+        self.records, self.lock = records, threading.Lock()
+        self.reset()
+
+    def reset(self):
+        self.current, self.produced, self.completed = None, 0, 0
+
+    def read(self, queue, n):
+        """Up to `n` (key, value) pairs of one work unit, taking the next unit from `queue` when the current one is
+        used up; OutOfRangeError once the queue is closed and empty."""
+        out = []
+        with self.lock:
+            while len(out) < n:
+                if self.current is None:
+                    unit = queue.dequeue_many(1, run_deadline())[0][0]
+                    unit = np.asarray(unit, dtype=object)[()]
+                    unit = unit.decode() if isinstance(unit, bytes) else str(unit)
+                    self.current = self.records(unit)
+                pair = next(self.current, None)
+                if pair is None:
+                    self.current, self.completed = None, self.completed + 1
+                    if out:
+                        break  # as TF1's ReadUpTo: a call reads from one work unit at most
+                    continue
+                out.append((pair[0].encode() if isinstance(pair[0], str) else pair[0], pair[1]))
+                self.produced += 1
+        return out
+
+
+def _reader_kernel(op, session):
+    name = op.attrs["shared_name"] or op.name
+    handle = np.array(name.encode(), dtype=object)
+    records = RECORDS[op.type]
+    attrs = dict(op.attrs)
+
+    def run():
+        session.resources.lookup_or_create(READERS, name, lambda: ReaderState(lambda unit: records(unit, attrs)))
+        return handle
+    return run
+
+
+def _reader(session, handle):
+    return session.resources.lookup(READERS, handle[()].decode())
+
+
+def _read_kernel(op, session):
+    def run(reader, queue, *n):
+        pairs = _reader(session, reader).read(session.resources.lookup(QUEUES, queue[()].decode()),
+                                              int(n[0]) if n else 1)
+        if not n:
+            return np.array(pairs[0][0], dtype=object), np.array(pairs[0][1], dtype=object)
+        keys, values = np.empty(len(pairs), dtype=object), np.empty(len(pairs), dtype=object)
+        keys[:], values[:] = [k for k, _ in pairs], [v for _, v in pairs]
+        return keys, values
+    return run
+
+
+def _count_kernel(field):
+    def make(op, session):
+        return lambda reader: np.int64(getattr(_reader(session, reader), field))
+    return make
+
+
+def _reset_kernel(op, session):
+    return lambda reader: _reader(session, reader).reset()
+
+
+for _kind in RECORDS:
+    register(_kind, kernel=_reader_kernel, infer=lambda **attrs: _STRING)
+register("ReaderReadV2", kernel=_read_kernel, infer=lambda r, q: _STRING * 2)
+register("ReaderReadUpToV2", kernel=_read_kernel, infer=lambda r, q, n: [((None,), dtypes.string)] * 2)
+register("ReaderNumRecordsProducedV2", kernel=_count_kernel("produced"), infer=lambda r: [((), dtypes.int64)])
+register("ReaderNumWorkUnitsCompletedV2", kernel=_count_kernel("completed"), infer=lambda r: [((), dtypes.int64)])
+register("ReaderResetV2", kernel=_reset_kernel, infer=lambda r: [])
+
+
+class ReaderBase:
+    """A reader of records from the work units (file names) of a queue (TF1's tf.ReaderBase)."""
+
+    def __init__(self, reader_ref, supports_serialize=False):
+        self._reader_ref, self._supports_serialize = reader_ref, supports_serialize
+
+    @property
+    def reader_ref(self):
+        return self._reader_ref
+
+    @property
+    def supports_serialize(self):
+        return self._supports_serialize
+
+    def _op(self, op_type, inputs, specs, name):
+        return self._reader_ref.graph.create_op(op_type, [self._reader_ref] + inputs, specs, name=name)
+
+    def read(self, queue, name=None):
+        """(key, value): the next record, taking a work unit from `queue` (a queue or its handle) when needed."""
+        op = self._op("ReaderReadV2", [_queue_ref(queue)], _STRING * 2, name or "ReaderReadV2")
+        return op.outputs[0], op.outputs[1]
+
+    def read_up_to(self, queue, num_records, name=None):
+        """(keys, values): up to `num_records` records; fewer when the queue runs out of work units."""
+        n = convert_to_tensor(num_records, dtype=dtypes.int64, name="num_records")
+        op = self._op("ReaderReadUpToV2", [_queue_ref(queue), n], [((None,), dtypes.string)] * 2,
+                      name or "ReaderReadUpToV2")
+        return op.outputs[0], op.outputs[1]
+
+    def num_records_produced(self, name=None):
+        return self._op("ReaderNumRecordsProducedV2", [], [((), dtypes.int64)],
+                        name or "ReaderNumRecordsProducedV2").outputs[0]
+
+    def num_work_units_completed(self, name=None):
+        return self._op("ReaderNumWorkUnitsCompletedV2", [], [((), dtypes.int64)],
+                        name or "ReaderNumWorkUnitsCompletedV2").outputs[0]
+
+    def reset(self, name=None):
+        """An op forgetting the current work unit and the counts."""
+        return self._op("ReaderResetV2", [], [], name or "ReaderResetV2")
+
+    def serialize_state(self, name=None):
+        raise NotImplementedError(f"{type(self).__name__} does not support serializing its state")
+
+    def restore_state(self, state, name=None):
+        raise NotImplementedError(f"{type(self).__name__} does not support restoring its state")
+
+
+def _queue_ref(queue):
+    return getattr(queue, "queue_ref", queue)
+
+
+def _make(op_type, name, default, **attrs):
+    ref = get_default_graph().create_op(op_type, [], _STRING, name=name or default,
+                                        attrs=dict(attrs, shared_name=attrs.get("shared_name") or "")).outputs[0]
+    return ref
+
+
+class WholeFileReader(ReaderBase):
+    """Reads each work unit's whole file as one record; the key is the file name."""
+
+    def __init__(self, name=None):
+        super().__init__(_make("WholeFileReaderV2", name, "WholeFileReaderV2"), supports_serialize=True)
+
+
+class TextLineReader(ReaderBase):
+    """Reads a file's lines (newline dropped), after `skip_header_lines`; the key is "file:line number"."""
+
+    def __init__(self, skip_header_lines=None, name=None):
+        super().__init__(_make("TextLineReaderV2", name, "TextLineReaderV2",
+                               skip_header_lines=int(skip_header_lines or 0)))
+
+
+class FixedLengthRecordReader(ReaderBase):
+    """Reads records of `record_bytes` bytes between a header and a footer; the key is "file:record index"."""
+
+    def __init__(self, record_bytes, header_bytes=None, footer_bytes=None, hop_bytes=None, name=None,
+                 encoding=None):
+        if encoding:
+            raise NotImplementedError(f"FixedLengthRecordReader(encoding={encoding!r}) is not implemented: "
+                                      "decompress the files first")
+        super().__init__(_make("FixedLengthRecordReaderV2", name, "FixedLengthRecordReaderV2",
+                               record_bytes=int(record_bytes), header_bytes=int(header_bytes or 0),
+                               footer_bytes=int(footer_bytes or 0), hop_bytes=int(hop_bytes or 0)))
+
+
+class TFRecordReader(ReaderBase):
+    """Reads the records of TFRecord files (GZIP or ZLIB ones through `options`); the key is "file:offset"."""
+
+    def __init__(self, name=None, options=None):
+        super().__init__(_make("TFRecordReaderV2", name, "TFRecordReaderV2", compression_type=compression_of(options)))
+
+
+class IdentityReader(ReaderBase):
+    """Gives each work unit as both key and value."""
+
+    def __init__(self, name=None):
+        super().__init__(_make("IdentityReaderV2", name, "IdentityReaderV2"), supports_serialize=True)
+
+
+def _file_name(value, op):
+    value = np.asarray(value, dtype=object)  # a gathered scalar string is a bytes object; NULs stay
+    if value.shape != ():
+        raise InvalidArgumentError(f"{op.type} op {op.name!r} takes a scalar file name, got shape {value.shape}")
+    name = value[()]
+    return name.decode() if isinstance(name, bytes) else str(name)
+
+
+def _read_file_kernel(op, session):
+    return lambda filename: np.array(_read_bytes(_file_name(filename, op)), dtype=object)
+
+
+def _write_file_kernel(op, session):
+    def run(filename, contents):
+        with open(_file_name(filename, op), "wb") as f:
+            f.write(np.asarray(contents, dtype=object)[()])
+    return run
+
+
+def _matching_files(pattern):
+    patterns = [p.decode() if isinstance(p, bytes) else str(p) for p in np.asarray(pattern, dtype=object).ravel()]
+    found = sorted(set(itertools.chain.from_iterable(glob.glob(p) for p in patterns)))
+    out = np.empty(len(found), dtype=object)
+    out[:] = [f.encode() for f in found]
+    return out
+
+
+register("ReadFile", kernel=_read_file_kernel, infer=lambda filename: _STRING)
+register("WriteFile", kernel=_write_file_kernel, infer=lambda filename, contents: [])
+register("MatchingFiles", _matching_files, infer=lambda pattern: [((None,), dtypes.string)])
+
+
+def read_file(filename, name=None):
+    """The contents of the file `filename` (a scalar string) as one string."""
+    return get_default_graph().create_op("ReadFile", [convert_to_tensor(filename, dtype=dtypes.string)], _STRING,
+                                         name=name or "ReadFile").outputs[0]
+
+
+def write_file(filename, contents, name=None):
+    """An op writing the string `contents` to the file `filename`."""
+    inputs = [convert_to_tensor(filename, dtype=dtypes.string), convert_to_tensor(contents, dtype=dtypes.string)]
+    return get_default_graph().create_op("WriteFile", inputs, [], name=name or "WriteFile")
+
+
+def matching_files(pattern, name=None):
+    """The sorted names of the files matching glob `pattern` (a string or 1-D strings), when the op runs."""
+    return get_default_graph().create_op("MatchingFiles", [convert_to_tensor(pattern, dtype=dtypes.string)],
+                                         [((None,), dtypes.string)], name=name or "MatchingFiles").outputs[0]
+
+
+def match_filenames_once(pattern, name=None):
+    """A local variable holding the sorted names of the files matching `pattern`, found once, when the local
+    variables are initialized."""
+    with name_scope(name, "matching_filenames", [pattern]) as scope:
+        return Variable(matching_files(pattern), trainable=False, name=scope.rstrip("/"), validate_shape=False,
+                        collections=[GraphKeys.LOCAL_VARIABLES])
