@@ -90,15 +90,12 @@ def _decode_csv(op, session):
 def decode_csv(records, record_defaults, field_delim=",", use_quote_delim=True, name=None, na_value="",
                select_cols=None):
     """One tensor per CSV column of `records` (each of records' shape), typed and defaulted by `record_defaults`
-    (a list per column: [] for a required column, [value] for its default)."""
+    (one per column: [value] for its default, [] or an empty typed tensor for a required one)."""
     records = convert_to_tensor(records, dtype=dtypes.string)
+    # [] is TF1's empty float32 tensor: a required float column
     defaults = [convert_to_tensor(d) if not isinstance(d, (list, tuple)) or d else
                 convert_to_tensor(np.zeros(0, np.float32)) for d in record_defaults]
     types = [d.dtype for d in defaults]
-    for i, d in enumerate(record_defaults):
-        if isinstance(d, (list, tuple)) and not d:
-            raise ValueError(f"record_defaults[{i}] is an empty list: give a typed tensor of shape [0] "
-                             f"(tg.constant([], dtype=...)) for a required column, or [value] for its default")
     op = get_default_graph().create_op(
         "DecodeCSV", [records] + defaults, [(records.shape, t) for t in types], name=name or "DecodeCSV",
         attrs={"types": tuple(types), "field_delim": field_delim, "use_quote_delim": bool(use_quote_delim),

@@ -19,6 +19,7 @@ from tests.trainer.train import queue_pipelines
 FIXTURE = json.loads((pathlib.Path(__file__).parent / "fixtures" / "tf_queues.json").read_text())["pipelines"]
 SHUFFLED = {"shuffled_slice"}  # the seeded-RNG streams are not TF's: compare what they hold, not their order
 ROOT = pathlib.Path(__file__).resolve().parents[3]
+STUCK_MS = 20000  # a wait that should end at once fails the test after this long instead of hanging it
 
 
 @pytest.mark.parametrize("name", sorted(set(queue_pipelines.PIPELINES) - SHUFFLED))
@@ -72,7 +73,7 @@ def test_request_stop_ends_a_dequeue_waiting_in_another_thread():
             threads = tg.train.start_queue_runners(sess, coord)
             threading.Timer(0.2, coord.request_stop).start()
             with pytest.raises(tg.errors.OutOfRangeError, match="closed"):
-                sess.run(batch)
+                sess.run(batch, options=tg.RunOptions(timeout_in_ms=STUCK_MS))
             coord.join(threads, stop_grace_period_secs=5)
             assert not any(t.is_alive() for t in threads)
 
