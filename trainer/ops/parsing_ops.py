@@ -159,7 +159,7 @@ def _parse_example(op, session):
 
 register("DecodeRaw", kernel=_decode_raw, infer=lambda x, **attrs: [(None, attrs["out_type"])])
 register("DecodeCSV", kernel=_decode_csv, infer=lambda *t, **attrs: [(t[0].shape, d) for d in attrs["types"]])
-register("ParseExample", kernel=_parse_example, infer=lambda s, **attrs: [])
+register("ParseExampleV2", kernel=_parse_example, infer=lambda s, **attrs: [])
 
 
 def _check_features(features):
@@ -187,8 +187,8 @@ def _parse(serialized, features, name, batch):
         shape = tuple(TensorShape(spec.shape))
         seq = (None,) if isinstance(spec, FixedLenSequenceFeature) else ()
         outs.append((None if lead is None else lead + seq + shape, dtypes.as_dtype(spec.dtype)))
-    op = get_default_graph().create_op("ParseExample", [serialized], outs, name=name or
-                                       ("ParseExample/ParseExample" if batch else "ParseSingleExample"),
+    op = get_default_graph().create_op("ParseExampleV2", [serialized], outs, name=name or
+                                       ("ParseExample/ParseExampleV2" if batch else "ParseSingleExample"),
                                        attrs={"specs": specs})
     return dict(zip(keys, op.outputs))
 

@@ -65,6 +65,9 @@ def _identity(name, attrs):
     yield name, name.encode()
 
 
+# readers whose work unit is one record: the unit is done as soon as it is read (TF1's at_end on that read), where
+# the others find their end on the next read
+SINGLE = ("WholeFileReaderV2", "IdentityReaderV2")
 RECORDS = {"WholeFileReaderV2": _whole_file, "TextLineReaderV2": _text_lines,
            "FixedLengthRecordReaderV2": _fixed_length, "TFRecordReaderV2": _tf_records,
            "IdentityReaderV2": _identity}
@@ -73,8 +76,8 @@ RECORDS = {"WholeFileReaderV2": _whole_file, "TextLineReaderV2": _text_lines,
 class ReaderState:
     """One reader in one session: the work unit it reads and how far, and its counts."""
 
-    def __init__(self, records):
-        self.records, self.lock = records, threading.Lock()
+    def __init__(self, records, single):
+        self.records, self.single, self.lock = records, single, threading.Lock()
         self.reset()
 
     def reset(self):
@@ -99,6 +102,9 @@ class ReaderState:
                     continue
                 out.append((pair[0].encode() if isinstance(pair[0], str) else pair[0], pair[1]))
                 self.produced += 1
+                if self.single:
+                    self.current, self.completed = None, self.completed + 1
+                    break
         return out
 
 
@@ -109,7 +115,8 @@ def _reader_kernel(op, session):
     attrs = dict(op.attrs)
 
     def run():
-        session.resources.lookup_or_create(READERS, name, lambda: ReaderState(lambda unit: records(unit, attrs)))
+        session.resources.lookup_or_create(READERS, name, lambda: ReaderState(lambda unit: records(unit, attrs),
+                                                                              op.type in SINGLE))
         return handle
     return run
 

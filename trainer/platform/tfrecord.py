@@ -7,7 +7,7 @@ import struct
 import zlib
 
 from .crc32c import crc32c, mask
-from .errors import DataLossError, InvalidArgumentError
+from .errors import DataLossError, InvalidArgumentError, NotFoundError
 
 COMPRESSIONS = ("", "ZLIB", "GZIP")  # TF1's TFRecordCompressionType NONE, ZLIB, GZIP, by their option strings
 
@@ -40,8 +40,11 @@ def compress(raw, compression):
 def read_records(path, compression=""):
     """Yield (offset, data) of each record of a TFRecord file, checking both checksums; offset is where the record
     starts in the uncompressed stream (TFRecordReader's keys)."""
-    with open(path, "rb") as f:
-        raw = f.read()
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as e:  # TF1 says NotFoundError for a file it cannot open, naming it
+        raise NotFoundError(f"{path}; {e.strerror}") from None
     if compression == "GZIP":
         raw = gzip.decompress(raw)
     elif compression == "ZLIB":

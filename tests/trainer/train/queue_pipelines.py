@@ -159,10 +159,56 @@ def tfrecord_file_bytes(tf):
     return [tf.decode_raw(contents, tf.uint8)], False
 
 
+def identity_reader(tf):
+    """No runners: a reader's counts and reset, read by read from a queue of work units."""
+    q = tf.FIFOQueue(10, [tf.string], shapes=[[]])
+    reader = tf.IdentityReader()
+    key, value = reader.read(q)
+    keys, values = reader.read_up_to(q, 5)
+    steps = [q.enqueue_many([["u1", "u2", "u3", "u4"]]), [key, value], reader.num_work_units_completed(),
+             [keys, values], reader.num_records_produced(), reader.reset(), reader.num_records_produced(),
+             q.close(), [key, value], [key, value]]
+    return steps, False
+
+
+def compressed_records(tf):
+    """GZIP and ZLIB TFRecord files, written and read with TFRecordOptions."""
+    for kind in ("GZIP", "ZLIB"):
+        options = tf.python_io.TFRecordOptions(getattr(tf.python_io.TFRecordCompressionType, kind))
+        with tf.python_io.TFRecordWriter(os.path.join(DIR[0], kind), options=options) as w:
+            for record in (b"one", b"two"):
+                w.write(record)
+    files = tf.train.string_input_producer([os.path.join(DIR[0], "GZIP")], num_epochs=1, shuffle=False)
+    zlib_files = tf.train.string_input_producer([os.path.join(DIR[0], "ZLIB")], num_epochs=1, shuffle=False)
+    gzip_reader = tf.TFRecordReader(options=tf.python_io.TFRecordOptions(tf.python_io.TFRecordCompressionType.GZIP))
+    zlib_reader = tf.TFRecordReader(options=tf.python_io.TFRecordOptions(tf.python_io.TFRecordCompressionType.ZLIB))
+    return [gzip_reader.read(files)[1], zlib_reader.read(zlib_files)[1]], True
+
+
+def example_batch(tf):
+    """parse_example on a batch: fixed features with defaults, and a padded sequence feature."""
+    _files(tf)
+    files = tf.train.string_input_producer([os.path.join(DIR[0], "d.tfrecord")], num_epochs=1, shuffle=False)
+    _, value = tf.TFRecordReader().read(files)
+    serialized = tf.train.batch([value], batch_size=3)
+    return tf.parse_example(serialized, {
+        "label": tf.FixedLenFeature([1], tf.int64), "pixels": tf.FixedLenSequenceFeature([], tf.float32,
+                                                                                         allow_missing=True),
+        "word": tf.FixedLenFeature([], tf.string, default_value="-")}), True
+
+
+def text_read_up_to(tf):
+    _files(tf)
+    files = tf.train.string_input_producer([os.path.join(DIR[0], "a.csv"), os.path.join(DIR[0], "b.csv")],
+                                           num_epochs=1, shuffle=False)
+    return list(tf.TextLineReader().read_up_to(files, 2)), True
+
+
 PIPELINES = {f.__name__: f for f in (slice_batch, slice_batch_full_only, string_producer, range_producer_many,
                                      batch_dict_enqueue_many, shuffled_slice, padded_batch, maybe_batch_odd,
                                      fifo_ops, priority_queue, padding_queue, csv_lines, fixed_length_records,
-                                     tfrecord_examples, tfrecord_read_up_to, whole_files, tfrecord_file_bytes)}
+                                     tfrecord_examples, tfrecord_read_up_to, whole_files, tfrecord_file_bytes,
+                                     identity_reader, compressed_records, example_batch, text_read_up_to)}
 DIR = [None]  # the directory the running pipeline writes its input files into (its name is left out of keys)
 
 

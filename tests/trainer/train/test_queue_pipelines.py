@@ -144,21 +144,6 @@ def test_ctrl_c_interrupts_a_waiting_dequeue():
     assert (child.returncode, out.strip()) == (3, "interrupted")
 
 
-def test_enqueue_checks_the_queues_components():
-    with tg.Graph().as_default():
-        queue = tg.FIFOQueue(3, [tg.int32, tg.float32], shapes=[[2], []])
-        with pytest.raises(ValueError, match="2 component"):
-            queue.enqueue([[1, 2]])
-        with pytest.raises(ValueError):
-            queue.enqueue([[1, 2, 3], 1.0])
-        with pytest.raises(ValueError, match="fully defined"):
-            tg.FIFOQueue(3, [tg.int32], shapes=[[None]])
-        named = tg.FIFOQueue(3, [tg.int32, tg.float32], shapes=[[], []], names=["a", "b"])
-        with tg.Session() as sess:
-            sess.run(named.enqueue({"a": 1, "b": 2.5}))
-            assert sess.run(named.dequeue()) == {"a": 1, "b": 2.5}
-
-
 def test_limit_epochs_counts_in_a_local_variable():
     with tg.Graph().as_default():
         limited = tg.train.limit_epochs(tg.constant([1, 2]), num_epochs=2)
