@@ -52,8 +52,8 @@ from .ops.scaling_initializers import (glorot_normal_initializer, orthogonal_ini
                                        uniform_unit_scaling_initializer, variance_scaling_initializer)
 from .ops.scopes import AUTO_REUSE, VariableScope, get_variable_scope, no_regularizer, variable_scope
 from .ops.variables import (Variable, all_variables, assert_variables_initialized, assign, assign_add, assign_sub,
-                            count_up_to, get_variable, global_variables, global_variables_initializer, initialize_all_variables,
-                            initialize_local_variables, is_variable_initialized, local_variables,
+                            count_up_to, get_variable, global_variables, global_variables_initializer,
+                            initialize_all_variables, initialize_local_variables, is_variable_initialized, local_variables,
                             local_variables_initializer, model_variables, report_uninitialized_variables,
                             trainable_variables, variables_initializer)
 

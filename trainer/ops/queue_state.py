@@ -21,7 +21,8 @@ QUEUES = "queues"  # the container of session.resources that holds each queue's 
 
 
 class QueueState:
-    """The elements of one queue in one session; `order` picks which element a dequeue takes."""
+    """The elements of one queue in one session; its kind picks which element a dequeue takes: the oldest (FIFO,
+    padding FIFO), one drawn from its generator (RandomShuffleQueue), the smallest priority (PriorityQueue)."""
 
     def __init__(self, name, kind, capacity, min_after_dequeue=0, rng=None):
         self.name, self.kind, self.capacity = name, kind, capacity
@@ -106,11 +107,10 @@ class QueueState:
 def check_element(queue_op, values, shapes, types, many):
     """The arrays of an enqueue as a list of elements (tuples of arrays of `types`), checked against the queue's
     component shapes."""
-    rows = {len(v) for v in values} if many else {1}
     if many and any(np.ndim(v) == 0 for v in values):
         raise InvalidArgumentError(f"enqueue_many to {queue_op!r} needs components with a first (batch) dimension, "
                                    f"got shapes {[np.shape(v) for v in values]}")
-    if len(rows) > 1:
+    if many and len({len(v) for v in values}) > 1:
         raise InvalidArgumentError(f"enqueue_many to {queue_op!r} needs components of one batch size, got shapes "
                                    f"{[np.shape(v) for v in values]}")
     elements = list(zip(*values)) if many else [tuple(values)]
