@@ -118,7 +118,7 @@ def test_monitored_training_session_starts_the_queue_runners_and_stops_at_the_en
         (row,) = tg.train.slice_input_producer([np.arange(5, dtype=np.int32)], num_epochs=1, shuffle=False)
         batch = tg.train.batch([row], batch_size=2, allow_smaller_final_batch=True)
         seen = []
-        with tg.train.MonitoredTrainingSession() as sess:
+        with tg.train.MonitoredTrainingSession(config=tg.ConfigProto(operation_timeout_in_ms=STUCK_MS)) as sess:
             while not sess.should_stop():
                 seen.append(sess.run(batch).tolist())
         assert seen == [[0, 1], [2, 3], [4]]
@@ -155,3 +155,13 @@ def test_limit_epochs_counts_in_a_local_variable():
                 sess.run(limited)
         with pytest.raises(ValueError, match="num_epochs must be > 0"):
             tg.train.limit_epochs(tg.constant(1), num_epochs=0)
+
+
+def test_supervisor_starts_the_queue_runners_and_stop_ends_them(tmp_path):
+    with tg.Graph().as_default():
+        (row,) = tg.train.slice_input_producer([np.arange(6, dtype=np.int32)], shuffle=False)
+        batch = tg.train.batch([row], batch_size=4)
+        sv = tg.train.Supervisor(logdir=str(tmp_path), save_model_secs=0, save_summaries_secs=0)
+        with sv.managed_session(config=tg.ConfigProto(operation_timeout_in_ms=STUCK_MS)) as sess:
+            seen = [sess.run(batch).tolist() for _ in range(3)]
+        assert seen == [[0, 1, 2, 3], [4, 5, 0, 1], [2, 3, 4, 5]]
