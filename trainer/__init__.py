@@ -69,8 +69,9 @@ from .ops.control_flow_ops import case, cond
 from .ops.data_flow_ops import FIFOQueue, PaddingFIFOQueue, PriorityQueue, QueueBase, RandomShuffleQueue
 from .ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, VarLenFeature, decode_csv, decode_raw,
                               parse_example, parse_single_example)
+from .ops.file_ops import matching_files, read_file, write_file
 from .ops.reader_ops import (FixedLengthRecordReader, IdentityReader, ReaderBase, TFRecordReader, TextLineReader,
-                             WholeFileReader, matching_files, read_file, write_file)
+                             WholeFileReader)
 from .ops.core_ops import (constant, convert_to_tensor, group, identity, identity_n, is_tensor, no_op, placeholder,
                            placeholder_with_default)
 from .ops.division_ops import div, div_no_nan, floor_div, realdiv, scalar_mul, truncatediv, truncatemod

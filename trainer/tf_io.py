@@ -7,7 +7,7 @@ from .ops.data_flow_ops import PaddingFIFOQueue, PriorityQueue, QueueBase, Rando
 from .ops.image_decode_ops import decode_bmp, decode_gif, decode_image, decode_jpeg, decode_png
 from .ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, VarLenFeature, decode_csv, decode_raw,
                               parse_example, parse_single_example)
-from .ops.reader_ops import match_filenames_once, matching_files, read_file, write_file
+from .ops.file_ops import match_filenames_once, matching_files, read_file, write_file
 from .platform import gfile
 from .platform.tfrecord import TFRecordCompressionType, TFRecordOptions, TFRecordWriter, tf_record_iterator
 

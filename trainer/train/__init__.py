@@ -72,7 +72,7 @@ __all__ += ["QueueRunner", "add_queue_runner", "batch", "batch_join", "input_pro
             "maybe_batch_join", "maybe_shuffle_batch", "maybe_shuffle_batch_join", "range_input_producer",
             "shuffle_batch", "shuffle_batch_join", "slice_input_producer", "string_input_producer"]
 
-from ..ops.reader_ops import match_filenames_once  # noqa: E402
+from ..ops.file_ops import match_filenames_once  # noqa: E402
 from ..platform.example_protos import (BytesList, Example, Feature, FeatureList, FeatureLists, Features,  # noqa: E402
                                        FloatList, Int64List, SequenceExample)
 
