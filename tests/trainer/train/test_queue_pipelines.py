@@ -50,8 +50,11 @@ def test_a_waiting_dequeue_ends_at_the_runs_deadline():
             coord = tg.train.Coordinator()
             threads = tg.train.start_queue_runners(sess, coord)
             start = time.monotonic()
+            guard = threading.Timer(STUCK_MS / 1000, coord.request_stop)  # without the deadline: fail, not hang
+            guard.start()
             with pytest.raises(tg.errors.DeadlineExceededError):
                 sess.run(batch, options=tg.RunOptions(timeout_in_ms=200))
+            guard.cancel()
             assert time.monotonic() - start < 5
             coord.request_stop()
             coord.join(threads, stop_grace_period_secs=5)
@@ -61,8 +64,12 @@ def test_the_sessions_operation_timeout_bounds_every_run():
     with tg.Graph().as_default():
         queue = tg.FIFOQueue(2, [tg.int32], shapes=[[]])
         with tg.Session(config=tg.ConfigProto(operation_timeout_in_ms=100)) as sess:
+            sess.run(queue.size())
+            guard = threading.Timer(STUCK_MS / 1000, sess.close)  # without the timeout: fail, not hang
+            guard.start()
             with pytest.raises(tg.errors.DeadlineExceededError, match="fifo_queue"):
                 sess.run(queue.dequeue())
+            guard.cancel()
 
 
 def test_request_stop_ends_a_dequeue_waiting_in_another_thread():
@@ -92,7 +99,7 @@ def test_closing_the_session_cancels_its_waiting_ops():
         waiter = threading.Thread(target=wait)
         sess.run(queue.size())  # the queue exists in the session before the waiter looks for it
         waiter.start()
-        time.sleep(0.2)
+        time.sleep(1.0)  # time for the waiter to be waiting, even on a loaded machine
         sess.close()
         waiter.join(5)
         assert not waiter.is_alive() and len(errors) == 1
@@ -138,7 +145,7 @@ def test_ctrl_c_interrupts_a_waiting_dequeue():
     """)
     child = subprocess.Popen([sys.executable, "-c", program], stdout=subprocess.PIPE, text=True, cwd=ROOT)
     assert child.stdout.readline().strip() == "waiting"
-    time.sleep(0.3)
+    time.sleep(1.0)  # time for the child to be waiting in the dequeue
     child.send_signal(signal.SIGINT)
     out, _ = child.communicate(timeout=30)
     assert (child.returncode, out.strip()) == (3, "interrupted")
