@@ -14,7 +14,7 @@ ROOT = pathlib.Path(trainer.unsupported.__file__).resolve().parent
 
 # module: (its TF1 spelling, a name it lacks with a reason, words of that reason)
 MODULES = {
-    "trainer": ("tf", "FIFOQueue", "placeholders"),
+    "trainer": ("tf", "py_func", "register an op"),
     "trainer.compat.v1": ("tf.compat.v1", "SparseTensor", "sparse tensors"),
     "trainer.contrib": ("tf.contrib", "crf", "random fields"),
     "trainer.contrib.estimator": ("tf.contrib.estimator", None, None),
@@ -40,7 +40,7 @@ MODULES = {
     "trainer.keras.utils": ("tf.keras.utils", None, None),
     "trainer.metrics": ("tf.metrics", "mean_iou", "does not implement"),
     "trainer.python.framework.ops": ("tf.python.framework.ops", None, None),
-    "trainer.train": ("tf.train", "slice_input_producer", "tf.data.Dataset"),
+    "trainer.train": ("tf.train", None, None),
 }
 
 
