@@ -9,7 +9,7 @@ import numpy as np
 from ..framework import dtypes
 from ..framework.graph_wrappers import name_scope
 from ..framework.random_seed import get_seed
-from ..framework.registry import register
+from ..framework.registry import on_host, register
 from ..framework.stacks import run_deadline
 from ..framework.graph import get_default_graph
 from ..framework.tensor_shape import TensorShape
@@ -27,7 +27,7 @@ def _queue_kernel(op, session):
     kind = op.type[:-2]  # FIFOQueueV2 -> FIFOQueue, as TF1's messages name the kind
 
     def create():
-        rng = session.rng(op) if kind == "RandomShuffleQueue" else None
+        rng = session.rng(op).numpy_generator() if kind == "RandomShuffleQueue" else None  # seeded, not TF's order
         return QueueState(name, kind, op.attrs["capacity"], op.attrs.get("min_after_dequeue", 0), rng)
 
     def run():
@@ -58,7 +58,7 @@ def _dequeue_kernel(op, session):
         queue = _state(session, handle)
         if not n:
             element = queue.dequeue_many(1, run_deadline())[0]
-            return element[0] if single else element
+            return element[0] if single else tuple(element)
         count = int(n[0])
         if count < 0:
             raise InvalidArgumentError(f"{op.name!r}: the number of elements to dequeue must be >= 0, got {count}")
@@ -96,14 +96,15 @@ def _is_closed_kernel(op, session):
 
 
 for _kind in ("FIFOQueueV2", "RandomShuffleQueueV2", "PaddingFIFOQueueV2", "PriorityQueueV2"):
-    register(_kind, kernel=_queue_kernel, infer=lambda **attrs: _HANDLE)
-register("QueueEnqueueV2", kernel=_enqueue_kernel(False), infer=lambda *t, **attrs: [])
-register("QueueEnqueueManyV2", kernel=_enqueue_kernel(True), infer=lambda *t, **attrs: [])
+    register(_kind, kernel=on_host(_queue_kernel), infer=lambda **attrs: _HANDLE)
+register("QueueEnqueueV2", kernel=on_host(_enqueue_kernel(False)), infer=lambda *t, **attrs: [])
+register("QueueEnqueueManyV2", kernel=on_host(_enqueue_kernel(True)), infer=lambda *t, **attrs: [])
 for _kind in ("QueueDequeueV2", "QueueDequeueManyV2", "QueueDequeueUpToV2"):
-    register(_kind, kernel=_dequeue_kernel, infer=lambda *t, **attrs: [(None, d) for d in attrs["component_types"]])
-register("QueueCloseV2", kernel=_close_kernel, infer=lambda handle, **attrs: [])
-register("QueueSizeV2", kernel=_size_kernel, infer=lambda handle: [((), dtypes.int32)])
-register("QueueIsClosedV2", kernel=_is_closed_kernel, infer=lambda handle: [((), dtypes.bool)])
+    register(_kind, kernel=on_host(_dequeue_kernel),
+             infer=lambda *t, **attrs: [(None, d) for d in attrs["component_types"]])
+register("QueueCloseV2", kernel=on_host(_close_kernel), infer=lambda handle, **attrs: [])
+register("QueueSizeV2", kernel=on_host(_size_kernel), infer=lambda handle: [((), dtypes.int32)])
+register("QueueIsClosedV2", kernel=on_host(_is_closed_kernel), infer=lambda handle: [((), dtypes.bool)])
 
 
 class QueueBase:

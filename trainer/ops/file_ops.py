@@ -8,7 +8,7 @@ from ..framework import dtypes
 from ..framework.graph import get_default_graph
 from ..framework.graph_keys import GraphKeys
 from ..framework.graph_wrappers import name_scope
-from ..framework.registry import register
+from ..framework.registry import on_host, register
 from ..platform.errors import InvalidArgumentError, NotFoundError
 from .core_ops import convert_to_tensor
 from .variables import Variable
@@ -52,9 +52,10 @@ def _matching_files(pattern):
     return out
 
 
-register("ReadFile", kernel=_read_file_kernel, infer=lambda filename: _STRING)
-register("WriteFile", kernel=_write_file_kernel, infer=lambda filename, contents: [])
-register("MatchingFiles", _matching_files, infer=lambda pattern: [((None,), dtypes.string)])
+register("ReadFile", kernel=on_host(_read_file_kernel), infer=lambda filename: _STRING)
+register("WriteFile", kernel=on_host(_write_file_kernel), infer=lambda filename, contents: [])
+register("MatchingFiles", kernel=on_host(lambda op, session: _matching_files),
+         infer=lambda pattern: [((None,), dtypes.string)])
 
 
 def read_file(filename, name=None):

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..framework import dtypes
 from ..framework.graph import get_default_graph
-from ..framework.registry import register
+from ..framework.registry import on_host, register
 from ..platform.errors import InvalidArgumentError, UnimplementedError
 from .core_ops import convert_to_tensor
 
@@ -46,7 +46,7 @@ def _decode(op, session):
 
 
 for _kind in ("DecodeJpeg", "DecodePng", "DecodeBmp", "DecodeGif", "DecodeImage"):
-    register(_kind, kernel=_decode, infer=lambda contents, **attrs: [(None, dtypes.uint8)])
+    register(_kind, kernel=on_host(_decode), infer=lambda contents, **attrs: [(None, dtypes.uint8)])
 
 
 def _op(op_type, contents, channels, name, rank=3):

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..framework import dtypes
 from ..framework.graph import get_default_graph
-from ..framework.registry import register
+from ..framework.registry import on_host, register
 from ..framework.tensor_shape import TensorShape
 from ..platform.errors import InvalidArgumentError
 from ..platform.example_protos import Example
@@ -157,9 +157,9 @@ def _parse_example(op, session):
     return run
 
 
-register("DecodeRaw", kernel=_decode_raw, infer=lambda x, **attrs: [(None, attrs["out_type"])])
-register("DecodeCSV", kernel=_decode_csv, infer=lambda *t, **attrs: [(t[0].shape, d) for d in attrs["types"]])
-register("ParseExampleV2", kernel=_parse_example, infer=lambda s, **attrs: [])
+register("DecodeRaw", kernel=on_host(_decode_raw), infer=lambda x, **attrs: [(None, attrs["out_type"])])
+register("DecodeCSV", kernel=on_host(_decode_csv), infer=lambda *t, **attrs: [(t[0].shape, d) for d in attrs["types"]])
+register("ParseExampleV2", kernel=on_host(_parse_example), infer=lambda s, **attrs: [])
 
 
 def _check_features(features):

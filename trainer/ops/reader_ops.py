@@ -10,7 +10,7 @@ import numpy as np
 
 from ..framework import dtypes
 from ..framework.graph import get_default_graph
-from ..framework.registry import register
+from ..framework.registry import on_host, register
 from ..framework.stacks import run_deadline
 from ..platform.tfrecord import compression_of, read_records
 from .core_ops import convert_to_tensor
@@ -134,12 +134,13 @@ def _reset_kernel(op, session):
 
 
 for _kind in RECORDS:
-    register(_kind, kernel=_reader_kernel, infer=lambda **attrs: _STRING)
-register("ReaderReadV2", kernel=_read_kernel, infer=lambda r, q: _STRING * 2)
-register("ReaderReadUpToV2", kernel=_read_kernel, infer=lambda r, q, n: [((None,), dtypes.string)] * 2)
-register("ReaderNumRecordsProducedV2", kernel=_count_kernel("produced"), infer=lambda r: [((), dtypes.int64)])
-register("ReaderNumWorkUnitsCompletedV2", kernel=_count_kernel("completed"), infer=lambda r: [((), dtypes.int64)])
-register("ReaderResetV2", kernel=_reset_kernel, infer=lambda r: [])
+    register(_kind, kernel=on_host(_reader_kernel), infer=lambda **attrs: _STRING)
+register("ReaderReadV2", kernel=on_host(_read_kernel), infer=lambda r, q: _STRING * 2)
+register("ReaderReadUpToV2", kernel=on_host(_read_kernel), infer=lambda r, q, n: [((None,), dtypes.string)] * 2)
+register("ReaderNumRecordsProducedV2", kernel=on_host(_count_kernel("produced")), infer=lambda r: [((), dtypes.int64)])
+register("ReaderNumWorkUnitsCompletedV2", kernel=on_host(_count_kernel("completed")),
+         infer=lambda r: [((), dtypes.int64)])
+register("ReaderResetV2", kernel=on_host(_reset_kernel), infer=lambda r: [])
 
 
 class ReaderBase:
