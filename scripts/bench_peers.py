@@ -8,10 +8,12 @@ launcher's environment (allreduce/launcher.py: mpiexec, mpirun or srun alike) an
 A segment is `--steps` steps between two barriers; the table gives the median samples/s over `--rounds` segments,
 and the median and range of the rounds' ratios (each round times both frameworks back to back). ringflow averages
 over `--allreduce` (default "auto", as `ringflow train`: shm within one node); $RINGFLOW_OVERLAP=1 overlaps it
-with the backward pass.
+with the backward pass. `--clock cpu` counts each segment by its busiest rank's CPU time instead of wall time: on
+a machine other jobs keep busy it measures what a step costs, not how long the cores were taken away; waiting for a
+peer counts only the CPU the wait itself uses.
 
     .venv/bin/python scripts/bench_peers.py [--models cnn,lenet,lstm,gru,mlp] [--ranks 1 2] [--rounds 7] [--steps 15]
-        [--allreduce auto]
+        [--allreduce auto] [--clock wall|cpu]
 """
 import os
 
@@ -60,10 +62,11 @@ def torch_step(model, params, x, labels, port):
                                    wrap_module=torch.nn.parallel.DistributedDataParallel)[0]
 
 
-def worker(model, rounds, steps, port, backend):
+def worker(model, rounds, steps, port, backend, clock):
     """In each rank: time both frameworks in alternating segments; rank 0 prints samples/s per segment."""
     from mpi4py import MPI
     comm = MPI.COMM_WORLD
+    cpu = clock == "cpu"
     params, _, _ = bench_models.init(model, seed=0)
     _, x, labels = bench_models.init(model, seed=1 + comm.rank)  # each rank its own data, same batch size
     fns = {"ringflow": ringflow_step(model, params, x, labels, backend),
@@ -75,11 +78,13 @@ def worker(model, rounds, steps, port, backend):
     for r in range(rounds):
         for name in (list(fns) if r % 2 == 0 else list(fns)[::-1]):
             comm.Barrier()
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             for _ in range(steps):
                 fns[name]()
+            used = comm.allreduce(time.process_time() - start_cpu, op=MPI.MAX)  # the busiest rank's CPU time
             comm.Barrier()
-            rates[name].append(comm.size * len(x) * steps / (time.perf_counter() - start))
+            seconds = used if cpu else time.perf_counter() - start
+            rates[name].append(comm.size * len(x) * steps / seconds)
     if comm.rank == 0:
         print("RESULT " + json.dumps(rates), flush=True)
 
@@ -98,7 +103,7 @@ def mpiexec():
 def launch(model, ranks, args):
     cmd = [mpiexec(), "-n", str(ranks), sys.executable, os.path.abspath(__file__), "--worker", model,
            "--rounds", str(args.rounds), "--steps", str(args.steps), "--port", str(free_port()),
-           "--allreduce", args.allreduce]
+           "--allreduce", args.allreduce, "--clock", args.clock]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=LAUNCH_TIMEOUT)
     lines = [line for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
     if proc.returncode != 0 or not lines:
@@ -117,12 +122,16 @@ def main():
     parser.add_argument("--rounds", type=int, default=7, help="timed segments per framework")
     parser.add_argument("--steps", type=int, default=15, help="steps per segment")
     parser.add_argument("--allreduce", default="auto", help="ringflow's allreduce backend (default: auto)")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="wall time, or the busiest rank's process CPU time (all its threads: the communication "
+                             "threads too), which leaves out the time other jobs held the cores")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        return worker(args.worker, args.rounds, args.steps, args.port, args.allreduce)
-    print(f"ringflow's allreduce: {args.allreduce}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+        return worker(args.worker, args.rounds, args.steps, args.port, args.allreduce, args.clock)
+    print(f"ringflow's allreduce: {args.allreduce}; {args.clock} clock; load average {os.getloadavg()[0]:.1f} on "
+          f"{os.cpu_count()} cores")
     print(f"{'model':6} {'ranks':>5} {'torch DDP samples/s':>19} {'ringflow samples/s':>18} {'rf/torch':>8} "
           f"{'per round: median (range)':>26}")
     results = {}
