@@ -61,7 +61,8 @@ def resolve_timeout(timeout):
 def patiently(ready, spins, timeout, watch=None, crowded=False, yield_s=YIELD_S):
     """Poll ready() until it returns true (then True) or timeout seconds pass (then False; math.inf: never).
     After the spins, watch() (if given) is called between polls: it raises when the wait can never end (a rank
-    has left). crowded: this node has more ranks than cores (the communicator's `oversubscribed`): nap at once.
+    has left). crowded: this node has more ranks than cores (the communicator's `oversubscribed`): nap at once, as
+    a wait also does while other programs fill the cores (machine_busy()).
     yield_s: how long to yield before napping, for a waiter whose partners answer on another time scale."""
     for _ in range(spins):
         if ready():
