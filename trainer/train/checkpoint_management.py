@@ -1,7 +1,7 @@
 """TF1's checkpoint bookkeeping: the `checkpoint` state file, finding the latest checkpoint, reading one back.
 
 A checkpoint is named by its prefix ("dir/model.ckpt-10"); its data is TF's "<prefix>.index" and
-"<prefix>.data-00000-of-00001", or ringflow's earlier one file "<prefix>.npz" (checkpoint.py reads both), with
+"<prefix>.data-00000-of-00001" (with N shards, "<prefix>.data-0000i-of-0000N"), or ringflow's earlier one file "<prefix>.npz" (checkpoint.py reads both), with
 TF's "<prefix>.meta" graph beside it. The state file keeps TF1's text format, so a TF1 user's tools and habits
 (`cat checkpoint`) carry over:
 
@@ -9,6 +9,7 @@ TF's "<prefix>.meta" graph beside it. The state file keeps TF1's text format, so
     all_model_checkpoint_paths: "model.ckpt-5"
     all_model_checkpoint_paths: "model.ckpt-10"
 """
+import glob
 import os
 import re
 import warnings
@@ -173,7 +174,9 @@ def get_checkpoint_mtimes(checkpoint_prefixes):
 
 def remove_checkpoint(checkpoint_prefix, checkpoint_format_version=2, meta_graph_suffix="meta"):
     """Delete the checkpoint's files (its data, index and .meta; nothing else); none at all is warned about."""
-    paths = [checkpoint_prefix + ext for ext in (INDEX, DATA, SUFFIX)]
+    paths = [checkpoint_prefix + ext for ext in (INDEX, SUFFIX)]
+    paths += sorted(glob.glob(glob.escape(checkpoint_prefix) + ".data-[0-9][0-9][0-9][0-9][0-9]-of-[0-9]*")) or \
+        [checkpoint_prefix + DATA]
     paths.append(meta_graph_filename(checkpoint_prefix, meta_graph_suffix))
     removed = False
     for path in paths:
