@@ -70,6 +70,7 @@ class Saver:
         # one save at a time, or a state file may name a checkpoint the other save just pruned.
         self._lock = threading.RLock()
         self._variables, self._saver_def, self._filename_arg = None, saver_def, filename
+        self._meta_graph = None  # (what the graph looked like, its serialized MetaGraphDef)
         if not defer_build:
             self.build()
 
@@ -152,10 +153,24 @@ class Saver:
         with self._lock:
             prefix = self._save(sess, save_path, global_step, latest_filename, write_state, meta)
             if prefix is not None and write_meta_graph:
-                graph = next(iter(self._variables.values())).graph
-                self.export_meta_graph(meta_graph_filename(prefix, meta_graph_suffix), graph=graph,
-                                       strip_default_attrs=strip_default_attrs)
+                self._write_meta_graph(meta_graph_filename(prefix, meta_graph_suffix), strip_default_attrs)
             return prefix
+
+    def _write_meta_graph(self, filename, strip_default_attrs):
+        """Write the graph's MetaGraphDef, serialized again only when the graph changed since the last save (new
+        ops, collections or static shapes): a training loop's saves would otherwise spend most of their time
+        re-serializing the same graph."""
+        graph = next(iter(self._variables.values())).graph
+        shapes = [t.shape.as_list() if t.shape.ndims is not None else None
+                  for op in graph.get_operations() for t in op.outputs]
+        collections = [(key, [id(item) for item in graph.get_collection(key)])
+                       for key in graph.get_all_collection_keys()]
+        key = (graph.version, shapes, collections, strip_default_attrs)
+        if self._meta_graph is None or self._meta_graph[0] != key:
+            meta = self.export_meta_graph(graph=graph, strip_default_attrs=strip_default_attrs)
+            self._meta_graph = (key, meta.SerializeToString())
+        with atomic_write(filename, "wb") as f:
+            f.write(self._meta_graph[1])
 
     def _save(self, sess, save_path, global_step, latest_filename, write_state, meta):
         if self._variables is None:
