@@ -74,7 +74,7 @@ def sharded(directory):
 GRAPHS = {  # small graphs whose nodes ringflow builds alike: TF's text of each, keyed by what it shows
     "scalars": lambda: [tf.constant(10, name="i"), tf.constant(2.5, name="f"), tf.constant(7, tf.int64, name="l"),
                         tf.constant(0.1, tf.float64, name="d"), tf.constant(True, name="b"),
-                        tf.constant("hi", name="s")],
+                        tf.constant("hi", name="s"), tf.constant(0.1, name="tenth")],
     "arrays": lambda: [tf.constant([1, 2, 3], name="v"), tf.constant([[1.0, 2.0], [3.0, 4.5]], name="m"),
                        tf.constant([True, False], name="bs"), tf.constant(["a", "bc"], name="ss"),
                        tf.constant([0.5], name="one"), tf.constant([], tf.float32, name="empty")],

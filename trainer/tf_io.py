@@ -3,3 +3,4 @@
 Named tf_io.py, exported as tg.io, so no module of the package is called like the standard library's io.
 """
 from .platform import gfile  # noqa: F401
+from .framework.graph_io import write_graph  # noqa: F401

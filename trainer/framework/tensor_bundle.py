@@ -13,6 +13,7 @@ import struct
 import numpy as np
 
 from .dtypes import as_dtype
+from .node_def import VersionDef
 from .tensor_shape import TensorShapeProto
 from ..platform.atomic_file import atomic_write
 from ..platform.protobuf import Field, Message
@@ -24,11 +25,6 @@ INDEX = ".index"
 DATA = ".data-00000-of-00001"  # one shard, what an unsharded Saver writes
 STRING = as_dtype("string").as_datatype_enum
 VERSION = 1  # kTensorBundleVersion
-
-
-class VersionDef(Message):
-    FIELDS = {"producer": Field(1, "int32"), "min_consumer": Field(2, "int32"),
-              "bad_consumers": Field(3, "int32", repeated=True)}
 
 
 class BundleHeaderProto(Message):

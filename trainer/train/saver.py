@@ -19,6 +19,7 @@ import numpy as np
 
 from . import checkpoint as npz
 from .meta_graph import export_scoped_meta_graph, import_scoped_meta_graph, read_meta_graph_file
+from ..framework.graph_io import write_graph
 from ..framework.tensor_bundle import BundleError
 from ..framework.meta_graph import MetaGraphDef, SaverDef
 from ..platform.atomic_file import atomic_write
@@ -379,8 +380,7 @@ def export_meta_graph(filename=None, meta_info_def=None, graph_def=None, saver_d
     meta = export_scoped_meta_graph(graph, saver_def, collection_list, clear_devices, meta_info_def,
                                     strip_default_attrs)
     if filename:
-        with atomic_write(filename, "w" if as_text else "wb", encoding="utf-8" if as_text else None) as f:
-            f.write(str(meta) if as_text else meta.SerializeToString())
+        write_graph(meta, os.path.dirname(filename) or ".", os.path.basename(filename), as_text)
     return meta
 
 
