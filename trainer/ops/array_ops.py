@@ -155,6 +155,8 @@ def to_int64(x, name="ToInt64"):
 def _one_hot(indices, *given, depth, on_value, off_value, axis, dtype):
     if given:  # depth, on_value and off_value as the run computed them
         depth, on_value, off_value = int(given[0]), given[1], given[2]
+    if depth < 0:
+        raise ValueError(f"depth must be non-negative, got: {depth} (one_hot's depth, the number of classes)")
     xp = get_array_module(indices)
     hot = xp.expand_dims(indices, -1) == xp.arange(depth)
     out = xp.where(hot, on_value[()], off_value[()]).astype(dtype)
