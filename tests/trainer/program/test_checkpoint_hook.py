@@ -133,11 +133,11 @@ class FullDisk:
     def __init__(self, real):
         self.real, self.calls = real, 0
 
-    def __call__(self, prefix, arrays):
+    def __call__(self, prefix, arrays, shards=None):
         self.calls += 1
         if self.calls > 1:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), prefix + ".data-00000-of-00001.tmp-4242")
-        return self.real(prefix, arrays)
+        return self.real(prefix, arrays, shards)
 
 
 def test_a_failed_save_names_the_flag_file_step_and_the_checkpoint_kept(tmp_path, monkeypatch):
