@@ -45,12 +45,14 @@ def _as_bytes(item):
 def make_tensor_proto(values, dtype=None, shape=None):
     """`values` (an array, a nested list or a scalar) as a TensorProto, in the field TF1's tf.make_tensor_proto
     chooses: raw little-endian bytes in tensor_content for numbers of more than one element, else the dtype's value
-    list (int_val: 10, bool_val, string_val)."""
+    list (int_val: 10, bool_val, string_val); one value for a larger `shape` is stored once, as TF fills it."""
     array = np.asarray(values, dtype=None if dtype is None or as_dtype(dtype).name == "string"
                        else as_dtype(dtype).as_numpy_dtype)
+    dims = array.shape
     if shape is not None:
-        array = np.broadcast_to(array, TensorShape(shape).as_list()) if array.size == 1 else array.reshape(shape)
-    proto = TensorProto(tensor_shape=TensorShape(array.shape).as_proto())
+        dims = tuple(TensorShape(shape).as_list())
+        array = array.reshape(-1) if array.size == 1 else array.reshape(dims)
+    proto = TensorProto(tensor_shape=TensorShape(dims).as_proto())
     if array.dtype.kind in "OSU":
         proto.dtype = _STRING
         proto.string_val.extend(_as_bytes(x) for x in array.ravel().tolist())
@@ -76,7 +78,10 @@ def make_ndarray(tensor):
     """A TensorProto's value as a numpy array (TF1's tf.make_ndarray)."""
     shape = TensorShape(tensor.tensor_shape).as_list()
     if tensor.dtype == _STRING:
-        return np.array(list(tensor.string_val), dtype=object).reshape(shape)
+        values = list(tensor.string_val)
+        size = int(np.prod(shape))
+        values += values[-1:] * (size - len(values))  # one string fills a larger shape, as for numbers
+        return np.array(values, dtype=object).reshape(shape)
     dtype = as_dtype(tensor.dtype).as_numpy_dtype
     if tensor.tensor_content:
         return np.frombuffer(tensor.tensor_content, np.dtype(dtype).newbyteorder("<")).astype(dtype).reshape(shape)
