@@ -1,10 +1,10 @@
 """TensorFlow's checkpoint format (V2, "tensor bundle"): `<prefix>.index` and `<prefix>.data-00000-of-00001`,
 or with N shards (a sharded Saver: one per device) `<prefix>.data-0000i-of-0000N` and one index for them all.
 
-The index is a table (sstable.py) from tensor name to BundleEntryProto (dtype, shape, offset and size in the data
-file, the masked crc32c of those bytes); its first key, "", holds the BundleHeaderProto. The data file is the
-tensors' bytes back to back in name order, little-endian (each entry names its shard); a string tensor is its elements' lengths (varint64), the crc32c of
-those length bytes, then the elements. The messages carry tensor_bundle.proto's field numbers.
+The index is a table (sstable.py) from tensor name to BundleEntryProto (dtype, shape, shard, offset and size in the
+data file, the masked crc32c of those bytes); its first key, "", holds the BundleHeaderProto. A data file is its
+tensors' bytes back to back in name order, little-endian; a string tensor is its elements' lengths (varint64), the
+crc32c of those length bytes, then the elements. The messages carry tensor_bundle.proto's field numbers.
 Every file is written atomically, the data files first: an index names complete data files.
 """
 import os

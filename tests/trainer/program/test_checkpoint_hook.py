@@ -146,9 +146,9 @@ def test_a_failed_save_names_the_flag_file_step_and_the_checkpoint_kept(tmp_path
     with pytest.raises(OSError) as err:
         run(str(tmp_path), 6, every=2, keep=5)
     assert str(err.value) == (
-        f"--checkpoint-dir '{tmp_path}': writing the checkpoint of step 4 to '{tmp_path / 'model.ckpt-4.data-00000-of-00001'}' "
-        f"failed (No space left on device); the newest intact checkpoint, '{tmp_path / 'model.ckpt-2'}', is kept: "
-        "free space (or give --checkpoint-dir on another file system) and run the same command again to resume "
-        "from it")
+        f"--checkpoint-dir '{tmp_path}': writing the checkpoint of step 4 to "
+        f"'{tmp_path / 'model.ckpt-4.data-00000-of-00001'}' failed (No space left on device); the newest intact "
+        f"checkpoint, '{tmp_path / 'model.ckpt-2'}', is kept: free space (or give --checkpoint-dir on another file "
+        "system) and run the same command again to resume from it")
     assert err.value.errno == errno.ENOSPC
     assert names(tmp_path) == tf_files(2)

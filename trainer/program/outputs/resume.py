@@ -3,11 +3,12 @@
 The newest intact and finite checkpoint the `checkpoint` state file lists (damaged ones, and ones holding
 NaN or inf, as an older ringflow wrote during a diverging run, are skipped with a warning). When the state
 file is missing, unreadable or lists no intact checkpoint, the newest intact `model.ckpt-<step>` in the
-directory (TF's `.index` and `.data` files, or the one `.npz` file ringflow wrote before), with a warning that says so: a lost state file must never make a run start again from step 0 and
-overwrite the checkpoints beside it. (TF1's tf.train.latest_checkpoint, which library programs call, still
-returns None without a state file.) When there is none, the newest such file of the layout ringflow wrote
-before it used tg.train.Saver, `ckpt-<step>.npz` with variables under their graph names ("dense/kernel:0"),
-so a run started with an older ringflow still resumes.
+directory (TF's `.index` and `.data` files, or the one `.npz` file ringflow wrote before), with a warning that
+says so: a lost state file must never make a run start again from step 0 and overwrite the checkpoints beside
+it. (TF1's tf.train.latest_checkpoint, which library programs call, still returns None without a state file.)
+When there is none, the newest such file of the layout ringflow wrote before it used tg.train.Saver,
+`ckpt-<step>.npz` with variables under their graph names ("dense/kernel:0"), so a run started with an older
+ringflow still resumes.
 """
 import os
 import re
