@@ -1,5 +1,5 @@
 """tg.io: TF1's tf.io namespace: gfile (tg.io.gfile is tg.gfile), whole files, TFRecords, decoding and parsing of
-records, images, and the queues TF 1.15 lists here too.
+records, images, the queues TF 1.15 lists here too, and write_graph.
 
 Named tf_io.py, exported as tg.io, so no module of the package is called like the standard library's io.
 """
@@ -7,6 +7,7 @@ from .ops.data_flow_ops import PaddingFIFOQueue, PriorityQueue, QueueBase, Rando
 from .ops.image_decode_ops import decode_bmp, decode_gif, decode_image, decode_jpeg, decode_png
 from .ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, VarLenFeature, decode_csv, decode_raw,
                               parse_example, parse_single_example)
+from .framework.graph_io import write_graph
 from .ops.file_ops import match_filenames_once, matching_files, read_file, write_file
 from .platform import gfile
 from .platform.tfrecord import TFRecordCompressionType, TFRecordOptions, TFRecordWriter, tf_record_iterator
@@ -15,4 +16,4 @@ __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "PaddingFIFOQueue", "Pr
            "QueueBase", "RandomShuffleQueue", "TFRecordCompressionType", "TFRecordOptions", "TFRecordWriter",
            "VarLenFeature", "decode_bmp", "decode_csv", "decode_gif", "decode_image", "decode_jpeg", "decode_png",
            "decode_raw", "gfile", "match_filenames_once", "matching_files", "parse_example",
-           "parse_single_example", "read_file", "tf_record_iterator", "write_file"]
+           "parse_single_example", "read_file", "tf_record_iterator", "write_file", "write_graph"]

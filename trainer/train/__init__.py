@@ -16,6 +16,8 @@ from .checkpoint_management import (CheckpointState, NewCheckpointReader, checkp
 from .learning_rate_decay import (cosine_decay, exponential_decay, inverse_time_decay, natural_exp_decay,
                                   piecewise_constant, polynomial_decay)
 from .saver import Saver, export_meta_graph, import_meta_graph
+from .checkpoint_utils import init_from_checkpoint
+from ..framework.graph_io import write_graph
 from .moving_averages import ExponentialMovingAverage  # noqa: E402
 
 __all__ = ["AdamOptimizer", "GradientDescentOptimizer", "MomentumOptimizer", "Optimizer", "GLOBAL_STEP",
@@ -25,7 +27,8 @@ __all__ = ["AdamOptimizer", "GradientDescentOptimizer", "MomentumOptimizer", "Op
            "generate_checkpoint_state_proto", "get_checkpoint_mtimes", "get_checkpoint_state", "latest_checkpoint",
            "list_variables", "load_checkpoint", "load_variable", "remove_checkpoint", "update_checkpoint_state",
            "cosine_decay", "exponential_decay", "inverse_time_decay", "natural_exp_decay", "piecewise_constant",
-           "polynomial_decay", "Saver", "export_meta_graph", "import_meta_graph"]
+           "polynomial_decay", "Saver", "export_meta_graph", "import_meta_graph", "init_from_checkpoint",
+           "write_graph"]
 __all__.append("ExponentialMovingAverage")
 
 from ..summary.records import summary_iterator  # noqa: E402  (tf.train.summary_iterator)
