@@ -183,7 +183,7 @@ def _input_grad_col2im(g, x_shape, w, strides, ph, pw):
     xp = get_array_module(g)
     kh, kw, c, o = w.shape
     n, ho, wo, _ = g.shape
-    w_t = xp.ascontiguousarray(w.reshape(-1, o).T)
+    w_t = w.reshape(-1, o).T  # BLAS takes the transpose as a flag; a copy cost 4x the GEMM for a 3136x1024 filter
     dx = _padded_zeros(x_shape, strides, ph, pw, g.dtype, xp)
     chunks = _image_chunks(n, ho * wo * kh * kw * c, g.itemsize, xp)
     dcols = xp.empty(((chunks[0][1] - chunks[0][0]) * ho * wo, kh * kw * c), dtype=g.dtype)
