@@ -27,8 +27,13 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name
         return x * inv + shift
 
 
+def _count(x):
+    """The values each channel's statistics are taken over (1 for an empty batch, as reduce_mean divides)."""
+    return max(x.size // max(x.shape[3], 1), 1)
+
+
 def _mean(xp, x):
-    return xp.true_divide(xp.add.reduce(x, axis=_AXES, dtype=x.dtype), max(x.size // x.shape[3], 1), dtype=x.dtype)
+    return xp.true_divide(x.sum(axis=_AXES, dtype=x.dtype), _count(x), dtype=x.dtype)
 
 
 def _fused_batch_norm(x, scale, offset, mean, variance, epsilon, is_training):
@@ -38,7 +43,7 @@ def _fused_batch_norm(x, scale, offset, mean, variance, epsilon, is_training):
     if is_training:
         mean = _mean(xp, x)
         variance = _mean(xp, xp.square(xp.subtract(x, mean)))
-        count = max(x.size // x.shape[3], 1)
+        count = _count(x)
         corrected = variance * (x.dtype.type(count) / x.dtype.type(max(count - 1.0, 1.0)))
     else:
         mean, variance = mean.copy(), variance.copy()
@@ -54,11 +59,11 @@ def _fused_batch_norm_grad(g, x, scale, mean, variance, reserve, epsilon, is_tra
     xhat * mean(g * xhat)); with given ones, dx = g * scale * inv."""
     xp = get_array_module(g)
     inv = xp.reciprocal(xp.sqrt(variance + x.dtype.type(epsilon)))
-    doffset = xp.add.reduce(g, axis=_AXES, dtype=g.dtype)
+    doffset = g.sum(axis=_AXES, dtype=g.dtype)
     centered = xp.subtract(x, mean)
-    dscale = xp.add.reduce(xp.multiply(g, centered), axis=_AXES, dtype=g.dtype) * inv
+    dscale = xp.multiply(g, centered).sum(axis=_AXES, dtype=g.dtype) * inv
     if is_training:
-        count = g.dtype.type(max(g.size // g.shape[3], 1))
+        count = g.dtype.type(_count(g))
         centered *= -scale * inv * inv * dscale / count
         centered += xp.multiply(g, scale * inv)
         centered -= scale * inv * doffset / count
