@@ -150,6 +150,21 @@ class Network(Layer):
             return []
         return _unique(list(self._updates) + [u for layer in self.layers for u in layer.updates])
 
+    @property
+    def stateful(self):
+        return any(getattr(layer, "stateful", False) for layer in self.layers)
+
+    @property
+    def state_updates(self):
+        """The updates of stateful layers (their states' assignments), which predict and evaluate run too."""
+        return _unique([u for layer in self.layers if getattr(layer, "stateful", False) for u in layer.updates])
+
+    def reset_states(self):
+        """Reset the states of every stateful layer (zeros)."""
+        for layer in self.layers:
+            if hasattr(layer, "reset_states") and getattr(layer, "stateful", False):
+                layer.reset_states()
+
     # --- calling -----------------------------------------------------------------------------------------
     def call(self, inputs, training=None, mask=None):
         """Run the network's layers on `inputs` (as many tensors as the model's inputs)."""

@@ -64,7 +64,7 @@ class Model(Network):
                 feeds += self.objective.feeds()
             outputs = self.outputs if mode == "predict" else \
                 [self.total_loss] + [t for pair in self.objective.parts for t in pair]
-            updates = []
+            updates = self.state_updates
             if mode == "train":
                 with get_default_graph().name_scope("training"):
                     updates = self.optimizer.get_updates(self.total_loss, self.trainable_weights) + self.updates
