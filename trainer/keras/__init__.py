@@ -3,7 +3,7 @@
 Models (functional, Sequential, subclassed), compile/fit/evaluate/predict, the core, convolution, pooling,
 embedding, normalization, merge, advanced-activation, recurrent, wrapper and noise layers with masking, losses,
 metrics, optimizers, callbacks, backend, utils, preprocessing (sequence, text, image), datasets from the local Keras
-cache, Keras' HDF5 files when h5py is importable, and the ImageNet applications. Missing names (ConvLSTM2D, ...) raise
+cache, Keras' HDF5 files when h5py is importable, and the ImageNet applications. Missing names (Xception, ...) raise
 NotInRingflow saying so.
 """
 from ..unsupported import MISSING, missing_names

@@ -179,6 +179,14 @@ class RNN(Layer):
             return [shape] + [(batch, s) for s in state_sizes(self.cell)]
         return shape
 
+    def get_initial_state(self, inputs):
+        """Zero states for (batch, time, ...) inputs: (batch, size) each."""
+        return [zeros_for(inputs, size) for size in state_sizes(self.cell)]
+
+    def state_shapes(self):
+        """The shapes of a stateful layer's state variables."""
+        return [(self.batch_size, size) for size in state_sizes(self.cell)]
+
     def compute_mask(self, inputs, mask):
         mask = mask[0] if isinstance(mask, list) else mask
         output_mask = mask if self.return_sequences else None
@@ -198,8 +206,7 @@ class RNN(Layer):
             raise ValueError("Cannot unroll a RNN if the time dimension is undefined. If using a Sequential model, "
                              "specify the time dimension by passing an `input_shape` or `batch_input_shape` "
                              "argument to your first layer.")
-        states = to_list(initial_state) if initial_state is not None else \
-            [zeros_for(inputs, size) for size in state_sizes(self.cell)]
+        states = to_list(initial_state) if initial_state is not None else self.get_initial_state(inputs)
         if len(states) != len(state_sizes(self.cell)):
             raise ValueError(f"Layer {self.name} expects {len(state_sizes(self.cell))} states, but it received "
                              f"{len(states)} initial states")
@@ -246,20 +253,20 @@ class RNN(Layer):
         """Set a stateful layer's states to zeros, or to `states` (one (batch, size) array per state)."""
         if not self.stateful:
             raise AttributeError(f"Layer {self.name!r} must be stateful to reset its states: pass stateful=True")
-        sizes = state_sizes(self.cell)
+        if getattr(self, "batch_size", None) is None:
+            raise ValueError(f"Layer {self.name!r} is not built yet: call it on an input with a known batch size "
+                             "before resetting its states")
+        shapes = self.state_shapes()
         if self._states is None:
-            if getattr(self, "batch_size", None) is None:
-                raise ValueError(f"Layer {self.name!r} is not built yet: call it on an input with a known batch "
-                                 "size before resetting its states")
-            self._states = [K.zeros((self.batch_size, size)) for size in sizes]
-        values = [np.zeros((self.batch_size, size)) for size in sizes] if states is None else to_list(states)
-        if len(values) != len(sizes):
-            raise ValueError(f"Layer {self.name!r} expects {len(sizes)} states, but it received {len(values)} state "
+            self._states = [K.zeros(shape) for shape in shapes]
+        values = [np.zeros(shape) for shape in shapes] if states is None else to_list(states)
+        if len(values) != len(shapes):
+            raise ValueError(f"Layer {self.name!r} expects {len(shapes)} states, but it received {len(values)} state "
                              f"values. Input received: {states!r}")
-        for index, (value, size) in enumerate(zip(values, sizes)):
-            if np.shape(value) != (self.batch_size, size):
+        for index, (value, shape) in enumerate(zip(values, shapes)):
+            if np.shape(value) != tuple(shape):
                 raise ValueError(f"State {index} is incompatible with layer {self.name!r}: expected shape "
-                                 f"{(self.batch_size, size)} but got array with shape {np.shape(value)}")
+                                 f"{tuple(shape)} but got array with shape {np.shape(value)}")
         K.batch_set_value(list(zip(self._states, values)))
 
     def get_config(self):

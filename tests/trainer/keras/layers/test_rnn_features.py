@@ -9,6 +9,7 @@ import pytest
 
 from trainer import keras
 from trainer.keras import backend as K
+from trainer.keras.utils.generic_utils import to_list
 
 FIXTURE = np.load(Path(__file__).parent.parent / "fixtures" / "keras_rnn_features.npz")
 
@@ -89,3 +90,55 @@ def test_unrolled_backwards_gru_from_an_initial_state():
     model = keras.Model([inputs, h0], gru(inputs, initial_state=[h0]))
     given("unrolled", model)
     close(model.predict([FIXTURE["unrolled/x"], FIXTURE["unrolled/h0"]]), "unrolled/output")
+
+
+CONV_LSTMS = {
+    "conv_lstm_same": lambda: keras.layers.ConvLSTM2D(3, (3, 3), padding="same", return_sequences=True,
+                                                      recurrent_activation="sigmoid"),
+    "conv_lstm_valid": lambda: keras.layers.ConvLSTM2D(2, (2, 3), strides=(2, 1), return_state=True,
+                                                       recurrent_activation="sigmoid", activation="relu"),
+    "conv_lstm_backwards": lambda: keras.layers.ConvLSTM2D(2, 3, padding="same", go_backwards=True,
+                                                           recurrent_activation="sigmoid", use_bias=False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONV_LSTMS))
+def test_conv_lstm_2d_matches_tf_keras(name):
+    inputs = keras.Input((4, 6, 5, 2))
+    layer = CONV_LSTMS[name]()
+    model = keras.Model(inputs, layer(inputs))
+    # TF 1.15 names the layer conv_lst_m2d (its to_snake_case splits "M2"); TF 2.15 names it conv_lstm2d
+    want = [n.replace("conv_lstm2d", "conv_lst_m2d") for n in FIXTURE[f"{name}/weight_names"]]
+    assert [w.name for w in model.weights] == want
+    assert model.count_params() == FIXTURE[f"{name}/params"]
+    given(name, model)
+    got = model.predict(FIXTURE[f"{name}/x"])
+    for i, out in enumerate(got if isinstance(got, list) else [got]):
+        assert K.int_shape(to_list(model.outputs)[i])[1:] == out.shape[1:]
+        close(out, f"{name}/output_{i}")
+    clone = keras.layers.ConvLSTM2D.from_config(layer.get_config())
+    assert clone.get_config() == layer.get_config()
+
+
+def test_a_stateful_conv_lstm_2d_carries_its_states():
+    inputs = keras.Input(batch_shape=(2, None, 4, 4, 1))
+    layer = keras.layers.ConvLSTM2D(2, 3, stateful=True, return_sequences=True)
+    model = keras.Model(inputs, layer(inputs))
+    x = np.random.RandomState(0).uniform(-1, 1, (2, 3, 4, 4, 1)).astype(np.float32)
+    first, second = model.predict(x[:, :2]), model.predict(x[:, 2:])
+    model.reset_states()
+    np.testing.assert_allclose(np.concatenate([first, second], 1), model.predict(x), rtol=1e-5, atol=1e-6)
+    assert [K.int_shape(s) for s in layer.states] == [(2, 2, 2, 2)] * 2
+
+
+def test_conv_lstm_2d_trains_with_dropout_and_predicts_without():
+    model = keras.Sequential([keras.layers.ConvLSTM2D(2, 3, padding="same", dropout=0.5, recurrent_dropout=0.5,
+                                                      input_shape=(None, 4, 4, 1)),
+                              keras.layers.GlobalAveragePooling2D(), keras.layers.Dense(1)])
+    model.compile("sgd", "mse")
+    x = np.random.RandomState(1).uniform(-1, 1, (4, 3, 4, 4, 1)).astype(np.float32)
+    before = model.get_weights()
+    history = model.fit(x, np.ones((4, 1)), epochs=2, verbose=0)
+    assert np.all(np.isfinite(history.history["loss"]))
+    assert all(np.any(a != b) for a, b in zip(before, model.get_weights()))
+    np.testing.assert_array_equal(model.predict(x), model.predict(x))
