@@ -6,7 +6,7 @@ import json
 from ...framework.graph import get_default_graph
 from ...train.saver import Saver
 from .. import backend as K
-from ..utils.generic_utils import to_list
+from ..utils.generic_utils import from_config, to_list
 from ..utils.layer_utils import print_summary
 from . import hdf5_format
 from .base_layer import LAYERS, Layer, call_masked, history, mask_of
@@ -240,8 +240,7 @@ class Network(Layer):
                 raise ValueError(f"Unknown layer: {spec['class_name']}; pass custom_objects={{name: class}} for "
                                  "layers of your own")
             layer_cls = known[spec["class_name"]]
-            layer = layer_cls.from_config(spec["config"], custom_objects=custom_objects) \
-                if issubclass(layer_cls, Network) else layer_cls.from_config(spec["config"])
+            layer = from_config(layer_cls, spec["config"], custom_objects)
             made[spec["name"]] = layer
             pending.extend((layer, node) for node in spec["inbound_nodes"])
         outputs_of = {name: [n.output_tensors for n in layer.inbound_nodes] for name, layer in made.items()}
@@ -315,6 +314,8 @@ def _params(fn):
 
 
 def _jsonable(value):
+    if getattr(value, "ndim", 0):
+        return value.tolist()
     if hasattr(value, "item"):
         return value.item()
     if hasattr(value, "tolist"):
