@@ -13,6 +13,7 @@ from .. import activations, constraints, initializers, regularizers
 from .. import backend as K
 from ..engine.base_layer import InputSpec, Layer, call_arguments
 from ..utils.generic_utils import deserialize_keras_object, func_dump, func_load, serialized
+from .data_format import channels_last, normalize_data_format
 from .weights import bias_weight, layer_weight, weights_config
 
 
@@ -119,9 +120,10 @@ class Flatten(Layer):
 
     def __init__(self, data_format=None, **kwargs):
         super().__init__(**kwargs)
-        self.data_format = data_format or K.image_data_format()
+        self.data_format = normalize_data_format(data_format)
         self.input_spec = InputSpec(min_ndim=1)
 
+    @channels_last  # channels_first data flattens in channels-last order, as Keras flattens it
     def call(self, inputs):
         shape = K.int_shape(inputs)
         if shape is not None and all(d is not None for d in shape[1:]):
