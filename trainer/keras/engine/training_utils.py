@@ -63,7 +63,7 @@ def mean_parts(values, weights):
 
 def ratio(total, count):
     """total / count, 0 where nothing was weighed (TF's div_no_nan)."""
-    return total / count if count else 0.0
+    return float(total / count) if count else 0.0
 
 
 def standardize_weights(y, size, sample_weight, class_weight, mode, name, output_shape):

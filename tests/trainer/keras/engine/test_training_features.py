@@ -125,3 +125,12 @@ def test_weights_that_do_not_fit_say_what_to_pass():
         flat.fit(np.ones((4, 3)), np.eye(3)[[0, 1, 2, 0]], sample_weight=np.ones((4, 2)), verbose=0)
     with pytest.raises(ValueError, match=r"The classes \{2\} exist in the data but not in `class_weight`"):
         flat.fit(np.ones((4, 3)), np.eye(3)[[0, 1, 2, 0]], class_weight={0: 1.0, 1: 2.0}, verbose=0)
+
+
+def test_epoch_values_are_python_floats_as_keras_prints_them():
+    model = dense_model((3,), 2, "softmax")
+    model.compile("sgd", "sparse_categorical_crossentropy", metrics=["acc"], weighted_metrics=["acc"])
+    x, y = np.ones((4, 3), np.float32), np.array([0, 1, 0, 1])
+    values = model.evaluate(x, y, verbose=0)
+    assert [type(v) for v in values] == [float] * 3 and repr(values).startswith("[0.")
+    assert {type(v[0]) for v in model.fit(x, y, verbose=0).history.values()} == {float}
