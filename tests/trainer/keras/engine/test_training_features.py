@@ -132,5 +132,5 @@ def test_epoch_values_are_python_floats_as_keras_prints_them():
     model.compile("sgd", "sparse_categorical_crossentropy", metrics=["acc"], weighted_metrics=["acc"])
     x, y = np.ones((4, 3), np.float32), np.array([0, 1, 0, 1])
     values = model.evaluate(x, y, verbose=0)
-    assert [type(v) for v in values] == [float] * 3 and repr(values).startswith("[0.")
+    assert [type(v) for v in values] == [float] * 3 and "np." not in repr(values)
     assert {type(v[0]) for v in model.fit(x, y, verbose=0).history.values()} == {float}
