@@ -4,8 +4,8 @@ One exception, NotInRingflow, and one way for a module to raise it: `__getattr__
 """
 
 MISSING = {
-    "keras": "of tf.keras, ConvLSTM2D and the Xception, InceptionResNetV2 and NASNet applications are missing: "
-             "build those parts with tf.layers and tf.nn",
+    "keras": "of tf.keras, the locally connected and attention layers are missing: build those parts with "
+             "tf.layers and tf.nn",
     "lite": "tf.lite",
     "SparseTensor": "sparse tensors", "IndexedSlices": "IndexedSlices: gradients are dense tensors here",
     "sparse": "sparse tensors", "py_func": "tf.py_func: the graph runs numpy kernels; register an op instead",

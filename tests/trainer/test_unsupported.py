@@ -31,7 +31,7 @@ MODULES = {
     "trainer.feature_column": ("tf.feature_column", None, None),
     "trainer.horovod": ("hvd", "elastic", "restart a job from its checkpoint"),
     "trainer.keras": ("tf.keras", None, None),
-    "trainer.keras.applications": ("tf.keras.applications", "Xception", "ResNet50"),
+    "trainer.keras.applications": ("tf.keras.applications", "EfficientNetB0", "ResNet50"),
     "trainer.keras.backend": ("tf.keras.backend", None, None),
     "trainer.keras.datasets": ("tf.keras.datasets", None, None),
     "trainer.keras.layers": ("tf.keras.layers", None, None),
