@@ -16,6 +16,8 @@ ROOT = pathlib.Path(trainer.unsupported.__file__).resolve().parent
 MODULES = {
     "trainer": ("tf", "py_func", "register an op"),
     "trainer.compat.v1": ("tf.compat.v1", "SparseTensor", "sparse tensors"),
+    "trainer.config": ("tf.config", None, None),
+    "trainer.config.experimental": ("tf.config.experimental", None, None),
     "trainer.contrib": ("tf.contrib", "crf", "random fields"),
     "trainer.contrib.estimator": ("tf.contrib.estimator", None, None),
     "trainer.contrib.factorization": ("tf.contrib.factorization", None, None),
