@@ -225,8 +225,8 @@ def test_neural_network(tmp_path, alias_dir):
 
 def test_convolutional_network(tmp_path, alias_dir):
     out = run_program("convolutional_network.py", cwd=tmp_path, alias=alias_dir)
-    assert number(r"Testing Accuracy: ([\d.]+)", out) > 0.7
-    predictions = re.findall(r"Model prediction: (\d) label: (\d)", out)
+    assert number(r"held-out accuracy: ([\d.]+)", out) > 0.7
+    predictions = re.findall(r"guessed (\d) for a (\d)", out)
     assert len(predictions) == 4 and sum(p == label for p, label in predictions) >= 3
     names = eval(re.search(r"variables: (\[.*\])", out).group(1))
     layers = ["conv2d", "conv2d_1", "dense", "dense_1"]
@@ -236,9 +236,9 @@ def test_convolutional_network(tmp_path, alias_dir):
 
 def test_convolutional_network_raw(tmp_path, alias_dir):
     out = run_program("convolutional_network_raw.py", cwd=tmp_path, alias=alias_dir)
-    losses = numbers(r"Minibatch Loss= ([\d.]+)", out)
+    losses = numbers(r"step \d+: batch loss ([\d.]+)", out)
     assert len(losses) == 7 and losses[-1] < 0.5 * losses[0]
-    assert number(r"Testing Accuracy: ([\d.]+)", out) > 0.6
+    assert number(r"accuracy on 256 test images: ([\d.]+)", out) > 0.6
 
 
 def test_recurrent_network(tmp_path, alias_dir):
@@ -251,8 +251,8 @@ def test_recurrent_network(tmp_path, alias_dir):
 
 def test_bidirectional_rnn(tmp_path, alias_dir):
     out = run_program("bidirectional_rnn.py", cwd=tmp_path, alias=alias_dir)
-    assert number(r"Testing Accuracy: ([\d.]+)", out) > 0.8
-    assert "output width: [None, 10] [128  10]" in out
+    assert number(r"test accuracy: ([\d.]+)", out) > 0.8
+    assert "logits static [None, 10] dynamic [128  10]" in out
     cells = [f"'bidirectional_rnn/{d}/basic_lstm_cell/{k}:0'" for d in ("fw", "bw") for k in ("kernel", "bias")]
     assert f"variables: ['Variable:0', 'Variable_1:0', {', '.join(cells)}]" in out
 
@@ -267,10 +267,10 @@ def test_dynamic_rnn(tmp_path, alias_dir):
 
 def test_autoencoder(tmp_path, alias_dir):
     out = run_program("autoencoder.py", cwd=tmp_path, alias=alias_dir)
-    losses = numbers(r"Minibatch Loss: ([\d.]+)", out)
+    losses = numbers(r"step \d+ reconstruction loss ([\d.]+)", out)
     assert len(losses) == 7 and losses[-1] < 0.7 * losses[0]
-    assert number(r"Reconstruction error on 10 test images: ([\d.]+)", out) < 0.3
-    assert "Code width: [None, 128]" in out
+    assert number(r"held-out squared error over 10 images: ([\d.]+)", out) < 0.3
+    assert "code shape: [None, 128]" in out
 
 
 def test_variational_autoencoder(tmp_path, alias_dir):
@@ -283,12 +283,13 @@ def test_variational_autoencoder(tmp_path, alias_dir):
 
 def test_gan(tmp_path, alias_dir):
     out = run_program("gan.py", cwd=tmp_path, alias=alias_dir)
-    assert number(r"disc_hidden1 init stddev: ([\d.]+)", out) == pytest.approx(1 / np.sqrt(784 / 2), abs=0.005)
-    disc_losses = numbers(r"Discriminator Loss: ([\d.]+)", out)
-    assert len(disc_losses) == 4 and disc_losses[-1] < disc_losses[0]
-    real, fake = number(r"D\(real\) mean: ([\d.]+)", out), number(r"D\(generated\) mean: ([\d.]+)", out)
+    stddev = number(r"judge's first kernel starts with stddev ([\d.]+)", out)
+    assert stddev == pytest.approx(1 / np.sqrt(784 / 2), abs=0.005)
+    judge_losses = numbers(r"judge loss ([\d.]+)", out)
+    assert len(judge_losses) == 4 and judge_losses[-1] < judge_losses[0]
+    real, fake = number(r"mean score: real ([\d.]+)", out), number(r"mean score: real [\d.]+, forged ([\d.]+)", out)
     assert real > fake + 0.3  # 300 steps: the discriminator is ahead of the generator
-    assert "generated images in [0, 1]: True (40, 28, 28, 1)" in out
+    assert "forged images within [0, 1]: True (40, 28, 28, 1)" in out
 
 
 def test_dcgan(tmp_path, alias_dir):
@@ -298,10 +299,11 @@ def test_dcgan(tmp_path, alias_dir):
                  for k in kinds]
     discriminator = [f"Discriminator/{layer}/{k}" for layer in ("conv2d", "conv2d_1", "dense", "dense_1")
                      for k in kinds]
-    assert f"gen_vars: {generator}" in out
-    assert f"disc_vars: {discriminator}" in out  # three discriminators, one set of variables
-    assert all(np.isfinite(numbers(r"Generator Loss: ([-\d.naif]+)", out)))
-    assert "generated: (4, 28, 28, 1) in [0, 1]: True" in out
+    assert f"generator variables: {generator}" in out
+    assert f"discriminator variables: {discriminator}" in out  # three discriminators, one set of variables
+    losses = numbers(r"generator loss ([-\d.naif]+)", out)
+    assert len(losses) == 5 and all(np.isfinite(losses))
+    assert "made (4, 28, 28, 1) within [0, 1]: True" in out
 
 
 # ---- aymericdamien/TensorFlow-Examples: 4_Utils, 5_DataManagement, 6_MultiGPU ------------------------------------
