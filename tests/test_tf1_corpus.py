@@ -259,10 +259,10 @@ def test_bidirectional_rnn(tmp_path, alias_dir):
 
 def test_dynamic_rnn(tmp_path, alias_dir):
     out = run_program("dynamic_rnn.py", cwd=tmp_path, alias=alias_dir)
-    losses = {int(step): float(loss) for step, loss in re.findall(r"Step (\d+), Minibatch Loss= ([\d.]+)", out)}
+    losses = {int(step): float(loss) for step, loss in re.findall(r"after step (\d+): batch loss ([\d.]+)", out)}
     same_batch = [losses[step] for step in range(8, 201, 8)]  # 1000 sequences in batches of 128: a cycle of 8
     assert same_batch[-1] < same_batch[0]
-    assert 0.0 <= number(r"Testing Accuracy: ([\d.]+)", out) <= 1.0
+    assert 0.0 <= number(r"accuracy on held-out sequences: ([\d.]+)", out) <= 1.0
 
 
 def test_autoencoder(tmp_path, alias_dir):
@@ -468,9 +468,9 @@ def test_importing_data(tmp_path, alias_dir):
 
 def test_custom_estimator(tmp_path, alias_dir):
     out = run_program("custom_estimator.py", cwd=tmp_path, alias=alias_dir)
-    assert number(r"Test set accuracy: ([\d.]+)", out) > 0.9
-    predictions = re.findall(r'Prediction is "(\w+)" \(([\d.]+)%\), expected "(\w+)"', out)
-    assert [(got, expected) for got, _, expected in predictions] == [
+    assert number(r"held-out accuracy: ([\d.]+)", out) > 0.9
+    predictions = re.findall(r"sample of (\w+) classed as (\w+) with probability ([\d.]+)%", out)
+    assert [(got, expected) for expected, got, _ in predictions] == [
         ("Setosa", "Setosa"), ("Versicolor", "Versicolor"), ("Virginica", "Virginica")]
 
 
