@@ -587,9 +587,10 @@ def test_horovod_tensorflow_synthetic_benchmark(tmp_path, alias_dir):
     out = run_program("horovod_tensorflow_synthetic_benchmark.py", "--no-cuda", "--image-size=32",
                       "--batch-size=2", "--num-classes=10", "--num-warmup-batches=1", "--num-batches-per-iter=1",
                       "--num-iters=2", cwd=tmp_path, alias=alias_dir, mpi_ranks=2)
-    assert "Model: ResNet50\nBatch size: 2\nNumber of CPUs: 2\n" in out  # rank 0 alone logs
-    assert len(re.findall(r"Iter #\d: [\d.]+ img/sec per CPU", out)) == 2
-    assert re.search(r"Total img/sec on 2 CPU\(s\): [\d.]+ \+-[\d.]+", out)
+    assert out.count("model ResNet50, 2 images a batch, 2 CPU worker(s)\n") == 1  # rank 0 alone prints
+    assert len(re.findall(r"timing \d: [\d.]+ images/s per CPU", out)) == 2
+    per_worker = number(r"per CPU: ([\d.]+) \+-", out)
+    assert number(r"all 2 CPU workers: ([\d.]+) \+-", out) == pytest.approx(2 * per_worker, abs=0.11)
 
 
 @pytest.mark.parametrize("variant", ["gap", "lstm"])
