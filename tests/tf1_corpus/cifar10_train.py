@@ -1,4 +1,5 @@
-"""A small colour-image classifier trained the way TF1's CIFAR-10 tutorial code is organised:
+"""A small colour-image classifier, from input pipeline to checkpoints, in the TF1 idioms of a full training
+script:
 - flags by tf.app.flags, the train directory emptied and made with tf.gfile, then tf.app.run;
 - a tf.data pipeline over a dict of numpy arrays whose Dataset.map distorts each image (tf.random_crop,
   random_flip_left_right, random_brightness, random_contrast, per_image_standardization) under a name scope,
