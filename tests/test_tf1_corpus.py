@@ -349,37 +349,37 @@ def test_tensorboard_advanced(tmp_path, alias_dir):
 
 def test_tensorflow_dataset_api(tmp_path, alias_dir):
     out = run_program("tensorflow_dataset_api.py", cwd=tmp_path, alias=alias_dir)
-    accuracies = numbers(r"Training Accuracy= ([\d.]+)", out)
+    accuracies = numbers(r"batch hit rate ([\d.]+)", out)
     assert len(accuracies) == 4 and accuracies[-1] > 0.5
     names = eval(re.search(r"variables: (\[.*\])", out).group(1))
     layers = ["conv2d", "conv2d_1", "dense", "dense_1"]
-    assert names == [f"ConvNet/{layer}/{kind}:0" for layer in layers for kind in ("kernel", "bias")]
+    assert names == [f"Classifier/{layer}/{kind}:0" for layer in layers for kind in ("kernel", "bias")]
 
 
 def test_multigpu_basics(tmp_path, alias_dir):
     out = run_program("multigpu_basics.py", cwd=tmp_path, alias=alias_dir)
-    rng = np.random.RandomState(0)
-    a, b = (rng.rand(100, 100) / 50).astype("float32"), (rng.rand(100, 100) / 50).astype("float32")
-    power = lambda m: np.linalg.matrix_power(m.astype(np.float64), 11)  # noqa: E731  (matpow(M, 10) is M**11)
+    rng = np.random.RandomState(1)
+    a, b = (rng.rand(100, 100) / 40).astype("float32"), (rng.rand(100, 100) / 40).astype("float32")
+    power = lambda m: np.linalg.matrix_power(m.astype(np.float64), 9)  # noqa: E731  (8 multiplies: M**9)
     expected = (power(a) + power(b)).sum()
-    single, multi = map(float, re.search(r"checksums: ([\d.e+-]+) ([\d.e+-]+)", out).groups())
+    single, multi = map(float, re.search(r"element sums: ([\d.e+-]+) ([\d.e+-]+)", out).groups())
     assert single == pytest.approx(expected, rel=1e-4) and multi == pytest.approx(expected, rel=1e-4)
-    assert "sum device: /device:CPU:0" in out
-    assert "Single GPU computation time: " in out and "Multi GPU computation time: " in out
+    assert "total placed on /device:CPU:0" in out
+    assert "one device took " in out and "two devices took " in out
 
 
 def test_multigpu_cnn(tmp_path, alias_dir):
     out = run_program("multigpu_cnn.py", cwd=tmp_path, alias=alias_dir)
-    assert "variables: 12 ConvNet/conv2d/kernel:0 /device:CPU:0" in out  # two towers, one set, on the ps device
-    assert len(numbers(r"Minibatch Loss= ([\d.]+)", out)) == 5
-    assert number(r"Testing Accuracy: ([\d.]+)", out) > 0.5
+    assert "shared variables: 8 Shared/conv2d/kernel:0 /device:CPU:0" in out  # two towers, one set, on the ps
+    assert len(numbers(r"tower-0 loss ([\d.]+)", out)) == 5
+    assert number(r"held-out hit rate: ([\d.]+)", out) > 0.5
 
 
 # ---- TensorFlow's r1 tutorials and guides, TF models' tutorials --------------------------------------------------
 
 def test_mnist_softmax_xla(tmp_path, alias_dir):
     out = run_program("mnist_softmax_xla.py", cwd=tmp_path, alias=alias_dir)
-    assert number(r"(?m)^([\d.]+)$", out) > 0.9  # the accuracy, alone on its line (stderr follows stdout in out)
+    assert number(r"accuracy after 200 steps: ([\d.]+)", out) > 0.9
     trace = json.loads((tmp_path / "timeline.ctf.json").read_text())
     ops = [e for e in trace["traceEvents"] if e.get("ph") == "X"]
     assert any(e.get("args", {}).get("op") == "MatMul" or e.get("name") == "MatMul" for e in ops), ops[:5]
