@@ -200,12 +200,12 @@ def _same_group(neighbour_lines):
 
 def test_word2vec(tmp_path, alias_dir):
     out = run_program("word2vec.py", cwd=tmp_path, alias=alias_dir)
-    assert "Vocabulary size: 49" in out  # 48 words and UNK
-    losses = numbers(r"Average Loss= ([\d.]+)", out)
+    assert "vocabulary size: 49" in out  # 48 words and UNK
+    losses = numbers(r"step \d+ mean loss ([\d.]+)", out)
     assert len(losses) == 4 and losses[-1] < 0.5 * losses[0]
-    final = re.findall(r'"(g\dw\d)" nearest neighbors:(.*)', out)[-4:]
-    # of 16 neighbours; chance gives 16 * 5/47, about 2. The program is unseeded: 36 runs gave 9 to 16
-    assert _same_group(final) >= 8
+    final = re.findall(r"closest to (g\dw\d): (.*)", out)[-4:]
+    # of 16 neighbours; chance gives 16 * 5/47, about 2. The program is unseeded: 20 runs gave 15 or 16
+    assert _same_group(final) >= 12
 
 
 # ---- aymericdamien/TensorFlow-Examples: 3_NeuralNetworks ----------------------------------------------------------
