@@ -389,18 +389,20 @@ def test_word2vec_basic(tmp_path, alias_dir):
     out = run_program("word2vec_basic.py", "--log_dir=logs", cwd=tmp_path, alias=alias_dir)
     final = re.findall(r"Nearest to (g\dw\d): (.*)", out)[-4:]
     assert _same_group(final) >= 12  # of 16
-    assert "final embeddings (49, 16) named embeddings/Variable:0" in out
+    assert "final embeddings (49, 16) named vectors/Variable:0" in out
+    costs = numbers(r"step \d+: mean cost ([\d.]+)", out)
+    assert len(costs) == 5 and costs[-1] < 0.5 * costs[0]
     logs = tmp_path / "logs"
     events = read_events(logs)
     assert any(e.graph_def for e in events)
-    # name_scope('loss') took "loss" before tf.summary.scalar('loss', ...) was called
-    assert [step for step, _ in summaries(events, "simple_value")["loss_1"]] == list(range(2001))
+    # name_scope('cost') took "cost" before tf.summary.scalar('cost', ...) was called
+    assert [step for step, _ in summaries(events, "simple_value")["cost_1"]] == list(range(2001))
     assert [e.tagged_run_metadata.tag for e in events if e.tagged_run_metadata.tag] == ["step2000"]
     assert (logs / "metadata.tsv").read_text().splitlines()[0] == "UNK"
     assert len((logs / "metadata.tsv").read_text().splitlines()) == 49
     assert Path(checkpoint_state(logs)[0]).name == "model.ckpt"
     assert (logs / "projector_config.pbtxt").read_text() == (
-        'embeddings {\n  tensor_name: "embeddings/Variable:0"\n  metadata_path: "logs/metadata.tsv"\n}\n')
+        'embeddings {\n  tensor_name: "vectors/Variable:0"\n  metadata_path: "logs/metadata.tsv"\n}\n')
 
 
 def test_ptb_word_lm(tmp_path, alias_dir):
