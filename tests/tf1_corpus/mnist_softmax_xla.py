@@ -33,7 +33,7 @@ def main(_):
     session = tf.Session(config=config)
     tf.global_variables_initializer().run(session=session)
     steps = SETTINGS.steps
-    for n in range(steps - 1):
+    for _ in range(steps - 1):
         xs, ys = digits.train.next_batch(100)
         session.run(step, {pixels: xs, truth: ys})
     xs, ys = digits.train.next_batch(100)

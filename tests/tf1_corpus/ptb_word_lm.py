@@ -115,8 +115,8 @@ def perplexity(session, model, report=False):
         wanted["update"] = model.update
     for n in range(model.passes):
         feed = {}
-        for placeholder_pair, value in zip(model.start, state):
-            feed[placeholder_pair.c], feed[placeholder_pair.h] = value.c, value.h
+        for layer_start, value in zip(model.start, state):
+            feed[layer_start.c], feed[layer_start.h] = value.c, value.h
         got = session.run(wanted, feed)
         state, total, words = got["end"], total + got["cost"], words + model.steps
         if report and n % 25 == 24:
