@@ -1,12 +1,14 @@
-"""A held-out corpus of public TF1 programs (tests/tf1_corpus/), each run unmodified as its author wrote it.
+"""A corpus of TF1 programs (tests/tf1_corpus/), each a whole program of our own exercising the idioms TF1 users'
+programs are made of, run as a user runs it.
 
-Every program says on its first line which public program it mirrors: same TF1 calls, same structure and
-hyperparameters, with only iteration counts, sizes and the data source changed (corpus_data.py stands in for
-downloads). Each runs as a real process with `import tensorflow as tf` resolving to ringflow: through
-`python -m trainer.as_tensorflow PROGRAM` when ringflow has that runner, else through a `tensorflow` alias
-package this module writes at test time (ALIAS below); `import horovod.tensorflow` is trainer.horovod through
-a `horovod` package written the same way (HOROVOD), the Horovod programs running under mpiexec -n 2. The assertions are TF1's documented outcomes: values
-printed where they are deterministic, accuracy or loss thresholds on the synthetic data, the files written.
+Each program's docstring lists the idioms it exercises (graphs and sessions, tf.layers and tf.nn models, tf.data,
+Estimators, Saver and TensorBoard files, Supervisor, the distributed runtime, Horovod); sizes are small and
+corpus_data.py stands in for downloads. Each runs as a real process with `import tensorflow as tf` resolving to
+ringflow: through `python -m trainer.as_tensorflow PROGRAM` when ringflow has that runner, else through a
+`tensorflow` alias package this module writes at test time (ALIAS below); `import horovod.tensorflow` is
+trainer.horovod through a `horovod` package written the same way (HOROVOD), the Horovod programs running under
+mpiexec -n 2. The assertions are TF1's documented outcomes: values printed where they are deterministic (replayed in
+numpy), accuracy or loss thresholds on the synthetic data, the files written.
 Programs that need a ringflow feature not there yet are xfail(strict=False), naming the feature.
 """
 import json
@@ -108,7 +110,7 @@ def xfail(reason):
     return pytest.mark.xfail(strict=False, reason=reason)
 
 
-# ---- aymericdamien/TensorFlow-Examples: 1_Introduction, 2_BasicModels -------------------------------------------
+# ---- first graphs and basic models ------------------------------------------------------------------------------
 
 def test_helloworld(tmp_path, alias_dir):
     out = run_program("helloworld.py", cwd=tmp_path, alias=alias_dir)
@@ -208,7 +210,7 @@ def test_word2vec(tmp_path, alias_dir):
     assert _same_group(final) >= 12
 
 
-# ---- aymericdamien/TensorFlow-Examples: 3_NeuralNetworks ----------------------------------------------------------
+# ---- neural networks: MLPs, CNNs, RNNs, autoencoders, GANs --------------------------------------------------------
 
 def test_multilayer_perceptron(tmp_path, alias_dir):
     out = run_program("multilayer_perceptron.py", cwd=tmp_path, alias=alias_dir)
@@ -306,7 +308,7 @@ def test_dcgan(tmp_path, alias_dir):
     assert "made (4, 28, 28, 1) within [0, 1]: True" in out
 
 
-# ---- aymericdamien/TensorFlow-Examples: 4_Utils, 5_DataManagement, 6_MultiGPU ------------------------------------
+# ---- saving, TensorBoard, input pipelines, several devices -------------------------------------------------------
 
 def test_save_restore_model(tmp_path, alias_dir):
     out = run_program("save_restore_model.py", cwd=tmp_path, alias=alias_dir)
@@ -377,7 +379,7 @@ def test_multigpu_cnn(tmp_path, alias_dir):
     assert number(r"held-out hit rate: ([\d.]+)", out) > 0.5
 
 
-# ---- TensorFlow's r1 tutorials and guides, TF models' tutorials --------------------------------------------------
+# ---- Estimators, tf.keras, larger models, the distributed runtime ------------------------------------------------
 
 def test_mnist_softmax_xla(tmp_path, alias_dir):
     out = run_program("mnist_softmax_xla.py", cwd=tmp_path, alias=alias_dir)
@@ -554,7 +556,7 @@ def test_distributed_ps_local(tmp_path, alias_dir):
     assert number(r"step= (\d+)", out) == 2000
 
 
-# ---- Horovod's TF1 examples, under mpiexec -n 2 ------------------------------------------------------------------
+# ---- Horovod programs, under mpiexec -n 2 ------------------------------------------------------------------------
 
 needs_mpiexec = pytest.mark.skipif(find_mpiexec() is None, reason="no mpiexec")
 
