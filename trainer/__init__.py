@@ -106,6 +106,21 @@ from .ops.trig_ops import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, ri
 from .ops.tuple_ops import tuple
 from .ops.while_loop_ops import while_loop
 
+# TF1's math_ops, array_ops and linalg_ops names beyond the above: special functions, segment reductions, diagonals,
+# coordinate indexing, index arithmetic
+from .ops.check_ops import is_non_decreasing, is_strictly_increasing
+from .ops.clip_ops import clip_by_average_norm
+from .ops.depth_space_ops import depth_to_space, space_to_depth
+from .ops.diag_ops import matrix_diag, matrix_set_diag, tensor_diag_part as diag_part
+from .ops.gather_nd_ops import (gather_nd, scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_add as tensor_scatter_add,
+                                tensor_scatter_nd_sub, tensor_scatter_nd_sub as tensor_scatter_sub,
+                                tensor_scatter_nd_update, tensor_scatter_nd_update as tensor_scatter_update)
+from .ops.index_ops import bincount, invert_permutation, meshgrid, roll, setdiff1d
+from .ops.segment_reduce_ops import (segment_max, segment_min, segment_prod, unsorted_segment_max,
+                                     unsorted_segment_mean, unsorted_segment_min, unsorted_segment_prod,
+                                     unsorted_segment_sqrt_n)
+from .ops.special_ops import digamma, erf, erfc, lbeta, lgamma, polygamma, zeta
+
 # sessions and their options (TF1's client/, protobuf/config.proto)
 from .client.config import ConfigProto, GPUOptions, GraphOptions, OptimizerOptions, RunMetadata, RunOptions
 from .client.session import InteractiveSession, Session

@@ -8,3 +8,7 @@ __all__ = ["Assert", "assert_equal", "assert_greater", "assert_greater_equal", "
            "assert_less_equal", "assert_negative", "assert_non_negative", "assert_non_positive",
            "assert_none_equal", "assert_positive", "assert_rank", "assert_type", "check_numerics", "is_finite",
            "is_inf", "is_nan"]
+
+from .ops.check_ops import is_non_decreasing, is_strictly_increasing
+
+__all__ += ["is_non_decreasing", "is_strictly_increasing"]

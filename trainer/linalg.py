@@ -15,3 +15,8 @@ __all__ += ["band_part", "qr"]
 __all__ += ["cross", "tensor_diag"]
 __all__ += ["cholesky"]
 __all__ += ["eigh", "eigvalsh"]
+
+from .ops.clip_ops import global_norm
+from .ops.diag_ops import matrix_diag as diag, matrix_set_diag as set_diag, tensor_diag_part
+
+__all__ += ["diag", "global_norm", "set_diag", "tensor_diag_part"]

@@ -26,3 +26,22 @@ __all__ = ["abs", "add", "add_n", "argmax", "argmin", "ceil", "cos", "count_nonz
            "truediv", "unsorted_segment_sum"]
 __all__ += ["acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cosh", "divide_no_nan", "log_sigmoid", "rint",
             "sinh", "truncatediv", "truncatemod"]
+
+# the special functions, segment reductions and index arithmetic filled in from TF1's tf.math
+from .ops.activation_ops import softsign
+from .ops.check_ops import is_non_decreasing, is_strictly_increasing
+from .ops.division_ops import reciprocal_no_nan, scalar_mul
+from .ops.index_ops import bincount, invert_permutation
+from .ops.reduction_ops import reduce_std, reduce_variance
+from .ops.segment_reduce_ops import (segment_max, segment_min, segment_prod, unsorted_segment_max,
+                                     unsorted_segment_mean, unsorted_segment_min, unsorted_segment_prod,
+                                     unsorted_segment_sqrt_n)
+from .ops.special_ops import (digamma, erf, erfc, lbeta, lgamma, multiply_no_nan, polygamma, polyval, xdivy, xlogy,
+                              zeta)
+from .ops.zero_fraction_ops import zero_fraction
+
+__all__ += ["bincount", "digamma", "erf", "erfc", "invert_permutation", "is_non_decreasing", "is_strictly_increasing",
+            "lbeta", "lgamma", "multiply_no_nan", "polygamma", "polyval", "reciprocal_no_nan", "reduce_std",
+            "reduce_variance", "scalar_mul", "segment_max", "segment_min", "segment_prod", "softsign",
+            "unsorted_segment_max", "unsorted_segment_mean", "unsorted_segment_min", "unsorted_segment_prod",
+            "unsorted_segment_sqrt_n", "xdivy", "xlogy", "zero_fraction", "zeta"]

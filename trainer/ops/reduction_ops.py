@@ -195,3 +195,22 @@ def count_nonzero(input_tensor=None, axis=None, keepdims=None, dtype=dtypes.int6
         nonzero = apply_op("Cast", [not_equal(x, np.zeros((), dtype=x.dtype))], dtype=dtypes.int64)
         return cast(reduce_sum(nonzero, axis=axes, keepdims=keepdims), dtype)
 
+
+
+def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
+    """The mean squared deviation from the mean over `axis` (of |x - mean| for complex x), as tf.math's."""
+    x = convert_to_tensor(input_tensor)
+    if x.dtype.kind not in "fc":
+        raise TypeError(f"reduce_variance needs a floating-point or complex input, got {x.name!r} of dtype "
+                        f"{x.dtype.name}: tg.cast it first")
+    axes, keepdims = reduction_args(x, axis, keepdims, None, None)
+    with name_scope(name or "reduce_variance"):
+        deviations = x - reduce_mean(x, axis=axes, keepdims=True)
+        squared = apply_op("Square", [deviations]) if x.dtype.kind == "f" else apply_op("Abs", [deviations]) ** 2
+        return reduce_mean(squared, axis=axes, keepdims=keepdims)
+
+
+def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
+    """The standard deviation over `axis`: sqrt(reduce_variance)."""
+    with name_scope(name or "reduce_std"):
+        return apply_op("Sqrt", [reduce_variance(input_tensor, axis=axis, keepdims=keepdims)])

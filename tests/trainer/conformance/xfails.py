@@ -62,6 +62,15 @@ KNOWN = {
      "exact [3, 2, 1]"): [
         "row/image.rot90",
     ],
+    # the math family (cases_math.py)
+    ("TF's gradient of gather_nd with one index per row is an IndexedSlices (fetched as IndexedSlicesValue); "
+     "ringflow's is a dense Tensor"): [
+        "math/gather_nd/slices",
+    ],
+    ("TF's clip_by_average_norm divides a float32 constant 1.0 by clip_norm and so refuses float64 tensors "
+     "(TypeError); ringflow clips them in their own dtype"): [
+        "math/clip_by_average_norm/large",
+    ],
 }
 
 
