@@ -120,6 +120,11 @@ from .ops.segment_reduce_ops import (segment_max, segment_min, segment_prod, uns
                                      unsorted_segment_mean, unsorted_segment_min, unsorted_segment_prod,
                                      unsorted_segment_sqrt_n)
 from .ops.special_ops import digamma, erf, erfc, lbeta, lgamma, polygamma, zeta
+from .ops.complex_ops import angle, complex, conj, imag, real
+from .ops.solve_ops import cholesky_solve, matrix_solve, matrix_solve_ls, matrix_triangular_solve, svd
+from .ops.spectral_ops import fft, fft2d, fft3d, ifft, ifft2d, ifft3d
+from . import bitwise, manip, signal, signal as spectral  # tf.spectral: TF1's older name of tf.signal's transforms
+from .ops.depth_space_ops import batch_to_space, batch_to_space_nd, space_to_batch, space_to_batch_nd
 
 # sessions and their options (TF1's client/, protobuf/config.proto)
 from .client.config import ConfigProto, GPUOptions, GraphOptions, OptimizerOptions, RunMetadata, RunOptions

@@ -20,3 +20,8 @@ from .ops.clip_ops import global_norm
 from .ops.diag_ops import matrix_diag as diag, matrix_set_diag as set_diag, tensor_diag_part
 
 __all__ += ["diag", "global_norm", "set_diag", "tensor_diag_part"]
+from .ops.solve_ops import (adjoint, cholesky_solve, logdet, lstsq, matrix_rank, matrix_solve as solve,
+                            matrix_triangular_solve as triangular_solve, matvec, normalize, pinv, slogdet, svd)
+
+__all__ += ["adjoint", "cholesky_solve", "logdet", "lstsq", "matrix_rank", "matvec", "normalize", "pinv", "slogdet",
+            "solve", "svd", "triangular_solve"]

@@ -45,3 +45,7 @@ __all__ += ["bincount", "digamma", "erf", "erfc", "invert_permutation", "is_non_
             "reduce_variance", "scalar_mul", "segment_max", "segment_min", "segment_prod", "softsign",
             "unsorted_segment_max", "unsorted_segment_mean", "unsorted_segment_min", "unsorted_segment_prod",
             "unsorted_segment_sqrt_n", "xdivy", "xlogy", "zero_fraction", "zeta"]
+
+from .ops.complex_ops import angle, conj, imag, real
+
+__all__ += ["angle", "conj", "imag", "real"]

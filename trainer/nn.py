@@ -19,7 +19,7 @@ from .ops.nn_ops import (bias_add, l2_loss, log_softmax, relu, sigmoid, sigmoid_
                          softmax_cross_entropy_with_logits, softmax_cross_entropy_with_logits_v2,
                          sparse_softmax_cross_entropy_with_logits, tanh)
 from .ops.dropout_ops import dropout
-from .ops.depth_space_ops import depth_to_space, space_to_depth
+from .ops.depth_space_ops import depth_to_space, space_to_batch, space_to_depth
 from .rnn import rnn_cell  # noqa: E402  (tf.nn.rnn_cell)
 from .rnn.rnn import bidirectional_dynamic_rnn, dynamic_rnn, static_bidirectional_rnn, static_rnn  # noqa: E402
 from .rnn.raw_rnn import raw_rnn  # noqa: E402
@@ -34,4 +34,4 @@ __all__ = ["all_candidate_sampler", "avg_pool", "avg_pool3d", "conv3d", "conv3d_
            "rnn_cell", "sampled_softmax_loss", "selu", "sigmoid", "sigmoid_cross_entropy_with_logits", "softmax",
            "softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2", "softplus", "softsign",
            "sparse_softmax_cross_entropy_with_logits", "static_bidirectional_rnn", "static_rnn", "swish", "tanh",
-           "top_k", "uniform_candidate_sampler", "depth_to_space", "space_to_depth", "weighted_cross_entropy_with_logits", "xw_plus_b", "zero_fraction"]
+           "top_k", "uniform_candidate_sampler", "depth_to_space", "space_to_batch", "space_to_depth", "weighted_cross_entropy_with_logits", "xw_plus_b", "zero_fraction"]

@@ -477,6 +477,8 @@ def values(dtype, shape, dom="any", salt=0):
               "ge1": 1.0 + base * 0.3, "prob": (base + 1) / 15.0}.get(dom)
     if dom == "diag":
         floats = base * 0.1 + 3.0 * np.eye(*shape[-2:])
+    if dtype.startswith("complex"):  # an imaginary part of its own, so that conjugation shows
+        return (floats + 1j * values("float64", shape, dom, salt + 1)).astype(dtype)
     return floats.astype(dtype)
 
 
@@ -516,7 +518,7 @@ class Builder:
             return functools.partial(resolve(tf, a["fn"]), **{k: self.arg(v) for k, v in a["kwargs"].items()})
         else:
             return a
-        if x.dtype.name.startswith("float"):
+        if x.dtype.name.startswith(("float", "complex")):
             self.inputs.append(x)
         return x
 
@@ -587,6 +589,8 @@ def encode(array):
         return {"dtype": "object", "value": None}
     if array.dtype.kind in "SUO":
         return {"dtype": "object", "value": None}
+    if array.dtype.kind == "c":  # JSON has no complex numbers: the real and imaginary parts in a last axis
+        return {"dtype": array.dtype.name, "value": np.stack([array.real, array.imag], -1).tolist()}
     return {"dtype": array.dtype.name, "value": array.tolist()}
 
 

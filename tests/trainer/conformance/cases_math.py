@@ -154,9 +154,160 @@ ROWS = [
     ("depth_to_space/indivisible", call("depth_to_space", t("float32", (1, 2, 2, 6)), 2)),
 ]
 
+SQ = "diag"  # well-conditioned square matrices: 3 on the diagonal
+LINALG = [
+    ("matrix_solve", call("matrix_solve", t("float64", (3, 3), SQ), t("float64", (3, 2)), grad=True)),
+    ("matrix_solve/adjoint", call("matrix_solve", t("float64", (2, 3, 3), SQ), t("float64", (2, 3, 1)), adjoint=True,
+                                  grad=True)),
+    ("matrix_solve/float32", call("matrix_solve", t("float32", (2, 2), SQ), t("float32", (2, 1)))),
+    ("matrix_solve/complex", call("matrix_solve", t("complex128", (2, 2), SQ), t("complex128", (2, 1)))),
+    ("matrix_solve/singular", call("matrix_solve", {"py": [[1.0, 2.0], [2.0, 4.0]]}, {"py": [[1.0], [1.0]]})),
+    ("matrix_solve/not_square", call("matrix_solve", t("float32", (2, 3)), t("float32", (2, 1)))),
+    ("matrix_solve/rows", call("matrix_solve", t("float32", (2, 2), SQ), t("float32", (3, 1)))),
+    ("matrix_solve/int", call("matrix_solve", t("int32", (2, 2)), t("int32", (2, 1)))),
+    ("matrix_solve/unknown", call("matrix_solve", p("float32", (None, 2, 2), (1, 2, 2), SQ), t("float32", (1, 2, 1)))),
+    ("linalg.solve", call("linalg.solve", t("float64", (2, 2), SQ), t("float64", (2, 3)))),
+    ("matrix_triangular_solve", call("matrix_triangular_solve", t("float64", (3, 3), SQ), t("float64", (3, 2)),
+                                     grad=True)),
+    ("matrix_triangular_solve/upper_adjoint", call("matrix_triangular_solve", t("float64", (3, 3), SQ),
+                                                   t("float64", (3, 1)), lower=False, adjoint=True, grad=True)),
+    ("linalg.triangular_solve", call("linalg.triangular_solve", t("float32", (2, 2), SQ), t("float32", (2, 1)))),
+    ("cholesky_solve", call("cholesky_solve", t("float64", (3, 3), SQ), t("float64", (3, 1)), grad=True)),
+    ("linalg.cholesky_solve", call("linalg.cholesky_solve", t("float32", (2, 2), SQ), t("float32", (2, 2)))),
+    ("svd/values", call("svd", t("float64", (3, 2)), compute_uv=False, grad=True)),
+    ("svd/values_wide", call("svd", t("float32", (2, 2, 3)), compute_uv=False)),
+    ("svd/shapes", call("svd", t("float64", (3, 2)), values=False)),
+    ("svd/full_shapes", call("svd", t("float32", (2, 4, 3)), full_matrices=True, values=False)),
+    ("svd/unknown", call("svd", p("float32", (None, 3), (2, 3)), values=False)),
+    ("svd/int", call("svd", t("int32", (2, 2)))),
+    ("linalg.svd/values", call("linalg.svd", t("float64", (3, 3), SQ), compute_uv=False)),
+    ("linalg.slogdet", call("linalg.slogdet", t("float64", (2, 3, 3), SQ), grad=True)),
+    ("linalg.slogdet/negative", call("linalg.slogdet", {"py": [[0.0, 2.0], [3.0, 1.0]]})),
+    ("linalg.slogdet/float32", call("linalg.slogdet", t("float32", (2, 2), SQ))),
+    ("linalg.logdet", call("linalg.logdet", {"py": [[4.0, 1.0], [1.0, 3.0]]})),
+    ("linalg.matvec", call("linalg.matvec", t("float64", (2, 3)), t("float64", (3,)), grad=True)),
+    ("linalg.matvec/batch_transpose", call("linalg.matvec", t("float32", (2, 3, 2)), t("float32", (2, 3)),
+                                           transpose_a=True)),
+    ("linalg.adjoint", call("linalg.adjoint", t("complex64", (2, 3)))),
+    ("linalg.adjoint/real", call("linalg.adjoint", t("float32", (2, 2, 3)), grad=True)),
+    ("matrix_solve_ls", call("matrix_solve_ls", t("float64", (4, 2)), t("float64", (4, 1)), grad=True)),
+    ("matrix_solve_ls/under", call("matrix_solve_ls", t("float64", (2, 3)), t("float64", (2, 1)))),
+    ("matrix_solve_ls/l2", call("matrix_solve_ls", t("float32", (3, 2)), t("float32", (3, 2)), l2_regularizer=0.5)),
+    ("linalg.lstsq", call("linalg.lstsq", t("float64", (3, 2)), t("float64", (3, 1)))),
+    ("linalg.pinv", call("linalg.pinv", t("float64", (3, 2)), grad=True)),
+    ("linalg.pinv/rank_deficient", call("linalg.pinv", {"py": [[1.0, 2.0], [2.0, 4.0]]})),
+    ("linalg.matrix_rank", call("linalg.matrix_rank", {"py": [[1.0, 2.0], [2.0, 4.0]]})),
+    ("linalg.matrix_rank/full", call("linalg.matrix_rank", t("float64", (2, 3, 3), SQ))),
+    ("linalg.normalize", call("linalg.normalize", t("float64"), axis=1, grad=True)),
+    ("linalg.normalize/all", call("linalg.normalize", t("float32"))),
+]
+COMPLEX = [
+    ("complex", call("complex", t("float64"), t("float64", salt=1), grad="grad_ys")),
+    ("complex/grad_ys_needed", call("complex", t("float64"), t("float64", salt=1), grad=True)),
+    ("complex/float32_bcast", call("complex", t("float32", (2, 3)), t("float32", (3,), salt=1))),
+    ("complex/int", call("complex", t("int32"), t("int32"))),
+    ("complex/mixed", call("complex", t("float32"), t("float64"))),
+    ("real", call("real", t("complex128"), grad=True)),
+    ("real/float", call("real", t("float32"))),
+    ("imag", call("imag", t("complex64"))),
+    ("math.imag/float", call("math.imag", t("float64"), grad=True)),
+    ("math.real/unknown", call("math.real", p("complex64", (None, 3), (2, 3)))),
+    ("conj", call("conj", t("complex64"))),
+    ("math.conj/float", call("math.conj", t("float32"))),
+    ("conj/grad", call("conj", t("complex128"), grad="grad_ys")),
+    ("angle", call("angle", t("complex128"), grad=True)),
+    ("math.angle/float", call("math.angle", t("float32"))),
+    ("complex/add", call("add", t("complex64"), t("complex64", salt=1))),
+    ("complex/matmul", call("matmul", t("complex128", (2, 3)), t("complex128", (3, 2)))),
+    ("complex/reduce_sum", call("reduce_sum", t("complex64"), axis=1)),
+    ("complex/cast", call("cast", t("float32"), {"dtype": "complex64"})),
+]
+SPECTRAL = []
+for _ns in ("signal", "spectral"):
+    SPECTRAL += [
+        (f"{_ns}.fft", call(f"{_ns}.fft", t("complex64", (2, 4)))),
+        (f"{_ns}.ifft", call(f"{_ns}.ifft", t("complex128", (2, 5)))),
+        (f"{_ns}.rfft", call(f"{_ns}.rfft", t("float32", (2, 6)))),
+        (f"{_ns}.irfft", call(f"{_ns}.irfft", t("complex64", (2, 4)))),
+    ]
+SPECTRAL += [
+    ("signal.fft/grad", call("signal.fft", t("complex128", (2, 4)), grad="grad_ys")),
+    ("signal.ifft/grad", call("signal.ifft", t("complex128", (3,)), grad="grad_ys")),
+    ("signal.fft/float", call("signal.fft", t("float32", (4,)))),
+    ("signal.fft/unknown", call("signal.fft", p("complex64", (None, 4), (2, 4)))),
+    ("signal.fft/zero_size", call("signal.fft", t("complex64", (0, 4)))),
+    ("signal.fft/scalar", call("signal.fft", t("complex64", ()))),
+    ("signal.fft2d", call("signal.fft2d", t("complex128", (2, 3, 4)), grad="grad_ys")),
+    ("signal.ifft2d", call("signal.ifft2d", t("complex64", (3, 4)))),
+    ("signal.fft3d", call("signal.fft3d", t("complex64", (2, 2, 3)))),
+    ("signal.ifft3d", call("signal.ifft3d", t("complex128", (2, 2, 3)), grad="grad_ys")),
+    ("signal.rfft/grad", call("signal.rfft", t("float64", (2, 6)), grad="grad_ys")),
+    ("signal.rfft/odd_grad", call("signal.rfft", t("float64", (5,)), grad="grad_ys")),
+    ("signal.rfft/length", call("signal.rfft", t("float64", (2, 6)), [4], grad="grad_ys")),
+    ("signal.rfft/padded", call("signal.rfft", t("float32", (3,)), [8])),
+    ("signal.rfft/complex", call("signal.rfft", t("complex64", (4,)))),
+    ("signal.irfft/grad", call("signal.irfft", t("complex128", (2, 4)), grad=True)),
+    ("signal.irfft/odd", call("signal.irfft", t("complex128", (3,)), [5], grad=True)),
+    ("signal.rfft2d", call("signal.rfft2d", t("float64", (2, 3, 4)), grad="grad_ys")),
+    ("signal.irfft2d", call("signal.irfft2d", t("complex128", (3, 3)), grad=True)),
+    ("signal.rfft3d", call("signal.rfft3d", t("float32", (2, 2, 4)))),
+    ("signal.irfft3d", call("signal.irfft3d", t("complex64", (2, 2, 3)))),
+    ("signal.irfft/float", call("signal.irfft", t("float32", (3,)))),
+    ("fft", call("fft", t("complex64", (3,)))),
+    ("ifft2d", call("ifft2d", t("complex64", (2, 2)))),
+]
+
+BITWISE = [(f"bitwise.{fn}/{dtype}", call(f"bitwise.{fn}", t(dtype, (2, 3)), t(dtype, (2, 3), "idx5", 1)))
+           for fn in ("bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift")
+           for dtype in ("int32", "int64", "uint8")]
+BITWISE += [
+    ("bitwise.invert/int32", call("bitwise.invert", t("int32"))),
+    ("bitwise.invert/uint8", call("bitwise.invert", t("uint8", dom="pos"))),
+    ("bitwise.invert/float", call("bitwise.invert", t("float32"))),
+    ("bitwise.bitwise_and/float", call("bitwise.bitwise_and", t("float32"), t("float32"))),
+    ("bitwise.bitwise_or/bcast", call("bitwise.bitwise_or", t("int32", (2, 3)), {"py": 6})),
+    ("bitwise.left_shift/out_of_range", call("bitwise.left_shift", t("int32", (4,)), {"py": [-1, 0, 31, 40]})),
+    ("bitwise.right_shift/out_of_range", call("bitwise.right_shift", t("int32", (4,)), {"py": [-1, 0, 31, 40]})),
+]
+BLOCKS = [
+    ("space_to_batch_nd", call("space_to_batch_nd", t("float64", (2, 4, 4, 1)), [2, 2], [[0, 0], [0, 0]], grad=True)),
+    ("space_to_batch_nd/padded", call("space_to_batch_nd", t("float64", (1, 3, 2, 2)), [2, 2], [[1, 0], [0, 0]],
+                                      grad=True)),
+    ("space_to_batch_nd/one_dim", call("space_to_batch_nd", t("int32", (2, 6, 3)), [3], [[0, 0]])),
+    ("space_to_batch_nd/unknown", call("space_to_batch_nd", p("float32", (None, 4, 4, 1), (3, 4, 4, 1)), [2, 2],
+                                       [[0, 0], [0, 0]])),
+    ("space_to_batch_nd/indivisible", call("space_to_batch_nd", t("float32", (1, 3, 4, 1)), [2, 2],
+                                           [[0, 0], [0, 0]])),
+    ("space_to_batch_nd/bad_paddings", call("space_to_batch_nd", t("float32", (1, 4, 4, 1)), [2, 2], [[0, 0]])),
+    ("batch_to_space_nd", call("batch_to_space_nd", t("float64", (4, 2, 2, 1)), [2, 2], [[0, 0], [0, 0]],
+                               grad=True)),
+    ("batch_to_space_nd/cropped", call("batch_to_space_nd", t("float64", (4, 2, 3, 2)), [2, 2], [[1, 0], [0, 2]],
+                                       grad=True)),
+    ("batch_to_space_nd/indivisible", call("batch_to_space_nd", t("float32", (3, 2, 2, 1)), [2, 2],
+                                           [[0, 0], [0, 0]])),
+    ("space_to_batch", call("space_to_batch", t("float32", (1, 4, 4, 1)), [[0, 0], [0, 0]], 2)),
+    ("batch_to_space", call("batch_to_space", t("float32", (4, 2, 2, 1)), [[0, 0], [0, 0]], 2)),
+    ("nn.space_to_batch", call("nn.space_to_batch", t("float32", (1, 2, 2, 1)), [[1, 1], [1, 1]], 2)),
+    ("manip.space_to_batch_nd", call("manip.space_to_batch_nd", t("float32", (1, 2, 2, 1)), [1, 2],
+                                     [[0, 0], [0, 0]])),
+    ("manip.batch_to_space_nd", call("manip.batch_to_space_nd", t("float32", (2, 2, 1, 1)), [1, 2],
+                                     [[0, 0], [0, 0]])),
+    ("manip.gather_nd", call("manip.gather_nd", t("float32", (2, 3)), {"py": [[1, 2]]})),
+    ("manip.scatter_nd", call("manip.scatter_nd", {"py": [[0]]}, t("float32", (1,)), [3])),
+    ("manip.roll", call("manip.roll", t("float32", (3,)), 1, 0)),
+    ("manip.reshape", call("manip.reshape", t("float32", (2, 3)), [3, 2])),
+    ("manip.reverse", call("manip.reverse", t("float32", (2, 3)), [1])),
+    ("manip.tile", call("manip.tile", t("float32", (2, 3)), [1, 2])),
+]
+
 
 def cases():
     """{case id: case}, every id starting with "math/"."""
     found = dict(_elementwise())
     found.update(ROWS)
+    found.update(LINALG)
+    found.update(COMPLEX)
+    found.update(SPECTRAL)
+    found.update(BITWISE)
+    found.update(BLOCKS)
     return {f"math/{name}": case for name, case in found.items()}
