@@ -19,6 +19,12 @@ from .ops.nn_ops import (bias_add, l2_loss, log_softmax, relu, sigmoid, sigmoid_
                          softmax_cross_entropy_with_logits, softmax_cross_entropy_with_logits_v2,
                          sparse_softmax_cross_entropy_with_logits, tanh)
 from .ops.dropout_ops import dropout
+from .ops.batch_norm_ops import batch_norm_with_global_normalization
+from .ops.nn_dispatch import (atrous_conv2d, avg_pool1d, avg_pool2d, avg_pool_v2, conv2d_backprop_filter,
+                              conv2d_backprop_input, convolution, max_pool1d, max_pool2d, max_pool_v2, pool)
+from .ops.nn_impl import compute_average_loss, log_poisson_loss, relu_layer, scale_regularization_loss
+from .ops.nn_impl import swish as silu
+from .ops.statistics_ops import normalize_moments, sufficient_statistics, weighted_moments
 from .ops.depth_space_ops import depth_to_space, space_to_batch, space_to_depth
 from .rnn import rnn_cell  # noqa: E402  (tf.nn.rnn_cell)
 from .rnn.rnn import bidirectional_dynamic_rnn, dynamic_rnn, static_bidirectional_rnn, static_rnn  # noqa: E402
@@ -34,4 +40,9 @@ __all__ = ["all_candidate_sampler", "avg_pool", "avg_pool3d", "conv3d", "conv3d_
            "rnn_cell", "sampled_softmax_loss", "selu", "sigmoid", "sigmoid_cross_entropy_with_logits", "softmax",
            "softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2", "softplus", "softsign",
            "sparse_softmax_cross_entropy_with_logits", "static_bidirectional_rnn", "static_rnn", "swish", "tanh",
-           "top_k", "uniform_candidate_sampler", "depth_to_space", "space_to_batch", "space_to_depth", "weighted_cross_entropy_with_logits", "xw_plus_b", "zero_fraction"]
+           "top_k", "uniform_candidate_sampler", "weighted_cross_entropy_with_logits", "xw_plus_b", "zero_fraction"]
+__all__ += ["atrous_conv2d", "avg_pool1d", "avg_pool2d", "avg_pool_v2", "batch_norm_with_global_normalization",
+            "compute_average_loss", "conv2d_backprop_filter", "conv2d_backprop_input", "convolution", "depth_to_space",
+            "space_to_batch", "space_to_depth",
+            "log_poisson_loss", "max_pool1d", "max_pool2d", "max_pool_v2", "normalize_moments", "pool", "relu_layer",
+            "scale_regularization_loss", "silu", "sufficient_statistics", "weighted_moments"]

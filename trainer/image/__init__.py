@@ -10,6 +10,11 @@ from .crops import (central_crop, crop_to_bounding_box, pad_to_bounding_box, res
 from .geometry import flip_left_right, flip_up_down, random_flip_left_right, random_flip_up_down, rot90, transpose_image
 from .resize import ResizeMethod, resize, resize_bilinear, resize_images, resize_nearest_neighbor
 
+from .colorspaces import (adjust_gamma, adjust_hue, adjust_saturation, grayscale_to_rgb, hsv_to_rgb, random_hue,
+                          random_saturation, rgb_to_grayscale, rgb_to_hsv, rgb_to_yiq, rgb_to_yuv, yiq_to_rgb,
+                          yuv_to_rgb)
+from .filters import image_gradients, psnr, sobel_edges, total_variation
+
 transpose = transpose_image  # TF1 has both names
 
 __all__ = ["ResizeMethod", "adjust_brightness", "adjust_contrast", "central_crop", "convert_image_dtype",
@@ -18,3 +23,6 @@ __all__ = ["ResizeMethod", "adjust_brightness", "adjust_contrast", "central_crop
            "random_flip_left_right", "random_flip_up_down", "resize", "resize_bilinear", "resize_image_with_crop_or_pad",
            "resize_images", "resize_nearest_neighbor", "resize_with_crop_or_pad", "rot90", "transpose",
            "transpose_image"]
+__all__ += ["adjust_gamma", "adjust_hue", "adjust_saturation", "grayscale_to_rgb", "hsv_to_rgb", "image_gradients",
+            "psnr", "random_hue", "random_saturation", "rgb_to_grayscale", "rgb_to_hsv", "rgb_to_yiq", "rgb_to_yuv",
+            "sobel_edges", "total_variation", "yiq_to_rgb", "yuv_to_rgb"]
