@@ -125,6 +125,15 @@ from .ops.solve_ops import cholesky_solve, matrix_solve, matrix_solve_ls, matrix
 from .ops.spectral_ops import fft, fft2d, fft3d, ifft, ifft2d, ifft3d
 from . import bitwise, manip, signal, signal as spectral  # tf.spectral: TF1's older name of tf.signal's transforms
 from .ops.depth_space_ops import batch_to_space, batch_to_space_nd, space_to_batch, space_to_batch_nd
+from .ops.type_checks import (assert_near, assert_proper_iterable, assert_rank_at_least, assert_rank_in,
+                              assert_same_float_dtype, assert_scalar, is_numeric_tensor, verify_tensor_all_finite)
+from .image.color import saturate_cast
+from .ops.partition_ops import dynamic_partition, dynamic_stitch
+from .ops.search_ops import (confusion_matrix, histogram_fixed_width, histogram_fixed_width_bins, searchsorted,
+                             unravel_index)
+from .ops.shape_functions import (accumulate_n, broadcast_dynamic_shape, broadcast_static_shape, ensure_shape,
+                                  parallel_stack, repeat, shape_n)
+from .ops.sort_ops import unique_with_counts
 
 # sessions and their options (TF1's client/, protobuf/config.proto)
 from .client.config import ConfigProto, GPUOptions, GraphOptions, OptimizerOptions, RunMetadata, RunOptions

@@ -12,3 +12,9 @@ __all__ = ["Assert", "assert_equal", "assert_greater", "assert_greater_equal", "
 from .ops.check_ops import is_non_decreasing, is_strictly_increasing
 
 __all__ += ["is_non_decreasing", "is_strictly_increasing"]
+from .ops.type_checks import (assert_near, assert_proper_iterable, assert_rank_at_least, assert_rank_in,
+                              assert_same_float_dtype, assert_scalar, is_numeric_tensor,
+                              verify_tensor_all_finite as assert_all_finite)
+
+__all__ += ["assert_all_finite", "assert_near", "assert_proper_iterable", "assert_rank_at_least", "assert_rank_in",
+            "assert_same_float_dtype", "assert_scalar", "is_numeric_tensor"]

@@ -49,3 +49,11 @@ __all__ += ["bincount", "digamma", "erf", "erfc", "invert_permutation", "is_non_
 from .ops.complex_ops import angle, conj, imag, real
 
 __all__ += ["angle", "conj", "imag", "real"]
+
+from .ops.reduction_ops import cumulative_logsumexp, reduce_euclidean_norm
+from .ops.search_ops import confusion_matrix
+from .ops.shape_functions import accumulate_n
+from .ops.special_ops import erfcinv, erfinv, ndtri, nextafter
+
+__all__ += ["accumulate_n", "confusion_matrix", "cumulative_logsumexp", "erfcinv", "erfinv", "ndtri", "nextafter",
+            "reduce_euclidean_norm"]

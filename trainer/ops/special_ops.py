@@ -142,3 +142,46 @@ def polyval(coeffs, x, name=None):
     for c in coeffs:
         total = c + total * x
     return total
+
+
+def _erfinv(y):
+    """The inverse of erf: Giles' single-precision approximation, then two Newton steps on the exact erf."""
+    z = np.asarray(y, np.float64)
+    with np.errstate(all="ignore"):
+        w = -np.log((1.0 - z) * (1.0 + z))
+        central = w - 2.5
+        p = 2.81022636e-08
+        for c in (3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087, -0.00125372503,
+                  -0.00417768164, 0.246640727, 1.50140941):
+            p = c + p * central
+        tail = np.sqrt(np.maximum(w, 5.0)) - 3.0
+        q = -0.000200214257
+        for c in (0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773, -0.0076224613, 0.00943887047,
+                  1.00167406, 2.83297682):
+            q = c + q * tail
+        x = np.where(w < 5.0, p, q) * z
+        erf_of = np.frompyfunc(math.erf, 1, 1)
+        for _ in range(2):
+            inside = np.isfinite(x)
+            err = np.where(inside, np.asarray(erf_of(np.where(inside, x, 0.0)), np.float64) - z, 0.0)
+            x = np.where(inside, x - err / (TWO_OVER_SQRT_PI * np.exp(-x * x)), x)
+        x = np.where(z == 1, np.inf, np.where(z == -1, -np.inf, x))
+        return np.where(np.abs(z) > 1, np.nan, x).astype(np.asarray(y).dtype)
+
+
+register("Erfinv", _erfinv, infer=infer_same, fresh=True,
+         grad=lambda op, g: [g * (math.sqrt(math.pi) / 2) * exp(op.outputs[0] * op.outputs[0])])
+register("Ndtri", lambda p: (math.sqrt(2) * _erfinv(2 * p.astype(np.float64) - 1)).astype(p.dtype), infer=infer_same,
+         fresh=True, grad=lambda op, g: [g * math.sqrt(2 * math.pi) * exp(op.outputs[0] * op.outputs[0] / 2.0)])
+register("NextAfter", lambda x1, x2: np.nextafter(x1, x2), fresh=True)
+
+erfinv = unary_builder("Erfinv", "The inverse of erf, elementwise (inf at 1, nan beyond).")
+ndtri = unary_builder("Ndtri", "The inverse of the standard normal CDF, elementwise.")
+nextafter = binary_builder("NextAfter", "nextafter", "The next representable value after x1 toward x2, "
+                           "elementwise (no gradient).")
+
+
+def erfcinv(x, name=None):
+    """The inverse of erfc, elementwise: -ndtri(x / 2) / sqrt(2)."""
+    x = convert_to_tensor(x)
+    return ndtri(x * 0.5) * (-1.0 / math.sqrt(2.0))

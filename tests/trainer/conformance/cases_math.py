@@ -395,6 +395,71 @@ NN = [
                                        t("float64", (1, 2, 2, 3)), [1, 2, 2, 1], "SAME", grad=True)),
 ]
 
+CHECKS = [
+    ("assert_near", call("assert_near", t(), t())),
+    ("debugging.assert_near/fed", call("debugging.assert_near", p(), t("float32", (3,)), rtol=0.5)),
+    ("assert_rank_at_least", call("assert_rank_at_least", t(), 1)),
+    ("assert_rank_at_least/low", call("assert_rank_at_least", t(), 3)),
+    ("debugging.assert_rank_in", call("debugging.assert_rank_in", t(), [1, 2])),
+    ("assert_rank_in/none", call("assert_rank_in", t(), [0, 3])),
+    ("assert_scalar", call("assert_scalar", t("float32", ()))),
+    ("assert_scalar/vector", call("assert_scalar", t("float32", (2,)))),
+    ("assert_same_float_dtype", call("assert_same_float_dtype", {"list": [t("float64"), t("float64")]})),
+    ("assert_same_float_dtype/mixed", call("assert_same_float_dtype", {"list": [t("float64"), t("float32")]})),
+    ("assert_same_float_dtype/int", call("assert_same_float_dtype", {"list": [t("int32")]})),
+    ("assert_proper_iterable/tensor", call("assert_proper_iterable", t())),
+    ("verify_tensor_all_finite", call("verify_tensor_all_finite", t(), "msg")),
+    ("debugging.assert_all_finite/inf", call("debugging.assert_all_finite", {"py": [1.0, float("inf")]}, "bad")),
+]
+OTHERS = [
+    ("dynamic_partition", call("dynamic_partition", t("float64", (4, 2)), {"py": [0, 2, 0, 1]}, 3, grad=True)),
+    ("dynamic_partition/matrix_ids", call("dynamic_partition", t("int32", (2, 2)), {"py": [[1, 0], [1, 1]]}, 2)),
+    ("dynamic_partition/bad_id", call("dynamic_partition", t("float32", (2,)), {"py": [0, 3]}, 2)),
+    ("dynamic_stitch", call("dynamic_stitch", {"list": [{"py": [0, 2]}, {"py": [1, 3]}]},
+                            {"list": [t("float64", (2, 3)), t("float64", (2, 3), salt=1)]}, grad=True)),
+    ("dynamic_stitch/overlap", call("dynamic_stitch", {"list": [{"py": [0, 1]}, {"py": [1]}]},
+                                    {"list": [t("int32", (2,)), t("int32", (1,), salt=1)]})),
+    ("searchsorted", call("searchsorted", {"py": [[1.0, 3.0, 5.0], [0.0, 2.0, 4.0]]}, t("float32", (2, 2)))),
+    ("searchsorted/right", call("searchsorted", {"py": [1, 3, 3, 5]}, {"py": [3, 0, 6]}, side="right")),
+    ("searchsorted/int64", call("searchsorted", {"py": [1, 3]}, {"py": [2]}, out_type={"dtype": "int64"})),
+    ("unravel_index", call("unravel_index", {"py": [5, 7, 0]}, {"py": [3, 4]})),
+    ("unravel_index/scalar", call("unravel_index", {"py": 5}, {"py": [2, 3]})),
+    ("unravel_index/bad", call("unravel_index", {"py": [12]}, {"py": [3, 4]})),
+    ("histogram_fixed_width", call("histogram_fixed_width", t("float32", (10,)), [-2.0, 2.0], 5)),
+    ("histogram_fixed_width/int", call("histogram_fixed_width", t("int32", (6,)), [0, 10], nbins=3)),
+    ("histogram_fixed_width_bins", call("histogram_fixed_width_bins", t("float64", (2, 3)), [-1.0, 1.0], 4)),
+    ("confusion_matrix", call("confusion_matrix", {"py": [0, 1, 2, 1]}, {"py": [0, 2, 2, 1]})),
+    ("math.confusion_matrix/weights", call("math.confusion_matrix", {"py": [0, 1]}, {"py": [1, 1]}, 3,
+                                           weights=t("float32", (2,)), dtype={"dtype": "float32"})),
+    ("unique_with_counts", call("unique_with_counts", {"py": [3, 1, 3, 2, 1, 3]})),
+    ("unique_with_counts/int64", call("unique_with_counts", t("float32", (4,)), out_idx={"dtype": "int64"})),
+    ("shape_n", call("shape_n", {"list": [t(), p()]})),
+    ("ensure_shape", call("ensure_shape", p(), [2, 3])),
+    ("ensure_shape/static_bad", call("ensure_shape", t(), [3, 3])),
+    ("ensure_shape/run_bad", call("ensure_shape", p(), [4, None])),
+    ("broadcast_dynamic_shape", call("broadcast_dynamic_shape", {"py": [2, 1]}, {"py": [3]})),
+    ("broadcast_dynamic_shape/bad", call("broadcast_dynamic_shape", {"py": [2]}, {"py": [3]})),
+    ("repeat", call("repeat", t("float64", (2, 3)), [1, 2], axis=0, grad=True)),
+    ("repeat/scalar_flat", call("repeat", t("int32", (2, 2)), 2)),
+    ("repeat/axis1_zero", call("repeat", t("float64", (2, 3)), [2, 0, 1], axis=1, grad=True)),
+    ("accumulate_n", call("accumulate_n", {"list": [t(), t(salt=1)]}, grad=True)),
+    ("math.accumulate_n/mixed", call("math.accumulate_n", {"list": [t(), t("float64")]})),
+    ("parallel_stack", call("parallel_stack", {"list": [t(), t(salt=1)]})),
+    ("saturate_cast", call("saturate_cast", {"py": [-300.0, 12.7, 300.0]}, {"dtype": "uint8"})),
+    ("math.reduce_euclidean_norm", call("math.reduce_euclidean_norm", t("float64"), 1, grad=True)),
+    ("math.reduce_euclidean_norm/int", call("math.reduce_euclidean_norm", t("int32", (2, 3), "pos"))),
+    ("math.cumulative_logsumexp", call("math.cumulative_logsumexp", t("float64"), axis=1, grad=True)),
+    ("math.cumulative_logsumexp/exclusive_reverse", call("math.cumulative_logsumexp", t("float32", (4,)),
+                                                         exclusive=True, reverse=True)),
+    ("math.erfinv", call("math.erfinv", t("float64", dom="unit"), grad=True)),
+    ("math.erfinv/float32", call("math.erfinv", {"py": [-1.0, -0.999, 0.0, 0.3, 0.9999, 1.0, 1.5]})),
+    ("math.ndtri", call("math.ndtri", t("float64", dom="prob"), grad=True)),
+    ("math.ndtri/float32", call("math.ndtri", {"py": [0.0, 0.001, 0.5, 0.975, 1.0]})),
+    ("math.erfcinv", call("math.erfcinv", {"py": [0.1, 1.0, 1.9]})),
+    ("math.nextafter", call("math.nextafter", t("float64"), t("float64", salt=1))),
+    ("math.nextafter/float32", call("math.nextafter", t("float32"), {"py": 0.0})),
+]
+
 
 def cases():
     """{case id: case}, every id starting with "math/"."""
@@ -407,4 +472,6 @@ def cases():
     found.update(BLOCKS)
     found.update(IMAGE)
     found.update(NN)
+    found.update(CHECKS)
+    found.update(OTHERS)
     return {f"math/{name}": case for name, case in found.items()}
