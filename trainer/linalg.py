@@ -25,3 +25,6 @@ from .ops.solve_ops import (adjoint, cholesky_solve, logdet, lstsq, matrix_rank,
 
 __all__ += ["adjoint", "cholesky_solve", "logdet", "lstsq", "matrix_rank", "matvec", "normalize", "pinv", "slogdet",
             "solve", "svd", "triangular_solve"]
+from .ops.linalg_ops import matrix_transpose
+
+__all__ += ["matrix_transpose"]

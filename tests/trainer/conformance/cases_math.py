@@ -460,6 +460,50 @@ OTHERS = [
     ("math.nextafter/float32", call("math.nextafter", t("float32"), {"py": 0.0})),
 ]
 
+SIGNAL = [
+    ("signal.frame", call("signal.frame", t("float64", (2, 10)), 4, 3, grad=True)),
+    ("signal.frame/pad_end", call("signal.frame", t("float32", (7,)), 3, 2, pad_end=True, pad_value=-1.0)),
+    ("signal.frame/axis0", call("signal.frame", t("int32", (6, 2)), 2, 2, axis=0)),
+    ("signal.frame/short", call("signal.frame", t("float32", (3,)), 4, 1)),
+    ("signal.overlap_and_add", call("signal.overlap_and_add", t("float64", (2, 3, 4)), 2, grad=True)),
+    ("signal.overlap_and_add/bad_rank", call("signal.overlap_and_add", t("float32", (4,)), 2)),
+    ("signal.hann_window", call("signal.hann_window", 6)),
+    ("signal.hann_window/symmetric", call("signal.hann_window", 6, periodic=False, dtype={"dtype": "float64"})),
+    ("signal.hann_window/odd", call("signal.hann_window", 5)),
+    ("signal.hann_window/one", call("signal.hann_window", 1)),
+    ("signal.hamming_window", call("signal.hamming_window", 8)),
+    ("signal.hamming_window/int", call("signal.hamming_window", 4, dtype={"dtype": "int32"})),
+    ("signal.stft", call("signal.stft", t("float64", (2, 12)), 4, 2, grad="grad_ys")),
+    ("signal.stft/float32_fft", call("signal.stft", t("float32", (9,)), 5, 3, fft_length=8, pad_end=True)),
+    ("signal.stft/no_window", call("signal.stft", t("float32", (8,)), 4, 4, window_fn=None)),
+    ("signal.inverse_stft", call("signal.inverse_stft", t("complex128", (3, 3)), 4, 2, grad="grad_ys")),
+    ("signal.inverse_stft/no_window", call("signal.inverse_stft", t("complex64", (2, 5)), 8, 4, window_fn=None)),
+    ("signal.dct", call("signal.dct", t("float64", (2, 5)), grad=True)),
+    ("signal.dct/ortho", call("signal.dct", t("float32", (3, 4)), norm="ortho")),
+    ("signal.dct/type1", call("signal.dct", t("float64", (5,)), type=1)),
+    ("signal.dct/type3_ortho", call("signal.dct", t("float64", (2, 4)), type=3, norm="ortho", grad=True)),
+    ("signal.dct/type4", call("signal.dct", t("float32", (6,)), type=4)),
+    ("signal.dct/n", call("signal.dct", t("float32", (2, 5)), n=3)),
+    ("signal.dct/n_pad", call("signal.dct", t("float64", (5,)), n=7)),
+    ("signal.dct/type1_ortho", call("signal.dct", t("float32", (4,)), type=1, norm="ortho")),
+    ("signal.dct/int", call("signal.dct", t("int32", (4,)))),
+    ("signal.idct", call("signal.idct", t("float64", (2, 4)))),
+    ("signal.idct/ortho", call("signal.idct", t("float32", (5,)), norm="ortho")),
+    ("spectral.dct", call("spectral.dct", t("float32", (4,)))),
+    ("spectral.idct", call("spectral.idct", t("float32", (4,)), type=3)),
+    ("signal.fftshift", call("signal.fftshift", t("float32", (2, 5)))),
+    ("signal.fftshift/axes", call("signal.fftshift", t("float64", (4, 3)), axes=0, grad=True)),
+    ("signal.ifftshift", call("signal.ifftshift", t("complex64", (2, 5)))),
+    ("signal.linear_to_mel_weight_matrix", call("signal.linear_to_mel_weight_matrix", 8, 17, 8000, 100.0, 3000.0)),
+    ("signal.linear_to_mel_weight_matrix/default", call("signal.linear_to_mel_weight_matrix")),
+    ("signal.linear_to_mel_weight_matrix/float64", call("signal.linear_to_mel_weight_matrix", 4, 9, 16000, 0.0,
+                                                        8000.0, {"dtype": "float64"})),
+    ("signal.linear_to_mel_weight_matrix/nyquist", call("signal.linear_to_mel_weight_matrix", 4, 9, 8000, 0.0,
+                                                        5000.0)),
+    ("signal.mfccs_from_log_mel_spectrograms", call("signal.mfccs_from_log_mel_spectrograms", t("float64", (2, 6)),
+                                                    grad=True)),
+]
+
 
 def cases():
     """{case id: case}, every id starting with "math/"."""
@@ -474,4 +518,5 @@ def cases():
     found.update(NN)
     found.update(CHECKS)
     found.update(OTHERS)
+    found.update(SIGNAL)
     return {f"math/{name}": case for name, case in found.items()}
