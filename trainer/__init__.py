@@ -128,6 +128,7 @@ from .ops.depth_space_ops import batch_to_space, batch_to_space_nd, space_to_bat
 from .ops.type_checks import (assert_near, assert_proper_iterable, assert_rank_at_least, assert_rank_in,
                               assert_same_float_dtype, assert_scalar, is_numeric_tensor, verify_tensor_all_finite)
 from .image.color import saturate_cast
+from .image.patches import extract_image_patches
 from .ops.partition_ops import dynamic_partition, dynamic_stitch
 from .ops.search_ops import (confusion_matrix, histogram_fixed_width, histogram_fixed_width_bins, searchsorted,
                              unravel_index)

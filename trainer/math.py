@@ -57,3 +57,6 @@ from .ops.special_ops import erfcinv, erfinv, ndtri, nextafter
 
 __all__ += ["accumulate_n", "confusion_matrix", "cumulative_logsumexp", "erfcinv", "erfinv", "ndtri", "nextafter",
             "reduce_euclidean_norm"]
+from .ops.special_ops import xlog1py
+
+__all__ += ["xlog1py"]

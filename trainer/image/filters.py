@@ -1,5 +1,5 @@
-"""Differences between neighbouring pixels: image_gradients, sobel_edges and total_variation, and the psnr between
-two images; all built from slices and elementwise ops, so their gradients are TF1's."""
+"""Differences between neighbouring pixels (image_gradients, sobel_edges, total_variation) and the similarity of two
+images (psnr, ssim); all built from slices, convolutions and elementwise ops, so their gradients are TF1's."""
 import math
 
 import numpy as np
@@ -9,7 +9,10 @@ from ..framework.graph_wrappers import name_scope
 from ..ops.array_ops import cast, concat
 from ..ops.core_ops import convert_to_tensor
 from ..ops.cwise_ops import squared_difference
-from ..ops.math_ops import abs as abs_, log, zeros_like
+from ..ops.depthwise_conv_ops import depthwise_conv2d
+from ..ops.math_ops import abs as abs_, log, square, zeros_like
+from ..ops.tensor_util import static_shape
+from ..platform.errors import InvalidArgumentError
 from ..ops.pad_ops import pad
 from ..ops.reduction_ops import reduce_mean, reduce_sum
 from ..ops.stack_ops import stack
@@ -77,3 +80,47 @@ def psnr(a, b, max_val, name=None):
         a, b = convert_image_dtype(a, dtypes.float32), convert_image_dtype(b, dtypes.float32)
         mse = reduce_mean(squared_difference(a, b), axis=[-3, -2, -1])
         return (20.0 * log(max_val) - 10.0 * log(mse)) / np.float32(math.log(10.0))
+
+
+def _gaussian(size, sigma, channels):
+    """TF1's _fspecial_gauss as a depthwise filter [size, size, channels, 1]: a normalized 2-D Gaussian."""
+    coords = np.arange(size, dtype=np.float32) - np.float32(size - 1) / np.float32(2.0)
+    g = np.square(coords) * np.float32(-0.5 / np.float32(sigma) ** 2)
+    g = (g[None, :] + g[:, None]).reshape(-1)
+    g = np.exp(g - g.max())
+    g = (g / g.sum()).reshape(size, size, 1, 1).astype(np.float32)
+    return np.tile(g, (1, 1, channels, 1))
+
+
+def ssim(img1, img2, max_val, filter_size=11, filter_sigma=1.5, k1=0.01, k2=0.03):
+    """The structural similarity of two (batches of) images, averaged over pixels and channels, with TF1's
+    Gaussian window (filter_size, filter_sigma) and constants k1, k2."""
+    with name_scope("SSIM"):
+        img1, img2 = convert_to_tensor(img1), convert_to_tensor(img2)
+        if img1.dtype != img2.dtype:
+            raise TypeError(f"ssim needs images of one dtype, got {img1.dtype.name} and {img2.dtype.name}")
+        s = static_shape(img1)
+        if s is None or len(s) not in (3, 4) or None in s[-3:]:
+            raise NotImplementedError(f"ssim needs 3-D or 4-D images with height, width and channels known while "
+                                      f"building, got {img1.name!r} of shape {img1.shape}")
+        if s[-3] < filter_size or s[-2] < filter_size:
+            raise InvalidArgumentError(f"ssim: the images ({s[-3]}x{s[-2]}) are smaller than the filter "
+                                       f"({filter_size})")
+        max_val = convert_image_dtype(cast(convert_to_tensor(max_val), img1.dtype), dtypes.float32)
+        x, y = convert_image_dtype(img1, dtypes.float32), convert_image_dtype(img2, dtypes.float32)
+        if len(s) == 3:
+            x, y = x[None], y[None]
+        kernel = _gaussian(filter_size, filter_sigma, s[-1])
+
+        def reducer(t):
+            return depthwise_conv2d(t, kernel, [1, 1, 1, 1], "VALID")
+
+        c1, c2 = (k1 * max_val) ** 2, (k2 * max_val) ** 2
+        mean0, mean1 = reducer(x), reducer(y)
+        num0 = mean0 * mean1 * 2.0
+        den0 = square(mean0) + square(mean1)
+        luminance = (num0 + c1) / (den0 + c1)
+        cs = (reducer(x * y) * 2.0 - num0 + c2) / (reducer(square(x) + square(y)) - den0 + c2)
+        per_channel = reduce_mean(luminance * cs, axis=[-3, -2])
+        result = reduce_mean(per_channel, axis=[-1])
+        return result[0] if len(s) == 3 else result

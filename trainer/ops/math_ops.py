@@ -26,7 +26,7 @@ INPUT_KINDS = {
                      "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "Sigmoid", "Tanh", "Ceil", "Floor", "Rint", "IsFinite",
                      "IsNan", "IsInf", "Softplus", "Softsign", "Elu", "Selu", "LeakyRelu", "Atan2", "Softmax",
                      "LogSoftmax", "L2Loss", "Erf", "Erfc", "Lgamma", "Digamma", "Zeta", "Polygamma", "Xlogy",
-                     "Xdivy", "MulNoNan", "Erfinv", "Ndtri", "NextAfter"], FLOATS),
+                     "Xdivy", "MulNoNan", "Erfinv", "Ndtri", "NextAfter", "Xlog1py"], FLOATS),
     **dict.fromkeys(["RealDiv", "DivNoNan", "TruncateMod", "MatMul", "Cumsum", "Cumprod"], NUMBERS),
     **dict.fromkeys(["Neg", "Square", "Abs", "Sign", "Relu", "Relu6", "Round", "Reciprocal", "Add", "AddV2", "Sub",
                      "Mul", "Div", "FloorDiv", "FloorMod", "Pow", "Maximum", "Minimum", "SquaredDifference", "Less",

@@ -113,6 +113,9 @@ register("Polygamma", _polygamma, fresh=True,
          grad=lambda op, g: [None, unbroadcast(g * polygamma(op.inputs[0] + 1.0, op.inputs[1]), op.inputs[1])])
 register("Xlogy", lambda x, y: _zero_where(x == 0, x * np.log(y)), fresh=True, grad=_xlogy_grad)
 register("Xdivy", lambda x, y: _zero_where(x == 0, x / y), fresh=True, grad=_xdivy_grad)
+register("Xlog1py", lambda x, y: _zero_where(x == 0, x * np.log1p(y)), fresh=True,
+         grad=lambda op, g: [unbroadcast(g * xlog1py(_not_zero(op.inputs[0]), op.inputs[1]), op.inputs[0]),
+                             unbroadcast(g * xdivy(op.inputs[0], op.inputs[1] + 1.0), op.inputs[1])])
 register("MulNoNan", lambda x, y: _zero_where(y == 0, x * y), fresh=True, grad=_mul_no_nan_grad)
 
 erf = unary_builder("Erf", "The error function 2/sqrt(pi) * integral from 0 to x of exp(-t**2), elementwise.")
@@ -123,6 +126,7 @@ zeta = binary_builder("Zeta", "zeta", "The Hurwitz zeta function: sum over k >= 
 polygamma = binary_builder("Polygamma", "polygamma", "The a-th derivative of digamma at x, elementwise.")
 xlogy = binary_builder("Xlogy", "xlogy", "x * log(y) elementwise, 0 where x is 0.")
 xdivy = binary_builder("Xdivy", "xdivy", "x / y elementwise, 0 where x is 0.")
+xlog1py = binary_builder("Xlog1py", "xlog1py", "x * log1p(y) elementwise, 0 where x is 0.")
 multiply_no_nan = binary_builder("MulNoNan", "multiply_no_nan", "x * y elementwise, 0 where y is 0 (even if x "
                                  "is nan or inf).")
 

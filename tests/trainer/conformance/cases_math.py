@@ -504,6 +504,46 @@ SIGNAL = [
                                                     grad=True)),
 ]
 
+BOXES = [[0.0, 0.0, 1.0, 1.0], [0.0, 0.1, 1.0, 1.1], [0.0, -0.1, 1.0, 0.9], [0.0, 10.0, 1.0, 11.0],
+         [1.0, 1.0, 0.0, 0.0], [0.0, 100.0, 1.0, 101.0]]
+IMAGE2 = [
+    ("math.xlog1py", call("math.xlog1py", t("float64", (2, 3), "pos"), t("float64", (3,), "pos", 1), grad=True)),
+    ("math.xlog1py/zeros", call("math.xlog1py", {"py": [0.0, 1.0, 2.0]}, t("float32", (2, 3), "pos"))),
+    ("image.extract_patches", call("image.extract_patches", t("float64", (1, 5, 5, 2)), [1, 2, 2, 1], [1, 2, 2, 1],
+                                   [1, 1, 1, 1], "VALID", grad=True)),
+    ("image.extract_patches/same_rates", call("image.extract_patches", t("float64", (2, 4, 5, 1)), [1, 2, 3, 1],
+                                              [1, 1, 2, 1], [1, 2, 1, 1], "SAME", grad=True)),
+    ("image.extract_image_patches", call("image.extract_image_patches", t("int32", (1, 3, 3, 1)), [1, 2, 2, 1],
+                                         [1, 1, 1, 1], [1, 1, 1, 1], "VALID")),
+    ("extract_image_patches/unknown", call("extract_image_patches", p("float32", (None, 4, 4, 1), (2, 4, 4, 1)),
+                                           [1, 3, 3, 1], [1, 1, 1, 1], [1, 1, 1, 1], "SAME")),
+    ("image.extract_patches/bad_sizes", call("image.extract_patches", t("float32", (1, 4, 4, 1)), [2, 2],
+                                             [1, 1, 1, 1], [1, 1, 1, 1], "VALID")),
+    ("image.non_max_suppression", call("image.non_max_suppression", {"py": BOXES},
+                                       {"py": [0.9, 0.75, 0.6, 0.95, 0.5, 0.3]}, 3)),
+    ("image.non_max_suppression/threshold", call("image.non_max_suppression", {"py": BOXES},
+                                                 {"py": [0.9, 0.75, 0.6, 0.95, 0.5, 0.3]}, 6, 0.5, 0.55)),
+    ("image.non_max_suppression/iou_1", call("image.non_max_suppression", {"py": BOXES},
+                                             {"py": [0.9, 0.75, 0.6, 0.95, 0.5, 0.3]}, 10, 1.0)),
+    ("image.non_max_suppression/bad_iou", call("image.non_max_suppression", {"py": BOXES},
+                                               {"py": [0.9, 0.75, 0.6, 0.95, 0.5, 0.3]}, 3, 1.5)),
+    ("image.non_max_suppression_overlaps", call("image.non_max_suppression_overlaps",
+                                                {"py": [[1.0, 0.7, 0.2], [0.7, 1.0, 0.0], [0.2, 0.0, 1.0]]},
+                                                {"py": [0.9, 0.8, 0.7]}, 3, 0.5)),
+    ("image.non_max_suppression_with_scores", call("image.non_max_suppression_with_scores", {"py": BOXES},
+                                                   {"py": [0.9, 0.75, 0.6, 0.95, 0.5, 0.3]}, 4, 0.3)),
+    ("image.ssim", call("image.ssim", t("float32", (1, 6, 6, 2), "prob"), t("float32", (1, 6, 6, 2), "prob", 1), 1.0,
+                        filter_size=3, grad=True)),
+    ("image.ssim/single", call("image.ssim", t("float32", (7, 7, 1), "prob"), t("float32", (7, 7, 1), "prob", 1), 1.0,
+                               filter_size=5)),
+    ("image.ssim/int", call("image.ssim", t("int32", (2, 6, 6, 3), "pos"), t("int32", (2, 6, 6, 3), "pos", 1), 255,
+                            filter_size=3, filter_sigma=1.0)),
+    ("image.ssim/default_window", call("image.ssim", t("float32", (1, 11, 12, 1), "prob"),
+                                       t("float32", (1, 11, 12, 1), "prob", 1), 1.0)),
+    ("image.resize_image_with_pad", call("image.resize_image_with_pad", t("float32", (4, 6, 1)), 6, 6)),
+    ("image.resize_image_with_pad/batch", call("image.resize_image_with_pad", t("float64", (2, 3, 2, 1)), 4, 5)),
+]
+
 
 def cases():
     """{case id: case}, every id starting with "math/"."""
@@ -519,4 +559,5 @@ def cases():
     found.update(CHECKS)
     found.update(OTHERS)
     found.update(SIGNAL)
+    found.update(IMAGE2)
     return {f"math/{name}": case for name, case in found.items()}
