@@ -60,3 +60,6 @@ __all__ += ["accumulate_n", "confusion_matrix", "cumulative_logsumexp", "erfcinv
 from .ops.special_ops import xlog1py
 
 __all__ += ["xlog1py"]
+from .ops.search_ops import approx_max_k, approx_min_k
+
+__all__ += ["approx_max_k", "approx_min_k"]

@@ -11,3 +11,6 @@ from .ops.signal_ops import (dct, fftshift, frame, hamming_window, hann_window, 
 __all__ += ["dct", "fftshift", "frame", "hamming_window", "hann_window", "idct", "ifftshift", "inverse_stft",
             "inverse_stft_window_fn", "linear_to_mel_weight_matrix", "mfccs_from_log_mel_spectrograms",
             "overlap_and_add", "stft"]
+from .ops.signal_ops import kaiser_bessel_derived_window, kaiser_window, vorbis_window
+
+__all__ += ["kaiser_bessel_derived_window", "kaiser_window", "vorbis_window"]

@@ -2,6 +2,7 @@
 
 Images are NHWC: one image [height, width, channels] or a batch [batch, height, width, channels].
 """
+from ..unsupported import missing_names
 from ..ops.sampling_ops import random_crop
 from .color import (adjust_brightness, adjust_contrast, convert_image_dtype, per_image_standardization,
                     random_brightness, random_contrast)
@@ -13,6 +14,7 @@ from .resize import ResizeMethod, resize, resize_bilinear, resize_images, resize
 from .colorspaces import (adjust_gamma, adjust_hue, adjust_saturation, grayscale_to_rgb, hsv_to_rgb, random_hue,
                           random_saturation, rgb_to_grayscale, rgb_to_hsv, rgb_to_yiq, rgb_to_yuv, yiq_to_rgb,
                           yuv_to_rgb)
+from .codecs import decode_image, decode_png, encode_png, is_jpeg
 from .boxes import non_max_suppression, non_max_suppression_overlaps, non_max_suppression_with_scores
 from .filters import image_gradients, psnr, sobel_edges, ssim, total_variation
 from .patches import extract_image_patches, extract_patches
@@ -30,3 +32,15 @@ __all__ += ["adjust_gamma", "adjust_hue", "adjust_saturation", "grayscale_to_rgb
             "sobel_edges", "total_variation", "yiq_to_rgb", "yuv_to_rgb"]
 __all__ += ["extract_image_patches", "extract_patches", "non_max_suppression", "non_max_suppression_overlaps",
             "non_max_suppression_with_scores", "resize_image_with_pad", "ssim"]
+__all__ += ["decode_image", "decode_png", "encode_png", "is_jpeg"]
+
+# what tf.image has and ringflow does not: each fails with why and what to use instead
+JPEG = "JPEG needs a codec ringflow does not ship; it decodes and encodes PNG (decode_png, decode_image, encode_png)"
+MISSING = {**dict.fromkeys(["decode_jpeg", "encode_jpeg", "decode_and_crop_jpeg", "extract_jpeg_shape",
+                            "adjust_jpeg_quality", "random_jpeg_quality"], JPEG),
+           "decode_gif": "GIF decoding: convert the files to PNG", "decode_bmp": "BMP decoding: convert to PNG",
+           "resize_bicubic": "bicubic resizing: use resize_bilinear", "resize_area": "area resizing: use resize_bilinear",
+           "crop_and_resize": "crop_and_resize: crop_to_bounding_box, then resize_bilinear",
+           "draw_bounding_boxes": "drawing boxes into images",
+           "sample_distorted_bounding_box": "sample_distorted_bounding_box: use random_crop"}
+__getattr__ = missing_names(__name__, reasons=MISSING)

@@ -1,5 +1,5 @@
 """Finding positions: searchsorted (per row of a sorted sequence), unravel_index, histogram_fixed_width and its
-bins, and confusion_matrix."""
+bins, confusion_matrix, and approx_max_k/approx_min_k (exact, on top_k)."""
 import numpy as np
 
 from ..framework import dtypes
@@ -9,6 +9,7 @@ from ..platform.errors import InvalidArgumentError
 from .array_ops import cast
 from .core_ops import convert_to_tensor
 from .gather_nd_ops import scatter_nd
+from .gather_ops import top_k
 from .math_ops import maximum
 from .reduction_ops import reduce_max
 from .stack_ops import stack
@@ -121,3 +122,24 @@ def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=
                   else apply_op("OnesLike", [cast(labels, dtype)]))
         indices = stack([labels, predictions], axis=1)
         return scatter_nd(indices, values, stack([num_classes, num_classes]))
+
+
+def _approx_k(operand, k, reduction_dimension, what):
+    x = convert_to_tensor(operand)
+    if x.ndim is not None and int(reduction_dimension) not in (-1, x.ndim - 1):
+        raise NotImplementedError(f"{what} over reduction_dimension={reduction_dimension!r} is not supported in "
+                                  "ringflow; transpose that dim to the last one")
+    return x
+
+
+def approx_max_k(operand, k, reduction_dimension=-1, recall_target=0.95, reduction_input_size_override=-1,
+                 aggregate_to_topk=True, name=None):
+    """(values, indices) of the k largest along the last dim: exact here, as TF's CPU kernel is."""
+    return top_k(_approx_k(operand, k, reduction_dimension, "approx_max_k"), k, name=name or "ApproxTopK")
+
+
+def approx_min_k(operand, k, reduction_dimension=-1, recall_target=0.95, reduction_input_size_override=-1,
+                 aggregate_to_topk=True, name=None):
+    """(values, indices) of the k smallest along the last dim, smallest first: exact here."""
+    values, indices = top_k(-_approx_k(operand, k, reduction_dimension, "approx_min_k"), k, name=name or "ApproxTopK")
+    return -values, indices

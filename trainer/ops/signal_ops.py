@@ -106,6 +106,42 @@ def hamming_window(window_length, periodic=True, dtype=dtypes.float32, name=None
     return _raised_cosine(window_length, periodic, dtype, 0.54, 0.46, name or "hamming_window")
 
 
+def _window_length(window_length, dtype, what):
+    dtype = dtypes.as_dtype(dtype)
+    if not dtype.is_floating:
+        raise ValueError(f"{what}: dtype must be floating point, got {dtype.name}")
+    return static_int(window_length, f"{what} window_length"), dtype
+
+
+def kaiser_window(window_length, beta=12.0, dtype=dtypes.float32, name=None):
+    """The Kaiser window I0(beta sqrt(1 - (2n / (N - 1) - 1) ** 2)) / I0(beta)."""
+    n, dtype = _window_length(window_length, dtype, "kaiser_window")
+    if n == 1:
+        return constant(np.ones(1, dtype), name=name or "kaiser_window")
+    half = np.float32((n - 1) / 2.0)
+    arg = np.arange(-half, half + np.float32(0.1), dtype=np.float32).astype(np.float64)
+    num = beta * np.sqrt(np.maximum(0.0, 1.0 - np.square(arg / np.float64(half))))
+    return constant((np.i0(num) / np.i0(np.float64(beta))).astype(dtype), name=name or "kaiser_window")
+
+
+def kaiser_bessel_derived_window(window_length, beta=12.0, dtype=dtypes.float32, name=None):
+    """The Kaiser-Bessel-derived window (for the MDCT): square roots of the Kaiser window's normalized running
+    sums, mirrored."""
+    n, dtype = _window_length(window_length, dtype, "kaiser_bessel_derived_window")
+    kaiser = constant_value(kaiser_window(n // 2 + 1, beta, dtype=dtype)).astype(np.float64)
+    sums = np.cumsum(kaiser)
+    half = np.sqrt(sums[:-1] / sums[-1])
+    return constant(np.concatenate([half, half[::-1]]).astype(dtype), name=name or "kaiser_bessel_derived_window")
+
+
+def vorbis_window(window_length, dtype=dtypes.float32, name=None):
+    """The Vorbis power-complementary window sin(pi / 2 sin(pi (n + 0.5) / N) ** 2)."""
+    n, dtype = _window_length(window_length, dtype, "vorbis_window")
+    arg = np.arange(n, dtype=np.float64)
+    return constant(np.sin(np.pi / 2 * np.square(np.sin(np.pi / n * (arg + 0.5)))).astype(dtype),
+                    name=name or "vorbis_window")
+
+
 def _fft_length(frame_length):
     return 2 ** int(math.ceil(math.log2(frame_length)))
 

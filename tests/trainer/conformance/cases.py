@@ -6,11 +6,12 @@ sides are compared on: values, dtypes, static shapes, names, collections, or the
 raised. Inputs are regenerated from each case's description, so the fixtures hold only TensorFlow's answers.
 
 An argument in a case is plain JSON: {"t": dtype, "shape": ..., "dom": ...} a constant, {"p": ...} a placeholder
-(static shape with None, fed at run time with "feed"), {"py": v} a Python scalar, {"np": dtype, "v": v} a numpy
+(static shape with None, fed at run time with "feed"), {"py": v} a Python scalar, {"b64": text} bytes, {"np": dtype, "v": v} a numpy
 scalar, {"list": [...]} a Python list of arguments, {"init": name} an initializer, {"var": constant} a Variable
 initialized to it, {"fn": path, "kwargs": {...}} the module's function with those keywords bound (a callable for
 cond, while_loop, map_fn and the folds); anything else is passed as is.
 """
+import base64
 import contextlib
 import functools
 import operator
@@ -504,6 +505,8 @@ class Builder:
             self.feed[x] = values(a["p"], a["feed"], a["dom"], a["salt"])
         elif isinstance(a, dict) and "py" in a:
             return a["py"]
+        elif isinstance(a, dict) and "b64" in a:  # bytes (an encoded image), which JSON cannot hold as they are
+            return base64.b64decode(a["b64"])
         elif isinstance(a, dict) and "np" in a:
             return np.dtype(a["np"]).type(a["v"])
         elif isinstance(a, dict) and "list" in a:

@@ -1,6 +1,12 @@
 """The numeric names of tf.math, tf.linalg, tf.nn, tf.image, tf.signal, tf.bitwise and their top-level aliases,
 checked against real TensorFlow: values over dtypes, static shapes with unknown and zero-size dims, gradients, and
 TF's errors for bad input. Recorded into fixtures/tf_oracle_math.json (record_tf_oracle.py --family math)."""
+import base64
+import struct
+import zlib
+
+import numpy as np
+
 from .cases import call, p, t
 
 FLOATS = ["float32", "float64"]
@@ -456,6 +462,8 @@ OTHERS = [
     ("math.ndtri", call("math.ndtri", t("float64", dom="prob"), grad=True)),
     ("math.ndtri/float32", call("math.ndtri", {"py": [0.0, 0.001, 0.5, 0.975, 1.0]})),
     ("math.erfcinv", call("math.erfcinv", {"py": [0.1, 1.0, 1.9]})),
+    ("math.approx_max_k", call("math.approx_max_k", t("float32", (2, 5)), 2)),
+    ("nn.approx_min_k", call("nn.approx_min_k", t("float32", (2, 5)), 3)),
     ("math.nextafter", call("math.nextafter", t("float64"), t("float64", salt=1))),
     ("math.nextafter/float32", call("math.nextafter", t("float32"), {"py": 0.0})),
 ]
@@ -500,6 +508,14 @@ SIGNAL = [
                                                         8000.0, {"dtype": "float64"})),
     ("signal.linear_to_mel_weight_matrix/nyquist", call("signal.linear_to_mel_weight_matrix", 4, 9, 8000, 0.0,
                                                         5000.0)),
+    ("signal.kaiser_window", call("signal.kaiser_window", 7)),
+    ("signal.kaiser_window/float64", call("signal.kaiser_window", 6, 4.0, {"dtype": "float64"})),
+    ("signal.kaiser_window/one", call("signal.kaiser_window", 1)),
+    ("signal.kaiser_bessel_derived_window", call("signal.kaiser_bessel_derived_window", 8)),
+    ("signal.kaiser_bessel_derived_window/beta", call("signal.kaiser_bessel_derived_window", 6, 3.0,
+                                                      {"dtype": "float64"})),
+    ("signal.vorbis_window", call("signal.vorbis_window", 6)),
+    ("signal.vorbis_window/float64", call("signal.vorbis_window", 5, {"dtype": "float64"})),
     ("signal.mfccs_from_log_mel_spectrograms", call("signal.mfccs_from_log_mel_spectrograms", t("float64", (2, 6)),
                                                     grad=True)),
 ]
@@ -545,6 +561,67 @@ IMAGE2 = [
 ]
 
 
+def png(pixels, color, depth=8, filters=(0,), palette=None):
+    """PNG bytes (base64) of `pixels` [h, w, stored channels], each row under the next of `filters` (PNG's row
+    filters 0-4 applied here, so that a decoder must undo each)."""
+    pixels = np.asarray(pixels, np.uint16 if depth == 16 else np.uint8)
+    h, w = pixels.shape[:2]
+    raw = pixels.astype(">u2").tobytes() if depth == 16 else pixels.tobytes()
+    row_bytes = len(raw) // h
+    bpp = max(1, row_bytes // w)
+    rows, prior, out = [np.frombuffer(raw[i * row_bytes:(i + 1) * row_bytes], np.uint8).astype(int) for i in range(h)], \
+        np.zeros(row_bytes, int), b""
+    for y, row in enumerate(rows):
+        kind = filters[y % len(filters)]
+        left = np.concatenate([np.zeros(bpp, int), row[:-bpp]])
+        corner = np.concatenate([np.zeros(bpp, int), prior[:-bpp]])
+        if kind == 4:
+            base = left + prior - corner
+            pa, pb, pc = abs(base - left), abs(base - prior), abs(base - corner)
+            pred = np.where((pa <= pb) & (pa <= pc), left, np.where(pb <= pc, prior, corner))
+        else:
+            pred = [np.zeros_like(row), left, prior, (left + prior) // 2][kind]
+        out += bytes([kind]) + ((row - pred) % 256).astype(np.uint8).tobytes()
+        prior = row
+
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+    data = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, depth, color, 0, 0, 0))
+    if palette is not None:
+        data += chunk(b"PLTE", np.asarray(palette, np.uint8).tobytes())
+    data += chunk(b"IDAT", zlib.compress(out)) + chunk(b"IEND", b"")
+    return {"b64": base64.b64encode(data).decode()}
+
+
+RGB_PIXELS = (np.arange(5 * 4 * 3).reshape(5, 4, 3) * 37 % 256).tolist()
+CODECS = [
+    ("image.decode_png/filters", call("image.decode_png", png(RGB_PIXELS, 2, filters=(0, 1, 2, 3, 4)))),
+    ("image.decode_png/gray_to_rgb", call("image.decode_png", png(np.array(RGB_PIXELS)[..., :1], 0,
+                                                                  filters=(4, 3)), channels=3)),
+    ("image.decode_png/rgb_to_gray", call("image.decode_png", png(RGB_PIXELS, 2), channels=1)),
+    ("image.decode_png/add_alpha", call("image.decode_png", png(RGB_PIXELS, 2, filters=(1,)), channels=4)),
+    ("image.decode_png/gray_alpha", call("image.decode_png", png(np.array(RGB_PIXELS)[..., :2], 4, filters=(2, 4)))),
+    ("image.decode_png/rgba_drop_alpha", call("image.decode_png", png(np.concatenate(
+        [np.array(RGB_PIXELS), np.full((5, 4, 1), 200)], -1), 6, filters=(3,)), channels=3)),
+    ("image.decode_png/16bit", call("image.decode_png", png(np.array(RGB_PIXELS) * 251, 2, depth=16,
+                                                            filters=(0, 4)), dtype={"dtype": "uint16"})),
+    ("image.decode_png/16bit_as_uint8", call("image.decode_png", png(np.array(RGB_PIXELS) * 251, 2, depth=16))),
+    ("image.decode_png/8bit_as_uint16", call("image.decode_png", png(RGB_PIXELS, 2), dtype={"dtype": "uint16"})),
+    ("image.decode_png/palette", call("image.decode_png", png([[[0], [2]], [[1], [0]]], 3,
+                                                              palette=[[10, 20, 30], [40, 50, 60], [70, 80, 90]]))),
+    ("image.decode_png/not_png", call("image.decode_png", {"py": "not an image"})),
+    ("image.decode_png/bad_channels", call("image.decode_png", png(RGB_PIXELS, 2), channels=5)),
+    ("image.decode_image/png", call("image.decode_image", png(RGB_PIXELS, 2, filters=(2,)))),
+    ("image.decode_image/jpeg", call("image.decode_image", {"b64": base64.b64encode(b"\xff\xd8\xff\xe0junk").decode()})),
+    ("image.decode_image/unknown", call("image.decode_image", {"py": "plain text"})),
+    ("image.encode_png", call("image.encode_png", t("uint8", (2, 3, 3), "pos"))),
+    ("image.encode_png/float", call("image.encode_png", t("float32", (2, 3, 3)))),
+    ("image.encode_png/rank2", call("image.encode_png", t("uint8", (2, 3)))),
+    ("image.is_jpeg", call("image.is_jpeg", png(RGB_PIXELS, 2))),
+    ("image.is_jpeg/jpeg", call("image.is_jpeg", {"b64": base64.b64encode(b"\xff\xd8\xff\xe0junk").decode()})),
+]
+
+
 def cases():
     """{case id: case}, every id starting with "math/"."""
     found = dict(_elementwise())
@@ -560,4 +637,5 @@ def cases():
     found.update(OTHERS)
     found.update(SIGNAL)
     found.update(IMAGE2)
+    found.update(CODECS)
     return {f"math/{name}": case for name, case in found.items()}
