@@ -112,9 +112,10 @@ from .ops.check_ops import is_non_decreasing, is_strictly_increasing
 from .ops.clip_ops import clip_by_average_norm
 from .ops.depth_space_ops import depth_to_space, space_to_depth
 from .ops.diag_ops import matrix_diag, matrix_set_diag, tensor_diag_part as diag_part
-from .ops.gather_nd_ops import (gather_nd, scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_add as tensor_scatter_add,
-                                tensor_scatter_nd_sub, tensor_scatter_nd_sub as tensor_scatter_sub,
-                                tensor_scatter_nd_update, tensor_scatter_nd_update as tensor_scatter_update)
+from .ops.gather_nd_ops import (gather_nd, scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_sub,
+                                tensor_scatter_nd_update)
+from .ops.gather_nd_ops import (tensor_scatter_nd_add as tensor_scatter_add, tensor_scatter_nd_sub as tensor_scatter_sub,
+                                tensor_scatter_nd_update as tensor_scatter_update)
 from .ops.index_ops import bincount, invert_permutation, meshgrid, roll, setdiff1d
 from .ops.segment_reduce_ops import (segment_max, segment_min, segment_prod, unsorted_segment_max,
                                      unsorted_segment_mean, unsorted_segment_min, unsorted_segment_prod,

@@ -39,7 +39,8 @@ JPEG = "JPEG needs a codec ringflow does not ship; it decodes and encodes PNG (d
 MISSING = {**dict.fromkeys(["decode_jpeg", "encode_jpeg", "decode_and_crop_jpeg", "extract_jpeg_shape",
                             "adjust_jpeg_quality", "random_jpeg_quality"], JPEG),
            "decode_gif": "GIF decoding: convert the files to PNG", "decode_bmp": "BMP decoding: convert to PNG",
-           "resize_bicubic": "bicubic resizing: use resize_bilinear", "resize_area": "area resizing: use resize_bilinear",
+           "resize_bicubic": "bicubic resizing: use resize_bilinear",
+           "resize_area": "area resizing: use resize_bilinear",
            "crop_and_resize": "crop_and_resize: crop_to_bounding_box, then resize_bilinear",
            "draw_bounding_boxes": "drawing boxes into images",
            "sample_distorted_bounding_box": "sample_distorted_bounding_box: use random_crop"}

@@ -2,6 +2,7 @@
 iou_threshold) in its plain, overlaps and with_scores forms. Boxes are [y1, x1, y2, x2], either corner first."""
 import numpy as np
 
+from ..ops.kernels.host import on_host
 from ..framework import dtypes
 from ..framework.registry import apply_op, register
 from ..platform.errors import InvalidArgumentError
@@ -57,10 +58,11 @@ def _nms_with_scores(boxes, scores, max_output_size, iou_threshold, score_thresh
     return kept, scores[kept]
 
 
-register("NonMaxSuppressionV3", _nms, infer=lambda b, s, m, i, t: [((None,), dtypes.int32)], fresh=True)
-register("NonMaxSuppressionWithOverlaps", _nms_overlaps, infer=lambda o, s, m, i, t: [((None,), dtypes.int32)],
+register("NonMaxSuppressionV3", kernel=on_host(_nms), infer=lambda b, s, m, i, t: [((None,), dtypes.int32)], fresh=True)
+register("NonMaxSuppressionWithOverlaps", kernel=on_host(_nms_overlaps),
+         infer=lambda o, s, m, i, t: [((None,), dtypes.int32)],
          fresh=True)
-register("NonMaxSuppressionV5", _nms_with_scores, fresh=True,
+register("NonMaxSuppressionV5", kernel=on_host(_nms_with_scores), fresh=True,
          infer=lambda b, s, m, i, t, sigma: [((None,), dtypes.int32), ((None,), s.dtype)])
 
 

@@ -6,6 +6,7 @@ import zlib
 
 import numpy as np
 
+from ..ops.kernels.host import on_host
 from ..framework import dtypes
 from ..framework.registry import apply_op, register
 from ..ops.core_ops import convert_to_tensor
@@ -16,6 +17,10 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 JPEG_SIGNATURE = b"\xff\xd8\xff"
 OTHER_FORMATS = {b"GIF8": "GIF", b"BM": "BMP"}
 CHANNELS = {0: 1, 2: 3, 3: 3, 4: 2, 6: 4}  # PNG colour type -> channels stored (3: palette indices, expanded)
+
+
+def _bytes(contents):
+    return bytes(contents.item() if isinstance(contents, np.ndarray) else contents)
 
 
 def _chunks(data):
@@ -59,7 +64,7 @@ def _unfilter(raw, height, row_bytes, bpp):
 def _decode_png(contents, channels, dtype):
     if channels not in (0, 1, 2, 3, 4):  # TF1 checks the attribute when the op runs
         raise InvalidArgumentError(f"decode_png: channels must be 0, 1, 2, 3 or 4, got {channels}")
-    data = bytes(contents.item() if isinstance(contents, np.ndarray) else contents)
+    data = _bytes(contents)
     if not data.startswith(PNG_SIGNATURE):
         raise InvalidArgumentError("decode_png: the contents are not a PNG image (no PNG signature)")
     header, palette, idat = None, None, []
@@ -110,7 +115,7 @@ def _convert(pixels, depth, dtype):
 
 
 def _decode_image(contents, channels, dtype):
-    data = bytes(contents.item() if isinstance(contents, np.ndarray) else contents)
+    data = _bytes(contents)
     if data.startswith(PNG_SIGNATURE):
         return _decode_png(data, channels, dtype)
     found = "JPEG" if data.startswith(JPEG_SIGNATURE) else next(
@@ -127,10 +132,10 @@ def _encode_png(image, compression):
     return np.array(png_bytes(image), dtype=object)
 
 
-register("DecodePng", _decode_png, fresh=True,
+register("DecodePng", kernel=on_host(_decode_png), fresh=True,
          infer=lambda c, channels, dtype: [((None, None, channels if channels in (1, 2, 3, 4) else None), dtype)])
-register("DecodeImage", _decode_image, fresh=True, infer=lambda c, channels, dtype: [(None, dtype)])
-register("EncodePng", _encode_png, fresh=True, infer=lambda x, compression: [((), dtypes.string)])
+register("DecodeImage", kernel=on_host(_decode_image), fresh=True, infer=lambda c, channels, dtype: [(None, dtype)])
+register("EncodePng", kernel=on_host(_encode_png), fresh=True, infer=lambda x, compression: [((), dtypes.string)])
 
 
 def _contents(contents, what):
@@ -181,5 +186,5 @@ def is_jpeg(contents, name=None):
     return apply_op("IsJpeg", [contents], name=name or "is_jpeg")
 
 
-register("IsJpeg", lambda c: np.array(bytes(c.item() if isinstance(c, np.ndarray) else c).startswith(JPEG_SIGNATURE)),
+register("IsJpeg", kernel=on_host(lambda c: np.array(_bytes(c).startswith(JPEG_SIGNATURE))),
          infer=lambda c: [((), dtypes.bool)], fresh=True)

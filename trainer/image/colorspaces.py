@@ -3,6 +3,7 @@ on them. The linear ones are a weighted sum with TF1's matrices and HSV is built
 flow through them; adjust_hue and adjust_saturation are kernels without a gradient, as TF1's are."""
 import numpy as np
 
+from ..ops.kernels.host import on_host
 from ..framework import dtypes
 from ..framework.graph_wrappers import name_scope
 from ..framework.registry import apply_op, register
@@ -12,7 +13,6 @@ from ..ops.math_ops import equal, maximum, minimum, where, zeros_like, ones_like
 from ..ops.pad_ops import tile
 from ..ops.random_ops import random_uniform
 from ..ops.reduction_ops import reduce_max, reduce_min, reduce_sum
-from ..ops.shape_ops import expand_dims
 from ..ops.stack_ops import stack, unstack
 from .color import convert_image_dtype
 
@@ -147,8 +147,8 @@ def _adjust_saturation(images, scale):
     return _rgb_of(h, np.clip(s * float(scale), 0.0, 1.0), v, images.shape, images.dtype)
 
 
-register("AdjustHue", _adjust_hue, infer=lambda x, d: [(x.shape, x.dtype)], fresh=True)
-register("AdjustSaturation", _adjust_saturation, infer=lambda x, s: [(x.shape, x.dtype)], fresh=True)
+register("AdjustHue", kernel=on_host(_adjust_hue), infer=lambda x, d: [(x.shape, x.dtype)], fresh=True)
+register("AdjustSaturation", kernel=on_host(_adjust_saturation), infer=lambda x, s: [(x.shape, x.dtype)], fresh=True)
 
 
 def _adjusted(op_type, image, amount, name):

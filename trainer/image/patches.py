@@ -2,6 +2,7 @@
 flattened into the depth dim; the gradient scatters each tap back to the pixel it came from."""
 import numpy as np
 
+from ..ops.kernels.host import on_host
 from ..framework.registry import apply_op, register
 from ..ops.core_ops import convert_to_tensor
 from ..ops.kernels.conv import out_size
@@ -46,9 +47,10 @@ def _infer(images, ksizes, strides, rates, padding):
     return [((b, *dims, None if d is None else d * ksizes[0] * ksizes[1]), images.dtype)]
 
 
-register("ExtractImagePatches", _extract, infer=_infer, fresh=True,
+register("ExtractImagePatches", kernel=on_host(_extract), infer=_infer, fresh=True,
          grad=lambda op, g: [apply_op("ExtractImagePatchesGrad", [g, op.inputs[0]], **op.attrs)])
-register("ExtractImagePatchesGrad", _extract_grad, infer=lambda g, x, **attrs: [(x.shape, g.dtype)], fresh=True)
+register("ExtractImagePatchesGrad", kernel=on_host(_extract_grad), infer=lambda g, x, **attrs: [(x.shape, g.dtype)],
+         fresh=True)
 
 
 def _four(values, what):

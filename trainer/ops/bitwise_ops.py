@@ -1,6 +1,7 @@
 """Bitwise operations on integers (tf.bitwise): and, or, xor, invert and the shifts; TF1 gives them no gradient."""
 import numpy as np
 
+from .kernels.host import on_host
 from ..framework.registry import apply_op, register
 from .core_ops import convert_to_tensor
 from .math_ops import binary_operands
@@ -16,8 +17,8 @@ def _shift(shift):
 BINARY = {"BitwiseAnd": np.bitwise_and, "BitwiseOr": np.bitwise_or, "BitwiseXor": np.bitwise_xor,
           "LeftShift": _shift(np.left_shift), "RightShift": _shift(np.right_shift)}
 for _type, _forward in BINARY.items():
-    register(_type, _forward, fresh=True)
-register("Invert", np.invert, infer=lambda x: [(x.shape, x.dtype)], fresh=True)
+    register(_type, kernel=on_host(_forward), fresh=True)
+register("Invert", kernel=on_host(np.invert), infer=lambda x: [(x.shape, x.dtype)], fresh=True)
 
 
 def _integers(what, *tensors):

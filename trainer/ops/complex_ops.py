@@ -2,6 +2,7 @@
 a function of complex values TF's gradient is the conjugate-linear one: d/dz of real(z) passes g back as g + 0j)."""
 import numpy as np
 
+from .kernels.host import on_host
 from ..framework import dtypes
 from ..framework.registry import apply_op, broadcast_shapes, register
 from .core_ops import convert_to_tensor
@@ -22,17 +23,20 @@ def _angle_grad(op, g):
     return [-complex(g, zeros_like(g)) * z]
 
 
-register("Complex", lambda re, im, Tout: (re + 1j * im).astype(Tout) if re.size or im.size else
-         np.zeros(np.broadcast_shapes(re.shape, im.shape), Tout),
+register("Complex", kernel=on_host(lambda re, im, Tout: (re + 1j * im).astype(Tout) if re.size or im.size else
+         np.zeros(np.broadcast_shapes(re.shape, im.shape), Tout)),
          infer=lambda re, im, Tout: [(broadcast_shapes(static_shape(re), static_shape(im)), Tout)],
          grad=_complex_grad, fresh=True)
-register("Real", lambda x, Tout: np.real(x).astype(Tout), infer=lambda x, Tout: [(x.shape, Tout)], fresh=True,
+register("Real", kernel=on_host(lambda x, Tout: np.real(x).astype(Tout)), infer=lambda x, Tout: [(x.shape, Tout)],
+         fresh=True,
          grad=lambda op, g: [complex(g, zeros_like(g))])
-register("Imag", lambda x, Tout: np.imag(x).astype(Tout), infer=lambda x, Tout: [(x.shape, Tout)], fresh=True,
+register("Imag", kernel=on_host(lambda x, Tout: np.imag(x).astype(Tout)), infer=lambda x, Tout: [(x.shape, Tout)],
+         fresh=True,
          grad=lambda op, g: [complex(zeros_like(g), g)])
-register("Conj", lambda x: np.conj(x), infer=lambda x: [(x.shape, x.dtype)], fresh=True,
+register("Conj", kernel=on_host(lambda x: np.conj(x)), infer=lambda x: [(x.shape, x.dtype)], fresh=True,
          grad=lambda op, g: [conj(g)])
-register("Angle", lambda x, Tout: np.angle(x).astype(Tout), infer=lambda x, Tout: [(x.shape, Tout)], fresh=True,
+register("Angle", kernel=on_host(lambda x, Tout: np.angle(x).astype(Tout)), infer=lambda x, Tout: [(x.shape, Tout)],
+         fresh=True,
          grad=_angle_grad)
 
 

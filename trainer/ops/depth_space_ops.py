@@ -2,6 +2,7 @@
 space_to_batch_nd and batch_to_space_nd (how atrous convolution is built); each pair is its own gradient."""
 import numpy as np
 
+from .kernels.host import on_host
 from ..framework import dtypes
 from ..framework.registry import apply_op, register
 from ..platform.errors import InvalidArgumentError
@@ -47,9 +48,9 @@ def _depth_to_space_infer(x, block_size):
               None if c is None else c // (block_size * block_size)), x.dtype)]
 
 
-register("SpaceToDepth", lambda x, block_size: _space_to_depth(x, block_size).copy(), fresh=True,
+register("SpaceToDepth", kernel=on_host(lambda x, block_size: _space_to_depth(x, block_size).copy()), fresh=True,
          infer=_space_to_depth_infer, grad=lambda op, g: [depth_to_space(g, op.attrs["block_size"])])
-register("DepthToSpace", lambda x, block_size: _depth_to_space(x, block_size).copy(), fresh=True,
+register("DepthToSpace", kernel=on_host(lambda x, block_size: _depth_to_space(x, block_size).copy()), fresh=True,
          infer=_depth_to_space_infer, grad=lambda op, g: [space_to_depth(g, op.attrs["block_size"])])
 
 
@@ -130,9 +131,11 @@ def _blocks_infer(x, block_shape, amounts, to_batch):
     return [((batch, *spatial, *s[1 + m:]), x.dtype)]
 
 
-register("SpaceToBatchND", _space_to_batch, fresh=True, infer=lambda x, b, p: _blocks_infer(x, b, p, True),
+register("SpaceToBatchND", kernel=on_host(_space_to_batch), fresh=True,
+         infer=lambda x, b, p: _blocks_infer(x, b, p, True),
          grad=lambda op, g: [batch_to_space_nd(g, op.inputs[1], op.inputs[2]), None, None])
-register("BatchToSpaceND", _batch_to_space, fresh=True, infer=lambda x, b, c: _blocks_infer(x, b, c, False),
+register("BatchToSpaceND", kernel=on_host(_batch_to_space), fresh=True,
+         infer=lambda x, b, c: _blocks_infer(x, b, c, False),
          grad=lambda op, g: [space_to_batch_nd(g, op.inputs[1], op.inputs[2]), None, None])
 
 

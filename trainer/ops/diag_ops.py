@@ -2,6 +2,7 @@
 TF1's tf.diag_part (the diagonal of a rank-2k tensor). Each one's gradient is another of them."""
 import numpy as np
 
+from .kernels.host import on_host
 from ..framework.registry import apply_op, get_array_module, register
 from ..platform.errors import InvalidArgumentError
 from .core_ops import convert_to_tensor
@@ -48,12 +49,14 @@ def _part_infer(x):
     return [(s[:-2] + (n if n is not None else (s[-1] if s[-1] == s[-2] else None),), x.dtype)]
 
 
-register("MatrixDiag", _matrix_diag, infer=_diag_infer, fresh=True, grad=lambda op, g: [matrix_diag_part(g)])
-register("MatrixDiagPart", lambda x: np.diagonal(x, axis1=-2, axis2=-1).copy(), infer=_part_infer, fresh=True,
+register("MatrixDiag", kernel=on_host(_matrix_diag), infer=_diag_infer, fresh=True,
+         grad=lambda op, g: [matrix_diag_part(g)])
+register("MatrixDiagPart", kernel=on_host(lambda x: np.diagonal(x, axis1=-2, axis2=-1).copy()), infer=_part_infer,
+         fresh=True,
          grad=lambda op, g: [matrix_set_diag(zeros_like(op.inputs[0]), g)])
-register("MatrixSetDiag", _set_diag, infer=lambda x, d: [(x.shape, x.dtype)], fresh=True,
+register("MatrixSetDiag", kernel=on_host(_set_diag), infer=lambda x, d: [(x.shape, x.dtype)], fresh=True,
          grad=lambda op, g: [matrix_set_diag(g, zeros_like(op.inputs[1])), matrix_diag_part(g)])
-register("DiagPart", _diag_part, fresh=True, grad=lambda op, g: [tensor_diag(g)],
+register("DiagPart", kernel=on_host(_diag_part), fresh=True, grad=lambda op, g: [tensor_diag(g)],
          infer=lambda x: [(None if x.ndim is None else static_shape(x)[:x.ndim // 2], x.dtype)])
 
 

@@ -1,11 +1,10 @@
 """Indexing by coordinate tuples: gather_nd, scatter_nd and the tensor_scatter_nd family (out-of-place updates of a
 tensor at coordinates). Each is the others' adjoint, so their gradients are built from one another."""
-import numpy as np
-
 from ..framework.registry import apply_op, get_array_module, register
 from ..platform.errors import InvalidArgumentError
 from .array_ops import cast, shape as shape_of
 from .core_ops import convert_to_tensor
+from .kernels.host import on_host
 from .kernels.scatter_at import ufunc_at
 from .math_ops import zeros_like
 from .tensor_util import constant_value, static_shape
@@ -59,16 +58,19 @@ def _scatter_infer(indices, updates, shape):
     return [(None if known is None else tuple(int(d) for d in known), updates.dtype)]
 
 
-register("GatherNd", _gather_nd, fresh=True, infer=lambda p, i: [(_gathered_shape(p, i), p.dtype)],
+register("GatherNd", kernel=on_host(_gather_nd), fresh=True, infer=lambda p, i: [(_gathered_shape(p, i), p.dtype)],
          grad=lambda op, g: [scatter_nd(op.inputs[1], g, cast(shape_of(op.inputs[0]), op.inputs[1].dtype)), None])
-register("ScatterNd", _scatter_nd, fresh=True, infer=_scatter_infer,
+register("ScatterNd", kernel=on_host(_scatter_nd), fresh=True, infer=_scatter_infer,
          grad=lambda op, g: [None, gather_nd(g, op.inputs[0]), None])
-register("TensorScatterUpdate", _tensor_scatter(_assign), fresh=True, infer=lambda t, i, u: [(t.shape, t.dtype)],
+register("TensorScatterUpdate", kernel=on_host(_tensor_scatter(_assign)), fresh=True,
+         infer=lambda t, i, u: [(t.shape, t.dtype)],
          grad=lambda op, g: [tensor_scatter_nd_update(g, op.inputs[1], zeros_like(op.inputs[2])), None,
                              gather_nd(g, op.inputs[1])])
-register("TensorScatterAdd", _tensor_scatter(lambda out, at, u: ufunc_at("add", out, at, u)), fresh=True,
+register("TensorScatterAdd", kernel=on_host(_tensor_scatter(lambda out, at, u: ufunc_at("add", out, at, u))),
+         fresh=True,
          infer=lambda t, i, u: [(t.shape, t.dtype)], grad=lambda op, g: [g, None, gather_nd(g, op.inputs[1])])
-register("TensorScatterSub", _tensor_scatter(lambda out, at, u: ufunc_at("subtract", out, at, u)), fresh=True,
+register("TensorScatterSub", kernel=on_host(_tensor_scatter(lambda out, at, u: ufunc_at("subtract", out, at, u))),
+         fresh=True,
          infer=lambda t, i, u: [(t.shape, t.dtype)], grad=lambda op, g: [g, None, -gather_nd(g, op.inputs[1])])
 
 

@@ -2,6 +2,7 @@
 meshgrid."""
 import numpy as np
 
+from .kernels.host import on_host
 from ..framework import dtypes
 from ..framework.graph_wrappers import name_scope
 from ..framework.registry import apply_op, register
@@ -46,12 +47,12 @@ def _bincount(arr, size, weights, dtype):
     return counted.astype(dtype)
 
 
-register("Roll", _roll, infer=lambda x, s, a: [(x.shape, x.dtype)], fresh=True,
+register("Roll", kernel=on_host(_roll), infer=lambda x, s, a: [(x.shape, x.dtype)], fresh=True,
          grad=lambda op, g: [roll(g, -op.inputs[1], op.inputs[2]), None, None])
-register("InvertPermutation", _invert_permutation, infer=lambda p: [(p.shape, p.dtype)], fresh=True)
-register("ListDiff", _setdiff1d, fresh=True,
+register("InvertPermutation", kernel=on_host(_invert_permutation), infer=lambda p: [(p.shape, p.dtype)], fresh=True)
+register("ListDiff", kernel=on_host(_setdiff1d), fresh=True,
          infer=lambda x, y, index_dtype: [((None,), x.dtype), ((None,), index_dtype)])
-register("Bincount", _bincount, fresh=True,
+register("Bincount", kernel=on_host(_bincount), fresh=True,
          infer=lambda a, size, w, dtype: [(_known_length(size), dtype)])
 
 

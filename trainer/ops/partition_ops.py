@@ -2,6 +2,7 @@
 the other's gradient (TF1 differentiates them the same way)."""
 import numpy as np
 
+from .kernels.host import on_host
 from ..framework import dtypes
 from ..framework.registry import apply_op, register
 from ..platform.errors import InvalidArgumentError
@@ -68,8 +69,8 @@ def _stitch_grad(op, g):
     return [None] * count + [gather(g, index) for index in op.inputs[:count]]
 
 
-register("DynamicPartition", _partition, infer=_partition_infer, grad=_partition_grad, fresh=True)
-register("DynamicStitch", _stitch, infer=_stitch_infer, grad=_stitch_grad, fresh=True)
+register("DynamicPartition", kernel=on_host(_partition), infer=_partition_infer, grad=_partition_grad, fresh=True)
+register("DynamicStitch", kernel=on_host(_stitch), infer=_stitch_infer, grad=_stitch_grad, fresh=True)
 
 
 def dynamic_partition(data, partitions, num_partitions, name=None):

@@ -2,6 +2,7 @@
 bins, confusion_matrix, and approx_max_k/approx_min_k (exact, on top_k)."""
 import numpy as np
 
+from .kernels.host import on_host
 from ..framework import dtypes
 from ..framework.graph_wrappers import name_scope
 from ..framework.registry import apply_op, register
@@ -47,12 +48,13 @@ def _histogram(values, value_range, nbins, dtype):
     return np.bincount(bins.reshape(-1), minlength=int(nbins)).astype(dtype)
 
 
-register("SearchSorted", _searchsorted, infer=lambda s, v, side, out_type: [(v.shape, out_type)], fresh=True)
-register("UnravelIndex", _unravel_index, fresh=True,
+register("SearchSorted", kernel=on_host(_searchsorted), infer=lambda s, v, side, out_type: [(v.shape, out_type)],
+         fresh=True)
+register("UnravelIndex", kernel=on_host(_unravel_index), fresh=True,
          infer=lambda i, d: [(None if static_shape(d) is None else (static_shape(d)[0], *static_shape(i)), i.dtype)])
-register("HistogramFixedWidth", _histogram, fresh=True,
+register("HistogramFixedWidth", kernel=on_host(_histogram), fresh=True,
          infer=lambda v, r, n, dtype: [((None if constant_value(n) is None else int(constant_value(n)),), dtype)])
-register("HistogramFixedWidthBins", _histogram_bins, fresh=True,
+register("HistogramFixedWidthBins", kernel=on_host(_histogram_bins), fresh=True,
          infer=lambda v, r, n, dtype: [(v.shape, dtype)])
 
 

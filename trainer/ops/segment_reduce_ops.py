@@ -1,11 +1,12 @@
 """The other segment reductions: max, min and prod (sorted and unsorted), and the unsorted mean and sqrt_n.
 
 Empty segments hold what TF1's do: in the unsorted forms the reduction's identity (the dtype's lowest value for max,
-its highest for min, 1 for prod, 0 for the mean and sqrt_n), in the sorted ones 0 (1 for prod). Max and min send the gradient to the rows that attain the extreme, shared
-equally between ties, as TF1's _SegmentMinOrMaxGrad does.
+its highest for min, 1 for prod, 0 for the mean and sqrt_n), in the sorted ones 0 (1 for prod). Max and min send
+the gradient to the rows that attain the extreme, shared equally between ties, as TF1's _SegmentMinOrMaxGrad does.
 """
 import numpy as np
 
+from .kernels.host import on_host
 from ..framework.graph_wrappers import name_scope
 from ..framework.registry import apply_op, get_array_module, register
 from ..platform.errors import InvalidArgumentError
@@ -109,9 +110,10 @@ def _prod(x, ids, num, sorted_ids):
 
 
 for _kind in REDUCERS:
-    register(f"Segment{_kind}", lambda data, ids, kind=_kind: _sorted_reduce(kind, data, ids),
+    register(f"Segment{_kind}", kernel=on_host(lambda data, ids, kind=_kind: _sorted_reduce(kind, data, ids)),
              infer=_infer, fresh=True, grad=_prod_grad(True) if _kind == "Prod" else _extreme_grad(True))
-    register(f"UnsortedSegment{_kind}", lambda data, ids, num, kind=_kind: _reduce(kind, data, ids, int(num)),
+    register(f"UnsortedSegment{_kind}",
+             kernel=on_host(lambda data, ids, num, kind=_kind: _reduce(kind, data, ids, int(num))),
              infer=_infer, fresh=True, grad=_prod_grad(False) if _kind == "Prod" else _extreme_grad(False))
 
 

@@ -3,6 +3,7 @@ broadcast of two shapes, static (TensorShapes) or dynamic (shape tensors); and r
 parallel_stack, which TF1 builds from such shapes."""
 import numpy as np
 
+from .kernels.host import on_host
 from ..framework import dtypes
 from ..framework.graph_wrappers import name_scope
 from ..framework.registry import apply_op, broadcast_shapes, register
@@ -66,12 +67,13 @@ def _broadcast_args_infer(a, b):
     return [((max(lengths[0][0], lengths[1][0]),), a.dtype)]
 
 
-register("EnsureShape", _ensure_shape, infer=lambda x, shape: [(TensorShape(x.shape).merge_with(shape), x.dtype)],
+register("EnsureShape", kernel=on_host(_ensure_shape),
+         infer=lambda x, shape: [(TensorShape(x.shape).merge_with(shape), x.dtype)],
          grad=lambda op, g: [g])
-register("BroadcastArgs", _broadcast_args, infer=_broadcast_args_infer, fresh=True)
-register("Repeat", _repeat, infer=_repeat_infer, fresh=True,
+register("BroadcastArgs", kernel=on_host(_broadcast_args), infer=_broadcast_args_infer, fresh=True)
+register("Repeat", kernel=on_host(_repeat), infer=_repeat_infer, fresh=True,
          grad=lambda op, g: [apply_op("RepeatGrad", [g, op.inputs[0], op.inputs[1]], **op.attrs), None])
-register("RepeatGrad", _repeat_grad, infer=lambda g, x, r, axis: [(x.shape, g.dtype)], fresh=True)
+register("RepeatGrad", kernel=on_host(_repeat_grad), infer=lambda g, x, r, axis: [(x.shape, g.dtype)], fresh=True)
 
 
 def shape_n(input, out_type=dtypes.int32, name=None):  # noqa: A002 - TF1's name

@@ -5,6 +5,7 @@ import math
 
 import numpy as np
 
+from .kernels.host import on_host
 from ..framework import dtypes
 from ..framework.graph_wrappers import name_scope
 from ..framework.registry import apply_op, register
@@ -68,7 +69,7 @@ def _overlap_add_infer(x, frame_step):
     return [(s[:-2] + ((count - 1) * frame_step + length if count else 0,), x.dtype)]
 
 
-register("OverlapAndAdd", _overlap_add, infer=_overlap_add_infer, fresh=True,
+register("OverlapAndAdd", kernel=on_host(_overlap_add), infer=_overlap_add_infer, fresh=True,
          grad=lambda op, g: [frame(g, static_shape(op.inputs[0])[-1], op.attrs["frame_step"])])
 
 

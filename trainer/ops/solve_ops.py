@@ -3,9 +3,10 @@ matrix_triangular_solve, svd and slogdet as kernels with TF1's gradients, and wh
 (cholesky_solve, matrix_solve_ls, logdet, pinv, matrix_rank, matvec, adjoint, normalize)."""
 import numpy as np
 
+from .kernels.host import on_host
 from ..framework import dtypes
 from ..framework.graph_wrappers import name_scope
-from ..framework.registry import apply_op, get_array_module, register
+from ..framework.registry import apply_op, register
 from ..platform.errors import InvalidArgumentError
 from .array_ops import cast
 from .complex_ops import conj
@@ -165,10 +166,11 @@ def _batch_infer(x):
     return [(None if s is None else s[:-2], x.dtype), (None if s is None else s[:-2], real)]
 
 
-register("MatrixSolve", _solve, infer=_solve_infer, grad=_solve_grad, fresh=True)
-register("MatrixTriangularSolve", _triangular_solve, infer=_solve_infer, grad=_triangular_solve_grad, fresh=True)
-register("Svd", _svd, infer=_svd_infer, grad=_svd_grad, fresh=True)
-register("LogMatrixDeterminant", _slogdet, infer=_batch_infer, grad=_slogdet_grad, fresh=True)
+register("MatrixSolve", kernel=on_host(_solve), infer=_solve_infer, grad=_solve_grad, fresh=True)
+register("MatrixTriangularSolve", kernel=on_host(_triangular_solve), infer=_solve_infer, grad=_triangular_solve_grad,
+         fresh=True)
+register("Svd", kernel=on_host(_svd), infer=_svd_infer, grad=_svd_grad, fresh=True)
+register("LogMatrixDeterminant", kernel=on_host(_slogdet), infer=_batch_infer, grad=_slogdet_grad, fresh=True)
 
 
 def _matrices(what, *tensors):

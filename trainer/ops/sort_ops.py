@@ -5,6 +5,7 @@ from ..framework import dtypes
 from ..platform.errors import InvalidArgumentError
 from .core_ops import convert_to_tensor
 from ..framework.registry import apply_op, get_array_module, register
+from .kernels.host import on_host
 from .tensor_util import constant_value, normalize_axis, static_shape
 
 
@@ -93,7 +94,7 @@ def _unique_with_counts(x, out_idx):
     return values, idx, np.bincount(idx, minlength=len(values)).astype(out_idx)
 
 
-register("UniqueWithCounts", _unique_with_counts, fresh=True,
+register("UniqueWithCounts", kernel=on_host(_unique_with_counts), fresh=True,
          infer=lambda x, out_idx: [((None,), x.dtype), (static_shape(x), out_idx), ((None,), out_idx)])
 
 

@@ -8,7 +8,8 @@ import math
 
 import numpy as np
 
-from ..framework.registry import apply_op, infer_same, register
+from .kernels.host import on_host
+from ..framework.registry import infer_same, register
 from .core_ops import convert_to_tensor
 from .math_ops import binary_builder, equal, exp, unary_builder, unbroadcast, where
 from .math_ops import ones_like, zeros_like
@@ -98,25 +99,25 @@ def _zero_where(condition, value):
         return np.where(condition, np.zeros((), value.dtype), value).astype(value.dtype, copy=False)
 
 
-register("Erf", mapped(math.erf), infer=infer_same, fresh=True,
+register("Erf", kernel=on_host(mapped(math.erf)), infer=infer_same, fresh=True,
          grad=lambda op, g: [g * TWO_OVER_SQRT_PI * exp(-op.inputs[0] * op.inputs[0])])
-register("Erfc", mapped(math.erfc), infer=infer_same, fresh=True,
+register("Erfc", kernel=on_host(mapped(math.erfc)), infer=infer_same, fresh=True,
          grad=lambda op, g: [g * -TWO_OVER_SQRT_PI * exp(-op.inputs[0] * op.inputs[0])])
-register("Lgamma", mapped(lambda v: math.lgamma(v) if v > 0 or v != math.floor(v) else math.inf),
+register("Lgamma", kernel=on_host(mapped(lambda v: math.lgamma(v) if v > 0 or v != math.floor(v) else math.inf)),
          infer=infer_same, fresh=True, grad=lambda op, g: [g * digamma(op.inputs[0])])
-register("Digamma", _digamma, infer=infer_same, fresh=True,
+register("Digamma", kernel=on_host(_digamma), infer=infer_same, fresh=True,
          grad=lambda op, g: [g * polygamma(ones_like(op.inputs[0]), op.inputs[0])])
-register("Zeta", lambda x, q: _hurwitz_zeta(x, q).astype(x.dtype), fresh=True,
+register("Zeta", kernel=on_host(lambda x, q: _hurwitz_zeta(x, q).astype(x.dtype)), fresh=True,
          grad=lambda op, g: [None, unbroadcast(g * -op.inputs[0] * zeta(op.inputs[0] + 1.0, op.inputs[1]),
                                                op.inputs[1])])
-register("Polygamma", _polygamma, fresh=True,
+register("Polygamma", kernel=on_host(_polygamma), fresh=True,
          grad=lambda op, g: [None, unbroadcast(g * polygamma(op.inputs[0] + 1.0, op.inputs[1]), op.inputs[1])])
-register("Xlogy", lambda x, y: _zero_where(x == 0, x * np.log(y)), fresh=True, grad=_xlogy_grad)
-register("Xdivy", lambda x, y: _zero_where(x == 0, x / y), fresh=True, grad=_xdivy_grad)
-register("Xlog1py", lambda x, y: _zero_where(x == 0, x * np.log1p(y)), fresh=True,
+register("Xlogy", kernel=on_host(lambda x, y: _zero_where(x == 0, x * np.log(y))), fresh=True, grad=_xlogy_grad)
+register("Xdivy", kernel=on_host(lambda x, y: _zero_where(x == 0, x / y)), fresh=True, grad=_xdivy_grad)
+register("Xlog1py", kernel=on_host(lambda x, y: _zero_where(x == 0, x * np.log1p(y))), fresh=True,
          grad=lambda op, g: [unbroadcast(g * xlog1py(_not_zero(op.inputs[0]), op.inputs[1]), op.inputs[0]),
                              unbroadcast(g * xdivy(op.inputs[0], op.inputs[1] + 1.0), op.inputs[1])])
-register("MulNoNan", lambda x, y: _zero_where(y == 0, x * y), fresh=True, grad=_mul_no_nan_grad)
+register("MulNoNan", kernel=on_host(lambda x, y: _zero_where(y == 0, x * y)), fresh=True, grad=_mul_no_nan_grad)
 
 erf = unary_builder("Erf", "The error function 2/sqrt(pi) * integral from 0 to x of exp(-t**2), elementwise.")
 erfc = unary_builder("Erfc", "The complementary error function 1 - erf(x), elementwise.")
@@ -173,11 +174,12 @@ def _erfinv(y):
         return np.where(np.abs(z) > 1, np.nan, x).astype(np.asarray(y).dtype)
 
 
-register("Erfinv", _erfinv, infer=infer_same, fresh=True,
+register("Erfinv", kernel=on_host(_erfinv), infer=infer_same, fresh=True,
          grad=lambda op, g: [g * (math.sqrt(math.pi) / 2) * exp(op.outputs[0] * op.outputs[0])])
-register("Ndtri", lambda p: (math.sqrt(2) * _erfinv(2 * p.astype(np.float64) - 1)).astype(p.dtype), infer=infer_same,
+register("Ndtri", kernel=on_host(lambda p: (math.sqrt(2) * _erfinv(2 * p.astype(np.float64) - 1)).astype(p.dtype)),
+         infer=infer_same,
          fresh=True, grad=lambda op, g: [g * math.sqrt(2 * math.pi) * exp(op.outputs[0] * op.outputs[0] / 2.0)])
-register("NextAfter", lambda x1, x2: np.nextafter(x1, x2), fresh=True)
+register("NextAfter", kernel=on_host(lambda x1, x2: np.nextafter(x1, x2)), fresh=True)
 
 erfinv = unary_builder("Erfinv", "The inverse of erf, elementwise (inf at 1, nan beyond).")
 ndtri = unary_builder("Ndtri", "The inverse of the standard normal CDF, elementwise.")

@@ -6,6 +6,7 @@ of the full inverse transform of g padded with zeros for the frequencies rfft le
 """
 import numpy as np
 
+from .kernels.host import on_host
 from ..framework import dtypes
 from ..framework.registry import apply_op, register
 from .complex_ops import COMPLEX_OF, REAL_OF
@@ -77,20 +78,20 @@ def _lengths_infer(x, fft_length, half, dtype):
 
 
 for _rank, _suffix in NAMES.items():
-    register(f"FFT{_suffix}", lambda x, rank=_rank: np.fft.fftn(x, axes=_axes(rank)).astype(x.dtype),
+    register(f"FFT{_suffix}", kernel=on_host(lambda x, rank=_rank: np.fft.fftn(x, axes=_axes(rank)).astype(x.dtype)),
              infer=lambda x: [(x.shape, x.dtype)], fresh=True,
              grad=lambda op, g, rank=_rank: [apply_op(f"IFFT{NAMES[rank]}", [g]) * _size(op.inputs[0], rank)])
-    register(f"IFFT{_suffix}", lambda x, rank=_rank: np.fft.ifftn(x, axes=_axes(rank)).astype(x.dtype),
+    register(f"IFFT{_suffix}", kernel=on_host(lambda x, rank=_rank: np.fft.ifftn(x, axes=_axes(rank)).astype(x.dtype)),
              infer=lambda x: [(x.shape, x.dtype)], fresh=True,
              grad=lambda op, g, rank=_rank: [apply_op(f"FFT{NAMES[rank]}", [g]) / _size(op.inputs[0], rank)])
-    register(f"RFFT{_suffix}", _rfft, fresh=True,
+    register(f"RFFT{_suffix}", kernel=on_host(_rfft), fresh=True,
              infer=lambda x, n, Tcomplex: _lengths_infer(x, n, True, Tcomplex),
              grad=lambda op, g: [apply_op("RFFTGrad", [g, op.inputs[0], op.inputs[1]]), None])
-    register(f"IRFFT{_suffix}", _irfft, fresh=True,
+    register(f"IRFFT{_suffix}", kernel=on_host(_irfft), fresh=True,
              infer=lambda z, n, Treal: _lengths_infer(z, n, False, Treal),
              grad=lambda op, g: [apply_op("IRFFTGrad", [g, op.inputs[0], op.inputs[1]]), None])
-register("RFFTGrad", _rfft_grad_kernel, infer=lambda g, x, n: [(x.shape, x.dtype)], fresh=True)
-register("IRFFTGrad", _irfft_grad_kernel, infer=lambda g, z, n: [(z.shape, z.dtype)], fresh=True)
+register("RFFTGrad", kernel=on_host(_rfft_grad_kernel), infer=lambda g, x, n: [(x.shape, x.dtype)], fresh=True)
+register("IRFFTGrad", kernel=on_host(_irfft_grad_kernel), infer=lambda g, z, n: [(z.shape, z.dtype)], fresh=True)
 
 
 def _size(x, rank):

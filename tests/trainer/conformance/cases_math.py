@@ -434,6 +434,8 @@ OTHERS = [
     ("histogram_fixed_width", call("histogram_fixed_width", t("float32", (10,)), [-2.0, 2.0], 5)),
     ("histogram_fixed_width/int", call("histogram_fixed_width", t("int32", (6,)), [0, 10], nbins=3)),
     ("histogram_fixed_width_bins", call("histogram_fixed_width_bins", t("float64", (2, 3)), [-1.0, 1.0], 4)),
+    ("histogram_fixed_width_bins/float32", call("histogram_fixed_width_bins", t("float32", (2, 3)), [-1.0, 1.0],
+                                                nbins=4)),
     ("confusion_matrix", call("confusion_matrix", {"py": [0, 1, 2, 1]}, {"py": [0, 2, 2, 1]})),
     ("math.confusion_matrix/weights", call("math.confusion_matrix", {"py": [0, 1]}, {"py": [1, 1]}, 3,
                                            weights=t("float32", (2,)), dtype={"dtype": "float32"})),
