@@ -21,8 +21,12 @@ from .ops.nn_ops import (bias_add, l2_loss, log_softmax, relu, sigmoid, sigmoid_
                          sparse_softmax_cross_entropy_with_logits, tanh)
 from .ops.dropout_ops import dropout
 from .ops.batch_norm_ops import batch_norm_with_global_normalization
-from .ops.nn_dispatch import (atrous_conv2d, avg_pool1d, avg_pool2d, avg_pool_v2, conv2d_backprop_filter,
-                              conv2d_backprop_input, convolution, max_pool1d, max_pool2d, max_pool_v2, pool)
+from .ops.nn_dispatch import (atrous_conv2d, avg_pool1d, avg_pool2d, avg_pool_v2, conv1d_transpose,
+                              conv2d_backprop_filter, conv2d_backprop_input, conv_transpose, convolution,
+                              depthwise_conv2d_native_backprop_filter, depthwise_conv2d_native_backprop_input,
+                              max_pool1d, max_pool2d, max_pool_v2, pool)
+from .ops.nn_dispatch import (depthwise_conv2d_native_backprop_filter as depthwise_conv2d_backprop_filter,
+                              depthwise_conv2d_native_backprop_input as depthwise_conv2d_backprop_input)
 from .ops.nn_impl import compute_average_loss, log_poisson_loss, relu_layer, scale_regularization_loss
 from .ops.nn_impl import swish as silu
 from .ops.search_ops import approx_max_k, approx_min_k
@@ -43,6 +47,8 @@ __all__ = ["all_candidate_sampler", "avg_pool", "avg_pool3d", "conv3d", "conv3d_
            "softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2", "softplus", "softsign",
            "sparse_softmax_cross_entropy_with_logits", "static_bidirectional_rnn", "static_rnn", "swish", "tanh",
            "top_k", "uniform_candidate_sampler", "weighted_cross_entropy_with_logits", "xw_plus_b", "zero_fraction"]
+__all__ += ["conv1d_transpose", "conv_transpose", "depthwise_conv2d_backprop_filter", "depthwise_conv2d_backprop_input",
+            "depthwise_conv2d_native_backprop_filter", "depthwise_conv2d_native_backprop_input"]
 __all__ += ["approx_max_k", "approx_min_k", "atrous_conv2d", "avg_pool1d", "avg_pool2d", "avg_pool_v2", "batch_norm_with_global_normalization",
             "compute_average_loss", "conv2d_backprop_filter", "conv2d_backprop_input", "convolution", "depth_to_space",
             "space_to_batch", "space_to_depth",

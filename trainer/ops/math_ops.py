@@ -118,11 +118,17 @@ def _select_grad(pick_x):
     return grad
 
 
+def conj_if_complex(t):
+    """t's complex conjugate (complex_ops registers Conj), t itself when real: TF1's products conjugate the other
+    factor in their gradients."""
+    return apply_op("Conj", [t]) if t.dtype.kind == "c" else t
+
+
 _BINARY = {  # type: (forward, gradient)
     "Add": (np.add, lambda op, g: [unbroadcast(g, op.inputs[0]), unbroadcast(g, op.inputs[1])]),
     "Sub": (np.subtract, lambda op, g: [unbroadcast(g, op.inputs[0]), unbroadcast(-g, op.inputs[1])]),
-    "Mul": (np.multiply, lambda op, g: [unbroadcast(g * op.inputs[1], op.inputs[0]),
-                                        unbroadcast(g * op.inputs[0], op.inputs[1])]),
+    "Mul": (np.multiply, lambda op, g: [unbroadcast(g * conj_if_complex(op.inputs[1]), op.inputs[0]),
+                                        unbroadcast(g * conj_if_complex(op.inputs[0]), op.inputs[1])]),
     "RealDiv": (np.true_divide, lambda op, g: [unbroadcast(g / op.inputs[1], op.inputs[0]),
                                                unbroadcast(-g * op.outputs[0] / op.inputs[1], op.inputs[1])]),
     "Pow": (np.power, _pow_grad),
@@ -232,7 +238,7 @@ def _matmul_kernel(op, session):
 
 
 def _matmul_grad(op, g):
-    a, b = op.inputs
+    a, b = (conj_if_complex(t) for t in op.inputs)
     ta, tb = op.attrs["transpose_a"], op.attrs["transpose_b"]
     if not ta and not tb:
         return [matmul(g, b, transpose_b=True), matmul(a, g, transpose_a=True)]

@@ -1,10 +1,11 @@
-"""tf.nn's entry points that pick a convolution or pool by the input's rank (convolution, pool, max_pool_v2,
-avg_pool_v2), the explicitly 1-D and 2-D pools, atrous_conv2d, and TF1's names for the convolution's gradients
-(conv2d_backprop_input and conv2d_backprop_filter), all on the ops of conv_ops, conv1d_ops and conv3d_ops."""
+"""tf.nn's entry points that pick a convolution or pool by the input's rank (convolution, conv_transpose, pool,
+max_pool_v2, avg_pool_v2), the explicitly 1-D and 2-D pools, atrous_conv2d, conv1d_transpose, and TF1's names for the
+convolutions' gradients (conv2d_backprop_input/filter, depthwise_conv2d_native_backprop_input/filter), all on the ops
+of conv_ops, conv1d_ops, conv3d_ops and depthwise_conv_ops."""
 from ..framework.graph_wrappers import name_scope
 from ..framework.registry import apply_op
 from .conv1d_ops import conv1d
-from .conv3d_ops import avg_pool3d, conv3d, max_pool3d
+from .conv3d_ops import avg_pool3d, conv3d, conv3d_transpose, max_pool3d
 from .conv_ops import avg_pool, check_padding, conv2d, max_pool, spatial_values
 from .conv_transpose_ops import conv2d_transpose
 from .array_ops import zeros
@@ -146,3 +147,60 @@ def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding, 
     like = zeros(sizes, x.dtype)  # the op reads only the filter's shape
     return apply_op("Conv2DBackpropFilter", [x, g, like], name=name or "Conv2DBackpropFilter",
                     strides=spatial_values(strides, "strides"), padding=check_padding(padding))
+
+
+def _depthwise_backprop(op_type, x, g, w, strides, padding, data_format, dilations, name):
+    if data_format != "NHWC":
+        raise NotImplementedError(f"{op_type} with data_format={data_format!r}: only NHWC here")
+    if dilations is not None and spatial_values(dilations, "dilations") != (1, 1):
+        raise NotImplementedError(f"{op_type} with dilations {dilations!r}: only 1 here")
+    return apply_op(op_type, [x, g, w] if op_type.endswith("Filter") else [g, x, w], name=name or op_type,
+                    strides=spatial_values(strides, "strides"), padding=check_padding(padding))
+
+
+def depthwise_conv2d_native_backprop_input(input_sizes, filter, out_backprop, strides, padding,  # noqa: A002
+                                           data_format="NHWC", dilations=None, name=None):
+    """The gradient of depthwise_conv2d_native with respect to its input, of shape input_sizes."""
+    w, g = convert_to_tensor(filter), convert_to_tensor(out_backprop)
+    like = zeros(static_ints(input_sizes, "depthwise_conv2d_native_backprop_input input_sizes"), g.dtype)
+    return _depthwise_backprop("DepthwiseConv2dNativeBackpropInput", like, g, w, strides, padding, data_format,
+                               dilations, name)
+
+
+def depthwise_conv2d_native_backprop_filter(input, filter_sizes, out_backprop, strides, padding,  # noqa: A002
+                                            data_format="NHWC", dilations=None, name=None):
+    """The gradient of depthwise_conv2d_native with respect to its filter, of shape filter_sizes."""
+    x, g = convert_to_tensor(input), convert_to_tensor(out_backprop)
+    like = zeros(static_ints(filter_sizes, "depthwise_conv2d_native_backprop_filter filter_sizes"), g.dtype)
+    return _depthwise_backprop("DepthwiseConv2dNativeBackpropFilter", x, g, like, strides, padding, data_format,
+                               dilations, name)
+
+
+def conv1d_transpose(input, filters, output_shape, strides, padding="SAME", data_format="NWC",  # noqa: A002
+                     dilations=None, name=None):
+    """The transpose (gradient) of conv1d: conv2d_transpose over a height of 1."""
+    if data_format != "NWC":
+        raise NotImplementedError(f"conv1d_transpose with data_format={data_format!r}: only NWC here")
+    with name_scope(name or "conv1d_transpose"):
+        shape = static_ints(output_shape, "conv1d_transpose output_shape")
+        stride = _window(strides, 1, "strides")[1]
+        out = conv2d_transpose(expand_dims(convert_to_tensor(input), 1), expand_dims(convert_to_tensor(filters), 0),
+                               [shape[0], 1, shape[1], shape[2]], [1, 1, stride, 1], padding=padding,
+                               dilations=dilations)
+        return squeeze(out, [1])
+
+
+def conv_transpose(input, filters, output_shape, strides, padding="SAME", data_format=None,  # noqa: A002
+                   dilations=None, name=None):
+    """The transpose of convolution, 1-D, 2-D or 3-D by the rank of output_shape (3, 4 or 5 entries)."""
+    rank = len(static_ints(output_shape, "conv_transpose output_shape"))
+    if rank not in (3, 4, 5):
+        raise ValueError(f"conv_transpose: output_shape must have 3, 4 or 5 entries, got {output_shape!r}")
+    if rank == 3:
+        return conv1d_transpose(input, filters, output_shape, strides, padding=padding, dilations=dilations,
+                                name=name)
+    full = _window(strides, rank - 2, "strides")
+    if rank == 4:
+        return conv2d_transpose(input, filters, output_shape, full, padding=padding, dilations=dilations,
+                                name=name or "conv_transpose")
+    return conv3d_transpose(input, filters, output_shape, full, padding=padding, name=name or "conv_transpose")
