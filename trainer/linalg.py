@@ -27,8 +27,9 @@ from .ops.solve_ops import (adjoint, cholesky_solve, logdet, lstsq, matrix_rank,
 __all__ += ["adjoint", "cholesky_solve", "logdet", "lstsq", "matrix_rank", "matvec", "normalize", "pinv", "slogdet",
             "solve", "svd", "triangular_solve"]
 from .ops.linalg_ops import matrix_transpose
+from .ops.solve_ops import expm
 
-__all__ += ["matrix_transpose"]
+__all__ += ["expm", "matrix_transpose"]
 
 # what tf.linalg has and ringflow does not: each fails with why and what to use instead
 OPERATORS = ("the LinearOperator classes: build the dense matrix and use tf.linalg's functions (matmul, solve, "

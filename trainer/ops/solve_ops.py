@@ -322,3 +322,54 @@ def normalize(tensor, ord="euclidean", axis=None, name=None):  # noqa: A002 - TF
         x = convert_to_tensor(tensor)
         n = norm(x, ord=ord, axis=axis, keepdims=True)
         return x / n, n
+
+
+# Higham's scaling and squaring with the [13/13] Pade approximant ("The scaling and squaring method for the matrix
+# exponential revisited", 2005): its coefficients, and the 1-norm up to which no squaring is needed.
+PADE13 = [64764752532480000., 32382376266240000., 7771770303897600., 1187353796428800., 129060195264000.,
+          10559470521600., 670442572800., 33522128640., 1323241920., 40840800., 960960., 16380., 182., 1.]
+THETA13 = 5.371920351148152
+
+
+def _expm_one(a):
+    norm = np.abs(a).sum(axis=0).max() if a.size else 0.0
+    squarings = max(0, int(np.ceil(np.log2(norm / THETA13)))) if norm > THETA13 else 0
+    a = a / (2.0 ** squarings)
+    eye_ = np.eye(a.shape[0], dtype=a.dtype)
+    a2 = a @ a
+    a4 = a2 @ a2
+    a6 = a4 @ a2
+    b = PADE13
+    u = a @ (a6 @ (b[13] * a6 + b[11] * a4 + b[9] * a2) + b[7] * a6 + b[5] * a4 + b[3] * a2 + b[1] * eye_)
+    v = a6 @ (b[12] * a6 + b[10] * a4 + b[8] * a2) + b[6] * a6 + b[4] * a4 + b[2] * a2 + b[0] * eye_
+    result = np.linalg.solve(v - u, v + u)
+    for _ in range(squarings):
+        result = result @ result
+    return result
+
+
+def _expm(x):
+    flat = x.reshape((-1,) + x.shape[-2:]).astype(np.complex128 if x.dtype.kind == "c" else np.float64)
+    return np.array([_expm_one(m) for m in flat]).reshape(x.shape).astype(x.dtype)
+
+
+def _expm_grad_kernel(g, x):
+    """The adjoint of expm's derivative at x applied to g: the top-right block of expm([[x^H, g], [0, x^H]])."""
+    n = x.shape[-1]
+    xh = np.conj(np.swapaxes(x, -1, -2))
+    block = np.zeros(x.shape[:-2] + (2 * n, 2 * n), dtype=np.result_type(x.dtype, g.dtype))
+    block[..., :n, :n], block[..., n:, n:], block[..., :n, n:] = xh, xh, g
+    return _expm(block)[..., :n, n:].astype(x.dtype)
+
+
+register("MatrixExponential", kernel=on_host(_expm), infer=lambda x: [(x.shape, x.dtype)], fresh=True,
+         grad=lambda op, g: [apply_op("MatrixExponentialGrad", [g, op.inputs[0]])])
+register("MatrixExponentialGrad", kernel=on_host(_expm_grad_kernel), infer=lambda g, x: [(x.shape, x.dtype)],
+         fresh=True)
+
+
+def expm(input, name=None):  # noqa: A002 - TF1's name
+    """The matrix exponential of each square matrix (scaling and squaring with a Pade approximant)."""
+    (x,) = _matrices("expm", input)
+    _check_system("expm", x, x)
+    return apply_op("MatrixExponential", [x], name=name or "matrix_exponential")

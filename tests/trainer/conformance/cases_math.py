@@ -204,6 +204,11 @@ LINALG = [
     ("linalg.pinv/rank_deficient", call("linalg.pinv", {"py": [[1.0, 2.0], [2.0, 4.0]]})),
     ("linalg.matrix_rank", call("linalg.matrix_rank", {"py": [[1.0, 2.0], [2.0, 4.0]]})),
     ("linalg.matrix_rank/full", call("linalg.matrix_rank", t("float64", (2, 3, 3), SQ))),
+    ("linalg.expm", call("linalg.expm", t("float64", (3, 3)), grad=True)),
+    ("linalg.expm/large", call("linalg.expm", t("float64", (2, 3, 3), SQ))),
+    ("linalg.expm/float32", call("linalg.expm", t("float32", (2, 2), "unit"))),
+    ("linalg.expm/complex", call("linalg.expm", t("complex128", (2, 2), "unit"))),
+    ("linalg.expm/not_square", call("linalg.expm", t("float32", (2, 3)))),
     ("linalg.normalize", call("linalg.normalize", t("float64"), axis=1, grad=True)),
     ("linalg.normalize/all", call("linalg.normalize", t("float32"))),
 ]
