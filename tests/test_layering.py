@@ -51,6 +51,9 @@ FLOORS = [
     ("trainer/queue.py", 8, "tf.queue"),
     ("trainer/python_io.py", 8, "tf.python_io"),
     ("trainer/debugging.py", 8, "tf.debugging"),
+    ("trainer/signal.py", 8, "tf.signal"),
+    ("trainer/bitwise.py", 8, "tf.bitwise"),
+    ("trainer/manip.py", 8, "tf.manip"),
     ("trainer/train/", 9, "tf.train"),  # optimizers, Saver, MonitoredSession; its hooks write summaries
     ("trainer/keras/", 10, "tf.keras"),  # compiles and fits on train's optimizers and sessions
     ("trainer/saved_model/", 10, "tf.saved_model"),  # a graph and its variables for serving, on train's Saver

@@ -114,6 +114,37 @@ from .ops.trig_ops import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, ri
 from .ops.tuple_ops import tuple
 from .ops.while_loop_ops import while_loop
 
+# TF1's math_ops, array_ops and linalg_ops names beyond the above: special functions, segment reductions, diagonals,
+# coordinate indexing, index arithmetic
+from .ops.check_ops import is_non_decreasing, is_strictly_increasing
+from .ops.clip_ops import clip_by_average_norm
+from .ops.depth_space_ops import depth_to_space, space_to_depth
+from .ops.diag_ops import matrix_diag, matrix_set_diag, tensor_diag_part as diag_part
+from .ops.gather_nd_ops import (gather_nd, scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_sub,
+                                tensor_scatter_nd_update)
+from .ops.gather_nd_ops import (tensor_scatter_nd_add as tensor_scatter_add, tensor_scatter_nd_sub as tensor_scatter_sub,
+                                tensor_scatter_nd_update as tensor_scatter_update)
+from .ops.index_ops import bincount, invert_permutation, meshgrid, roll, setdiff1d
+from .ops.segment_reduce_ops import (segment_max, segment_min, segment_prod, unsorted_segment_max,
+                                     unsorted_segment_mean, unsorted_segment_min, unsorted_segment_prod,
+                                     unsorted_segment_sqrt_n)
+from .ops.special_ops import digamma, erf, erfc, lbeta, lgamma, polygamma, zeta
+from .ops.complex_ops import angle, complex, conj, imag, real
+from .ops.solve_ops import cholesky_solve, matrix_solve, matrix_solve_ls, matrix_triangular_solve, svd
+from .ops.spectral_ops import fft, fft2d, fft3d, ifft, ifft2d, ifft3d
+from . import bitwise, manip, signal, signal as spectral  # tf.spectral: TF1's older name of tf.signal's transforms
+from .ops.depth_space_ops import batch_to_space, batch_to_space_nd, space_to_batch, space_to_batch_nd
+from .ops.type_checks import (assert_near, assert_proper_iterable, assert_rank_at_least, assert_rank_in,
+                              assert_same_float_dtype, assert_scalar, is_numeric_tensor, verify_tensor_all_finite)
+from .image.color import saturate_cast
+from .image.patches import extract_image_patches
+from .ops.partition_ops import dynamic_partition, dynamic_stitch
+from .ops.search_ops import (confusion_matrix, histogram_fixed_width, histogram_fixed_width_bins, searchsorted,
+                             unravel_index)
+from .ops.shape_functions import (accumulate_n, broadcast_dynamic_shape, broadcast_static_shape, ensure_shape,
+                                  parallel_stack, repeat, shape_n)
+from .ops.sort_ops import unique_with_counts
+
 # sessions and their options (TF1's client/, protobuf/config.proto)
 from .client.config import ConfigProto, GPUOptions, GraphOptions, OptimizerOptions, RunMetadata, RunOptions
 from .client.session import InteractiveSession, Session

@@ -8,3 +8,13 @@ __all__ = ["Assert", "assert_equal", "assert_greater", "assert_greater_equal", "
            "assert_less_equal", "assert_negative", "assert_non_negative", "assert_non_positive",
            "assert_none_equal", "assert_positive", "assert_rank", "assert_type", "check_numerics", "is_finite",
            "is_inf", "is_nan"]
+
+from .ops.check_ops import is_non_decreasing, is_strictly_increasing
+
+__all__ += ["is_non_decreasing", "is_strictly_increasing"]
+from .ops.type_checks import (assert_near, assert_proper_iterable, assert_rank_at_least, assert_rank_in,
+                              assert_same_float_dtype, assert_scalar, is_numeric_tensor,
+                              verify_tensor_all_finite as assert_all_finite)
+
+__all__ += ["assert_all_finite", "assert_near", "assert_proper_iterable", "assert_rank_at_least", "assert_rank_in",
+            "assert_same_float_dtype", "assert_scalar", "is_numeric_tensor"]

@@ -1,4 +1,5 @@
 """tg.linalg: TF1's tf.linalg namespace (the parts built on contractions and reductions)."""
+from .unsupported import missing_names
 from .ops.linalg_ops import (einsum, eye, matrix_diag_part as diag_part, matrix_transpose as transpose, norm,
                              tensordot, trace)
 from .ops.math_ops import matmul
@@ -15,3 +16,35 @@ __all__ += ["band_part", "qr"]
 __all__ += ["cross", "tensor_diag"]
 __all__ += ["cholesky"]
 __all__ += ["eigh", "eigvalsh"]
+
+from .ops.clip_ops import global_norm
+from .ops.diag_ops import matrix_diag as diag, matrix_set_diag as set_diag, tensor_diag_part
+
+__all__ += ["diag", "global_norm", "set_diag", "tensor_diag_part"]
+from .ops.solve_ops import (adjoint, cholesky_solve, logdet, lstsq, matrix_rank, matrix_solve as solve,
+                            matrix_triangular_solve as triangular_solve, matvec, normalize, pinv, slogdet, svd)
+
+__all__ += ["adjoint", "cholesky_solve", "logdet", "lstsq", "matrix_rank", "matvec", "normalize", "pinv", "slogdet",
+            "solve", "svd", "triangular_solve"]
+from .ops.linalg_ops import matrix_transpose
+from .ops.solve_ops import expm
+
+__all__ += ["expm", "matrix_transpose"]
+
+# what tf.linalg has and ringflow does not: each fails with why and what to use instead
+OPERATORS = ("the LinearOperator classes: build the dense matrix and use tf.linalg's functions (matmul, solve, "
+             "logdet, ...)")
+MISSING = {name: OPERATORS for name in ["LinearOperator", "LinearOperatorAdjoint", "LinearOperatorBlockDiag",
+                                        "LinearOperatorBlockLowerTriangular", "LinearOperatorCirculant",
+                                        "LinearOperatorCirculant2D", "LinearOperatorCirculant3D",
+                                        "LinearOperatorComposition", "LinearOperatorDiag", "LinearOperatorFullMatrix",
+                                        "LinearOperatorHouseholder", "LinearOperatorIdentity",
+                                        "LinearOperatorInversion", "LinearOperatorKronecker",
+                                        "LinearOperatorLowRankUpdate", "LinearOperatorLowerTriangular",
+                                        "LinearOperatorPermutation", "LinearOperatorScaledIdentity",
+                                        "LinearOperatorToeplitz", "LinearOperatorTridiag", "LinearOperatorZeros"]}
+MISSING.update(dict.fromkeys(["tridiagonal_matmul", "tridiagonal_solve", "eigh_tridiagonal"],
+                             "tridiagonal solvers: build the dense matrix and use matmul, solve or eigh"))
+MISSING.update(dict.fromkeys(["lu", "lu_solve", "lu_matrix_inverse", "lu_reconstruct"],
+                             "the LU factorization: use solve, inv or det"))
+__getattr__ = missing_names(__name__, reasons=MISSING)

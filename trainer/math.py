@@ -26,3 +26,40 @@ __all__ = ["abs", "add", "add_n", "argmax", "argmin", "ceil", "cos", "count_nonz
            "truediv", "unsorted_segment_sum"]
 __all__ += ["acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cosh", "divide_no_nan", "log_sigmoid", "rint",
             "sinh", "truncatediv", "truncatemod"]
+
+# the special functions, segment reductions and index arithmetic filled in from TF1's tf.math
+from .ops.activation_ops import softsign
+from .ops.check_ops import is_non_decreasing, is_strictly_increasing
+from .ops.division_ops import reciprocal_no_nan, scalar_mul
+from .ops.index_ops import bincount, invert_permutation
+from .ops.reduction_ops import reduce_std, reduce_variance
+from .ops.segment_reduce_ops import (segment_max, segment_min, segment_prod, unsorted_segment_max,
+                                     unsorted_segment_mean, unsorted_segment_min, unsorted_segment_prod,
+                                     unsorted_segment_sqrt_n)
+from .ops.special_ops import (digamma, erf, erfc, lbeta, lgamma, multiply_no_nan, polygamma, polyval, xdivy, xlogy,
+                              zeta)
+from .ops.zero_fraction_ops import zero_fraction
+
+__all__ += ["bincount", "digamma", "erf", "erfc", "invert_permutation", "is_non_decreasing", "is_strictly_increasing",
+            "lbeta", "lgamma", "multiply_no_nan", "polygamma", "polyval", "reciprocal_no_nan", "reduce_std",
+            "reduce_variance", "scalar_mul", "segment_max", "segment_min", "segment_prod", "softsign",
+            "unsorted_segment_max", "unsorted_segment_mean", "unsorted_segment_min", "unsorted_segment_prod",
+            "unsorted_segment_sqrt_n", "xdivy", "xlogy", "zero_fraction", "zeta"]
+
+from .ops.complex_ops import angle, conj, imag, real
+
+__all__ += ["angle", "conj", "imag", "real"]
+
+from .ops.reduction_ops import cumulative_logsumexp, reduce_euclidean_norm
+from .ops.search_ops import confusion_matrix
+from .ops.shape_functions import accumulate_n
+from .ops.special_ops import erfcinv, erfinv, ndtri, nextafter
+
+__all__ += ["accumulate_n", "confusion_matrix", "cumulative_logsumexp", "erfcinv", "erfinv", "ndtri", "nextafter",
+            "reduce_euclidean_norm"]
+from .ops.special_ops import xlog1py
+
+__all__ += ["xlog1py"]
+from .ops.search_ops import approx_max_k, approx_min_k
+
+__all__ += ["approx_max_k", "approx_min_k"]

@@ -4,7 +4,8 @@ records, images, the queues TF 1.15 lists here too, and write_graph.
 Named tf_io.py, exported as tg.io, so no module of the package is called like the standard library's io.
 """
 from .ops.data_flow_ops import PaddingFIFOQueue, PriorityQueue, QueueBase, RandomShuffleQueue
-from .ops.image_decode_ops import decode_bmp, decode_gif, decode_image, decode_jpeg, decode_png
+from .image.codecs import decode_image, decode_png, encode_png, is_jpeg
+from .ops.image_decode_ops import decode_bmp, decode_gif, decode_jpeg
 from .ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, VarLenFeature, decode_csv, decode_raw,
                               parse_example, parse_single_example)
 from .framework.graph_io import write_graph
@@ -15,5 +16,5 @@ from .platform.tfrecord import TFRecordCompressionType, TFRecordOptions, TFRecor
 __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "PaddingFIFOQueue", "PriorityQueue",
            "QueueBase", "RandomShuffleQueue", "TFRecordCompressionType", "TFRecordOptions", "TFRecordWriter",
            "VarLenFeature", "decode_bmp", "decode_csv", "decode_gif", "decode_image", "decode_jpeg", "decode_png",
-           "decode_raw", "gfile", "match_filenames_once", "matching_files", "parse_example",
+           "decode_raw", "encode_png", "gfile", "is_jpeg", "match_filenames_once", "matching_files", "parse_example",
            "parse_single_example", "read_file", "tf_record_iterator", "write_file", "write_graph"]

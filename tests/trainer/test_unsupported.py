@@ -32,6 +32,7 @@ MODULES = {
     "trainer.estimator": ("tf.estimator", "WarmStartSettings", "Scaffold"),
     "trainer.feature_column": ("tf.feature_column", None, None),
     "trainer.horovod": ("hvd", "elastic", "restart a job from its checkpoint"),
+    "trainer.image": ("tf.image", "encode_jpeg", "encode_png"),
     "trainer.keras": ("tf.keras", None, None),
     "trainer.keras.applications": ("tf.keras.applications", "EfficientNetB0", "ResNet50"),
     "trainer.keras.backend": ("tf.keras.backend", None, None),
@@ -40,7 +41,9 @@ MODULES = {
     "trainer.keras.preprocessing": ("tf.keras.preprocessing", None, None),
     "trainer.keras.preprocessing.sequence": ("tf.keras.preprocessing.sequence", None, None),
     "trainer.keras.utils": ("tf.keras.utils", None, None),
+    "trainer.linalg": ("tf.linalg", "LinearOperatorDiag", "dense matrix"),
     "trainer.metrics": ("tf.metrics", "mean_iou", "does not implement"),
+    "trainer.nn": ("tf.nn", "ctc_loss", "temporal classification"),
     "trainer.python.framework.ops": ("tf.python.framework.ops", None, None),
     "trainer.train": ("tf.train", None, None),
 }

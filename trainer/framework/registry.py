@@ -64,6 +64,12 @@ def on_host(make):
     return made
 
 
+def host_kernel(forward):
+    """on_host for an op whose `forward(*numpy arrays, **attrs)` needs host arrays (strings, special functions,
+    codecs, factorizations, index arithmetic ringflow has no device kernel for): one round trip per run."""
+    return on_host(lambda op, session: functools.partial(forward, **op.attrs))
+
+
 def register(op_type, forward=None, *, kernel=None, infer=None, grad=None, view=False, ref_inputs=0,
              constant=False, fresh=False, inplace=None, into=None, destinations=None, persistent=False):
     """Register an op type with every property the session relies on (see OpDef); returns its OpDef."""

@@ -4,11 +4,14 @@ central_crop. Built from StridedSlice and Pad, whose gradients put the values ba
 The box must be known while building (Python ints, or constants), and so must the image's height and width:
 that is how the CIFAR-10 and MNIST input pipelines use them.
 """
+import math
+
 from ..framework.graph_wrappers import name_scope
 from ..ops.slice_ops import strided_slice
 from ..ops.pad_ops import pad
 from ..ops.tensor_util import static_ints, static_shape
 from .geometry import image_tensor, is_batch
+from .resize import ResizeMethod, resize_images
 
 
 def _int(value, what):
@@ -99,3 +102,23 @@ def central_crop(image, central_fraction):
         top = int((float(height) - float(height) * central_fraction) / 2)  # TF1's rounding, in float64
         left = int((float(width) - float(width) * central_fraction) / 2)
         return _box(image, (slice(top, height - top), slice(left, width - left)))
+
+
+def resize_image_with_pad(image, target_height, target_width, method=ResizeMethod.BILINEAR, align_corners=False):
+    """The image resized to fit target_height x target_width keeping its aspect ratio, then zero-padded (centred)
+    to exactly that size."""
+    with name_scope("resize_image_with_pad"):
+        image = image_tensor(image, "resize_image_with_pad")
+        height, width = height_width(image, "resize_image_with_pad")
+        target_height = _int(target_height, "resize_image_with_pad: target_height")
+        target_width = _int(target_width, "resize_image_with_pad: target_width")
+        if target_height <= 0 or target_width <= 0:
+            raise ValueError(f"resize_image_with_pad: target size must be positive, got {target_height}x"
+                             f"{target_width}")
+        ratio = max(width / target_width, height / target_height)
+        new_height, new_width = height / ratio, width / ratio
+        resized = resize_images(image, [int(math.floor(new_height)), int(math.floor(new_width))], method=method,
+                                align_corners=align_corners)
+        top = max(0, int(math.floor((target_height - new_height) / 2)))
+        left = max(0, int(math.floor((target_width - new_width) / 2)))
+        return pad_to_bounding_box(resized, top, left, target_height, target_width)

@@ -146,3 +146,15 @@ def fused_batch_norm(x, scale, offset, mean=None, variance=None, epsilon=0.001, 
         if data_format == "NCHW":
             y = transpose(y, (0, 3, 1, 2))
         return y, batch_mean, batch_variance
+
+
+
+def batch_norm_with_global_normalization(t=None, m=None, v=None, beta=None, gamma=None, variance_epsilon=None,
+                                         scale_after_normalization=None, name=None, input=None, mean=None,  # noqa: A002
+                                         variance=None):
+    """TF1's older batch_normalization: t normalized with the global m and v, shifted by beta, scaled by gamma only
+    when scale_after_normalization."""
+    t = input if t is None else t
+    m, v = mean if m is None else m, variance if v is None else v
+    with name_scope(name or "batchnorm"):
+        return batch_normalization(t, m, v, beta, gamma if scale_after_normalization else None, variance_epsilon)

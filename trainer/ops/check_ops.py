@@ -125,6 +125,25 @@ def assert_integer(x, message=None, name=None):
     return no_op(name=name or "assert_integer")
 
 
+def _monotone(x, name, compare, default_name):
+    x = convert_to_tensor(x)
+    if x.dtype.kind not in "iuf":
+        raise TypeError(f"{default_name} needs a numeric input, got {x.name!r} of dtype {x.dtype.name}")
+    with name_scope(name or default_name):
+        flat = apply_op("Reshape", [x], shape=(-1,))
+        return reduce_all(compare(flat[:-1], flat[1:]))
+
+
+def is_non_decreasing(x, name=None):
+    """True when each element of x (flattened) is <= the next; True for fewer than two elements."""
+    return _monotone(x, name, less_equal, "is_non_decreasing")
+
+
+def is_strictly_increasing(x, name=None):
+    """True when each element of x (flattened) is < the next; True for fewer than two elements."""
+    return _monotone(x, name, less, "is_strictly_increasing")
+
+
 def _check_numerics_kernel(op, session):
     message = op.attrs["message"]
 
@@ -176,4 +195,4 @@ def add_check_numerics_ops():
 __all__ = ["Assert", "add_check_numerics_ops", "assert_equal", "assert_greater", "assert_greater_equal",
            "assert_integer", "assert_less", "assert_less_equal", "assert_negative", "assert_non_negative",
            "assert_non_positive", "assert_none_equal", "assert_positive", "assert_rank", "assert_type",
-           "check_numerics"]
+           "check_numerics", "is_non_decreasing", "is_strictly_increasing"]

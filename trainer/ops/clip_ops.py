@@ -1,10 +1,13 @@
 """Clipping values and norms, as TF1 builds them (so the gradients are TF1's too)."""
 from ..framework.tensor import Tensor
 from ..framework.graph_wrappers import name_scope
+from .array_ops import cast
 from .core_ops import convert_to_tensor, identity
+from .cwise_ops import rsqrt
 from .math_ops import greater, maximum, minimum, ones_like, sqrt, where
 from .nn_ops import l2_loss
 from .reduction_ops import reduce_sum
+from .shape_ops import size
 from .stack_ops import stack
 
 
@@ -51,3 +54,12 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     return clipped, norm
 
 
+
+
+def clip_by_average_norm(t, clip_norm, name=None):
+    """t scaled so that its L2 norm divided by its number of elements is at most clip_norm (TF1's deprecated op)."""
+    with name_scope(name or "clip_by_average_norm"):
+        t = convert_to_tensor(t)
+        count = cast(size(t), t.dtype)
+        inverse_norm = rsqrt(reduce_sum(t * t))
+        return identity(t * clip_norm * minimum(inverse_norm * count, 1.0 / clip_norm))

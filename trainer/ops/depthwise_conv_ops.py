@@ -23,12 +23,25 @@ def _grad(op, g):
 
 
 register("DepthwiseConv2dNative", taps.depthwise, infer=_infer, grad=_grad, fresh=True)
+def _input_grad_grad(op, d):
+    # linear in the output gradient and the filter; x gives only the shape (TF1's input_sizes)
+    g, _, w = op.inputs
+    return [apply_op("DepthwiseConv2dNative", [d, w], **op.attrs), None,
+            apply_op("DepthwiseConv2dNativeBackpropFilter", [d, g, w], **op.attrs)]
+
+
+def _filter_grad_grad(op, d):
+    x, g, w = op.inputs
+    return [apply_op("DepthwiseConv2dNativeBackpropInput", [g, x, d], **op.attrs),
+            apply_op("DepthwiseConv2dNative", [x, d], **op.attrs), None]
+
+
 register("DepthwiseConv2dNativeBackpropInput",
          lambda g, x, w, **attrs: taps.depthwise_input_grad(g, x.shape, w, **attrs),
-         infer=lambda g, x, w, **a: [(x.shape, g.dtype)], fresh=True)
+         infer=lambda g, x, w, **a: [(x.shape, g.dtype)], grad=_input_grad_grad, fresh=True)
 register("DepthwiseConv2dNativeBackpropFilter",
          lambda x, g, w, **attrs: taps.depthwise_filter_grad(x, g, w.shape, **attrs),
-         infer=lambda x, g, w, **a: [(w.shape, g.dtype)], fresh=True)
+         infer=lambda x, g, w, **a: [(w.shape, g.dtype)], grad=_filter_grad_grad, fresh=True)
 
 
 def depthwise_conv2d_native(input, filter, strides, padding, data_format="NHWC", dilations=None,  # noqa: A002

@@ -63,3 +63,13 @@ def scalar_mul(scalar, x, name=None):
         raise ValueError(f"scalar_mul needs a scalar, got {scalar.name!r} of shape {scalar.shape}")
     with name_scope(name or "scalar_mul"):
         return scalar * x
+
+
+def reciprocal_no_nan(x, name=None):
+    """1 / x, and 0 where x is 0."""
+    x = convert_to_tensor(x)
+    if x.dtype.kind not in "fc":
+        raise TypeError(f"reciprocal_no_nan takes floating-point or complex inputs, got {x.name!r} of dtype "
+                        f"{x.dtype.name}: tg.cast it first")
+    with name_scope(name or "reciprocal_no_nan"):
+        return div_no_nan(ones_like(x), x)

@@ -71,6 +71,8 @@ def _given_grad_y(y, gy):
 
 
 def _ones_for(y):
+    if y.dtype.is_complex:  # TF1: a complex y has no natural "ones" direction
+        raise TypeError(f"Gradients of complex tensors ({y.name!r}) must set grad_ys (y.dtype = {y.dtype.name})")
     if y.ndim is not None and None not in y.shape and len(y.shape) <= 1 and y.dtype.kind == "f":
         return constant(np.ones(y.shape, dtype=y.dtype), name="grad_ys")
     return ones_like(y, name="grad_ys")

@@ -87,3 +87,20 @@ def compute_fans(shape):
         return shape[0], shape[1]
     receptive = int(np.prod(shape[:-2]))
     return shape[-2] * receptive, shape[-1] * receptive
+
+
+class identity_initializer:
+    """gain times the identity matrix, for 2-D shapes only (TF1's tf.initializers.identity)."""
+
+    def __init__(self, gain=1.0, dtype=dtypes.float32):
+        self.gain, self.dtype = gain, dtypes.as_dtype(dtype)
+
+    def __call__(self, shape, dtype=None, partition_info=None):
+        if shape is None or len(shape) != 2:
+            raise ValueError(f"Identity matrix initializer can only be used for 2D matrices, got shape {shape!r}")
+        dtype = dtypes.as_dtype(dtype or self.dtype)
+        return constant(self.gain * np.eye(*[int(d) for d in shape], dtype=dtype), dtype=dtype, name="Initializer")
+
+
+# tf.initializers' short names
+zeros, ones, identity = zeros_initializer, ones_initializer, identity_initializer

@@ -25,7 +25,8 @@ INPUT_KINDS = {
     **dict.fromkeys(["Exp", "Log", "Sqrt", "Rsqrt", "Log1p", "Expm1", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan",
                      "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "Sigmoid", "Tanh", "Ceil", "Floor", "Rint", "IsFinite",
                      "IsNan", "IsInf", "Softplus", "Softsign", "Elu", "Selu", "LeakyRelu", "Atan2", "Softmax",
-                     "LogSoftmax", "L2Loss"], FLOATS),
+                     "LogSoftmax", "L2Loss", "Erf", "Erfc", "Lgamma", "Digamma", "Zeta", "Polygamma", "Xlogy",
+                     "Xdivy", "MulNoNan", "Erfinv", "Ndtri", "NextAfter", "Xlog1py"], FLOATS),
     **dict.fromkeys(["RealDiv", "DivNoNan", "TruncateMod", "MatMul", "Cumsum", "Cumprod"], NUMBERS),
     **dict.fromkeys(["Neg", "Square", "Abs", "Sign", "Relu", "Relu6", "Round", "Reciprocal", "Add", "AddV2", "Sub",
                      "Mul", "Div", "FloorDiv", "FloorMod", "Pow", "Maximum", "Minimum", "SquaredDifference", "Less",
@@ -124,11 +125,17 @@ def _select_grad(pick_x):
     return grad
 
 
+def conj_if_complex(t):
+    """t's complex conjugate (complex_ops registers Conj), t itself when real: TF1's products conjugate the other
+    factor in their gradients."""
+    return apply_op("Conj", [t]) if t.dtype.kind == "c" else t
+
+
 _BINARY = {  # type: (forward, gradient)
     "Add": (np.add, lambda op, g: [unbroadcast(g, op.inputs[0]), unbroadcast(g, op.inputs[1])]),
     "Sub": (np.subtract, lambda op, g: [unbroadcast(g, op.inputs[0]), unbroadcast_negated(g, op.inputs[1])]),
-    "Mul": (np.multiply, lambda op, g: [unbroadcast(g * op.inputs[1], op.inputs[0]),
-                                        unbroadcast(g * op.inputs[0], op.inputs[1])]),
+    "Mul": (np.multiply, lambda op, g: [unbroadcast(g * conj_if_complex(op.inputs[1]), op.inputs[0]),
+                                        unbroadcast(g * conj_if_complex(op.inputs[0]), op.inputs[1])]),
     "RealDiv": (np.true_divide, lambda op, g: [unbroadcast(g / op.inputs[1], op.inputs[0]),
                                                unbroadcast(-g * op.outputs[0] / op.inputs[1], op.inputs[1])]),
     "Pow": (np.power, _pow_grad),
@@ -238,7 +245,7 @@ def _matmul_kernel(op, session):
 
 
 def _matmul_grad(op, g):
-    a, b = op.inputs
+    a, b = (conj_if_complex(t) for t in op.inputs)
     ta, tb = op.attrs["transpose_a"], op.attrs["transpose_b"]
     if not ta and not tb:
         return [matmul(g, b, transpose_b=True), matmul(a, g, transpose_a=True)]

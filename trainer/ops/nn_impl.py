@@ -3,12 +3,14 @@ swish, crelu and the weighted sigmoid cross entropy."""
 import numpy as np
 
 from ..framework.graph_wrappers import name_scope
-from .array_ops import cast, concat
+from .array_ops import cast, concat, shape
 from .clip_ops import clip_by_norm
 from .core_ops import constant, convert_to_tensor
 from .cwise_ops import log1p, rsqrt, squared_difference, stop_gradient
 from .gather_ops import gather
-from .math_ops import abs as abs_, binary_operands, exp, matmul, maximum, multiply, square
+from .division_ops import div_no_nan
+from .math_ops import (abs as abs_, binary_operands, exp, log, matmul, maximum, multiply, square, where,
+                       zeros_like)
 from .nn_ops import bias_add, relu, sigmoid
 from .reduction_ops import reduce_mean, reduce_sum
 from .shape_ops import squeeze
@@ -112,3 +114,43 @@ def weighted_cross_entropy_with_logits(labels=None, logits=None, pos_weight=None
                              f"{z.name!r} of shape {z.shape}")
         log_weight = 1.0 + (pos_weight - 1.0) * z
         return (1.0 - z) * x + log_weight * (log1p(exp(-abs_(x))) + maximum(-x, 0.0))
+
+
+def relu_layer(x, weights, biases, name=None):
+    """relu(matmul(x, weights) + biases)."""
+    with name_scope(name or "relu_layer") as scope:
+        return relu(bias_add(matmul(x, weights), biases), name=scope)
+
+
+def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
+    """exp(log_input) - log_input * targets per element; with compute_full_loss, plus Stirling's approximation
+    of log(targets!) where targets > 1."""
+    with name_scope(name or "log_poisson_loss"):
+        log_input = convert_to_tensor(log_input)
+        targets = convert_to_tensor(targets, dtype=log_input.dtype)
+        if log_input.shape.ndims is not None and targets.shape.ndims is not None and \
+                not log_input.shape.is_compatible_with(targets.shape):
+            raise ValueError(f"log_input and targets must have the same shape ({log_input.shape} vs {targets.shape})")
+        result = exp(log_input) - log_input * targets
+        if compute_full_loss:
+            zero, half_log_two_pi = np.array(0.0, log_input.dtype), np.array(0.5 * np.log(2 * np.pi), log_input.dtype)
+            stirling = targets * log(targets) - targets + 0.5 * log(targets) + half_log_two_pi
+            result = result + where(targets > 1.0, stirling, zeros_like(targets) + zero)
+        return result
+
+
+def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
+    """The per-example losses (times sample_weight) summed and divided by the global batch size (this batch's size
+    when None: one replica, as a ringflow rank computes its own loss)."""
+    with name_scope("compute_average_loss"):
+        losses = convert_to_tensor(per_example_loss)
+        if sample_weight is not None:
+            losses = losses * cast(convert_to_tensor(sample_weight), losses.dtype)
+        if global_batch_size is None:
+            global_batch_size = cast(shape(losses)[0], losses.dtype)
+        return div_no_nan(reduce_sum(losses), cast(convert_to_tensor(global_batch_size), losses.dtype))
+
+
+def scale_regularization_loss(regularization_loss):
+    """The summed regularization loss, divided by the number of replicas (one per ringflow graph)."""
+    return reduce_sum(convert_to_tensor(regularization_loss))

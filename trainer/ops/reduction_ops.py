@@ -8,6 +8,7 @@ from .core_ops import convert_to_tensor
 from .cwise_ops import is_finite, stop_gradient
 from .math_ops import add, check_input_kind, equal, exp, log, not_equal, where, zeros_like
 from ..framework.registry import apply_op, get_array_module, register
+from .scan_ops import cumsum
 from .tensor_util import argument_lookup, constant_value, static_shape
 
 
@@ -195,3 +196,46 @@ def count_nonzero(input_tensor=None, axis=None, keepdims=None, dtype=dtypes.int6
         nonzero = apply_op("Cast", [not_equal(x, np.zeros((), dtype=x.dtype))], dtype=dtypes.int64)
         return cast(reduce_sum(nonzero, axis=axes, keepdims=keepdims), dtype)
 
+
+
+def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
+    """The mean squared deviation from the mean over `axis` (of |x - mean| for complex x), as tf.math's."""
+    x = convert_to_tensor(input_tensor)
+    if x.dtype.kind not in "fc":
+        raise TypeError(f"reduce_variance needs a floating-point or complex input, got {x.name!r} of dtype "
+                        f"{x.dtype.name}: tg.cast it first")
+    axes, keepdims = reduction_args(x, axis, keepdims, None, None)
+    with name_scope(name or "reduce_variance"):
+        deviations = x - reduce_mean(x, axis=axes, keepdims=True)
+        squared = apply_op("Square", [deviations]) if x.dtype.kind == "f" else apply_op("Abs", [deviations]) ** 2
+        return reduce_mean(squared, axis=axes, keepdims=keepdims)
+
+
+def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
+    """The standard deviation over `axis`: sqrt(reduce_variance)."""
+    with name_scope(name or "reduce_std"):
+        return apply_op("Sqrt", [reduce_variance(input_tensor, axis=axis, keepdims=keepdims)])
+
+
+def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
+    """sqrt(sum(x ** 2)) over `axis`, in x's dtype (integer inputs give the truncated integer root, as TF's)."""
+    x = convert_to_tensor(input_tensor)
+    axes, keepdims = reduction_args(x, axis, keepdims, None, None)
+    with name_scope(name or "EuclideanNorm"):
+        squares = reduce_sum(x * x, axis=axes, keepdims=keepdims)
+        if x.dtype.kind in "iu":
+            return cast(apply_op("Sqrt", [cast(squares, dtypes.float64)]), x.dtype)
+        return apply_op("Sqrt", [squares])
+
+
+def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
+    """log(cumsum(exp(x))) along `axis`, shifted by the (finite) max so large values do not overflow."""
+    x = convert_to_tensor(x)
+    if x.dtype.kind != "f":
+        raise TypeError(f"cumulative_logsumexp needs a floating-point input, got {x.name!r} of dtype "
+                        f"{x.dtype.name}")
+    with name_scope(name or "CumulativeLogsumexp"):
+        raw_max = reduce_max(x, axis=axis, keepdims=True)
+        shift = stop_gradient(where(is_finite(raw_max), raw_max, zeros_like(raw_max)))
+        total = cumsum(exp(x - shift), axis=axis, exclusive=exclusive, reverse=reverse)
+        return log(total) + shift

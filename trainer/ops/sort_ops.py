@@ -1,8 +1,11 @@
 """Order-based ops: unique (first-occurrence order), sort and argsort along an axis, with sort's gradient."""
+import numpy as np
+
 from ..framework import dtypes
 from ..platform.errors import InvalidArgumentError
 from .core_ops import convert_to_tensor
 from ..framework.registry import apply_op, get_array_module, register
+from ..framework.registry import host_kernel
 from .tensor_util import constant_value, normalize_axis, static_shape
 
 
@@ -84,3 +87,23 @@ def sort(values, axis=-1, direction="ASCENDING", name=None):
     x, axis, descending = _order("sort", values, axis, direction)
     indices = apply_op("Argsort", [x], name=f"{name or 'sort'}_indices", axis=axis, descending=descending)
     return apply_op("TakeAlongAxis", [x, indices], name=name or "sort", axis=axis)
+
+
+def _unique_with_counts(x, out_idx):
+    values, idx = _unique(x, out_idx)
+    return values, idx, np.bincount(idx, minlength=len(values)).astype(out_idx)
+
+
+register("UniqueWithCounts", kernel=host_kernel(_unique_with_counts), fresh=True,
+         infer=lambda x, out_idx: [((None,), x.dtype), (static_shape(x), out_idx), ((None,), out_idx)])
+
+
+def unique_with_counts(x, out_idx=dtypes.int32, name=None):
+    """(y, idx, count): unique's values and positions, and how often each value occurs in x."""
+    x = convert_to_tensor(x)
+    if x.ndim not in (None, 1):
+        raise ValueError(f"unique_with_counts needs a 1-D tensor, got {x.name!r} of shape {x.shape}")
+    out_idx = dtypes.as_dtype(out_idx)
+    if out_idx not in (dtypes.int32, dtypes.int64):
+        raise TypeError(f"unique_with_counts: out_idx must be int32 or int64, got {out_idx.name}")
+    return apply_op("UniqueWithCounts", [x], name=name or "UniqueWithCounts", out_idx=out_idx)

@@ -11,6 +11,8 @@ import pytest
 
 import trainer as tg
 from tests.trainer import strict_device
+from tests.trainer.conformance import families, xfails
+from tests.trainer.conformance.test_tf_oracle import RECORDED, differences, replay
 from trainer.client import session as session_module
 from trainer.client.devices import default_device
 from trainer.contrib.factorization.cluster_init import kmeans_plus_plus_initialization
@@ -182,7 +184,11 @@ def test_op_suite_on_the_standin_and_every_op_type_ran_there():
                             *[os.path.join(HERE, f) for f in OP_TEST_FILES]])
         for build in CASES:
             run_on(None, build)
+        # the math family of the conformance table is its ops' test: replayed here, it must still agree with TF
+        disagree = {name: differences(RECORDED["cases"][name], replay(case))
+                    for name, case in families.families()["math"].cases().items() if not xfails.reason(name)}
     assert code == 0, "an op test failed on the strict device stand-in (see the output above)"
+    assert {name: found for name, found in disagree.items() if found} == {}
     missing = sorted(t for t in set(OPS) - ran - MULTI_RANK_OPS if not _registered_by_a_test(t))
     assert not missing, f"op types no test ran on the strict device stand-in: {missing}; add a test to one of " \
                         f"{OP_TEST_FILES} or a case to CASES"

@@ -6,7 +6,7 @@ sides are compared on: values, dtypes, static shapes, names, collections, or the
 raised. Inputs are regenerated from each case's description, so the fixtures hold only TensorFlow's answers.
 
 An argument in a case is plain JSON: {"t": dtype, "shape": ..., "dom": ...} a constant, {"p": ...} a placeholder
-(static shape with None, fed at run time with "feed"), {"py": v} a Python scalar, {"np": dtype, "v": v} a numpy
+(static shape with None, fed at run time with "feed"), {"py": v} a Python scalar, {"b64": text} bytes, {"np": dtype, "v": v} a numpy
 scalar, {"list": [...]} a Python list of arguments, {"init": name} an initializer, {"var": constant} a Variable
 initialized to it, {"fn": path, "kwargs": {...}} the module's function with those keywords bound (a callable for
 cond, while_loop, map_fn and the folds); anything else is passed as is.
@@ -15,6 +15,7 @@ Seeded random cases add "graph_seed" (tf.set_random_seed before building), "runs
 in one session: each run's values are recorded, so the second draw is compared too) and "exact" (values compared
 bit for bit, not within the dtype's tolerance).
 """
+import base64
 import contextlib
 import functools
 import operator
@@ -481,6 +482,8 @@ def values(dtype, shape, dom="any", salt=0):
               "ge1": 1.0 + base * 0.3, "prob": (base + 1) / 15.0}.get(dom)
     if dom == "diag":
         floats = base * 0.1 + 3.0 * np.eye(*shape[-2:])
+    if dtype.startswith("complex"):  # an imaginary part of its own, so that conjugation shows
+        return (floats + 1j * values("float64", shape, dom, salt + 1)).astype(dtype)
     return floats.astype(dtype)
 
 
@@ -506,6 +509,8 @@ class Builder:
             self.feed[x] = values(a["p"], a["feed"], a["dom"], a["salt"])
         elif isinstance(a, dict) and "py" in a:
             return a["py"]
+        elif isinstance(a, dict) and "b64" in a:  # bytes (an encoded image), which JSON cannot hold as they are
+            return base64.b64decode(a["b64"])
         elif isinstance(a, dict) and "np" in a:
             return np.dtype(a["np"]).type(a["v"])
         elif isinstance(a, dict) and "list" in a:
@@ -520,7 +525,7 @@ class Builder:
             return functools.partial(resolve(tf, a["fn"]), **{k: self.arg(v) for k, v in a["kwargs"].items()})
         else:
             return a
-        if x.dtype.name.startswith("float"):
+        if x.dtype.name.startswith(("float", "complex")):
             self.inputs.append(x)
         return x
 
@@ -591,6 +596,8 @@ def encode(array):
         return {"dtype": "object", "value": None}
     if array.dtype.kind in "SUO":
         return {"dtype": "object", "value": None}
+    if array.dtype.kind == "c":  # JSON has no complex numbers: the real and imaginary parts in a last axis
+        return {"dtype": array.dtype.name, "value": np.stack([array.real, array.imag], -1).tolist()}
     return {"dtype": array.dtype.name, "value": array.tolist()}
 
 

@@ -23,7 +23,8 @@ RECORDED = dict(next(iter(FIXTURES.values())),
                 cases={name: answer for fixture in FIXTURES.values() for name, answer in fixture["cases"].items()})
 TABLE = families.table()
 TOLERANCE = {"float32": dict(rtol=2e-5, atol=2e-6), "float64": dict(rtol=1e-9, atol=1e-12),
-             "float16": dict(rtol=1e-3, atol=1e-3)}
+             "float16": dict(rtol=1e-3, atol=1e-3), "complex64": dict(rtol=2e-5, atol=2e-6),
+             "complex128": dict(rtol=1e-9, atol=1e-12)}
 
 
 def compare_values(path, tf_value, rf_value):

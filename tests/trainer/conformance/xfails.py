@@ -67,6 +67,27 @@ KNOWN = {
      "follows, raises InvalidArgumentError (\"Cholesky decomposition was not successful\")"): [
         "errors/cholesky/singular",
     ],
+    # the math family (cases_math.py)
+    ("TF's gradient of gather_nd with one index per row is an IndexedSlices (fetched as IndexedSlicesValue); "
+     "ringflow's is a dense Tensor"): [
+        "math/gather_nd/slices",
+    ],
+    ("TF's clip_by_average_norm divides a float32 constant 1.0 by clip_norm and so refuses float64 tensors "
+     "(TypeError); ringflow clips them in their own dtype"): [
+        "math/clip_by_average_norm/large",
+    ],
+    ("TF's rfft gradient adds terms of the input's length to terms of fft_length's and fails (ValueError) when the "
+     "two differ; ringflow's crops or pads the gradient back to the input"): [
+        "math/signal.rfft/length",
+    ],
+    ("a float64 image is adjusted in float32, as TF does, but ringflow's float32 arithmetic rounds differently "
+     "from TF's kernels (about 1e-7), beyond the float64 tolerance"): [
+        "math/image.adjust_gamma/float64", "math/image.adjust_hue/negative", "math/image.adjust_saturation/half",
+    ],
+    ("TF 2.15's CPU build has no ApproxTopK kernel for the minimum (is_max_k=False), so its approx_min_k fails at "
+     "Session.run; ringflow computes it"): [
+        "math/nn.approx_min_k",
+    ],
 }
 
 

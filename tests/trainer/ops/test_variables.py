@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 import trainer as tg
+from trainer.ops.core_ops import snapshot
 
 
 @pytest.fixture(autouse=True)
@@ -116,3 +117,18 @@ def test_truncated_normal_stays_within_two_stddevs():
         sess.run(v.initializer)
         x = sess.run(v)
     assert x.min() >= 0.0 and x.max() <= 2.0 and abs(x.mean() - 1.0) < 0.02
+
+
+def test_a_snapshot_keeps_the_value_read_before_an_in_place_assignment_of_the_same_run():
+    with tg.Graph().as_default():
+        v = tg.Variable([1.0, 2.0])
+        before = snapshot(v)
+        with tg.control_dependencies([before]):
+            bump = tg.assign_add(v, [10.0, 10.0])
+        with tg.control_dependencies([bump]):
+            after = tg.identity(before)
+        grad = tg.gradients(tg.reduce_sum(snapshot(v) * 3.0), v)[0]
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            assert np.array_equal(sess.run(after), [1.0, 2.0]) and np.array_equal(sess.run(v), [11.0, 12.0])
+            assert np.array_equal(sess.run(grad), [3.0, 3.0])

@@ -1,0 +1,4 @@
+"""tg.bitwise: TF1's tf.bitwise namespace."""
+from .ops.bitwise_ops import bitwise_and, bitwise_or, bitwise_xor, invert, left_shift, right_shift
+
+__all__ = ["bitwise_and", "bitwise_or", "bitwise_xor", "invert", "left_shift", "right_shift"]
