@@ -15,7 +15,7 @@ from . import ops  # registers every op type
 
 # tf.* modules
 from . import (compat, contrib, data, debugging, estimator, feature_column, image, keras, layers, linalg, losses,
-               math, metrics, nn, random, summary, train)
+               math, metrics, nn, random, sparse, summary, train)
 from . import test  # tf.test
 from . import saved_model  # tf.saved_model
 from . import tf_io as io
@@ -101,6 +101,11 @@ from .ops.shuffle_ops import random_shuffle
 from .ops.slice_ops import slice
 from .ops.strided_slice_ops import strided_slice
 from .ops.sort_ops import argsort, sort, unique
+from .ops.sparse_ops import (sparse_add, sparse_concat, sparse_fill_empty_rows, sparse_reduce_sum, sparse_reorder,
+                             sparse_reshape, sparse_retain, sparse_tensor_dense_matmul, sparse_tensor_to_dense,
+                             sparse_to_dense, sparse_transpose)
+from .ops.sparse_tensor import (SparseTensor, SparseTensorValue, convert_to_tensor_or_sparse_tensor,
+                                sparse_placeholder)
 from .ops.stack_ops import split, stack, unstack
 from .ops.trig_ops import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, rint, sinh
 from .ops.tuple_ops import tuple

@@ -7,8 +7,7 @@ MISSING = {
     "keras": "of tf.keras, ConvLSTM2D and the Xception, InceptionResNetV2 and NASNet applications are missing: "
              "build those parts with tf.layers and tf.nn",
     "lite": "tf.lite",
-    "SparseTensor": "sparse tensors", "IndexedSlices": "IndexedSlices: gradients are dense tensors here",
-    "sparse": "sparse tensors", "py_func": "tf.py_func: the graph runs numpy kernels; register an op instead",
+    "IndexedSlices": "IndexedSlices: gradients are dense tensors here", "py_func": "tf.py_func: the graph runs numpy kernels; register an op instead",
     "numpy_function": "tf.numpy_function: register an op instead", "py_function": "tf.py_function",
     "FIFOQueue": "queues: feed numpy arrays through placeholders", "RandomShuffleQueue": "queues",
     "TFRecordReader": "TFRecord input readers: load the data with numpy", "WholeFileReader": "input readers",

@@ -15,7 +15,7 @@ ROOT = pathlib.Path(trainer.unsupported.__file__).resolve().parent
 # module: (its TF1 spelling, a name it lacks with a reason, words of that reason)
 MODULES = {
     "trainer": ("tf", "FIFOQueue", "placeholders"),
-    "trainer.compat.v1": ("tf.compat.v1", "SparseTensor", "sparse tensors"),
+    "trainer.compat.v1": ("tf.compat.v1", "RaggedTensor", "ragged tensors"),
     "trainer.contrib": ("tf.contrib", "crf", "random fields"),
     "trainer.contrib.estimator": ("tf.contrib.estimator", None, None),
     "trainer.contrib.factorization": ("tf.contrib.factorization", None, None),
@@ -40,6 +40,7 @@ MODULES = {
     "trainer.keras.utils": ("tf.keras.utils", None, None),
     "trainer.metrics": ("tf.metrics", "mean_iou", "does not implement"),
     "trainer.python.framework.ops": ("tf.python.framework.ops", None, None),
+    "trainer.sparse": ("tf.sparse", None, None),
     "trainer.train": ("tf.train", "slice_input_producer", "tf.data.Dataset"),
 }
 
