@@ -15,7 +15,7 @@ from . import ops  # registers every op type
 
 # tf.* modules
 from . import (compat, contrib, data, debugging, estimator, feature_column, image, keras, layers, linalg, losses,
-               math, metrics, nn, random, sparse, summary, train)
+               math, metrics, nn, random, sparse, strings, summary, train)
 from . import test  # tf.test
 from . import saved_model  # tf.saved_model
 from . import tf_io as io
@@ -107,6 +107,8 @@ from .ops.sparse_ops import (sparse_add, sparse_concat, sparse_fill_empty_rows, 
 from .ops.sparse_tensor import (SparseTensor, SparseTensorValue, convert_to_tensor_or_sparse_tensor,
                                 sparse_placeholder)
 from .ops.stack_ops import split, stack, unstack
+from .ops.string_ops import (as_string, reduce_join, regex_replace, string_join, string_split, string_strip,
+                             string_to_number, substr)
 from .ops.trig_ops import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, rint, sinh
 from .ops.tuple_ops import tuple
 from .ops.while_loop_ops import while_loop

@@ -41,6 +41,7 @@ MODULES = {
     "trainer.metrics": ("tf.metrics", "mean_iou", "does not implement"),
     "trainer.python.framework.ops": ("tf.python.framework.ops", None, None),
     "trainer.sparse": ("tf.sparse", None, None),
+    "trainer.strings": ("tf.strings", "to_hash_bucket_fast", "FarmHash"),
     "trainer.train": ("tf.train", "slice_input_producer", "tf.data.Dataset"),
 }
 

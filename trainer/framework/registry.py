@@ -83,6 +83,20 @@ def make_kernel(op, session):
     return functools.partial(d.forward, **op.attrs) if op.attrs else d.forward
 
 
+def host_kernel(forward):
+    """A `kernel=` factory that runs `forward(*numpy arrays, **attrs)` on host copies of the inputs and puts its
+    outputs (one array or a tuple) on the session's device: for ops on strings and on small index arrays (sparse
+    indices), which TF also runs on the CPU."""
+    def kernel(op, session):
+        to_host, to_device, attrs = session.to_host, session.to_device, op.attrs
+
+        def run(*arrays):
+            out = forward(*[to_host(a) for a in arrays], **attrs)
+            return tuple(to_device(o) for o in out) if isinstance(out, tuple) else to_device(out)
+        return run
+    return kernel
+
+
 def apply_op(op_type, inputs, name=None, **attrs):
     """Build an op of `op_type` from input Tensors; returns its Tensor (or tuple of Tensors)."""
     inputs = list(inputs)

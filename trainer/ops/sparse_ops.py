@@ -8,7 +8,7 @@ import numpy as np
 
 from ..framework import dtypes
 from ..platform.errors import InvalidArgumentError
-from ..framework.registry import apply_op, register
+from ..framework.registry import apply_op, host_kernel, register
 from .core_ops import convert_to_tensor
 from .gather_ops import gather
 from .array_ops import cast, reshape, shape as shape_of, transpose
@@ -67,22 +67,27 @@ def _gather_nd(params, indices):
     return params[tuple(np.moveaxis(indices, -1, 0))]
 
 
+def _default_grad(g, indices):
+    return np.asarray(g.sum() - _gather_nd(g, indices).sum(), dtype=g.dtype)
+
+
 def _gather_nd_grad(g, indices, params):
     out = np.zeros(params.shape, dtype=g.dtype)
     np.add.at(out, tuple(np.moveaxis(indices, -1, 0)), g)
     return out
 
 
-register("SparseToDense", _sparse_to_dense, fresh=True,
+register("SparseToDense", kernel=host_kernel(_sparse_to_dense), fresh=True,
          infer=lambda i, s, v, d, validate_indices: [_dense_infer(s, v.dtype)],
          grad=lambda op, g: [None, None, _sparse_values_of(g, op.inputs[0]),
                              apply_op("SparseDefaultGrad", [g, op.inputs[0]])])
-register("SparseDefaultGrad", lambda g, indices: np.asarray(g.sum() - _gather_nd(g, indices).sum(), dtype=g.dtype),
+register("SparseDefaultGrad", kernel=host_kernel(_default_grad),
          infer=lambda g, i: [((), g.dtype)], fresh=True)
-register("SparseGatherNd", _gather_nd, fresh=True,
+register("SparseGatherNd", kernel=host_kernel(_gather_nd), fresh=True,
          infer=lambda g, i: [((static_shape(i) or (None,))[:1], g.dtype)],
          grad=lambda op, gg: [apply_op("SparseScatterNd", [gg, op.inputs[1], op.inputs[0]]), None])
-register("SparseScatterNd", _gather_nd_grad, fresh=True, infer=lambda g, i, params: [(params.shape, g.dtype)])
+register("SparseScatterNd", kernel=host_kernel(_gather_nd_grad), fresh=True,
+         infer=lambda g, i, params: [(params.shape, g.dtype)])
 
 
 def _sparse_values_of(dense, indices):
@@ -101,10 +106,12 @@ def _reorder_grad(g, indices, shape):
     return out
 
 
-register("SparseReorder", _reorder, fresh=True, infer=lambda i, v, s: [(i.shape, i.dtype), (v.shape, v.dtype)],
+register("SparseReorder", kernel=host_kernel(_reorder), fresh=True,
+         infer=lambda i, v, s: [(i.shape, i.dtype), (v.shape, v.dtype)],
          grad=lambda op, gi, gv: [None, None if gv is None else apply_op(
              "SparseReorderGrad", [gv, op.inputs[0], op.inputs[2]]), None])
-register("SparseReorderGrad", _reorder_grad, fresh=True, infer=lambda g, i, s: [(g.shape, g.dtype)])
+register("SparseReorderGrad", kernel=host_kernel(_reorder_grad), fresh=True,
+         infer=lambda g, i, s: [(g.shape, g.dtype)])
 
 
 def _reshape(indices, shape, new_shape):
@@ -134,7 +141,7 @@ def _reshape_infer(indices, shape, new_shape):
     return [(((static_shape(indices) or (None,))[0], rank), dtypes.int64), ((rank,), dtypes.int64)]
 
 
-register("SparseReshape", _reshape, fresh=True, infer=_reshape_infer)
+register("SparseReshape", kernel=host_kernel(_reshape), fresh=True, infer=_reshape_infer)
 
 
 def _index_map(indices):
@@ -168,10 +175,10 @@ def _sparse_add_grad_rule(op, gi, gv, gs):
     return [None, a, None, None, b, None, None]
 
 
-register("SparseAdd", _sparse_add, fresh=True, grad=_sparse_add_grad_rule,
+register("SparseAdd", kernel=host_kernel(_sparse_add), fresh=True, grad=_sparse_add_grad_rule,
          infer=lambda ai, av, ash, bi, bv, bsh, t: [((None, (static_shape(ai) or (None, None))[1]), dtypes.int64),
                                                   ((None,), av.dtype), (ash.shape, dtypes.int64)])
-register("SparseAddGrad", _sparse_add_grad, fresh=True,
+register("SparseAddGrad", kernel=host_kernel(_sparse_add_grad), fresh=True,
          infer=lambda g, ai, bi, si: [(((static_shape(ai) or (None,))[0],), g.dtype),
                                       (((static_shape(bi) or (None,))[0],), g.dtype)])
 
@@ -183,7 +190,8 @@ def _dense_add(indices, values, shape, b):
     return out
 
 
-register("SparseTensorDenseAdd", _dense_add, fresh=True, infer=lambda i, v, s, b: [(b.shape, b.dtype)],
+register("SparseTensorDenseAdd", kernel=host_kernel(_dense_add), fresh=True,
+         infer=lambda i, v, s, b: [(b.shape, b.dtype)],
          grad=lambda op, g: [None, _sparse_values_of(g, op.inputs[0]), None, g])
 
 
@@ -209,7 +217,7 @@ def _concat_infer(*parts, axis, n):
     return [((None, rank), dtypes.int64), ((None,), parts[n].dtype), ((rank,), dtypes.int64)]
 
 
-register("SparseConcat", _concat, fresh=True, infer=_concat_infer)
+register("SparseConcat", kernel=host_kernel(_concat), fresh=True, infer=_concat_infer)
 
 
 def _reduced(shape, axes, keep_dims):
@@ -236,9 +244,9 @@ def _reduce_sum_grad(g, indices, shape, axes):
     return _gather_nd(g.reshape(kept), np.minimum(indices, np.array(kept) - 1))
 
 
-register("SparseReduceSum", _reduce_sum, fresh=True, infer=_reduce_sum_infer,
+register("SparseReduceSum", kernel=host_kernel(_reduce_sum), fresh=True, infer=_reduce_sum_infer,
          grad=lambda op, g: [None, apply_op("SparseReduceSumGrad", [g, *op.inputs[:1], *op.inputs[2:]]), None, None])
-register("SparseReduceSumGrad", _reduce_sum_grad, fresh=True,
+register("SparseReduceSumGrad", kernel=host_kernel(_reduce_sum_grad), fresh=True,
          infer=lambda g, i, s, a: [(((static_shape(i) or (None,))[0],), g.dtype)])
 
 
@@ -277,8 +285,8 @@ def _matmul_grad(op, g):
             None, b_grad]
 
 
-register("SparseTensorDenseMatMul", _matmul, fresh=True, infer=_matmul_infer, grad=_matmul_grad)
-register("SparseMatMulValuesGrad", _matmul_values_grad, fresh=True,
+register("SparseTensorDenseMatMul", kernel=host_kernel(_matmul), fresh=True, infer=_matmul_infer, grad=_matmul_grad)
+register("SparseMatMulValuesGrad", kernel=host_kernel(_matmul_values_grad), fresh=True,
          infer=lambda g, i, b, adjoint_a, adjoint_b: [(((static_shape(i) or (None,))[0],), g.dtype)])
 
 
@@ -310,11 +318,11 @@ def _fill_empty_rows_grad_rule(op, gi, gv, ge, gr):
     return [None, values, None, default]
 
 
-register("SparseFillEmptyRows", _fill_empty_rows, fresh=True, grad=_fill_empty_rows_grad_rule,
+register("SparseFillEmptyRows", kernel=host_kernel(_fill_empty_rows), fresh=True, grad=_fill_empty_rows_grad_rule,
          infer=lambda i, v, s, d: [((None, (static_shape(i) or (None, None))[1]), dtypes.int64),
                                    ((None,), v.dtype), ((None,), dtypes.bool),
                                    ((static_shape(i) or (None,))[:1], dtypes.int64)])
-register("SparseFillEmptyRowsGrad", _fill_empty_rows_grad, fresh=True,
+register("SparseFillEmptyRowsGrad", kernel=host_kernel(_fill_empty_rows_grad), fresh=True,
          infer=lambda g, r: [(static_shape(r), g.dtype), ((), g.dtype)])
 
 
@@ -410,14 +418,13 @@ def sparse_concat(axis, sp_inputs, name=None, expand_nonconcat_dim=False, concat
     inputs = [_sparse(sp, "sparse_concat") for sp in sp_inputs]
     rank = inputs[0].shape.ndims
     axis = int(axis) % rank if rank else int(axis)
-    indices, values, shape = apply_op(
-        "SparseConcat", [sp.indices for sp in inputs] + [sp.values for sp in inputs] + [sp.dense_shape for sp in inputs],
-        name=name or "SparseConcat", axis=axis, n=len(inputs))
+    parts = [sp.indices for sp in inputs] + [sp.values for sp in inputs] + [sp.dense_shape for sp in inputs]
+    indices, values, shape = apply_op("SparseConcat", parts, name=name or "SparseConcat", axis=axis, n=len(inputs))
     out = SparseTensor(indices, values, shape)
     shapes = [sp.shape for sp in inputs]
     if rank is not None and all(s.ndims is not None for s in shapes):
-        dims = [None if any(s[d] is None for s in shapes) else (sum(s[d] for s in shapes) if d == axis else shapes[0][d])
-                for d in range(rank)]
+        dims = [None if any(s[d] is None for s in shapes) else sum(s[d] for s in shapes) if d == axis
+                else shapes[0][d] for d in range(rank)]
         out = _with_shape(out, dims)
     return out
 

@@ -31,7 +31,7 @@ class SparseTensor:
                 raise TypeError(f"SparseTensor's {part} must be int64, got {tensor.name!r} of dtype "
                                 f"{tensor.dtype.name}; cast it with tf.cast(..., tf.int64)")
         known = constant_value(self._dense_shape)
-        rank = self._dense_shape.shape[0] if self._dense_shape.ndim == 1 else None
+        rank = self._dense_shape.shape.as_list()[0] if self._dense_shape.ndim == 1 else None
         self._shape = (TensorShape([int(d) if d >= 0 else None for d in np.ravel(known)]) if known is not None
                        else TensorShape(None if rank is None else [None] * rank))
 
