@@ -214,7 +214,9 @@ def _concat(*parts, axis, n):
 
 def _concat_infer(*parts, axis, n):
     rank = (static_shape(parts[0]) or (None, None))[1]
-    return [((None, rank), dtypes.int64), ((None,), parts[n].dtype), ((rank,), dtypes.int64)]
+    counts = [(static_shape(v) or (None,))[0] for v in parts[n:2 * n]]
+    total = None if None in counts else sum(counts)
+    return [((total, rank), dtypes.int64), ((total,), parts[n].dtype), ((rank,), dtypes.int64)]
 
 
 register("SparseConcat", kernel=host_kernel(_concat), fresh=True, infer=_concat_infer)
@@ -320,8 +322,13 @@ def _fill_empty_rows_grad_rule(op, gi, gv, ge, gr):
 
 register("SparseFillEmptyRows", kernel=host_kernel(_fill_empty_rows), fresh=True, grad=_fill_empty_rows_grad_rule,
          infer=lambda i, v, s, d: [((None, (static_shape(i) or (None, None))[1]), dtypes.int64),
-                                   ((None,), v.dtype), ((None,), dtypes.bool),
+                                   ((None,), v.dtype), ((_dim0(s),), dtypes.bool),
                                    ((static_shape(i) or (None,))[:1], dtypes.int64)])
+
+
+def _dim0(dense_shape):
+    known = constant_value(dense_shape)
+    return None if known is None or not np.size(known) else int(np.ravel(known)[0])
 register("SparseFillEmptyRowsGrad", kernel=host_kernel(_fill_empty_rows_grad), fresh=True,
          infer=lambda g, r: [(static_shape(r), g.dtype), ((), g.dtype)])
 
@@ -402,6 +409,8 @@ def sparse_add(a, b, threshold=None, thresh=None):
         b = convert_to_tensor(b, dtype=a.dtype)
         return apply_op("SparseTensorDenseAdd", [a.indices, a.values, a.dense_shape, b], name="SparseTensorDenseAdd")
     b = SparseTensor.from_value(b)
+    if not a.shape.is_compatible_with(b.shape):
+        raise ValueError(f"Shapes {a.shape} and {b.shape} are incompatible: sparse_add needs operands of one shape")
     thresh = convert_to_tensor(np.asarray(threshold, dtype=a.dtype.dtype))
     indices, values, shape = apply_op("SparseAdd", [a.indices, a.values, a.dense_shape, b.indices, b.values,
                                                     b.dense_shape, thresh], name="SparseAdd")
@@ -471,6 +480,14 @@ def sparse_tensor_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=N
     if b.dtype != sp.dtype:
         raise TypeError(f"sparse_tensor_dense_matmul: the SparseTensor holds {sp.dtype.name} and b {b.name!r} is "
                         f"{b.dtype.name}; cast one of them")
+    a_shape = None if sp.shape.ndims is None else tuple(sp.shape.as_list())
+    b_shape = static_shape(b)
+    if a_shape is not None and b_shape is not None and len(a_shape) == len(b_shape) == 2:
+        inner, other = a_shape[0 if adjoint_a else 1], b_shape[1 if adjoint_b else 0]
+        if None not in (inner, other) and inner != other:
+            raise ValueError(f"Dimensions must be equal, but are {inner} and {other} for sparse_tensor_dense_matmul "
+                             f"of A {list(a_shape)} (adjoint_a={adjoint_a}) and B {list(b_shape)} "
+                             f"(adjoint_b={adjoint_b})")
     return apply_op("SparseTensorDenseMatMul", [sp.indices, sp.values, sp.dense_shape, b],
                     name=name or "SparseTensorDenseMatMul", adjoint_a=bool(adjoint_a), adjoint_b=bool(adjoint_b))
 

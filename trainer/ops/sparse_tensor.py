@@ -27,9 +27,9 @@ class SparseTensor:
         self._dense_shape = convert_to_tensor(dense_shape, dtype=None if isinstance(dense_shape, Tensor)
                                               else dtypes.int64, name="dense_shape")
         for part, tensor in (("indices", self._indices), ("dense_shape", self._dense_shape)):
-            if tensor.dtype != dtypes.int64:
-                raise TypeError(f"SparseTensor's {part} must be int64, got {tensor.name!r} of dtype "
-                                f"{tensor.dtype.name}; cast it with tf.cast(..., tf.int64)")
+            if tensor.dtype != dtypes.int64:  # TF1's conversion to int64 refuses other dtypes with a ValueError
+                raise ValueError(f"SparseTensor's {part} must be int64, got {tensor.name!r} of dtype "
+                                 f"{tensor.dtype.name}; cast it with tf.cast(..., tf.int64)")
         known = constant_value(self._dense_shape)
         rank = self._dense_shape.shape.as_list()[0] if self._dense_shape.ndim == 1 else None
         self._shape = (TensorShape([int(d) if d >= 0 else None for d in np.ravel(known)]) if known is not None

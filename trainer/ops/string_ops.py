@@ -189,6 +189,8 @@ def string_to_number(string_tensor, out_type=dtypes.float32, name=None):
 
 
 def _as_string(x, spec):
+    if spec is None:
+        return x.copy()
     if x.dtype == np.bool_:
         return _each(lambda v: b"true" if v else b"false", x)
     return _each(lambda v: (spec % v).encode("ascii"), x)
@@ -201,8 +203,8 @@ def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, f
     """Each number (or bool) as a string: floats as "%f" (or "%e" with scientific, "%g" with shortest), `precision`
     digits, padded to `width` with `fill` (" " or "0")."""
     x = convert_to_tensor(input)
-    if x.dtype == dtypes.string:
-        raise TypeError(f"as_string takes a numeric or bool tensor, got {x.name!r} of dtype string")
+    if x.dtype == dtypes.string:  # TF passes strings through
+        return apply_op("AsString", [x], name=name or "AsString", spec=None)
     floating = x.dtype.kind in "fc"
     if fill and (len(fill) > 1 or fill not in " +-0#"):
         raise InvalidArgumentError(f"as_string: fill {fill!r} is not supported: give one of ' ', '+', '-', '0', '#'")
@@ -266,6 +268,12 @@ register("StringSplit", kernel=host_kernel(_split),
          infer=lambda x, **attrs: [((None, 2), dtypes.int64), ((None,), dtypes.string), ((2,), dtypes.int64)])
 
 
+def _vector(x, what):
+    if x.ndim is not None and x.ndim != 1:
+        raise ValueError(f"Shape must be rank 1 but is rank {x.ndim}: {what} takes a vector of strings, got "
+                         f"{x.name!r} of shape {x.shape}; reshape it with tf.reshape(x, [-1])")
+
+
 def string_split(source, sep=None, skip_empty=True, delimiter=None, result_type="SparseTensor", name=None):
     """Each string of the vector `source` split at any character of `sep` (" " by default; "" splits into bytes),
     as a SparseTensor [number of strings, most parts]."""
@@ -274,6 +282,7 @@ def string_split(source, sep=None, skip_empty=True, delimiter=None, result_type=
         raise NotImplementedError("string_split's result_type='RaggedTensor' is not available in ringflow (no ragged "
                                   "tensors): use the SparseTensor it returns by default")
     x = _string(source, "string_split")
+    _vector(x, "string_split")
     parts = apply_op("StringSplit", [x], name=name or "StringSplit", delimiter=_bytes(" " if sep is None else sep),
                      skip_empty=bool(skip_empty), maxsplit=-1, whole=False)
     return SparseTensor(*parts)
@@ -287,6 +296,7 @@ def split(input=None, sep=None, maxsplit=-1, result_type="SparseTensor", source=
         raise NotImplementedError("strings.split's result_type='RaggedTensor' is not available in ringflow (no "
                                   "ragged tensors): use the SparseTensor it returns by default")
     x = _string(x, "strings.split")
+    _vector(x, "strings.split")
     if sep == "":
         raise ValueError("strings.split: sep must not be empty; use tf.strings.bytes_split for characters")
     parts = apply_op("StringSplit", [x], name=name or "StringSplitV2", delimiter=None if sep is None else _bytes(sep),

@@ -9,7 +9,9 @@ An argument in a case is plain JSON: {"t": dtype, "shape": ..., "dom": ...} a co
 (static shape with None, fed at run time with "feed"), {"py": v} a Python scalar, {"np": dtype, "v": v} a numpy
 scalar, {"list": [...]} a Python list of arguments, {"init": name} an initializer, {"var": constant} a Variable
 initialized to it, {"fn": path, "kwargs": {...}} the module's function with those keywords bound (a callable for
-cond, while_loop, map_fn and the folds); anything else is passed as is.
+cond, while_loop, map_fn and the folds), {"s": nested strings} a tf.string constant, {"sparse": [indices, values,
+shape]} a SparseTensor (values an argument; a result gives values, indices, shape), {"sp_p": dtype, "feed": [indices, values, shape]} a sparse_placeholder;
+anything else is passed as is. A SparseTensor result is compared on its three parts, strings on their bytes.
 """
 import contextlib
 import functools
@@ -514,6 +516,16 @@ class Builder:
             return tf.Variable(self.arg(a["var"]))
         elif isinstance(a, dict) and "fn" in a:
             return functools.partial(resolve(tf, a["fn"]), **{k: self.arg(v) for k, v in a["kwargs"].items()})
+        elif isinstance(a, dict) and "s" in a:
+            return tf.constant(a["s"], dtype=tf.string)
+        elif isinstance(a, dict) and "sparse" in a:
+            indices, value, shape = a["sparse"]
+            return tf.SparseTensor(indices, self.arg(value), shape)
+        elif isinstance(a, dict) and "sp_p" in a:
+            x = tf.sparse_placeholder(getattr(tf, a["sp_p"]))
+            indices, value, shape = a["feed"]
+            self.feed[x] = tf.SparseTensorValue(indices, values(a["sp_p"], [len(indices)], "any", 0), shape)
+            return x
         else:
             return a
         if x.dtype.name.startswith("float"):
@@ -524,6 +536,8 @@ class Builder:
 def flatten(result):
     if result is None:
         return []
+    if hasattr(result, "indices") and hasattr(result, "dense_shape"):  # a SparseTensor: values (differentiated)
+        return [result.values, result.indices, result.dense_shape]
     if hasattr(result, "dtype") and hasattr(result, "graph"):
         return [result]
     if isinstance(result, (list, tuple)):
@@ -585,6 +599,9 @@ def encode(array):
         array = np.asarray(array)
     except ValueError:  # a fetched structure, not one array
         return {"dtype": "object", "value": None}
+    if array.dtype.kind in "SO" and all(isinstance(v, bytes) for v in array.astype(object).reshape(-1)):
+        text = [v.decode("latin-1") for v in array.astype(object).reshape(-1)]
+        return {"dtype": "string", "value": np.array(text, dtype=object).reshape(array.shape).tolist()}
     if array.dtype.kind in "SUO":
         return {"dtype": "object", "value": None}
     return {"dtype": array.dtype.name, "value": array.tolist()}

@@ -1,0 +1,130 @@
+"""The conformance family "strings": tf.string tensors and their ops, SparseTensors and tf.sparse, recorded into
+fixtures/tf_oracle_strings.json by `scripts/record_tf_oracle.py --family strings`."""
+from .cases import call, p, t
+
+IDX = [[0, 1], [1, 3], [2, 0]]
+SHUFFLED = [[2, 0], [0, 1], [1, 3]]
+WORDS = ["hello world", " a  b ", "", "Caf\u00e9 x"]
+
+
+def sp(values=None, indices=IDX, shape=(3, 4)):
+    return {"sparse": [indices, values or t("float64", (len(indices),)), list(shape)]}
+
+
+def s(value):
+    return {"s": value}
+
+
+SPARSE = [
+    ("SparseTensor", call("SparseTensor", IDX, t("float32", (3,)), [3, 4])),
+    ("SparseTensor/int32_indices", call("SparseTensor", t("int32", (3, 2), "idx3"), [1.0, 2.0, 3.0], [3, 4])),
+    ("sparse.SparseTensor", call("sparse.SparseTensor", IDX, t("int32", (3,)), [3, 4])),
+    ("sparse_tensor_to_dense", call("sparse_tensor_to_dense", sp(), grad=True)),
+    ("sparse_tensor_to_dense/default", call("sparse_tensor_to_dense", sp(t("int32", (3,))), default_value=7)),
+    ("sparse_tensor_to_dense/unordered", call("sparse_tensor_to_dense", sp(indices=SHUFFLED))),
+    ("sparse_tensor_to_dense/unvalidated", call("sparse_tensor_to_dense", sp(indices=SHUFFLED),
+                                                validate_indices=False)),
+    ("sparse_tensor_to_dense/out_of_bounds", call("sparse_tensor_to_dense", sp(indices=[[0, 1], [5, 0]]))),
+    ("sparse_tensor_to_dense/strings", call("sparse_tensor_to_dense", sp(s(["a", "b", "c"])))),
+    ("sparse.to_dense", call("sparse.to_dense", sp(), grad=True)),
+    ("sparse.to_dense/placeholder", call("sparse.to_dense", {"sp_p": "float32", "feed": [IDX, None, [3, 5]]})),
+    ("sparse_to_dense", call("sparse_to_dense", IDX, [3, 4], t("float64", (3,)), grad=True)),
+    ("sparse_to_dense/default", call("sparse_to_dense", IDX, [3, 4], t("float64", (3,)), t("float64", ()),
+                                     grad=True)),
+    ("sparse_to_dense/vector", call("sparse_to_dense", [0, 2], [4], 1.0)),
+    ("sparse_to_dense/repeated", call("sparse_to_dense", [[0, 1], [0, 1]], [3, 4], [1.0, 2.0])),
+    ("sparse.from_dense", call("sparse.from_dense", t("int32", (3, 4), "prob"))),
+    ("sparse.reorder", call("sparse.reorder", sp(indices=SHUFFLED), grad=True)),
+    ("sparse_reorder", call("sparse_reorder", sp(indices=SHUFFLED))),
+    ("sparse.reshape", call("sparse.reshape", sp(), [2, 6])),
+    ("sparse.reshape/infer", call("sparse.reshape", sp(), [-1, 3])),
+    ("sparse.reshape/bad", call("sparse.reshape", sp(), [5])),
+    ("sparse_reshape", call("sparse_reshape", sp(), [12])),
+    ("sparse.add/sparse", call("sparse.add", sp(), sp(t("float64", (2,), salt=1), [[0, 1], [2, 2]]), grad=True)),
+    ("sparse.add/threshold", call("sparse.add", sp(), sp(t("float64", (2,), salt=1), [[0, 1], [2, 2]]),
+                                  threshold=0.5)),
+    ("sparse.add/dense", call("sparse.add", sp(), t("float64", (3, 4), salt=1), grad=True)),
+    ("sparse_add/dense_first", call("sparse_add", t("float64", (3, 4), salt=1), sp())),
+    ("sparse.add/shape_mismatch", call("sparse.add", sp(), sp(shape=(3, 5)))),
+    ("sparse.concat", call("sparse.concat", 1, {"list": [sp(), sp(t("float64", (2,)), [[0, 0], [2, 3]])]})),
+    ("sparse.concat/axis0", call("sparse.concat", 0, {"list": [sp(), sp()]})),
+    ("sparse_concat", call("sparse_concat", -1, {"list": [sp(), sp()]})),
+    ("sparse.reduce_sum", call("sparse.reduce_sum", sp(), grad=True)),
+    ("sparse.reduce_sum/axis", call("sparse.reduce_sum", sp(), axis=1, grad=True)),
+    ("sparse.reduce_sum/keepdims", call("sparse.reduce_sum", sp(), axis=0, keepdims=True, grad=True)),
+    ("sparse_reduce_sum", call("sparse_reduce_sum", sp(), 1)),
+    ("sparse.retain", call("sparse.retain", sp(), [True, False, True])),
+    ("sparse_retain", call("sparse_retain", sp(), t("bool", (3,)))),
+    ("sparse.fill_empty_rows", call("sparse.fill_empty_rows", sp(t("float64", (2,)), [[0, 0], [2, 1]]), 5.0,
+                                    grad=True)),
+    ("sparse_fill_empty_rows", call("sparse_fill_empty_rows", sp(t("float64", (2,)), [[0, 0], [2, 1]]), -1.0)),
+    ("sparse_tensor_dense_matmul", call("sparse_tensor_dense_matmul", sp(), t("float64", (4, 2)), grad=True)),
+    ("sparse_tensor_dense_matmul/adjoint_a", call("sparse_tensor_dense_matmul", sp(), t("float64", (3, 2)),
+                                                  adjoint_a=True, grad=True)),
+    ("sparse_tensor_dense_matmul/adjoint_b", call("sparse_tensor_dense_matmul", sp(), t("float64", (2, 4)),
+                                                  adjoint_b=True, grad=True)),
+    ("sparse_tensor_dense_matmul/bad_shape", call("sparse_tensor_dense_matmul", sp(), t("float64", (3, 2)))),
+    ("sparse.sparse_dense_matmul", call("sparse.sparse_dense_matmul", sp(), t("float64", (4, 1)))),
+    ("sparse.matmul", call("sparse.matmul", sp(), t("float64", (4, 3)))),
+    ("sparse.transpose", call("sparse.transpose", sp())),
+    ("sparse_transpose", call("sparse_transpose", sp(), [1, 0])),
+    ("sparse_placeholder", call("sparse.to_dense", {"sp_p": "float64", "feed": [[[0, 0], [1, 2]], None, [2, 3]]})),
+    ("convert_to_tensor_or_sparse_tensor", call("convert_to_tensor_or_sparse_tensor", sp())),
+]
+
+STRINGS = [
+    ("constant", call("constant", ["a", "bc"])),
+    ("constant/scalar", call("constant", "abc")),
+    ("string_join", call("string_join", {"list": [s(WORDS), s("!")]})),
+    ("strings.join", call("strings.join", {"list": [s(["a", "b"]), s(["c", "d"])]}, separator="-")),
+    ("strings.join/shapes", call("strings.join", {"list": [s(["a", "b"]), s(["c", "d", "e"])]})),
+    ("strings.length", call("strings.length", s(WORDS))),
+    ("strings.length/utf8", call("strings.length", s(WORDS), unit="UTF8_CHAR")),
+    ("strings.length/number", call("strings.length", t("int32", (2,)))),
+    ("substr", call("substr", s(WORDS[:2]), 1, 3)),
+    ("substr/negative", call("substr", s(["hello"]), -3, 2)),
+    ("substr/out_of_range", call("substr", s(["abc"]), 5, 1)),
+    ("strings.substr", call("strings.substr", s(["abcdef", "xyz"]), [0, 1], [2, 5])),
+    ("strings.lower", call("strings.lower", s(["HeLLo", "ABC"]))),
+    ("strings.upper", call("strings.upper", s(["HeLLo", "abc"]))),
+    ("strings.strip", call("strings.strip", s(WORDS))),
+    ("string_strip", call("string_strip", s(["\tx y\n"]))),
+    ("regex_replace", call("regex_replace", s(WORDS), "o", "0")),
+    ("strings.regex_replace", call("strings.regex_replace", s(WORDS), "[aeiou]", "", replace_global=False)),
+    ("strings.regex_replace/group", call("strings.regex_replace", s(["ab12cd"]), r"([a-z]+)(\d+)", r"\2\1")),
+    ("strings.regex_replace/bad_pattern", call("strings.regex_replace", s(["x"]), "(", "")),
+    ("strings.regex_full_match", call("strings.regex_full_match", s(["abc", "ab1"]), "[a-z]+")),
+    ("string_to_number", call("string_to_number", s(["1.5", "-2", "1e3"]))),
+    ("string_to_number/int", call("string_to_number", s(["12", "-7"]), {"dtype": "int32"})),
+    ("string_to_number/bad", call("string_to_number", s(["1.5x"]))),
+    ("strings.to_number", call("strings.to_number", s(["3.25"]), out_type={"dtype": "float64"})),
+    ("strings.to_number/int64", call("strings.to_number", s(["9000000000"]), out_type={"dtype": "int64"})),
+    ("strings.to_number/overflow", call("strings.to_number", s(["9000000000"]), out_type={"dtype": "int32"})),
+    ("as_string", call("as_string", t("float32", (2, 3)))),
+    ("as_string/int", call("as_string", t("int64", (3,)))),
+    ("as_string/bool", call("as_string", t("bool", (2,)))),
+    ("as_string/precision", call("as_string", t("float64", (3,)), precision=2)),
+    ("as_string/scientific", call("as_string", t("float64", (2,)), scientific=True)),
+    ("as_string/shortest", call("as_string", t("float32", (2,)), shortest=True)),
+    ("as_string/width", call("as_string", t("int32", (2,)), width=5, fill="0")),
+    ("as_string/string", call("as_string", s(["a"]))),
+    ("strings.as_string", call("strings.as_string", t("int32", (2,)))),
+    ("reduce_join", call("reduce_join", s([["a", "b"], ["c", "d"]]))),
+    ("reduce_join/axis", call("reduce_join", s([["a", "b"], ["c", "d"]]), axis=0, separator=",")),
+    ("strings.reduce_join", call("strings.reduce_join", s([["a", "b"], ["c", "d"]]), axis=1, keepdims=True)),
+    ("string_split", call("string_split", s(WORDS))),
+    ("string_split/sep", call("string_split", s(["a,b;c", "d"]), sep=",;")),
+    ("string_split/keep_empty", call("string_split", s(["a  b"]), skip_empty=False)),
+    ("string_split/chars", call("string_split", s(["abc", "de"]), sep="")),
+    ("string_split/matrix", call("string_split", s([["a b"]]))),
+    ("strings.split", call("strings.split", s(WORDS))),
+    ("strings.split/sep", call("strings.split", s(["a<>b<><>c", "d"]), sep="<>")),
+    ("strings.split/maxsplit", call("strings.split", s(["a b c d"]), maxsplit=2)),
+]
+
+
+def cases():
+    """{case id: case} of the strings family."""
+    found = {f"strings/sparse/{name}": case for name, case in SPARSE}
+    found.update((f"strings/{name}", case) for name, case in STRINGS)
+    return found
