@@ -21,6 +21,7 @@ from . import saved_model  # tf.saved_model
 from . import tf_io as io
 from .framework import dtypes
 from .ops import initializers
+from .python.util import nest  # tf.nest
 from .platform import app, errors, flags, gfile, version
 from .platform import tf_logging as logging
 

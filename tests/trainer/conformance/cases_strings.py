@@ -34,6 +34,7 @@ SPARSE = [
     ("sparse_to_dense/vector", call("sparse_to_dense", [0, 2], [4], 1.0)),
     ("sparse_to_dense/repeated", call("sparse_to_dense", [[0, 1], [0, 1]], [3, 4], [1.0, 2.0])),
     ("sparse.from_dense", call("sparse.from_dense", t("int32", (3, 4), "prob"))),
+    ("sparse.from_dense/grad", call("sparse.from_dense", t("float64", (3, 4), "prob"), grad=True)),
     ("sparse.reorder", call("sparse.reorder", sp(indices=SHUFFLED), grad=True)),
     ("sparse_reorder", call("sparse_reorder", sp(indices=SHUFFLED))),
     ("sparse.reshape", call("sparse.reshape", sp(), [2, 6])),

@@ -42,8 +42,8 @@ def test_session_fetches_a_sparse_tensor_as_a_sparse_tensor_value_and_feeds_one(
 def test_to_dense_and_sparse_to_dense_with_their_gradients():
     values = RNG.standard_normal(3)
     check_op(lambda v: tg.sparse.to_dense(sparse(v)), [values], numpy_fn=lambda v: dense(INDICES, v, SHAPE))
-    check_op(lambda v: tg.sparse_to_dense(INDICES, SHAPE, v, default_value=1.5), [values],
-             numpy_fn=lambda v: np.where(dense(INDICES, np.ones(3), SHAPE) > 0, dense(INDICES, v, SHAPE), 1.5))
+    check_op(lambda v, d: tg.sparse_to_dense(INDICES, SHAPE, v, default_value=d), [values, np.array(1.5)],
+             numpy_fn=lambda v, d: np.where(dense(INDICES, np.ones(3), SHAPE) > 0, dense(INDICES, v, SHAPE), d))
     assert tg.sparse.to_dense(sparse([1, 2, 3])).shape.as_list() == [3, 4]
     with pytest.raises(tg.errors.InvalidArgumentError, match="out of order"):
         run_initialized(tg.sparse.to_dense(sparse([1, 2, 3], INDICES[::-1])))
@@ -57,6 +57,11 @@ def test_from_dense_keeps_the_non_zero_entries_in_row_major_order():
     np.testing.assert_array_equal(got.indices, np.argwhere(x))
     np.testing.assert_array_equal(got.values, x[x != 0])
     np.testing.assert_array_equal(got.dense_shape, x.shape)
+    # the values' gradient lands on the non-zero entries (a numerical check would move the zeros)
+    d = tg.constant(np.array([[1.5, 0.0, 2.0], [0.0, -1.0, 0.0]]))
+    weights = tg.constant([1.0, 2.0, 3.0], tg.float64)
+    grad, = tg.gradients(tg.reduce_sum(tg.sparse.from_dense(d).values * weights), [d])
+    np.testing.assert_array_equal(run_initialized(grad), [[1.0, 0.0, 2.0], [0.0, 3.0, 0.0]])
 
 
 def test_reorder_reshape_transpose_and_retain():
