@@ -14,8 +14,8 @@ _install_early_abort()  # under mpiexec, a rank failing before MPI starts still 
 from . import ops  # registers every op type
 
 # tf.* modules
-from . import (compat, contrib, data, debugging, estimator, feature_column, image, keras, layers, linalg, losses,
-               math, metrics, nn, random, sparse, strings, summary, train)
+from . import (compat, contrib, data, debugging, estimator, feature_column, image, keras, layers, linalg, lookup,
+               losses, math, metrics, nn, random, sparse, strings, summary, train)
 from . import test  # tf.test
 from . import saved_model  # tf.saved_model
 from . import tf_io as io
@@ -76,6 +76,8 @@ from .ops.fill_ops import fill, lin_space, linspace, range
 from .ops.functional_ops import foldl, foldr, map_fn, scan
 from .ops.gather_ops import gather
 from .ops.gradients import AggregationMethod, gradients
+from .ops.lookup_ops import tables_initializer
+from .ops.lookup_ops import tables_initializer as initialize_all_tables
 from .ops.linalg_ops import einsum, eye, matrix_diag_part, matrix_transpose, norm, tensordot, trace
 from .ops.linalg_ops import cross, tensor_diag as diag
 from .ops.logging_ops import Print, print_v2 as print

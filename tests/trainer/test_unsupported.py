@@ -38,6 +38,7 @@ MODULES = {
     "trainer.keras.preprocessing": ("tf.keras.preprocessing", None, None),
     "trainer.keras.preprocessing.sequence": ("tf.keras.preprocessing.sequence", None, None),
     "trainer.keras.utils": ("tf.keras.utils", None, None),
+    "trainer.lookup": ("tf.lookup", "StaticVocabularyTable", "FarmHash"),
     "trainer.metrics": ("tf.metrics", "mean_iou", "does not implement"),
     "trainer.python.framework.ops": ("tf.python.framework.ops", None, None),
     "trainer.sparse": ("tf.sparse", None, None),

@@ -10,8 +10,10 @@ An argument in a case is plain JSON: {"t": dtype, "shape": ..., "dom": ...} a co
 scalar, {"list": [...]} a Python list of arguments, {"init": name} an initializer, {"var": constant} a Variable
 initialized to it, {"fn": path, "kwargs": {...}} the module's function with those keywords bound (a callable for
 cond, while_loop, map_fn and the folds), {"s": nested strings} a tf.string constant, {"sparse": [indices, values,
-shape]} a SparseTensor (values an argument; a result gives values, indices, shape), {"sp_p": dtype, "feed": [indices, values, shape]} a sparse_placeholder;
-anything else is passed as is. A SparseTensor result is compared on its three parts, strings on their bytes.
+shape]} a SparseTensor (values an argument; a result gives values, indices, shape), {"make": path, "args": [...],
+"kwargs": {...}} what that call returns (a table's initializer), {"sp_p": dtype, "feed": [indices, values, shape]}
+a sparse_placeholder; anything else is passed as is. A SparseTensor result is compared on its three parts, strings on their bytes; a case's
+"method": [name, args...] calls that method of the call's result (a table's lookup); tables are initialized.
 """
 import contextlib
 import functools
@@ -516,6 +518,9 @@ class Builder:
             return tf.Variable(self.arg(a["var"]))
         elif isinstance(a, dict) and "fn" in a:
             return functools.partial(resolve(tf, a["fn"]), **{k: self.arg(v) for k, v in a["kwargs"].items()})
+        elif isinstance(a, dict) and "make" in a:
+            return resolve(tf, a["make"])(*[self.arg(v) for v in a["args"]],
+                                          **{k: self.arg(v) for k, v in a["kwargs"].items()})
         elif isinstance(a, dict) and "s" in a:
             return tf.constant(a["s"], dtype=tf.string)
         elif isinstance(a, dict) and "sparse" in a:
@@ -563,7 +568,11 @@ def construct(tf, case, builder):
     fn = resolve(tf, case["fn"])
     args = [builder.arg(a) for a in case["args"]]
     kwargs = {k: builder.arg(v) for k, v in case["kwargs"].items()}
-    return fn(*args, **kwargs)
+    result = fn(*args, **kwargs)
+    if case.get("method"):  # a method of what the call made (a table's lookup)
+        name, *rest = case["method"]
+        result = getattr(result, name)(*[builder.arg(a) for a in rest])
+    return result
 
 
 def failure(stage, error):
@@ -640,6 +649,8 @@ def probe(tf, case):
             with tf.Session(graph=graph) as sess:
                 if tf.global_variables():
                     sess.run(tf.global_variables_initializer())
+                if tf.get_collection("table_initializer"):
+                    sess.run(tf.tables_initializer())
                 got = sess.run(fetches, builder.feed)
         except Exception as error:
             return dict(found, **failure("run", error))

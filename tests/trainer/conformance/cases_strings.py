@@ -124,8 +124,51 @@ STRINGS = [
 ]
 
 
+def make(path, *args, **kwargs):
+    return {"make": path, "args": list(args), "kwargs": kwargs}
+
+
+def kv(keys, values, **kwargs):
+    return make("lookup.KeyValueTensorInitializer", keys, values, **kwargs)
+
+
+LOOKUP = [
+    ("StaticHashTable", dict(call("lookup.StaticHashTable", kv(s(["a", "b", "c"]), t("int64", (3,))), -1),
+                             method=["lookup", s(["b", "z", "a", "c"])])),
+    ("StaticHashTable/float", dict(call("lookup.StaticHashTable", kv(t("int64", (3,), "idx9"), t("float32", (3,))),
+                                        0.5), method=["lookup", t("int64", (2, 2), "idx9")])),
+    ("StaticHashTable/size", dict(call("lookup.StaticHashTable", kv(s(["a", "b"]), [7, 8]), 0), method=["size"])),
+    ("StaticHashTable/sparse_keys", dict(call("lookup.StaticHashTable", kv(s(["a", "b"]), [7, 8]), 0),
+                                         method=["lookup", {"sparse": [[[0, 0], [1, 1]], s(["b", "x"]), [2, 2]]}])),
+    ("StaticHashTable/wrong_key_dtype", dict(call("lookup.StaticHashTable", kv(s(["a"]), [1]), 0),
+                                             method=["lookup", t("int32", (2,))])),
+    ("StaticHashTable/wrong_default", call("lookup.StaticHashTable", kv(s(["a"]), [1]), "x")),
+    ("KeyValueTensorInitializer/lengths", call("lookup.KeyValueTensorInitializer", s(["a", "b"]), [1, 2, 3])),
+    ("tables_initializer", call("tables_initializer")),
+    ("initialize_all_tables", call("initialize_all_tables")),
+]
+
+NEST = [
+    ("flatten", call("nest.flatten", {"list": [t("int32"), {"list": [t(), t("bool")]}]})),
+    ("flatten/leaf", call("nest.flatten", t("float64"))),
+    ("map_structure", call("nest.map_structure", {"fn": "square", "kwargs": {}}, {"list": [t(), [t("int32")]]})),
+    ("map_structure/two", call("nest.map_structure", {"fn": "add", "kwargs": {}}, {"list": [t(), t()]},
+                               {"list": [t(salt=1), t(salt=2)]})),
+    ("map_structure/mismatch", call("nest.map_structure", {"fn": "add", "kwargs": {}}, {"list": [t(), t()]},
+                                    {"list": [t()]})),
+    ("pack_sequence_as", call("nest.pack_sequence_as", [1, [2, 3]], {"list": [t(), t("int32"), t()]})),
+    ("pack_sequence_as/count", call("nest.pack_sequence_as", [1, [2]], {"list": [t()]})),
+    ("assert_same_structure", call("nest.assert_same_structure", {"list": [t(), [t()]]}, [3, [4]])),
+    ("assert_same_structure/nesting", call("nest.assert_same_structure", {"list": [t(), [t()]]}, [3, 4])),
+    ("assert_same_structure/types", call("nest.assert_same_structure", {"list": [t(), t()]}, (3, 4))),
+    ("is_nested", call("nest.is_nested", {"list": [t()]})),
+]
+
+
 def cases():
     """{case id: case} of the strings family."""
     found = {f"strings/sparse/{name}": case for name, case in SPARSE}
     found.update((f"strings/{name}", case) for name, case in STRINGS)
+    found.update((f"strings/lookup/{name}", case) for name, case in LOOKUP)
+    found.update((f"strings/nest/{name}", case) for name, case in NEST)
     return found
