@@ -26,7 +26,7 @@ MODULES = {
     "trainer.contrib.rnn": ("tf.contrib.rnn", None, None),
     "trainer.contrib.seq2seq": ("tf.contrib.seq2seq", None, None),
     "trainer.contrib.slim": ("tf.contrib.slim", "nets", "model zoo"),
-    "trainer.data": ("tf.data", "TFRecordDataset", "from_tensor_slices"),
+    "trainer.data": ("tf.data", None, None),
     "trainer.estimator": ("tf.estimator", "WarmStartSettings", "Scaffold"),
     "trainer.feature_column": ("tf.feature_column", None, None),
     "trainer.horovod": ("hvd", "elastic", "restart a job from its checkpoint"),

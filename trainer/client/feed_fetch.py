@@ -70,8 +70,9 @@ def fetch_post(element, session):
     if not isinstance(element, Tensor):
         return None
     if element.dtype == dtypes.string:
-        # TF1 returns a scalar string as bytes, and string arrays as object arrays of bytes.
-        return lambda value: value[()] if value.ndim == 0 else value.copy()
+        # TF1 returns a scalar string as bytes, and string arrays as object arrays of bytes; indexing one element
+        # of an object array (a slice op) already gives the bytes.
+        return lambda value: value if isinstance(value, bytes) else value[()] if value.ndim == 0 else value.copy()
     if session.device != "cpu":
         return lambda value: scalar_or(session.to_host(value))  # a new host array: nothing to copy
     if aliases_state(element):
