@@ -21,6 +21,7 @@ from . import saved_model  # tf.saved_model
 from . import tf_io as io
 from .framework import dtypes
 from .ops import initializers
+from .python.framework import graph_util  # tf.graph_util
 from .python.util import nest  # tf.nest
 from .platform import app, errors, flags, gfile, version
 from .platform import tf_logging as logging
@@ -124,6 +125,7 @@ from .compat.v1 import (disable_eager_execution, disable_v2_behavior, enable_eag
 
 # summaries and training (TF1's summary/, training/)
 from .summary.protos import Event, HistogramProto, SessionLog, Summary
+from .train.meta_graph import import_graph_def
 from .train.moving_averages import moving_average_variables
 
 # ringflow's data parallelism
