@@ -15,7 +15,7 @@ from . import ops  # registers every op type
 
 # tf.* modules
 from . import (compat, contrib, data, debugging, estimator, feature_column, image, keras, layers, linalg, lookup,
-               losses, math, metrics, nn, random, sparse, strings, summary, train)
+               losses, math, metrics, nn, random, sets, sparse, strings, summary, train)
 from . import test  # tf.test
 from . import saved_model  # tf.saved_model
 from . import tf_io as io

@@ -12,8 +12,9 @@ initialized to it, {"fn": path, "kwargs": {...}} the module's function with thos
 cond, while_loop, map_fn and the folds), {"s": nested strings} a tf.string constant, {"sparse": [indices, values,
 shape]} a SparseTensor (values an argument; a result gives values, indices, shape), {"make": path, "args": [...],
 "kwargs": {...}} what that call returns (a table's initializer), {"sp_p": dtype, "feed": [indices, values, shape]}
-a sparse_placeholder; anything else is passed as is. A SparseTensor result is compared on its three parts, strings on their bytes; a case's
-"method": [name, args...] calls that method of the call's result (a table's lookup); tables are initialized.
+a sparse_placeholder; anything else is passed as is. A SparseTensor result is compared on its three parts, strings
+on their bytes; a case's "method": [name, args...] calls that method of the call's result (a table's lookup); tables
+are initialized before the run.
 """
 import contextlib
 import functools

@@ -165,10 +165,33 @@ NEST = [
 ]
 
 
+SETS_SPARSE = {"sparse": [[[0, 0], [0, 1], [1, 0], [1, 2]], t("int32", (4,), "idx5"), [2, 3]]}
+SETS = [
+    ("intersection", call("sets.intersection", t("int32", (2, 3), "idx5"), t("int32", (2, 4), "idx5", salt=1))),
+    ("set_intersection/sparse", call("sets.set_intersection", t("int32", (2, 3), "idx5"), SETS_SPARSE)),
+    ("set_intersection/sparse_first", call("sets.set_intersection", SETS_SPARSE, t("int32", (2, 3), "idx5"))),
+    ("union", call("sets.union", t("int64", (2, 2), "idx5"), t("int64", (2, 3), "idx5", salt=2))),
+    ("set_union/sparse_sparse", call("sets.set_union", SETS_SPARSE, SETS_SPARSE)),
+    ("difference", call("sets.difference", t("int32", (2, 3), "idx5"), t("int32", (2, 2), "idx5", salt=1))),
+    ("set_difference/b_minus_a", call("sets.set_difference", t("int32", (2, 3), "idx5"), SETS_SPARSE,
+                                      aminusb=False)),
+    ("set_difference/sparse_first", call("sets.set_difference", SETS_SPARSE, t("int32", (2, 3), "idx5"))),
+    ("union/strings", call("sets.union", s([["a", "b"], ["c", "a"]]), s([["b", "d"], ["c", "c"]]))),
+    ("union/batch", call("sets.union", t("int32", (2, 2, 3), "idx4"), t("int32", (2, 2, 1), "idx4"))),
+    ("intersection/float", call("sets.intersection", t("float32", (2, 2)), t("float32", (2, 2)))),
+    ("intersection/rank1", call("sets.intersection", t("int32", (3,)), t("int32", (3,)))),
+    ("intersection/batch_mismatch", call("sets.intersection", t("int32", (2, 3)), t("int32", (3, 3)))),
+    ("size", call("sets.size", SETS_SPARSE)),
+    ("set_size", call("sets.set_size", {"sparse": [[[0, 0], [0, 1], [2, 0]], t("int64", (3,), "idx2"), [3, 2]]})),
+    ("size/dense", call("sets.size", t("int32", (2, 3)))),
+]
+
+
 def cases():
     """{case id: case} of the strings family."""
     found = {f"strings/sparse/{name}": case for name, case in SPARSE}
     found.update((f"strings/{name}", case) for name, case in STRINGS)
     found.update((f"strings/lookup/{name}", case) for name, case in LOOKUP)
     found.update((f"strings/nest/{name}", case) for name, case in NEST)
+    found.update((f"strings/sets/{name}", case) for name, case in SETS)
     return found
