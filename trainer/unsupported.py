@@ -16,6 +16,8 @@ MISSING = {
     "tpu": "TPUs", "xla": "XLA compilation", "autograph": "AutoGraph (graph mode is the only mode)",
     "function": "tf.function (graph mode is the only mode)", "GradientTape": "eager gradients (graph mode only)",
     "enable_resource_variables": "resource variables",
+    "sysconfig": "tf.sysconfig: the compile and link flags for C++ ops built against TensorFlow's library; ringflow's "
+                 "ops are Python: register one with trainer.framework.registry.register",
 }
 
 

@@ -6,6 +6,7 @@ ringflow's numpy input for `ringflow train`; they are kept under their old impor
 """
 from ..unsupported import missing_names
 from . import experimental  # noqa: F401  (tf.data.experimental)
+from .experimental import AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY  # noqa: F401  (tf.data's own)
 from .dataset import (Dataset, get_output_classes, get_output_shapes, get_output_types, make_initializable_iterator,
                       make_one_shot_iterator)
 from .iterator import Iterator  # noqa: F401

@@ -1,6 +1,9 @@
-"""tf.data.experimental: the TF1 transformations programs apply with Dataset.apply(), and AUTOTUNE."""
+"""tf.data.experimental: the TF1 transformations programs apply with Dataset.apply(), AUTOTUNE and the cardinality
+constants."""
 from .dataset import Dataset
 from .transforms import AUTOTUNE  # noqa: F401  (tf.data.experimental.AUTOTUNE)
+
+INFINITE_CARDINALITY, UNKNOWN_CARDINALITY = -1, -2  # what TF's cardinality() answers for those datasets
 
 
 def shuffle_and_repeat(buffer_size, count=None, seed=None):
