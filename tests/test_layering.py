@@ -45,7 +45,7 @@ FLOORS = [
     ("trainer/math.py", 8, "tf.math"),
     ("trainer/linalg.py", 8, "tf.linalg"),
     ("trainer/random.py", 8, "tf.random"),
-    ("trainer/metrics.py", 8, "tf.metrics"),
+    ("trainer/metrics/", 8, "tf.metrics"),
     ("trainer/tf_io.py", 8, "tf.io"),
     ("trainer/debugging.py", 8, "tf.debugging"),
     ("trainer/sparse.py", 8, "tf.sparse"),

@@ -39,7 +39,7 @@ MODULES = {
     "trainer.keras.preprocessing.sequence": ("tf.keras.preprocessing.sequence", None, None),
     "trainer.keras.utils": ("tf.keras.utils", None, None),
     "trainer.lookup": ("tf.lookup", "StaticVocabularyTable", "FarmHash"),
-    "trainer.metrics": ("tf.metrics", "mean_iou", "does not implement"),
+    "trainer.metrics": ("tf.metrics", "precision_at_k", "does not implement"),
     "trainer.python.framework.ops": ("tf.python.framework.ops", None, None),
     "trainer.sparse": ("tf.sparse", None, None),
     "trainer.strings": ("tf.strings", "to_hash_bucket_fast", "FarmHash"),

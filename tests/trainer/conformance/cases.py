@@ -13,8 +13,8 @@ cond, while_loop, map_fn and the folds), {"s": nested strings} a tf.string const
 shape]} a SparseTensor (values an argument; a result gives values, indices, shape), {"make": path, "args": [...],
 "kwargs": {...}} what that call returns (a table's initializer), {"sp_p": dtype, "feed": [indices, values, shape]}
 a sparse_placeholder; anything else is passed as is. A SparseTensor result is compared on its three parts, strings
-on their bytes; a case's "method": [name, args...] calls that method of the call's result (a table's lookup); tables
-are initialized before the run.
+on their bytes; a case's "method": [name, args...] calls that method of the call's result (a table's lookup), its
+"pick": i keeps result i alone (a metric's update op); tables and local variables are initialized before the run.
 """
 import contextlib
 import functools
@@ -573,6 +573,8 @@ def construct(tf, case, builder):
     if case.get("method"):  # a method of what the call made (a table's lookup)
         name, *rest = case["method"]
         result = getattr(result, name)(*[builder.arg(a) for a in rest])
+    if "pick" in case:  # one of the results (a metric's update_op, run once)
+        result = result[case["pick"]]
     return result
 
 
@@ -650,6 +652,8 @@ def probe(tf, case):
             with tf.Session(graph=graph) as sess:
                 if tf.global_variables():
                     sess.run(tf.global_variables_initializer())
+                if tf.local_variables():  # a metric's running totals
+                    sess.run(tf.local_variables_initializer())
                 if tf.get_collection("table_initializer"):
                     sess.run(tf.tables_initializer())
                 got = sess.run(fetches, builder.feed)

@@ -187,6 +187,33 @@ SETS = [
 ]
 
 
+PROBS, BINARY = t("float32", (6,), "prob"), t("int32", (6,), "prob")
+CLASSES, GUESSES = t("int64", (6,), "idx3"), t("int64", (6,), "idx3", salt=1)
+METRICS = [
+    ("true_positives_at_thresholds", call("metrics.true_positives_at_thresholds", BINARY, PROBS, [0.25, 0.5, 0.75],
+                                          values=False)),
+    ("false_positives_at_thresholds", call("metrics.false_positives_at_thresholds", BINARY, PROBS, [0.5],
+                                           values=False)),
+    ("true_negatives_at_thresholds", call("metrics.true_negatives_at_thresholds", BINARY, PROBS, [0.1, 0.9],
+                                          weights=t("float32", (6,), "pos"), values=False)),
+    ("false_negatives_at_thresholds", call("metrics.false_negatives_at_thresholds", BINARY, PROBS, [0.5],
+                                           values=False)),
+    ("precision_at_thresholds", call("metrics.precision_at_thresholds", BINARY, PROBS, [0.3, 0.6], values=False)),
+    ("recall_at_thresholds", call("metrics.recall_at_thresholds", BINARY, PROBS, [0.3, 0.6], values=False)),
+    ("sensitivity_at_specificity", call("metrics.sensitivity_at_specificity", BINARY, PROBS, 0.5, values=False)),
+    ("sensitivity_at_specificity/bad", call("metrics.sensitivity_at_specificity", BINARY, PROBS, 1.5)),
+    ("specificity_at_sensitivity", call("metrics.specificity_at_sensitivity", BINARY, PROBS, 0.5,
+                                        num_thresholds=10, values=False)),
+    ("mean_iou", call("metrics.mean_iou", CLASSES, GUESSES, 3, values=False)),
+    ("mean_iou/weights", call("metrics.mean_iou", CLASSES, GUESSES, 3, weights=t("float32", (6,), "pos"),
+                              values=False)),
+    ("mean_per_class_accuracy", call("metrics.mean_per_class_accuracy", CLASSES, GUESSES, 3, values=False)),
+    ("mean_tensor", call("metrics.mean_tensor", t(), values=False)),
+    ("mean_tensor/weights", call("metrics.mean_tensor", t(), weights=t(dom="pos"), values=False)),
+    ("mean_cosine_distance", call("metrics.mean_cosine_distance", t(), t(salt=1), 1, values=False)),
+]
+
+
 def cases():
     """{case id: case} of the strings family."""
     found = {f"strings/sparse/{name}": case for name, case in SPARSE}
@@ -194,4 +221,7 @@ def cases():
     found.update((f"strings/lookup/{name}", case) for name, case in LOOKUP)
     found.update((f"strings/nest/{name}", case) for name, case in NEST)
     found.update((f"strings/sets/{name}", case) for name, case in SETS)
+    found.update((f"strings/metrics/{name}", case) for name, case in METRICS)
+    found.update((f"strings/metrics/{name}/update", dict(case, values=True, pick=1)) for name, case in METRICS
+                 if not name.endswith("/bad"))
     return found
