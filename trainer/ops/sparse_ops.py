@@ -1,9 +1,6 @@
-"""Ops on SparseTensors (tf.sparse): to and from dense, reorder, reshape, add, concat, reduce_sum, retain,
-fill_empty_rows and the sparse-dense matmul, each with TF1's gradient for its values (sparse_grad.py's rules).
-
-The kernels work on the three parts as numpy arrays; where an op is simplest on the dense tensor (a matmul, a sum)
-it scatters the values into one, as TF's CPU kernels do for these small ops.
-"""
+"""Ops that rearrange SparseTensors (tf.sparse): to and from dense, reorder, reshape, transpose, concat, retain and
+fill_empty_rows, each with TF1's gradient for its values (sparse_grad.py's rules), and the helpers the other sparse
+ops share. The kernels work on the three parts as numpy arrays, on the host."""
 import numpy as np
 
 from ..framework import dtypes
@@ -11,13 +8,13 @@ from ..platform.errors import InvalidArgumentError
 from ..framework.registry import apply_op, host_kernel, register
 from .core_ops import convert_to_tensor
 from .gather_ops import gather
-from .array_ops import cast, reshape, shape as shape_of, transpose
+from .array_ops import cast, reshape, shape as shape_of
 from .math_ops import not_equal, where
 from .sparse_tensor import SparseTensor, is_sparse
 from .tensor_util import argument_lookup, constant_value, static_shape
 
 
-def _check_in_bounds(indices, shape, what):
+def check_in_bounds(indices, shape, what):
     bad = np.nonzero(np.any((indices < 0) | (indices >= shape), axis=1))[0] if indices.size else []
     if len(bad):
         i = int(bad[0])
@@ -25,13 +22,13 @@ def _check_in_bounds(indices, shape, what):
                                    f"shape {shape.tolist()}")
 
 
-def _order(indices, shape):
+def row_major_order(indices, shape):
     """Each entry's row-major position in the dense tensor."""
     return np.ravel_multi_index(tuple(indices.T), tuple(shape)) if indices.size else np.zeros(0, np.int64)
 
 
-def _dense(indices, values, shape, what, default=0):
-    _check_in_bounds(indices, shape, what)
+def dense_of(indices, values, shape, what, default=0):
+    check_in_bounds(indices, shape, what)
     out = np.full(tuple(shape), default, dtype=values.dtype)
     np.add.at(out, tuple(indices.T), values) if values.dtype != object else out.__setitem__(tuple(indices.T), values)
     return out
@@ -41,9 +38,9 @@ def _sparse_to_dense(indices, shape, values, default, validate_indices):
     indices = indices.reshape(-1, 1) if indices.ndim < 2 else indices
     shape = shape.reshape(-1)
     values = np.broadcast_to(values, indices.shape[:1])
-    _check_in_bounds(indices, shape, "SparseToDense")
+    check_in_bounds(indices, shape, "SparseToDense")
     if validate_indices and len(indices) > 1:
-        order = _order(indices, shape)
+        order = row_major_order(indices, shape)
         bad = np.nonzero(np.diff(order) <= 0)[0]
         if len(bad):
             i = int(bad[0]) + 1
@@ -63,12 +60,12 @@ def _dense_infer(shape_tensor, dtype):
     return (None if not rank or rank[0] is None else (None,) * rank[0], dtype)
 
 
-def _gather_nd(params, indices):
+def gather_nd_values(params, indices):
     return params[tuple(np.moveaxis(indices, -1, 0))]
 
 
 def _default_grad(g, indices):
-    return np.asarray(g.sum() - _gather_nd(g, indices).sum(), dtype=g.dtype)
+    return np.asarray(g.sum() - gather_nd_values(g, indices).sum(), dtype=g.dtype)
 
 
 def _gather_nd_grad(g, indices, params):
@@ -79,30 +76,30 @@ def _gather_nd_grad(g, indices, params):
 
 register("SparseToDense", kernel=host_kernel(_sparse_to_dense), fresh=True,
          infer=lambda i, s, v, d, validate_indices: [_dense_infer(s, v.dtype)],
-         grad=lambda op, g: [None, None, _sparse_values_of(g, op.inputs[0]),
+         grad=lambda op, g: [None, None, values_at(g, op.inputs[0]),
                              apply_op("SparseDefaultGrad", [g, op.inputs[0]])])
 register("SparseDefaultGrad", kernel=host_kernel(_default_grad),
          infer=lambda g, i: [((), g.dtype)], fresh=True)
-register("SparseGatherNd", kernel=host_kernel(_gather_nd), fresh=True,
+register("SparseGatherNd", kernel=host_kernel(gather_nd_values), fresh=True,
          infer=lambda g, i: [((static_shape(i) or (None,))[:1], g.dtype)],
          grad=lambda op, gg: [apply_op("SparseScatterNd", [gg, op.inputs[1], op.inputs[0]]), None])
 register("SparseScatterNd", kernel=host_kernel(_gather_nd_grad), fresh=True,
          infer=lambda g, i, params: [(params.shape, g.dtype)])
 
 
-def _sparse_values_of(dense, indices):
+def values_at(dense, indices):
     """The entries of the dense `dense` at a sparse tensor's indices (TF's gather_nd in sparse_grad.py)."""
     return apply_op("SparseGatherNd", [dense, indices])
 
 
 def _reorder(indices, values, shape):
-    perm = np.argsort(_order(indices, shape), kind="stable")
+    perm = np.argsort(row_major_order(indices, shape), kind="stable")
     return indices[perm], values[perm]
 
 
 def _reorder_grad(g, indices, shape):
     out = np.empty_like(g)
-    out[np.argsort(_order(indices, shape), kind="stable")] = g
+    out[np.argsort(row_major_order(indices, shape), kind="stable")] = g
     return out
 
 
@@ -129,7 +126,7 @@ def _reshape(indices, shape, new_shape):
     if int(np.prod(new_shape)) != size:
         raise InvalidArgumentError(f"SparseReshape: a tensor of shape {shape.tolist()} ({size} entries) cannot "
                                    f"take the shape {new_shape.tolist()}")
-    flat = _order(indices, shape)
+    flat = row_major_order(indices, shape)
     out = np.stack(np.unravel_index(flat, tuple(new_shape)), axis=1) if flat.size else np.zeros(
         (0, len(new_shape)), np.int64)
     return out.astype(np.int64), new_shape
@@ -142,57 +139,6 @@ def _reshape_infer(indices, shape, new_shape):
 
 
 register("SparseReshape", kernel=host_kernel(_reshape), fresh=True, infer=_reshape_infer)
-
-
-def _index_map(indices):
-    return {tuple(row): i for i, row in enumerate(indices.tolist())}
-
-
-def _sparse_add(a_indices, a_values, a_shape, b_indices, b_values, b_shape, thresh):
-    if not np.array_equal(a_shape, b_shape):
-        raise InvalidArgumentError(f"SparseAdd: operands do not have the same dense shape: {a_shape.tolist()} and "
-                                   f"{b_shape.tolist()}")
-    sums = {}
-    for indices, values in ((a_indices, a_values), (b_indices, b_values)):
-        for row, value in zip(map(tuple, indices.tolist()), values):
-            sums[row] = sums.get(row, 0) + value
-    keys = sorted(k for k, v in sums.items() if abs(v) >= thresh)
-    out_indices = np.array(keys, dtype=np.int64).reshape(-1, len(a_shape))
-    return out_indices, np.array([sums[k] for k in keys], dtype=a_values.dtype), a_shape
-
-
-def _sparse_add_grad(g, a_indices, b_indices, sum_indices):
-    at = _index_map(sum_indices)
-    pick = [np.array([g[at[row]] if row in at else 0 for row in map(tuple, ix.tolist())], dtype=g.dtype)
-            for ix in (a_indices, b_indices)]
-    return pick[0], pick[1]
-
-
-def _sparse_add_grad_rule(op, gi, gv, gs):
-    if gv is None:
-        return [None] * 7
-    a, b = apply_op("SparseAddGrad", [gv, op.inputs[0], op.inputs[3], op.outputs[0]])
-    return [None, a, None, None, b, None, None]
-
-
-register("SparseAdd", kernel=host_kernel(_sparse_add), fresh=True, grad=_sparse_add_grad_rule,
-         infer=lambda ai, av, ash, bi, bv, bsh, t: [((None, (static_shape(ai) or (None, None))[1]), dtypes.int64),
-                                                  ((None,), av.dtype), (ash.shape, dtypes.int64)])
-register("SparseAddGrad", kernel=host_kernel(_sparse_add_grad), fresh=True,
-         infer=lambda g, ai, bi, si: [(((static_shape(ai) or (None,))[0],), g.dtype),
-                                      (((static_shape(bi) or (None,))[0],), g.dtype)])
-
-
-def _dense_add(indices, values, shape, b):
-    out = np.array(b, copy=True)
-    _check_in_bounds(indices, np.asarray(b.shape), "SparseTensorDenseAdd")
-    np.add.at(out, tuple(indices.T), values)
-    return out
-
-
-register("SparseTensorDenseAdd", kernel=host_kernel(_dense_add), fresh=True,
-         infer=lambda i, v, s, b: [(b.shape, b.dtype)],
-         grad=lambda op, g: [None, _sparse_values_of(g, op.inputs[0]), None, g])
 
 
 def _concat(*parts, axis, n):
@@ -208,7 +154,7 @@ def _concat(*parts, axis, n):
     out_shape[axis] = sum(int(s[axis]) for s in shapes)
     out_indices = np.concatenate(moved).reshape(-1, rank)
     out_values = np.concatenate(values)
-    perm = np.argsort(_order(out_indices, out_shape), kind="stable")
+    perm = np.argsort(row_major_order(out_indices, out_shape), kind="stable")
     return out_indices[perm], out_values[perm], out_shape
 
 
@@ -222,76 +168,6 @@ def _concat_infer(*parts, axis, n):
 register("SparseConcat", kernel=host_kernel(_concat), fresh=True, infer=_concat_infer)
 
 
-def _reduced(shape, axes, keep_dims):
-    axes = sorted({int(a) % len(shape) for a in np.ravel(axes)}) if axes is not None else list(range(len(shape)))
-    return [1 if d in axes else s for d, s in enumerate(shape)] if keep_dims else [
-        s for d, s in enumerate(shape) if d not in axes], axes
-
-
-def _reduce_sum(indices, values, shape, axes, keep_dims):
-    dense = _dense(indices, values, shape, "SparseReduceSum")
-    out, axes = _reduced(shape.tolist(), axes, keep_dims)
-    return dense.sum(axis=tuple(axes)).reshape(out).astype(values.dtype)
-
-
-def _reduce_sum_infer(indices, values, shape, axes, keep_dims):
-    known, ax = constant_value(shape), constant_value(axes)
-    if known is None or ax is None:
-        return [(None, values.dtype)]
-    return [(tuple(_reduced(list(np.ravel(known)), ax, keep_dims)[0]), values.dtype)]
-
-
-def _reduce_sum_grad(g, indices, shape, axes):
-    kept, _ = _reduced(shape.tolist(), axes, True)
-    return _gather_nd(g.reshape(kept), np.minimum(indices, np.array(kept) - 1))
-
-
-register("SparseReduceSum", kernel=host_kernel(_reduce_sum), fresh=True, infer=_reduce_sum_infer,
-         grad=lambda op, g: [None, apply_op("SparseReduceSumGrad", [g, *op.inputs[:1], *op.inputs[2:]]), None, None])
-register("SparseReduceSumGrad", kernel=host_kernel(_reduce_sum_grad), fresh=True,
-         infer=lambda g, i, s, a: [(((static_shape(i) or (None,))[0],), g.dtype)])
-
-
-def _matmul(indices, values, shape, b, adjoint_a, adjoint_b):
-    if len(shape) != 2:
-        raise InvalidArgumentError(f"SparseTensorDenseMatMul: the sparse operand must be a matrix, got dense shape "
-                                   f"{shape.tolist()}")
-    a = _dense(indices, values, shape, "SparseTensorDenseMatMul")
-    a, b = (a.conj().T if adjoint_a else a), (b.conj().T if adjoint_b else b)
-    if a.shape[1] != b.shape[0]:
-        raise InvalidArgumentError(f"SparseTensorDenseMatMul: cannot multiply A of shape {list(a.shape)} by B of "
-                                   f"shape {list(b.shape)} (adjoint_a={adjoint_a}, adjoint_b={adjoint_b})")
-    return (a @ b).astype(b.dtype)
-
-
-def _matmul_infer(indices, values, shape, b, adjoint_a, adjoint_b):
-    known, bs = constant_value(shape), static_shape(b) or (None, None)
-    rows = None if known is None else int(np.ravel(known)[1 if adjoint_a else 0])
-    return [((rows, bs[0] if adjoint_b else bs[1]), b.dtype)]
-
-
-def _matmul_values_grad(g, indices, b, adjoint_a, adjoint_b):
-    rows, cols = (indices[:, 1], indices[:, 0]) if adjoint_a else (indices[:, 0], indices[:, 1])
-    b = b.conj().T if adjoint_b else b
-    return np.einsum("nk,nk->n", g[rows], b[cols]).astype(g.dtype)
-
-
-def _matmul_grad(op, g):
-    indices, values, shape, b = op.inputs
-    adjoint_a, adjoint_b = op.attrs["adjoint_a"], op.attrs["adjoint_b"]
-    b_grad = apply_op("SparseTensorDenseMatMul", [indices, values, shape, g], adjoint_a=not adjoint_a,
-                      adjoint_b=False)
-    if adjoint_b:
-        b_grad = transpose(b_grad)
-    return [None, apply_op("SparseMatMulValuesGrad", [g, indices, b], adjoint_a=adjoint_a, adjoint_b=adjoint_b),
-            None, b_grad]
-
-
-register("SparseTensorDenseMatMul", kernel=host_kernel(_matmul), fresh=True, infer=_matmul_infer, grad=_matmul_grad)
-register("SparseMatMulValuesGrad", kernel=host_kernel(_matmul_values_grad), fresh=True,
-         infer=lambda g, i, b, adjoint_a, adjoint_b: [(((static_shape(i) or (None,))[0],), g.dtype)])
-
-
 def _fill_empty_rows(indices, values, shape, default):
     rows = int(shape[0]) if len(shape) else 0
     have = np.zeros(rows, bool)
@@ -301,7 +177,7 @@ def _fill_empty_rows(indices, values, shape, default):
     fill[:, 0] = empty
     all_indices = np.concatenate([indices, fill]).astype(np.int64)
     all_values = np.concatenate([values, np.full(len(empty), default, dtype=values.dtype)])
-    perm = np.argsort(_order(all_indices, shape), kind="stable")
+    perm = np.argsort(row_major_order(all_indices, shape), kind="stable")
     reverse = np.empty(len(values), np.int64)
     reverse[perm[perm < len(values)]] = np.nonzero(perm < len(values))[0]
     return all_indices[perm], all_values[perm], ~have, reverse
@@ -333,7 +209,7 @@ register("SparseFillEmptyRowsGrad", kernel=host_kernel(_fill_empty_rows_grad), f
          infer=lambda g, r: [(static_shape(r), g.dtype), ((), g.dtype)])
 
 
-def _sparse(sp_input, what):
+def as_sparse(sp_input, what):
     if not is_sparse(sp_input):
         raise TypeError(f"{what} takes a SparseTensor, got {type(sp_input).__name__} {sp_input!r}; make one with "
                         "tf.SparseTensor(indices, values, dense_shape) or tf.sparse.from_dense")
@@ -351,7 +227,7 @@ def sparse_to_dense(sparse_indices, output_shape, sparse_values, default_value=0
 
 def sparse_tensor_to_dense(sp_input, default_value=None, validate_indices=True, name=None):
     """The dense tensor a SparseTensor stands for (`default_value`, 0 or b"", where it has no entry)."""
-    sp = _sparse(sp_input, "sparse_tensor_to_dense")
+    sp = as_sparse(sp_input, "sparse_tensor_to_dense")
     if default_value is None:
         default_value = b"" if sp.dtype == dtypes.string else 0
     return sparse_to_dense(sp.indices, sp.dense_shape, sp.values, default_value, validate_indices,
@@ -368,19 +244,19 @@ def from_dense(tensor, name=None):
 
 def sparse_reorder(sp_input, name=None):
     """The same SparseTensor with its entries in row-major order (what to_dense's validation asks for)."""
-    sp = _sparse(sp_input, "sparse_reorder")
+    sp = as_sparse(sp_input, "sparse_reorder")
     indices, values = apply_op("SparseReorder", [sp.indices, sp.values, sp.dense_shape], name=name or "SparseReorder")
-    return _with_shape(SparseTensor(indices, values, sp.dense_shape), sp.shape)
+    return with_shape(SparseTensor(indices, values, sp.dense_shape), sp.shape)
 
 
-def _with_shape(sp, shape):
+def with_shape(sp, shape):
     sp.set_shape(shape)
     return sp
 
 
 def sparse_reshape(sp_input, shape, name=None):
     """The SparseTensor reshaped to `shape` (one -1 is inferred), its entries keeping their row-major positions."""
-    sp = _sparse(sp_input, "sparse_reshape")
+    sp = as_sparse(sp_input, "sparse_reshape")
     known, new = constant_value(sp.dense_shape), constant_value(shape)
     if known is not None and new is not None and -1 not in np.ravel(new) and np.prod(known) != np.prod(new):
         raise ValueError(f"Cannot reshape a tensor with {int(np.prod(known))} elements to shape "
@@ -393,28 +269,8 @@ def sparse_reshape(sp_input, shape, name=None):
         new = np.ravel(new).astype(np.int64)
         if -1 in new:
             new[new == -1] = np.prod(known) // max(1, np.prod(new[new != -1]))
-        out = _with_shape(out, new.tolist())
+        out = with_shape(out, new.tolist())
     return out
-
-
-def sparse_add(a, b, threshold=None, thresh=None):
-    """a + b: a SparseTensor when both are sparse (sums smaller in magnitude than `threshold` dropped), else dense."""
-    threshold = argument_lookup("threshold", threshold, "thresh", thresh) or 0
-    if not is_sparse(a) and not is_sparse(b):
-        raise TypeError("sparse_add needs at least one SparseTensor operand; add two dense tensors with tf.add")
-    if not is_sparse(a):
-        a, b = b, a
-    a = SparseTensor.from_value(a)
-    if not is_sparse(b):
-        b = convert_to_tensor(b, dtype=a.dtype)
-        return apply_op("SparseTensorDenseAdd", [a.indices, a.values, a.dense_shape, b], name="SparseTensorDenseAdd")
-    b = SparseTensor.from_value(b)
-    if not a.shape.is_compatible_with(b.shape):
-        raise ValueError(f"Shapes {a.shape} and {b.shape} are incompatible: sparse_add needs operands of one shape")
-    thresh = convert_to_tensor(np.asarray(threshold, dtype=a.dtype.dtype))
-    indices, values, shape = apply_op("SparseAdd", [a.indices, a.values, a.dense_shape, b.indices, b.values,
-                                                    b.dense_shape, thresh], name="SparseAdd")
-    return _with_shape(SparseTensor(indices, values, shape), a.shape)
 
 
 def sparse_concat(axis, sp_inputs, name=None, expand_nonconcat_dim=False, concat_dim=None,
@@ -424,7 +280,7 @@ def sparse_concat(axis, sp_inputs, name=None, expand_nonconcat_dim=False, concat
     if expand_nonconcat_dim or expand_nonconcat_dims:
         raise NotImplementedError("sparse_concat's expand_nonconcat_dim is not available in ringflow: give inputs "
                                   "whose other dimensions match (tf.sparse.reset_shape is not available either)")
-    inputs = [_sparse(sp, "sparse_concat") for sp in sp_inputs]
+    inputs = [as_sparse(sp, "sparse_concat") for sp in sp_inputs]
     rank = inputs[0].shape.ndims
     axis = int(axis) % rank if rank else int(axis)
     parts = [sp.indices for sp in inputs] + [sp.values for sp in inputs] + [sp.dense_shape for sp in inputs]
@@ -434,67 +290,33 @@ def sparse_concat(axis, sp_inputs, name=None, expand_nonconcat_dim=False, concat
     if rank is not None and all(s.ndims is not None for s in shapes):
         dims = [None if any(s[d] is None for s in shapes) else sum(s[d] for s in shapes) if d == axis
                 else shapes[0][d] for d in range(rank)]
-        out = _with_shape(out, dims)
+        out = with_shape(out, dims)
     return out
-
-
-def sparse_reduce_sum(sp_input, axis=None, keepdims=None, reduction_axes=None, keep_dims=None):
-    """The sum of a SparseTensor's entries over `axis` (all by default), as a dense tensor."""
-    sp = _sparse(sp_input, "sparse_reduce_sum")
-    axis = argument_lookup("axis", axis, "reduction_axes", reduction_axes)
-    keepdims = bool(argument_lookup("keepdims", keepdims, "keep_dims", keep_dims))
-    if axis is None:
-        rank = sp.shape.ndims
-        if rank is None:
-            raise ValueError("sparse_reduce_sum over every axis needs a SparseTensor of known rank; give axis")
-        axis = list(range(rank))
-    return apply_op("SparseReduceSum", [sp.indices, sp.values, sp.dense_shape,
-                                        convert_to_tensor(axis, dtype=dtypes.int32)],
-                    name="SparseReduceSum", keep_dims=keepdims)
 
 
 def sparse_retain(sp_input, to_retain):
     """The entries of a SparseTensor where the bool vector `to_retain` is true; the dense shape stays."""
-    sp = _sparse(sp_input, "sparse_retain")
+    sp = as_sparse(sp_input, "sparse_retain")
     keep = convert_to_tensor(to_retain)
     if keep.ndim is not None and keep.ndim != 1:
         raise ValueError(f"sparse_retain: to_retain must be a vector, got shape {keep.shape}")
     rows = reshape(where(keep), [-1])
-    return _with_shape(SparseTensor(gather(sp.indices, rows), gather(sp.values, rows),
+    return with_shape(SparseTensor(gather(sp.indices, rows), gather(sp.values, rows),
                                     apply_op("Identity", [sp.dense_shape])), sp.shape)
 
 
 def sparse_fill_empty_rows(sp_input, default_value, name=None):
     """(the SparseTensor with an entry of `default_value` at column 0 of each empty row, which rows were empty)."""
-    sp = _sparse(sp_input, "sparse_fill_empty_rows")
+    sp = as_sparse(sp_input, "sparse_fill_empty_rows")
     indices, values, empty, _ = apply_op("SparseFillEmptyRows", [sp.indices, sp.values, sp.dense_shape,
                                                                  convert_to_tensor(default_value, dtype=sp.dtype)],
                                          name=name or "SparseFillEmptyRows")
-    return _with_shape(SparseTensor(indices, values, sp.dense_shape), sp.shape), empty
-
-
-def sparse_tensor_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
-    """The matrix product of a sparse matrix and a dense one (either adjoint first)."""
-    sp = _sparse(sp_a, "sparse_tensor_dense_matmul")
-    b = convert_to_tensor(b)
-    if b.dtype != sp.dtype:
-        raise TypeError(f"sparse_tensor_dense_matmul: the SparseTensor holds {sp.dtype.name} and b {b.name!r} is "
-                        f"{b.dtype.name}; cast one of them")
-    a_shape = None if sp.shape.ndims is None else tuple(sp.shape.as_list())
-    b_shape = static_shape(b)
-    if a_shape is not None and b_shape is not None and len(a_shape) == len(b_shape) == 2:
-        inner, other = a_shape[0 if adjoint_a else 1], b_shape[1 if adjoint_b else 0]
-        if None not in (inner, other) and inner != other:
-            raise ValueError(f"Dimensions must be equal, but are {inner} and {other} for sparse_tensor_dense_matmul "
-                             f"of A {list(a_shape)} (adjoint_a={adjoint_a}) and B {list(b_shape)} "
-                             f"(adjoint_b={adjoint_b})")
-    return apply_op("SparseTensorDenseMatMul", [sp.indices, sp.values, sp.dense_shape, b],
-                    name=name or "SparseTensorDenseMatMul", adjoint_a=bool(adjoint_a), adjoint_b=bool(adjoint_b))
+    return with_shape(SparseTensor(indices, values, sp.dense_shape), sp.shape), empty
 
 
 def sparse_transpose(sp_input, perm=None, name=None):
     """The SparseTensor with its dimensions permuted (reversed by default), entries in row-major order."""
-    sp = _sparse(sp_input, "sparse_transpose")
+    sp = as_sparse(sp_input, "sparse_transpose")
     rank = sp.shape.ndims
     if perm is None:
         if rank is None:
@@ -504,5 +326,5 @@ def sparse_transpose(sp_input, perm=None, name=None):
     indices = gather(sp.indices, perm, axis=1)
     shape = gather(sp.dense_shape, perm)
     out = sparse_reorder(SparseTensor(indices, sp.values, shape), name=name)
-    return out if rank is None else _with_shape(out, [sp.shape[p] for p in perm])
+    return out if rank is None else with_shape(out, [sp.shape[p] for p in perm])
 

@@ -1,6 +1,6 @@
 """The conformance family "strings": tf.string tensors and their ops, SparseTensors and tf.sparse, recorded into
 fixtures/tf_oracle_strings.json by `scripts/record_tf_oracle.py --family strings`."""
-from .cases import call, p, t
+from .cases import call, t
 
 IDX = [[0, 1], [1, 3], [2, 0]]
 SHUFFLED = [[2, 0], [0, 1], [1, 3]]

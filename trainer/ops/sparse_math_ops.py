@@ -1,0 +1,188 @@
+"""Arithmetic on SparseTensors (tf.sparse): add (sparse + sparse, sparse + dense), reduce_sum and the sparse-dense
+matmul, each with TF1's gradient for the values (sparse_grad.py's rules); the kernels scatter the values into the dense
+tensor where that is simplest, as TF's CPU kernels do for these small ops."""
+import numpy as np
+
+from ..framework import dtypes
+from ..framework.registry import apply_op, host_kernel, register
+from ..platform.errors import InvalidArgumentError
+from .array_ops import transpose
+from .core_ops import convert_to_tensor
+from .sparse_ops import as_sparse, check_in_bounds, dense_of, gather_nd_values, values_at, with_shape
+from .sparse_tensor import SparseTensor, is_sparse
+from .tensor_util import argument_lookup, constant_value, static_shape
+
+
+def _index_map(indices):
+    return {tuple(row): i for i, row in enumerate(indices.tolist())}
+
+
+def _sparse_add(a_indices, a_values, a_shape, b_indices, b_values, b_shape, thresh):
+    if not np.array_equal(a_shape, b_shape):
+        raise InvalidArgumentError(f"SparseAdd: operands do not have the same dense shape: {a_shape.tolist()} and "
+                                   f"{b_shape.tolist()}")
+    sums = {}
+    for indices, values in ((a_indices, a_values), (b_indices, b_values)):
+        for row, value in zip(map(tuple, indices.tolist()), values):
+            sums[row] = sums.get(row, 0) + value
+    keys = sorted(k for k, v in sums.items() if abs(v) >= thresh)
+    out_indices = np.array(keys, dtype=np.int64).reshape(-1, len(a_shape))
+    return out_indices, np.array([sums[k] for k in keys], dtype=a_values.dtype), a_shape
+
+
+def _sparse_add_grad(g, a_indices, b_indices, sum_indices):
+    at = _index_map(sum_indices)
+    pick = [np.array([g[at[row]] if row in at else 0 for row in map(tuple, ix.tolist())], dtype=g.dtype)
+            for ix in (a_indices, b_indices)]
+    return pick[0], pick[1]
+
+
+def _sparse_add_grad_rule(op, gi, gv, gs):
+    if gv is None:
+        return [None] * 7
+    a, b = apply_op("SparseAddGrad", [gv, op.inputs[0], op.inputs[3], op.outputs[0]])
+    return [None, a, None, None, b, None, None]
+
+
+register("SparseAdd", kernel=host_kernel(_sparse_add), fresh=True, grad=_sparse_add_grad_rule,
+         infer=lambda ai, av, ash, bi, bv, bsh, t: [((None, (static_shape(ai) or (None, None))[1]), dtypes.int64),
+                                                  ((None,), av.dtype), (ash.shape, dtypes.int64)])
+register("SparseAddGrad", kernel=host_kernel(_sparse_add_grad), fresh=True,
+         infer=lambda g, ai, bi, si: [(((static_shape(ai) or (None,))[0],), g.dtype),
+                                      (((static_shape(bi) or (None,))[0],), g.dtype)])
+
+
+def _dense_add(indices, values, shape, b):
+    out = np.array(b, copy=True)
+    check_in_bounds(indices, np.asarray(b.shape), "SparseTensorDenseAdd")
+    np.add.at(out, tuple(indices.T), values)
+    return out
+
+
+register("SparseTensorDenseAdd", kernel=host_kernel(_dense_add), fresh=True,
+         infer=lambda i, v, s, b: [(b.shape, b.dtype)],
+         grad=lambda op, g: [None, values_at(g, op.inputs[0]), None, g])
+
+
+def _reduced(shape, axes, keep_dims):
+    axes = sorted({int(a) % len(shape) for a in np.ravel(axes)}) if axes is not None else list(range(len(shape)))
+    return [1 if d in axes else s for d, s in enumerate(shape)] if keep_dims else [
+        s for d, s in enumerate(shape) if d not in axes], axes
+
+
+def _reduce_sum(indices, values, shape, axes, keep_dims):
+    dense = dense_of(indices, values, shape, "SparseReduceSum")
+    out, axes = _reduced(shape.tolist(), axes, keep_dims)
+    return dense.sum(axis=tuple(axes)).reshape(out).astype(values.dtype)
+
+
+def _reduce_sum_infer(indices, values, shape, axes, keep_dims):
+    known, ax = constant_value(shape), constant_value(axes)
+    if known is None or ax is None:
+        return [(None, values.dtype)]
+    return [(tuple(_reduced(list(np.ravel(known)), ax, keep_dims)[0]), values.dtype)]
+
+
+def _reduce_sum_grad(g, indices, shape, axes):
+    kept, _ = _reduced(shape.tolist(), axes, True)
+    return gather_nd_values(g.reshape(kept), np.minimum(indices, np.array(kept) - 1))
+
+
+register("SparseReduceSum", kernel=host_kernel(_reduce_sum), fresh=True, infer=_reduce_sum_infer,
+         grad=lambda op, g: [None, apply_op("SparseReduceSumGrad", [g, *op.inputs[:1], *op.inputs[2:]]), None, None])
+register("SparseReduceSumGrad", kernel=host_kernel(_reduce_sum_grad), fresh=True,
+         infer=lambda g, i, s, a: [(((static_shape(i) or (None,))[0],), g.dtype)])
+
+
+def _matmul(indices, values, shape, b, adjoint_a, adjoint_b):
+    if len(shape) != 2:
+        raise InvalidArgumentError(f"SparseTensorDenseMatMul: the sparse operand must be a matrix, got dense shape "
+                                   f"{shape.tolist()}")
+    a = dense_of(indices, values, shape, "SparseTensorDenseMatMul")
+    a, b = (a.conj().T if adjoint_a else a), (b.conj().T if adjoint_b else b)
+    if a.shape[1] != b.shape[0]:
+        raise InvalidArgumentError(f"SparseTensorDenseMatMul: cannot multiply A of shape {list(a.shape)} by B of "
+                                   f"shape {list(b.shape)} (adjoint_a={adjoint_a}, adjoint_b={adjoint_b})")
+    return (a @ b).astype(b.dtype)
+
+
+def _matmul_infer(indices, values, shape, b, adjoint_a, adjoint_b):
+    known, bs = constant_value(shape), static_shape(b) or (None, None)
+    rows = None if known is None else int(np.ravel(known)[1 if adjoint_a else 0])
+    return [((rows, bs[0] if adjoint_b else bs[1]), b.dtype)]
+
+
+def _matmul_values_grad(g, indices, b, adjoint_a, adjoint_b):
+    rows, cols = (indices[:, 1], indices[:, 0]) if adjoint_a else (indices[:, 0], indices[:, 1])
+    b = b.conj().T if adjoint_b else b
+    return np.einsum("nk,nk->n", g[rows], b[cols]).astype(g.dtype)
+
+
+def _matmul_grad(op, g):
+    indices, values, shape, b = op.inputs
+    adjoint_a, adjoint_b = op.attrs["adjoint_a"], op.attrs["adjoint_b"]
+    b_grad = apply_op("SparseTensorDenseMatMul", [indices, values, shape, g], adjoint_a=not adjoint_a,
+                      adjoint_b=False)
+    if adjoint_b:
+        b_grad = transpose(b_grad)
+    return [None, apply_op("SparseMatMulValuesGrad", [g, indices, b], adjoint_a=adjoint_a, adjoint_b=adjoint_b),
+            None, b_grad]
+
+
+register("SparseTensorDenseMatMul", kernel=host_kernel(_matmul), fresh=True, infer=_matmul_infer, grad=_matmul_grad)
+register("SparseMatMulValuesGrad", kernel=host_kernel(_matmul_values_grad), fresh=True,
+         infer=lambda g, i, b, adjoint_a, adjoint_b: [(((static_shape(i) or (None,))[0],), g.dtype)])
+
+
+def sparse_add(a, b, threshold=None, thresh=None):
+    """a + b: a SparseTensor when both are sparse (sums smaller in magnitude than `threshold` dropped), else dense."""
+    threshold = argument_lookup("threshold", threshold, "thresh", thresh) or 0
+    if not is_sparse(a) and not is_sparse(b):
+        raise TypeError("sparse_add needs at least one SparseTensor operand; add two dense tensors with tf.add")
+    if not is_sparse(a):
+        a, b = b, a
+    a = SparseTensor.from_value(a)
+    if not is_sparse(b):
+        b = convert_to_tensor(b, dtype=a.dtype)
+        return apply_op("SparseTensorDenseAdd", [a.indices, a.values, a.dense_shape, b], name="SparseTensorDenseAdd")
+    b = SparseTensor.from_value(b)
+    if not a.shape.is_compatible_with(b.shape):
+        raise ValueError(f"Shapes {a.shape} and {b.shape} are incompatible: sparse_add needs operands of one shape")
+    thresh = convert_to_tensor(np.asarray(threshold, dtype=a.dtype.dtype))
+    indices, values, shape = apply_op("SparseAdd", [a.indices, a.values, a.dense_shape, b.indices, b.values,
+                                                    b.dense_shape, thresh], name="SparseAdd")
+    return with_shape(SparseTensor(indices, values, shape), a.shape)
+
+
+def sparse_reduce_sum(sp_input, axis=None, keepdims=None, reduction_axes=None, keep_dims=None):
+    """The sum of a SparseTensor's entries over `axis` (all by default), as a dense tensor."""
+    sp = as_sparse(sp_input, "sparse_reduce_sum")
+    axis = argument_lookup("axis", axis, "reduction_axes", reduction_axes)
+    keepdims = bool(argument_lookup("keepdims", keepdims, "keep_dims", keep_dims))
+    if axis is None:
+        rank = sp.shape.ndims
+        if rank is None:
+            raise ValueError("sparse_reduce_sum over every axis needs a SparseTensor of known rank; give axis")
+        axis = list(range(rank))
+    return apply_op("SparseReduceSum", [sp.indices, sp.values, sp.dense_shape,
+                                        convert_to_tensor(axis, dtype=dtypes.int32)],
+                    name="SparseReduceSum", keep_dims=keepdims)
+
+
+def sparse_tensor_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
+    """The matrix product of a sparse matrix and a dense one (either adjoint first)."""
+    sp = as_sparse(sp_a, "sparse_tensor_dense_matmul")
+    b = convert_to_tensor(b)
+    if b.dtype != sp.dtype:
+        raise TypeError(f"sparse_tensor_dense_matmul: the SparseTensor holds {sp.dtype.name} and b {b.name!r} is "
+                        f"{b.dtype.name}; cast one of them")
+    a_shape = None if sp.shape.ndims is None else tuple(sp.shape.as_list())
+    b_shape = static_shape(b)
+    if a_shape is not None and b_shape is not None and len(a_shape) == len(b_shape) == 2:
+        inner, other = a_shape[0 if adjoint_a else 1], b_shape[1 if adjoint_b else 0]
+        if None not in (inner, other) and inner != other:
+            raise ValueError(f"Dimensions must be equal, but are {inner} and {other} for sparse_tensor_dense_matmul "
+                             f"of A {list(a_shape)} (adjoint_a={adjoint_a}) and B {list(b_shape)} "
+                             f"(adjoint_b={adjoint_b})")
+    return apply_op("SparseTensorDenseMatMul", [sp.indices, sp.values, sp.dense_shape, b],
+                    name=name or "SparseTensorDenseMatMul", adjoint_a=bool(adjoint_a), adjoint_b=bool(adjoint_b))
