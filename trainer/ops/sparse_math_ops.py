@@ -1,13 +1,20 @@
-"""Arithmetic on SparseTensors (tf.sparse): add (sparse + sparse, sparse + dense), reduce_sum and the sparse-dense
-matmul, each with TF1's gradient for the values (sparse_grad.py's rules); the kernels scatter the values into the dense
-tensor where that is simplest, as TF's CPU kernels do for these small ops."""
+"""Arithmetic on SparseTensors (tf.sparse): add (sparse + sparse, sparse + dense), reduce_sum, the sparse-dense
+matmul, maximum, minimum and softmax, each with TF1's gradient for the values where TF has one (sparse_grad.py's
+rules), and the sparse segment reductions (rows gathered by indices, then summed by segment); the kernels scatter the
+values into the dense tensor where that is simplest, as TF's CPU kernels do for these small ops."""
 import numpy as np
 
 from ..framework import dtypes
 from ..framework.registry import apply_op, host_kernel, register
 from ..platform.errors import InvalidArgumentError
-from .array_ops import transpose
+from .array_ops import cast, concat, reshape, shape as shape_of, transpose
 from .core_ops import convert_to_tensor
+from .check_ops import Assert
+from .gather_ops import gather
+from ..framework.graph_wrappers import control_dependencies
+from .reduction_ops import reduce_all
+from .math_ops import greater_equal, maximum, ones_like, sqrt
+from .segment_ops import segment_sum, unsorted_segment_sum
 from .sparse_ops import as_sparse, check_in_bounds, dense_of, gather_nd_values, values_at, with_shape
 from .sparse_tensor import SparseTensor, is_sparse
 from .tensor_util import argument_lookup, constant_value, static_shape
@@ -186,3 +193,136 @@ def sparse_tensor_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=N
                              f"(adjoint_b={adjoint_b})")
     return apply_op("SparseTensorDenseMatMul", [sp.indices, sp.values, sp.dense_shape, b],
                     name=name or "SparseTensorDenseMatMul", adjoint_a=bool(adjoint_a), adjoint_b=bool(adjoint_b))
+
+
+def _extremum(a_indices, a_values, a_shape, b_indices, b_values, b_shape, largest):
+    if not np.array_equal(a_shape, b_shape):
+        raise InvalidArgumentError(f"Operands do not have the same ranks or shapes: {a_shape.tolist()} and "
+                                   f"{b_shape.tolist()}")
+    a, b = _index_map(a_indices), _index_map(b_indices)
+    keys = sorted(set(a) | set(b))
+    pick = np.maximum if largest else np.minimum
+    zero = np.zeros((), a_values.dtype)
+    values = [pick(a_values[a[k]] if k in a else zero, b_values[b[k]] if k in b else zero) for k in keys]
+    return (np.array(keys, np.int64).reshape(-1, len(a_shape)), np.array(values, dtype=a_values.dtype))
+
+
+def _extremum_infer(ai, av, ash, bi, bv, bsh, largest):
+    return [((None, None), dtypes.int64), ((None,), av.dtype)]  # TF leaves the rank unknown too
+
+
+register("SparseSparseExtremum", kernel=host_kernel(_extremum), fresh=True, infer=_extremum_infer)
+
+
+def _sparse_extremum(sp_a, sp_b, largest, name):
+    a, b = as_sparse(sp_a, name), as_sparse(sp_b, name)
+    if a.dtype != b.dtype:
+        raise TypeError(f"{name}: the operands hold {a.dtype.name} and {b.dtype.name}; cast one of them")
+    if not a.shape.is_compatible_with(b.shape):
+        raise ValueError(f"Shapes {a.shape} and {b.shape} are incompatible: {name} needs operands of one shape")
+    op_type = "SparseSparseMaximum" if largest else "SparseSparseMinimum"
+    indices, values = apply_op("SparseSparseExtremum", [a.indices, a.values, a.dense_shape, b.indices, b.values,
+                                                        b.dense_shape], name=op_type, largest=largest)
+    return with_shape(SparseTensor(indices, values, a.dense_shape), a.shape)
+
+
+def sparse_maximum(sp_a, sp_b, name=None):
+    """The elementwise maximum of two SparseTensors of one shape (a missing entry counts as 0)."""
+    return _sparse_extremum(sp_a, sp_b, True, "sparse_maximum")
+
+
+def sparse_minimum(sp_a, sp_b, name=None):
+    """The elementwise minimum of two SparseTensors of one shape (a missing entry counts as 0)."""
+    return _sparse_extremum(sp_a, sp_b, False, "sparse_minimum")
+
+
+def _rows_of(indices):
+    """Each entry's row: the position of its index less the last dimension among the distinct ones."""
+    return np.unique(indices[:, :-1], axis=0, return_inverse=True)[1].reshape(-1) if len(indices) else \
+        np.zeros(0, np.int64)
+
+
+def _softmax(indices, values, shape):
+    if len(shape) < 2:
+        raise InvalidArgumentError(f"Input should have rank >= 2, but received shape: {shape.tolist()}")
+    rows = _rows_of(indices)
+    top = np.full(rows.max() + 1 if rows.size else 0, -np.inf, values.dtype)
+    np.maximum.at(top, rows, values)
+    e = np.exp(values - top[rows])
+    total = np.zeros_like(top)
+    np.add.at(total, rows, e)
+    return (e / total[rows]).astype(values.dtype)
+
+
+def _softmax_grad(g, y, indices):
+    rows = _rows_of(indices)
+    dot = np.zeros(rows.max() + 1 if rows.size else 0, g.dtype)
+    np.add.at(dot, rows, g * y)
+    return ((g - dot[rows]) * y).astype(g.dtype)
+
+
+register("SparseSoftmax", kernel=host_kernel(_softmax), fresh=True, infer=lambda i, v, s: [(v.shape, v.dtype)],
+         grad=lambda op, g: [None, apply_op("SparseSoftmaxGrad", [g, op.outputs[0], op.inputs[0]]), None])
+register("SparseSoftmaxGrad", kernel=host_kernel(_softmax_grad), fresh=True,
+         infer=lambda g, y, i: [(g.shape, g.dtype)])
+
+
+def sparse_softmax(sp_input, name=None):
+    """The softmax over the entries each row (all but the last index) holds; missing entries take no part."""
+    sp = as_sparse(sp_input, "sparse_softmax")
+    if sp.dtype.kind != "f":
+        raise TypeError(f"sparse_softmax takes floating values, got {sp.dtype.name}")
+    values = apply_op("SparseSoftmax", [sp.indices, sp.values, sp.dense_shape], name=name or "SparseSoftmax")
+    return with_shape(SparseTensor(sp.indices, values, sp.dense_shape), sp.shape)
+
+
+def _segment_parts(data, indices, segment_ids, what):
+    data, indices = convert_to_tensor(data), convert_to_tensor(indices)
+    ids = convert_to_tensor(segment_ids)
+    for part, t in (("indices", indices), ("segment_ids", ids)):
+        if t.dtype not in (dtypes.int32, dtypes.int64):
+            raise TypeError(f"{what}: {part} must be int32 or int64, got {t.name!r} of dtype {t.dtype.name}")
+    return gather(data, indices), ids
+
+
+def sparse_segment_sum(data, indices, segment_ids, name=None, num_segments=None):
+    """The rows data[indices] summed by segment_ids (sorted ids; any order with num_segments)."""
+    rows, ids = _segment_parts(data, indices, segment_ids, "sparse_segment_sum")
+    if num_segments is None:
+        return segment_sum(rows, ids)
+    with control_dependencies([_sorted_check(ids)]):  # TF's kernel wants sorted ids with num_segments too
+        return unsorted_segment_sum(rows, ids, num_segments)
+
+
+def _sorted_check(ids):
+    ordered = reduce_all(greater_equal(ids[1:], ids[:-1]))
+    return Assert(ordered, ["segment ids are not increasing: sort them (tf.sparse.segment_* adds them up in order)",
+                            ids])
+
+
+def _segment_counts(rows, ids, num_segments):
+    ones = cast(ones_like(ids), rows.dtype)
+    if num_segments is None:
+        return segment_sum(ones, ids)
+    with control_dependencies([_sorted_check(ids)]):
+        return unsorted_segment_sum(ones, ids, num_segments)
+
+
+def _per_row(counts, rows):
+    return reshape(counts, concat([shape_of(counts), ones_like(shape_of(rows))[1:]], 0))
+
+
+def sparse_segment_mean(data, indices, segment_ids, name=None, num_segments=None):
+    """The rows data[indices] averaged by segment_ids (a segment with no rows gives zeros)."""
+    rows, ids = _segment_parts(data, indices, segment_ids, "sparse_segment_mean")
+    total = sparse_segment_sum(data, indices, segment_ids, num_segments=num_segments)
+    counts = _segment_counts(rows, ids, num_segments)
+    return total / _per_row(maximum(counts, ones_like(counts)), rows)
+
+
+def sparse_segment_sqrt_n(data, indices, segment_ids, name=None, num_segments=None):
+    """The rows data[indices] summed by segment_ids and divided by the square root of each segment's count."""
+    rows, ids = _segment_parts(data, indices, segment_ids, "sparse_segment_sqrt_n")
+    total = sparse_segment_sum(data, indices, segment_ids, num_segments=num_segments)
+    counts = _segment_counts(rows, ids, num_segments)
+    return total / _per_row(sqrt(maximum(counts, ones_like(counts))), rows)

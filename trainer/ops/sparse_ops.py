@@ -328,3 +328,4 @@ def sparse_transpose(sp_input, perm=None, name=None):
     out = sparse_reorder(SparseTensor(indices, sp.values, shape), name=name)
     return out if rank is None else with_shape(out, [sp.shape[p] for p in perm])
 
+

@@ -139,3 +139,31 @@ def test_sparse_dense_matmul_and_its_gradients(adjoint_a, adjoint_b):
         return (a.T if adjoint_a else a) @ (m.T if adjoint_b else m)
     check_op(lambda v, m: tg.sparse.sparse_dense_matmul(sparse(v), m, adjoint_a=adjoint_a, adjoint_b=adjoint_b),
              [values, b], numpy_fn=reference)
+
+
+def test_maximum_minimum_softmax_and_the_segment_reductions():
+    other = np.array([[0, 1], [2, 2]], np.int64)
+    a, b = sparse(tg.constant([1.0, -2.0, 3.0])), sparse(tg.constant([5.0, -1.0]), other)
+    want_a, want_b = dense(INDICES, np.array([1.0, -2.0, 3.0]), SHAPE), dense(other, np.array([5.0, -1.0]), SHAPE)
+    np.testing.assert_array_equal(run_initialized(tg.sparse.to_dense(tg.sparse.maximum(a, b))),
+                                  np.maximum(want_a, want_b))
+    np.testing.assert_array_equal(run_initialized(tg.sparse.to_dense(tg.sparse.minimum(a, b))),
+                                  np.minimum(want_a, want_b))
+    rows = np.array([[0, 0], [0, 2], [2, 1]], np.int64)
+
+    def softmax(v):
+        out = np.array(v, dtype=float)
+        out[:2] = np.exp(v[:2]) / np.exp(v[:2]).sum()
+        out[2] = 1.0
+        return out
+    check_op(lambda v: tg.sparse.softmax(sparse(v, rows)).values, [RNG.standard_normal(3)], numpy_fn=softmax)
+    data = RNG.standard_normal((4, 2))
+    picked, ids = np.array([3, 0, 2]), np.array([0, 0, 1])
+    check_op(lambda d: tg.sparse.segment_sum(d, picked, ids), [data],
+             numpy_fn=lambda d: np.stack([d[3] + d[0], d[2]]))
+    check_op(lambda d: tg.sparse.segment_mean(d, picked, ids), [data],
+             numpy_fn=lambda d: np.stack([(d[3] + d[0]) / 2, d[2]]))
+    check_op(lambda d: tg.sparse.segment_sqrt_n(d, picked, ids, num_segments=3), [data],
+             numpy_fn=lambda d: np.stack([(d[3] + d[0]) / np.sqrt(2), d[2], 0 * d[2]]))
+    with pytest.raises(tg.errors.InvalidArgumentError, match="not increasing"):
+        run_initialized(tg.sparse.segment_sum(data, picked, [1, 0, 0], num_segments=2))
