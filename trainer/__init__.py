@@ -114,6 +114,7 @@ from .ops.sparse_tensor import (SparseTensor, SparseTensorValue, convert_to_tens
                                 sparse_placeholder)
 from .ops.stack_ops import split, stack, unstack
 from .ops.string_ops import (as_string, reduce_join, regex_replace, string_join, string_split, string_strip,
+                             string_to_hash_bucket, string_to_hash_bucket_fast, string_to_hash_bucket_strong,
                              string_to_number, substr)
 from .ops.trig_ops import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, rint, sinh
 from .ops.tuple_ops import tuple

@@ -1,10 +1,10 @@
 """tg.lookup: TF1's tf.lookup namespace, the lookup tables of ops/lookup_ops.py."""
-from .ops.lookup_ops import KeyValueTensorInitializer, StaticHashTable, TextFileIndex, TextFileInitializer
+from .ops.lookup_ops import (KeyValueTensorInitializer, StaticHashTable, StaticVocabularyTable, TextFileIndex,
+                             TextFileInitializer)
 from .unsupported import missing_names
 
-__all__ = ["KeyValueTensorInitializer", "StaticHashTable", "TextFileIndex", "TextFileInitializer"]
+__all__ = ["KeyValueTensorInitializer", "StaticHashTable", "StaticVocabularyTable", "TextFileIndex",
+           "TextFileInitializer"]
 
 __getattr__ = missing_names(__name__, have="tf.lookup has " + ", ".join(__all__), reasons={
-    "StaticVocabularyTable": "out-of-vocabulary buckets: TF hashes them with FarmHash, which ringflow does not "
-                             "implement; use StaticHashTable with a default_value",
     "experimental": "mutable and dense hash tables: fill a StaticHashTable once instead"})

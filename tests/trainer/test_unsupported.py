@@ -38,11 +38,11 @@ MODULES = {
     "trainer.keras.preprocessing": ("tf.keras.preprocessing", None, None),
     "trainer.keras.preprocessing.sequence": ("tf.keras.preprocessing.sequence", None, None),
     "trainer.keras.utils": ("tf.keras.utils", None, None),
-    "trainer.lookup": ("tf.lookup", "StaticVocabularyTable", "FarmHash"),
+    "trainer.lookup": ("tf.lookup", "experimental", "mutable"),
     "trainer.metrics": ("tf.metrics", "precision_at_k", "does not implement"),
     "trainer.python.framework.ops": ("tf.python.framework.ops", None, None),
     "trainer.sparse": ("tf.sparse", None, None),
-    "trainer.strings": ("tf.strings", "to_hash_bucket_fast", "FarmHash"),
+    "trainer.strings": ("tf.strings", None, None),
     "trainer.train": ("tf.train", "slice_input_producer", "tf.data.Dataset"),
 }
 

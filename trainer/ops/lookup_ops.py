@@ -13,10 +13,12 @@ from ..framework.graph_wrappers import add_to_collection, get_collection, name_s
 from ..framework.registry import apply_op, host_kernel, register
 from ..platform import gfile
 from ..platform.errors import FailedPreconditionError, InvalidArgumentError
-from .core_ops import convert_to_tensor, group, no_op
+from .core_ops import constant, convert_to_tensor, group, no_op
 from .fill_ops import range  # noqa: A004 - TF1's name
 from .shape_ops import size
+from .math_ops import not_equal, where
 from .sparse_tensor import SparseTensor, is_sparse
+from .string_ops import as_string, string_to_hash_bucket_fast
 
 TABLES = "lookup_table"  # the container of session.resources that holds the tables, by handle
 
@@ -199,6 +201,43 @@ class StaticHashTable:
             return apply_op("LookupTableSizeV2", [self.resource_handle])
 
 
+class StaticVocabularyTable:
+    """A vocabulary table (its initializer maps words to ids) whose other words go to one of `num_oov_buckets`
+    ids after the vocabulary's, by FarmHash Fingerprint64 of the word as TF buckets them."""
+
+    def __init__(self, initializer, num_oov_buckets, lookup_key_dtype=None, name=None):
+        if num_oov_buckets <= 0:
+            raise ValueError(f"num_oov_buckets must be > 0, got {num_oov_buckets}: use StaticHashTable for a "
+                             "vocabulary without out-of-vocabulary ids")
+        if initializer is not None and initializer.value_dtype != dtypes.int64:
+            raise TypeError(f"Invalid `value_dtype`, expected {dtypes.int64!r} but got "
+                            f"{initializer.value_dtype!r}: a vocabulary maps words to int64 ids")
+        self._table = None if initializer is None else StaticHashTable(initializer, -1, name=name)
+        self._num_oov_buckets = int(num_oov_buckets)
+        self.key_dtype = dtypes.as_dtype(lookup_key_dtype) if lookup_key_dtype is not None else (
+            initializer.key_dtype if initializer is not None else dtypes.string)
+        self.value_dtype = dtypes.int64
+
+    initializer = property(lambda self: self._table.initializer if self._table else no_op())
+    resource_handle = property(lambda self: self._table.resource_handle if self._table else None)
+
+    def size(self, name=None):
+        """The number of ids: the vocabulary's plus the buckets."""
+        base = self._table.size(name) if self._table else constant(np.int64(0))
+        return base + self._num_oov_buckets
+
+    def lookup(self, keys, name=None):
+        """Each key's id: its vocabulary id, else vocabulary size + its Fingerprint64 bucket."""
+        sparse = keys if is_sparse(keys) else None
+        values = sparse.values if sparse is not None else convert_to_tensor(keys)
+        text = values if values.dtype == dtypes.string else as_string(values)
+        ids = string_to_hash_bucket_fast(text, self._num_oov_buckets, name="hash_bucket")
+        if self._table is not None:
+            found = self._table.lookup(values)
+            ids = where(not_equal(found, -1), found, ids + self._table.size())
+        return SparseTensor(sparse.indices, ids, sparse.dense_shape) if sparse is not None else ids
+
+
 def tables_initializer(name="init_all_tables"):
     """The op that fills every table of the graph (GraphKeys.TABLE_INITIALIZERS)."""
     found = get_collection(GraphKeys.TABLE_INITIALIZERS)
@@ -208,22 +247,27 @@ def tables_initializer(name="init_all_tables"):
 def index_table_from_tensor(vocabulary_list, num_oov_buckets=0, default_value=-1, hasher_spec=None,
                             dtype=dtypes.string, name=None):
     """A table from each word of `vocabulary_list` to its position (int64); other words map to default_value."""
-    _no_buckets(num_oov_buckets, "index_table_from_tensor")
+    _known_hasher(hasher_spec)
     with name_scope(name or "string_to_index"):
         keys = convert_to_tensor(vocabulary_list, dtype=dtypes.as_dtype(dtype), name="vocabulary_list")
-        return StaticHashTable(KeyValueTensorInitializer(keys, _positions(keys)), default_value, name="hash_table")
+        init = KeyValueTensorInitializer(keys, _positions(keys))
+        if num_oov_buckets:
+            return StaticVocabularyTable(init, num_oov_buckets, name="hash_table")
+        return StaticHashTable(init, default_value, name="hash_table")
 
 
 def index_table_from_file(vocabulary_file=None, num_oov_buckets=0, vocab_size=None, default_value=-1,
                           hasher_spec=None, key_dtype=dtypes.string, name=None, key_column_index=-2,
                           value_column_index=-1, delimiter="\t"):
     """A table from each line of `vocabulary_file` (or the column key_column_index) to its line number (int64)."""
-    _no_buckets(num_oov_buckets, "index_table_from_file")
+    _known_hasher(hasher_spec)
     if vocabulary_file is None or isinstance(vocabulary_file, str) and not vocabulary_file:
         raise ValueError("vocabulary_file must be specified and must not be empty.")
     with name_scope(name or "string_to_index"):
         init = TextFileInitializer(vocabulary_file, key_dtype, key_column_index, dtypes.int64, value_column_index,
                                    vocab_size=vocab_size, delimiter=delimiter)
+        if num_oov_buckets:
+            return StaticVocabularyTable(init, num_oov_buckets, name="hash_table")
         return StaticHashTable(init, default_value, name="hash_table")
 
 
@@ -248,8 +292,7 @@ def _positions(words):
     return range(0, size(words, out_type=dtypes.int64), dtype=dtypes.int64)
 
 
-def _no_buckets(num_oov_buckets, what):
-    if num_oov_buckets:
-        raise NotImplementedError(f"{what}(num_oov_buckets={num_oov_buckets}) is not available in ringflow: TF1 "
-                                  "hashes out-of-vocabulary words into buckets with FarmHash, which ringflow does "
-                                  "not implement; use num_oov_buckets=0 (they take default_value)")
+def _known_hasher(hasher_spec):
+    if hasher_spec is not None and type(hasher_spec).__name__ != "FastHashSpec":
+        raise NotImplementedError(f"hasher_spec={hasher_spec!r} is not available in ringflow: out-of-vocabulary "
+                                  "words are bucketed by FarmHash Fingerprint64 (TF's FastHashSpec, the default)")

@@ -1,5 +1,6 @@
 """Ops on tf.string tensors (object arrays of bytes): join, split, substr, length, case, strip, regex_replace,
-to_number and as_string. None has a gradient, as in TF; the kernels run on the host, element by element."""
+to_number, as_string and the hash buckets. None has a gradient, as in TF; the kernels run on the host, element by
+element."""
 import re
 
 import numpy as np
@@ -8,6 +9,7 @@ from ..framework import dtypes
 from ..framework.registry import apply_op, broadcast_shapes, host_kernel, infer_same, register
 from ..platform.errors import InvalidArgumentError
 from .core_ops import convert_to_tensor
+from .kernels.string_hash import fingerprint64, hash64, siphash
 from .reduction_ops import reduction_args
 from .sparse_tensor import SparseTensor
 from .tensor_util import argument_lookup, static_shape
@@ -302,3 +304,36 @@ def split(input=None, sep=None, maxsplit=-1, result_type="SparseTensor", source=
     parts = apply_op("StringSplit", [x], name=name or "StringSplitV2", delimiter=None if sep is None else _bytes(sep),
                      skip_empty=False, maxsplit=int(maxsplit), whole=True)
     return SparseTensor(*parts)
+
+
+def _buckets(x, num_buckets, method, key=None):
+    if method == "strong" and len(key) != 2:
+        raise InvalidArgumentError(f"Key must have 2 elements, got {len(key)}: give the SipHash key as two ints")
+    hash_one = {"fast": fingerprint64, "legacy": hash64, "strong": lambda s: siphash(key, s)}[method]
+    return _each(lambda s: hash_one(s) % num_buckets, x).astype(np.int64)
+
+
+register("StringToHashBucket", kernel=host_kernel(_buckets), infer=lambda x, **attrs: [(x.shape, dtypes.int64)])
+
+
+def _to_buckets(x, num_buckets, method, name, key=None):
+    if num_buckets is None or int(num_buckets) < 1:
+        raise ValueError(f"num_buckets must be a positive int, got {num_buckets!r}")
+    return apply_op("StringToHashBucket", [_string(x, "to_hash_bucket")], name=name, num_buckets=int(num_buckets),
+                    method=method, key=None if key is None else tuple(int(k) for k in key))
+
+
+def string_to_hash_bucket_fast(input, num_buckets, name=None):  # noqa: A002 - TF1's argument name
+    """Each string's bucket in [0, num_buckets): FarmHash's Fingerprint64 modulo num_buckets, as TF computes it."""
+    return _to_buckets(input, num_buckets, "fast", name or "StringToHashBucketFast")
+
+
+def string_to_hash_bucket_strong(input, num_buckets, key, name=None):  # noqa: A002 - TF1's argument name
+    """Each string's bucket in [0, num_buckets) by SipHash-2-4 under `key` (two ints): hard to collide on purpose."""
+    return _to_buckets(input, num_buckets, "strong", name or "StringToHashBucketStrong", key)
+
+
+def string_to_hash_bucket(string_tensor=None, num_buckets=None, name=None, input=None):  # noqa: A002
+    """Each string's bucket in [0, num_buckets) by TF's older Hash64 (to_hash_bucket_fast is TF's advice)."""
+    return _to_buckets(argument_lookup("input", input, "string_tensor", string_tensor), num_buckets, "legacy",
+                       name or "StringToHashBucket")

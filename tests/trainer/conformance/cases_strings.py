@@ -145,6 +145,13 @@ STRINGS = [
     ("strings.split", call("strings.split", s(WORDS))),
     ("strings.split/sep", call("strings.split", s(["a<>b<><>c", "d"]), sep="<>")),
     ("strings.split/maxsplit", call("strings.split", s(["a b c d"]), maxsplit=2)),
+    ("strings.to_hash_bucket_fast", call("strings.to_hash_bucket_fast", s(WORDS + ["x" * 70, "y" * 33]), 1000)),
+    ("string_to_hash_bucket_fast", call("string_to_hash_bucket_fast", s([["a", "bb"], ["ccc", "dddd"]]), 3)),
+    ("strings.to_hash_bucket_strong", call("strings.to_hash_bucket_strong", s(WORDS), 97, [3, 4])),
+    ("string_to_hash_bucket_strong/bad_key", call("string_to_hash_bucket_strong", s(WORDS), 97, [3])),
+    ("strings.to_hash_bucket", call("strings.to_hash_bucket", s(WORDS + ["z" * 21]), 50)),
+    ("string_to_hash_bucket", call("string_to_hash_bucket", s(["a"]), 7)),
+    ("string_to_hash_bucket_fast/numbers", call("string_to_hash_bucket_fast", t("int32", (2,)), 7)),
 ]
 
 
@@ -168,6 +175,14 @@ LOOKUP = [
                                              method=["lookup", t("int32", (2,))])),
     ("StaticHashTable/wrong_default", call("lookup.StaticHashTable", kv(s(["a"]), [1]), "x")),
     ("KeyValueTensorInitializer/lengths", call("lookup.KeyValueTensorInitializer", s(["a", "b"]), [1, 2, 3])),
+    ("StaticVocabularyTable", dict(call("lookup.StaticVocabularyTable", kv(s(["a", "b"]), t("int64", (2,), "idx9")),
+                                        4), method=["lookup", s(WORDS + ["a", "b", "zz"])])),
+    ("StaticVocabularyTable/int_keys", dict(call("lookup.StaticVocabularyTable", kv(t("int64", (2,), "idx9"),
+                                                                                   t("int64", (2,), "idx9")), 3),
+                                            method=["lookup", t("int64", (4,), "pos")])),
+    ("StaticVocabularyTable/size", dict(call("lookup.StaticVocabularyTable", kv(s(["a"]), [0]), 2),
+                                        method=["size"])),
+    ("StaticVocabularyTable/no_buckets", call("lookup.StaticVocabularyTable", kv(s(["a"]), [0]), 0)),
     ("tables_initializer", call("tables_initializer")),
     ("initialize_all_tables", call("initialize_all_tables")),
 ]

@@ -47,9 +47,19 @@ def test_each_session_fills_its_own_table_once():
         third.run(ids)
 
 
-def test_what_ringflow_leaves_out_says_so():
-    with pytest.raises(NotImplementedError, match="FarmHash"):
-        tg.contrib.lookup.index_table_from_tensor(["a"], num_oov_buckets=1)
+def test_out_of_vocabulary_words_take_bucket_ids_after_the_vocabulary():
+    table = tg.contrib.lookup.index_table_from_tensor(["a", "b"], num_oov_buckets=3)
+    words = tg.constant(["b", "zebra", "a", "zebra", "yak"])
+    ids = table.lookup(words)
+    with tg.Session() as sess:
+        sess.run(tg.tables_initializer())
+        got = sess.run(ids).tolist()
+        buckets = sess.run(tg.strings.to_hash_bucket_fast(words, 3)).tolist()
+        assert sess.run(table.size()) == 5
+    assert got[0] == 1 and got[2] == 0 and got[1] == got[3] == 2 + buckets[1] and got[4] == 2 + buckets[4]
+
+
+def test_bad_initializers_say_so():
     with pytest.raises(tg.errors.InvalidArgumentError, match="3 values"):
         table = tg.lookup.StaticHashTable(tg.lookup.KeyValueTensorInitializer(["a", "b"], [1, 2, 3]), 0)
         with tg.Session() as sess:

@@ -49,3 +49,15 @@ def test_split_gives_a_sparse_tensor_and_reduce_join_joins_back():
     assert run_initialized(dense).tolist() == [[b"a", b"b"], [b"c", b""]]
     joined = tg.reduce_join(dense, axis=1, separator=" ")
     assert joined.shape.ndims == 1 and run_initialized(joined).tolist() == [b"a b", b"c "]
+
+
+def test_hash_buckets_are_tensorflows():
+    # TensorFlow 2.15.1's answers for these words with num_buckets = 2**63 - 1 (the hashes themselves, almost)
+    words = np.array([b"", b"hello", b"x" * 100], object)
+    most = 2 ** 63 - 1
+    assert run_fed(lambda x: tg.strings.to_hash_bucket_fast(x, most), words).tolist() == [
+        1936946117179621456, 3786372426573024489, 6590480085648050719]
+    assert run_fed(lambda x: tg.strings.to_hash_bucket(x, most), words).tolist() == [
+        105434511174508092, 5943547241907780938, 6094197843925237000]
+    assert run_fed(lambda x: tg.strings.to_hash_bucket_strong(x, most, [1, 2]), words).tolist() == [
+        443797209252341628, 2957200328589801622, 1638981394980189463]
