@@ -105,9 +105,12 @@ from .ops.shuffle_ops import random_shuffle
 from .ops.slice_ops import slice
 from .ops.strided_slice_ops import strided_slice
 from .ops.sort_ops import argsort, sort, unique
-from .ops.sparse_math_ops import (sparse_add, sparse_maximum, sparse_minimum, sparse_reduce_sum, sparse_segment_mean,
-                                  sparse_segment_sqrt_n, sparse_segment_sum, sparse_softmax, sparse_tensor_dense_matmul)
-from .ops.sparse_slice_ops import (sparse_reset_shape, sparse_slice, sparse_split, sparse_to_indicator)
+from .ops.sparse_math_ops import (sparse_add, sparse_maximum, sparse_minimum, sparse_softmax,
+                                  sparse_tensor_dense_matmul)
+from .ops.sparse_reduction_ops import (sparse_reduce_max, sparse_reduce_max_sparse, sparse_reduce_sum,
+                                       sparse_reduce_sum_sparse, sparse_segment_mean, sparse_segment_sqrt_n,
+                                       sparse_segment_sum)
+from .ops.sparse_slice_ops import sparse_reset_shape, sparse_slice, sparse_split, sparse_to_indicator
 from .ops.sparse_ops import (sparse_concat, sparse_fill_empty_rows, sparse_reorder, sparse_reshape, sparse_retain,
                              sparse_tensor_to_dense, sparse_to_dense, sparse_transpose)
 from .ops.sparse_tensor import (SparseTensor, SparseTensorValue, convert_to_tensor_or_sparse_tensor,

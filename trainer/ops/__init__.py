@@ -6,7 +6,7 @@ from . import (activation_ops, array_ops, batch_norm_ops, block_lstm_ops, candid
                lookup_ops, lrn_ops, mask_ops, math_ops, matrix_ops, nn_impl, nn_ops, operators, pad_ops, qr_ops,
                random_ops, reduction_ops, reverse_ops, rnn_ops, sampled_losses, sampling_ops, scan_ops, scatter_ops,
                segment_ops, set_ops, shape_ops, shuffle_ops, slice_ops, sort_ops, sparse_math_ops, sparse_ops,
-               sparse_slice_ops, stack_ops, state_ops, string_ops, trig_ops, tuple_ops, variables, while_loop_ops,
-               zero_fraction_ops)
+               sparse_reduction_ops, sparse_slice_ops, stack_ops, state_ops, string_ops, trig_ops, tuple_ops,
+               variables, while_loop_ops, zero_fraction_ops)
 from . import batch_matmul_ops  # noqa: F401,E402  (tf.matmul of batches: math_ops builds it by name)
 from . import not_differentiable  # noqa: F401,E402  (after every op type it marks is registered)

@@ -1,21 +1,14 @@
-"""Arithmetic on SparseTensors (tf.sparse): add (sparse + sparse, sparse + dense), reduce_sum, the sparse-dense
-matmul, maximum, minimum and softmax, each with TF1's gradient for the values where TF has one (sparse_grad.py's
-rules), and the sparse segment reductions (rows gathered by indices, then summed by segment); the kernels scatter the
-values into the dense tensor where that is simplest, as TF's CPU kernels do for these small ops."""
+"""Arithmetic on SparseTensors (tf.sparse): add (sparse + sparse, sparse + dense), the sparse-dense matmul, maximum,
+minimum and softmax, each with TF1's gradient for the values where TF has one (sparse_grad.py's rules); the kernels
+scatter the values into the dense tensor where that is simplest, as TF's CPU kernels do for these small ops."""
 import numpy as np
 
 from ..framework import dtypes
 from ..framework.registry import apply_op, host_kernel, register
 from ..platform.errors import InvalidArgumentError
-from .array_ops import cast, concat, reshape, shape as shape_of, transpose
+from .array_ops import transpose
 from .core_ops import convert_to_tensor
-from .check_ops import Assert
-from .gather_ops import gather
-from ..framework.graph_wrappers import control_dependencies
-from .reduction_ops import reduce_all
-from .math_ops import greater_equal, maximum, ones_like, sqrt
-from .segment_ops import segment_sum, unsorted_segment_sum
-from .sparse_ops import as_sparse, check_in_bounds, dense_of, gather_nd_values, values_at, with_shape
+from .sparse_ops import as_sparse, check_in_bounds, dense_of, values_at, with_shape
 from .sparse_tensor import SparseTensor, is_sparse
 from .tensor_util import argument_lookup, constant_value, static_shape
 
@@ -69,36 +62,6 @@ def _dense_add(indices, values, shape, b):
 register("SparseTensorDenseAdd", kernel=host_kernel(_dense_add), fresh=True,
          infer=lambda i, v, s, b: [(b.shape, b.dtype)],
          grad=lambda op, g: [None, values_at(g, op.inputs[0]), None, g])
-
-
-def _reduced(shape, axes, keep_dims):
-    axes = sorted({int(a) % len(shape) for a in np.ravel(axes)}) if axes is not None else list(range(len(shape)))
-    return [1 if d in axes else s for d, s in enumerate(shape)] if keep_dims else [
-        s for d, s in enumerate(shape) if d not in axes], axes
-
-
-def _reduce_sum(indices, values, shape, axes, keep_dims):
-    dense = dense_of(indices, values, shape, "SparseReduceSum")
-    out, axes = _reduced(shape.tolist(), axes, keep_dims)
-    return dense.sum(axis=tuple(axes)).reshape(out).astype(values.dtype)
-
-
-def _reduce_sum_infer(indices, values, shape, axes, keep_dims):
-    known, ax = constant_value(shape), constant_value(axes)
-    if known is None or ax is None:
-        return [(None, values.dtype)]
-    return [(tuple(_reduced(list(np.ravel(known)), ax, keep_dims)[0]), values.dtype)]
-
-
-def _reduce_sum_grad(g, indices, shape, axes):
-    kept, _ = _reduced(shape.tolist(), axes, True)
-    return gather_nd_values(g.reshape(kept), np.minimum(indices, np.array(kept) - 1))
-
-
-register("SparseReduceSum", kernel=host_kernel(_reduce_sum), fresh=True, infer=_reduce_sum_infer,
-         grad=lambda op, g: [None, apply_op("SparseReduceSumGrad", [g, *op.inputs[:1], *op.inputs[2:]]), None, None])
-register("SparseReduceSumGrad", kernel=host_kernel(_reduce_sum_grad), fresh=True,
-         infer=lambda g, i, s, a: [(((static_shape(i) or (None,))[0],), g.dtype)])
 
 
 def _matmul(indices, values, shape, b, adjoint_a, adjoint_b):
@@ -159,21 +122,6 @@ def sparse_add(a, b, threshold=None, thresh=None):
     indices, values, shape = apply_op("SparseAdd", [a.indices, a.values, a.dense_shape, b.indices, b.values,
                                                     b.dense_shape, thresh], name="SparseAdd")
     return with_shape(SparseTensor(indices, values, shape), a.shape)
-
-
-def sparse_reduce_sum(sp_input, axis=None, keepdims=None, reduction_axes=None, keep_dims=None):
-    """The sum of a SparseTensor's entries over `axis` (all by default), as a dense tensor."""
-    sp = as_sparse(sp_input, "sparse_reduce_sum")
-    axis = argument_lookup("axis", axis, "reduction_axes", reduction_axes)
-    keepdims = bool(argument_lookup("keepdims", keepdims, "keep_dims", keep_dims))
-    if axis is None:
-        rank = sp.shape.ndims
-        if rank is None:
-            raise ValueError("sparse_reduce_sum over every axis needs a SparseTensor of known rank; give axis")
-        axis = list(range(rank))
-    return apply_op("SparseReduceSum", [sp.indices, sp.values, sp.dense_shape,
-                                        convert_to_tensor(axis, dtype=dtypes.int32)],
-                    name="SparseReduceSum", keep_dims=keepdims)
 
 
 def sparse_tensor_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
@@ -274,55 +222,3 @@ def sparse_softmax(sp_input, name=None):
         raise TypeError(f"sparse_softmax takes floating values, got {sp.dtype.name}")
     values = apply_op("SparseSoftmax", [sp.indices, sp.values, sp.dense_shape], name=name or "SparseSoftmax")
     return with_shape(SparseTensor(sp.indices, values, sp.dense_shape), sp.shape)
-
-
-def _segment_parts(data, indices, segment_ids, what):
-    data, indices = convert_to_tensor(data), convert_to_tensor(indices)
-    ids = convert_to_tensor(segment_ids)
-    for part, t in (("indices", indices), ("segment_ids", ids)):
-        if t.dtype not in (dtypes.int32, dtypes.int64):
-            raise TypeError(f"{what}: {part} must be int32 or int64, got {t.name!r} of dtype {t.dtype.name}")
-    return gather(data, indices), ids
-
-
-def sparse_segment_sum(data, indices, segment_ids, name=None, num_segments=None):
-    """The rows data[indices] summed by segment_ids (sorted ids; any order with num_segments)."""
-    rows, ids = _segment_parts(data, indices, segment_ids, "sparse_segment_sum")
-    if num_segments is None:
-        return segment_sum(rows, ids)
-    with control_dependencies([_sorted_check(ids)]):  # TF's kernel wants sorted ids with num_segments too
-        return unsorted_segment_sum(rows, ids, num_segments)
-
-
-def _sorted_check(ids):
-    ordered = reduce_all(greater_equal(ids[1:], ids[:-1]))
-    return Assert(ordered, ["segment ids are not increasing: sort them (tf.sparse.segment_* adds them up in order)",
-                            ids])
-
-
-def _segment_counts(rows, ids, num_segments):
-    ones = cast(ones_like(ids), rows.dtype)
-    if num_segments is None:
-        return segment_sum(ones, ids)
-    with control_dependencies([_sorted_check(ids)]):
-        return unsorted_segment_sum(ones, ids, num_segments)
-
-
-def _per_row(counts, rows):
-    return reshape(counts, concat([shape_of(counts), ones_like(shape_of(rows))[1:]], 0))
-
-
-def sparse_segment_mean(data, indices, segment_ids, name=None, num_segments=None):
-    """The rows data[indices] averaged by segment_ids (a segment with no rows gives zeros)."""
-    rows, ids = _segment_parts(data, indices, segment_ids, "sparse_segment_mean")
-    total = sparse_segment_sum(data, indices, segment_ids, num_segments=num_segments)
-    counts = _segment_counts(rows, ids, num_segments)
-    return total / _per_row(maximum(counts, ones_like(counts)), rows)
-
-
-def sparse_segment_sqrt_n(data, indices, segment_ids, name=None, num_segments=None):
-    """The rows data[indices] summed by segment_ids and divided by the square root of each segment's count."""
-    rows, ids = _segment_parts(data, indices, segment_ids, "sparse_segment_sqrt_n")
-    total = sparse_segment_sum(data, indices, segment_ids, num_segments=num_segments)
-    counts = _segment_counts(rows, ids, num_segments)
-    return total / _per_row(sqrt(maximum(counts, ones_like(counts))), rows)

@@ -167,3 +167,11 @@ def test_maximum_minimum_softmax_and_the_segment_reductions():
              numpy_fn=lambda d: np.stack([(d[3] + d[0]) / np.sqrt(2), d[2], 0 * d[2]]))
     with pytest.raises(tg.errors.InvalidArgumentError, match="not increasing"):
         run_initialized(tg.sparse.segment_sum(data, picked, [1, 0, 0], num_segments=2))
+
+
+def test_reduce_max_and_the_sparse_reductions_take_only_the_entries_present():
+    sp = sparse(tg.constant([-1.0, -3.0, 2.0]), np.array([[0, 1], [2, 0], [2, 2]], np.int64))
+    assert run_initialized(tg.sparse.reduce_max(sp, 1)).tolist() == [-1.0, 0.0, 2.0]  # 0 where a row is empty
+    got = run_initialized(tg.sparse.reduce_sum_sparse(sp, 1))
+    assert got.indices.tolist() == [[0], [2]] and got.values.tolist() == [-1.0, -1.0]
+    assert run_initialized(tg.sparse.reduce_max_sparse(sp, 0)).values.tolist() == [-3.0, -1.0, 2.0]
