@@ -105,7 +105,7 @@ from .ops.shuffle_ops import random_shuffle
 from .ops.slice_ops import slice
 from .ops.strided_slice_ops import strided_slice
 from .ops.sort_ops import argsort, sort, unique
-from .ops.sparse_math_ops import (sparse_add, sparse_maximum, sparse_minimum, sparse_softmax,
+from .ops.sparse_math_ops import (edit_distance, sparse_add, sparse_maximum, sparse_minimum, sparse_softmax,
                                   sparse_tensor_dense_matmul)
 from .ops.sparse_reduction_ops import (sparse_reduce_max, sparse_reduce_max_sparse, sparse_reduce_sum,
                                        sparse_reduce_sum_sparse, sparse_segment_mean, sparse_segment_sqrt_n,

@@ -222,3 +222,55 @@ def sparse_softmax(sp_input, name=None):
         raise TypeError(f"sparse_softmax takes floating values, got {sp.dtype.name}")
     values = apply_op("SparseSoftmax", [sp.indices, sp.values, sp.dense_shape], name=name or "SparseSoftmax")
     return with_shape(SparseTensor(sp.indices, values, sp.dense_shape), sp.shape)
+
+
+def _sequences(indices, values):
+    rows = {}
+    for index, value in sorted(zip(map(tuple, indices.tolist()), values.tolist())):
+        rows.setdefault(index[:-1], []).append(value)
+    return rows
+
+
+def _levenshtein(a, b):
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        current = [i]
+        for j, y in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
+        previous = current
+    return previous[-1]
+
+
+def _edit_distance(h_indices, h_values, h_shape, t_indices, t_values, t_shape, normalize):
+    if len(h_shape) != len(t_shape):
+        raise InvalidArgumentError(f"hypothesis and truth must have the same rank, got {len(h_shape)} and "
+                                   f"{len(t_shape)}")
+    out_shape = np.maximum(h_shape, t_shape)[:-1]
+    hyp, truth = _sequences(h_indices, h_values), _sequences(t_indices, t_values)
+    out = np.zeros(tuple(out_shape), np.float32)
+    with np.errstate(divide="ignore", invalid="ignore"):  # an empty truth gives inf (or nan), as in TF
+        for index in set(hyp) | set(truth):
+            a, b = hyp.get(index, []), truth.get(index, [])
+            distance = np.float32(_levenshtein(a, b))
+            out[index] = distance / np.float32(len(b)) if normalize else distance
+    return out
+
+
+register("EditDistance", kernel=host_kernel(_edit_distance), fresh=True,
+         infer=lambda hi, hv, hs, ti, tv, ts, normalize: [(None, dtypes.float32)])
+
+
+def edit_distance(hypothesis, truth, normalize=True, name="edit_distance"):
+    """The Levenshtein distance between each pair of sequences (the last dimension of two SparseTensors), divided by
+    the truth's length when `normalize`; a dense float32 tensor of the batch dimensions."""
+    if not is_sparse(hypothesis) or not is_sparse(truth):
+        raise TypeError("edit_distance takes two SparseTensors: hypothesis and truth (tf.sparse.from_dense makes one)")
+    h, t = SparseTensor.from_value(hypothesis), SparseTensor.from_value(truth)
+    if h.dtype != t.dtype:
+        raise TypeError(f"edit_distance: hypothesis holds {h.dtype.name} and truth {t.dtype.name}")
+    out = apply_op("EditDistance", [h.indices, h.values, h.dense_shape, t.indices, t.values, t.dense_shape],
+                   name=name or "edit_distance", normalize=bool(normalize))
+    if h.shape.ndims is not None and t.shape.ndims == h.shape.ndims:
+        out.set_shape([None if a is None or b is None else max(a, b) for a, b in zip(h.shape.as_list()[:-1],
+                                                                                   t.shape.as_list()[:-1])])
+    return out

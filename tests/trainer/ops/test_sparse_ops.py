@@ -175,3 +175,11 @@ def test_reduce_max_and_the_sparse_reductions_take_only_the_entries_present():
     got = run_initialized(tg.sparse.reduce_sum_sparse(sp, 1))
     assert got.indices.tolist() == [[0], [2]] and got.values.tolist() == [-1.0, -1.0]
     assert run_initialized(tg.sparse.reduce_max_sparse(sp, 0)).values.tolist() == [-3.0, -1.0, 2.0]
+
+
+def test_edit_distance_between_sparse_sequences():
+    words = [[b"b", b"e", b"a", b"r"], [b"b", b"e", b"e", b"r", b"s"]]
+    hypothesis = tg.sparse.from_dense(tg.constant([words[0] + [b""]]))
+    truth = tg.sparse.from_dense(tg.constant([words[1]]))
+    assert run_initialized(tg.edit_distance(hypothesis, truth, normalize=False)).tolist() == [2.0]
+    np.testing.assert_allclose(run_initialized(tg.edit_distance(hypothesis, truth)), [2.0 / 5])
