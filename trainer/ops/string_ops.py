@@ -12,7 +12,7 @@ from .core_ops import convert_to_tensor
 from .kernels.string_hash import fingerprint64, hash64, siphash
 from .reduction_ops import reduction_args
 from .sparse_tensor import SparseTensor
-from .tensor_util import argument_lookup, static_shape
+from .tensor_util import argument_lookup, constant_value, static_shape
 
 UNITS = ("BYTE", "UTF8_CHAR")
 
@@ -337,3 +337,42 @@ def string_to_hash_bucket(string_tensor=None, num_buckets=None, name=None, input
     """Each string's bucket in [0, num_buckets) by TF's older Hash64 (to_hash_bucket_fast is TF's advice)."""
     return _to_buckets(argument_lookup("input", input, "string_tensor", string_tensor), num_buckets, "legacy",
                        name or "StringToHashBucket")
+
+
+def _segment_join(x, ids, num_segments, separator):
+    num = int(num_segments)
+    if ids.size and (ids.max() >= num):
+        raise InvalidArgumentError(f"segment_ids[{int(np.argmax(ids))}] = {int(ids.max())} is out of range [0, "
+                                   f"{num}): give num_segments above every id")
+    rest = x.shape[ids.ndim:]
+    parts = {}
+    for position in np.ndindex(ids.shape):
+        if ids[position] >= 0:
+            parts.setdefault(int(ids[position]), []).append(x[position])
+    out = np.empty((num,) + rest, dtype=object)
+    for segment in range(num):
+        for inner in np.ndindex(rest):
+            out[(segment,) + inner] = separator.join(p[inner] for p in parts.get(segment, []))
+    return out
+
+
+def _segment_join_infer(x, ids, num_segments, separator):
+    xs, ids_shape = static_shape(x), static_shape(ids)
+    known = constant_value(num_segments)
+    rows = None if known is None else int(known)
+    return [(None if xs is None or ids_shape is None else (rows, *xs[len(ids_shape):]), dtypes.string)]
+
+
+register("UnsortedSegmentJoin", kernel=host_kernel(_segment_join),
+         infer=lambda x, ids, n, separator: _segment_join_infer(x, ids, n, separator))
+
+
+def unsorted_segment_join(inputs, segment_ids, num_segments, separator="", name=None):
+    """The strings of `inputs` joined with `separator` by segment id (in order of appearance); "" for a segment
+    with none; segment_ids' shape is a prefix of inputs'."""
+    x = _string(inputs, "unsorted_segment_join")
+    ids = convert_to_tensor(segment_ids)
+    if ids.dtype.kind != "i":
+        raise TypeError(f"unsorted_segment_join: segment_ids must be int32 or int64, got {ids.dtype.name}")
+    return apply_op("UnsortedSegmentJoin", [x, ids, convert_to_tensor(num_segments)],
+                    name=name or "UnsortedSegmentJoin", separator=_bytes(separator))

@@ -161,6 +161,11 @@ STRINGS = [
     ("strings.split", call("strings.split", s(WORDS))),
     ("strings.split/sep", call("strings.split", s(["a<>b<><>c", "d"]), sep="<>")),
     ("strings.split/maxsplit", call("strings.split", s(["a b c d"]), maxsplit=2)),
+    ("strings.unsorted_segment_join", call("strings.unsorted_segment_join", s(["a", "b", "c", "d"]), [1, 0, 1, -1],
+                                           3, separator=":")),
+    ("strings.unsorted_segment_join/matrix", call("strings.unsorted_segment_join", s([["a", "b"], ["c", "d"]]),
+                                                  [0, 0], 1)),
+    ("strings.unsorted_segment_join/out_of_range", call("strings.unsorted_segment_join", s(["a"]), [4], 2)),
     ("strings.to_hash_bucket_fast", call("strings.to_hash_bucket_fast", s(WORDS + ["x" * 70, "y" * 33]), 1000)),
     ("string_to_hash_bucket_fast", call("string_to_hash_bucket_fast", s([["a", "bb"], ["ccc", "dddd"]]), 3)),
     ("strings.to_hash_bucket_strong", call("strings.to_hash_bucket_strong", s(WORDS), 97, [3, 4])),
@@ -269,6 +274,11 @@ METRICS = [
 ]
 
 
+SAVED_MODEL = [
+    ("main_op", call("saved_model.main_op.main_op")),
+]
+
+
 def cases():
     """{case id: case} of the strings family."""
     found = {f"strings/sparse/{name}": case for name, case in SPARSE}
@@ -277,6 +287,7 @@ def cases():
     found.update((f"strings/nest/{name}", case) for name, case in NEST)
     found.update((f"strings/sets/{name}", case) for name, case in SETS)
     found.update((f"strings/metrics/{name}", case) for name, case in METRICS)
+    found.update((f"strings/saved_model/{name}", case) for name, case in SAVED_MODEL)
     found.update((f"strings/metrics/{name}/update", dict(case, values=True, pick=1)) for name, case in METRICS
                  if not name.endswith("/bad"))
     return found

@@ -61,3 +61,8 @@ def test_hash_buckets_are_tensorflows():
         105434511174508092, 5943547241907780938, 6094197843925237000]
     assert run_fed(lambda x: tg.strings.to_hash_bucket_strong(x, most, [1, 2]), words).tolist() == [
         443797209252341628, 2957200328589801622, 1638981394980189463]
+
+
+def test_unsorted_segment_join_joins_in_order_of_appearance():
+    joined = tg.strings.unsorted_segment_join(tg.constant(["a", "b", "c", "d"]), [1, 0, 1, -1], 3, separator="+")
+    assert joined.shape.as_list() == [3] and run_initialized(joined).tolist() == [b"b", b"a+c", b""]
