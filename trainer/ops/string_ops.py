@@ -341,14 +341,14 @@ def string_to_hash_bucket(string_tensor=None, num_buckets=None, name=None, input
 
 def _segment_join(x, ids, num_segments, separator):
     num = int(num_segments)
-    if ids.size and (ids.max() >= num):
-        raise InvalidArgumentError(f"segment_ids[{int(np.argmax(ids))}] = {int(ids.max())} is out of range [0, "
-                                   f"{num}): give num_segments above every id")
+    bad = np.nonzero((ids.reshape(-1) < 0) | (ids.reshape(-1) >= num))[0]
+    if bad.size:  # TF's kernel refuses negative ids too
+        raise InvalidArgumentError(f"segment_ids[{int(bad[0])}] = {int(ids.reshape(-1)[bad[0]])} is out of range "
+                                   f"[0, {num}): give ids in [0, num_segments)")
     rest = x.shape[ids.ndim:]
     parts = {}
     for position in np.ndindex(ids.shape):
-        if ids[position] >= 0:
-            parts.setdefault(int(ids[position]), []).append(x[position])
+        parts.setdefault(int(ids[position]), []).append(x[position + (Ellipsis,)])
     out = np.empty((num,) + rest, dtype=object)
     for segment in range(num):
         for inner in np.ndindex(rest):
@@ -368,8 +368,8 @@ register("UnsortedSegmentJoin", kernel=host_kernel(_segment_join),
 
 
 def unsorted_segment_join(inputs, segment_ids, num_segments, separator="", name=None):
-    """The strings of `inputs` joined with `separator` by segment id (in order of appearance); "" for a segment
-    with none; segment_ids' shape is a prefix of inputs'."""
+    """The strings of `inputs` joined with `separator` by segment id in [0, num_segments) (in order of appearance);
+    "" for a segment with none; segment_ids' shape is a prefix of inputs'."""
     x = _string(inputs, "unsorted_segment_join")
     ids = convert_to_tensor(segment_ids)
     if ids.dtype.kind != "i":

@@ -64,5 +64,7 @@ def test_hash_buckets_are_tensorflows():
 
 
 def test_unsorted_segment_join_joins_in_order_of_appearance():
-    joined = tg.strings.unsorted_segment_join(tg.constant(["a", "b", "c", "d"]), [1, 0, 1, -1], 3, separator="+")
-    assert joined.shape.as_list() == [3] and run_initialized(joined).tolist() == [b"b", b"a+c", b""]
+    joined = tg.strings.unsorted_segment_join(tg.constant(["a", "b", "c", "d"]), [1, 0, 1, 0], 3, separator="+")
+    assert joined.shape.as_list() == [3] and run_initialized(joined).tolist() == [b"b+d", b"a+c", b""]
+    with pytest.raises(tg.errors.InvalidArgumentError, match="out of range"):
+        run_initialized(tg.strings.unsorted_segment_join(tg.constant(["a"]), [-1], 2))
