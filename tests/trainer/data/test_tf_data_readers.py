@@ -5,20 +5,8 @@ import numpy as np
 import pytest
 
 import trainer as tg
+from tests.trainer.data.tf_data_util import drain as elements, fresh_graph  # noqa: F401  (fresh_graph: autouse)
 from trainer.summary.records import encode_record
-
-
-def elements(dataset, feed=None):
-    it = tg.data.make_initializable_iterator(dataset)
-    nxt = it.get_next()
-    out = []
-    with tg.Session() as sess:
-        sess.run(it.initializer, feed)
-        while True:
-            try:
-                out.append(sess.run(nxt))
-            except tg.errors.OutOfRangeError:
-                return out
 
 
 @pytest.fixture
@@ -67,3 +55,4 @@ def test_tfrecord_and_fixed_length_records(tmp_path):
         elements(tg.data.FixedLengthRecordDataset(str(fixed), 4, header_bytes=2, footer_bytes=1))
     with pytest.raises(tg.errors.NotFoundError, match="nowhere.txt"):
         elements(tg.data.TextLineDataset(str(tmp_path / "nowhere.txt")))
+
