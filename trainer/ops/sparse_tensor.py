@@ -9,7 +9,7 @@ from ..framework import dtypes
 from ..framework.stacks import resolve_session
 from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
-from .core_ops import convert_to_tensor, placeholder
+from .core_ops import convert_to_tensor, placeholder, placeholder_with_default
 from .tensor_util import constant_value
 
 
@@ -85,14 +85,17 @@ def convert_to_tensor_or_sparse_tensor(value, dtype=None, name=None):
 
 
 def sparse_placeholder(dtype, shape=None, name=None):
-    """A SparseTensor to feed at Session.run with a SparseTensorValue (or an (indices, values, shape) tuple)."""
-    rank = None if shape is None or TensorShape(shape).ndims is None else len(TensorShape(shape))
-    prefix = name or "Placeholder"
-    values = placeholder(dtype, [None], name=f"{prefix}/values" if name else None)
-    indices = placeholder(dtypes.int64, [None, rank], name=f"{prefix}/indices" if name else None)
-    if shape is not None and rank is not None and None not in TensorShape(shape).as_list():
-        dense_shape = convert_to_tensor(np.array(TensorShape(shape).as_list(), np.int64),
-                                        name=f"{prefix}/shape_default" if name else "Const")
+    """A SparseTensor to feed at Session.run with a SparseTensorValue (or an (indices, values, shape) tuple); a
+    given `shape` (None for an unknown dim) is its static shape and the dense_shape fed by default (-1 unknown)."""
+    shape = TensorShape(shape)
+    rank = shape.ndims
+    values = placeholder(dtype, [None], name=f"{name}/values" if name else None)
+    indices = placeholder(dtypes.int64, [None, rank], name=f"{name}/indices" if name else None)
+    if rank is None:
+        dense_shape = placeholder(dtypes.int64, [None], name=f"{name}/shape" if name else None)
     else:
-        dense_shape = placeholder(dtypes.int64, [rank], name=f"{prefix}/shape" if name else None)
-    return SparseTensor(indices, values, dense_shape)
+        default = np.array([-1 if d is None else d for d in shape.as_list()], np.int64)
+        dense_shape = placeholder_with_default(default, [rank], name=f"{name}/shape" if name else None)
+    sparse = SparseTensor(indices, values, dense_shape)
+    sparse.set_shape(shape)
+    return sparse

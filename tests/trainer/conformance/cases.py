@@ -12,9 +12,10 @@ initialized to it, {"fn": path, "kwargs": {...}} the module's function with thos
 cond, while_loop, map_fn and the folds), {"s": nested strings} a tf.string constant, {"sparse": [indices, values,
 shape]} a SparseTensor (values an argument; a result gives values, indices, shape), {"make": path, "args": [...],
 "kwargs": {...}} what that call returns (a table's initializer), {"sp_p": dtype, "feed": [indices, values, shape]}
-a sparse_placeholder; anything else is passed as is. A SparseTensor result is compared on its three parts, strings
-on their bytes; a case's "method": [name, args...] calls that method of the call's result (a table's lookup), its
-"pick": i keeps result i alone (a metric's update op); tables and local variables are initialized before the run.
+a sparse_placeholder (of static "shape" when given); anything else is passed as is. A SparseTensor result is
+compared on its three parts, strings on their bytes; a case's "method": [name, args...] calls that method of the
+call's result (a table's lookup), its "pick": i keeps result i alone (a metric's update op); tables and local
+variables are initialized before the run.
 """
 import contextlib
 import functools
@@ -528,7 +529,7 @@ class Builder:
             indices, value, shape = a["sparse"]
             return tf.SparseTensor(indices, self.arg(value), shape)
         elif isinstance(a, dict) and "sp_p" in a:
-            x = tf.sparse_placeholder(getattr(tf, a["sp_p"]))
+            x = tf.sparse_placeholder(getattr(tf, a["sp_p"]), a.get("shape"))
             indices, value, shape = a["feed"]
             self.feed[x] = tf.SparseTensorValue(indices, values(a["sp_p"], [len(indices)], "any", 0), shape)
             return x
