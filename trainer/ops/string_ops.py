@@ -10,6 +10,7 @@ from ..framework.registry import apply_op, broadcast_shapes, host_kernel, infer_
 from ..platform.errors import InvalidArgumentError
 from .core_ops import convert_to_tensor
 from .kernels.string_hash import fingerprint64, hash64, siphash
+from .logging_ops import summarize_v2
 from .reduction_ops import reduction_args
 from .sparse_tensor import SparseTensor
 from .tensor_util import argument_lookup, constant_value, static_shape
@@ -376,3 +377,23 @@ def unsorted_segment_join(inputs, segment_ids, num_segments, separator="", name=
         raise TypeError(f"unsorted_segment_join: segment_ids must be int32 or int64, got {ids.dtype.name}")
     return apply_op("UnsortedSegmentJoin", [x, ids, convert_to_tensor(num_segments)],
                     name=name or "UnsortedSegmentJoin", separator=_bytes(separator))
+
+
+def _format(*values, template, placeholder, summarize):
+    pieces = template.split(placeholder)
+    text = pieces[0] + "".join(summarize_v2(v, summarize) + piece for v, piece in zip(values, pieces[1:]))
+    return np.array(text.encode("utf-8"), dtype=object)
+
+
+register("StringFormat", kernel=host_kernel(_format), infer=lambda *inputs, **attrs: [((), dtypes.string)])
+
+
+def string_format(template, inputs, placeholder="{}", summarize=3, name=None):
+    """`template` with each `placeholder` replaced by the next input, shown as tf.print shows it (the first and
+    last `summarize` entries of each dimension)."""
+    tensors = [convert_to_tensor(x) for x in (inputs if isinstance(inputs, (list, tuple)) else [inputs])]
+    if template.count(placeholder) != len(tensors):
+        raise ValueError(f"num placeholders in template and num inputs must match: {template.count(placeholder)} "
+                         f"{placeholder!r} in {template!r}, {len(tensors)} inputs")
+    return apply_op("StringFormat", tensors, name=name or "StringFormat", template=template,
+                    placeholder=placeholder, summarize=int(summarize))

@@ -68,3 +68,10 @@ def test_unsorted_segment_join_joins_in_order_of_appearance():
     assert joined.shape.as_list() == [3] and run_initialized(joined).tolist() == [b"b+d", b"a+c", b""]
     with pytest.raises(tg.errors.InvalidArgumentError, match="out of range"):
         run_initialized(tg.strings.unsorted_segment_join(tg.constant(["a"]), [-1], 2))
+
+
+def test_format_shows_tensors_as_tf_print_does():
+    text = tg.strings.format("x={} names={} n={}", [tg.constant(0.1), tg.constant(["a", "b"]), tg.range(10)])
+    assert text.shape.as_list() == [] and run_initialized(text) == b'x=0.1 names=["a" "b"] n=[0 1 2 ... 7 8 9]'
+    with pytest.raises(ValueError, match="must match"):
+        tg.strings.format("{}", [])
