@@ -46,7 +46,7 @@ FLOORS = [
     ("trainer/linalg.py", 8, "tf.linalg"),
     ("trainer/random.py", 8, "tf.random"),
     ("trainer/config/", 8, "tf.config"),
-    ("trainer/metrics.py", 8, "tf.metrics"),
+    ("trainer/metrics/", 8, "tf.metrics"),
     ("trainer/tf_io.py", 8, "tf.io"),
     ("trainer/queue.py", 8, "tf.queue"),
     ("trainer/python_io.py", 8, "tf.python_io"),
@@ -54,6 +54,10 @@ FLOORS = [
     ("trainer/signal.py", 8, "tf.signal"),
     ("trainer/bitwise.py", 8, "tf.bitwise"),
     ("trainer/manip.py", 8, "tf.manip"),
+    ("trainer/sparse.py", 8, "tf.sparse"),
+    ("trainer/strings.py", 8, "tf.strings"),
+    ("trainer/lookup.py", 8, "tf.lookup"),
+    ("trainer/sets.py", 8, "tf.sets"),
     ("trainer/train/", 9, "tf.train"),  # optimizers, Saver, MonitoredSession; its hooks write summaries
     ("trainer/keras/", 10, "tf.keras"),  # compiles and fits on train's optimizers and sessions
     ("trainer/saved_model/", 10, "tf.saved_model"),  # a graph and its variables for serving, on train's Saver

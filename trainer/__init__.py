@@ -14,8 +14,8 @@ _install_early_abort()  # under mpiexec, a rank failing before MPI starts still 
 from . import ops  # registers every op type
 
 # tf.* modules
-from . import (compat, contrib, data, debugging, estimator, feature_column, image, keras, layers, linalg, losses,
-               math, metrics, nn, random, summary, train)
+from . import (compat, contrib, data, debugging, estimator, feature_column, image, keras, layers, linalg, lookup,
+               losses, math, metrics, nn, random, sets, sparse, strings, summary, train)
 from . import test  # tf.test
 from . import saved_model  # tf.saved_model
 from . import config  # tf.config
@@ -23,6 +23,8 @@ from . import tf_io as io
 from . import python_io, queue
 from .framework import dtypes
 from .ops import initializers
+from .python.framework import graph_util  # tf.graph_util
+from .python.util import nest  # tf.nest
 from .platform import app, errors, flags, gfile, version
 from .platform import tf_logging as logging
 
@@ -83,6 +85,8 @@ from .ops.fill_ops import fill, lin_space, linspace, range
 from .ops.functional_ops import foldl, foldr, map_fn, scan
 from .ops.gather_ops import gather
 from .ops.gradients import AggregationMethod, gradients
+from .ops.lookup_ops import tables_initializer
+from .ops.lookup_ops import tables_initializer as initialize_all_tables
 from .ops.linalg_ops import einsum, eye, matrix_diag_part, matrix_transpose, norm, tensordot, trace
 from .ops.linalg_ops import cross, tensor_diag as diag
 from .ops.logging_ops import Print, print_v2 as print
@@ -109,7 +113,20 @@ from .ops.shuffle_ops import random_shuffle
 from .ops.slice_ops import slice
 from .ops.strided_slice_ops import strided_slice
 from .ops.sort_ops import argsort, sort, unique
+from .ops.sparse_math_ops import (edit_distance, sparse_add, sparse_maximum, sparse_minimum, sparse_softmax,
+                                  sparse_tensor_dense_matmul)
+from .ops.sparse_reduction_ops import (sparse_reduce_max, sparse_reduce_max_sparse, sparse_reduce_sum,
+                                       sparse_reduce_sum_sparse, sparse_segment_mean, sparse_segment_sqrt_n,
+                                       sparse_segment_sum)
+from .ops.sparse_slice_ops import sparse_reset_shape, sparse_slice, sparse_split, sparse_to_indicator
+from .ops.sparse_ops import (sparse_concat, sparse_fill_empty_rows, sparse_reorder, sparse_reshape, sparse_retain,
+                             sparse_tensor_to_dense, sparse_to_dense, sparse_transpose)
+from .ops.sparse_tensor import (SparseTensor, SparseTensorValue, convert_to_tensor_or_sparse_tensor,
+                                sparse_placeholder)
 from .ops.stack_ops import split, stack, unstack
+from .ops.string_ops import (as_string, reduce_join, regex_replace, string_join, string_split, string_strip,
+                             string_to_hash_bucket, string_to_hash_bucket_fast, string_to_hash_bucket_strong,
+                             string_to_number, substr)
 from .ops.trig_ops import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, rint, sinh
 from .ops.tuple_ops import tuple
 from .ops.while_loop_ops import while_loop
@@ -153,6 +170,7 @@ from .compat.v1 import (disable_eager_execution, disable_v2_behavior, enable_eag
 
 # summaries and training (TF1's summary/, training/)
 from .summary.protos import Event, HistogramProto, SessionLog, Summary
+from .train.meta_graph import import_graph_def
 from .train.moving_averages import moving_average_variables
 
 # ringflow's data parallelism

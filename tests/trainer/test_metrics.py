@@ -129,9 +129,10 @@ def test_bad_weights_and_shapes_are_named():
 
 
 def test_unimplemented_metrics_say_so():
-    with pytest.raises(NotImplementedError, match=r"tf.metrics.mean_iou is not available in ringflow.*has accuracy"):
-        tg.metrics.mean_iou
-    assert not hasattr(tg.metrics, "mean_iou")  # hasattr still answers, as for any missing attribute
+    with pytest.raises(NotImplementedError, match=r"tf.metrics.precision_at_k is not available in ringflow.*has "
+                                                  r"accuracy"):
+        tg.metrics.precision_at_k
+    assert not hasattr(tg.metrics, "recall_at_k")  # hasattr still answers, as for any missing attribute
     with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
         tg.metrics.nonsense
     assert tg.compat.v1.metrics.accuracy is tg.metrics.accuracy
@@ -172,3 +173,32 @@ def test_auc_is_the_trapezoidal_area_under_the_curve_over_batches(curve):
         for l, s, w in zip(labels, scores, WEIGHTS):  # noqa: E741
             sess.run(update, {label_in: l, score_in: s, weight_in: w})
         assert sess.run(value) == pytest.approx(expected, abs=1e-5)
+
+
+def test_per_class_and_per_threshold_metrics_stream_over_batches():
+    classes = [RNG.integers(0, 3, size=(n,)) for n in (5, 8)]
+    guesses = [RNG.integers(0, 3, size=(n,)) for n in (5, 8)]
+    probs = [RNG.random(n) for n in (5, 8)]
+    labels = tg.placeholder(tg.int64, [None])
+    predicted = tg.placeholder(tg.int64, [None])
+    scores = tg.placeholder(tg.float32, [None])
+    iou, update_iou = tg.metrics.mean_iou(labels, predicted, 3)
+    per_class, update_per_class = tg.metrics.mean_per_class_accuracy(labels, predicted, 3)
+    tp, update_tp = tg.metrics.true_positives_at_thresholds(labels, scores, [0.2, 0.7])
+    precision, update_precision = tg.metrics.precision_at_thresholds(labels, scores, [0.2, 0.7])
+    with tg.Session() as sess:
+        sess.run(tg.local_variables_initializer())
+        for c, g, p in zip(classes, guesses, probs):
+            sess.run([update_iou, update_per_class, update_tp, update_precision],
+                     {labels: c, predicted: g, scores: p})
+        got = sess.run([iou, per_class, tp, precision])
+    c, g, p = (np.concatenate(x) for x in (classes, guesses, probs))
+    matrix = np.zeros((3, 3))
+    np.add.at(matrix, (c, g), 1)
+    union = matrix.sum(0) + matrix.sum(1) - np.diag(matrix)
+    np.testing.assert_allclose(got[0], np.mean(np.diag(matrix)[union > 0] / union[union > 0]), rtol=1e-6)
+    np.testing.assert_allclose(got[1], np.mean(np.diag(matrix) / matrix.sum(1)), rtol=1e-6)
+    positive = c.astype(bool)
+    hits = np.array([np.sum(positive & (p > t)) for t in (0.2, 0.7)])
+    np.testing.assert_allclose(got[2], hits)
+    np.testing.assert_allclose(got[3], hits / (np.array([np.sum(p > t) for t in (0.2, 0.7)]) + 1e-7), rtol=1e-6)

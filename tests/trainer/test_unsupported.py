@@ -15,7 +15,7 @@ ROOT = pathlib.Path(trainer.unsupported.__file__).resolve().parent
 # module: (its TF1 spelling, a name it lacks with a reason, words of that reason)
 MODULES = {
     "trainer": ("tf", "py_func", "register an op"),
-    "trainer.compat.v1": ("tf.compat.v1", "SparseTensor", "sparse tensors"),
+    "trainer.compat.v1": ("tf.compat.v1", "RaggedTensor", "ragged tensors"),
     "trainer.config": ("tf.config", None, None),
     "trainer.config.experimental": ("tf.config.experimental", None, None),
     "trainer.contrib": ("tf.contrib", "crf", "random fields"),
@@ -28,7 +28,7 @@ MODULES = {
     "trainer.contrib.rnn": ("tf.contrib.rnn", None, None),
     "trainer.contrib.seq2seq": ("tf.contrib.seq2seq", None, None),
     "trainer.contrib.slim": ("tf.contrib.slim", "nets", "model zoo"),
-    "trainer.data": ("tf.data", "TFRecordDataset", "from_tensor_slices"),
+    "trainer.data": ("tf.data", None, None),
     "trainer.estimator": ("tf.estimator", "WarmStartSettings", "Scaffold"),
     "trainer.feature_column": ("tf.feature_column", None, None),
     "trainer.horovod": ("hvd", "elastic", "restart a job from its checkpoint"),
@@ -42,9 +42,12 @@ MODULES = {
     "trainer.keras.preprocessing.sequence": ("tf.keras.preprocessing.sequence", None, None),
     "trainer.keras.utils": ("tf.keras.utils", None, None),
     "trainer.linalg": ("tf.linalg", "LinearOperatorDiag", "dense matrix"),
-    "trainer.metrics": ("tf.metrics", "mean_iou", "does not implement"),
+    "trainer.lookup": ("tf.lookup", "experimental", "mutable"),
+    "trainer.metrics": ("tf.metrics", "precision_at_k", "does not implement"),
     "trainer.nn": ("tf.nn", "ctc_loss", "temporal classification"),
     "trainer.python.framework.ops": ("tf.python.framework.ops", None, None),
+    "trainer.sparse": ("tf.sparse", None, None),
+    "trainer.strings": ("tf.strings", None, None),
     "trainer.train": ("tf.train", None, None),
 }
 

@@ -9,6 +9,7 @@ from ..framework import dtypes
 from ..framework.operation import Operation
 from ..framework.tensor import Tensor, format_shape
 from ..ops.core_ops import as_string_array
+from ..ops.sparse_tensor import SparseTensor, SparseTensorValue
 from ..framework.registry import get_array_module, op_def
 
 
@@ -69,8 +70,9 @@ def fetch_post(element, session):
     if not isinstance(element, Tensor):
         return None
     if element.dtype == dtypes.string:
-        # TF1 returns a scalar string as bytes, and string arrays as object arrays of bytes.
-        return lambda value: value[()] if value.ndim == 0 else value.copy()
+        # TF1 returns a scalar string as bytes, and string arrays as object arrays of bytes; indexing one element
+        # of an object array (a slice op) already gives the bytes.
+        return lambda value: value if isinstance(value, bytes) else value[()] if value.ndim == 0 else value.copy()
     if session.device != "cpu":
         return lambda value: scalar_or(session.to_host(value))  # a new host array: nothing to copy
     if aliases_state(element):
@@ -83,10 +85,29 @@ def scalar_or(value):
     return value[()] if np.ndim(value) == 0 else value
 
 
+def sparse_feeds(feed_dict):
+    """The feeds with each SparseTensor key (a sparse_placeholder) fed through its three parts, as TF1 takes a
+    SparseTensorValue or an (indices, values, dense_shape) tuple for it."""
+    if not any(isinstance(key, SparseTensor) for key in feed_dict):
+        return feed_dict
+    out = {}
+    for key, value in feed_dict.items():
+        if isinstance(key, SparseTensor):
+            if not isinstance(value, (tuple, list)) or len(value) != 3:
+                raise TypeError(f"A SparseTensor is fed a SparseTensorValue or an (indices, values, dense_shape) "
+                                f"tuple, got {type(value).__name__}: {value!r}")
+            out.update(zip((key.indices, key.values, key.dense_shape), value))
+        else:
+            out[key] = value
+    return out
+
+
 def flatten_fetches(fetches):
     """Leaves of a nested fetch structure, and a function that rebuilds it from their values."""
     if isinstance(fetches, (Tensor, Operation, str)):
         return [fetches], lambda values: values[0]
+    if isinstance(fetches, SparseTensor):  # fetched as TF1 does: a SparseTensorValue of its three parts
+        return [fetches.indices, fetches.values, fetches.dense_shape], lambda values: SparseTensorValue(*values)
     if isinstance(fetches, (list, tuple)):
         parts = [flatten_fetches(f) for f in fetches]
         leaves = [leaf for p in parts for leaf in p[0]]

@@ -13,7 +13,7 @@ MISSING = {
     "graph_editor": "graph editing", "grid_rnn": "grid RNN cells", "image": "use tf.image", "input_pipeline": _DATA,
     "keras": "use tf.keras", "kernel_methods": "kernel methods", "labeled_tensor": "labeled tensors",
     "legacy_seq2seq": "legacy seq2seq models", "linear_optimizer": "SDCA linear optimizers",
-    "lookup": "lookup tables", "losses": "use tf.losses", "memory_stats": "memory statistics ops",
+    "losses": "use tf.losses", "memory_stats": "memory statistics ops",
     "metrics": "use tf.metrics", "mixed_precision": "mixed-precision loss scaling", "model_pruning": "model pruning",
     "nccl": "use allreduce.create_communicator('nccl') or `ringflow train --allreduce nccl`", "nn": "use tf.nn",
     "opt": "use the tf.train optimizers", "predictor": "predictors (saved models)", "quantization": "quantization",

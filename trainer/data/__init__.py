@@ -6,15 +6,15 @@ ringflow's numpy input for `ringflow train`; they are kept under their old impor
 """
 from ..unsupported import missing_names
 from . import experimental  # noqa: F401  (tf.data.experimental)
+from .experimental import AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY  # noqa: F401  (tf.data's own)
 from .dataset import (Dataset, get_output_classes, get_output_shapes, get_output_types, make_initializable_iterator,
                       make_one_shot_iterator)
 from .iterator import Iterator  # noqa: F401
+from .readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset  # noqa: F401
 from .pipeline import (FINGERPRINT_ROWS, STATE_KEYS, Pipeline, check_state, epoch_permutation, eval_batches,
                        fingerprint, shard_bounds, steps_for_epochs)
 
-_READERS = "file readers: load the records with numpy, then use Dataset.from_tensor_slices or from_generator"
-MISSING = {"TFRecordDataset": _READERS, "TextLineDataset": _READERS, "FixedLengthRecordDataset": _READERS}
-
-# TF1's tf.data file readers are missing: say what to use instead (hasattr() still answers False)
-__getattr__ = missing_names(__name__, reasons=MISSING, have="ringflow's tf.data has Dataset, Iterator, "
-                            "tf.data.experimental and ringflow's sharding helpers (Pipeline, shard_bounds, ...)")
+# the names of TF1's tf.data ringflow lacks say so (hasattr() still answers False)
+__getattr__ = missing_names(__name__, have="ringflow's tf.data has Dataset, Iterator, TextLineDataset, "
+                            "TFRecordDataset, FixedLengthRecordDataset, tf.data.experimental and ringflow's sharding "
+                            "helpers (Pipeline, shard_bounds, ...)")

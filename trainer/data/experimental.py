@@ -1,6 +1,13 @@
-"""tf.data.experimental: the TF1 transformations programs apply with Dataset.apply(), and AUTOTUNE."""
+"""tf.data.experimental: the TF1 transformations programs apply with Dataset.apply(), AUTOTUNE and the cardinality
+constants."""
+import numpy as np
+
+from ..framework import dtypes
+from ..ops.array_ops import cast
 from .dataset import Dataset
 from .transforms import AUTOTUNE  # noqa: F401  (tf.data.experimental.AUTOTUNE)
+
+INFINITE_CARDINALITY, UNKNOWN_CARDINALITY = -1, -2  # what TF's cardinality() answers for those datasets
 
 
 def shuffle_and_repeat(buffer_size, count=None, seed=None):
@@ -25,3 +32,16 @@ def parallel_interleave(map_func, cycle_length, block_length=1, sloppy=False, bu
 def unbatch():
     """Each element's slices along its first dimension, as separate elements."""
     return Dataset.unbatch
+
+
+def enumerate_dataset(start=0):
+    """(index, element) pairs, the int64 index counting from `start` (Dataset.enumerate, for Dataset.apply)."""
+    return lambda dataset: dataset.enumerate(start)
+
+
+def Counter(start=0, step=1, dtype=dtypes.int64):  # noqa: N802 - TF1's name
+    """start, start + step, ... without end, as `dtype` scalars."""
+    bound = np.iinfo(np.int64).max if step > 0 else np.iinfo(np.int64).min
+    counts = Dataset.range(start, bound, step)
+    dtype = dtypes.as_dtype(dtype)
+    return counts if dtype == dtypes.int64 else counts.map(lambda n: cast(n, dtype))

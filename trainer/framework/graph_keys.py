@@ -27,5 +27,6 @@ class GraphKeys:
     METRIC_VARIABLES = "metric_variables"
     MOVING_AVERAGE_VARIABLES = "moving_average_variables"
     RESOURCES = "resources"
+    TABLE_INITIALIZERS = "table_initializer"
     LOCAL_RESOURCES = "local_resources"
     VARIABLES = GLOBAL_VARIABLES

@@ -9,7 +9,7 @@ from ..framework.registry import apply_op, register
 from .tensor_util import holds_tensor
 
 
-def _const_infer(value, dtype):
+def _const_infer(value, dtype=None):  # an imported GraphDef gives the value alone
     return [(value.shape, value.dtype)]
 
 

@@ -48,7 +48,7 @@ def summarize_v2(value, limit):
     array = np.asarray(value)
     if array.ndim == 0:
         item = array[()]
-        return item.decode("utf-8", "replace") if isinstance(item, bytes) else _item(item)
+        return item.decode("utf-8", "replace") if isinstance(item, bytes) else _item_v2(item)
     return _nest_v2(array, limit, 1)
 
 
@@ -56,9 +56,20 @@ def _nest_v2(array, limit, depth):
     n = array.shape[0]
     keep = list(range(n)) if limit < 0 or n <= 2 * limit else list(range(limit)) + [None] + list(range(n - limit, n))
     if array.ndim == 1:
-        return "[" + " ".join("..." if i is None else _item(array[i]) for i in keep) + "]"
+        return "[" + " ".join("..." if i is None else _item_v2(array[i]) for i in keep) + "]"
     sep = "\n" * (array.ndim - 1) + " " * depth
     return "[" + sep.join("..." if i is None else _nest_v2(array[i], limit, depth + 1) for i in keep) + "]"
+
+
+def _item_v2(v):
+    # tf.print and tf.strings.format quote the strings of a tensor (["a" "b"]) and write a float in the fewest
+    # digits that read back to it, as TF's StrCat does: 0.1 for float32's 0.1, -1.0099999999999998 for a double
+    if isinstance(v, bytes):
+        return '"' + v.decode("utf-8", "replace") + '"'
+    if isinstance(v, np.floating):
+        text = str(v)
+        return text[:-2] if text.endswith(".0") else text
+    return _item(v)
 
 
 def _print_kernel(op, session):

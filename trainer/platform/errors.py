@@ -52,3 +52,22 @@ UnauthenticatedError = _error("UnauthenticatedError", 16, "The request has no va
 FailedPreconditionError.error_code = 9
 NotFoundError.error_code = 5
 InvalidArgumentError.error_code = 3
+
+# the codes themselves (tf.errors.OK, ...), and the two tables TF1 keeps between codes and classes
+(OK, CANCELLED, UNKNOWN, INVALID_ARGUMENT, DEADLINE_EXCEEDED, NOT_FOUND, ALREADY_EXISTS, PERMISSION_DENIED,
+ RESOURCE_EXHAUSTED, FAILED_PRECONDITION, ABORTED, OUT_OF_RANGE, UNIMPLEMENTED, INTERNAL, UNAVAILABLE, DATA_LOSS,
+ UNAUTHENTICATED) = range(17)
+_CLASSES = {cls.error_code: cls for cls in (
+    CancelledError, UnknownError, InvalidArgumentError, DeadlineExceededError, NotFoundError, AlreadyExistsError,
+    PermissionDeniedError, ResourceExhaustedError, FailedPreconditionError, AbortedError, OutOfRangeError,
+    UnimplementedError, InternalError, UnavailableError, DataLossError, UnauthenticatedError)}
+
+
+def exception_type_from_error_code(error_code):
+    """The OpError subclass of a canonical error code (KeyError for a code that has none, as in TF1)."""
+    return _CLASSES[error_code]
+
+
+def error_code_from_exception_type(cls):
+    """The canonical error code of an OpError subclass (KeyError for any other class, as in TF1)."""
+    return {c: code for code, c in _CLASSES.items()}[cls]

@@ -259,3 +259,18 @@ def read_meta_graph_file(filename):
         raise ValueError(f"{filename!r} is not a binary MetaGraphDef ({exc}): pass the `.meta` file Saver.save "
                          "or tf.train.export_meta_graph wrote") from None
 
+
+
+def import_graph_def(graph_def, input_map=None, return_elements=None, name=None, op_dict=None,
+                     producer_op_list=None):
+    """tf.import_graph_def: a GraphDef's nodes rebuilt in the default graph under the name scope `name` ("import"
+    by default, none for name=""); returns the Operations/Tensors named in return_elements (None without it)."""
+    if input_map:
+        raise NotImplementedError("import_graph_def(input_map=...) is not available in ringflow: import the graph, "
+                                  "then feed its placeholders by name in Session.run")
+    graph = get_default_graph()
+    scope = graph.unique_name("import" if name is None else name) if name != "" else ""
+    import_scoped_meta_graph(MetaGraphDef(graph_def=graph_def), import_scope=scope or None, graph=graph)
+    if return_elements is None:
+        return None
+    return [graph.as_graph_element(f"{scope}/{element}" if scope else element) for element in return_elements]

@@ -29,7 +29,8 @@ OP_TEST_FILES = ["ops/test_math_ops.py", "ops/test_nn_ops.py", "ops/test_array_o
                  "ops/test_reverse_ops.py", "ops/test_matrix_ops.py", "ops/test_conv1d_ops.py",
                  "ops/test_activation_ops.py", "ops/test_nn_impl.py", "ops/test_sampling_ops.py",
                  "ops/test_tensor_args.py", "ops/test_tf1_core_names.py", "ops/test_conv3d_ops.py",
-                 "ops/test_depthwise_conv_ops.py"]
+                 "ops/test_depthwise_conv_ops.py", "ops/test_sparse_ops.py", "ops/test_string_ops.py",
+                 "ops/test_lookup_ops.py", "ops/test_set_ops.py", "ops/test_sparse_slice_ops.py"]
 OP_TEST_FILES += ["train/test_optimizers.py", "train/test_tf1_optimizers.py", "train/test_learning_rate_decay.py",
                   "train/test_moving_averages.py"]
 OP_TEST_FILES += ["client/test_tf1_session.py"]

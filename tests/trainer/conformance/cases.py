@@ -9,7 +9,13 @@ An argument in a case is plain JSON: {"t": dtype, "shape": ..., "dom": ...} a co
 (static shape with None, fed at run time with "feed"), {"py": v} a Python scalar, {"b64": text} bytes, {"np": dtype, "v": v} a numpy
 scalar, {"list": [...]} a Python list of arguments, {"init": name} an initializer, {"var": constant} a Variable
 initialized to it, {"fn": path, "kwargs": {...}} the module's function with those keywords bound (a callable for
-cond, while_loop, map_fn and the folds); anything else is passed as is.
+cond, while_loop, map_fn and the folds), {"s": nested strings} a tf.string constant, {"sparse": [indices, values,
+shape]} a SparseTensor (values an argument; a result gives values, indices, shape), {"make": path, "args": [...],
+"kwargs": {...}} what that call returns (a table's initializer), {"sp_p": dtype, "feed": [indices, values, shape]}
+a sparse_placeholder (of static "shape" when given); anything else is passed as is. A SparseTensor result is
+compared on its three parts, strings on their bytes; a case's "method": [name, args...] calls that method of the
+call's result (a table's lookup), its "pick": i keeps result i alone (a metric's update op); tables and local
+variables are initialized before the run.
 
 Seeded random cases add "graph_seed" (tf.set_random_seed before building), "runs" (Session.run that many times
 in one session: each run's values are recorded, so the second draw is compared too) and "exact" (values compared
@@ -523,6 +529,19 @@ class Builder:
             return tf.Variable(self.arg(a["var"]))
         elif isinstance(a, dict) and "fn" in a:
             return functools.partial(resolve(tf, a["fn"]), **{k: self.arg(v) for k, v in a["kwargs"].items()})
+        elif isinstance(a, dict) and "make" in a:
+            return resolve(tf, a["make"])(*[self.arg(v) for v in a["args"]],
+                                          **{k: self.arg(v) for k, v in a["kwargs"].items()})
+        elif isinstance(a, dict) and "s" in a:
+            return tf.constant(a["s"], dtype=tf.string)
+        elif isinstance(a, dict) and "sparse" in a:
+            indices, value, shape = a["sparse"]
+            return tf.SparseTensor(indices, self.arg(value), shape)
+        elif isinstance(a, dict) and "sp_p" in a:
+            x = tf.sparse_placeholder(getattr(tf, a["sp_p"]), a.get("shape"))
+            indices, value, shape = a["feed"]
+            self.feed[x] = tf.SparseTensorValue(indices, values(a["sp_p"], [len(indices)], "any", 0), shape)
+            return x
         else:
             return a
         if x.dtype.name.startswith(("float", "complex")):
@@ -533,6 +552,8 @@ class Builder:
 def flatten(result):
     if result is None:
         return []
+    if hasattr(result, "indices") and hasattr(result, "dense_shape"):  # a SparseTensor: values (differentiated)
+        return [result.values, result.indices, result.dense_shape]
     if hasattr(result, "dtype") and hasattr(result, "graph"):
         return [result]
     if isinstance(result, (list, tuple)):
@@ -558,7 +579,13 @@ def construct(tf, case, builder):
     fn = resolve(tf, case["fn"])
     args = [builder.arg(a) for a in case["args"]]
     kwargs = {k: builder.arg(v) for k, v in case["kwargs"].items()}
-    return fn(*args, **kwargs)
+    result = fn(*args, **kwargs)
+    if case.get("method"):  # a method of what the call made (a table's lookup)
+        name, *rest = case["method"]
+        result = getattr(result, name)(*[builder.arg(a) for a in rest])
+    if "pick" in case:  # one of the results (a metric's update_op, run once)
+        result = result[case["pick"]]
+    return result
 
 
 def failure(stage, error):
@@ -594,6 +621,9 @@ def encode(array):
         array = np.asarray(array)
     except ValueError:  # a fetched structure, not one array
         return {"dtype": "object", "value": None}
+    if array.dtype.kind in "SO" and all(isinstance(v, bytes) for v in array.astype(object).reshape(-1)):
+        text = [v.decode("latin-1") for v in array.astype(object).reshape(-1)]
+        return {"dtype": "string", "value": np.array(text, dtype=object).reshape(array.shape).tolist()}
     if array.dtype.kind in "SUO":
         return {"dtype": "object", "value": None}
     if array.dtype.kind == "c":  # JSON has no complex numbers: the real and imaginary parts in a last axis
@@ -636,6 +666,10 @@ def probe(tf, case):
             with tf.Session(graph=graph) as sess:
                 if tf.global_variables():
                     sess.run(tf.global_variables_initializer())
+                if tf.local_variables():  # a metric's running totals
+                    sess.run(tf.local_variables_initializer())
+                if tf.get_collection("table_initializer"):
+                    sess.run(tf.tables_initializer())
                 got = [v for _ in range(case.get("runs", 1)) for v in sess.run(fetches, builder.feed)]
         except Exception as error:
             return dict(found, **failure("run", error))

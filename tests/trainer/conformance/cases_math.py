@@ -633,7 +633,8 @@ CODECS = [
     ("image.decode_png/bad_channels", call("image.decode_png", png(RGB_PIXELS, 2), channels=5)),
     ("image.decode_image/png", call("image.decode_image", png(RGB_PIXELS, 2, filters=(2,)))),
     ("image.decode_image/unknown", call("image.decode_image", {"py": "plain text"})),
-    ("image.encode_png", call("image.encode_png", t("uint8", (2, 3, 3), "pos"))),
+    # encode_png's bytes depend on each encoder's zlib settings, so only its refusals are recorded here; its round
+    # trip through decode_png is tested in tests/trainer/ops/test_image_decode_ops.py
     ("image.encode_png/float", call("image.encode_png", t("float32", (2, 3, 3)))),
     ("image.encode_png/rank2", call("image.encode_png", t("uint8", (2, 3)))),
     ("image.is_jpeg", call("image.is_jpeg", png(RGB_PIXELS, 2))),

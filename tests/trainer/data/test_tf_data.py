@@ -251,3 +251,10 @@ def test_experimental_transformations_equal_their_unfused_forms():
     assert drain(pairs.enumerate(start=10)) == [(10, 0), (11, 1), (12, 2), (13, 3), (14, 4), (15, 5)]
     with pytest.raises(ValueError, match="Cannot unbatch an input with scalar components"):
         tf.data.Dataset.range(3).unbatch()
+
+
+def test_experimental_counter_and_enumerate_dataset():
+    counted = tf.data.experimental.Counter(5, -2, tf.int32).take(3)
+    assert counted.output_types == tf.int32 and ints(counted) == [5, 3, 1]
+    pairs = tf.data.Dataset.from_tensor_slices([7, 8]).apply(tf.data.experimental.enumerate_dataset(10))
+    assert [tuple(map(int, p)) for p in drain(pairs)] == [(10, 7), (11, 8)]

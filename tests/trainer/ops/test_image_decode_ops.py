@@ -74,3 +74,10 @@ def test_static_shapes_and_bad_bytes():
     pytest.importorskip("PIL")
     with pytest.raises(InvalidArgumentError, match="not a decodable image"):
         run(tg.image.decode_jpeg, b"not an image")
+
+
+def test_encode_png_round_trips_through_decode_png():
+    with tg.Graph().as_default(), tg.Session() as sess:
+        encoded = sess.run(tg.image.encode_png(tg.constant(PIXELS)))
+        assert encoded.startswith(b"\x89PNG\r\n\x1a\n")
+        assert np.array_equal(sess.run(tg.image.decode_png(tg.constant(encoded))), PIXELS)

@@ -1,1 +1,1 @@
-"""tensorflow.python.framework: the ops and test_util modules."""
+"""tensorflow.python.framework: the ops, test_util and graph_util modules."""

@@ -1,27 +1,23 @@
-"""tf.metrics: streaming evaluation metrics, each a (value, update_op) pair over running totals.
+"""tf.metrics' running means, errors, confusion counts, precision, recall and auc (TF1's metrics_impl), and the
+helpers every metric shares: each a (value, update_op) pair over running totals.
 
 Every metric keeps its totals in float32 LOCAL variables (collections LOCAL_VARIABLES and METRIC_VARIABLES),
 named as TF1 names them ("accuracy/total", "accuracy/count", "precision/true_positives/count"), so
 tg.local_variables_initializer() resets them and tg.train.Saver's default list leaves them out. Running
 update_op folds one batch into the totals and returns the metric so far; the value tensor reads the totals.
 """
-from .framework import dtypes
-from .framework.graph_wrappers import add_to_collections, control_dependencies
-from .framework.graph_keys import GraphKeys
-from .ops.array_ops import cast, reshape, zeros
-from .ops.core_ops import convert_to_tensor, identity
-from .ops.cwise_ops import logical_and, logical_not, squared_difference
-from .ops.core_ops import constant
-from .ops.math_ops import abs, equal, greater, less, maximum, minimum, ones_like, sqrt, where, zeros_like  # noqa: A004
-from .ops.reduction_ops import reduce_sum
-from .ops.shape_ops import expand_dims, size, squeeze
-from .ops.scopes import variable_scope
-from .ops.variables import Variable
-from .unsupported import missing_names
-
-__all__ = ["accuracy", "auc", "false_negatives", "false_positives", "mean", "mean_absolute_error",
-           "mean_relative_error", "mean_squared_error", "percentage_below", "precision", "recall",
-           "root_mean_squared_error", "true_negatives", "true_positives"]
+from ..framework import dtypes
+from ..framework.graph_wrappers import add_to_collections, control_dependencies
+from ..framework.graph_keys import GraphKeys
+from ..ops.array_ops import cast, reshape, zeros
+from ..ops.core_ops import convert_to_tensor, identity
+from ..ops.cwise_ops import logical_and, logical_not, squared_difference
+from ..ops.core_ops import constant
+from ..ops.math_ops import abs, equal, greater, less, maximum, minimum, ones_like, sqrt, where, zeros_like  # noqa: A004
+from ..ops.reduction_ops import reduce_sum
+from ..ops.shape_ops import expand_dims, size, squeeze
+from ..ops.scopes import variable_scope
+from ..ops.variables import Variable
 
 
 def metric_variable(shape, dtype, validate_shape=True, name=None):
@@ -39,7 +35,7 @@ def _squeeze_last(tensor, other):
     return tensor
 
 
-def _align(predictions, labels=None, weights=None):
+def align(predictions, labels=None, weights=None):
     """TF1's remove_squeezable_dimensions: drop a trailing 1 so labels, predictions and weights line up."""
     predictions = convert_to_tensor(predictions)
     if labels is not None:
@@ -54,7 +50,7 @@ def _align(predictions, labels=None, weights=None):
     return predictions, labels, weights
 
 
-def _float_weights(weights, values):
+def float_weights(weights, values):
     """weights as float32, checked to be a scalar or of values' rank (TF1's broadcast_weights rule)."""
     weights = cast(weights, dtypes.float32)
     if weights.ndim not in (None, 0) and values.ndim is not None and weights.ndim != values.ndim:
@@ -64,14 +60,14 @@ def _float_weights(weights, values):
     return weights
 
 
-def _div_no_nan(numerator, denominator, name):
+def safe_div(numerator, denominator, name):
     """numerator / denominator, 0 where the denominator is not positive (TF1's div_no_nan of maximum(d, 0))."""
     positive = greater(denominator, 0.0)
     ratio = numerator / where(positive, denominator, ones_like(denominator))
     return where(positive, ratio, zeros_like(ratio), name=name)
 
 
-def _publish(value, update_op, metrics_collections, updates_collections):
+def publish(value, update_op, metrics_collections, updates_collections):
     if metrics_collections:
         add_to_collections(metrics_collections, value)
     if updates_collections:
@@ -88,29 +84,58 @@ def mean(values, weights=None, metrics_collections=None, updates_collections=Non
         if weights is None:
             num_values = cast(size(values), dtypes.float32)
         else:
-            values, _, weights = _align(values, None, weights)
-            weights = _float_weights(weights, values) * ones_like(values)
+            values, _, weights = align(values, None, weights)
+            weights = float_weights(weights, values) * ones_like(values)
             values = values * weights
             num_values = reduce_sum(weights)
         update_total = total.assign_add(reduce_sum(values))
         with control_dependencies([values.op]):
             update_count = count.assign_add(num_values)
-        value = _div_no_nan(total, count, name="value")
-        update_op = _div_no_nan(update_total, update_count, name="update_op")
-    return _publish(value, update_op, metrics_collections, updates_collections)
+        value = safe_div(total, count, name="value")
+        update_op = safe_div(update_total, update_count, name="update_op")
+    return publish(value, update_op, metrics_collections, updates_collections)
+
+
+def mean_tensor(values, weights=None, metrics_collections=None, updates_collections=None, name=None):
+    """The elementwise (weighted) mean of every `values` tensor seen (all of one static shape)."""
+    with variable_scope(name, "mean", (values, weights)):
+        values = cast(convert_to_tensor(values), dtypes.float32)
+        total = metric_variable(values.shape, dtypes.float32, name="total_tensor")
+        count = metric_variable(values.shape, dtypes.float32, name="count_tensor")
+        num_values = ones_like(values)
+        if weights is not None:
+            values, _, weights = align(values, None, weights)
+            weights = float_weights(weights, values) * ones_like(values)
+            values, num_values = values * weights, num_values * weights
+        update_total = total.assign_add(values)
+        with control_dependencies([values.op]):
+            update_count = count.assign_add(num_values)
+        value = safe_div(total, count, name="value")
+        update_op = safe_div(update_total, update_count, name="update_op")
+    return publish(value, update_op, metrics_collections, updates_collections)
+
+
+def mean_cosine_distance(labels, predictions, dim, weights=None, metrics_collections=None, updates_collections=None,
+                         name=None):
+    """1 - the running (weighted) mean of sum(labels * predictions) over `dim` (unit-normalized inputs assumed)."""
+    predictions, labels, weights = align(convert_to_tensor(predictions), convert_to_tensor(labels), weights)
+    check_compatible(predictions, labels, "mean_cosine_distance")
+    radial = reduce_sum(predictions * labels, axis=[dim], keepdims=True)
+    value, update_op = mean(radial, weights, None, None, name or "mean_cosine_distance")
+    return publish(1.0 - value, 1.0 - update_op, metrics_collections, updates_collections)
 
 
 def accuracy(labels, predictions, weights=None, metrics_collections=None, updates_collections=None, name=None):
     """The fraction of predictions equal to labels (weighted): the mean of equal(predictions, labels)."""
-    predictions, labels, weights = _align(predictions, labels, weights)
-    _check_compatible(predictions, labels, "accuracy")
+    predictions, labels, weights = align(predictions, labels, weights)
+    check_compatible(predictions, labels, "accuracy")
     if labels.dtype != predictions.dtype:
         predictions = cast(predictions, labels.dtype)
     is_correct = cast(equal(predictions, labels), dtypes.float32)
     return mean(is_correct, weights, metrics_collections, updates_collections, name or "accuracy")
 
 
-def _check_compatible(predictions, labels, metric):
+def check_compatible(predictions, labels, metric):
     if not predictions.shape.is_compatible_with(labels.shape):
         raise ValueError(f"{metric}: predictions {predictions.name!r} of shape {predictions.shape} and labels "
                          f"{labels.name!r} of shape {labels.shape} are not compatible; give one value per example")
@@ -118,8 +143,8 @@ def _check_compatible(predictions, labels, metric):
 
 def _error_metric(default_name, error_fn, doc):
     def metric(labels, predictions, weights=None, metrics_collections=None, updates_collections=None, name=None):
-        predictions, labels, weights = _align(predictions, labels, weights)
-        _check_compatible(predictions, labels, default_name)
+        predictions, labels, weights = align(predictions, labels, weights)
+        check_compatible(predictions, labels, default_name)
         return mean(error_fn(labels, predictions), weights, metrics_collections, updates_collections,
                     name or default_name)
     metric.__name__ = metric.__qualname__ = default_name
@@ -136,19 +161,19 @@ mean_absolute_error = _error_metric("mean_absolute_error", lambda labels, predic
 def root_mean_squared_error(labels, predictions, weights=None, metrics_collections=None, updates_collections=None,
                             name=None):
     """sqrt of the streaming mean squared error."""
-    predictions, labels, weights = _align(predictions, labels, weights)
-    _check_compatible(predictions, labels, "root_mean_squared_error")
+    predictions, labels, weights = align(predictions, labels, weights)
+    check_compatible(predictions, labels, "root_mean_squared_error")
     mse, update_mse = mean(squared_difference(labels, predictions), weights, None, None,
                            name or "root_mean_squared_error")
-    return _publish(sqrt(mse), sqrt(update_mse), metrics_collections, updates_collections)
+    return publish(sqrt(mse), sqrt(update_mse), metrics_collections, updates_collections)
 
 
 def mean_relative_error(labels, predictions, normalizer, weights=None, metrics_collections=None,
                         updates_collections=None, name=None):
     """The (weighted) mean of |labels - predictions| / normalizer, counting 0 where the normalizer is 0."""
-    predictions, labels, weights = _align(predictions, labels, weights)
-    _check_compatible(predictions, labels, "mean_relative_error")
-    predictions, normalizer, _ = _align(predictions, normalizer)
+    predictions, labels, weights = align(predictions, labels, weights)
+    check_compatible(predictions, labels, "mean_relative_error")
+    predictions, normalizer, _ = align(predictions, normalizer)
     zero = equal(normalizer, 0.0)
     safe = where(zero, ones_like(normalizer), normalizer)  # x / 0 would warn though where() discards it
     relative = where(zero, zeros_like(labels), abs(labels - predictions) / safe)
@@ -167,16 +192,16 @@ def _count_condition(condition, weights, metrics_collections, updates_collection
     count = metric_variable([], dtypes.float32, name="count")
     values = cast(condition, dtypes.float32)
     if weights is not None:
-        values = values * _float_weights(weights, values)
+        values = values * float_weights(weights, values)
     value = identity(count)
     update_op = count.assign_add(reduce_sum(values))
-    return _publish(value, update_op, metrics_collections, updates_collections)
+    return publish(value, update_op, metrics_collections, updates_collections)
 
 
 def _bool_pair(labels, predictions, weights):
-    predictions, labels, weights = _align(cast(convert_to_tensor(predictions), dtypes.bool),
+    predictions, labels, weights = align(cast(convert_to_tensor(predictions), dtypes.bool),
                                           cast(convert_to_tensor(labels), dtypes.bool), weights)
-    _check_compatible(predictions, labels, "a confusion-matrix count")
+    check_compatible(predictions, labels, "a confusion-matrix count")
     return labels, predictions, weights
 
 
@@ -205,9 +230,9 @@ def _ratio_metric(default_name, other_count, doc):
             labels, predictions, weights = _bool_pair(labels, predictions, weights)
             tp, update_tp = true_positives(labels, predictions, weights)
             other, update_other = other_count(labels, predictions, weights)
-            value = _div_no_nan(tp, tp + other, name="value")
-            update_op = _div_no_nan(update_tp, update_tp + update_other, name="update_op")
-        return _publish(value, update_op, metrics_collections, updates_collections)
+            value = safe_div(tp, tp + other, name="value")
+            update_op = safe_div(update_tp, update_tp + update_other, name="update_op")
+        return publish(value, update_op, metrics_collections, updates_collections)
     metric.__name__ = metric.__qualname__ = default_name
     metric.__doc__ = doc
     return metric
@@ -236,23 +261,34 @@ def auc(labels, predictions, weights=None, num_thresholds=200, metrics_collectio
         thresholds = [(i + 1) / (num_thresholds - 1) for i in range(num_thresholds - 2)]
     thresholds = [-AUC_EPSILON] + list(thresholds) + [1.0 + AUC_EPSILON]
     with variable_scope(name, "auc", (labels, predictions, weights)):
-        predictions, labels, weights = _align(cast(convert_to_tensor(predictions), dtypes.float32),
-                                              cast(convert_to_tensor(labels), dtypes.bool), weights)
-        above = greater(reshape(predictions, [1, -1]), constant(thresholds, dtypes.float32, shape=[len(thresholds), 1]))
-        positive = reshape(labels, [1, -1])
-        weight = 1.0 if weights is None else reshape(cast(weights, dtypes.float32) * ones_like(predictions), [1, -1])
-        counts, updates = {}, {}
-        for key, hit in (("tp", logical_and(positive, above)), ("fn", logical_and(positive, logical_not(above))),
-                         ("tn", logical_and(logical_not(positive), logical_not(above))),
-                         ("fp", logical_and(logical_not(positive), above))):
-            counts[key] = metric_variable([len(thresholds)], dtypes.float32, name=AUC_VARIABLES[key])
-            updates[key] = counts[key].assign_add(reduce_sum(cast(hit, dtypes.float32) * weight, axis=1))
+        found = counts_at_thresholds(labels, predictions, thresholds, weights)
+        counts = {key: variable for key, (variable, _) in found.items()}
+        updates = {key: update for key, (_, update) in found.items()}
         value = _area(counts, curve, summation_method, name="value")
         update_op = _area(updates, curve, summation_method, name="update_op")
-    return _publish(value, update_op, metrics_collections, updates_collections)
+    return publish(value, update_op, metrics_collections, updates_collections)
 
 
 AUC_VARIABLES = {"tp": "true_positives", "fn": "false_negatives", "tn": "true_negatives", "fp": "false_positives"}
+
+
+def counts_at_thresholds(labels, predictions, thresholds, weights, keys=("tp", "fn", "tn", "fp")):
+    """{key: (running count [len(thresholds)], its update op)}: the (weighted) true/false positives/negatives
+    when a prediction above each threshold counts as positive (TF1's _confusion_matrix_at_thresholds)."""
+    predictions, labels, weights = align(cast(convert_to_tensor(predictions), dtypes.float32),
+                                         cast(convert_to_tensor(labels), dtypes.bool), weights)
+    above = greater(reshape(predictions, [1, -1]), constant(list(thresholds), dtypes.float32,
+                                                              shape=[len(thresholds), 1]))
+    positive = reshape(labels, [1, -1])
+    weight = 1.0 if weights is None else reshape(cast(weights, dtypes.float32) * ones_like(predictions), [1, -1])
+    hits = {"tp": logical_and(positive, above), "fn": logical_and(positive, logical_not(above)),
+            "tn": logical_and(logical_not(positive), logical_not(above)),
+            "fp": logical_and(logical_not(positive), above)}
+    found = {}
+    for key in keys:
+        count = metric_variable([len(thresholds)], dtypes.float32, name=AUC_VARIABLES[key])
+        found[key] = (count, count.assign_add(reduce_sum(cast(hits[key], dtypes.float32) * weight, axis=1)))
+    return found
 
 
 def _area(c, curve, summation_method, name):
@@ -263,17 +299,3 @@ def _area(c, curve, summation_method, name):
         x, y = recall, (c["tp"] + AUC_EPSILON) / (c["tp"] + c["fp"] + AUC_EPSILON)
     heights = AUC_SUMMATIONS[summation_method](y[:-1], y[1:])
     return reduce_sum((x[:-1] - x[1:]) * heights, name=name)
-
-
-# TF1's other tf.metrics, not implemented here (mean_iou needs confusion matrices, the _at_k family top-k sets).
-_NOT_IMPLEMENTED = ("average_precision_at_k", "false_negatives_at_thresholds", "false_positives_at_thresholds",
-                    "mean_cosine_distance", "mean_iou", "mean_per_class_accuracy", "mean_tensor",
-                    "precision_at_k", "precision_at_thresholds", "precision_at_top_k", "recall_at_k",
-                    "recall_at_thresholds", "recall_at_top_k", "sensitivity_at_specificity",
-                    "sparse_average_precision_at_k", "sparse_precision_at_k", "specificity_at_sensitivity",
-                    "true_negatives_at_thresholds", "true_positives_at_thresholds")
-__getattr__ = missing_names(
-    __name__, reasons={name: "a TF1 metric ringflow does not implement" for name in _NOT_IMPLEMENTED},
-    have=f"ringflow's tf.metrics has {', '.join(__all__)}: compute the others from fetched predictions with numpy, "
-         "or build them from these metrics' running totals")
-

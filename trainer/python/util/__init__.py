@@ -1,0 +1,1 @@
+"""tensorflow.python.util: nest, TF's nested-structure utilities (tf.nest)."""
