@@ -7,6 +7,7 @@ The tests run it with `[mpiexec -n 2] python -m trainer.as_tensorflow --keras ke
 """
 import math
 
+import numpy as np
 import keras
 from keras import backend as K
 from keras.datasets import mnist
@@ -21,6 +22,8 @@ config = tf.ConfigProto()
 config.gpu_options.allow_growth = True
 config.gpu_options.visible_device_list = str(hvd.local_rank())
 K.set_session(tf.Session(config=config))
+np.random.seed(1234)  # fit's shuffling
+tf.set_random_seed(1234)  # the initial weights and dropout: one outcome per run
 
 batch_size, num_classes = 32, 10
 epochs = int(math.ceil(4.0 / hvd.size()))

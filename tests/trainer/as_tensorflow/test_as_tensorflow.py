@@ -191,7 +191,7 @@ def test_unmodified_keras_horovod_program(tmp_path, ranks):
     _write_keras_mnist(tmp_path)
     done = _run(["-m", "trainer.as_tensorflow", "--keras", str(UNMODIFIED / "keras_horovod_mnist.py")],
                 cwd=tmp_path, env=mpi_env(HOME=str(tmp_path)), mpi_ranks=ranks)
-    assert float(re.search(r"Test accuracy: ([\d.]+)", done.stdout).group(1)) > 0.7  # chance: 0.1; unseeded
+    assert float(re.search(r"Test accuracy: ([\d.]+)", done.stdout).group(1)) > 0.7  # chance: 0.1
     assert "ranks agree: True lr: " + ("1.0" if ranks is None else "2.0") in done.stdout
     assert done.stdout.count("Test loss") == 1  # rank 0 prints, as the program says
     assert "finished gradual learning rate warmup" in done.stdout
