@@ -42,7 +42,25 @@ def test_new_names_are_exported_with_horovods_defaults():
     x = tg.constant(np.array([[1, 2], [3, 4]], np.int32))
     # reducescatter averages by default; an integer average of one rank is the value itself
     np.testing.assert_array_equal(run(hvd.reducescatter(x)), [[1, 2], [3, 4]])
-    assert not isinstance(hvd.alltoall(x), tuple)  # without splits, the rows alone (Horovod 0.23+)
+    assert not isinstance(hvd.alltoall(x), tuple)  # without splits, the rows alone (every Horovod)
+
+
+def test_alltoall_with_splits_is_the_rows_and_unpacks_as_rows_and_received_splits():
+    x = tg.constant(np.arange(6, dtype=np.float32).reshape(3, 2))
+    result = hvd.alltoall(x, splits=[3])  # Horovod before 0.22: the rows; 0.22 and later: (rows, received_splits)
+    rows, received = result
+    assert isinstance(result, tg.Tensor) and rows is result and result.name == "HorovodAlltoall:0"
+    got = run([result * 2.0, received, tg.gradients(tg.reduce_sum(result), [x])[0]])
+    np.testing.assert_array_equal(got[0], np.arange(6).reshape(3, 2) * 2.0)
+    np.testing.assert_array_equal(got[1], [3])
+    np.testing.assert_array_equal(got[2], np.ones((3, 2)))
+
+
+def test_objects_travel_pickled_without_a_session():
+    obj = {"metric": 0.5, 3: [1, "two"]}
+    assert hvd.allgather_object(obj) == [obj]
+    assert hvd.broadcast_object(obj, root_rank=0) == obj
+    assert hvd.broadcast_object_fn(root_rank=0)(obj) == obj and hvd._executing_eagerly() is False
 
 
 def test_join_says_collectives_are_synchronous():
