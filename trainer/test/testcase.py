@@ -17,6 +17,7 @@ from ..framework.random_seed import DEFAULT_GRAPH_SEED, set_random_seed
 from ..framework.stacks import get_default_session
 from ..framework.tensor import Tensor
 from ..platform import errors
+from .absl_asserts import AbslAsserts
 from .environment import get_temp_dir, session_device
 
 
@@ -32,7 +33,7 @@ class _NotATest:
         return self if instance is None else self.method.__get__(instance, owner)
 
 
-class TestCase(unittest.TestCase):
+class TestCase(AbslAsserts, unittest.TestCase):
     """Base class for tests of TF1 graphs (TF1's tf.test.TestCase)."""
 
     def __init__(self, methodName="runTest"):

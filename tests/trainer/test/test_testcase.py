@@ -68,6 +68,11 @@ TABLE = [
     ("assertDTypeEqual", (np.float32([1.0]), tg.float32), (np.float32([1.0]), np.float64)),
     ("assertDTypeEqual", lambda: (tg.constant([1]), np.int32), lambda: (tg.constant([1]), tg.int64)),
     ("assertStartsWith", ("prefix and more", "prefix"), ("prefix and more", "more")),
+    ("assertLen", ([1, 2], 2), ([1, 2], 3)),  # absltest's, which TF's TestCase inherits
+    ("assertEmpty", ([],), ([0],)),
+    ("assertNotEmpty", ({"a": 1},), ({},)),
+    ("assertItemsEqual", ([1, 2, 2], [2, 1, 2]), ([1, 2, 2], [1, 2])),
+    ("assertContainsSubset", ([1, 2], {3, 2, 1}), ([1, 4], {1, 2})),
 ]
 
 
@@ -234,6 +239,28 @@ def test_the_mode_decorators_run_once_in_graph_mode():
         test_util.run_deprecated_v1(Cases)
     with pytest.raises(ValueError, match="`reason` has to be a string"):
         test_util.run_v1_only(lambda self: None)
+
+
+def test_the_tf1_suites_test_util_helpers_run_skip_or_answer_as_on_a_cpu_without_xla():
+    seen = []
+
+    @test_util.for_all_test_methods(test_util.disable_xla, "compiles too slowly")
+    class Cases(tg.test.TestCase):
+        @test_util.also_run_as_tf_function
+        def testOnce(self):
+            seen.append("once")
+
+        @test_util.run_v2_only
+        def testTF2(self):
+            seen.append("tf2")
+
+        def testPlain(self):
+            seen.append("plain")
+
+    result = unittest.TestResult()
+    unittest.TestLoader().loadTestsFromTestCase(Cases).run(result)
+    assert sorted(seen) == ["once", "plain"] and len(result.skipped) == 1 and "TF2-only" in result.skipped[0][1]
+    assert (test_util.is_xla_enabled(), test_util.is_mkl_enabled(), test_util.IsMklEnabled()) == (False,) * 3
 
 
 def test_mock_is_unittest_mock():
