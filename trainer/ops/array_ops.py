@@ -208,10 +208,16 @@ def _arg_infer(x, axis, output_type):
     return [(tuple(d for i, d in enumerate(shape) if i != axis % len(shape)), output_type)]
 
 
-register("ArgMax", lambda x, axis, output_type: np.argmax(x, axis=axis).astype(output_type, copy=False),
-         infer=_arg_infer, fresh=True)
-register("ArgMin", lambda x, axis, output_type: np.argmin(x, axis=axis).astype(output_type, copy=False),
-         infer=_arg_infer, fresh=True)
+def _arg_kernel(reduce):
+    def forward(x, axis, output_type):
+        if x.shape[axis] == 0:  # numpy's own words name no axis; TF's say which one is empty
+            raise ValueError(f"Reduction axis {axis} is empty in shape [{','.join(map(str, x.shape))}]")
+        return reduce(x, axis=axis).astype(output_type, copy=False)
+    return forward
+
+
+register("ArgMax", _arg_kernel(np.argmax), infer=_arg_infer, fresh=True)
+register("ArgMin", _arg_kernel(np.argmin), infer=_arg_infer, fresh=True)
 
 
 def _arg_builder(op_type, public_name, doc):
