@@ -1,1 +1,1 @@
-"""tensorflow.python.framework: the ops and test_util modules."""
+"""tensorflow.python.framework: ops, test_util, and views of tf.* (constant_op, dtypes, errors, ...)."""

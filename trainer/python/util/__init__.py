@@ -1,0 +1,1 @@
+"""tensorflow.python.util: the compat module."""
