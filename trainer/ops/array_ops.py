@@ -16,8 +16,8 @@ def _reshape_infer(x, *shape_input, shape):
         return [(known_shape(shape_input[0]), x.dtype)]
     xs = static_shape(x)
     if xs is not None and None not in xs and -1 not in shape and np.prod(xs) != np.prod(shape):
-        raise ValueError(f"Cannot reshape {x.name!r} with {int(np.prod(xs))} elements (shape {xs}) "
-                         f"to shape {shape} ({int(np.prod(shape))} elements)")
+        raise ValueError(f"Cannot reshape a tensor with {int(np.prod(xs))} elements to shape "
+                         f"[{','.join(map(str, shape))}] ({int(np.prod(shape))} elements): {x.name!r} has shape {xs}")
     if xs is not None and None in xs and -1 not in shape:  # the known dims must divide the new element count
         known = int(np.prod([d for d in xs if d is not None]))
         if known and int(np.prod(shape)) % known:
@@ -25,6 +25,9 @@ def _reshape_infer(x, *shape_input, shape):
                              f"cannot reshape {x.name!r} (shape {xs}) to {shape}")
     if -1 in shape and xs is not None and None not in xs:
         known = int(np.prod([d for d in shape if d != -1]))
+        if known and int(np.prod(xs)) % known:
+            raise ValueError(f"Dimension size must be evenly divisible by {known} but is {int(np.prod(xs))}: "
+                             f"cannot reshape {x.name!r} (shape {xs}) to {shape}")
         shape = tuple(int(np.prod(xs)) // max(known, 1) if d == -1 else d for d in shape)
     return [(tuple(None if d == -1 else d for d in shape), x.dtype)]
 

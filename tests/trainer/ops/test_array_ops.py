@@ -119,6 +119,11 @@ def test_split_tile_pad():
             tg.split(tg.zeros([4]), 3)
         with pytest.raises(ValueError, match="mode REFLECT"):
             tg.pad(tg.zeros([2]), [[2, 0]], "REFLECT")
+        # TF's words when building: the known dims must divide the element count, or match it
+        with pytest.raises(ValueError, match="Dimension size must be evenly divisible by 17 but is 20677"):
+            tg.reshape(tg.zeros([23, 29, 31]), [17, -1])
+        with pytest.raises(ValueError, match=r"Cannot reshape a tensor with 4096 elements to shape \[4095\]"):
+            tg.reshape(tg.zeros([32, 128]), [4095])
 
 
 def test_fill_range_size_rank_gather():
