@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import trainer as tg
+from trainer.python.eager import context
 from trainer.python.framework import constant_op, dtypes, errors, tensor_shape, test_util
 from trainer.python.ops import array_ops, gradient_checker, math_ops, nn_grad, nn_ops, variables
 from trainer.python.platform import googletest, test
@@ -31,6 +32,13 @@ def test_a_name_no_namespace_has_says_where_ringflow_looked():
     with pytest.raises(NotInRingflow, match=r"math_ops\.no_such_op .*looks its names up in tf, tf\.math, tf\.linalg"):
         math_ops.no_such_op
     assert not hasattr(nn_grad, "ReluGrad")  # gradients come with their ops: the side-effect module holds nothing
+
+
+def test_the_eager_context_is_graph_mode_always():
+    with context.graph_mode():
+        assert context.executing_eagerly() is False and tg.constant(1.0).graph is tg.get_default_graph()
+    with pytest.raises(NotImplementedError, match="eager execution is not available"):
+        context.eager_mode()
 
 
 def test_the_import_system_finds_them_by_their_tensorflow_names():
