@@ -71,3 +71,13 @@ def test_reverse_sequence_takes_tf1s_old_names_and_checks_lengths():
 def test_reverse_sequence_refuses_bad_arguments_when_built_in_tfs_words(lengths, kwargs, words):
     with tg.Graph().as_default(), pytest.raises(ValueError, match=words):
         tg.reverse_sequence([[1, 2], [3, 4]], lengths, **kwargs)
+
+
+def test_reverse_sequence_of_unknown_rank_is_built_and_runs():
+    with tg.Graph().as_default():
+        x = tg.placeholder(tg.float32, shape=None)
+        y = tg.reverse_sequence(x, tg.placeholder_with_default(np.array([2, 1], np.int64), [2]), seq_axis=1)
+        assert y.shape.ndims is None
+        np.testing.assert_array_equal(run(y, {x: [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]}), [[2, 1, 3], [4, 5, 6]])
+        with pytest.raises(ValueError, match="a negative seq_dim .-1. needs 'Placeholder:0' to have a known rank"):
+            tg.reverse_sequence(x, [1], seq_axis=-1)
