@@ -233,3 +233,14 @@ def test_broadcast_object_gives_roots_object_to_every_rank(root):
     expected = {"from": root, "payload": "x" * (10 * root)}
     assert hvd.broadcast_object(mine, root_rank=root) == expected
     assert hvd.broadcast_object_fn(root_rank=root)(mine) == expected
+
+
+# -- SyncBatchNormalization -----------------------------------------------------------------------
+def test_sync_batch_normalization_normalizes_each_ranks_rows_by_the_global_batch():
+    def rows(q):
+        return np.array([[q, q + 1.0], [2.0 * q, 3.0 - q]], np.float32)  # each rank's own batch of 2
+    everyone = np.concatenate([rows(q) for q in range(SIZE)])
+    mean, var = everyone.mean(axis=0), everyone.var(axis=0)  # the global batch's (biased) statistics
+    out = hvd.SyncBatchNormalization(axis=1, epsilon=1e-3).apply(tg.constant(rows(RANK)), training=True)
+    got = run(out)
+    np.testing.assert_allclose(got, (rows(RANK) - mean) / np.sqrt(var + 1e-3), rtol=1e-5, atol=1e-5)

@@ -15,18 +15,19 @@ from .functions import allgather_object, broadcast_object, broadcast_object_fn
 from .mpi_ops import (Adasum, Average, Max, Min, Product, Sum, allgather, allreduce, broadcast, local_rank_op,
                       local_size_op, rank_op, size_op)
 from .optimizer import DistributedOptimizer
+from .sync_batch_norm import SyncBatchNormalization
 from .unsupported import join
 from .variables import BroadcastGlobalVariablesHook, broadcast_global_variables, broadcast_variables
 from .unsupported import MISSING
 from ..unsupported import missing_names
 
 __all__ = ["Adasum", "Average", "BroadcastGlobalVariablesHook", "Compression", "DistributedOptimizer", "Max", "Min",
-           "Product", "Sum", "allgather", "allgather_object", "allreduce", "alltoall", "broadcast",
-           "broadcast_global_variables", "broadcast_object", "broadcast_object_fn",
-           "broadcast_variables", "cross_rank", "cross_size", "gloo_built", "gloo_enabled", "grouped_allreduce",
-           "init", "is_initialized", "join", "local_rank", "local_rank_op", "local_size", "local_size_op",
-           "mpi_built", "mpi_enabled", "mpi_threads_supported", "nccl_built", "rank", "rank_op", "reducescatter",
-           "shutdown", "size", "size_op", "start_timeline", "stop_timeline"]
+           "Product", "Sum", "SyncBatchNormalization", "allgather", "allgather_object", "allreduce", "alltoall",
+           "broadcast", "broadcast_global_variables", "broadcast_object", "broadcast_object_fn", "broadcast_variables",
+           "cross_rank", "cross_size", "gloo_built", "gloo_enabled", "grouped_allreduce", "init", "is_initialized",
+           "join", "local_rank", "local_rank_op", "local_size", "local_size_op", "mpi_built", "mpi_enabled",
+           "mpi_threads_supported", "nccl_built", "rank", "rank_op", "reducescatter", "shutdown", "size", "size_op",
+           "start_timeline", "stop_timeline"]
 
 # Horovod names ringflow lacks (hvd.elastic, process sets) fail saying why (unsupported.py)
 __getattr__ = missing_names(__name__, reasons=MISSING, have="see README, \"Horovod's API\"")

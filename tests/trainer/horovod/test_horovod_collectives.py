@@ -85,3 +85,17 @@ def test_elastic_and_process_sets_say_why_they_are_missing():
                  lambda: hvd.alltoall(tg.constant([1.0]), process_set=object())):
         with pytest.raises(NotImplementedError, match="ringflow has no process sets"):
             call()
+
+
+def test_sync_batch_normalization_on_one_rank_is_batch_normalization():
+    x = np.array([[1.0, 2.0], [3.0, 5.0], [4.0, 11.0]], np.float32)
+    plain = tg.keras.layers.BatchNormalization(axis=1, fused=False).apply(tg.constant(x), training=True)
+    synced = hvd.SyncBatchNormalization(axis=1)
+    out = synced.apply(tg.constant(x), training=True)
+    assert synced.name.startswith("sync_batch_normalization")
+    assert set(synced.updates) <= set(tg.get_collection(tg.GraphKeys.UPDATE_OPS)) and synced.updates
+    got = run([plain, out])
+    np.testing.assert_allclose(got[1], got[0], rtol=1e-6)
+    np.testing.assert_allclose(got[1].mean(axis=0), [0.0, 0.0], atol=1e-6)
+    with pytest.raises(ValueError, match="does not support fused=True"):
+        hvd.SyncBatchNormalization(fused=True)
