@@ -1,5 +1,6 @@
 """The asserts TF's TestCase inherits from absltest.TestCase (absl-py) beyond unittest's, which TF's own tests and
-Horovod's call: assertLen, assertEmpty, assertNotEmpty, assertItemsEqual, assertContainsSubset."""
+Horovod's call: assertLen, assertEmpty, assertNotEmpty, assertItemsEqual, assertContainsSubset; and the older
+names of unittest's asserts that TF 1.15's tests still use (assertRaisesRegexp, ...), which Python 3.12 dropped."""
 
 
 class AbslAsserts:
@@ -31,3 +32,22 @@ class AbslAsserts:
         if missing:
             self.fail(self._formatMessage(msg, f"Missing elements {missing!r}; expected subset {expected_subset!r} "
                                                f"of {actual_set!r}"))
+
+    # unittest's names before Python 3.2, removed in 3.12: TF 1.15's own tests are written with them
+    def assertRaisesRegexp(self, *args, **kwargs):
+        return self.assertRaisesRegex(*args, **kwargs)
+
+    def assertRegexpMatches(self, *args, **kwargs):
+        return self.assertRegex(*args, **kwargs)
+
+    def assertNotRegexpMatches(self, *args, **kwargs):
+        return self.assertNotRegex(*args, **kwargs)
+
+    def assertEquals(self, *args, **kwargs):
+        return self.assertEqual(*args, **kwargs)
+
+    def assertNotEquals(self, *args, **kwargs):
+        return self.assertNotEqual(*args, **kwargs)
+
+    def assertAlmostEquals(self, *args, **kwargs):
+        return self.assertAlmostEqual(*args, **kwargs)

@@ -263,5 +263,19 @@ def test_the_tf1_suites_test_util_helpers_run_skip_or_answer_as_on_a_cpu_without
     assert (test_util.is_xla_enabled(), test_util.is_mkl_enabled(), test_util.IsMklEnabled()) == (False,) * 3
 
 
+def test_the_older_unittest_names_tf_tests_use_still_work_on_every_python(case):
+    with case.assertRaisesRegexp(ValueError, "bad.*value"):
+        raise ValueError("a bad value")
+    case.assertRegexpMatches("shape [2,3]", r"\[2,3\]")
+    case.assertNotRegexpMatches("shape [2,3]", "rank")
+    case.assertEquals(1, 1)
+    case.assertNotEquals(1, 2)
+    case.assertAlmostEquals(1.0, 1.0 + 1e-9)
+    with pytest.raises(AssertionError):
+        case.assertEquals(1, 2)
+    with pytest.raises(AssertionError):
+        case.assertRegexpMatches("shape", "rank")
+
+
 def test_mock_is_unittest_mock():
     assert tg.test.mock is unittest.mock
