@@ -63,8 +63,14 @@ class BatchNormalization(Layer):
             count = K.cast(K.prod(K.shape(inputs)) // K.shape(inputs)[self.channel_axis], K.dtype(variance))
             batch_variance = variance * count / K.maximum(count - 1.0, 1.0)
 
+        def along_channels(t):  # a (channels,) tensor shaped to broadcast along channel_axis, where not last
+            if t is None or self.channel_axis == rank - 1:
+                return t
+            return K.reshape(t, [-1 if i == self.channel_axis else 1 for i in range(rank)])
+
         def normalize(m, v):
-            return batch_normalization(inputs, m, v, self.beta, self.gamma, self.epsilon)
+            return batch_normalization(inputs, along_channels(m), along_channels(v), along_channels(self.beta),
+                                       along_channels(self.gamma), self.epsilon)
         new_mean = K.in_train_phase(mean, self.moving_mean, training=training)
         new_variance = K.in_train_phase(batch_variance, self.moving_variance, training=training)
         self.add_update([K.moving_average_update(self.moving_mean, new_mean, self.momentum),
