@@ -7,6 +7,7 @@ from ..framework.graph import get_default_graph
 from ..framework.tensor import Tensor
 from .core_ops import convert_to_tensor
 from ..framework.registry import apply_op, check_same_dtype, get_array_module, register
+from ..platform.errors import UnimplementedError
 from .tensor_util import argument_lookup, constant_value, static_int, static_ints, static_shape
 from .shape_tensors import known_dim as _known_dim, known_shape, shape_argument
 
@@ -123,8 +124,14 @@ def _cast_grad(op, g):
     return [None]
 
 
-register("Cast", lambda x, dtype: x.astype(dtype, copy=False), view=True,
-         infer=lambda x, dtype: [(x.shape, dtype)], grad=_cast_grad)
+def _cast_kernel(x, dtype):
+    if (x.dtype.kind in "OSU") != (np.dtype(dtype).kind in "OSU"):  # numbers and strings do not convert, as in TF
+        raise UnimplementedError(message=f"Cast {dtypes.as_dtype(x.dtype).name} to {dtypes.as_dtype(dtype).name} "
+                                         "is not supported: use tf.as_string or tf.strings.to_number")
+    return x.astype(dtype, copy=False)
+
+
+register("Cast", _cast_kernel, view=True, infer=lambda x, dtype: [(x.shape, dtype)], grad=_cast_grad)
 
 
 def cast(x, dtype, name=None):

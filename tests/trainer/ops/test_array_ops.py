@@ -158,3 +158,12 @@ def test_one_hot_tf1_signature_and_argmin():
     assert lab.dtype == np.int32 and lab.tolist() == [1, 0] and lo.dtype == np.int64 and lo.tolist() == [0, 1]
     assert [v.dtype for v in cv] == [np.float32, np.int64, np.float64, np.int32]
     assert casts[0].op.name == "ToFloat"
+
+
+def test_cast_between_numbers_and_strings_fails_when_run_as_in_tf():
+    with tg.Graph().as_default(), tg.Session() as sess:
+        to_text, to_number = tg.cast(np.arange(3), tg.string), tg.cast(tg.constant(["1"]), tg.float32)
+        for op, words in ((to_text, "Cast int64 to string is not supported"),
+                          (to_number, "Cast string to float32 is not supported")):
+            with pytest.raises(tg.errors.UnimplementedError, match=words):
+                sess.run(op)
