@@ -5,6 +5,7 @@ import pytest
 
 import trainer as tg
 import trainer.horovod as hvd
+import trainer.horovod.keras as hvd_keras
 
 
 @pytest.fixture(autouse=True)
@@ -99,3 +100,9 @@ def test_sync_batch_normalization_on_one_rank_is_batch_normalization():
     np.testing.assert_allclose(got[1].mean(axis=0), [0.0, 0.0], atol=1e-6)
     with pytest.raises(ValueError, match="does not support fused=True"):
         hvd.SyncBatchNormalization(fused=True)
+
+
+def test_the_keras_api_says_why_elastic_is_missing_too():
+    with pytest.raises(NotImplementedError, match=r"hvd.keras.elastic is not available in ringflow \(elastic"):
+        hvd_keras.elastic  # noqa: B018
+    assert not hasattr(hvd_keras, "elastic")
