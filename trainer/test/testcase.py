@@ -18,6 +18,7 @@ from ..framework.stacks import get_default_session
 from ..framework.tensor import Tensor
 from ..platform import errors
 from .absl_asserts import AbslAsserts
+from .checked_thread import CheckedThread
 from .environment import get_temp_dir, session_device
 
 
@@ -213,6 +214,18 @@ class TestCase(AbslAsserts, unittest.TestCase):
             same = np.logical_or(same, np.logical_and(np.isnan(a), np.isnan(b)))
         if not np.all(same):
             np.testing.assert_array_equal(a, b, err_msg=msg)
+
+    def assertNotAllEqual(self, a, b, msg=None):
+        """Some element differs (or the shapes do)."""
+        try:
+            self.assertAllEqual(a, b)
+        except AssertionError:
+            return
+        raise AssertionError(f"The two values are equal at all elements. {msg or ''}")
+
+    def checkedThread(self, target, args=None, kwargs=None):  # noqa: N802  (TF's name)
+        """A thread running target whose exception fails this test when the thread is joined."""
+        return CheckedThread(self, target, args, kwargs)
 
     # ranges and types --------------------------------------------------------------------------------------
 

@@ -73,6 +73,10 @@ TABLE = [
     ("assertNotEmpty", ({"a": 1},), ({},)),
     ("assertItemsEqual", ([1, 2, 2], [2, 1, 2]), ([1, 2, 2], [1, 2])),
     ("assertContainsSubset", ([1, 2], {3, 2, 1}), ([1, 4], {1, 2})),
+    ("assertSameElements", ([1, 2, 2], [2, 1]), ([1, 2], [1, 3])),
+    ("assertBetween", (2, 1, 3), (4, 1, 3)),
+    ("assertNotAllEqual", ([1, 2], [1, 3]), ([1, 2], [1, 2])),
+    ("assertNotAllEqual", lambda: (tg.constant([1, 2]), [2, 2]), lambda: (tg.constant([1, 2]), [1, 2])),
 ]
 
 
@@ -275,6 +279,30 @@ def test_the_older_unittest_names_tf_tests_use_still_work_on_every_python(case):
         case.assertEquals(1, 2)
     with pytest.raises(AssertionError):
         case.assertRegexpMatches("shape", "rank")
+
+
+def test_raises_with_literal_match_wants_the_exact_message(case):
+    with case.assertRaisesWithLiteralMatch(ValueError, "bad value 3"):
+        raise ValueError("bad value 3")
+    case.assertRaisesWithLiteralMatch(KeyError, "'k'", {}.__getitem__, "k")
+    with pytest.raises(AssertionError, match="does not match"):
+        with case.assertRaisesWithLiteralMatch(ValueError, "bad value"):
+            raise ValueError("bad value 3")
+    with pytest.raises(AssertionError, match="ValueError not raised"):
+        with case.assertRaisesWithLiteralMatch(ValueError, "x"):
+            pass
+
+
+def test_checked_thread_fails_the_test_on_join_with_the_threads_error(case):
+    seen = []
+    ok = case.checkedThread(seen.append, args=("ran",))
+    ok.start()
+    ok.join()
+    assert seen == ["ran"] and not ok.is_alive()
+    bad = case.checkedThread(lambda: case.assertEqual(1, 2))
+    bad.start()
+    with pytest.raises(AssertionError, match="Error in checkedThread: 1 != 2"):
+        bad.join()
 
 
 def test_mock_is_unittest_mock():
