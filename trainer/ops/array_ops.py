@@ -182,6 +182,18 @@ def _one_hot_infer(i, *given, depth, on_value, off_value, axis, dtype):
 register("OneHot", _one_hot, infer=_one_hot_infer, fresh=True)
 
 
+def _hinted_dtype(value, hint):
+    """The dtype tf.convert_to_tensor(value, dtype_hint=hint) gives: a Tensor's or numpy value's own, a Python
+    number's the hint where it converts losslessly (an int to any number, a float to a float), else TF's default."""
+    if isinstance(value, (Tensor, np.ndarray, np.generic)) or hint is None:
+        return value.dtype if isinstance(value, Tensor) else dtypes.default_dtype_for(value)
+    kind = np.asarray(value).dtype.kind
+    if (kind in "iub" and hint.kind in "iuf" and kind != "b") or (kind == "f" and hint.kind == "f") or \
+            (kind == "b" and hint.kind == "b"):
+        return hint
+    return dtypes.default_dtype_for(value)
+
+
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
     """`depth`-wide one-hot vectors for integer `indices` along `axis` (-1: a new last axis); indices outside
     [0, depth) give all off_value. The dtype is `dtype`, else on/off_value's, else float32. depth, on_value
@@ -189,10 +201,16 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     indices = convert_to_tensor(indices)
     if indices.dtype.kind not in "iu":
         raise TypeError(f"one_hot needs integer indices, got {indices.name!r} of dtype {indices.dtype.name}")
-    if dtype is None:
-        first = next((v for v in (on_value, off_value) if v is not None), 1.0)
-        dtype = first.dtype if isinstance(first, Tensor) else dtypes.default_dtype_for(first)
-    dtype = dtypes.as_dtype(dtype)
+    hint = None if dtype is None else dtypes.as_dtype(dtype)
+    given = {which: _hinted_dtype(v, hint) for which, v in (("on_value", on_value), ("off_value", off_value))
+             if v is not None}
+    for which, found in given.items():  # TF's checks, on the values as tf.convert_to_tensor(v, dtype_hint=dtype)
+        if hint is not None and found != hint:
+            raise TypeError(f"dtype {found!r} of {which} does not match dtype parameter {hint!r}")
+    if len(set(given.values())) > 1:
+        raise TypeError(f"dtype {given['on_value']!r} of on_value does not match dtype {given['off_value']!r} of "
+                        "off_value")
+    dtype = hint or next(iter(given.values()), dtypes.float32)
     rank = indices.ndim
     axis = -1 if axis is None else int(axis)
     if rank is not None and not -1 <= axis <= rank:

@@ -167,3 +167,21 @@ def test_cast_between_numbers_and_strings_fails_when_run_as_in_tf():
                           (to_number, "Cast string to float32 is not supported")):
             with pytest.raises(tg.errors.UnimplementedError, match=words):
                 sess.run(op)
+
+
+@pytest.mark.parametrize("kwargs, dtype", [
+    # what TF 2.15's tf.compat.v1.one_hot answered for each of these five and the first error, recorded by hand
+    ({"on_value": 1.0, "dtype": tg.float64}, tg.float64), ({"on_value": 1, "dtype": tg.float32}, tg.float32),
+    ({"off_value": 0.0}, tg.float32), ({"on_value": 1, "off_value": -1}, tg.int32), ({}, tg.float32),
+    ({"on_value": 1, "off_value": 0.0}, "dtype tf.int32 of on_value does not match dtype tf.float32 of off_value"),
+    # TF 1.15's check (TF 2.15 converts a numpy on_value to the dtype asked for instead): numpy keeps its dtype
+    ({"on_value": np.float64(1.0), "dtype": tg.float32}, "dtype tf.float64 of on_value does not match dtype param"),
+    ({"on_value": np.asarray(1.0), "off_value": np.float32(0.0)}, "tf.float64 of on_value does not match dtype tf"),
+])
+def test_one_hot_takes_its_dtype_and_checks_on_and_off_values_as_tf(kwargs, dtype):
+    with tg.Graph().as_default():
+        if isinstance(dtype, str):
+            with pytest.raises(TypeError, match=dtype):
+                tg.one_hot([0, 1], 2, **kwargs)
+        else:
+            assert tg.one_hot([0, 1], 2, **kwargs).dtype == dtype
