@@ -30,6 +30,7 @@ MODULES = {
     "trainer.estimator": ("tf.estimator", "WarmStartSettings", "Scaffold"),
     "trainer.feature_column": ("tf.feature_column", None, None),
     "trainer.horovod": ("hvd", "elastic", "restart a job from its checkpoint"),
+    "trainer.horovod.keras": ("hvd.keras", "elastic", "restart a job from its checkpoint"),
     "trainer.keras": ("tf.keras", None, None),
     "trainer.keras.applications": ("tf.keras.applications", "Xception", "ResNet50"),
     "trainer.keras.backend": ("tf.keras.backend", None, None),
