@@ -4,7 +4,9 @@ finding out which ranks are really late.
 With a core per rank, a wait first polls (latency), then yields the core for a while (still calling into MPI,
 which moves messages over TCP only while their ranks call it), then naps. With more ranks than cores ("crowded")
 it naps at once: a rank that polls or yields stays runnable, so the scheduler keeps counting it against its core,
-and the rank it waits for may be queued behind it. Each nap lasts NAP_SHARE of the time waited so far (at least
+and the rank it waits for may be queued behind it. The same holds while other programs keep every core busy
+("busy": more runnable threads than cores besides the waiter), so a wait that finds the machine so then naps at
+once too, whatever the ranks' own count. Each nap lasts NAP_SHARE of the time waited so far (at least
 NAP_MIN_S, at most the mode's cap), so a wait ends at most about 3% late, and a rank waiting seconds for a
 stalled peer costs 1-3% of a core.
 
@@ -36,6 +38,10 @@ NAP_MIN_S = 50e-6
 NAP_SHARE = 0.03  # a nap lasts this share of the time waited so far: the wait ends at most ~3% late
 TAG_ROLL = 23  # beside rd's 17 and the ring's 21/22 on the communicator's private comm
 ROLL_POLL_S = 0.01
+# How often a wait looks at the machine's runnable count (/proc/loadavg, ~20 us to read): a step of a small model
+# waits once or twice in 10-50 ms, so the look costs well under 1 % of it.
+BUSY_CHECK_S = 0.1
+_busy = {"until": 0.0, "value": False}
 
 
 def resolve_timeout(timeout):
@@ -55,7 +61,8 @@ def resolve_timeout(timeout):
 def patiently(ready, spins, timeout, watch=None, crowded=False, yield_s=YIELD_S):
     """Poll ready() until it returns true (then True) or timeout seconds pass (then False; math.inf: never).
     After the spins, watch() (if given) is called between polls: it raises when the wait can never end (a rank
-    has left). crowded: this node has more ranks than cores (the communicator's `oversubscribed`): nap at once.
+    has left). crowded: this node has more ranks than cores (the communicator's `oversubscribed`): nap at once, as
+    a wait also does while other programs fill the cores (machine_busy()).
     yield_s: how long to yield before napping, for a waiter whose partners answer on another time scale."""
     for _ in range(spins):
         if ready():
@@ -63,6 +70,8 @@ def patiently(ready, spins, timeout, watch=None, crowded=False, yield_s=YIELD_S)
     start = time.monotonic()
     deadline = start + timeout
     yield_until, nap_max = (start, CROWDED_NAP_MAX_S) if crowded else (start + yield_s, NAP_MAX_S)
+    if not crowded and machine_busy(start):  # yielding would take turns from work that has none to spare
+        yield_until = start
     while not ready():
         now = time.monotonic()
         if now > deadline:
@@ -74,6 +83,21 @@ def patiently(ready, spins, timeout, watch=None, crowded=False, yield_s=YIELD_S)
         else:
             time.sleep(min(max(NAP_MIN_S, NAP_SHARE * (now - start)), nap_max, max(deadline - now, 0)))
     return True
+
+
+def machine_busy(now=None):
+    """Whether, besides this thread, there are at least as many runnable threads as the machine has cores (Linux's
+    /proc/loadavg, machine-wide as the core count is; read at most every BUSY_CHECK_S; False where unreadable)."""
+    now = time.monotonic() if now is None else now
+    if now >= _busy["until"]:
+        try:
+            with open("/proc/loadavg") as f:
+                running = int(f.read().split()[3].split("/")[0])
+            _busy["value"] = running - 1 >= (os.cpu_count() or 1)
+        except (OSError, ValueError, IndexError):
+            _busy["value"] = False
+        _busy["until"] = now + BUSY_CHECK_S
+    return _busy["value"]
 
 
 def roll_call(comm, report, grace):

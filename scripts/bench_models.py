@@ -13,6 +13,8 @@ so their losses agree only while the candidate's recurrent weights are zero; the
     lstm   28 steps of 28 features -> BasicLSTMCell(128) -> last output -> dense 10, batch 64
     gru    28 steps of 28 features -> GRUCell(128) -> last output -> dense 10, batch 64
     keras-cnn       cnn built with tf.keras (Sequential of Conv2D, MaxPooling2D, Flatten, Dense)
+    keras-lstm      lstm built with tf.keras: Sequential of LSTM(128, recurrent_activation='sigmoid': PyTorch's
+                    gates; Keras' gate order i, f, c, o is PyTorch's) and Dense(10), its initial weights Keras'
     keras-resnet50  tf.keras.applications.ResNet50 in training mode (batch statistics, their moving averages
                     updated each step) at 64x64x3, 10 classes, batch 8 (a size a 2-core machine steps in about a
                     second); PyTorch's copy is written here by hand with the same layers (Keras' ResNet50 strides
@@ -31,7 +33,7 @@ MLP = ([784, 512, 512, 10], 128)
 LSTM = GRU = (28, 28, 128, 64)  # steps, features, units, batch
 CLASSES = 10
 KERAS_RESNET50 = ((64, 64, 3), 8)  # image, batch
-NAMES = ("mlp", "cnn", "lenet", "lstm", "gru", "keras-cnn", "keras-resnet50")
+NAMES = ("mlp", "cnn", "lenet", "lstm", "gru", "keras-cnn", "keras-lstm", "keras-resnet50")
 RECURRENT_CELLS = {"lstm": tg.nn.rnn_cell.BasicLSTMCell, "gru": tg.nn.rnn_cell.GRUCell}
 
 
@@ -44,8 +46,8 @@ def init(model, seed=0):
     rng = np.random.default_rng(seed)
     if model == "keras-cnn":
         return init("cnn", seed)
-    if model == "keras-resnet50":
-        (image, batch), graph = KERAS_RESNET50, tg.Graph()
+    if model in ("keras-resnet50", "keras-lstm"):
+        (image, batch), graph = KERAS_RESNET50 if model == "keras-resnet50" else (LSTM[:2], LSTM[3]), tg.Graph()
         with graph.as_default():
             tg.set_random_seed(seed)
             params = tg.keras.backend.batch_get_value(keras_model(model).weights)
@@ -105,6 +107,10 @@ def keras_model(model):
     keras = tg.keras
     if model == "keras-resnet50":
         return keras.applications.ResNet50(weights=None, input_shape=KERAS_RESNET50[0], classes=CLASSES)
+    if model == "keras-lstm":
+        steps, features, units, _ = LSTM
+        return keras.Sequential([keras.layers.LSTM(units, recurrent_activation="sigmoid",
+                                                   input_shape=(steps, features)), keras.layers.Dense(CLASSES)])
     (h, w, c), convs, width, _ = CONVNETS["cnn"]
     layers = [keras.layers.InputLayer((h, w, c))]
     for k, o in convs:
@@ -164,6 +170,8 @@ def _torch_params(model, params):
         k = np.concatenate([gates, candidate], axis=1)  # [r, u, c] is PyTorch's [r, z, n]: u and z both keep h
         arrays = [k[:features].T, k[features:].T, np.concatenate([gate_bias, candidate_bias]),
                   np.zeros(k.shape[1]), params[4].T, params[5]]
+    elif model == "keras-lstm":  # kernel, recurrent kernel, bias (forget gate's 1 included), dense kernel, bias
+        arrays = [params[0].T, params[1].T, params[2], np.zeros_like(params[2]), params[3].T, params[4]]
     elif model == "mlp":
         arrays = [p.T if p.ndim == 2 else p for p in params]
     elif model == "keras-resnet50":  # Keras' order: conv kernel, bias; BN gamma, beta, moving mean, variance
@@ -247,9 +255,9 @@ def torch_module(model, params):
             for t, v in zip(resnet_tensors(net), values, strict=True):
                 t.copy_(v)
         return net
-    if model in RECURRENT_CELLS:
+    if model in RECURRENT_CELLS or model == "keras-lstm":
         steps, features, units, _ = LSTM
-        layer = nn.LSTM if model == "lstm" else nn.GRU
+        layer = nn.GRU if model == "gru" else nn.LSTM
 
         class Net(nn.Module):
             def __init__(self):

@@ -4,7 +4,7 @@ All frameworks run in one process, one thread each (BLAS through the environment
 set_num_threads), interleaved repeat by repeat so that the machine's noise hits them alike; the tables give
 medians and their ratios. The models are in bench_models.py (same initial values, same batch).
 
-    .venv/bin/python scripts/bench_step.py [--model mlp|cnn|lenet|lstm|gru|keras-cnn|keras-resnet50[,...]]
+    .venv/bin/python scripts/bench_step.py [--model mlp|cnn|lenet|lstm|gru|keras-cnn|keras-lstm|keras-resnet50[,...]]
         [--scale 1.0] [--memory]
     .venv/bin/python scripts/bench_step.py --model mlp [--sizes small,medium,large] [--device gpu]
 
@@ -45,7 +45,7 @@ SIZES = {  # name: (layer widths, batch, repeats, steps per timed sample)
     "large": ([1024, 2048, 2048, 1000], 256, 8, 1),
 }
 MODEL_REPEATS = {"mlp": (60, 2), "cnn": (40, 1), "lenet": (20, 1), "lstm": (40, 1), "gru": (40, 1),  # (repeats,
-                 "keras-cnn": (40, 1), "keras-resnet50": (10, 1)}  # steps per sample)
+                 "keras-cnn": (40, 1), "keras-lstm": (40, 1), "keras-resnet50": (10, 1)}  # steps per sample)
 RSS_STEPS = 5
 # wall: what a user waits for. cpu: the process's CPU time, which on a busy shared machine leaves out the time
 # other processes held the core (each framework runs one thread, so CPU time is its step's time).

@@ -50,6 +50,57 @@ def record(directory):
     print(f"recorded with TensorFlow {tf.__version__} into {directory}")
 
 
+def sharded(directory):
+    """Variables on two devices, saved by a sharded Saver: one data file per device, one merged index."""
+    os.makedirs(directory, exist_ok=True)
+    values = {"a/w": np.arange(6, dtype=np.float32).reshape(3, 2) - 2.5, "a/count": np.int64(3),
+              "b/w": np.array([[0.5, -0.25]], dtype=np.float64), "b/flags": np.array([True, False])}
+    with tf.Graph().as_default():
+        for name, value in values.items():
+            with tf.device("/cpu:0" if name.startswith("a/") else "/cpu:1"):
+                v1.get_variable(name, initializer=tf.constant(value))
+        saver = v1.train.Saver(sharded=True)
+        with v1.Session(config=v1.ConfigProto(device_count={"CPU": 2})) as sess:
+            sess.run(v1.global_variables_initializer())
+            saver.save(sess, os.path.join(directory, "model.ckpt"), global_step=3, write_meta_graph=False)
+    record = {"tensorflow": tf.__version__, "values": {k: np.asarray(v).tolist() for k, v in values.items()},
+              "dtypes": {k: np.asarray(v).dtype.name for k, v in values.items()},
+              "files": sorted(os.listdir(directory))}
+    with open(os.path.join(directory, "values.json"), "w") as f:
+        json.dump(record, f, indent=1)
+    print(f"recorded with TensorFlow {tf.__version__} into {directory}: {record['files']}")
+
+
+GRAPHS = {  # small graphs whose nodes ringflow builds alike: TF's text of each, keyed by what it shows
+    "scalars": lambda: [tf.constant(10, name="i"), tf.constant(2.5, name="f"), tf.constant(7, tf.int64, name="l"),
+                        tf.constant(0.1, tf.float64, name="d"), tf.constant(True, name="b"),
+                        tf.constant("hi", name="s"), tf.constant(0.1, name="tenth")],
+    "arrays": lambda: [tf.constant([1, 2, 3], name="v"), tf.constant([[1.0, 2.0], [3.0, 4.5]], name="m"),
+                       tf.constant([True, False], name="bs"), tf.constant(["a", "bc"], name="ss"),
+                       tf.constant([0.5], name="one"), tf.constant([], tf.float32, name="empty")],
+    "ops": lambda: [tf.add(tf.constant(1.0, name="x"), v1.placeholder(tf.float32, [None, 3], name="p"), name="sum"),
+                    tf.identity(tf.constant([1, 2], name="c"), name="id")],
+}
+
+
+def graph_text(path):
+    """{graph: {"str": str(as_graph_def()), "pbtxt": write_graph's text, "pb": its binary file, hex}}."""
+    import tempfile
+    record = {"tensorflow": tf.__version__, "graphs": {}}
+    for key, build in GRAPHS.items():
+        with tf.Graph().as_default() as graph:
+            build()
+            with tempfile.TemporaryDirectory() as tmp:
+                tf.io.write_graph(graph, tmp, "g.pbtxt")
+                v1.train.write_graph(graph.as_graph_def(), tmp, "g.pb", as_text=False)
+                with open(os.path.join(tmp, "g.pbtxt")) as f, open(os.path.join(tmp, "g.pb"), "rb") as b:
+                    record["graphs"][key] = {"str": str(graph.as_graph_def()), "pbtxt": f.read(),
+                                             "pb": b.read().hex()}
+    with open(path, "w") as f:
+        json.dump(record, f, indent=1)
+    print(f"recorded with TensorFlow {tf.__version__} into {path}")
+
+
 def check(directory):
     """Compare what TensorFlow reads from ringflow's files with DIR/expected.json; returns the failures."""
     with open(os.path.join(directory, "expected.json")) as f:
@@ -107,10 +158,10 @@ def check(directory):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[1] not in ("record", "check"):
+    commands = {"record": record, "sharded": sharded, "graph-text": graph_text}
+    if len(sys.argv) != 3 or sys.argv[1] not in (*commands, "check"):
         sys.exit(__doc__)
     v1.disable_v2_behavior()  # TF1's graph: reference variables (VariableV2), as a TF 1.15 program writes them
-    if sys.argv[1] == "record":
-        record(sys.argv[2])
-    else:
+    if sys.argv[1] == "check":
         sys.exit(1 if check(sys.argv[2]) else 0)
+    commands[sys.argv[1]](sys.argv[2])

@@ -124,19 +124,24 @@ def test_a_failed_write_leaves_no_temp_file_and_names_the_flag(tmp_path):
     assert name_the_flag(OSError(28, "No space", "/elsewhere"), config) is None
 
 
+def tf_files(*steps):
+    """The files of TF's checkpoints model.ckpt-<step>, sorted."""
+    return sorted(f"model.ckpt-{step}{ext}" for step in steps for ext in (".index", ".data-00000-of-00001"))
+
+
 def test_stale_temp_files_of_a_killed_run_are_removed_and_reported(tmp_path):
     ckpt, pid = tmp_path / "ckpt", dead_pid()
     ckpt.mkdir()
-    (ckpt / f"model.ckpt-20.npz.tmp-{pid}").write_bytes(b"\0" * 3000)  # write_npz's name, killed mid-write
+    (ckpt / f"model.ckpt-20.data-00000-of-00001.tmp-{pid}").write_bytes(b"\0" * 3000)  # killed mid-write
     (ckpt / f"checkpoint.tmp-{pid}").write_text("half")
     (tmp_path / f"m.json.tmp-{pid}").write_text("{")
     (tmp_path / f"m.json.tmp-{os.getpid()}").write_text("{")  # a live writer's file is left alone
     out = ringflow(*SMALL, "--steps", 2, "--no-progress", "--checkpoint-dir", ckpt, "--metrics-json",
                    tmp_path / "m.json")
     assert out.returncode == 0, out.stderr
-    assert sorted(os.listdir(ckpt)) == ["checkpoint", "model.ckpt-2.npz"]
+    assert sorted(os.listdir(ckpt)) == ["checkpoint"] + tf_files(2)
     assert sorted(os.listdir(tmp_path)) == ["ckpt", "m.json", f"m.json.tmp-{os.getpid()}"]
-    for name in (f"model.ckpt-20.npz.tmp-{pid}", f"checkpoint.tmp-{pid}", f"m.json.tmp-{pid}"):
+    for name in (f"model.ckpt-20.data-00000-of-00001.tmp-{pid}", f"checkpoint.tmp-{pid}", f"m.json.tmp-{pid}"):
         assert f"ringflow: removed '{tmp_path}" in out.stderr and name in out.stderr, out.stderr
     assert "(2.9 KiB), a temporary file of --checkpoint-dir left by an interrupted run" in out.stderr
 
@@ -161,7 +166,7 @@ def test_a_lock_left_by_a_dead_job_is_taken_over(tmp_path):
     out = ringflow(*SMALL, "--steps", 2, "--no-progress", "--checkpoint-dir", ckpt)
     assert out.returncode == 0, out.stderr
     assert f"took over '{ckpt / LOCK_NAME}', left by a job that ended without releasing it (pid {pid}" in out.stderr
-    assert sorted(os.listdir(ckpt)) == ["checkpoint", "model.ckpt-2.npz"]  # released at the end
+    assert sorted(os.listdir(ckpt)) == ["checkpoint"] + tf_files(2)  # released at the end
 
 
 # --- SIGTERM / SIGINT: finish the step, save, exit 128 + N ------------------------------------------------------
@@ -198,7 +203,7 @@ def test_sigterm_saves_the_step_it_stopped_at_and_a_resume_continues_bitwise(tmp
     assert proc.returncode == 128 + signal.SIGTERM, err
     step = stopped_step(err, "SIGTERM")
     assert f"checkpoint written to '{ckpt / f'model.ckpt-{step}'}'" in err
-    assert sorted(os.listdir(ckpt)) == ["checkpoint", f"model.ckpt-{step}.npz"]
+    assert sorted(os.listdir(ckpt)) == ["checkpoint"] + tf_files(step)
     assert not (tmp_path / "never.npz").exists()  # a stopped run is not finished: no --save-final
     resumed = ringflow(*SMALL, "--steps", step + 7, "--no-progress", "--checkpoint-dir", ckpt, "--save-final",
                        tmp_path / "resumed.npz")
@@ -249,7 +254,7 @@ def test_sigterm_to_one_rank_stops_every_rank_after_the_same_step(tmp_path):
     proc, out, err = start_and_signal(cmd, signal.SIGTERM, lambda pid: descendant_with_rank(pid, 1))
     assert proc.returncode == 143, out + err
     step = stopped_step(err, "SIGTERM")  # printed once, by rank 0, which never got the signal
-    assert sorted(os.listdir(ckpt)) == ["checkpoint", f"model.ckpt-{step}.npz"]
+    assert sorted(os.listdir(ckpt)) == ["checkpoint"] + tf_files(step)
     assert "error" not in err
 
 
@@ -291,10 +296,10 @@ def test_a_configuration_error_under_two_ranks_is_printed_once(args, code, messa
 def test_checkpoint_metadata_missing_a_key_is_one_line_naming_the_file_and_key(tmp_path):
     ckpt = tmp_path / "ckpt"
     assert ringflow(*SMALL, "--steps", 3, "--no-progress", "--checkpoint-dir", ckpt).returncode == 0
-    path = ckpt / "model.ckpt-3.npz"
-    arrays, record = checkpoint.read_npz(str(path))
+    path = ckpt / "model.ckpt-3.index"
+    arrays, record = checkpoint.read(str(path))
     del record["meta"]["data"]["position"]
-    checkpoint.write_npz(str(path), arrays, record)
+    checkpoint.write(str(ckpt / "model.ckpt-3"), arrays, record)
     out = ringflow(*SMALL, "--steps", 6, "--no-progress", "--checkpoint-dir", ckpt)
     assert out.returncode == 1 and "Traceback" not in out.stderr and "KeyError" not in out.stderr
     assert out.stderr.strip() == (f"ringflow: error: checkpoint '{path}': the data position has no 'position' key "

@@ -110,7 +110,7 @@ def report_times(lines, tmp_path, ckpt, resumed_step):
     killed = float((tmp_path / "killed").read_text())
     failed, _ = said(lines, r"ringflow run: attempt 1 of \d+ failed")
     first_new = min(os.path.getmtime(ckpt / f) for f in os.listdir(ckpt)
-                    if (m := re.match(r"model\.ckpt-(\d+)\.npz$", f)) and int(m.group(1)) > resumed_step)
+                    if (m := re.match(r"model\.ckpt-(\d+)\.index$", f)) and int(m.group(1)) > resumed_step)
     before = [int(m.group(1)) for t, line in lines if t <= failed for m in [re.search(rf"step (\d+)/{STEPS}", line)]
               if m]
     lost = max(before) - resumed_step if before else "unknown"
@@ -122,7 +122,7 @@ def test_a_killed_rank_is_named_and_the_restarted_job_ends_bitwise_as_an_uninter
     ckpt = tmp_path / "ckpt"
     code, lines = ringflow_run(["-np", 3, "--restarts", 2, *TRAIN, "--checkpoint-dir", ckpt,
                                 "--checkpoint-every-steps", EVERY, "--save-final", tmp_path / "resumed.npz"],
-                               **chaos_env(tmp_path, rank=1, after=ckpt / "model.ckpt-10.npz"))
+                               **chaos_env(tmp_path, rank=1, after=ckpt / "model.ckpt-10.index"))
     assert code == 0
     said(lines, r"ringflow run: attempt 1 of 3 failed after [\d.]+ s: rank 1 \(pid \d+, on \S+\) was killed by "
                 r"signal 9 \(SIGKILL\)")
@@ -152,7 +152,7 @@ def test_a_failed_host_is_left_out_and_the_job_ends_on_fewer_ranks(tmp_path, uni
     hosts, ckpt = local_aliases(), tmp_path / "ckpt"
     code, lines = ringflow_run(["-np", 3, "-H", hosts, "--min-np", 2, "--restarts", 1, *TRAIN, "--checkpoint-dir",
                                 ckpt, "--checkpoint-every-steps", EVERY, "--save-final", tmp_path / "resumed.npz"],
-                               **chaos_env(tmp_path, rank=1, after=ckpt / "model.ckpt-10.npz"))
+                               **chaos_env(tmp_path, rank=1, after=ckpt / "model.ckpt-10.index"))
     assert code == 0
     said(lines, r"attempt 1 of 2 failed after [\d.]+ s: rank 1 \(pid \d+, on 127\.0\.0\.1\) was killed by signal 9")
     said(lines, rf"leaving host 127\.0\.0\.1 out: localhost:1,{re.escape(socket.gethostname())}:1 remain")
@@ -316,7 +316,7 @@ def test_a_node_whose_link_is_cut_is_left_out(tmp_path):
         reader = threading.Thread(target=lambda: lines.extend((time.time(), line) for line in job.stdout))
         reader.start()
         try:
-            while not (ckpt / f"model.ckpt-{2 * every}.npz").exists() and job.poll() is None:
+            while not (ckpt / f"model.ckpt-{2 * every}.index").exists() and job.poll() is None:
                 time.sleep(0.01)
             cluster.cut("node2")
             cut = time.time()

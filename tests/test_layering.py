@@ -48,6 +48,8 @@ FLOORS = [
     ("trainer/config/", 8, "tf.config"),
     ("trainer/metrics.py", 8, "tf.metrics"),
     ("trainer/tf_io.py", 8, "tf.io"),
+    ("trainer/queue.py", 8, "tf.queue"),
+    ("trainer/python_io.py", 8, "tf.python_io"),
     ("trainer/debugging.py", 8, "tf.debugging"),
     ("trainer/train/", 9, "tf.train"),  # optimizers, Saver, MonitoredSession; its hooks write summaries
     ("trainer/keras/", 10, "tf.keras"),  # compiles and fits on train's optimizers and sessions

@@ -44,7 +44,8 @@ def test_ringflow_train_resumed_on_fewer_ranks_continues_the_same_training(tmp_p
     assert_close(tmp_path / "whole.npz", tmp_path / "resumed.npz")
     same = tmp_path / "same"
     same.mkdir()
-    shutil.copy(whole / "model.ckpt-8.npz", same)  # step 8 of the whole run, without its state file
+    for ext in (".index", ".data-00000-of-00001"):  # step 8 of the whole run, without its state file
+        shutil.copy(whole / f"model.ckpt-8{ext}", same)
     train(3, 24, "--checkpoint-dir", same, "--save-final", tmp_path / "same.npz")
     assert_same(tmp_path / "whole.npz", tmp_path / "same.npz")  # the same rank count: bitwise
 

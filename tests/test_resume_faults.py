@@ -1,5 +1,5 @@
 """Nothing a user saved is lost: `ringflow train` with a lost or damaged `checkpoint` state file resumes from the
-newest intact model.ckpt-N.npz (never from step 0 over them), a checkpoint without its data position is refused
+newest intact model.ckpt-N (never from step 0 over them), a checkpoint without its data position is refused
 naming the file and the key, a full disk names the flag, file, step and the checkpoint kept, and checkpoints
 also come every --checkpoint-every-secs (600 by default), all ranks saving after the same step."""
 import errno
@@ -11,6 +11,7 @@ import shutil
 import pytest
 
 from trainer.program import cli
+from trainer.framework import tensor_bundle
 from trainer.train import checkpoint
 
 from .test_cli_faults import SMALL, assert_same, mpiexec, ringflow
@@ -18,6 +19,11 @@ from .test_cli_faults import SMALL, assert_same, mpiexec, ringflow
 
 def contents(directory):
     return {name: (directory / name).read_bytes() for name in sorted(os.listdir(directory))}
+
+
+def tf_files(*steps):
+    """The files of TF's checkpoints model.ckpt-<step>, sorted."""
+    return sorted(f"model.ckpt-{step}{ext}" for step in steps for ext in (".index", ".data-00000-of-00001"))
 
 
 @pytest.fixture(scope="module")
@@ -54,9 +60,9 @@ def test_a_lost_state_file_resumes_from_the_newest_intact_checkpoint_file(tmp_pa
     assert resumed.stderr.count("\n") == 1 and "Warning" not in resumed.stderr, resumed.stderr  # one line
     assert json.loads((tmp_path / "m.json").read_text())["resumed_from_step"] == 6
     after = contents(ckpt)
-    intact = ("model.ckpt-2.npz", "model.ckpt-4.npz", "model.ckpt-6.npz")
+    intact = tf_files(2, 4, 6)
     assert {name: after[name] for name in intact} == {name: before[name] for name in intact}
-    assert "model.ckpt-8.npz" in after and "model.ckpt-9.npz" in after
+    assert set(tf_files(8, 9)) <= set(after)
     assert_same(six_steps / "whole.npz", tmp_path / "resumed.npz")
 
 
@@ -64,16 +70,16 @@ def test_a_checkpoint_without_its_data_position_is_refused_naming_the_file_and_k
     ckpt = tmp_path / "ckpt"
     assert ringflow(*SMALL, "--steps", 4, "--no-progress", "--checkpoint-every-steps", 2,
                     "--checkpoint-dir", ckpt).returncode == 0
-    path = ckpt / "model.ckpt-4.npz"
-    arrays, record = checkpoint.read_npz(str(path))
+    path = ckpt / "model.ckpt-4.index"
+    arrays, record = checkpoint.read(str(path))
     del record["meta"]["data"]
-    checkpoint.write_npz(str(path), arrays, record)
+    checkpoint.write(str(ckpt / "model.ckpt-4"), arrays, record)
     out = ringflow(*SMALL, "--steps", 6, "--no-progress", "--checkpoint-dir", ckpt)
     assert out.returncode == 1 and out.stderr.strip() == (
         f"ringflow: error: checkpoint '{path}': its record has no 'data' key (the data position; it has "
         "['dataset', 'model', 'optimizer', 'random']): it is damaged or was not written by `ringflow train`; move "
         f"it out of --checkpoint-dir '{ckpt}' to resume from an older one, or use another --checkpoint-dir")
-    os.rename(path, tmp_path / "model.ckpt-4.npz")  # as told: the previous checkpoint is taken
+    os.rename(path, tmp_path / "model.ckpt-4.index")  # as told: the previous checkpoint is taken
     out = ringflow(*SMALL, "--steps", 6, "--no-progress", "--checkpoint-dir", ckpt, "--metrics-json",
                    tmp_path / "m.json")
     assert out.returncode == 0 and f"skipping checkpoint '{ckpt / 'model.ckpt-4'}'" in out.stderr, out.stderr
@@ -116,7 +122,8 @@ class FullDisk:
 
 def test_a_full_disk_names_the_flag_the_file_the_step_and_the_checkpoint_kept(tmp_path, monkeypatch, capsys):
     ckpt = tmp_path / "ckpt"
-    monkeypatch.setattr(checkpoint, "atomic_write", FullDisk(checkpoint.atomic_write, room=1))
+    # room for step 2's data file and index; step 4's data file fills the disk
+    monkeypatch.setattr(tensor_bundle, "atomic_write", FullDisk(tensor_bundle.atomic_write, room=2))
     with pytest.raises(SystemExit) as exit_code:
         cli.main(["train", *SMALL, "--steps", "6", "--no-progress", "--checkpoint-every-steps", "2",
                   "--checkpoint-dir", str(ckpt)])
@@ -124,10 +131,10 @@ def test_a_full_disk_names_the_flag_the_file_the_step_and_the_checkpoint_kept(tm
     err = capsys.readouterr().err
     assert err.strip() == (
         f"ringflow: error on rank 0: OSError: --checkpoint-dir '{ckpt}': writing the checkpoint of step 4 to "
-        f"'{ckpt / 'model.ckpt-4.npz'}' failed (No space left on device); the newest intact checkpoint, "
+        f"'{ckpt / 'model.ckpt-4'}' failed (No space left on device); the newest intact checkpoint, "
         f"'{ckpt / 'model.ckpt-2'}', is kept: free space (or give --checkpoint-dir on another file system) and run "
         "the same command again to resume from it"), err
-    assert sorted(os.listdir(ckpt)) == ["checkpoint", "model.ckpt-2.npz"]  # no temporary file, the lock released
+    assert sorted(os.listdir(ckpt)) == ["checkpoint"] + tf_files(2)  # no temporary file, the lock released
     monkeypatch.undo()  # space freed: the same command resumes from step 2
     cli.main(["train", *SMALL, "--steps", "6", "--no-progress", "--checkpoint-every-steps", "2",
               "--checkpoint-dir", str(ckpt), "--metrics-json", str(tmp_path / "m.json")])
@@ -141,9 +148,9 @@ def test_timed_checkpoints_come_every_secs_on_every_rank_after_the_same_step(tmp
     assert out.returncode == 0, out.stderr
     assert f"ringflow: checkpoints to '{ckpt}' every 0.1 s (the next at about " in out.stdout
     assert re.search(r"\d\d:\d\d:\d\d\) and at the end\n", out.stdout), out.stdout
-    steps = sorted(int(name.split("-")[1].split(".")[0]) for name in os.listdir(ckpt) if name.endswith(".npz"))
+    steps = sorted(int(name.split("-")[1].split(".")[0]) for name in os.listdir(ckpt) if name.endswith(".index"))
     assert steps[-1] == 3000 and len(steps) >= 3, steps  # at least two timed ones before the last
-    times = [os.path.getmtime(ckpt / f"model.ckpt-{step}.npz") for step in steps[:-1]]
+    times = [os.path.getmtime(ckpt / f"model.ckpt-{step}.index") for step in steps[:-1]]
     assert all(later - earlier > 0.08 for earlier, later in zip(times, times[1:])), times
     off = ringflow(*SMALL, "--steps", 3, "--checkpoint-dir", tmp_path / "off", "--checkpoint-every-secs", 0)
     assert off.returncode == 0 and f"ringflow: checkpoints to '{tmp_path / 'off'}' at the end\n" in off.stdout

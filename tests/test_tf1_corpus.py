@@ -1,12 +1,14 @@
-"""A held-out corpus of public TF1 programs (tests/tf1_corpus/), each run unmodified as its author wrote it.
+"""A corpus of TF1 programs (tests/tf1_corpus/), each a whole program of our own exercising the idioms TF1 users'
+programs are made of, run as a user runs it.
 
-Every program says on its first line which public program it mirrors: same TF1 calls, same structure and
-hyperparameters, with only iteration counts, sizes and the data source changed (corpus_data.py stands in for
-downloads). Each runs as a real process with `import tensorflow as tf` resolving to ringflow: through
-`python -m trainer.as_tensorflow PROGRAM` when ringflow has that runner, else through a `tensorflow` alias
-package this module writes at test time (ALIAS below); `import horovod.tensorflow` is trainer.horovod through
-a `horovod` package written the same way (HOROVOD), the Horovod programs running under mpiexec -n 2. The assertions are TF1's documented outcomes: values
-printed where they are deterministic, accuracy or loss thresholds on the synthetic data, the files written.
+Each program's docstring lists the idioms it exercises (graphs and sessions, tf.layers and tf.nn models, tf.data,
+Estimators, Saver and TensorBoard files, Supervisor, the distributed runtime, Horovod); sizes are small and
+corpus_data.py stands in for downloads. Each runs as a real process with `import tensorflow as tf` resolving to
+ringflow: through `python -m trainer.as_tensorflow PROGRAM` when ringflow has that runner, else through a
+`tensorflow` alias package this module writes at test time (ALIAS below); `import horovod.tensorflow` is
+trainer.horovod through a `horovod` package written the same way (HOROVOD), the Horovod programs running under
+mpiexec -n 2. The assertions are TF1's documented outcomes: values printed where they are deterministic (replayed in
+numpy), accuracy or loss thresholds on the synthetic data, the files written.
 Programs that need a ringflow feature not there yet are xfail(strict=False), naming the feature.
 """
 import json
@@ -108,7 +110,7 @@ def xfail(reason):
     return pytest.mark.xfail(strict=False, reason=reason)
 
 
-# ---- aymericdamien/TensorFlow-Examples: 1_Introduction, 2_BasicModels -------------------------------------------
+# ---- first graphs and basic models ------------------------------------------------------------------------------
 
 def test_helloworld(tmp_path, alias_dir):
     out = run_program("helloworld.py", cwd=tmp_path, alias=alias_dir)
@@ -117,23 +119,23 @@ def test_helloworld(tmp_path, alias_dir):
 
 def test_basic_operations(tmp_path, alias_dir):
     out = run_program("basic_operations.py", cwd=tmp_path, alias=alias_dir)
-    assert ("Addition with constants: 7\nMultiplication with constants: 12\nAddition with variables: 12\n"
-            "Multiplication with variables: 35\ndtype of the sum: int16\n[[12.]]\n") in out
+    assert ("sum of constants: 8\nproduct of constants: 12\nsum of fed values: 13\n"
+            "product of fed values: 36\nfed sum dtype: int16\n[[12.]]\n") in out
 
 
 def _linear_regression_data():
     rng = np.random.RandomState(0)  # the program's data, drawn in the same order
-    train_x = np.linspace(1.0, 10.0, 17)
-    train_y = 0.25 * train_x + 0.8 + rng.normal(0, 0.2, size=17)
-    test_x = np.linspace(1.5, 9.5, 8)
-    return train_x, train_y, test_x, 0.25 * test_x + 0.8 + rng.normal(0, 0.2, size=8)
+    train_x = np.linspace(0.5, 8.0, 19)
+    train_y = -0.4 * train_x + 3.0 + rng.normal(0, 0.15, size=19)
+    test_x = np.linspace(1.0, 7.5, 9)
+    return train_x, train_y, test_x, -0.4 * test_x + 3.0 + rng.normal(0, 0.15, size=9)
 
 
 def test_linear_regression(tmp_path, alias_dir):
     out = run_program("linear_regression.py", cwd=tmp_path, alias=alias_dir)
-    rows = re.findall(r"Epoch: \d+ cost= ([\d.]+) W= ([-\d.e]+) b= ([-\d.e]+)", out)
+    rows = re.findall(r"after epoch \d+: cost ([\d.]+) slope ([-\d.e]+) offset ([-\d.e]+)", out)
     shown = [tuple(map(float, row)) for row in rows]
-    assert len(shown) == 5
+    assert len(shown) == 4
     train_x, train_y, test_x, test_y = _linear_regression_data()
     half_mse = lambda w, b, x, y: np.sum((w * x + b - y) ** 2) / (2 * len(x))  # noqa: E731  (the program's cost)
     # Each cost shown is the cost of the weights shown beside it, never below the least-squares minimum. (The costs
@@ -142,15 +144,15 @@ def test_linear_regression(tmp_path, alias_dir):
     best = half_mse(*np.polyfit(train_x, train_y, 1), train_x, train_y)
     for cost, w, b in shown:
         assert cost == pytest.approx(half_mse(w, b, train_x, train_y), rel=1e-4) and best <= cost * (1 + 1e-6)
-    # From the weights shown at epoch 200, per-sample gradient descent in float64 reaches those shown at 1000
+    # From the weights shown at epoch 150, per-sample gradient descent in float64 reaches those shown at 600
     _, w, b = shown[0]
-    for _ in range(800):
+    for _ in range(450):
         for x, y in zip(train_x, train_y):
             error = (w * x + b - y) / len(train_x)
-            w, b = w - 0.01 * error * x, b - 0.01 * error
+            w, b = w - 0.03 * error * x, b - 0.03 * error
     assert (w, b) == pytest.approx(shown[-1][1:], rel=1e-3)
-    assert number(r"Training cost= ([\d.e-]+)", out) == pytest.approx(half_mse(w, b, train_x, train_y), rel=1e-3)
-    assert number(r"Testing cost= ([\d.e-]+)", out) == pytest.approx(half_mse(w, b, test_x, test_y), rel=1e-3)
+    assert number(r"fit cost: ([\d.e-]+)", out) == pytest.approx(half_mse(w, b, train_x, train_y), rel=1e-3)
+    assert number(r"held-out cost: ([\d.e-]+)", out) == pytest.approx(half_mse(w, b, test_x, test_y), rel=1e-3)
 
 
 def _softmax_regression_costs(steps, learning_rate=0.01, batch_size=100):
@@ -171,23 +173,23 @@ def _softmax_regression_costs(steps, learning_rate=0.01, batch_size=100):
 def test_logistic_regression(tmp_path, alias_dir):
     out = run_program("logistic_regression.py", cwd=tmp_path, alias=alias_dir)
     expected = _softmax_regression_costs(80).reshape(8, 10).mean(axis=1)  # 8 epochs of 10 batches
-    assert numbers(r"cost= ([\d.]+)", out) == pytest.approx(expected, rel=1e-4)
-    assert number(r"Accuracy: ([\d.]+)", out) > 0.9
+    assert numbers(r"mean cross entropy ([\d.]+)", out) == pytest.approx(expected, rel=1e-4)
+    assert number(r"test hit rate: ([\d.]+)", out) > 0.9
 
 
 def test_nearest_neighbor(tmp_path, alias_dir):
     out = run_program("nearest_neighbor.py", cwd=tmp_path, alias=alias_dir)
-    assert len(re.findall(r"Test \d+ Prediction: \d True Class: \d", out)) == 40
-    assert number(r"Accuracy: ([\d.]+)", out) > 0.9
-    first = re.search(r"first nn_index: (\d+) (\d+)", out)
+    assert len(re.findall(r"query \d+ guessed \d actual \d", out)) == 40
+    assert number(r"share right: ([\d.]+)", out) > 0.9
+    first = re.search(r"closest to query 0, graph and numpy: (\d+) (\d+)", out)
     assert first.group(1) == first.group(2)  # the graph's L1 nearest neighbour is numpy's
 
 
 def test_kmeans(tmp_path, alias_dir):
     out = run_program("kmeans.py", cwd=tmp_path, alias=alias_dir)
-    distances = numbers(r"Step \d+, Avg Distance: ([\d.]+)", out)
+    distances = numbers(r"round \d+ mean cosine distance ([\d.]+)", out)
     assert len(distances) == 3 and distances[-1] <= distances[0]
-    assert number(r"Test Accuracy: ([\d.]+)", out) > 0.8
+    assert number(r"cluster-name agreement on test: ([\d.]+)", out) > 0.8
 
 
 def _same_group(neighbour_lines):
@@ -200,33 +202,33 @@ def _same_group(neighbour_lines):
 
 def test_word2vec(tmp_path, alias_dir):
     out = run_program("word2vec.py", cwd=tmp_path, alias=alias_dir)
-    assert "Vocabulary size: 49" in out  # 48 words and UNK
-    losses = numbers(r"Average Loss= ([\d.]+)", out)
+    assert "vocabulary size: 49" in out  # 48 words and UNK
+    losses = numbers(r"step \d+ mean loss ([\d.]+)", out)
     assert len(losses) == 4 and losses[-1] < 0.5 * losses[0]
-    final = re.findall(r'"(g\dw\d)" nearest neighbors:(.*)', out)[-4:]
-    # of 16 neighbours; chance gives 16 * 5/47, about 2. The program is unseeded: 36 runs gave 9 to 16
-    assert _same_group(final) >= 8
+    final = re.findall(r"closest to (g\dw\d): (.*)", out)[-4:]
+    # of 16 neighbours; chance gives 16 * 5/47, about 2. The program is unseeded: 20 runs gave 15 or 16
+    assert _same_group(final) >= 12
 
 
-# ---- aymericdamien/TensorFlow-Examples: 3_NeuralNetworks ----------------------------------------------------------
+# ---- neural networks: MLPs, CNNs, RNNs, autoencoders, GANs --------------------------------------------------------
 
 def test_multilayer_perceptron(tmp_path, alias_dir):
     out = run_program("multilayer_perceptron.py", cwd=tmp_path, alias=alias_dir)
-    costs = numbers(r"cost=([\d.]+)", out)
+    costs = numbers(r"epoch \d+ average loss ([\d.]+)", out)
     assert len(costs) == 10 and costs[-1] < 0.2 * costs[0]
-    assert number(r"Accuracy: ([\d.]+)", out) > 0.8
+    assert number(r"share correct: ([\d.]+)", out) > 0.8
 
 
 def test_neural_network(tmp_path, alias_dir):
     out = run_program("neural_network.py", cwd=tmp_path, alias=alias_dir)
-    assert number(r"Testing Accuracy: ([\d.]+)", out) > 0.8
-    assert number(r"Evaluated at global step: (\d+)", out) == 300
+    assert number(r"evaluation hit rate: ([\d.]+)", out) > 0.8
+    assert number(r"evaluation step: (\d+)", out) == 300
 
 
 def test_convolutional_network(tmp_path, alias_dir):
     out = run_program("convolutional_network.py", cwd=tmp_path, alias=alias_dir)
-    assert number(r"Testing Accuracy: ([\d.]+)", out) > 0.7
-    predictions = re.findall(r"Model prediction: (\d) label: (\d)", out)
+    assert number(r"held-out accuracy: ([\d.]+)", out) > 0.7
+    predictions = re.findall(r"guessed (\d) for a (\d)", out)
     assert len(predictions) == 4 and sum(p == label for p, label in predictions) >= 3
     names = eval(re.search(r"variables: (\[.*\])", out).group(1))
     layers = ["conv2d", "conv2d_1", "dense", "dense_1"]
@@ -236,59 +238,60 @@ def test_convolutional_network(tmp_path, alias_dir):
 
 def test_convolutional_network_raw(tmp_path, alias_dir):
     out = run_program("convolutional_network_raw.py", cwd=tmp_path, alias=alias_dir)
-    losses = numbers(r"Minibatch Loss= ([\d.]+)", out)
+    losses = numbers(r"step \d+: batch loss ([\d.]+)", out)
     assert len(losses) == 7 and losses[-1] < 0.5 * losses[0]
-    assert number(r"Testing Accuracy: ([\d.]+)", out) > 0.6
+    assert number(r"accuracy on 256 test images: ([\d.]+)", out) > 0.6
 
 
 def test_recurrent_network(tmp_path, alias_dir):
     out = run_program("recurrent_network.py", cwd=tmp_path, alias=alias_dir)
-    assert len(numbers(r"Minibatch Loss= ([\d.]+)", out)) == 4  # steps 30, 60, 90, 120: 149 * 64 < 9600
-    assert number(r"Testing Accuracy: ([\d.]+)", out) > 0.8
+    assert len(numbers(r"batch loss ([\d.]+)", out)) == 4  # steps 30, 60, 90, 120: 149 * 64 < 9600
+    assert number(r"held-out hit rate: ([\d.]+)", out) > 0.8
     assert ("variables: ['Variable:0', 'Variable_1:0', 'rnn/basic_lstm_cell/kernel:0', "
             "'rnn/basic_lstm_cell/bias:0']") in out
 
 
 def test_bidirectional_rnn(tmp_path, alias_dir):
     out = run_program("bidirectional_rnn.py", cwd=tmp_path, alias=alias_dir)
-    assert number(r"Testing Accuracy: ([\d.]+)", out) > 0.8
-    assert "output width: [None, 10] [128  10]" in out
+    assert number(r"test accuracy: ([\d.]+)", out) > 0.8
+    assert "logits static [None, 10] dynamic [128  10]" in out
     cells = [f"'bidirectional_rnn/{d}/basic_lstm_cell/{k}:0'" for d in ("fw", "bw") for k in ("kernel", "bias")]
     assert f"variables: ['Variable:0', 'Variable_1:0', {', '.join(cells)}]" in out
 
 
 def test_dynamic_rnn(tmp_path, alias_dir):
     out = run_program("dynamic_rnn.py", cwd=tmp_path, alias=alias_dir)
-    losses = {int(step): float(loss) for step, loss in re.findall(r"Step (\d+), Minibatch Loss= ([\d.]+)", out)}
+    losses = {int(step): float(loss) for step, loss in re.findall(r"after step (\d+): batch loss ([\d.]+)", out)}
     same_batch = [losses[step] for step in range(8, 201, 8)]  # 1000 sequences in batches of 128: a cycle of 8
     assert same_batch[-1] < same_batch[0]
-    assert 0.0 <= number(r"Testing Accuracy: ([\d.]+)", out) <= 1.0
+    assert 0.0 <= number(r"accuracy on held-out sequences: ([\d.]+)", out) <= 1.0
 
 
 def test_autoencoder(tmp_path, alias_dir):
     out = run_program("autoencoder.py", cwd=tmp_path, alias=alias_dir)
-    losses = numbers(r"Minibatch Loss: ([\d.]+)", out)
+    losses = numbers(r"step \d+ reconstruction loss ([\d.]+)", out)
     assert len(losses) == 7 and losses[-1] < 0.7 * losses[0]
-    assert number(r"Reconstruction error on 10 test images: ([\d.]+)", out) < 0.3
-    assert "Code width: [None, 128]" in out
+    assert number(r"held-out squared error over 10 images: ([\d.]+)", out) < 0.3
+    assert "code shape: [None, 128]" in out
 
 
 def test_variational_autoencoder(tmp_path, alias_dir):
     out = run_program("variational_autoencoder.py", cwd=tmp_path, alias=alias_dir)
-    assert number(r"decoder_out init stddev: ([\d.]+)", out) == pytest.approx(1 / np.sqrt(64 / 2), abs=0.01)
-    losses = numbers(r"Step \d+, Loss: ([\d.]+)", out)
+    assert number(r"output layer init stddev: ([\d.]+)", out) == pytest.approx(1 / np.sqrt(64 / 2), abs=0.01)
+    losses = numbers(r"after \d+ steps loss ([\d.]+)", out)
     assert len(losses) == 5 and losses[-1] < 0.7 * losses[0]
-    assert "canvas (140, 140) in [0, 1]: True" in out
+    assert "mosaic (140, 140) within [0, 1]: True" in out
 
 
 def test_gan(tmp_path, alias_dir):
     out = run_program("gan.py", cwd=tmp_path, alias=alias_dir)
-    assert number(r"disc_hidden1 init stddev: ([\d.]+)", out) == pytest.approx(1 / np.sqrt(784 / 2), abs=0.005)
-    disc_losses = numbers(r"Discriminator Loss: ([\d.]+)", out)
-    assert len(disc_losses) == 4 and disc_losses[-1] < disc_losses[0]
-    real, fake = number(r"D\(real\) mean: ([\d.]+)", out), number(r"D\(generated\) mean: ([\d.]+)", out)
+    stddev = number(r"judge's first kernel starts with stddev ([\d.]+)", out)
+    assert stddev == pytest.approx(1 / np.sqrt(784 / 2), abs=0.005)
+    judge_losses = numbers(r"judge loss ([\d.]+)", out)
+    assert len(judge_losses) == 4 and judge_losses[-1] < judge_losses[0]
+    real, fake = number(r"mean score: real ([\d.]+)", out), number(r"mean score: real [\d.]+, forged ([\d.]+)", out)
     assert real > fake + 0.3  # 300 steps: the discriminator is ahead of the generator
-    assert "generated images in [0, 1]: True (40, 28, 28, 1)" in out
+    assert "forged images within [0, 1]: True (40, 28, 28, 1)" in out
 
 
 def test_dcgan(tmp_path, alias_dir):
@@ -298,86 +301,89 @@ def test_dcgan(tmp_path, alias_dir):
                  for k in kinds]
     discriminator = [f"Discriminator/{layer}/{k}" for layer in ("conv2d", "conv2d_1", "dense", "dense_1")
                      for k in kinds]
-    assert f"gen_vars: {generator}" in out
-    assert f"disc_vars: {discriminator}" in out  # three discriminators, one set of variables
-    assert all(np.isfinite(numbers(r"Generator Loss: ([-\d.naif]+)", out)))
-    assert "generated: (4, 28, 28, 1) in [0, 1]: True" in out
+    assert f"generator variables: {generator}" in out
+    assert f"discriminator variables: {discriminator}" in out  # three discriminators, one set of variables
+    losses = numbers(r"generator loss ([-\d.naif]+)", out)
+    assert len(losses) == 5 and all(np.isfinite(losses))
+    assert "made (4, 28, 28, 1) within [0, 1]: True" in out
 
 
-# ---- aymericdamien/TensorFlow-Examples: 4_Utils, 5_DataManagement, 6_MultiGPU ------------------------------------
+# ---- saving, TensorBoard, input pipelines, several devices -------------------------------------------------------
 
 def test_save_restore_model(tmp_path, alias_dir):
     out = run_program("save_restore_model.py", cwd=tmp_path, alias=alias_dir)
-    assert "Model saved in file: model.ckpt\n" in out and "Model restored from file: model.ckpt\n" in out
-    first, second = out.split("Starting 2nd session...")
-    first_costs, second_costs = numbers(r"cost= ([\d.]+)", first), numbers(r"cost= ([\d.]+)", second)
+    assert "checkpoint written to model.ckpt\n" in out and "checkpoint read from model.ckpt\n" in out
+    first, second = out.split("--- fresh session ---")
+    first_costs, second_costs = numbers(r"mean loss ([\d.]+)", first), numbers(r"mean loss ([\d.]+)", second)
     assert len(first_costs) == 2 and len(second_costs) == 3
     assert second_costs[0] < first_costs[0] / 3  # training went on from the restored weights, not from new ones
-    assert number(r"Accuracy: ([\d.]+)", second) > 0.8
+    assert number(r"test share correct: ([\d.]+)", second) > 0.8
     assert Path(checkpoint_state(tmp_path)[0]).name == "model.ckpt"
     assert checkpoint_files(tmp_path, "model.ckpt")
 
 
 def test_tensorboard_basic(tmp_path, alias_dir):
     out = run_program("tensorboard_basic.py", "logs", cwd=tmp_path, alias=alias_dir)
-    assert number(r"Accuracy: ([\d.]+)", out) > 0.9
+    assert number(r"test hits: ([\d.]+)", out) > 0.9
     events = read_events(tmp_path / "logs")
     assert sum(bool(e.graph_def) for e in events) == 1
     scalars = summaries(events, "simple_value")
-    # TF1's names are unique ignoring case: name_scope('Loss') took "loss", so the summary's scope is loss_1
-    assert sorted(scalars) == ["accuracy_1", "loss_1"]
-    assert [step for step, _ in scalars["loss_1"]] == list(range(50))
-    assert [value for _, value in scalars["loss_1"]] == pytest.approx(_softmax_regression_costs(50), rel=1e-4)
+    # TF1's names are unique ignoring case: name_scope('Cost') took "cost", so the summary's scope is cost_1
+    assert sorted(scalars) == ["cost_1", "hits_1"]
+    assert [step for step, _ in scalars["cost_1"]] == list(range(50))
+    assert [value for _, value in scalars["cost_1"]] == pytest.approx(_softmax_regression_costs(50), rel=1e-4)
 
 
 def test_tensorboard_advanced(tmp_path, alias_dir):
     out = run_program("tensorboard_advanced.py", "logs", cwd=tmp_path, alias=alias_dir)
-    assert number(r"Accuracy: ([\d.]+)", out) > 0.7
+    assert number(r"test hits: ([\d.]+)", out) > 0.7
+    costs = numbers(r"round \d mean cost ([\d.]+)", out)
+    assert len(costs) == 3 and costs[-1] < costs[0]
     events = read_events(tmp_path / "logs")
     assert sum(bool(e.graph_def) for e in events) == 1
     scalars, histograms = summaries(events, "simple_value"), summaries(events, "histo")
-    assert sorted(scalars) == ["accuracy_1", "loss_1"]
+    assert sorted(scalars) == ["cost_1", "hits_1"]
     # var.name has ':0', which TF1 cleans to '_0' in summary names
-    variables = [f"{v}_0" for v in ("W1", "W2", "W3", "b1", "b2", "b3")]
-    assert sorted(histograms) == sorted(["Model/relu1", "Model/relu2"] + variables +
+    variables = [f"{v}_0" for v in ("k0", "k1", "k2", "s0", "s1", "s2")]
+    assert sorted(histograms) == sorted(["Net/act0", "Net/act1"] + variables +
                                         [f"{v}/gradient" for v in variables])
     assert all(len(values) == 30 for values in histograms.values())
-    assert histograms["W1_0"][0][1].num == 784 * 64
+    assert histograms["k0_0"][0][1].num == 784 * 64
 
 
 def test_tensorflow_dataset_api(tmp_path, alias_dir):
     out = run_program("tensorflow_dataset_api.py", cwd=tmp_path, alias=alias_dir)
-    accuracies = numbers(r"Training Accuracy= ([\d.]+)", out)
+    accuracies = numbers(r"batch hit rate ([\d.]+)", out)
     assert len(accuracies) == 4 and accuracies[-1] > 0.5
     names = eval(re.search(r"variables: (\[.*\])", out).group(1))
     layers = ["conv2d", "conv2d_1", "dense", "dense_1"]
-    assert names == [f"ConvNet/{layer}/{kind}:0" for layer in layers for kind in ("kernel", "bias")]
+    assert names == [f"Classifier/{layer}/{kind}:0" for layer in layers for kind in ("kernel", "bias")]
 
 
 def test_multigpu_basics(tmp_path, alias_dir):
     out = run_program("multigpu_basics.py", cwd=tmp_path, alias=alias_dir)
-    rng = np.random.RandomState(0)
-    a, b = (rng.rand(100, 100) / 50).astype("float32"), (rng.rand(100, 100) / 50).astype("float32")
-    power = lambda m: np.linalg.matrix_power(m.astype(np.float64), 11)  # noqa: E731  (matpow(M, 10) is M**11)
+    rng = np.random.RandomState(1)
+    a, b = (rng.rand(100, 100) / 40).astype("float32"), (rng.rand(100, 100) / 40).astype("float32")
+    power = lambda m: np.linalg.matrix_power(m.astype(np.float64), 9)  # noqa: E731  (8 multiplies: M**9)
     expected = (power(a) + power(b)).sum()
-    single, multi = map(float, re.search(r"checksums: ([\d.e+-]+) ([\d.e+-]+)", out).groups())
+    single, multi = map(float, re.search(r"element sums: ([\d.e+-]+) ([\d.e+-]+)", out).groups())
     assert single == pytest.approx(expected, rel=1e-4) and multi == pytest.approx(expected, rel=1e-4)
-    assert "sum device: /device:CPU:0" in out
-    assert "Single GPU computation time: " in out and "Multi GPU computation time: " in out
+    assert "total placed on /device:CPU:0" in out
+    assert "one device took " in out and "two devices took " in out
 
 
 def test_multigpu_cnn(tmp_path, alias_dir):
     out = run_program("multigpu_cnn.py", cwd=tmp_path, alias=alias_dir)
-    assert "variables: 12 ConvNet/conv2d/kernel:0 /device:CPU:0" in out  # two towers, one set, on the ps device
-    assert len(numbers(r"Minibatch Loss= ([\d.]+)", out)) == 5
-    assert number(r"Testing Accuracy: ([\d.]+)", out) > 0.5
+    assert "shared variables: 8 Shared/conv2d/kernel:0 /device:CPU:0" in out  # two towers, one set, on the ps
+    assert len(numbers(r"tower-0 loss ([\d.]+)", out)) == 5
+    assert number(r"held-out hit rate: ([\d.]+)", out) > 0.5
 
 
-# ---- TensorFlow's r1 tutorials and guides, TF models' tutorials --------------------------------------------------
+# ---- Estimators, tf.keras, larger models, the distributed runtime ------------------------------------------------
 
 def test_mnist_softmax_xla(tmp_path, alias_dir):
     out = run_program("mnist_softmax_xla.py", cwd=tmp_path, alias=alias_dir)
-    assert number(r"(?m)^([\d.]+)$", out) > 0.9  # the accuracy, alone on its line (stderr follows stdout in out)
+    assert number(r"accuracy after 200 steps: ([\d.]+)", out) > 0.9
     trace = json.loads((tmp_path / "timeline.ctf.json").read_text())
     ops = [e for e in trace["traceEvents"] if e.get("ph") == "X"]
     assert any(e.get("args", {}).get("op") == "MatMul" or e.get("name") == "MatMul" for e in ops), ops[:5]
@@ -387,88 +393,91 @@ def test_word2vec_basic(tmp_path, alias_dir):
     out = run_program("word2vec_basic.py", "--log_dir=logs", cwd=tmp_path, alias=alias_dir)
     final = re.findall(r"Nearest to (g\dw\d): (.*)", out)[-4:]
     assert _same_group(final) >= 12  # of 16
-    assert "final embeddings (49, 16) named embeddings/Variable:0" in out
+    assert "final embeddings (49, 16) named vectors/Variable:0" in out
+    costs = numbers(r"step \d+: mean cost ([\d.]+)", out)
+    assert len(costs) == 5 and costs[-1] < 0.5 * costs[0]
     logs = tmp_path / "logs"
     events = read_events(logs)
     assert any(e.graph_def for e in events)
-    # name_scope('loss') took "loss" before tf.summary.scalar('loss', ...) was called
-    assert [step for step, _ in summaries(events, "simple_value")["loss_1"]] == list(range(2001))
+    # name_scope('cost') took "cost" before tf.summary.scalar('cost', ...) was called
+    assert [step for step, _ in summaries(events, "simple_value")["cost_1"]] == list(range(2001))
     assert [e.tagged_run_metadata.tag for e in events if e.tagged_run_metadata.tag] == ["step2000"]
     assert (logs / "metadata.tsv").read_text().splitlines()[0] == "UNK"
     assert len((logs / "metadata.tsv").read_text().splitlines()) == 49
     assert Path(checkpoint_state(logs)[0]).name == "model.ckpt"
     assert (logs / "projector_config.pbtxt").read_text() == (
-        'embeddings {\n  tensor_name: "embeddings/Variable:0"\n  metadata_path: "logs/metadata.tsv"\n}\n')
+        'embeddings {\n  tensor_name: "vectors/Variable:0"\n  metadata_path: "logs/metadata.tsv"\n}\n')
 
 
 def test_ptb_word_lm(tmp_path, alias_dir):
     out = run_program("ptb_word_lm.py", "--data_path=synthetic", "--save_path=ptb_out", cwd=tmp_path,
                       alias=alias_dir)
-    assert numbers(r"Epoch: \d Learning rate: ([\d.]+)", out) == [1.0, 1.0, 0.5, 0.25]  # max_epoch=2, decay 0.5
-    train = numbers(r"Train Perplexity: ([\d.]+)", out)
-    valid = numbers(r"Valid Perplexity: ([\d.]+)", out)
+    assert numbers(r"epoch \d: learning rate ([\d.]+)", out) == [1.0, 1.0, 0.5, 0.25]  # 2 at full rate, decay 0.5
+    train = numbers(r"training perplexity ([\d.]+)", out)
+    valid = numbers(r"validation perplexity ([\d.]+)", out)
     assert len(train) == len(valid) == 4 and train[-1] < train[0] and valid[-1] < valid[0]
-    assert valid[-1] < 10 and number(r"Test Perplexity: ([\d.]+)", out) < 10  # 50 words; the text allows 2
-    cell = "Model/RNN/multi_rnn_cell/cell_%d/basic_lstm_cell/%s"
-    assert ("trainable variables: " + str(["Model/embedding"] + [cell % (i, k) for i in (0, 1) for k in
-                                                                 ("kernel", "bias")] +
-                                          ["Model/softmax_w", "Model/softmax_b"])) in out
-    assert "Saving model to ptb_out." in out
+    assert valid[-1] < 10 and number(r"test perplexity ([\d.]+)", out) < 10  # 50 words; the text allows 2
+    cell = "LM/RNN/multi_rnn_cell/cell_%d/basic_lstm_cell/%s"
+    assert ("trainable variables: " + str(["LM/embedding"] + [cell % (i, k) for i in (0, 1) for k in
+                                                              ("kernel", "bias")] +
+                                          ["LM/softmax_w", "LM/softmax_b"])) in out
+    assert "saving to ptb_out\n" in out
     assert Path(checkpoint_state(tmp_path)[0]).name == "ptb_out-400"  # 4 epochs of 100 steps
     assert (tmp_path / "ptb_out" / "checkpoint").exists()  # the Supervisor's own checkpoint service
     scalars = summaries(read_events(tmp_path / "ptb_out"), "simple_value")
-    assert {"Train/Training_Loss", "Train/Learning_Rate", "Valid/Validation_Loss"} <= set(scalars)
+    assert {"Train/Train_Cost", "Train/Step_Size", "Valid/Valid_Cost"} <= set(scalars)
 
 
 def test_cifar10_train(tmp_path, alias_dir):
     out = run_program("cifar10_train.py", "--train_dir=train", cwd=tmp_path, alias=alias_dir)
-    logged = re.findall(r": step (\d+), loss = ([\d.]+) \(", out)
+    logged = re.findall(r" step (\d+): loss ([\d.]+) \(", out)
     assert [int(step) for step, _ in logged] == [0, 10, 20, 30, 40, 50]
     assert all(2.0 < float(loss) < 2.6 for _, loss in logged)  # ln(10) and a little weight decay, then slowly down
     latest, _ = checkpoint_state(tmp_path / "train")
     assert Path(latest).name == "model.ckpt-60"
     events = read_events(tmp_path / "train")
     scalars, histograms = summaries(events, "simple_value"), summaries(events, "histo")
-    layers = ["conv1", "conv2", "local3", "local4", "softmax_linear"]
+    layers = ["stage1", "stage2", "hidden1", "hidden2", "logits"]
     # summary names are TF1's: made unique ignoring case, ' (raw)' cleaned to '__raw_', name scopes prefixed
     assert sorted(scalars) == sorted(
-        [f"{layer}/{layer}/{layer}/sparsity" for layer in layers] + ["learning_rate"] +
-        [f"{loss}{suffix}" for loss in ("cross_entropy", "local3/weight_loss", "local4/weight_loss", "total_loss")
+        [f"{layer}/{layer}/{layer}/sparsity" for layer in layers] + ["lr"] +
+        [f"{loss}{suffix}" for loss in ("mean_xent", "hidden1/decay", "hidden2/decay", "total")
          for suffix in ("__raw_", "_1")])
-    assert scalars["learning_rate"][0][1] == pytest.approx(0.1)
-    assert {"conv1/weights_1", "conv1/weights/gradients", "conv1/conv1/conv1/activations"} <= set(histograms)
-    assert sorted(summaries(events, "image")) == ["images/image/0", "images/image/1", "images/image/2"]
+    assert scalars["lr"][0][1] == pytest.approx(0.1)
+    assert {"stage1/kernel_1", "stage1/kernel/gradients", "stage1/stage1/stage1/activations"} <= set(histograms)
+    assert sorted(summaries(events, "image")) == ["batch/image/0", "batch/image/1", "batch/image/2"]
 
 
 def test_importing_data(tmp_path, alias_dir):
     out = run_program("importing_data.py", cwd=tmp_path, alias=alias_dir)
     lines = out.splitlines()
-    assert lines[:2] == ["<dtype: 'float32'>", "(10,)"]
-    assert lines[2] == "(tf.float32, tf.int32)"
-    assert lines[4] == "(tf.float32, (tf.float32, tf.int32))"
-    assert lines[6] == "{'a': tf.float32, 'b': tf.int32}"
-    assert "one-shot: 100 values in order" in lines
-    assert "initializable: 10 then 100 values in order" in lines
-    assert "reinitializable: training within 10 of range(100): True, validation sum 1225" in lines
-    assert "feedable: training within 10 of range(100) repeated: True, validation sum 1225" in lines
-    at = lines.index("0")
-    assert lines[at:at + 6] == ["0", "2", "4", "6", "8", "End of dataset"]
-    assert "nested element shapes: (10,) () (100,)" in lines
-    assert "numpy through placeholders: [0.0, 1.0] 0" in lines
-    for start in (0, 4, 8):
-        assert str((np.arange(start, start + 4), -np.arange(start, start + 4))) in out
-    padded = [[i] * i + [0] * (size - i) for size, first in ((3, 0), (7, 4)) for i in range(first, first + 4)]
-    assert str(np.array(padded[:4])) in out and str(np.array(padded[4:])) in out
-    assert "repeat(3).batch(4) batch sizes: [4, 4, 4, 4, 4, 4, 4, 2] sum 270" in lines
-    assert "shuffle is a permutation: True and moved: True" in lines
-    assert "MonitoredTrainingSession ran 15 steps until OutOfRangeError" in lines  # 3 epochs of 5 batches
+    assert lines[:3] == ["single types: <dtype: 'float32'>", "single shapes: (8,)",
+                         "pair types: (tf.float32, tf.int32)"]
+    assert "nested types: (tf.float32, (tf.float32, tf.int32))" in lines
+    assert "named types: {'x': tf.float32, 'y': tf.int32}" in lines
+    assert "one-shot iterator: values in order: True" in lines
+    assert "initializable iterator passes: [6, 60]" in lines
+    assert "reinitializable iterator: training near range(80): True, validation sum 780" in lines
+    assert "feedable iterator: training near range(80) repeated: True, validation sum 780" in lines
+    at = lines.index("doubled 0")
+    assert lines[at:at + 5] == ["doubled 0", "doubled 2", "doubled 4", "doubled 6",
+                                "OutOfRangeError after the last element"]
+    assert "nested element shapes: (6,) () (50,)" in lines
+    assert "placeholder-fed first row: [0.0, 1.0] label 0" in lines
+    for start in (0, 3, 6):
+        assert str((np.arange(start, start + 3), -np.arange(start, start + 3))) in out
+    padded = [[i] * i + [0] * (size - i) for size, first in ((2, 0), (5, 3)) for i in range(first, first + 3)]
+    assert str(np.array(padded[:3])) in out and str(np.array(padded[3:])) in out
+    assert "repeat(2).batch(5) batch sizes: [5, 5, 5, 1] sum 168" in lines  # 3 * (0 + ... + 7) twice
+    assert "shuffled: a permutation: True not in order: True" in lines
+    assert "MonitoredTrainingSession stopped after 10 steps" in out  # 2 epochs of 5 batches
 
 
 def test_custom_estimator(tmp_path, alias_dir):
     out = run_program("custom_estimator.py", cwd=tmp_path, alias=alias_dir)
-    assert number(r"Test set accuracy: ([\d.]+)", out) > 0.9
-    predictions = re.findall(r'Prediction is "(\w+)" \(([\d.]+)%\), expected "(\w+)"', out)
-    assert [(got, expected) for got, _, expected in predictions] == [
+    assert number(r"held-out accuracy: ([\d.]+)", out) > 0.9
+    predictions = re.findall(r"sample of (\w+) classed as (\w+) with probability ([\d.]+)%", out)
+    assert [(got, expected) for expected, got, _ in predictions] == [
         ("Setosa", "Setosa"), ("Versicolor", "Versicolor"), ("Virginica", "Virginica")]
 
 
@@ -483,10 +492,10 @@ def test_dnn_classifier_iris(tmp_path, alias_dir):
 
 def test_abalone(tmp_path, alias_dir):
     out = run_program("abalone.py", "--model_dir=model", cwd=tmp_path, alias=alias_dir)
-    rmse, loss = number(r"Root Mean Squared Error: ([\d.]+)", out), number(r"Loss: ([\d.]+)", out)
+    rmse, loss = number(r"evaluation: mse [\d.]+, rmse ([\d.]+)", out), number(r"evaluation: mse ([\d.]+)", out)
     assert rmse < 1.5 and loss < 2.5
     truth = np.round(corpus_data.abalone(7, seed=2)[1])
-    predicted = numbers(r"Prediction \d: ([-\d.]+)", out)
+    predicted = numbers(r"shell \d is about ([-\d.]+) years", out)
     assert len(predicted) == 7 and np.all(np.abs(np.array(predicted) - truth) < 2.0)
     assert Path(checkpoint_state(tmp_path / "model")[0]).name == "model.ckpt-500"
 
@@ -533,7 +542,7 @@ def test_keras_checkpoints(tmp_path, alias_dir):
 
 def test_distributed_hello(tmp_path, alias_dir):
     out = run_program("distributed_hello.py", cwd=tmp_path, alias=alias_dir)
-    assert "b'Hello, distributed TensorFlow!'\n" in out and "42.0\n" in out
+    assert "b'Hello from a local server'\n" in out and "21.0\n" in out
 
 
 def test_distributed_ps_local(tmp_path, alias_dir):
@@ -547,7 +556,7 @@ def test_distributed_ps_local(tmp_path, alias_dir):
     assert number(r"step= (\d+)", out) == 2000
 
 
-# ---- Horovod's TF1 examples, under mpiexec -n 2 ------------------------------------------------------------------
+# ---- Horovod programs, under mpiexec -n 2 ------------------------------------------------------------------------
 
 needs_mpiexec = pytest.mark.skipif(find_mpiexec() is None, reason="no mpiexec")
 
@@ -557,7 +566,7 @@ def test_horovod_tensorflow_mnist(tmp_path, alias_dir):
     home = tmp_path / "home"
     (home / ".keras" / "datasets").mkdir(parents=True)
     for rank in (0, 1):
-        corpus_data.keras_mnist_npz(home / ".keras" / "datasets" / f"MNIST-data-{rank}", seed=rank)
+        corpus_data.keras_mnist_npz(home / ".keras" / "datasets" / f"digits-rank{rank}.npz", seed=rank)
     work = tmp_path / "work"
     work.mkdir()
     out = run_program("horovod_tensorflow_mnist.py", cwd=work, alias=alias_dir, mpi_ranks=2,
@@ -572,12 +581,11 @@ def test_horovod_tensorflow_mnist(tmp_path, alias_dir):
 @needs_mpiexec
 def test_horovod_tensorflow_mnist_estimator(tmp_path, alias_dir):
     out = run_program("horovod_tensorflow_mnist_estimator.py", cwd=tmp_path, alias=alias_dir, mpi_ranks=2)
-    # each rank prints its dict of numpy scalars: 1.0 before numpy 2, np.float32(1.0) since
-    scalar = r"(?:np\.\w+\()?"
-    results = re.findall(rf"\{{[^{{}}]*'accuracy': {scalar}([\d.]+)[^{{}}]*'global_step': {scalar}(\d+)[^{{}}]*\}}", out)
-    assert len(results) == 2 and all(float(acc) > 0.6 and int(step) == 120 for acc, step in results)
-    assert Path(checkpoint_state(tmp_path / "mnist_convnet_model")[0]).name == "model.ckpt-120"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["mnist_convnet_model"]
+    results = re.findall(r"rank (\d) evaluated: accuracy ([\d.]+) at global step (\d+)", out)
+    assert sorted(rank for rank, _, _ in results) == ["0", "1"]
+    assert all(float(acc) > 0.6 and int(step) == 120 for _, acc, step in results)  # 240 // hvd.size()
+    assert Path(checkpoint_state(tmp_path / "digits_model")[0]).name == "model.ckpt-120"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["digits_model"]  # rank 1 wrote no checkpoint
 
 
 @needs_mpiexec
@@ -585,9 +593,10 @@ def test_horovod_tensorflow_synthetic_benchmark(tmp_path, alias_dir):
     out = run_program("horovod_tensorflow_synthetic_benchmark.py", "--no-cuda", "--image-size=32",
                       "--batch-size=2", "--num-classes=10", "--num-warmup-batches=1", "--num-batches-per-iter=1",
                       "--num-iters=2", cwd=tmp_path, alias=alias_dir, mpi_ranks=2)
-    assert "Model: ResNet50\nBatch size: 2\nNumber of CPUs: 2\n" in out  # rank 0 alone logs
-    assert len(re.findall(r"Iter #\d: [\d.]+ img/sec per CPU", out)) == 2
-    assert re.search(r"Total img/sec on 2 CPU\(s\): [\d.]+ \+-[\d.]+", out)
+    assert out.count("model ResNet50, 2 images a batch, 2 CPU worker(s)\n") == 1  # rank 0 alone prints
+    assert len(re.findall(r"timing \d: [\d.]+ images/s per CPU", out)) == 2
+    per_worker = number(r"per CPU: ([\d.]+) \+-", out)
+    assert number(r"all 2 CPU workers: ([\d.]+) \+-", out) == pytest.approx(2 * per_worker, abs=0.11)
 
 
 @pytest.mark.parametrize("variant", ["gap", "lstm"])

@@ -20,6 +20,7 @@ from . import test  # tf.test
 from . import saved_model  # tf.saved_model
 from . import config  # tf.config
 from . import tf_io as io
+from . import python_io, queue
 from .framework import dtypes
 from .ops import initializers
 from .platform import app, errors, flags, gfile, version
@@ -52,8 +53,8 @@ from .ops.scaling_initializers import (glorot_normal_initializer, orthogonal_ini
                                        uniform_unit_scaling_initializer, variance_scaling_initializer)
 from .ops.scopes import AUTO_REUSE, VariableScope, get_variable_scope, no_regularizer, variable_scope
 from .ops.variables import (Variable, all_variables, assert_variables_initialized, assign, assign_add, assign_sub,
-                            get_variable, global_variables, global_variables_initializer, initialize_all_variables,
-                            initialize_local_variables, is_variable_initialized, local_variables,
+                            count_up_to, get_variable, global_variables, global_variables_initializer,
+                            initialize_all_variables, initialize_local_variables, is_variable_initialized, local_variables,
                             local_variables_initializer, model_variables, report_uninitialized_variables,
                             trainable_variables, variables_initializer)
 
@@ -66,6 +67,12 @@ from .ops.check_ops import (Assert, add_check_numerics_ops, assert_equal, assert
                             check_numerics)
 from .ops.clip_ops import clip_by_global_norm, clip_by_norm, clip_by_value, global_norm
 from .ops.control_flow_ops import case, cond
+from .ops.data_flow_ops import FIFOQueue, PaddingFIFOQueue, PriorityQueue, QueueBase, RandomShuffleQueue
+from .ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, VarLenFeature, decode_csv, decode_raw,
+                              parse_example, parse_single_example)
+from .ops.file_ops import matching_files, read_file, write_file
+from .ops.reader_ops import (FixedLengthRecordReader, IdentityReader, ReaderBase, TFRecordReader, TextLineReader,
+                             WholeFileReader)
 from .ops.core_ops import (constant, convert_to_tensor, group, identity, identity_n, is_tensor, no_op, placeholder,
                            placeholder_with_default)
 from .ops.division_ops import div, div_no_nan, floor_div, realdiv, scalar_mul, truncatediv, truncatemod

@@ -4,15 +4,13 @@ One exception, NotInRingflow, and one way for a module to raise it: `__getattr__
 """
 
 MISSING = {
-    "keras": "of tf.keras, ConvLSTM2D and the Xception, InceptionResNetV2 and NASNet applications are missing: "
-             "build those parts with tf.layers and tf.nn",
+    "keras": "of tf.keras, the locally connected and attention layers are missing: build those parts with "
+             "tf.layers and tf.nn",
     "lite": "tf.lite",
     "SparseTensor": "sparse tensors", "IndexedSlices": "IndexedSlices: gradients are dense tensors here",
     "sparse": "sparse tensors", "py_func": "tf.py_func: the graph runs numpy kernels; register an op instead",
     "numpy_function": "tf.numpy_function: register an op instead", "py_function": "tf.py_function",
-    "FIFOQueue": "queues: feed numpy arrays through placeholders", "RandomShuffleQueue": "queues",
-    "TFRecordReader": "TFRecord input readers: load the data with numpy", "WholeFileReader": "input readers",
-    "io.TFRecordWriter": "TFRecord writing", "RaggedTensor": "ragged tensors", "ragged": "ragged tensors",
+    "RaggedTensor": "ragged tensors", "ragged": "ragged tensors",
     "distribute": "tf.distribute: use ringflow's DistributedOptimizer",
     "tpu": "TPUs", "xla": "XLA compilation", "autograph": "AutoGraph (graph mode is the only mode)",
     "function": "tf.function (graph mode is the only mode)", "GradientTape": "eager gradients (graph mode only)",

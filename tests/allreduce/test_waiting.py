@@ -1,15 +1,19 @@
 """A rank waiting in a collective for a late rank does not burn its core: real 2-rank `mpiexec` jobs in which rank 1
 sleeps STALL_S before joining an allreduce that rank 0 is already waiting in, and rank 0 reports the CPU time it
 used meanwhile. Both ranks bound to one core make the node crowded (more ranks than cores), where a waiting rank
-must nap at once; with a core each it may yield for waiting.YIELD_S (0.2 s) first."""
+must nap at once; with a core each it may yield for waiting.YIELD_S (0.2 s) first, unless other programs keep
+every core busy."""
 import json
 import os
+import resource
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 
+from allreduce import waiting
 from ..mpirun import ROOT, find_mpiexec, mpi_env
 
 STALL_S = 2.0
@@ -66,3 +70,23 @@ def test_a_rank_with_a_core_of_its_own_yields_only_briefly(tmp_path):
     report = late_join(tmp_path, "ring", "a core each")
     assert not report["crowded"], report
     assert report["cpu"] < 0.25 * report["wall"], report
+
+
+@pytest.mark.skipif(not hasattr(resource, "RUSAGE_THREAD") or not os.path.exists("/proc/loadavg"),
+                    reason="counts a thread's context switches and reads the runnable count as Linux does")
+def test_a_wait_naps_at_once_while_other_programs_fill_every_core():
+    # A yielding thread stays runnable: it is only ever switched out involuntarily. A napping one sleeps, which the
+    # kernel counts as a voluntary switch (measured: ~170 in 0.15 s napping, 0 yielding).
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count() or 1)]
+    try:
+        time.sleep(2 * waiting.BUSY_CHECK_S)
+        assert waiting.machine_busy()
+        end = time.monotonic() + 0.15
+        before = resource.getrusage(resource.RUSAGE_THREAD).ru_nvcsw
+        assert waiting.patiently(lambda: time.monotonic() > end, 0, 10, crowded=False)
+        slept = resource.getrusage(resource.RUSAGE_THREAD).ru_nvcsw - before
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
+    assert slept >= 10, f"the wait slept {slept} times: it yielded instead of napping"

@@ -65,7 +65,8 @@ def test_only_the_chief_reads_and_writes_checkpoints(comm, shared_dir):
     assert resumed["resumed_from_step"] == 7 and resumed["loss"] == whole["loss"]
     WORLD.Barrier()
     if RANK == 0:
-        assert sorted(os.listdir(ckpt)) == ["checkpoint", "model.ckpt-12.npz", "model.ckpt-5.npz", "model.ckpt-7.npz"]
+        assert sorted(os.listdir(ckpt)) == sorted(["checkpoint"] + [f"model.ckpt-{step}{ext}" for step in (5, 7, 12)
+                                                                   for ext in (".index", ".data-00000-of-00001")])
         assert [p for p in os.listdir(shared_dir) if p.startswith("elsewhere")] == []
 
 

@@ -85,6 +85,23 @@ def test_allreduce_of_the_rank(shape):
         assert same_on_every_rank(value), key
 
 
+def test_scale_factors_apply_as_horovod_applies_them():
+    """Horovod's factors are 32-bit op attrs; Average is a sum whose postscale is divided by size; integers are
+    scaled in float64 and truncated. Products of small integers and float32 factors are exact in float64, so
+    the expected values are exact whatever the order of the sum."""
+    f = float(np.float32(0.1))
+    x = tg.constant(np.full(3, RANK + 1.0))
+    counts = tg.constant(np.full(2, RANK + 1, np.int64))
+    got = run({"pre": hvd.allreduce(x, op=hvd.Sum, prescale_factor=0.1),
+               "average": hvd.allreduce(x, op=hvd.Average, postscale_factor=3.0),
+               "ints": hvd.allreduce(counts, op=hvd.Sum, prescale_factor=0.5, postscale_factor=0.1)})
+    total = SIZE * (SIZE + 1) / 2
+    assert got["pre"].tolist() == [sum((r + 1) * f for r in range(SIZE))] * 3
+    assert got["average"].tolist() == [total * (3.0 / SIZE)] * 3
+    assert got["ints"].tolist() == [int(sum((r + 1) // 2 for r in range(SIZE)) * f)] * 2
+    assert all(same_on_every_rank(value) for value in got.values())
+
+
 def test_fp16_compression_reduces_float16_values():
     # 1 + rank + 2**-12 is no float16: compressed, every rank sends 1 + rank, and the mean is exact.
     x = tg.constant(np.full(5, 1 + RANK + 2.0 ** -12, np.float32))

@@ -1,17 +1,9 @@
-# Mirrors tensorflow/tensorflow: tensorflow/examples/tutorials/estimators/abalone.py (r1 Estimators tutorial)
-"""An Estimator from a model_fn with params: tf.layers.dense on float64 features, EstimatorSpec per mode,
-tf.losses.mean_squared_error, tf.metrics.root_mean_squared_error, numpy_input_fn for train / evaluate / predict.
-
-Changed from the original: synthetic abalone-like rows (corpus_data.abalone; integer ages) instead of the CSV
-downloads read by tf.contrib.learn's load_csv_without_header; 500 training steps; a --model_dir flag (the
-original lets the Estimator pick a temporary directory).
-"""
-from __future__ import absolute_import
-from __future__ import division
-from __future__ import print_function
-
+"""A regression Estimator from a model_fn with params: float64 features through tf.layers.dense relu layers to
+one output reshaped to a vector; EstimatorSpec for PREDICT (a dict of ages) and for TRAIN/EVAL with
+tf.losses.mean_squared_error, gradient descent on the global step and tf.metrics.root_mean_squared_error;
+tf.estimator.inputs.numpy_input_fn feeds training (endless, shuffled), evaluation and prediction (one pass
+each). The checkpoint directory is a flag parsed with argparse; tf.app.run runs main."""
 import argparse
-import collections
 import sys
 
 import numpy as np
@@ -19,100 +11,46 @@ import tensorflow as tf
 
 import corpus_data
 
-FLAGS = None
-
-tf.logging.set_verbosity(tf.logging.INFO)
-
-LEARNING_RATE = 0.001
-
-Dataset = collections.namedtuple('Dataset', ['data', 'target'])
+ARGS = None
 
 
-def load_sets():
-    """Training, test and prediction sets: float64 features and integer ages, as load_csv_without_header
-    returns them with target_dtype=np.int and features_dtype=np.float64."""
-    sets = []
-    for n, seed in ((800, 0), (200, 1), (7, 2)):
-        data, target = corpus_data.abalone(n, seed=seed)
-        sets.append(Dataset(data=data.astype(np.float64), target=np.round(target).astype(np.int64)))
-    return sets
+def measured(count, seed):
+    """float64 measurements and whole-year ages, as CSV loaders hand them over."""
+    features, ages = corpus_data.abalone(count, seed=seed)
+    return features.astype(np.float64), np.round(ages).astype(np.int64)
 
 
-def model_fn(features, labels, mode, params):
-    """Two relu layers of 10 and one output: ages, or a spec with the loss, its training op and RMSE."""
-
-    first_hidden_layer = tf.layers.dense(features["x"], 10, activation=tf.nn.relu)
-
-    second_hidden_layer = tf.layers.dense(
-        first_hidden_layer, 10, activation=tf.nn.relu)
-
-    output_layer = tf.layers.dense(second_hidden_layer, 1)
-
-    predictions = tf.reshape(output_layer, [-1])
-
+def age_model(features, labels, mode, params):
+    hidden = features["shell"]
+    for _ in range(2):
+        hidden = tf.layers.dense(hidden, 10, activation=tf.nn.relu)
+    ages = tf.reshape(tf.layers.dense(hidden, 1), [-1])
     if mode == tf.estimator.ModeKeys.PREDICT:
-        return tf.estimator.EstimatorSpec(
-            mode=mode,
-            predictions={"ages": predictions})
-
-    loss = tf.losses.mean_squared_error(labels, predictions)
-
-    eval_metric_ops = {
-        "rmse": tf.metrics.root_mean_squared_error(
-            tf.cast(labels, tf.float64), predictions)
-    }
-
-    optimizer = tf.train.GradientDescentOptimizer(
-        learning_rate=params["learning_rate"])
-    train_op = optimizer.minimize(
-        loss=loss, global_step=tf.train.get_global_step())
-
-    return tf.estimator.EstimatorSpec(
-        mode=mode,
-        loss=loss,
-        train_op=train_op,
-        eval_metric_ops=eval_metric_ops)
+        return tf.estimator.EstimatorSpec(mode=mode, predictions={"age": ages})
+    loss = tf.losses.mean_squared_error(labels, ages)
+    step = tf.train.GradientDescentOptimizer(params["rate"]).minimize(loss, global_step=tf.train.get_global_step())
+    rmse = tf.metrics.root_mean_squared_error(tf.cast(labels, tf.float64), ages)
+    return tf.estimator.EstimatorSpec(mode=mode, loss=loss, train_op=step, eval_metric_ops={"rmse": rmse})
 
 
-def main(unused_argv):
-    training_set, test_set, prediction_set = load_sets()
-
-    model_params = {"learning_rate": LEARNING_RATE}
-
-    nn = tf.estimator.Estimator(model_fn=model_fn, params=model_params,
-                                model_dir=FLAGS.model_dir)
-
-    train_input_fn = tf.estimator.inputs.numpy_input_fn(
-        x={"x": np.array(training_set.data)},
-        y=np.array(training_set.target),
-        num_epochs=None,
-        shuffle=True)
-
-    nn.train(input_fn=train_input_fn, steps=500)
-
-    test_input_fn = tf.estimator.inputs.numpy_input_fn(
-        x={"x": np.array(test_set.data)},
-        y=np.array(test_set.target),
-        num_epochs=1,
-        shuffle=False)
-
-    ev = nn.evaluate(input_fn=test_input_fn)
-    print("Loss: %s" % ev["loss"])
-    print("Root Mean Squared Error: %s" % ev["rmse"])
-
-    predict_input_fn = tf.estimator.inputs.numpy_input_fn(
-        x={"x": prediction_set.data},
-        num_epochs=1,
-        shuffle=False)
-    predictions = nn.predict(input_fn=predict_input_fn)
-    for i, p in enumerate(predictions):
-        print("Prediction %s: %s" % (i + 1, p["ages"]))
+def main(_):
+    estimator = tf.estimator.Estimator(model_fn=age_model, params={"rate": 0.001}, model_dir=ARGS.model_dir)
+    train_x, train_y = measured(800, 0)
+    estimator.train(tf.estimator.inputs.numpy_input_fn({"shell": train_x}, train_y, num_epochs=None,
+                                                       shuffle=True), steps=500)
+    test_x, test_y = measured(200, 1)
+    result = estimator.evaluate(tf.estimator.inputs.numpy_input_fn({"shell": test_x}, test_y, num_epochs=1,
+                                                                   shuffle=False))
+    print("evaluation: mse %s, rmse %s" % (result["loss"], result["rmse"]))
+    new_x, _ = measured(7, 2)
+    for number, guess in enumerate(estimator.predict(
+            tf.estimator.inputs.numpy_input_fn({"shell": new_x}, num_epochs=1, shuffle=False))):
+        print("shell %d is about %s years" % (number, guess["age"]))
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser()
-    parser.register("type", "bool", lambda v: v.lower() == "true")
-    parser.add_argument(
-        "--model_dir", type=str, default=None, help="checkpoint directory (default: a temporary one)")
-    FLAGS, unparsed = parser.parse_known_args()
-    tf.app.run(main=main, argv=[sys.argv[0]] + unparsed)
+    tf.logging.set_verbosity(tf.logging.INFO)
+    parser = argparse.ArgumentParser(description="abalone ages by a custom Estimator")
+    parser.add_argument("--model_dir", default=None, help="where checkpoints go (default: a temporary folder)")
+    ARGS, rest = parser.parse_known_args()
+    tf.app.run(main=main, argv=[sys.argv[0]] + rest)

@@ -1,80 +1,38 @@
-# Mirrors aymericdamien/TensorFlow-Examples: examples/3_NeuralNetworks/autoencoder.py
-"""A two-layer sigmoid auto-encoder of raw variables trained with RMSProp on the mean squared error.
-
-Changed from the original: synthetic MNIST-shaped data, 300 steps, and the matplotlib figure of original and
-reconstructed digits is replaced by printing the test reconstruction error.
-"""
-from __future__ import division, print_function, absolute_import
-
+"""An auto-encoder built from raw tf.Variables (tf.random_normal starts) and tf.nn.sigmoid layers: 784 pixels
+squeezed to a 128-wide code and expanded back, trained with tf.train.RMSPropOptimizer on the mean squared error
+of the reconstruction, fed batch by batch through a placeholder; the code's static shape keeps its None batch."""
 import numpy as np
 import tensorflow as tf
 
 import corpus_data
 
-mnist = corpus_data.mnist(one_hot=True)
-
-learning_rate = 0.01
-num_steps = 300
-batch_size = 256
-
-display_step = 50
-examples_to_show = 10
-
-num_hidden_1 = 256
-num_hidden_2 = 128
-num_input = 784
-
-X = tf.placeholder("float", [None, num_input])
-
-weights = {
-    'encoder_h1': tf.Variable(tf.random_normal([num_input, num_hidden_1])),
-    'encoder_h2': tf.Variable(tf.random_normal([num_hidden_1, num_hidden_2])),
-    'decoder_h1': tf.Variable(tf.random_normal([num_hidden_2, num_hidden_1])),
-    'decoder_h2': tf.Variable(tf.random_normal([num_hidden_1, num_input])),
-}
-biases = {
-    'encoder_b1': tf.Variable(tf.random_normal([num_hidden_1])),
-    'encoder_b2': tf.Variable(tf.random_normal([num_hidden_2])),
-    'decoder_b1': tf.Variable(tf.random_normal([num_hidden_1])),
-    'decoder_b2': tf.Variable(tf.random_normal([num_input])),
-}
+PIXELS, WIDTHS = 784, (256, 128)
+STEPS, BATCH, REPORT_EVERY, SHOWN = 300, 256, 50, 10
 
 
-def encoder(x):
-    layer_1 = tf.nn.sigmoid(tf.add(tf.matmul(x, weights['encoder_h1']), biases['encoder_b1']))
-    layer_2 = tf.nn.sigmoid(tf.add(tf.matmul(layer_1, weights['encoder_h2']), biases['encoder_b2']))
-    return layer_2
+def sigmoid_stack(inputs, sizes):
+    """Dense sigmoid layers of fresh variables, one per entry of `sizes`."""
+    for size in sizes:
+        kernel = tf.Variable(tf.random_normal([inputs.get_shape().as_list()[1], size]))
+        inputs = tf.nn.sigmoid(tf.matmul(inputs, kernel) + tf.Variable(tf.random_normal([size])))
+    return inputs
 
 
-def decoder(x):
-    layer_1 = tf.nn.sigmoid(tf.add(tf.matmul(x, weights['decoder_h1']), biases['decoder_b1']))
-    layer_2 = tf.nn.sigmoid(tf.add(tf.matmul(layer_1, weights['decoder_h2']), biases['decoder_b2']))
-    return layer_2
+images = tf.placeholder(tf.float32, [None, PIXELS])
+code = sigmoid_stack(images, WIDTHS)
+rebuilt = sigmoid_stack(code, WIDTHS[-2::-1] + (PIXELS,))
+error = tf.reduce_mean(tf.square(images - rebuilt))
+learn = tf.train.RMSPropOptimizer(0.01).minimize(error)
 
-
-encoder_op = encoder(X)
-decoder_op = decoder(encoder_op)
-
-y_pred = decoder_op
-y_true = X
-
-loss = tf.reduce_mean(tf.pow(y_true - y_pred, 2))
-optimizer = tf.train.RMSPropOptimizer(learning_rate).minimize(loss)
-
-init = tf.global_variables_initializer()
-
-with tf.Session() as sess:
-
-    sess.run(init)
-
-    for i in range(1, num_steps + 1):
-        batch_x, _ = mnist.train.next_batch(batch_size)
-
-        _, l = sess.run([optimizer, loss], feed_dict={X: batch_x})
-        if i % display_step == 0 or i == 1:
-            print('Step %i: Minibatch Loss: %f' % (i, l))
-
-    batch_x, _ = mnist.test.next_batch(examples_to_show)
-    g = sess.run(decoder_op, feed_dict={X: batch_x})
-    print("Reconstruction error on %d test images: %f" % (examples_to_show, np.mean((g - batch_x) ** 2)))
-    print("Code width:", encoder_op.get_shape().as_list())
+digits = corpus_data.mnist(one_hot=True)
+with tf.Session() as session:
+    session.run(tf.global_variables_initializer())
+    for step in range(1, STEPS + 1):
+        batch, _ = digits.train.next_batch(BATCH)
+        _, value = session.run([learn, error], {images: batch})
+        if step == 1 or step % REPORT_EVERY == 0:
+            print("step %d reconstruction loss %.5f" % (step, value))
+    held_out, _ = digits.test.next_batch(SHOWN)
+    copies = session.run(rebuilt, {images: held_out})
+    print("held-out squared error over %d images: %.5f" % (SHOWN, np.mean((copies - held_out) ** 2)))
+    print("code shape:", code.get_shape().as_list())

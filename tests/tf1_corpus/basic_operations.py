@@ -1,32 +1,23 @@
-# Mirrors aymericdamien/TensorFlow-Examples: examples/1_Introduction/basic_operations.py
-"""Constants, placeholders fed through feed_dict, and a matrix product."""
-from __future__ import print_function
-
+"""Arithmetic on constants, on int16 placeholders fed through feed_dict (the fetch keeps the int16 dtype), and
+a [1, 2] x [2, 1] tf.matmul of float constants."""
 import tensorflow as tf
 
-a = tf.constant(3)
-b = tf.constant(4)
+six, two = tf.constant(6), tf.constant(2)
+with tf.Session() as session:
+    print("sum of constants: %d" % session.run(six + two))
+    print("product of constants: %d" % session.run(six * two))
 
-with tf.Session() as sess:
-    print("a=3, b=4")
-    print("Addition with constants: %i" % sess.run(a + b))
-    print("Multiplication with constants: %i" % sess.run(a * b))
+left = tf.placeholder(tf.int16, name="left")
+right = tf.placeholder(tf.int16, name="right")
+total, product = tf.add(left, right), tf.multiply(left, right)
+feed = {left: 4, right: 9}
+with tf.Session() as session:
+    got_total, got_product = session.run([total, product], feed_dict=feed)
+    print("sum of fed values: %d" % got_total)
+    print("product of fed values: %d" % got_product)
+    print("fed sum dtype:", got_total.dtype)
 
-a = tf.placeholder(tf.int16)
-b = tf.placeholder(tf.int16)
-
-add = tf.add(a, b)
-mul = tf.multiply(a, b)
-
-with tf.Session() as sess:
-    print("Addition with variables: %i" % sess.run(add, feed_dict={a: 5, b: 7}))
-    print("Multiplication with variables: %i" % sess.run(mul, feed_dict={a: 5, b: 7}))
-    print("dtype of the sum:", sess.run(add, feed_dict={a: 5, b: 7}).dtype)
-
-matrix1 = tf.constant([[3., 3.]])
-matrix2 = tf.constant([[2.], [2.]])
-product = tf.matmul(matrix1, matrix2)
-
-with tf.Session() as sess:
-    result = sess.run(product)
-    print(result)
+row = tf.constant([[1.5, 2.0]])
+column = tf.constant([[4.0], [3.0]])
+with tf.Session() as session:
+    print(session.run(tf.matmul(row, column)))

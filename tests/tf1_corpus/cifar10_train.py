@@ -1,316 +1,174 @@
-# Mirrors tensorflow/models: tutorials/image/cifar10/cifar10_train.py with cifar10.py and cifar10_input.py
-"""CIFAR-10 training as the tutorial writes it: tf.app.flags, a tf.data input pipeline with per-image
-distortions in Dataset.map (random_crop, random_flip_left_right, random_brightness, random_contrast,
-per_image_standardization), variables on /cpu:0 through get_variable and weight decay in a 'losses'
-collection, conv2d/max_pool/lrn layers, activation summaries with zero_fraction, loss averages by
-ExponentialMovingAverage, exponential_decay with staircase, gradient histograms, variable moving averages,
-train_op as a no_op under control dependencies, and a MonitoredTrainingSession with StopAtStepHook,
-NanTensorHook and a custom SessionRunHook logger.
-
-Changed from the original: synthetic 16x16 colour images instead of the CIFAR-10 download (a Dataset made
-from_tensor_slices of a dict, as cifar10_input's tfds dataset yields dicts), cropped to 12x12 (32 to 24 in the
-original); batches with drop_remainder=True so that they keep the static batch size the queue-based
-pipeline gave `tf.reshape(pool2, [FLAGS.batch_size, -1])`; 16/16 filters and 48/24 local units (64/64,
-384/192); 32 images a batch; 60 steps.
-"""
-from __future__ import absolute_import
-from __future__ import division
-from __future__ import print_function
-
-from datetime import datetime
+"""A small colour-image classifier, from input pipeline to checkpoints, in the TF1 idioms of a full training
+script:
+- flags by tf.app.flags, the train directory emptied and made with tf.gfile, then tf.app.run;
+- a tf.data pipeline over a dict of numpy arrays whose Dataset.map distorts each image (tf.random_crop,
+  random_flip_left_right, random_brightness, random_contrast, per_image_standardization) under a name scope,
+  with prefetch, repeat, batch(drop_remainder=True) for a static batch size, and a tf.summary.image;
+- variables made by tf.get_variable on /cpu:0, weight decay joined to a 'losses' collection and summed by
+  tf.add_n; conv2d/bias_add/relu, max_pool and lrn stages; relu ops named after their variable scope, with
+  histogram and tf.nn.zero_fraction summaries;
+- loss summaries raw and smoothed by an ExponentialMovingAverage, a staircase exponential_decay learning rate,
+  compute_gradients under control dependencies, variable and gradient histograms, moving averages of the
+  variables, and the training step as a tf.no_op depending on all of it;
+- a MonitoredTrainingSession with a checkpoint_dir, StopAtStepHook, NanTensorHook and a SessionRunHook of our
+  own that asks for the loss in before_run and prints it every few steps.
+Summary names follow TF1's uniquifying: a summary named like an existing op gets a `_1`."""
 import re
 import time
+from datetime import datetime
 
 import tensorflow as tf
 
 import corpus_data
 
 FLAGS = tf.app.flags.FLAGS
+tf.app.flags.DEFINE_string("train_dir", "/tmp/colour_train", "where checkpoints and events go")
+tf.app.flags.DEFINE_integer("batch_size", 32, "images per step")
+tf.app.flags.DEFINE_integer("max_steps", 60, "the global step at which training stops")
+tf.app.flags.DEFINE_integer("log_every", 10, "steps between printed losses")
+tf.app.flags.DEFINE_boolean("log_device_placement", False, "let the session log op placement")
 
-tf.app.flags.DEFINE_integer('batch_size', 32,
-                            """Images per step.""")
-tf.app.flags.DEFINE_string('data_dir', '/tmp/cifar10_data',
-                           """Unused: the images are made in the program.""")
-tf.app.flags.DEFINE_boolean('use_fp16', False,
-                            """Half-precision variables and inputs.""")
-tf.app.flags.DEFINE_string('train_dir', '/tmp/cifar10_train',
-                           """Checkpoints and event files go here.""")
-tf.app.flags.DEFINE_integer('max_steps', 60,
-                            """Global step to stop at.""")
-tf.app.flags.DEFINE_boolean('log_device_placement', False,
-                            """Have the session log where ops run.""")
-tf.app.flags.DEFINE_integer('log_frequency', 10,
-                            """Print the loss every this many steps.""")
-
-IMAGE_SIZE = 12
-NUM_CLASSES = 10
-NUM_EXAMPLES_PER_EPOCH_FOR_TRAIN = 640
-NUM_EXAMPLES_PER_EPOCH_FOR_EVAL = 200
+CROP, CLASSES, TRAIN_IMAGES = 12, 10, 640
+DECAY_EPOCHS, DECAY_FACTOR, START_RATE, AVERAGE_DECAY = 350.0, 0.1, 0.1, 0.9999
 
 
-class DataPreprocessor(object):
-    """Per-image preprocessing for Dataset.map: random distortions when training, a centre crop else."""
-
-    def __init__(self, distords):
-        self._distords = distords
-
-    def __call__(self, record):
-        img = record['image']
-        img = tf.cast(img, tf.float32)
-        if self._distords:
-            img = tf.random_crop(img, [IMAGE_SIZE, IMAGE_SIZE, 3])
-            img = tf.image.random_flip_left_right(img)
-            img = tf.image.random_brightness(img, max_delta=63)
-            img = tf.image.random_contrast(img, lower=0.2, upper=1.8)
-        else:
-            img = tf.image.resize_image_with_crop_or_pad(img, IMAGE_SIZE, IMAGE_SIZE)
-        img = tf.image.per_image_standardization(img)
-        return dict(input=img, target=record['label'])
+def distort(record):
+    image = tf.cast(record["pixels"], tf.float32)
+    image = tf.image.random_flip_left_right(tf.random_crop(image, [CROP, CROP, 3]))
+    image = tf.image.random_contrast(tf.image.random_brightness(image, max_delta=63), lower=0.2, upper=1.8)
+    return {"image": tf.image.per_image_standardization(image), "label": record["label"]}
 
 
-def _get_images_labels(batch_size, split, distords=False):
-    """Batches of (images, labels) from an iterator over the split, with an image summary."""
-    images, labels = corpus_data.cifar(NUM_EXAMPLES_PER_EPOCH_FOR_TRAIN if split == 'train'
-                                       else NUM_EXAMPLES_PER_EPOCH_FOR_EVAL, seed=0 if split == 'train' else 1)
-    dataset = tf.data.Dataset.from_tensor_slices({'image': images, 'label': labels})
-    scope = 'data_augmentation' if distords else 'input'
-    with tf.name_scope(scope):
-        dataset = dataset.map(DataPreprocessor(distords), num_parallel_calls=10)
-    dataset = dataset.prefetch(-1)
-    dataset = dataset.repeat().batch(batch_size, drop_remainder=True)
-    iterator = dataset.make_one_shot_iterator()
-    images_labels = iterator.get_next()
-    images, labels = images_labels['input'], images_labels['target']
-    tf.summary.image('images', images)
-    return images, labels
+def training_batches():
+    pixels, labels = corpus_data.cifar(TRAIN_IMAGES, seed=0)
+    dataset = tf.data.Dataset.from_tensor_slices({"pixels": pixels, "label": labels})
+    with tf.name_scope("distort"):
+        dataset = dataset.map(distort, num_parallel_calls=4)
+    batch = dataset.prefetch(-1).repeat().batch(FLAGS.batch_size, drop_remainder=True) \
+        .make_one_shot_iterator().get_next()
+    tf.summary.image("batch", batch["image"])
+    return batch["image"], batch["label"]
 
 
-MOVING_AVERAGE_DECAY = 0.9999
-NUM_EPOCHS_PER_DECAY = 350.0
-LEARNING_RATE_DECAY_FACTOR = 0.1
-INITIAL_LEARNING_RATE = 0.1
-
-TOWER_NAME = 'tower'
-
-
-def _activation_summary(x):
-    """Histogram and zero fraction of an activation, named without any tower prefix."""
-    tensor_name = re.sub('%s_[0-9]*/' % TOWER_NAME, '', x.op.name)
-    tf.summary.histogram(tensor_name + '/activations', x)
-    tf.summary.scalar(tensor_name + '/sparsity',
-                      tf.nn.zero_fraction(x))
+def watch(activation):
+    """Histogram and sparsity of an activation, its name freed of any tower prefix."""
+    name = re.sub("tower_[0-9]*/", "", activation.op.name)
+    tf.summary.histogram(name + "/activations", activation)
+    tf.summary.scalar(name + "/sparsity", tf.nn.zero_fraction(activation))
 
 
-def _variable_on_cpu(name, shape, initializer):
-    """get_variable pinned to the CPU."""
-    with tf.device('/cpu:0'):
-        dtype = tf.float16 if FLAGS.use_fp16 else tf.float32
-        var = tf.get_variable(name, shape, initializer=initializer, dtype=dtype)
-    return var
+def cpu_variable(name, shape, initializer):
+    with tf.device("/cpu:0"):
+        return tf.get_variable(name, shape, initializer=initializer, dtype=tf.float32)
 
 
-def _variable_with_weight_decay(name, shape, stddev, wd):
-    """A truncated-normal variable whose L2 norm times wd, if wd is given, joins the 'losses' collection."""
-    dtype = tf.float16 if FLAGS.use_fp16 else tf.float32
-    var = _variable_on_cpu(
-        name,
-        shape,
-        tf.truncated_normal_initializer(stddev=stddev, dtype=dtype))
-    if wd is not None:
-        weight_decay = tf.multiply(tf.nn.l2_loss(var), wd, name='weight_loss')
-        tf.add_to_collection('losses', weight_decay)
-    return var
+def kernel(shape, stddev, decay=None):
+    made = cpu_variable("kernel", shape, tf.truncated_normal_initializer(stddev=stddev))
+    if decay is not None:
+        tf.add_to_collection("losses", tf.multiply(tf.nn.l2_loss(made), decay, name="decay"))
+    return made
 
 
-def distorted_inputs():
-    """Training batches with random distortions."""
-    images, labels = _get_images_labels(FLAGS.batch_size, 'train', distords=True)
-    if FLAGS.use_fp16:
-        images = tf.cast(images, tf.float16)
-        labels = tf.cast(labels, tf.float16)
-    return images, labels
+def conv_stage(name, inputs, filters, bias, pool_first):
+    with tf.variable_scope(name) as scope:
+        maps = tf.nn.conv2d(inputs, kernel([5, 5, inputs.shape[-1].value, filters], 5e-2), [1, 1, 1, 1], "SAME")
+        maps = tf.nn.relu(tf.nn.bias_add(maps, cpu_variable("bias", [filters], tf.constant_initializer(bias))),
+                          name=scope.name)
+        watch(maps)
+    pool = lambda x: tf.nn.max_pool(x, [1, 3, 3, 1], [1, 2, 2, 1], "SAME", name=name + "_pool")  # noqa: E731
+    norm = lambda x: tf.nn.lrn(x, 4, bias=1.0, alpha=0.001 / 9.0, beta=0.75, name=name + "_norm")  # noqa: E731
+    return norm(pool(maps)) if pool_first else pool(norm(maps))
 
 
-def inference(images):
-    """Two conv/pool/lrn stages, two relu layers and a linear one: the logits."""
-    with tf.variable_scope('conv1') as scope:
-        kernel = _variable_with_weight_decay('weights',
-                                             shape=[5, 5, 3, 16],
-                                             stddev=5e-2,
-                                             wd=None)
-        conv = tf.nn.conv2d(images, kernel, [1, 1, 1, 1], padding='SAME')
-        biases = _variable_on_cpu('biases', [16], tf.constant_initializer(0.0))
-        pre_activation = tf.nn.bias_add(conv, biases)
-        conv1 = tf.nn.relu(pre_activation, name=scope.name)
-        _activation_summary(conv1)
-
-    pool1 = tf.nn.max_pool(conv1, ksize=[1, 3, 3, 1], strides=[1, 2, 2, 1],
-                           padding='SAME', name='pool1')
-    norm1 = tf.nn.lrn(pool1, 4, bias=1.0, alpha=0.001 / 9.0, beta=0.75,
-                      name='norm1')
-
-    with tf.variable_scope('conv2') as scope:
-        kernel = _variable_with_weight_decay('weights',
-                                             shape=[5, 5, 16, 16],
-                                             stddev=5e-2,
-                                             wd=None)
-        conv = tf.nn.conv2d(norm1, kernel, [1, 1, 1, 1], padding='SAME')
-        biases = _variable_on_cpu('biases', [16], tf.constant_initializer(0.1))
-        pre_activation = tf.nn.bias_add(conv, biases)
-        conv2 = tf.nn.relu(pre_activation, name=scope.name)
-        _activation_summary(conv2)
-
-    norm2 = tf.nn.lrn(conv2, 4, bias=1.0, alpha=0.001 / 9.0, beta=0.75,
-                      name='norm2')
-    pool2 = tf.nn.max_pool(norm2, ksize=[1, 3, 3, 1],
-                           strides=[1, 2, 2, 1], padding='SAME', name='pool2')
-
-    with tf.variable_scope('local3') as scope:
-        reshape = tf.reshape(pool2, [FLAGS.batch_size, -1])
-        dim = reshape.get_shape()[1].value
-        weights = _variable_with_weight_decay('weights', shape=[dim, 48],
-                                              stddev=0.04, wd=0.004)
-        biases = _variable_on_cpu('biases', [48], tf.constant_initializer(0.1))
-        local3 = tf.nn.relu(tf.matmul(reshape, weights) + biases, name=scope.name)
-        _activation_summary(local3)
-
-    with tf.variable_scope('local4') as scope:
-        weights = _variable_with_weight_decay('weights', shape=[48, 24],
-                                              stddev=0.04, wd=0.004)
-        biases = _variable_on_cpu('biases', [24], tf.constant_initializer(0.1))
-        local4 = tf.nn.relu(tf.matmul(local3, weights) + biases, name=scope.name)
-        _activation_summary(local4)
-
-    with tf.variable_scope('softmax_linear') as scope:
-        weights = _variable_with_weight_decay('weights', [24, NUM_CLASSES],
-                                              stddev=1 / 24.0, wd=None)
-        biases = _variable_on_cpu('biases', [NUM_CLASSES],
-                                  tf.constant_initializer(0.0))
-        softmax_linear = tf.add(tf.matmul(local4, weights), biases, name=scope.name)
-        _activation_summary(softmax_linear)
-
-    return softmax_linear
+def dense(name, inputs, units, stddev, decay, relu=True):
+    with tf.variable_scope(name) as scope:
+        weights = kernel([inputs.shape[1].value, units], stddev, decay)
+        bias = cpu_variable("bias", [units], tf.constant_initializer(0.1 if relu else 0.0))
+        out = (tf.nn.relu(tf.matmul(inputs, weights) + bias, name=scope.name) if relu
+               else tf.add(tf.matmul(inputs, weights), bias, name=scope.name))
+        watch(out)
+    return out
 
 
-def loss(logits, labels):
-    """Mean cross entropy plus every weight-decay term."""
-    labels = tf.cast(labels, tf.int64)
-    cross_entropy = tf.nn.sparse_softmax_cross_entropy_with_logits(
-        labels=labels, logits=logits, name='cross_entropy_per_example')
-    cross_entropy_mean = tf.reduce_mean(cross_entropy, name='cross_entropy')
-    tf.add_to_collection('losses', cross_entropy_mean)
-
-    return tf.add_n(tf.get_collection('losses'), name='total_loss')
+def logits_of(images):
+    maps = conv_stage("stage2", conv_stage("stage1", images, 16, 0.0, pool_first=True), 16, 0.1, pool_first=False)
+    flat = tf.reshape(maps, [FLAGS.batch_size, -1])
+    hidden = dense("hidden2", dense("hidden1", flat, 48, 0.04, 0.004), 24, 0.04, 0.004)
+    return dense("logits", hidden, CLASSES, 1 / 24.0, None, relu=False)
 
 
-def _add_loss_summaries(total_loss):
-    """Raw and moving-average summaries of each loss; returns the averaging op."""
-    loss_averages = tf.train.ExponentialMovingAverage(0.9, name='avg')
-    losses = tf.get_collection('losses')
-    loss_averages_op = loss_averages.apply(losses + [total_loss])
-
-    for l in losses + [total_loss]:
-        tf.summary.scalar(l.op.name + ' (raw)', l)
-        tf.summary.scalar(l.op.name, loss_averages.average(l))
-
-    return loss_averages_op
+def total_loss(logits, labels):
+    per_image = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.cast(labels, tf.int64), logits=logits)
+    tf.add_to_collection("losses", tf.reduce_mean(per_image, name="mean_xent"))
+    return tf.add_n(tf.get_collection("losses"), name="total")
 
 
-def train(total_loss, global_step):
-    """SGD with a decaying rate, histograms, and moving averages of the variables: the train op."""
-    num_batches_per_epoch = NUM_EXAMPLES_PER_EPOCH_FOR_TRAIN / FLAGS.batch_size
-    decay_steps = int(num_batches_per_epoch * NUM_EPOCHS_PER_DECAY)
+def training_step(loss, global_step):
+    decay_steps = int(TRAIN_IMAGES / FLAGS.batch_size * DECAY_EPOCHS)
+    rate = tf.train.exponential_decay(START_RATE, global_step, decay_steps, DECAY_FACTOR, staircase=True)
+    tf.summary.scalar("lr", rate)
 
-    lr = tf.train.exponential_decay(INITIAL_LEARNING_RATE,
-                                    global_step,
-                                    decay_steps,
-                                    LEARNING_RATE_DECAY_FACTOR,
-                                    staircase=True)
-    tf.summary.scalar('learning_rate', lr)
+    smoother = tf.train.ExponentialMovingAverage(0.9, name="smoothed")
+    parts = tf.get_collection("losses") + [loss]
+    smoothing = smoother.apply(parts)
+    for part in parts:
+        tf.summary.scalar(part.op.name + " (raw)", part)
+        tf.summary.scalar(part.op.name, smoother.average(part))
 
-    loss_averages_op = _add_loss_summaries(total_loss)
+    with tf.control_dependencies([smoothing]):
+        optimizer = tf.train.GradientDescentOptimizer(rate)
+        gradients = optimizer.compute_gradients(loss)
+    apply = optimizer.apply_gradients(gradients, global_step=global_step)
+    for variable in tf.trainable_variables():
+        tf.summary.histogram(variable.op.name, variable)
+    for gradient, variable in gradients:
+        if gradient is not None:
+            tf.summary.histogram(variable.op.name + "/gradients", gradient)
 
-    with tf.control_dependencies([loss_averages_op]):
-        opt = tf.train.GradientDescentOptimizer(lr)
-        grads = opt.compute_gradients(total_loss)
-
-    apply_gradient_op = opt.apply_gradients(grads, global_step=global_step)
-
-    for var in tf.trainable_variables():
-        tf.summary.histogram(var.op.name, var)
-
-    for grad, var in grads:
-        if grad is not None:
-            tf.summary.histogram(var.op.name + '/gradients', grad)
-
-    variable_averages = tf.train.ExponentialMovingAverage(
-        MOVING_AVERAGE_DECAY, global_step)
-    with tf.control_dependencies([apply_gradient_op]):
-        variables_averages_op = variable_averages.apply(tf.trainable_variables())
-
-    with tf.control_dependencies([apply_gradient_op, variables_averages_op]):
-        train_op = tf.no_op(name='train')
-
-    return train_op
+    with tf.control_dependencies([apply]):
+        averaged = tf.train.ExponentialMovingAverage(AVERAGE_DECAY, global_step).apply(tf.trainable_variables())
+    with tf.control_dependencies([apply, averaged]):
+        return tf.no_op(name="step")
 
 
-def train_model():
-    """Builds the graph and trains it in a MonitoredTrainingSession."""
-    with tf.Graph().as_default():
-        global_step = tf.train.get_or_create_global_step()
+class PrintLoss(tf.train.SessionRunHook):
+    """Fetches `loss` beside every run and prints it, with the speed, every FLAGS.log_every runs."""
 
-        with tf.device('/cpu:0'):
-            images, labels = distorted_inputs()
+    def __init__(self, loss):
+        self.loss = loss
 
-        logits = inference(images)
+    def begin(self):
+        self.runs, self.since = 0, time.time()
 
-        loss_ = loss(logits, labels)
+    def before_run(self, run_context):
+        return tf.train.SessionRunArgs(self.loss)
 
-        train_op = train(loss_, global_step)
-
-        class _LoggerHook(tf.train.SessionRunHook):
-            """Prints the loss and the speed every log_frequency steps."""
-
-            def begin(self):
-                self._step = -1
-                self._start_time = time.time()
-
-            def before_run(self, run_context):
-                self._step += 1
-                return tf.train.SessionRunArgs(loss_)
-
-            def after_run(self, run_context, run_values):
-                if self._step % FLAGS.log_frequency == 0:
-                    current_time = time.time()
-                    duration = current_time - self._start_time
-                    self._start_time = current_time
-
-                    loss_value = run_values.results
-                    examples_per_sec = FLAGS.log_frequency * FLAGS.batch_size / duration
-                    sec_per_batch = float(duration / FLAGS.log_frequency)
-
-                    format_str = ('%s: step %d, loss = %.2f (%.1f examples/sec; %.3f '
-                                  'sec/batch)')
-                    print(format_str % (datetime.now(), self._step, loss_value,
-                                        examples_per_sec, sec_per_batch))
-
-        with tf.train.MonitoredTrainingSession(
-                checkpoint_dir=FLAGS.train_dir,
-                hooks=[tf.train.StopAtStepHook(last_step=FLAGS.max_steps),
-                       tf.train.NanTensorHook(loss_),
-                       _LoggerHook()],
-                config=tf.ConfigProto(
-                    log_device_placement=FLAGS.log_device_placement)) as mon_sess:
-            while not mon_sess.should_stop():
-                mon_sess.run(train_op)
+    def after_run(self, run_context, run_values):
+        if self.runs % FLAGS.log_every == 0:
+            now = time.time()
+            took, self.since = now - self.since, now
+            print("%s step %d: loss %.2f (%.1f images/s, %.3f s/batch)"
+                  % (datetime.now(), self.runs, run_values.results, FLAGS.log_every * FLAGS.batch_size / took,
+                     took / FLAGS.log_every))
+        self.runs += 1
 
 
-def main(argv=None):
+def main(_):
     if tf.gfile.Exists(FLAGS.train_dir):
         tf.gfile.DeleteRecursively(FLAGS.train_dir)
     tf.gfile.MakeDirs(FLAGS.train_dir)
-    train_model()
+    with tf.Graph().as_default():
+        global_step = tf.train.get_or_create_global_step()
+        with tf.device("/cpu:0"):
+            images, labels = training_batches()
+        loss = total_loss(logits_of(images), labels)
+        step = training_step(loss, global_step)
+        hooks = [tf.train.StopAtStepHook(last_step=FLAGS.max_steps), tf.train.NanTensorHook(loss), PrintLoss(loss)]
+        config = tf.ConfigProto(log_device_placement=FLAGS.log_device_placement)
+        with tf.train.MonitoredTrainingSession(checkpoint_dir=FLAGS.train_dir, hooks=hooks, config=config) as session:
+            while not session.should_stop():
+                session.run(step)
 
 
-if __name__ == '__main__':
+if __name__ == "__main__":
     tf.app.run()

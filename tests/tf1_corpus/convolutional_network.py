@@ -1,97 +1,47 @@
-# Mirrors aymericdamien/TensorFlow-Examples: examples/3_NeuralNetworks/convolutional_network.py
-"""A tf.layers CNN in an Estimator model_fn: a training and a test network sharing variables through
-variable_scope reuse, tf.contrib.layers.flatten, tf.metrics.accuracy, then predictions.
-
-Changed from the original: synthetic MNIST-shaped data, 8/16 filters and 64 dense units (32/64/1024 in the
-original), 100 steps of 64 images.
-"""
-from __future__ import division, print_function, absolute_import
-
-import numpy as np
+"""A tf.layers CNN inside a tf.estimator.Estimator model_fn. The model_fn builds the network twice under one
+tf.variable_scope -- a training copy with tf.layers.dropout active and an inference copy re-entering the scope
+with reuse=True -- so one set of variables serves both; it returns an EstimatorSpec per mode (PREDICT: classes
+only; else loss, Adam train_op on the global step, tf.metrics.accuracy). Input comes from
+tf.estimator.inputs.numpy_input_fn; train, evaluate, predict and get_variable_names are called in turn."""
 import tensorflow as tf
 
 import corpus_data
 
-mnist = corpus_data.mnist(one_hot=False)
-
-learning_rate = 0.001
-num_steps = 100
-batch_size = 64
-
-num_input = 784
-num_classes = 10
-dropout = 0.25
+CLASSES, DROP, BATCH, STEPS, SHOWN = 10, 0.25, 64, 100, 4
 
 
-def conv_net(x_dict, n_classes, dropout, reuse, is_training):
-    with tf.variable_scope('ConvNet', reuse=reuse):
-        x = x_dict['images']
-
-        x = tf.reshape(x, shape=[-1, 28, 28, 1])
-
-        conv1 = tf.layers.conv2d(x, 8, 5, activation=tf.nn.relu)
-        conv1 = tf.layers.max_pooling2d(conv1, 2, 2)
-
-        conv2 = tf.layers.conv2d(conv1, 16, 3, activation=tf.nn.relu)
-        conv2 = tf.layers.max_pooling2d(conv2, 2, 2)
-
-        fc1 = tf.contrib.layers.flatten(conv2)
-
-        fc1 = tf.layers.dense(fc1, 64)
-        fc1 = tf.layers.dropout(fc1, rate=dropout, training=is_training)
-
-        out = tf.layers.dense(fc1, n_classes)
-
-    return out
+def network(images, training, reuse):
+    with tf.variable_scope("ConvNet", reuse=reuse):
+        maps = tf.reshape(images, [-1, 28, 28, 1])
+        for filters, size in ((8, 5), (16, 3)):
+            maps = tf.layers.max_pooling2d(tf.layers.conv2d(maps, filters, size, activation=tf.nn.relu), 2, 2)
+        hidden = tf.layers.dense(tf.contrib.layers.flatten(maps), 64)
+        return tf.layers.dense(tf.layers.dropout(hidden, rate=DROP, training=training), CLASSES)
 
 
 def model_fn(features, labels, mode):
-    logits_train = conv_net(features, num_classes, dropout, reuse=False, is_training=True)
-    logits_test = conv_net(features, num_classes, dropout, reuse=True, is_training=False)
-
-    pred_classes = tf.argmax(logits_test, axis=1)
-    pred_probas = tf.nn.softmax(logits_test)
-
+    train_scores = network(features["pixels"], training=True, reuse=False)
+    classes = tf.argmax(network(features["pixels"], training=False, reuse=True), axis=1)
     if mode == tf.estimator.ModeKeys.PREDICT:
-        return tf.estimator.EstimatorSpec(mode, predictions=pred_classes)
-
-    loss_op = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
-        logits=logits_train, labels=tf.cast(labels, dtype=tf.int32)))
-    optimizer = tf.train.AdamOptimizer(learning_rate=learning_rate)
-    train_op = optimizer.minimize(loss_op, global_step=tf.train.get_global_step())
-
-    acc_op = tf.metrics.accuracy(labels=labels, predictions=pred_classes)
-
-    estim_specs = tf.estimator.EstimatorSpec(
-        mode=mode,
-        predictions=pred_classes,
-        loss=loss_op,
-        train_op=train_op,
-        eval_metric_ops={'accuracy': acc_op})
-
-    return estim_specs
+        return tf.estimator.EstimatorSpec(mode, predictions=classes)
+    loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
+        labels=tf.cast(labels, tf.int32), logits=train_scores))
+    step = tf.train.AdamOptimizer(0.001).minimize(loss, global_step=tf.train.get_global_step())
+    return tf.estimator.EstimatorSpec(mode, predictions=classes, loss=loss, train_op=step,
+                                      eval_metric_ops={"accuracy": tf.metrics.accuracy(labels, classes)})
 
 
-model = tf.estimator.Estimator(model_fn)
+def feed(images, labels=None, **options):
+    return tf.estimator.inputs.numpy_input_fn(x={"pixels": images}, y=labels, **options)
 
-input_fn = tf.estimator.inputs.numpy_input_fn(
-    x={'images': mnist.train.images}, y=mnist.train.labels,
-    batch_size=batch_size, num_epochs=None, shuffle=True)
-model.train(input_fn, steps=num_steps)
 
-input_fn = tf.estimator.inputs.numpy_input_fn(
-    x={'images': mnist.test.images}, y=mnist.test.labels,
-    batch_size=batch_size, shuffle=False)
-e = model.evaluate(input_fn)
-
-print("Testing Accuracy:", e['accuracy'])
-
-n_images = 4
-test_images = mnist.test.images[:n_images]
-input_fn = tf.estimator.inputs.numpy_input_fn(
-    x={'images': test_images}, shuffle=False)
-preds = list(model.predict(input_fn))
-
-for i in range(n_images):
-    print("Model prediction:", preds[i], "label:", mnist.test.labels[i])
-print("variables:", sorted(model.get_variable_names()))
+digits = corpus_data.mnist(one_hot=False)
+classifier = tf.estimator.Estimator(model_fn)
+classifier.train(feed(digits.train.images, digits.train.labels, batch_size=BATCH, num_epochs=None,
+                      shuffle=True), steps=STEPS)
+scores = classifier.evaluate(feed(digits.test.images, digits.test.labels, batch_size=BATCH, shuffle=False))
+print("held-out accuracy:", scores["accuracy"])
+guesses = classifier.predict(feed(digits.test.images[:SHOWN], shuffle=False))
+for guess, label in zip(guesses, digits.test.labels[:SHOWN]):
+    print("guessed %d for a %d" % (guess, label))
+print("variables:", sorted(classifier.get_variable_names()))

@@ -1,123 +1,59 @@
-# Mirrors aymericdamien/TensorFlow-Examples: examples/3_NeuralNetworks/dynamic_rnn.py
-"""Variable-length sequences: tf.contrib.rnn.static_rnn with sequence_length, then the last relevant output
-picked with tf.stack, tf.transpose, tf.range and tf.gather.
+"""Sequences of different lengths padded to one width: tf.contrib.rnn.static_rnn over tf.unstack'ed steps with a
+sequence_length placeholder, then each sequence's last real output picked out of the tf.stack'ed outputs with
+tf.transpose, tf.range, tf.reshape and tf.gather (flat index = row * width + length - 1), a raw-variable
+classifier on it, plain gradient descent, accuracy by tf.argmax/tf.equal."""
+import itertools
 
-Changed from the original: the toy data generator is seeded; 200 training steps of 128 sequences, with a
-display every 8 steps (always the same batch).
-"""
-from __future__ import print_function
-
-import random
-
+import numpy as np
 import tensorflow as tf
 
-
-class ToySequenceData(object):
-    """Sequences of 3 to max_seq_len values in [0, 1]: consecutive integers / max_value (label [1, 0]) or
-    random ones (label [0, 1]), zero-padded to max_seq_len, with their true lengths in `seqlen`."""
-    def __init__(self, n_samples=1000, max_seq_len=20, min_seq_len=3, max_value=1000):
-        self.data = []
-        self.labels = []
-        self.seqlen = []
-        for i in range(n_samples):
-            len_ = random.randint(min_seq_len, max_seq_len)
-            self.seqlen.append(len_)
-            if random.random() < .5:
-                rand_start = random.randint(0, max_value - len_)
-                s = [[float(i) / max_value] for i in range(rand_start, rand_start + len_)]
-                s += [[0.] for i in range(max_seq_len - len_)]
-                self.data.append(s)
-                self.labels.append([1., 0.])
-            else:
-                s = [[float(random.randint(0, max_value)) / max_value] for i in range(len_)]
-                s += [[0.] for i in range(max_seq_len - len_)]
-                self.data.append(s)
-                self.labels.append([0., 1.])
-        self.batch_id = 0
-
-    def next(self, batch_size):
-        """The next batch_size sequences, labels and lengths, wrapping around at the end."""
-        if self.batch_id == len(self.data):
-            self.batch_id = 0
-        batch_data = (self.data[self.batch_id:min(self.batch_id + batch_size, len(self.data))])
-        batch_labels = (self.labels[self.batch_id:min(self.batch_id + batch_size, len(self.data))])
-        batch_seqlen = (self.seqlen[self.batch_id:min(self.batch_id + batch_size, len(self.data))])
-        self.batch_id = min(self.batch_id + batch_size, len(self.data))
-        return batch_data, batch_labels, batch_seqlen
+WIDTH, UNITS, SHORTEST, TOP = 20, 64, 3, 1000
+STEPS, BATCH, REPORT_EVERY = 200, 128, 8
 
 
-learning_rate = 0.01
-training_steps = 200
-batch_size = 128
-display_step = 8
-
-seq_max_len = 20
-n_hidden = 64
-n_classes = 2
-
-random.seed(0)
-trainset = ToySequenceData(n_samples=1000, max_seq_len=seq_max_len)
-testset = ToySequenceData(n_samples=500, max_seq_len=seq_max_len)
-
-x = tf.placeholder("float", [None, seq_max_len, 1])
-y = tf.placeholder("float", [None, n_classes])
-seqlen = tf.placeholder(tf.int32, [None])
-
-weights = {
-    'out': tf.Variable(tf.random_normal([n_hidden, n_classes]))
-}
-biases = {
-    'out': tf.Variable(tf.random_normal([n_classes]))
-}
+def sequences(count, rng):
+    """Padded [count, WIDTH, 1] values, one-hot labels ([1, 0]: a run of consecutive integers / TOP, [0, 1]:
+    random integers / TOP) and true lengths."""
+    values, labels = np.zeros((count, WIDTH, 1), np.float32), np.zeros((count, 2), np.float32)
+    lengths = rng.randint(SHORTEST, WIDTH + 1, size=count)
+    for row, length in enumerate(lengths):
+        counting = rng.rand() < 0.5
+        start = rng.randint(0, TOP - length)
+        drawn = np.arange(start, start + length) if counting else rng.randint(0, TOP + 1, size=length)
+        values[row, :length, 0] = drawn / TOP
+        labels[row, 0 if counting else 1] = 1.0
+    return values, labels, lengths
 
 
-def dynamicRNN(x, seqlen, weights, biases):
+rng = np.random.RandomState(0)
+train, test = sequences(1000, rng), sequences(500, rng)
+slices = itertools.cycle([slice(i, i + BATCH) for i in range(0, 1000, BATCH)])  # 8 batches, the last short
+
+steps_in = tf.placeholder(tf.float32, [None, WIDTH, 1])
+truth = tf.placeholder(tf.float32, [None, 2])
+lengths = tf.placeholder(tf.int32, [None])
+
+outputs, _ = tf.contrib.rnn.static_rnn(tf.contrib.rnn.BasicLSTMCell(UNITS), tf.unstack(steps_in, WIDTH, 1),
+                                       dtype=tf.float32, sequence_length=lengths)
+by_row = tf.transpose(tf.stack(outputs), [1, 0, 2])  # [batch, WIDTH, UNITS]
+last = tf.gather(tf.reshape(by_row, [-1, UNITS]), tf.range(0, tf.shape(by_row)[0]) * WIDTH + lengths - 1)
+logits = tf.matmul(last, tf.Variable(tf.random_normal([UNITS, 2]))) + tf.Variable(tf.random_normal([2]))
+
+loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=truth, logits=logits))
+learn = tf.train.GradientDescentOptimizer(0.01).minimize(loss)
+accuracy = tf.reduce_mean(tf.cast(tf.equal(tf.argmax(logits, 1), tf.argmax(truth, 1)), tf.float32))
 
 
-    x = tf.unstack(x, seq_max_len, 1)
-
-    lstm_cell = tf.contrib.rnn.BasicLSTMCell(n_hidden)
-
-    outputs, states = tf.contrib.rnn.static_rnn(lstm_cell, x, dtype=tf.float32,
-                                                sequence_length=seqlen)
+def feed(data, part=slice(None)):
+    return {steps_in: data[0][part], truth: data[1][part], lengths: data[2][part]}
 
 
-    outputs = tf.stack(outputs)
-    outputs = tf.transpose(outputs, [1, 0, 2])
-
-    batch_size = tf.shape(outputs)[0]
-    index = tf.range(0, batch_size) * seq_max_len + (seqlen - 1)
-    outputs = tf.gather(tf.reshape(outputs, [-1, n_hidden]), index)
-
-    return tf.matmul(outputs, weights['out']) + biases['out']
-
-
-pred = dynamicRNN(x, seqlen, weights, biases)
-
-cost = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(logits=pred, labels=y))
-optimizer = tf.train.GradientDescentOptimizer(learning_rate=learning_rate).minimize(cost)
-
-correct_pred = tf.equal(tf.argmax(pred, 1), tf.argmax(y, 1))
-accuracy = tf.reduce_mean(tf.cast(correct_pred, tf.float32))
-
-init = tf.global_variables_initializer()
-
-with tf.Session() as sess:
-
-    sess.run(init)
-
-    for step in range(1, training_steps + 1):
-        batch_x, batch_y, batch_seqlen = trainset.next(batch_size)
-        sess.run(optimizer, feed_dict={x: batch_x, y: batch_y, seqlen: batch_seqlen})
-        if step % display_step == 0 or step == 1:
-            acc, loss = sess.run([accuracy, cost], feed_dict={x: batch_x, y: batch_y, seqlen: batch_seqlen})
-            print("Step " + str(step) + ", Minibatch Loss= " + "{:.6f}".format(loss) +
-                  ", Training Accuracy= " + "{:.5f}".format(acc))
-
-    print("Optimization Finished!")
-
-    test_data = testset.data
-    test_label = testset.labels
-    test_seqlen = testset.seqlen
-    print("Testing Accuracy:", sess.run(accuracy, feed_dict={x: test_data, y: test_label,
-                                                              seqlen: test_seqlen}))
+with tf.Session() as session:
+    session.run(tf.global_variables_initializer())
+    for step in range(1, STEPS + 1):
+        batch = feed(train, next(slices))
+        session.run(learn, batch)
+        if step == 1 or step % REPORT_EVERY == 0:
+            got_loss, got_accuracy = session.run([loss, accuracy], batch)
+            print("after step %d: batch loss %.6f, batch accuracy %.5f" % (step, got_loss, got_accuracy))
+    print("accuracy on held-out sequences: %.4f" % session.run(accuracy, feed(test)))

@@ -1,111 +1,57 @@
-# Mirrors aymericdamien/TensorFlow-Examples: examples/3_NeuralNetworks/gan.py
-"""A fully connected GAN of raw variables: Glorot-style init with a *tensor* stddev in tf.random_normal, one
-discriminator applied to real and generated images by sharing its weights dict, two Adam optimizers each
-with its own var_list.
-
-Changed from the original: synthetic MNIST-shaped data, 64 hidden units (256 in the original), 300 steps of
-64 images, and the matplotlib figure of generated digits is replaced by printing the discriminator's mean
-output on real and on generated images.
-"""
-from __future__ import division, print_function, absolute_import
-
+"""A fully connected GAN of raw variables. Kernels start from tf.random_normal whose stddev is itself a tensor
+(1 / tf.sqrt(fan_in / 2)); one discriminator's variables judge both the fed images and the generator's output;
+each player has its own tf.train.AdamOptimizer restricted by var_list; the two updates and both losses are
+fetched in one session.run."""
 import numpy as np
 import tensorflow as tf
 
 import corpus_data
 
-mnist = corpus_data.mnist(one_hot=True)
-
-num_steps = 300
-batch_size = 64
-learning_rate = 0.0002
-
-image_dim = 784
-gen_hidden_dim = 64
-disc_hidden_dim = 64
-noise_dim = 100
+NOISE, HIDDEN, PIXELS = 100, 64, 784
+STEPS, BATCH, REPORT_EVERY, SAMPLES = 300, 64, 100, 40
 
 
-def glorot_init(shape):
-    return tf.random_normal(shape=shape, stddev=1. / tf.sqrt(shape[0] / 2.))
+def make_layers(sizes):
+    """[(kernel, bias), ...] for consecutive widths in `sizes`, kernels scaled to their fan-in."""
+    return [(tf.Variable(tf.random_normal([fan_in, fan_out], stddev=1.0 / tf.sqrt(fan_in / 2.0))),
+             tf.Variable(tf.zeros([fan_out])))
+            for fan_in, fan_out in zip(sizes, sizes[1:])]
 
 
-weights = {
-    'gen_hidden1': tf.Variable(glorot_init([noise_dim, gen_hidden_dim])),
-    'gen_out': tf.Variable(glorot_init([gen_hidden_dim, image_dim])),
-    'disc_hidden1': tf.Variable(glorot_init([image_dim, disc_hidden_dim])),
-    'disc_out': tf.Variable(glorot_init([disc_hidden_dim, 1])),
-}
-biases = {
-    'gen_hidden1': tf.Variable(tf.zeros([gen_hidden_dim])),
-    'gen_out': tf.Variable(tf.zeros([image_dim])),
-    'disc_hidden1': tf.Variable(tf.zeros([disc_hidden_dim])),
-    'disc_out': tf.Variable(tf.zeros([1])),
-}
+def apply(layers, inputs):
+    """relu between the layers, a sigmoid after the last."""
+    (hidden_kernel, hidden_bias), (out_kernel, out_bias) = layers
+    hidden = tf.nn.relu(tf.matmul(inputs, hidden_kernel) + hidden_bias)
+    return tf.nn.sigmoid(tf.matmul(hidden, out_kernel) + out_bias)
 
 
-def generator(x):
-    hidden_layer = tf.matmul(x, weights['gen_hidden1'])
-    hidden_layer = tf.add(hidden_layer, biases['gen_hidden1'])
-    hidden_layer = tf.nn.relu(hidden_layer)
-    out_layer = tf.matmul(hidden_layer, weights['gen_out'])
-    out_layer = tf.add(out_layer, biases['gen_out'])
-    out_layer = tf.nn.sigmoid(out_layer)
-    return out_layer
+make = make_layers([NOISE, HIDDEN, PIXELS])
+judge = make_layers([PIXELS, HIDDEN, 1])
 
+noise = tf.placeholder(tf.float32, [None, NOISE], name="noise")
+shown = tf.placeholder(tf.float32, [None, PIXELS], name="shown")
+forged = apply(make, noise)
+score_shown, score_forged = apply(judge, shown), apply(judge, forged)
 
-def discriminator(x):
-    hidden_layer = tf.matmul(x, weights['disc_hidden1'])
-    hidden_layer = tf.add(hidden_layer, biases['disc_hidden1'])
-    hidden_layer = tf.nn.relu(hidden_layer)
-    out_layer = tf.matmul(hidden_layer, weights['disc_out'])
-    out_layer = tf.add(out_layer, biases['disc_out'])
-    out_layer = tf.nn.sigmoid(out_layer)
-    return out_layer
+maker_loss = -tf.reduce_mean(tf.log(score_forged))
+judge_loss = -tf.reduce_mean(tf.log(score_shown) + tf.log(1.0 - score_forged))
+flatten = lambda layers: [v for pair in layers for v in pair]  # noqa: E731
+train_maker = tf.train.AdamOptimizer(0.0002).minimize(maker_loss, var_list=flatten(make))
+train_judge = tf.train.AdamOptimizer(0.0002).minimize(judge_loss, var_list=flatten(judge))
 
-
-gen_input = tf.placeholder(tf.float32, shape=[None, noise_dim], name='input_noise')
-disc_input = tf.placeholder(tf.float32, shape=[None, image_dim], name='disc_input')
-
-gen_sample = generator(gen_input)
-
-disc_real = discriminator(disc_input)
-disc_fake = discriminator(gen_sample)
-
-gen_loss = -tf.reduce_mean(tf.log(disc_fake))
-disc_loss = -tf.reduce_mean(tf.log(disc_real) + tf.log(1. - disc_fake))
-
-optimizer_gen = tf.train.AdamOptimizer(learning_rate=learning_rate)
-optimizer_disc = tf.train.AdamOptimizer(learning_rate=learning_rate)
-
-gen_vars = [weights['gen_hidden1'], weights['gen_out'],
-            biases['gen_hidden1'], biases['gen_out']]
-disc_vars = [weights['disc_hidden1'], weights['disc_out'],
-             biases['disc_hidden1'], biases['disc_out']]
-
-train_gen = optimizer_gen.minimize(gen_loss, var_list=gen_vars)
-train_disc = optimizer_disc.minimize(disc_loss, var_list=disc_vars)
-
-init = tf.global_variables_initializer()
-
-with tf.Session() as sess:
-
-    sess.run(init)
-    print("disc_hidden1 init stddev: %.4f" % sess.run(weights['disc_hidden1']).std())
-
-    for i in range(1, num_steps + 1):
-        batch_x, _ = mnist.train.next_batch(batch_size)
-        z = np.random.uniform(-1., 1., size=[batch_size, noise_dim])
-
-        feed_dict = {disc_input: batch_x, gen_input: z}
-        _, _, gl, dl = sess.run([train_gen, train_disc, gen_loss, disc_loss], feed_dict=feed_dict)
-        if i % 100 == 0 or i == 1:
-            print('Step %i: Generator Loss: %f, Discriminator Loss: %f' % (i, gl, dl))
-
-    z = np.random.uniform(-1., 1., size=[40, noise_dim])
-    g = sess.run([gen_sample], feed_dict={gen_input: z})
-    g = np.reshape(g, (40, 28, 28, 1))
-    real = sess.run(disc_real, feed_dict={disc_input: mnist.test.images[:40]})
-    fake = sess.run(disc_real, feed_dict={disc_input: g.reshape(40, 784)})
-    print("D(real) mean: %f, D(generated) mean: %f" % (real.mean(), fake.mean()))
-    print("generated images in [0, 1]:", bool(g.min() >= 0 and g.max() <= 1), g.shape)
+digits = corpus_data.mnist(one_hot=True)
+with tf.Session() as session:
+    session.run(tf.global_variables_initializer())
+    print("judge's first kernel starts with stddev %.4f" % session.run(judge[0][0]).std())
+    for step in range(1, STEPS + 1):
+        real, _ = digits.train.next_batch(BATCH)
+        feed = {shown: real, noise: np.random.uniform(-1.0, 1.0, [BATCH, NOISE])}
+        _, _, m_loss, j_loss = session.run([train_maker, train_judge, maker_loss, judge_loss], feed)
+        if step == 1 or step % REPORT_EVERY == 0:
+            print("step %d: maker loss %.5f, judge loss %.5f" % (step, m_loss, j_loss))
+    fakes = session.run(forged, {noise: np.random.uniform(-1.0, 1.0, [SAMPLES, NOISE])})
+    on_real = session.run(score_shown, {shown: digits.test.images[:SAMPLES]})
+    on_fake = session.run(score_shown, {shown: fakes})
+    print("judge's mean score: real %.4f, forged %.4f" % (on_real.mean(), on_fake.mean()))
+    grid = fakes.reshape(SAMPLES, 28, 28, 1)
+    print("forged images within [0, 1]:", bool(0 <= grid.min() and grid.max() <= 1), grid.shape)

@@ -1,11 +1,9 @@
-# Mirrors aymericdamien/TensorFlow-Examples: examples/1_Introduction/helloworld.py
-"""A string constant run in a session (TF1 returns Python 3 `bytes`)."""
-from __future__ import print_function
-
+"""A tf.string constant fetched in a session: under Python 3 the fetch is `bytes`, decoded to print as text."""
 import tensorflow as tf
 
-hello = tf.constant('Hello, TensorFlow!')
-
-sess = tf.Session()
-print(sess.run(hello))
-print(sess.run(hello).decode())
+greeting = tf.constant("Hello, TensorFlow!")
+session = tf.Session()
+raw = session.run(greeting)
+print(raw)
+print(raw.decode("utf-8"))
+session.close()

@@ -1,134 +1,81 @@
-# Mirrors horovod/horovod: examples/tensorflow/tensorflow_mnist.py (TF1 graph mode, keras.datasets loader)
-"""Horovod data parallelism in TF1: keras.datasets.mnist.load_data per rank, a tf.layers CNN in
-variable_scopes, tf.losses.softmax_cross_entropy, hvd.DistributedOptimizer (op, gradient_predivide_factor),
-BroadcastGlobalVariablesHook, StopAtStepHook scaled by hvd.size(), LoggingTensorHook, GPU pinning in the
-ConfigProto, and a MonitoredTrainingSession checkpointing on rank 0 only.
-
-Changed from the original: 8/16 filters and 64 dense units (32/64 and 1024 in the original), 120 steps over
-all workers of 50 images. The MNIST files are whatever keras finds in its cache (~/.keras/datasets): the test
-puts a small synthetic MNIST there, since nothing can be downloaded.
-"""
+"""Horovod data parallelism in TF1 graph mode. Each rank reads its own file through
+tf.keras.datasets.mnist.load_data(path) (looked up in ~/.keras/datasets, made if missing), feeds shuffled batches
+from a Python generator into placeholders, and trains a tf.layers CNN (conv2d + max_pool stages in variable
+scopes, dense, dropout; tf.losses.softmax_cross_entropy on tf.one_hot labels). Adam's rate is scaled by
+hvd.size() (or local size for Adasum) and wrapped in hvd.DistributedOptimizer(op=..., gradient_predivide_factor=);
+a MonitoredTrainingSession runs with hvd.BroadcastGlobalVariablesHook(0), a StopAtStepHook whose last step is the
+total divided by hvd.size(), a LoggingTensorHook of a dict of tensors, a ConfigProto pinning the rank's GPU, and
+a checkpoint directory on rank 0 only."""
+import argparse
 import os
-import errno
+
+import numpy as np
 import tensorflow as tf
 import horovod.tensorflow as hvd
-import numpy as np
-import argparse
 
-from tensorflow import keras
+TOTAL_STEPS, BATCH = 120, 50
 
-layers = tf.layers
-
-tf.logging.set_verbosity(tf.logging.INFO)
-
-parser = argparse.ArgumentParser(description='Tensorflow MNIST Example')
-parser.add_argument('--use-adasum', action='store_true', default=False,
-                    help='reduce with Adasum instead of averaging')
-parser.add_argument('--gradient-predivide-factor', type=float, default=1.0,
-                    help='divide gradients by this before the sum')
-args = parser.parse_args()
+parser = argparse.ArgumentParser(description="Horovod CNN on digits")
+parser.add_argument("--use-adasum", action="store_true", help="combine gradients by Adasum, not by averaging")
+parser.add_argument("--gradient-predivide-factor", type=float, default=1.0,
+                    help="split the averaging's division between before and after the sum")
+options = parser.parse_args()
 
 
-def conv_model(feature, target, mode):
-    """Two conv/pool stages and a dense layer: (predicted classes, loss)."""
-    target = tf.one_hot(tf.cast(target, tf.int32), 10, 1, 0)
-
-    feature = tf.reshape(feature, [-1, 28, 28, 1])
-
-    with tf.variable_scope('conv_layer1'):
-        h_conv1 = layers.conv2d(feature, 8, kernel_size=[5, 5],
-                                activation=tf.nn.relu, padding="SAME")
-        h_pool1 = tf.nn.max_pool(
-            h_conv1, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding='SAME')
-
-    with tf.variable_scope('conv_layer2'):
-        h_conv2 = layers.conv2d(h_pool1, 16, kernel_size=[5, 5],
-                                activation=tf.nn.relu, padding="SAME")
-        h_pool2 = tf.nn.max_pool(
-            h_conv2, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding='SAME')
-        h_pool2_flat = tf.reshape(h_pool2, [-1, 7 * 7 * 16])
-
-    h_fc1 = layers.dropout(
-        layers.dense(h_pool2_flat, 64, activation=tf.nn.relu),
-        rate=0.5, training=mode == tf.estimator.ModeKeys.TRAIN)
-
-    logits = layers.dense(h_fc1, 10, activation=None)
-    loss = tf.losses.softmax_cross_entropy(target, logits)
-
+def classify(pixels, labels, training):
+    """(predicted class, loss) of a small CNN."""
+    maps = tf.reshape(pixels, [-1, 28, 28, 1])
+    for number, filters in enumerate((8, 16), start=1):
+        with tf.variable_scope("block%d" % number):
+            maps = tf.layers.conv2d(maps, filters, kernel_size=[5, 5], padding="SAME", activation=tf.nn.relu)
+            maps = tf.nn.max_pool(maps, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="SAME")
+    hidden = tf.layers.dense(tf.reshape(maps, [-1, 7 * 7 * 16]), 64, activation=tf.nn.relu)
+    logits = tf.layers.dense(tf.layers.dropout(hidden, rate=0.5, training=training), 10)
+    loss = tf.losses.softmax_cross_entropy(tf.one_hot(tf.cast(labels, tf.int32), 10, 1, 0), logits)
     return tf.argmax(logits, 1), loss
 
 
-def train_input_generator(x_train, y_train, batch_size=64):
-    assert len(x_train) == len(y_train)
+def shuffled_batches(images, labels, size):
+    """Endless full batches, reshuffled every pass."""
     while True:
-        p = np.random.permutation(len(x_train))
-        x_train, y_train = x_train[p], y_train[p]
-        index = 0
-        while index <= len(x_train) - batch_size:
-            yield x_train[index:index + batch_size], \
-                y_train[index:index + batch_size],
-            index += batch_size
+        order = np.random.permutation(len(images))
+        for start in range(0, len(images) - size + 1, size):
+            pick = order[start:start + size]
+            yield images[pick], labels[pick]
 
 
 def main(_):
     hvd.init()
+    os.makedirs(os.path.join(os.path.expanduser("~"), ".keras", "datasets"), exist_ok=True)
+    (train_images, train_labels), _ = tf.keras.datasets.mnist.load_data("digits-rank%d.npz" % hvd.rank())
+    train_images = train_images.reshape(-1, 784) / 255.0
 
-    cache_dir = os.path.join(os.path.expanduser('~'), '.keras', 'datasets')
-    if not os.path.exists(cache_dir):
-        try:
-            os.mkdir(cache_dir)
-        except OSError as e:
-            if e.errno == errno.EEXIST and os.path.isdir(cache_dir):
-                pass
-            else:
-                raise
+    with tf.name_scope("input"):
+        pixels = tf.placeholder(tf.float32, [None, 784], name="pixels")
+        labels = tf.placeholder(tf.float32, [None], name="labels")
+    _, loss = classify(pixels, labels, training=True)
 
-    (x_train, y_train), (x_test, y_test) = \
-        keras.datasets.mnist.load_data('MNIST-data-%d' % hvd.rank())
-
-    x_train = np.reshape(x_train, (-1, 784)) / 255.0
-    x_test = np.reshape(x_test, (-1, 784)) / 255.0
-
-    with tf.name_scope('input'):
-        image = tf.placeholder(tf.float32, [None, 784], name='image')
-        label = tf.placeholder(tf.float32, [None], name='label')
-    predict, loss = conv_model(image, label, tf.estimator.ModeKeys.TRAIN)
-
-    lr_scaler = hvd.size()
-    if args.use_adasum:
-        lr_scaler = hvd.local_size() if hvd.nccl_built() else 1
-
-    opt = tf.train.AdamOptimizer(0.001 * lr_scaler)
-
-    opt = hvd.DistributedOptimizer(opt, op=hvd.Adasum if args.use_adasum else hvd.Average,
-                                   gradient_predivide_factor=args.gradient_predivide_factor)
-
+    scale = (hvd.local_size() if hvd.nccl_built() else 1) if options.use_adasum else hvd.size()
+    optimizer = hvd.DistributedOptimizer(tf.train.AdamOptimizer(0.001 * scale),
+                                         op=hvd.Adasum if options.use_adasum else hvd.Average,
+                                         gradient_predivide_factor=options.gradient_predivide_factor)
     global_step = tf.train.get_or_create_global_step()
-    train_op = opt.minimize(loss, global_step=global_step)
+    train = optimizer.minimize(loss, global_step=global_step)
 
-    hooks = [
-        hvd.BroadcastGlobalVariablesHook(0),
-
-        tf.train.StopAtStepHook(last_step=120 // hvd.size()),
-
-        tf.train.LoggingTensorHook(tensors={'step': global_step, 'loss': loss},
-                                   every_n_iter=10),
-    ]
-
+    hooks = [hvd.BroadcastGlobalVariablesHook(0),  # every rank starts from rank 0's weights
+             tf.train.StopAtStepHook(last_step=TOTAL_STEPS // hvd.size()),
+             tf.train.LoggingTensorHook(tensors={"loss": loss, "step": global_step}, every_n_iter=10)]
     config = tf.ConfigProto()
     config.gpu_options.allow_growth = True
     config.gpu_options.visible_device_list = str(hvd.local_rank())
-
-    checkpoint_dir = './checkpoints' if hvd.rank() == 0 else None
-    training_batch_generator = train_input_generator(x_train,
-                                                     y_train, batch_size=50)
-    with tf.train.MonitoredTrainingSession(checkpoint_dir=checkpoint_dir,
-                                           hooks=hooks,
-                                           config=config) as mon_sess:
-        while not mon_sess.should_stop():
-            image_, label_ = next(training_batch_generator)
-            mon_sess.run(train_op, feed_dict={image: image_, label: label_})
+    batches = shuffled_batches(train_images, train_labels, BATCH)
+    with tf.train.MonitoredTrainingSession(checkpoint_dir="./checkpoints" if hvd.rank() == 0 else None,
+                                           hooks=hooks, config=config) as session:
+        while not session.should_stop():
+            batch_images, batch_labels = next(batches)
+            session.run(train, feed_dict={pixels: batch_images, labels: batch_labels})
 
 
 if __name__ == "__main__":
+    tf.logging.set_verbosity(tf.logging.INFO)
     tf.app.run()

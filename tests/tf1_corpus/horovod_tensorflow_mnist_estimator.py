@@ -1,130 +1,60 @@
-# Mirrors horovod/horovod: examples/tensorflow_mnist_estimator.py
-"""Horovod with tf.estimator: a tf.layers CNN model_fn whose TRAIN spec wraps MomentumOptimizer in
-hvd.DistributedOptimizer, a RunConfig carrying the GPU-pinning session_config, model_dir on rank 0 only,
-LoggingTensorHook on a named softmax tensor, BroadcastGlobalVariablesHook, numpy_input_fn, train and evaluate.
-
-Changed from the original: synthetic MNIST-shaped data (corpus_data.mnist, seeded by rank) instead of
-tf.contrib.learn's MNIST download (so the `learn = tf.contrib.learn` alias goes too); 8/16 filters and 64 dense
-units (32/64 and 1024); 240 steps over all workers of 32 images.
-"""
-from __future__ import absolute_import
-from __future__ import division
-from __future__ import print_function
-
+"""Horovod with tf.estimator. The model_fn builds a tf.layers CNN (conv2d, max_pooling2d, dense, dropout active
+only in TRAIN) with a named softmax tensor, and returns the spec for PREDICT, for TRAIN (MomentumOptimizer at a
+rate scaled by hvd.size(), wrapped in hvd.DistributedOptimizer) or for EVAL (tf.metrics.accuracy). The
+Estimator gets a RunConfig whose session_config pins the rank's GPU and a model_dir on rank 0 only; training
+runs a share of the steps per rank with a LoggingTensorHook on the softmax's name and
+hvd.BroadcastGlobalVariablesHook(0); each rank then evaluates on its own held-out digits."""
 import numpy as np
 import tensorflow as tf
 import horovod.tensorflow as hvd
 
 import corpus_data
 
-tf.logging.set_verbosity(tf.logging.INFO)
+TOTAL_STEPS, BATCH = 240, 32
 
 
-def cnn_model_fn(features, labels, mode):
-    """A two-stage CNN; the spec for PREDICT, TRAIN (distributed optimizer) or EVAL."""
-    input_layer = tf.reshape(features["x"], [-1, 28, 28, 1])
-
-    conv1 = tf.layers.conv2d(
-        inputs=input_layer,
-        filters=8,
-        kernel_size=[5, 5],
-        padding="same",
-        activation=tf.nn.relu)
-
-    pool1 = tf.layers.max_pooling2d(inputs=conv1, pool_size=[2, 2], strides=2)
-
-    conv2 = tf.layers.conv2d(
-        inputs=pool1,
-        filters=16,
-        kernel_size=[5, 5],
-        padding="same",
-        activation=tf.nn.relu)
-
-    pool2 = tf.layers.max_pooling2d(inputs=conv2, pool_size=[2, 2], strides=2)
-
-    pool2_flat = tf.reshape(pool2, [-1, 7 * 7 * 16])
-
-    dense = tf.layers.dense(inputs=pool2_flat, units=64, activation=tf.nn.relu)
-
-    dropout = tf.layers.dropout(
-        inputs=dense, rate=0.4, training=mode == tf.estimator.ModeKeys.TRAIN)
-
-    logits = tf.layers.dense(inputs=dropout, units=10)
-
-    predictions = {
-        "classes": tf.argmax(input=logits, axis=1),
-        "probabilities": tf.nn.softmax(logits, name="softmax_tensor")
-    }
+def digit_model(features, labels, mode):
+    training = mode == tf.estimator.ModeKeys.TRAIN
+    maps = tf.reshape(features["pixels"], [-1, 28, 28, 1])
+    for filters in (8, 16):
+        maps = tf.layers.conv2d(maps, filters=filters, kernel_size=[5, 5], padding="same", activation=tf.nn.relu)
+        maps = tf.layers.max_pooling2d(maps, pool_size=[2, 2], strides=2)
+    hidden = tf.layers.dense(tf.reshape(maps, [-1, 7 * 7 * 16]), units=64, activation=tf.nn.relu)
+    logits = tf.layers.dense(tf.layers.dropout(hidden, rate=0.4, training=training), units=10)
+    classes = tf.argmax(logits, axis=1)
+    scores = tf.nn.softmax(logits, name="class_scores")  # the logging hook asks for it by this name
     if mode == tf.estimator.ModeKeys.PREDICT:
-        return tf.estimator.EstimatorSpec(mode=mode, predictions=predictions)
-
-    onehot_labels = tf.one_hot(indices=tf.cast(labels, tf.int32), depth=10)
-    loss = tf.losses.softmax_cross_entropy(
-        onehot_labels=onehot_labels, logits=logits)
-
-    if mode == tf.estimator.ModeKeys.TRAIN:
-        optimizer = tf.train.MomentumOptimizer(
-            learning_rate=0.001 * hvd.size(), momentum=0.9)
-
-        optimizer = hvd.DistributedOptimizer(optimizer)
-
-        train_op = optimizer.minimize(
-            loss=loss,
-            global_step=tf.train.get_global_step())
-        return tf.estimator.EstimatorSpec(mode=mode, loss=loss, train_op=train_op)
-
-    eval_metric_ops = {
-        "accuracy": tf.metrics.accuracy(
-            labels=labels, predictions=predictions["classes"])}
-    return tf.estimator.EstimatorSpec(
-        mode=mode, loss=loss, eval_metric_ops=eval_metric_ops)
+        return tf.estimator.EstimatorSpec(mode=mode, predictions={"class": classes, "scores": scores})
+    loss = tf.losses.softmax_cross_entropy(tf.one_hot(tf.cast(labels, tf.int32), depth=10), logits)
+    if training:
+        optimizer = hvd.DistributedOptimizer(tf.train.MomentumOptimizer(0.001 * hvd.size(), momentum=0.9))
+        step = optimizer.minimize(loss, global_step=tf.train.get_global_step())
+        return tf.estimator.EstimatorSpec(mode=mode, loss=loss, train_op=step)
+    return tf.estimator.EstimatorSpec(mode=mode, loss=loss, eval_metric_ops={
+        "accuracy": tf.metrics.accuracy(labels=labels, predictions=classes)})
 
 
-def main(unused_argv):
+def main(_):
     hvd.init()
-
-    mnist = corpus_data.mnist(one_hot=False, seed=hvd.rank())
-    train_data = mnist.train.images
-    train_labels = np.asarray(mnist.train.labels, dtype=np.int32)
-    eval_data = mnist.test.images
-    eval_labels = np.asarray(mnist.test.labels, dtype=np.int32)
-
-    config = tf.ConfigProto()
-    config.gpu_options.allow_growth = True
-    config.gpu_options.visible_device_list = str(hvd.local_rank())
-
-    model_dir = './mnist_convnet_model' if hvd.rank() == 0 else None
-
-    mnist_classifier = tf.estimator.Estimator(
-        model_fn=cnn_model_fn, model_dir=model_dir,
-        config=tf.estimator.RunConfig(session_config=config))
-
-    tensors_to_log = {"probabilities": "softmax_tensor"}
-    logging_hook = tf.train.LoggingTensorHook(
-        tensors=tensors_to_log, every_n_iter=500)
-
-    bcast_hook = hvd.BroadcastGlobalVariablesHook(0)
-
-    train_input_fn = tf.estimator.inputs.numpy_input_fn(
-        x={"x": train_data},
-        y=train_labels,
-        batch_size=32,
-        num_epochs=None,
-        shuffle=True)
-
-    mnist_classifier.train(
-        input_fn=train_input_fn,
-        steps=240 // hvd.size(),
-        hooks=[logging_hook, bcast_hook])
-
-    eval_input_fn = tf.estimator.inputs.numpy_input_fn(
-        x={"x": eval_data},
-        y=eval_labels,
-        num_epochs=1,
-        shuffle=False)
-    eval_results = mnist_classifier.evaluate(input_fn=eval_input_fn)
-    print(eval_results)
+    digits = corpus_data.mnist(one_hot=False, seed=hvd.rank())  # each rank its own shard of data
+    session_config = tf.ConfigProto()
+    session_config.gpu_options.allow_growth = True
+    session_config.gpu_options.visible_device_list = str(hvd.local_rank())
+    estimator = tf.estimator.Estimator(model_fn=digit_model,
+                                       model_dir="./digits_model" if hvd.rank() == 0 else None,
+                                       config=tf.estimator.RunConfig(session_config=session_config))
+    feed = tf.estimator.inputs.numpy_input_fn
+    estimator.train(feed({"pixels": digits.train.images}, digits.train.labels.astype(np.int32), batch_size=BATCH,
+                         num_epochs=None, shuffle=True),
+                    steps=TOTAL_STEPS // hvd.size(),
+                    hooks=[tf.train.LoggingTensorHook({"scores": "class_scores"}, every_n_iter=500),
+                           hvd.BroadcastGlobalVariablesHook(0)])
+    result = estimator.evaluate(feed({"pixels": digits.test.images}, digits.test.labels.astype(np.int32),
+                                     num_epochs=1, shuffle=False))
+    print("rank %d evaluated: accuracy %.4f at global step %d" % (hvd.rank(), result["accuracy"],
+                                                                   result["global_step"]))
 
 
 if __name__ == "__main__":
+    tf.logging.set_verbosity(tf.logging.INFO)
     tf.app.run()

@@ -1,66 +1,39 @@
-# Mirrors aymericdamien/TensorFlow-Examples: examples/2_BasicModels/kmeans.py
-"""K-means with tf.contrib.factorization.KMeans (cosine distance, mini-batch), centroids labelled by vote.
+"""Cluster images with contrib's KMeans, then name each cluster by the labels that fall in it.
 
-Changed from the original: synthetic MNIST-shaped data (1000 images), 20 steps.
+Idioms: `tf.contrib.factorization.KMeans` (cosine distance, mini-batch updates) and its `training_graph()`
+tuple, whose length differs between TF versions; its init op run with the data fed; `reduce_mean` of the
+scores; a numpy vote turned back into a graph constant by `tf.convert_to_tensor` and looked up with
+`tf.nn.embedding_lookup`; a plain `tf.Session()` without a `with` block.
 """
-from __future__ import print_function
-
 import numpy as np
 import tensorflow as tf
 from tensorflow.contrib.factorization import KMeans
 
 import corpus_data
 
-import os
-os.environ["CUDA_VISIBLE_DEVICES"] = ""
+CLUSTERS, ROUNDS = 25, 20
+digits = corpus_data.mnist(one_hot=True)
+images = tf.placeholder(tf.float32, shape=[None, 784])
+onehots = tf.placeholder(tf.float32, shape=[None, 10])
 
-mnist = corpus_data.mnist(one_hot=True)
-full_data_x = mnist.train.images
+model = KMeans(inputs=images, num_clusters=CLUSTERS, distance_metric="cosine", use_mini_batch=True)
+parts = model.training_graph()
+# seven parts (with the centres variable) in newer TF, six in older
+assignments, distances, start_centres, update = parts[1][0], parts[2], parts[-2], parts[-1]
+mean_distance = tf.reduce_mean(distances)
 
-num_steps = 20
-batch_size = 1024
-k = 25
-num_classes = 10
-num_features = 784
+session = tf.Session()
+everything = {images: digits.train.images}
+session.run(tf.global_variables_initializer(), everything)
+session.run(start_centres, everything)
+for round_number in range(ROUNDS):
+    _, spread, owner = session.run([update, mean_distance, assignments], everything)
+    if round_number in (0, 9, 19):
+        print("round %d mean cosine distance %f" % (round_number + 1, spread))
 
-X = tf.placeholder(tf.float32, shape=[None, num_features])
-Y = tf.placeholder(tf.float32, shape=[None, num_classes])
-
-kmeans = KMeans(inputs=X, num_clusters=k, distance_metric='cosine', use_mini_batch=True)
-
-training_graph = kmeans.training_graph()
-
-if len(training_graph) > 6:
-    (all_scores, cluster_idx, scores, cluster_centers_initialized,
-     cluster_centers_var, init_op, train_op) = training_graph
-else:
-    (all_scores, cluster_idx, scores, cluster_centers_initialized,
-     init_op, train_op) = training_graph
-
-cluster_idx = cluster_idx[0]
-avg_distance = tf.reduce_mean(scores)
-
-init_vars = tf.global_variables_initializer()
-
-sess = tf.Session()
-
-sess.run(init_vars, feed_dict={X: full_data_x})
-sess.run(init_op, feed_dict={X: full_data_x})
-
-for i in range(1, num_steps + 1):
-    _, d, idx = sess.run([train_op, avg_distance, cluster_idx], feed_dict={X: full_data_x})
-    if i % 10 == 0 or i == 1:
-        print("Step %i, Avg Distance: %f" % (i, d))
-
-counts = np.zeros(shape=(k, num_classes))
-for i in range(len(idx)):
-    counts[idx[i]] += mnist.train.labels[i]
-labels_map = [np.argmax(c) for c in counts]
-labels_map = tf.convert_to_tensor(labels_map)
-
-cluster_label = tf.nn.embedding_lookup(labels_map, cluster_idx)
-correct_prediction = tf.equal(cluster_label, tf.cast(tf.argmax(Y, 1), tf.int32))
-accuracy_op = tf.reduce_mean(tf.cast(correct_prediction, tf.float32))
-
-test_x, test_y = mnist.test.images, mnist.test.labels
-print("Test Accuracy:", sess.run(accuracy_op, feed_dict={X: test_x, Y: test_y}))
+votes = np.zeros((CLUSTERS, 10))
+np.add.at(votes, owner, digits.train.labels)
+named = tf.nn.embedding_lookup(tf.convert_to_tensor(votes.argmax(axis=1)), assignments)
+agreement = tf.reduce_mean(tf.cast(tf.equal(named, tf.argmax(onehots, 1)), tf.float32))
+print("cluster-name agreement on test:",
+      session.run(agreement, {images: digits.test.images, onehots: digits.test.labels}))

@@ -1,60 +1,49 @@
-# Mirrors aymericdamien/TensorFlow-Examples: examples/2_BasicModels/linear_regression.py
-"""Least squares fit of one weight and one bias, one sample per step, then a test-set comparison.
+"""Fit a line by stochastic gradient descent, one fed sample per step.
 
-Changed from the original: the 17 hand-typed points are 17 points of y = 0.25 x + 0.8 plus noise (fixed seed),
-fewer epochs, and no matplotlib plot.
+Idioms: untyped `tf.placeholder("float")` scalars fed one Python float at a time and whole arrays at others;
+`tf.Variable` started from unseeded `numpy.random.randn()`; `tf.add`/`tf.multiply`/`tf.pow`/`tf.reduce_sum`
+for a half mean squared error; `GradientDescentOptimizer.minimize`; `sess.run` of single variables; a second
+cost tensor built after training and evaluated on held-out points.
 """
-from __future__ import print_function
-
-import numpy
+import numpy as np
 import tensorflow as tf
 
-rng = numpy.random
+STEP_SIZE = 0.03
+EPOCHS = 600
+REPORT_EVERY = 150
 
-learning_rate = 0.01
-training_epochs = 1000
-display_step = 200
+points = np.random.RandomState(0)
+inputs = np.linspace(0.5, 8.0, 19)
+targets = -0.4 * inputs + 3.0 + points.normal(0, 0.15, size=inputs.size)
+held_out_inputs = np.linspace(1.0, 7.5, 9)
+held_out_targets = -0.4 * held_out_inputs + 3.0 + points.normal(0, 0.15, size=held_out_inputs.size)
 
-data_rng = numpy.random.RandomState(0)
-train_X = numpy.linspace(1.0, 10.0, 17)
-train_Y = 0.25 * train_X + 0.8 + data_rng.normal(0, 0.2, size=17)
-n_samples = train_X.shape[0]
+feature = tf.placeholder("float")
+target = tf.placeholder("float")
+slope = tf.Variable(np.random.randn(), name="slope")
+offset = tf.Variable(np.random.randn(), name="offset")
+fitted = tf.add(tf.multiply(feature, slope), offset)
 
-X = tf.placeholder("float")
-Y = tf.placeholder("float")
 
-W = tf.Variable(rng.randn(), name="weight")
-b = tf.Variable(rng.randn(), name="bias")
+def half_mse(count):
+    return tf.reduce_sum(tf.pow(fitted - target, 2)) / (2 * count)
 
-pred = tf.add(tf.multiply(X, W), b)
 
-cost = tf.reduce_sum(tf.pow(pred - Y, 2)) / (2 * n_samples)
-optimizer = tf.train.GradientDescentOptimizer(learning_rate).minimize(cost)
+train_cost = half_mse(inputs.size)
+descend = tf.train.GradientDescentOptimizer(STEP_SIZE).minimize(train_cost)
 
-init = tf.global_variables_initializer()
-
-with tf.Session() as sess:
-    sess.run(init)
-
-    for epoch in range(training_epochs):
-        for (x, y) in zip(train_X, train_Y):
-            sess.run(optimizer, feed_dict={X: x, Y: y})
-
-        if (epoch + 1) % display_step == 0:
-            c = sess.run(cost, feed_dict={X: train_X, Y: train_Y})
-            print("Epoch:", '%04d' % (epoch + 1), "cost=", "{:.9f}".format(c),
-                  "W=", sess.run(W), "b=", sess.run(b))
-
-    print("Optimization Finished!")
-    training_cost = sess.run(cost, feed_dict={X: train_X, Y: train_Y})
-    print("Training cost=", training_cost, "W=", sess.run(W), "b=", sess.run(b), '\n')
-
-    test_X = numpy.linspace(1.5, 9.5, 8)
-    test_Y = 0.25 * test_X + 0.8 + data_rng.normal(0, 0.2, size=8)
-
-    print("Testing... (Mean square loss Comparison)")
-    testing_cost = sess.run(
-        tf.reduce_sum(tf.pow(pred - Y, 2)) / (2 * test_X.shape[0]),
-        feed_dict={X: test_X, Y: test_Y})
-    print("Testing cost=", testing_cost)
-    print("Absolute mean square loss difference:", abs(training_cost - testing_cost))
+with tf.Session() as session:
+    session.run(tf.global_variables_initializer())
+    whole_set = {feature: inputs, target: targets}
+    for epoch in range(1, EPOCHS + 1):
+        for one_x, one_y in zip(inputs, targets):
+            session.run(descend, {feature: one_x, target: one_y})
+        if epoch % REPORT_EVERY == 0:
+            print("after epoch %d: cost %.9f slope %s offset %s"
+                  % (epoch, session.run(train_cost, whole_set), session.run(slope), session.run(offset)))
+    final_cost = session.run(train_cost, whole_set)
+    print("fit cost:", final_cost)
+    held_out_cost = session.run(half_mse(held_out_inputs.size),
+                                {feature: held_out_inputs, target: held_out_targets})
+    print("held-out cost:", held_out_cost)
+    print("gap:", abs(final_cost - held_out_cost))

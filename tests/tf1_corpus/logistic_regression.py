@@ -1,49 +1,34 @@
-# Mirrors aymericdamien/TensorFlow-Examples: examples/2_BasicModels/logistic_regression.py
-"""Softmax regression with a hand-written cross entropy (`reduction_indices`), trained by minibatch SGD.
+"""Multinomial logistic regression written out by hand and trained on minibatches.
 
-Changed from the original: synthetic MNIST-shaped data instead of the MNIST download, fewer epochs.
+Idioms: `tf.zeros`-initialised weight and bias variables; `tf.nn.softmax` of `tf.matmul(...) + b`; a cross
+entropy spelled out with `tf.log` and `reduce_sum(..., reduction_indices=1)`; `GradientDescentOptimizer`;
+fetching the train op and the cost in one `sess.run`; accuracy from `tf.equal(tf.argmax, tf.argmax)` evaluated
+with `Tensor.eval(feed_dict)` inside the session's `with` block.
 """
-from __future__ import print_function
-
 import tensorflow as tf
 
 import corpus_data
 
-mnist = corpus_data.mnist(one_hot=True)
+digits = corpus_data.mnist(one_hot=True)
+RATE, PASSES, CHUNK = 0.01, 8, 100
 
-learning_rate = 0.01
-training_epochs = 8
-batch_size = 100
-display_step = 1
+pixels = tf.placeholder(tf.float32, [None, 784])
+truth = tf.placeholder(tf.float32, [None, 10])
+weight = tf.Variable(tf.zeros([784, 10]))
+bias = tf.Variable(tf.zeros([10]))
+probabilities = tf.nn.softmax(tf.matmul(pixels, weight) + bias)
+cross_entropy = tf.reduce_mean(-tf.reduce_sum(truth * tf.log(probabilities), reduction_indices=1))
+step = tf.train.GradientDescentOptimizer(RATE).minimize(cross_entropy)
+hits = tf.equal(tf.argmax(probabilities, 1), tf.argmax(truth, 1))
 
-x = tf.placeholder(tf.float32, [None, 784])
-y = tf.placeholder(tf.float32, [None, 10])
-
-W = tf.Variable(tf.zeros([784, 10]))
-b = tf.Variable(tf.zeros([10]))
-
-pred = tf.nn.softmax(tf.matmul(x, W) + b)
-
-cost = tf.reduce_mean(-tf.reduce_sum(y * tf.log(pred), reduction_indices=1))
-optimizer = tf.train.GradientDescentOptimizer(learning_rate).minimize(cost)
-
-init = tf.global_variables_initializer()
-
-with tf.Session() as sess:
-    sess.run(init)
-
-    for epoch in range(training_epochs):
-        avg_cost = 0.
-        total_batch = int(mnist.train.num_examples / batch_size)
-        for i in range(total_batch):
-            batch_xs, batch_ys = mnist.train.next_batch(batch_size)
-            _, c = sess.run([optimizer, cost], feed_dict={x: batch_xs, y: batch_ys})
-            avg_cost += c / total_batch
-        if (epoch + 1) % display_step == 0:
-            print("Epoch:", '%04d' % (epoch + 1), "cost=", "{:.9f}".format(avg_cost))
-
-    print("Optimization Finished!")
-
-    correct_prediction = tf.equal(tf.argmax(pred, 1), tf.argmax(y, 1))
-    accuracy = tf.reduce_mean(tf.cast(correct_prediction, tf.float32))
-    print("Accuracy:", accuracy.eval({x: mnist.test.images, y: mnist.test.labels}))
+with tf.Session() as session:
+    session.run(tf.global_variables_initializer())
+    chunks = digits.train.num_examples // CHUNK
+    for rep in range(PASSES):
+        seen = []
+        for _ in range(chunks):
+            images, labels = digits.train.next_batch(CHUNK)
+            seen.append(session.run([step, cross_entropy], {pixels: images, truth: labels})[1])
+        print("pass %d mean cross entropy %.9f" % (rep, sum(seen) / chunks))
+    hit_rate = tf.reduce_mean(tf.cast(hits, tf.float32))
+    print("test hit rate:", hit_rate.eval({pixels: digits.test.images, truth: digits.test.labels}))

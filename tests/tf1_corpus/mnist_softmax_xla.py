@@ -1,88 +1,58 @@
-# Mirrors tensorflow/tensorflow: tensorflow/examples/tutorials/mnist/mnist_softmax_xla.py
-"""Softmax regression with XLA's JIT level set through ConfigProto's OptimizerOptions, and a Chrome trace of
-the last step from RunOptions(FULL_TRACE), RunMetadata.step_stats and tensorflow.python.client.timeline.
+"""Softmax regression under a session config that asks for XLA, tracing its last training step.
 
-Changed from the original: synthetic MNIST-shaped data instead of input_data.read_data_sets, 200 steps.
+Idioms: `argparse` flags read with `parse_known_args` and the rest handed to `tf.app.run(main=..., argv=...)`;
+`tf.ConfigProto().graph_options.optimizer_options.global_jit_level` set to `tf.OptimizerOptions.ON_1` or 0;
+`Operation.run(session=...)` for the initializer; `sess.run(..., options=tf.RunOptions(trace_level=FULL_TRACE),
+run_metadata=tf.RunMetadata())`; `tensorflow.python.client.timeline.Timeline(step_stats=...)` written as a
+Chrome trace; a session closed by hand.
 """
-from __future__ import absolute_import
-from __future__ import division
-from __future__ import print_function
-
 import argparse
 import sys
 
 import tensorflow as tf
-
 from tensorflow.python.client import timeline
 
 import corpus_data
 
-FLAGS = None
+SETTINGS = None
+TRACE_FILE = "timeline.ctf.json"
 
 
 def main(_):
-    mnist = corpus_data.mnist(one_hot=True)
-
-    x = tf.placeholder(tf.float32, [None, 784])
-    w = tf.Variable(tf.zeros([784, 10]))
-    b = tf.Variable(tf.zeros([10]))
-    y = tf.matmul(x, w) + b
-
-    y_ = tf.placeholder(tf.float32, [None, 10])
-
-    cross_entropy = tf.reduce_mean(
-        tf.nn.softmax_cross_entropy_with_logits(labels=y_, logits=y))
-    train_step = tf.train.GradientDescentOptimizer(0.5).minimize(cross_entropy)
+    digits = corpus_data.mnist(one_hot=True)
+    pixels = tf.placeholder(tf.float32, [None, 784])
+    truth = tf.placeholder(tf.float32, [None, 10])
+    weights = tf.Variable(tf.zeros([784, 10]))
+    bias = tf.Variable(tf.zeros([10]))
+    logits = tf.matmul(pixels, weights) + bias
+    loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=truth, logits=logits))
+    step = tf.train.GradientDescentOptimizer(0.5).minimize(loss)
 
     config = tf.ConfigProto()
-    jit_level = 0
-    if FLAGS.xla:
-        jit_level = tf.OptimizerOptions.ON_1
-
-    config.graph_options.optimizer_options.global_jit_level = jit_level
-    run_metadata = tf.RunMetadata()
-    sess = tf.Session(config=config)
-    tf.global_variables_initializer().run(session=sess)
-    train_loops = 200
-    for i in range(train_loops):
-        batch_xs, batch_ys = mnist.train.next_batch(100)
-
-        if i == train_loops - 1:
-            sess.run(train_step,
-                     feed_dict={x: batch_xs,
-                                y_: batch_ys},
-                     options=tf.RunOptions(trace_level=tf.RunOptions.FULL_TRACE),
-                     run_metadata=run_metadata)
-            trace = timeline.Timeline(step_stats=run_metadata.step_stats)
-            with open('timeline.ctf.json', 'w') as trace_file:
-                trace_file.write(trace.generate_chrome_trace_format())
-        else:
-            sess.run(train_step, feed_dict={x: batch_xs, y_: batch_ys})
-
-    correct_prediction = tf.equal(tf.argmax(y, 1), tf.argmax(y_, 1))
-    accuracy = tf.reduce_mean(tf.cast(correct_prediction, tf.float32))
-    print(sess.run(accuracy,
-                   feed_dict={x: mnist.test.images,
-                              y_: mnist.test.labels}))
-    sess.close()
+    config.graph_options.optimizer_options.global_jit_level = tf.OptimizerOptions.ON_1 if SETTINGS.xla else 0
+    session = tf.Session(config=config)
+    tf.global_variables_initializer().run(session=session)
+    steps = SETTINGS.steps
+    for _ in range(steps - 1):
+        xs, ys = digits.train.next_batch(100)
+        session.run(step, {pixels: xs, truth: ys})
+    xs, ys = digits.train.next_batch(100)
+    metadata = tf.RunMetadata()
+    session.run(step, {pixels: xs, truth: ys}, options=tf.RunOptions(trace_level=tf.RunOptions.FULL_TRACE),
+                run_metadata=metadata)
+    with open(TRACE_FILE, "w") as out:
+        out.write(timeline.Timeline(step_stats=metadata.step_stats).generate_chrome_trace_format())
+    right = tf.reduce_mean(tf.cast(tf.equal(tf.argmax(logits, 1), tf.argmax(truth, 1)), tf.float32))
+    print("accuracy after %d steps: %s" % (steps, session.run(
+        right, {pixels: digits.test.images, truth: digits.test.labels})))
+    session.close()
 
 
-if __name__ == '__main__':
+if __name__ == "__main__":
     parser = argparse.ArgumentParser()
-    parser.add_argument(
-        '--data_dir',
-        type=str,
-        default='/tmp/tensorflow/mnist/input_data',
-        help='unused: the data is made in the program')
-    parser.add_argument(
-        '--no-xla',
-        dest='xla', action='store_false',
-        help='JIT level 0')
-    parser.add_argument(
-        '--xla',
-        dest='xla', action='store_true',
-        help='JIT level ON_1 (the default)')
+    parser.add_argument("--steps", type=int, default=200, help="training steps; the last one is traced")
+    parser.add_argument("--xla", dest="xla", action="store_true", help="ask for JIT level ON_1 (default)")
+    parser.add_argument("--no-xla", dest="xla", action="store_false", help="JIT level 0")
     parser.set_defaults(xla=True)
-
-    FLAGS, unparsed = parser.parse_known_args()
-    tf.app.run(main=main, argv=[sys.argv[0]] + unparsed)
+    SETTINGS, rest = parser.parse_known_args()
+    tf.app.run(main=main, argv=[sys.argv[0]] + rest)

@@ -1,39 +1,32 @@
-# Mirrors aymericdamien/TensorFlow-Examples: examples/2_BasicModels/nearest_neighbor.py
-"""1-nearest-neighbour classification by L1 distance, with the deprecated tf.arg_min.
+"""Classify by the single closest stored example under the L1 distance.
 
-Changed from the original: synthetic MNIST-shaped data, 500 candidates and 40 test images.
+Idioms: a `[None, 784]` placeholder of references beside a rank-1 `[784]` query placeholder broadcast against
+it; `tf.negative`, `tf.add`, `tf.abs` and `reduce_sum(..., reduction_indices=1)`; the deprecated `tf.arg_min`
+fetched as a numpy integer used to index numpy arrays; a graph with no variables still running its
+`global_variables_initializer`.
 """
-from __future__ import print_function
-
 import numpy as np
 import tensorflow as tf
 
 import corpus_data
 
-mnist = corpus_data.mnist(one_hot=True)
+source = corpus_data.mnist(one_hot=True)
+references, reference_labels = source.train.next_batch(500)
+queries, query_labels = source.test.next_batch(40)
 
-Xtr, Ytr = mnist.train.next_batch(500)
-Xte, Yte = mnist.test.next_batch(40)
+stored = tf.placeholder("float", [None, 784])
+query = tf.placeholder("float", [784])
+l1 = tf.reduce_sum(tf.abs(tf.add(stored, tf.negative(query))), reduction_indices=1)
+closest = tf.arg_min(l1, 0)
 
-xtr = tf.placeholder("float", [None, 784])
-xte = tf.placeholder("float", [784])
-
-distance = tf.reduce_sum(tf.abs(tf.add(xtr, tf.negative(xte))), reduction_indices=1)
-pred = tf.arg_min(distance, 0)
-
-accuracy = 0.
-
-init = tf.global_variables_initializer()
-
-with tf.Session() as sess:
-    sess.run(init)
-
-    for i in range(len(Xte)):
-        nn_index = sess.run(pred, feed_dict={xtr: Xtr, xte: Xte[i, :]})
-        print("Test", i, "Prediction:", np.argmax(Ytr[nn_index]), "True Class:", np.argmax(Yte[i]))
-        if np.argmax(Ytr[nn_index]) == np.argmax(Yte[i]):
-            accuracy += 1. / len(Xte)
-    print("Done!")
-    print("Accuracy:", accuracy)
-    print("first nn_index:", sess.run(pred, feed_dict={xtr: Xtr, xte: Xte[0, :]}),
-          np.argmin(np.abs(Xtr - Xte[0]).sum(axis=1)))
+with tf.Session() as session:
+    session.run(tf.global_variables_initializer())
+    right = 0
+    for n, (image, label) in enumerate(zip(queries, query_labels)):
+        found = session.run(closest, {stored: references, query: image})
+        guess, actual = np.argmax(reference_labels[found]), np.argmax(label)
+        right += int(guess == actual)
+        print("query %d guessed %d actual %d" % (n, guess, actual))
+    print("share right:", right / len(queries))
+    print("closest to query 0, graph and numpy:", session.run(closest, {stored: references, query: queries[0]}),
+          np.argmin(np.abs(references - queries[0]).sum(axis=1)))

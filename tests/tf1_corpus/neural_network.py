@@ -1,72 +1,41 @@
-# Mirrors aymericdamien/TensorFlow-Examples: examples/3_NeuralNetworks/neural_network.py
-"""A tf.layers network trained and evaluated by tf.estimator.Estimator with numpy_input_fn inputs.
+"""A dense network of `tf.layers` inside a custom `tf.estimator.Estimator`, fed from numpy arrays.
 
-Changed from the original: synthetic MNIST-shaped data, 300 steps.
+Idioms: a `model_fn(features, labels, mode)` returning `EstimatorSpec`s (predictions only in PREDICT mode,
+loss, train op and `eval_metric_ops` otherwise); `tf.layers.dense` without activations;
+`sparse_softmax_cross_entropy_with_logits` on labels cast to int32; `minimize(global_step=
+tf.train.get_global_step())`; `tf.metrics.accuracy`; `tf.estimator.inputs.numpy_input_fn` over a features dict,
+endless and shuffled for training, one ordered pass for evaluation; the evaluation dict's `global_step`.
 """
-from __future__ import print_function
-
 import tensorflow as tf
 
 import corpus_data
 
-mnist = corpus_data.mnist(one_hot=False)
-
-learning_rate = 0.1
-num_steps = 300
-batch_size = 128
-display_step = 100
-
-n_hidden_1 = 256
-n_hidden_2 = 256
-num_input = 784
-num_classes = 10
-
-
-def neural_net(x_dict):
-    x = x_dict['images']
-    layer_1 = tf.layers.dense(x, n_hidden_1)
-    layer_2 = tf.layers.dense(layer_1, n_hidden_2)
-    out_layer = tf.layers.dense(layer_2, num_classes)
-    return out_layer
+digits = corpus_data.mnist(one_hot=False)
+STEPS, BATCH = 300, 128
 
 
 def model_fn(features, labels, mode):
-    logits = neural_net(features)
-
-    pred_classes = tf.argmax(logits, axis=1)
-    pred_probas = tf.nn.softmax(logits)
-
+    hidden = features["pixels"]
+    for width in (256, 256):
+        hidden = tf.layers.dense(hidden, width)
+    logits = tf.layers.dense(hidden, 10)
+    classes = tf.argmax(logits, axis=1)
     if mode == tf.estimator.ModeKeys.PREDICT:
-        return tf.estimator.EstimatorSpec(mode, predictions=pred_classes)
-
-    loss_op = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
+        return tf.estimator.EstimatorSpec(mode, predictions=classes)
+    loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
         logits=logits, labels=tf.cast(labels, dtype=tf.int32)))
-    optimizer = tf.train.GradientDescentOptimizer(learning_rate=learning_rate)
-    train_op = optimizer.minimize(loss_op, global_step=tf.train.get_global_step())
-
-    acc_op = tf.metrics.accuracy(labels=labels, predictions=pred_classes)
-
-    estim_specs = tf.estimator.EstimatorSpec(
-        mode=mode,
-        predictions=pred_classes,
-        loss=loss_op,
-        train_op=train_op,
-        eval_metric_ops={'accuracy': acc_op})
-
-    return estim_specs
+    train_op = tf.train.GradientDescentOptimizer(learning_rate=0.1).minimize(
+        loss, global_step=tf.train.get_global_step())
+    return tf.estimator.EstimatorSpec(mode=mode, predictions=classes, loss=loss, train_op=train_op,
+                                      eval_metric_ops={"hit_rate": tf.metrics.accuracy(labels=labels,
+                                                                                       predictions=classes)})
 
 
-model = tf.estimator.Estimator(model_fn)
-
-input_fn = tf.estimator.inputs.numpy_input_fn(
-    x={'images': mnist.train.images}, y=mnist.train.labels,
-    batch_size=batch_size, num_epochs=None, shuffle=True)
-model.train(input_fn, steps=num_steps)
-
-input_fn = tf.estimator.inputs.numpy_input_fn(
-    x={'images': mnist.test.images}, y=mnist.test.labels,
-    batch_size=batch_size, shuffle=False)
-e = model.evaluate(input_fn)
-
-print("Testing Accuracy:", e['accuracy'])
-print("Evaluated at global step:", e['global_step'])
+classifier = tf.estimator.Estimator(model_fn)
+classifier.train(tf.estimator.inputs.numpy_input_fn(x={"pixels": digits.train.images}, y=digits.train.labels,
+                                                    batch_size=BATCH, num_epochs=None, shuffle=True),
+                 steps=STEPS)
+report = classifier.evaluate(tf.estimator.inputs.numpy_input_fn(
+    x={"pixels": digits.test.images}, y=digits.test.labels, batch_size=BATCH, shuffle=False))
+print("evaluation hit rate:", report["hit_rate"])
+print("evaluation step:", report["global_step"])

@@ -1,78 +1,43 @@
-# Mirrors aymericdamien/TensorFlow-Examples: examples/3_NeuralNetworks/recurrent_network.py (the Adam version)
-"""An LSTM reading an image one row per time step: tf.unstack, tf.contrib.rnn.BasicLSTMCell and static_rnn.
+"""Read each image as a sequence of its rows with an LSTM and classify from the last output.
 
-Changed from the original: synthetic 14x14 MNIST-shaped images (14 steps of 14 inputs), 32 hidden units,
-150 steps of 64 images.
+Idioms: a `[None, steps, inputs]` placeholder split into a list of steps by `tf.unstack(x, steps, 1)`;
+`tf.contrib.rnn.BasicLSTMCell(forget_bias=1.0)` run by `tf.contrib.rnn.static_rnn(dtype=tf.float32)`; an
+output projection from unnamed `tf.Variable`s created before the cell (so the variable names are TF1's
+`Variable`, `Variable_1`, then the cell's `rnn/basic_lstm_cell/...`); Adam; a `while` loop over a sample budget
+with separate `sess.run` calls for the metrics.
 """
-from __future__ import print_function
-
 import tensorflow as tf
 from tensorflow.contrib import rnn
 
 import corpus_data
 
-mnist = corpus_data.mnist(one_hot=True, side=14)
+ROWS = COLUMNS = 14
+UNITS, BATCH, BUDGET, EVERY = 32, 64, 9600, 30
+digits = corpus_data.mnist(one_hot=True, side=ROWS)
 
-learning_rate = 0.001
-training_iters = 9600
-batch_size = 64
-display_step = 30
+sequences = tf.placeholder("float", [None, ROWS, COLUMNS])
+onehots = tf.placeholder("float", [None, 10])
+project = tf.Variable(tf.random_normal([UNITS, 10]))
+project_bias = tf.Variable(tf.random_normal([10]))
 
-n_input = 14
-n_steps = 14
-n_hidden = 32
-n_classes = 10
+steps = tf.unstack(sequences, ROWS, 1)
+outputs, _ = rnn.static_rnn(rnn.BasicLSTMCell(UNITS, forget_bias=1.0), steps, dtype=tf.float32)
+scores = tf.matmul(outputs[-1], project) + project_bias
+loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(logits=scores, labels=onehots))
+learn = tf.train.AdamOptimizer(learning_rate=0.001).minimize(loss)
+hit_rate = tf.reduce_mean(tf.cast(tf.equal(tf.argmax(scores, 1), tf.argmax(onehots, 1)), tf.float32))
 
-x = tf.placeholder("float", [None, n_steps, n_input])
-y = tf.placeholder("float", [None, n_classes])
-
-weights = {
-    'out': tf.Variable(tf.random_normal([n_hidden, n_classes]))
-}
-biases = {
-    'out': tf.Variable(tf.random_normal([n_classes]))
-}
-
-
-def RNN(x, weights, biases):
-
-
-    x = tf.unstack(x, n_steps, 1)
-
-    lstm_cell = rnn.BasicLSTMCell(n_hidden, forget_bias=1.0)
-
-    outputs, states = rnn.static_rnn(lstm_cell, x, dtype=tf.float32)
-
-    return tf.matmul(outputs[-1], weights['out']) + biases['out']
-
-
-pred = RNN(x, weights, biases)
-
-cost = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(logits=pred, labels=y))
-optimizer = tf.train.AdamOptimizer(learning_rate=learning_rate).minimize(cost)
-
-correct_pred = tf.equal(tf.argmax(pred, 1), tf.argmax(y, 1))
-accuracy = tf.reduce_mean(tf.cast(correct_pred, tf.float32))
-
-init = tf.global_variables_initializer()
-
-with tf.Session() as sess:
-    sess.run(init)
-    step = 1
-    while step * batch_size < training_iters:
-        batch_x, batch_y = mnist.train.next_batch(batch_size)
-        batch_x = batch_x.reshape((batch_size, n_steps, n_input))
-        sess.run(optimizer, feed_dict={x: batch_x, y: batch_y})
-        if step % display_step == 0:
-            acc = sess.run(accuracy, feed_dict={x: batch_x, y: batch_y})
-            loss = sess.run(cost, feed_dict={x: batch_x, y: batch_y})
-            print("Iter " + str(step * batch_size) + ", Minibatch Loss= " +
-                  "{:.6f}".format(loss) + ", Training Accuracy= " + "{:.5f}".format(acc))
-        step += 1
-    print("Optimization Finished!")
-
-    test_len = 128
-    test_data = mnist.test.images[:test_len].reshape((-1, n_steps, n_input))
-    test_label = mnist.test.labels[:test_len]
-    print("Testing Accuracy:", sess.run(accuracy, feed_dict={x: test_data, y: test_label}))
+with tf.Session() as session:
+    session.run(tf.global_variables_initializer())
+    batches = 1
+    while batches * BATCH < BUDGET:
+        images, labels = digits.train.next_batch(BATCH)
+        feed = {sequences: images.reshape((BATCH, ROWS, COLUMNS)), onehots: labels}
+        session.run(learn, feed)
+        if batches % EVERY == 0:
+            print("seen %d: batch loss %.6f, batch hit rate %.5f"
+                  % (batches * BATCH, session.run(loss, feed), session.run(hit_rate, feed)))
+        batches += 1
+    held_out = {sequences: digits.test.images[:128].reshape((-1, ROWS, COLUMNS)), onehots: digits.test.labels[:128]}
+    print("held-out hit rate:", session.run(hit_rate, held_out))
     print("variables:", [v.name for v in tf.trainable_variables()])

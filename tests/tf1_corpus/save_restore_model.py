@@ -1,102 +1,54 @@
-# Mirrors aymericdamien/TensorFlow-Examples: examples/4_Utils/save_restore_model.py
-"""Train a perceptron, save it with tf.train.Saver, restore it in a second session and train on.
+"""Train a ReLU perceptron, checkpoint it, and carry on training from the checkpoint in a fresh session.
 
-Changed from the original: synthetic MNIST-shaped data, 2 + 3 epochs (3 + 7 in the original), and the model
-path is relative to the working directory instead of /tmp.
+Idioms: `tf.train.Saver()` made after the graph; `saver.save(sess, path)` returning the path it wrote;
+a second `tf.Session` that runs the initializer and then `saver.restore`, so the restored values win; Adam's
+slot variables saved and restored with the weights; `Tensor.eval` for accuracy in both sessions.
 """
-from __future__ import print_function
-
 import tensorflow as tf
 
 import corpus_data
 
-mnist = corpus_data.mnist(one_hot=True)
+digits = corpus_data.mnist(one_hot=True)
+CHECKPOINT = "model.ckpt"
+CHUNK = 100
 
-learning_rate = 0.001
-batch_size = 100
-display_step = 1
-model_path = "model.ckpt"
+pixels = tf.placeholder("float", [None, 784])
+labels = tf.placeholder("float", [None, 10])
+params = {}
+for name, shape in (("in", [784, 256]), ("mid", [256, 256]), ("top", [256, 10])):
+    params[name] = (tf.Variable(tf.random_normal(shape)), tf.Variable(tf.random_normal(shape[1:])))
 
-n_hidden_1 = 256
-n_hidden_2 = 256
-n_input = 784
-n_classes = 10
-
-x = tf.placeholder("float", [None, n_input])
-y = tf.placeholder("float", [None, n_classes])
-
-
-def multilayer_perceptron(x, weights, biases):
-    layer_1 = tf.add(tf.matmul(x, weights['h1']), biases['b1'])
-    layer_1 = tf.nn.relu(layer_1)
-    layer_2 = tf.add(tf.matmul(layer_1, weights['h2']), biases['b2'])
-    layer_2 = tf.nn.relu(layer_2)
-    out_layer = tf.matmul(layer_2, weights['out']) + biases['out']
-    return out_layer
+activity = pixels
+for name in ("in", "mid"):
+    activity = tf.nn.relu(tf.add(tf.matmul(activity, params[name][0]), params[name][1]))
+logits = tf.matmul(activity, params["top"][0]) + params["top"][1]
+loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(logits=logits, labels=labels))
+adam = tf.train.AdamOptimizer(learning_rate=0.001).minimize(loss)
+correct = tf.reduce_mean(tf.cast(tf.equal(tf.argmax(logits, 1), tf.argmax(labels, 1)), "float"))
+keeper = tf.train.Saver()
 
 
-weights = {
-    'h1': tf.Variable(tf.random_normal([n_input, n_hidden_1])),
-    'h2': tf.Variable(tf.random_normal([n_hidden_1, n_hidden_2])),
-    'out': tf.Variable(tf.random_normal([n_hidden_2, n_classes]))
-}
-biases = {
-    'b1': tf.Variable(tf.random_normal([n_hidden_1])),
-    'b2': tf.Variable(tf.random_normal([n_hidden_2])),
-    'out': tf.Variable(tf.random_normal([n_classes]))
-}
+def train(session, epochs, tag):
+    chunks = digits.train.num_examples // CHUNK
+    for epoch in range(epochs):
+        total = 0.0
+        for _ in range(chunks):
+            xs, ys = digits.train.next_batch(CHUNK)
+            total += session.run([adam, loss], {pixels: xs, labels: ys})[1]
+        print("%s epoch %d mean loss %.9f" % (tag, epoch + 1, total / chunks))
+    print("%s test share correct: %s" % (tag, correct.eval({pixels: digits.test.images,
+                                                             labels: digits.test.labels})))
 
-pred = multilayer_perceptron(x, weights, biases)
 
-cost = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(logits=pred, labels=y))
-optimizer = tf.train.AdamOptimizer(learning_rate=learning_rate).minimize(cost)
+with tf.Session() as session:
+    session.run(tf.global_variables_initializer())
+    train(session, 2, "first")
+    written = keeper.save(session, CHECKPOINT)
+    print("checkpoint written to %s" % written)
 
-init = tf.global_variables_initializer()
-
-saver = tf.train.Saver()
-
-print("Starting 1st session...")
-with tf.Session() as sess:
-
-    sess.run(init)
-
-    for epoch in range(2):
-        avg_cost = 0.
-        total_batch = int(mnist.train.num_examples / batch_size)
-        for i in range(total_batch):
-            batch_x, batch_y = mnist.train.next_batch(batch_size)
-            _, c = sess.run([optimizer, cost], feed_dict={x: batch_x, y: batch_y})
-            avg_cost += c / total_batch
-        if epoch % display_step == 0:
-            print("Epoch:", '%04d' % (epoch + 1), "cost=", "{:.9f}".format(avg_cost))
-    print("First Optimization Finished!")
-
-    correct_prediction = tf.equal(tf.argmax(pred, 1), tf.argmax(y, 1))
-    accuracy = tf.reduce_mean(tf.cast(correct_prediction, "float"))
-    print("Accuracy:", accuracy.eval({x: mnist.test.images, y: mnist.test.labels}))
-
-    save_path = saver.save(sess, model_path)
-    print("Model saved in file: %s" % save_path)
-
-print("Starting 2nd session...")
-with tf.Session() as sess:
-    sess.run(init)
-
-    saver.restore(sess, model_path)
-    print("Model restored from file: %s" % save_path)
-
-    for epoch in range(3):
-        avg_cost = 0.
-        total_batch = int(mnist.train.num_examples / batch_size)
-        for i in range(total_batch):
-            batch_x, batch_y = mnist.train.next_batch(batch_size)
-            _, c = sess.run([optimizer, cost], feed_dict={x: batch_x, y: batch_y})
-            avg_cost += c / total_batch
-        if epoch % display_step == 0:
-            print("Epoch:", '%04d' % (epoch + 1), "cost=", "{:.9f}".format(avg_cost))
-    print("Second Optimization Finished!")
-
-    correct_prediction = tf.equal(tf.argmax(pred, 1), tf.argmax(y, 1))
-    accuracy = tf.reduce_mean(tf.cast(correct_prediction, "float"))
-    print("Accuracy:", accuracy.eval(
-        {x: mnist.test.images, y: mnist.test.labels}))
+print("--- fresh session ---")
+with tf.Session() as session:
+    session.run(tf.global_variables_initializer())
+    keeper.restore(session, CHECKPOINT)
+    print("checkpoint read from %s" % CHECKPOINT)
+    train(session, 3, "resumed")

@@ -1,103 +1,58 @@
-# Mirrors aymericdamien/TensorFlow-Examples: examples/4_Utils/tensorboard_advanced.py
-"""A perceptron whose gradients come from tf.gradients and go through apply_gradients, with histograms of
-activations, of every variable (named by var.name, so with ':0') and of every gradient, all merged and written.
+"""A three-layer perceptron trained through explicit gradients, with histograms of everything TensorBoard shows.
 
-Changed from the original: synthetic MNIST-shaped data, 64-unit hidden layers (256 in the original), 3 epochs,
-a log directory given on the command line.
+Idioms: `tf.gradients` over `tf.trainable_variables()` zipped into `apply_gradients`; `tf.summary.histogram`
+of activations inside a name scope and of each variable and gradient named by `var.name` (its ':0' cleaned by
+TF1 into '_0'); scalar summaries whose names collide, ignoring case, with earlier scopes; `merge_all`; a
+`FileWriter` with the graph; accuracy with `Tensor.eval`; the log directory from `sys.argv`.
 """
-from __future__ import print_function
-
 import sys
 
 import tensorflow as tf
 
 import corpus_data
 
-mnist = corpus_data.mnist(one_hot=True)
+log_dir = sys.argv[1] if len(sys.argv) > 1 else "tensorboard_advanced_logs"
+digits = corpus_data.mnist(one_hot=True)
+ROUNDS, CHUNK, WIDTH = 3, 100, 64
 
-learning_rate = 0.01
-training_epochs = 3
-batch_size = 100
-display_step = 1
-logs_path = sys.argv[1] if len(sys.argv) > 1 else '/tmp/tensorflow_logs/example/'
+images = tf.placeholder(tf.float32, [None, 784], name="images")
+onehots = tf.placeholder(tf.float32, [None, 10], name="onehots")
+shapes = [(784, WIDTH), (WIDTH, WIDTH), (WIDTH, 10)]
+kernels = [tf.Variable(tf.random_normal(s), name="k%d" % n) for n, s in enumerate(shapes)]
+shifts = [tf.Variable(tf.random_normal(s[1:]), name="s%d" % n) for n, s in enumerate(shapes)]
 
-n_hidden_1 = 64
-n_hidden_2 = 64
-n_input = 784
-n_classes = 10
+with tf.name_scope("Net"):
+    signal = images
+    for n in range(2):
+        signal = tf.nn.relu(tf.add(tf.matmul(signal, kernels[n]), shifts[n]))
+        tf.summary.histogram("act%d" % n, signal)
+    scores = tf.add(tf.matmul(signal, kernels[2]), shifts[2])
+with tf.name_scope("Cost"):
+    cost = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(logits=scores, labels=onehots))
+with tf.name_scope("Descent"):
+    trainable = tf.trainable_variables()
+    pairs = list(zip(tf.gradients(cost, trainable), trainable))
+    descend = tf.train.GradientDescentOptimizer(0.01).apply_gradients(grads_and_vars=pairs)
+with tf.name_scope("Hits"):
+    hits = tf.reduce_mean(tf.cast(tf.equal(tf.argmax(scores, 1), tf.argmax(onehots, 1)), tf.float32))
 
-x = tf.placeholder(tf.float32, [None, 784], name='InputData')
-y = tf.placeholder(tf.float32, [None, 10], name='LabelData')
+tf.summary.scalar("cost", cost)
+tf.summary.scalar("hits", hits)
+for gradient, variable in pairs:
+    tf.summary.histogram(variable.name, variable)
+    tf.summary.histogram(variable.name + "/gradient", gradient)
+all_summaries = tf.summary.merge_all()
 
-
-def multilayer_perceptron(x, weights, biases):
-    layer_1 = tf.add(tf.matmul(x, weights['w1']), biases['b1'])
-    layer_1 = tf.nn.relu(layer_1)
-    tf.summary.histogram("relu1", layer_1)
-    layer_2 = tf.add(tf.matmul(layer_1, weights['w2']), biases['b2'])
-    layer_2 = tf.nn.relu(layer_2)
-    tf.summary.histogram("relu2", layer_2)
-    out_layer = tf.add(tf.matmul(layer_2, weights['w3']), biases['b3'])
-    return out_layer
-
-
-weights = {
-    'w1': tf.Variable(tf.random_normal([n_input, n_hidden_1]), name='W1'),
-    'w2': tf.Variable(tf.random_normal([n_hidden_1, n_hidden_2]), name='W2'),
-    'w3': tf.Variable(tf.random_normal([n_hidden_2, n_classes]), name='W3')
-}
-biases = {
-    'b1': tf.Variable(tf.random_normal([n_hidden_1]), name='b1'),
-    'b2': tf.Variable(tf.random_normal([n_hidden_2]), name='b2'),
-    'b3': tf.Variable(tf.random_normal([n_classes]), name='b3')
-}
-
-with tf.name_scope('Model'):
-    pred = multilayer_perceptron(x, weights, biases)
-
-with tf.name_scope('Loss'):
-    loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(logits=pred, labels=y))
-
-with tf.name_scope('SGD'):
-    optimizer = tf.train.GradientDescentOptimizer(learning_rate)
-    grads = tf.gradients(loss, tf.trainable_variables())
-    grads = list(zip(grads, tf.trainable_variables()))
-    apply_grads = optimizer.apply_gradients(grads_and_vars=grads)
-
-with tf.name_scope('Accuracy'):
-    acc = tf.equal(tf.argmax(pred, 1), tf.argmax(y, 1))
-    acc = tf.reduce_mean(tf.cast(acc, tf.float32))
-
-init = tf.global_variables_initializer()
-
-tf.summary.scalar("loss", loss)
-tf.summary.scalar("accuracy", acc)
-for var in tf.trainable_variables():
-    tf.summary.histogram(var.name, var)
-for grad, var in grads:
-    tf.summary.histogram(var.name + '/gradient', grad)
-merged_summary_op = tf.summary.merge_all()
-
-with tf.Session() as sess:
-
-    sess.run(init)
-
-    summary_writer = tf.summary.FileWriter(logs_path, graph=tf.get_default_graph())
-
-    for epoch in range(training_epochs):
-        avg_cost = 0.
-        total_batch = int(mnist.train.num_examples / batch_size)
-        for i in range(total_batch):
-            batch_xs, batch_ys = mnist.train.next_batch(batch_size)
-            _, c, summary = sess.run([apply_grads, loss, merged_summary_op],
-                                     feed_dict={x: batch_xs, y: batch_ys})
-            summary_writer.add_summary(summary, epoch * total_batch + i)
-            avg_cost += c / total_batch
-        if (epoch + 1) % display_step == 0:
-            print("Epoch:", '%04d' % (epoch + 1), "cost=", "{:.9f}".format(avg_cost))
-
-    print("Optimization Finished!")
-
-    print("Accuracy:", acc.eval({x: mnist.test.images, y: mnist.test.labels}))
-
-    print("View with: tensorboard --logdir=%s" % logs_path)
+with tf.Session() as session:
+    session.run(tf.global_variables_initializer())
+    writer = tf.summary.FileWriter(log_dir, graph=tf.get_default_graph())
+    per_round = digits.train.num_examples // CHUNK
+    for rnd in range(ROUNDS):
+        total = 0.0
+        for n in range(per_round):
+            batch = digits.train.next_batch(CHUNK)
+            _, c, written = session.run([descend, cost, all_summaries], {images: batch[0], onehots: batch[1]})
+            writer.add_summary(written, rnd * per_round + n)
+            total += c
+        print("round %d mean cost %.6f" % (rnd + 1, total / per_round))
+    print("test hits:", hits.eval({images: digits.test.images, onehots: digits.test.labels}))

@@ -1,67 +1,49 @@
-# Mirrors aymericdamien/TensorFlow-Examples: examples/4_Utils/tensorboard_basic.py
-"""Softmax regression in name scopes, with loss and accuracy scalars merged and written by a FileWriter that
-also records the graph.
+"""Softmax regression whose loss and accuracy go to TensorBoard as scalar summaries, with the graph.
 
-Changed from the original: synthetic MNIST-shaped data, 5 epochs, a log directory given on the command line.
+Idioms: named placeholders and variables; `tf.name_scope` blocks whose names, compared ignoring case, collide
+with the summary names made later (so TF1 writes the summaries under `cost_1` and `hits_1`); `tf.summary.scalar`
+and `tf.summary.merge_all`; a `tf.summary.FileWriter` given the default graph; the merged summary fetched
+beside the train op every step and added with a global step count; the log directory from `sys.argv`.
 """
-from __future__ import print_function
-
 import sys
 
 import tensorflow as tf
 
 import corpus_data
 
-mnist = corpus_data.mnist(one_hot=True)
+log_dir = sys.argv[1] if len(sys.argv) > 1 else "tensorboard_basic_logs"
+digits = corpus_data.mnist(one_hot=True)
+ROUNDS, CHUNK = 5, 100
 
-learning_rate = 0.01
-training_epochs = 5
-batch_size = 100
-display_epoch = 1
-logs_path = sys.argv[1] if len(sys.argv) > 1 else '/tmp/tensorflow_logs/example/'
+images = tf.placeholder(tf.float32, [None, 784], name="images")
+onehots = tf.placeholder(tf.float32, [None, 10], name="onehots")
+kernel = tf.Variable(tf.zeros([784, 10]), name="kernel")
+shift = tf.Variable(tf.zeros([10]), name="shift")
 
-x = tf.placeholder(tf.float32, [None, 784], name='InputData')
-y = tf.placeholder(tf.float32, [None, 10], name='LabelData')
+with tf.name_scope("Scores"):
+    chances = tf.nn.softmax(tf.matmul(images, kernel) + shift)
+with tf.name_scope("Cost"):
+    cost = tf.reduce_mean(-tf.reduce_sum(onehots * tf.log(chances), reduction_indices=1))
+with tf.name_scope("Descent"):
+    descend = tf.train.GradientDescentOptimizer(0.01).minimize(cost)
+with tf.name_scope("Hits"):
+    hits = tf.reduce_mean(tf.cast(tf.equal(tf.argmax(chances, 1), tf.argmax(onehots, 1)), tf.float32))
 
-W = tf.Variable(tf.zeros([784, 10]), name='Weights')
-b = tf.Variable(tf.zeros([10]), name='Bias')
+tf.summary.scalar("cost", cost)
+tf.summary.scalar("hits", hits)
+all_summaries = tf.summary.merge_all()
 
-with tf.name_scope('Model'):
-    pred = tf.nn.softmax(tf.matmul(x, W) + b)
-with tf.name_scope('Loss'):
-    cost = tf.reduce_mean(-tf.reduce_sum(y * tf.log(pred), reduction_indices=1))
-with tf.name_scope('SGD'):
-    optimizer = tf.train.GradientDescentOptimizer(learning_rate).minimize(cost)
-with tf.name_scope('Accuracy'):
-    acc = tf.equal(tf.argmax(pred, 1), tf.argmax(y, 1))
-    acc = tf.reduce_mean(tf.cast(acc, tf.float32))
-
-init = tf.global_variables_initializer()
-
-tf.summary.scalar("loss", cost)
-tf.summary.scalar("accuracy", acc)
-merged_summary_op = tf.summary.merge_all()
-
-with tf.Session() as sess:
-
-    sess.run(init)
-
-    summary_writer = tf.summary.FileWriter(logs_path, graph=tf.get_default_graph())
-
-    for epoch in range(training_epochs):
-        avg_cost = 0.
-        total_batch = int(mnist.train.num_examples / batch_size)
-        for i in range(total_batch):
-            batch_xs, batch_ys = mnist.train.next_batch(batch_size)
-            _, c, summary = sess.run([optimizer, cost, merged_summary_op],
-                                     feed_dict={x: batch_xs, y: batch_ys})
-            summary_writer.add_summary(summary, epoch * total_batch + i)
-            avg_cost += c / total_batch
-        if (epoch + 1) % display_epoch == 0:
-            print("Epoch:", '%04d' % (epoch + 1), "cost=", "{:.9f}".format(avg_cost))
-
-    print("Optimization Finished!")
-
-    print("Accuracy:", acc.eval({x: mnist.test.images, y: mnist.test.labels}))
-
-    print("View with: tensorboard --logdir=%s" % logs_path)
+with tf.Session() as session:
+    session.run(tf.global_variables_initializer())
+    writer = tf.summary.FileWriter(log_dir, graph=tf.get_default_graph())
+    per_round = digits.train.num_examples // CHUNK
+    count = 0
+    for rnd in range(ROUNDS):
+        for _ in range(per_round):
+            batch = digits.train.next_batch(CHUNK)
+            _, written = session.run([descend, all_summaries], {images: batch[0], onehots: batch[1]})
+            writer.add_summary(written, count)
+            count += 1
+        print("round %d done after %d steps" % (rnd + 1, count))
+    print("test hits:", hits.eval({images: digits.test.images, onehots: digits.test.labels}))
+    print("summaries in", log_dir)

@@ -14,8 +14,10 @@ ROOT = pathlib.Path(trainer.unsupported.__file__).resolve().parent
 
 # module: (its TF1 spelling, a name it lacks with a reason, words of that reason)
 MODULES = {
-    "trainer": ("tf", "FIFOQueue", "placeholders"),
+    "trainer": ("tf", "py_func", "register an op"),
     "trainer.compat.v1": ("tf.compat.v1", "SparseTensor", "sparse tensors"),
+    "trainer.config": ("tf.config", None, None),
+    "trainer.config.experimental": ("tf.config.experimental", None, None),
     "trainer.contrib": ("tf.contrib", "crf", "random fields"),
     "trainer.contrib.estimator": ("tf.contrib.estimator", None, None),
     "trainer.contrib.factorization": ("tf.contrib.factorization", None, None),
@@ -32,7 +34,7 @@ MODULES = {
     "trainer.horovod": ("hvd", "elastic", "restart a job from its checkpoint"),
     "trainer.horovod.keras": ("hvd.keras", "elastic", "restart a job from its checkpoint"),
     "trainer.keras": ("tf.keras", None, None),
-    "trainer.keras.applications": ("tf.keras.applications", "Xception", "ResNet50"),
+    "trainer.keras.applications": ("tf.keras.applications", "EfficientNetB0", "ResNet50"),
     "trainer.keras.backend": ("tf.keras.backend", None, None),
     "trainer.keras.datasets": ("tf.keras.datasets", None, None),
     "trainer.keras.layers": ("tf.keras.layers", None, None),
@@ -41,7 +43,7 @@ MODULES = {
     "trainer.keras.utils": ("tf.keras.utils", None, None),
     "trainer.metrics": ("tf.metrics", "mean_iou", "does not implement"),
     "trainer.python.framework.ops": ("tf.python.framework.ops", None, None),
-    "trainer.train": ("tf.train", "slice_input_producer", "tf.data.Dataset"),
+    "trainer.train": ("tf.train", None, None),
 }
 
 

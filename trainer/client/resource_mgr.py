@@ -3,7 +3,8 @@
 A kernel reaches it as `session.resources` and asks `lookup_or_create(container, name, create)` (TF1's
 ResourceMgr::LookupOrCreate): the container says which kind of state it is ("rng", "Print", "iterator", ...), the
 name which op or handle owns it. The session clears it on close, so nothing of a closed session lingers, and two
-sessions on one graph never share it.
+sessions on one graph never share it. A resource with a `cancel()` method is told when it is dropped: TF1 cancels a
+closed session's pending ops, so a thread waiting on a queue of it ends (CancelledError) instead of hanging.
 """
 import threading
 
@@ -43,4 +44,9 @@ class ResourceMgr:
     def clear(self):
         """Drop every resource (TF1's ResourceMgr::Clear, when its session goes away)."""
         with self._lock:
+            dropped = [r for resources in self._containers.values() for r in resources.values()]
             self._containers.clear()
+        for resource in dropped:
+            cancel = getattr(resource, "cancel", None)
+            if callable(cancel):
+                cancel()

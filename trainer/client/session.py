@@ -5,6 +5,7 @@ and then replays the plan. Control flow asks the session for the sub-plan of a b
 `Session.plan`. A cluster runtime serves its own session targets through `register_target` (TF1 picks a
 session implementation by target from registered factories the same way); the client never imports it.
 """
+import contextlib
 
 from ..framework import stacks
 from ..framework.graph import Graph, get_default_graph
@@ -81,7 +82,9 @@ class Session:
         """Evaluate `fetches` (Tensor, Operation, name, or nested list/tuple/dict of them) as numpy values.
 
         With `options` (TF1's RunOptions) asking for a trace, the step's statistics are appended to
-        `run_metadata.step_stats` (see step_stats.py); otherwise both are accepted and ignored.
+        `run_metadata.step_stats` (see step_stats.py). Its timeout_in_ms (else the config's
+        operation_timeout_in_ms) bounds how long an op of the run waits (a queue's dequeue): then
+        DeadlineExceededError, as in TF1.
         """
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
@@ -94,10 +97,12 @@ class Session:
             plan = self._plans[key] = plan if self._serve is None else self._serve(plan)
         feed_values = feed_dict.values() if feed_dict else ()
         recorder = recorder_for(options, run_metadata, self.device) if options is not None else None
-        if recorder is None:
-            return rebuild(plan.execute(feed_values))
-        with recording(recorder):
-            values = plan.execute(feed_values, recorder)
+        timeout = getattr(options, "timeout_in_ms", 0) or getattr(self.config, "operation_timeout_in_ms", 0)
+        with stacks.deadline_in(timeout) if timeout else contextlib.nullcontext():
+            if recorder is None:
+                return rebuild(plan.execute(feed_values))
+            with recording(recorder):
+                values = plan.execute(feed_values, recorder)
         recorder.save(run_metadata)
         return rebuild(values)
 

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..framework import dtypes
-from ..platform.errors import InvalidArgumentError
+from ..platform.errors import InvalidArgumentError, UnknownError
 from ..ops.core_ops import as_string_array
 from ..framework.tensor_shape import TensorShape
 from .stage import Stage, check, scalar
@@ -84,7 +84,12 @@ class GeneratorStage(Stage):
 
     def iterate(self, context):
         args = [context.to_host(context.value(t)) for t in self.tensors]
-        for value in self.generator(*args):
+        values = _py_func_errors(lambda: iter(self.generator(*args)))
+        while True:
+            try:
+                value = _py_func_errors(lambda: next(values))
+            except StopIteration:
+                return
             yield [context.to_device(v) for v in self._check(value)]
 
     def _check(self, value):
@@ -108,6 +113,21 @@ class GeneratorStage(Stage):
                                            f"where an element of shape {shape} was expected.")
             arrays.append(array)
         return arrays
+
+
+# What the generator may raise as it is: the exceptions TF's py_func (under from_generator) turns into a class of
+# their own, which Session.run's mapping gives the same one; every other exception is TF's UnknownError.
+PY_FUNC_MAPPED = (ValueError, TypeError, StopIteration, MemoryError, NotImplementedError)
+
+
+def _py_func_errors(call):
+    try:
+        return call()
+    except PY_FUNC_MAPPED:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the user's generator: anything it raises is reported as TF does
+        raise UnknownError(None, None, f"{type(exc).__name__}: {exc}: raised by the generator of "
+                           "Dataset.from_generator") from exc
 
 
 class ZipStage(Stage):

@@ -141,6 +141,11 @@ class Graph:
             self._control_stack.pop()
 
     # --- lookups --------------------------------------------------------------------------------
+    @property
+    def version(self):
+        """A number that grows as operations are added to the graph (TF1's Graph.version)."""
+        return len(self._ops)
+
     def get_operations(self):
         return list(self._ops)
 

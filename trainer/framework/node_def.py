@@ -39,9 +39,16 @@ class NodeDef(Message):
               "device": Field(4, "string"), "attr": Field(5, "map", AttrValue, key="string")}
 
 
+class VersionDef(Message):
+    """Which version of TF wrote a graph or a checkpoint, and which versions read it (versions.proto)."""
+    FIELDS = {"producer": Field(1, "int32"), "min_consumer": Field(2, "int32"),
+              "bad_consumers": Field(3, "int32", repeated=True)}
+
+
 class GraphDef(Message):
-    """Every node of a graph, in creation order (`graph_def.node`)."""
-    FIELDS = {"node": Field(1, "message", NodeDef, repeated=True)}
+    """Every node of a graph, in creation order (`graph_def.node`); `versions` as the graph's writer set it
+    (ringflow's graphs leave it unset)."""
+    FIELDS = {"node": Field(1, "message", NodeDef, repeated=True), "versions": Field(4, "message", VersionDef)}
 
 
 def _scalar_attr(value):
@@ -85,12 +92,13 @@ def attr_value(value):
 
 def node_def(op):
     """`op` as a NodeDef: its inputs by tensor name ("name" for output 0), control inputs as "^name", and its
-    attributes, with "T" (the output dtype) where the op has no "dtype" or "dtypes" attribute, as TF1's ops carry
-    one."""
+    attributes, with "T" (the output dtype; a Const's "dtype") where the op has no "dtype" or "dtypes" attribute,
+    as TF1's ops carry one."""
     inputs = [t.op.name if t.value_index == 0 else t.name for t in op.inputs]
-    # an op with several output dtypes ("dtypes": RestoreV2) has no "T" in TF's op definition
+    # an op with several output dtypes ("dtypes": RestoreV2) has no "T" in TF's op definition; a Const declares
+    # its "dtype" beside its value
     typed = op.outputs and "dtype" not in op.attrs and "dtypes" not in op.attrs
-    attrs = {"T": op.outputs[0].dtype} if typed else {}
+    attrs = {"dtype" if op.type == "Const" else "T": op.outputs[0].dtype} if typed else {}
     attrs.update(sorted(op.attrs.items()))
     values = {key: attr_value(value) for key, value in attrs.items()}
     return NodeDef(name=op.name, op=op.type, input=inputs + [f"^{c.name}" for c in op.control_inputs],

@@ -48,6 +48,22 @@ class OpDef:
 OPS = {}
 
 
+def on_host(make):
+    """A kernel factory (op, session) -> kernel for an op that works in host memory whatever the session's device,
+    as TF1 places its string, file, reader and queue ops on the CPU: the kernel's inputs come to the host and its
+    outputs go back to the session's device."""
+    def made(op, session):
+        run, to_host, to_device = make(op, session), session.to_host, session.to_device
+
+        def kernel(*inputs):
+            out = run(*[to_host(x) for x in inputs])
+            if isinstance(out, (list, tuple)):
+                return type(out)(to_device(x) for x in out)
+            return out if out is None else to_device(out)
+        return kernel
+    return made
+
+
 def register(op_type, forward=None, *, kernel=None, infer=None, grad=None, view=False, ref_inputs=0,
              constant=False, fresh=False, inplace=None, into=None, destinations=None, persistent=False):
     """Register an op type with every property the session relies on (see OpDef); returns its OpDef."""

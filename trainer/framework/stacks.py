@@ -5,6 +5,7 @@ Session pushes itself on entering `with sess:` / `as_default()`, and eval/run on
 """
 import contextlib
 import threading
+import time
 
 _local = threading.local()
 
@@ -49,3 +50,20 @@ def resolve_session(session, element):
     if element.graph is not session.graph:
         raise ValueError(f"Cannot evaluate {element.name!r}: its graph is not the session's graph")
     return session
+
+
+def run_deadline():
+    """When this thread's Session.run stops waiting (a time.monotonic() value), or None: what a blocking kernel (a
+    queue's dequeue) waits until. Here, beside the session stack, so that ops never import the client."""
+    return getattr(_local, "deadline", None)
+
+
+@contextlib.contextmanager
+def deadline_in(timeout_ms):
+    """Inside the block, this thread's runs give up waiting after `timeout_ms` (None or <= 0: never)."""
+    before = run_deadline()
+    _local.deadline = time.monotonic() + timeout_ms / 1000.0 if timeout_ms and timeout_ms > 0 else None
+    try:
+        yield
+    finally:
+        _local.deadline = before

@@ -1,10 +1,11 @@
-"""TensorFlow's checkpoint format (V2, "tensor bundle"): `<prefix>.index` and `<prefix>.data-00000-of-00001`.
+"""TensorFlow's checkpoint format (V2, "tensor bundle"): `<prefix>.index` and `<prefix>.data-00000-of-00001`,
+or with N shards (a sharded Saver: one per device) `<prefix>.data-0000i-of-0000N` and one index for them all.
 
-The index is a table (sstable.py) from tensor name to BundleEntryProto (dtype, shape, offset and size in the data
-file, the masked crc32c of those bytes); its first key, "", holds the BundleHeaderProto. The data file is the
-tensors' bytes back to back, little-endian; a string tensor is its elements' lengths (varint64), the crc32c of
-those length bytes, then the elements. The messages carry tensor_bundle.proto's field numbers.
-Both files are written atomically, the data file first: an index names a complete data file.
+The index is a table (sstable.py) from tensor name to BundleEntryProto (dtype, shape, shard, offset and size in the
+data file, the masked crc32c of those bytes); its first key, "", holds the BundleHeaderProto. A data file is its
+tensors' bytes back to back in name order, little-endian; a string tensor is its elements' lengths (varint64), the
+crc32c of those length bytes, then the elements. The messages carry tensor_bundle.proto's field numbers.
+Every file is written atomically, the data files first: an index names complete data files.
 """
 import os
 import struct
@@ -12,6 +13,7 @@ import struct
 import numpy as np
 
 from .dtypes import as_dtype
+from .node_def import VersionDef
 from .tensor_shape import TensorShapeProto
 from ..platform.atomic_file import atomic_write
 from ..platform.protobuf import Field, Message
@@ -20,14 +22,9 @@ from ..platform.crc32c import crc32c, mask
 from ..platform.sstable import TableError, build_table, read_table
 
 INDEX = ".index"
-DATA = ".data-00000-of-00001"  # one shard: one process writes one checkpoint
+DATA = ".data-00000-of-00001"  # one shard, what an unsharded Saver writes
 STRING = as_dtype("string").as_datatype_enum
 VERSION = 1  # kTensorBundleVersion
-
-
-class VersionDef(Message):
-    FIELDS = {"producer": Field(1, "int32"), "min_consumer": Field(2, "int32"),
-              "bad_consumers": Field(3, "int32", repeated=True)}
 
 
 class BundleHeaderProto(Message):
@@ -69,20 +66,31 @@ def _string_checksum(items):
     return lengths_sum, mask(crc)
 
 
-def write_bundle(prefix, arrays):
-    """Write arrays ({name: array}) as the checkpoint `prefix` in TF's format; returns the index's path."""
-    entries, offset = {}, 0
-    with atomic_write(prefix + DATA, "wb") as f:
-        for name in sorted(arrays):
-            array = np.asarray(arrays[name])
-            dtype = as_dtype("string" if array.dtype.kind in "SUO" else array.dtype)
-            raw, checksum = _tensor_bytes(array)
-            f.write(raw)
-            entry = BundleEntryProto(dtype=dtype.as_datatype_enum, shape=_shape(array.shape), offset=offset,
-                                     size=len(raw), crc32c=checksum)
-            entries[name.encode("utf-8")] = entry.SerializeToString()
-            offset += len(raw)
-    header = BundleHeaderProto(num_shards=1, endianness=0, version=VersionDef(producer=VERSION))
+def data_file(prefix, shard=0, num_shards=1):
+    """The path of a checkpoint's data shard: "<prefix>.data-00001-of-00002"."""
+    return f"{prefix}.data-{shard:05d}-of-{num_shards:05d}"
+
+
+def write_bundle(prefix, arrays, shards=None):
+    """Write arrays ({name: array}) as the checkpoint `prefix` in TF's format; returns the index's path.
+    `shards` (lists of names, one per data file, as a sharded Saver groups them by device) defaults to one."""
+    shards = [list(arrays)] if shards is None else [list(names) for names in shards]
+    if sorted(n for names in shards for n in names) != sorted(arrays):
+        raise ValueError(f"write_bundle(shards=...) must name each of {sorted(arrays)} once, got {shards}")
+    entries = {}
+    for shard, names in enumerate(shards):
+        offset = 0
+        with atomic_write(data_file(prefix, shard, len(shards)), "wb") as f:
+            for name in sorted(names):
+                array = np.asarray(arrays[name])
+                dtype = as_dtype("string" if array.dtype.kind in "SUO" else array.dtype)
+                raw, checksum = _tensor_bytes(array)
+                f.write(raw)
+                entry = BundleEntryProto(dtype=dtype.as_datatype_enum, shape=_shape(array.shape), shard_id=shard,
+                                         offset=offset, size=len(raw), crc32c=checksum)
+                entries[name.encode("utf-8")] = entry.SerializeToString()
+                offset += len(raw)
+    header = BundleHeaderProto(num_shards=len(shards), endianness=0, version=VersionDef(producer=VERSION))
     entries[b""] = header.SerializeToString()
     with atomic_write(prefix + INDEX, "wb") as f:
         f.write(build_table(entries))
@@ -107,38 +115,54 @@ def read_index(prefix):
     except (ValueError, TypeError, UnicodeDecodeError) as exc:
         raise BundleError(f"checkpoint index {path!r}: an entry does not parse ({exc}): the file is damaged") \
             from None
-    if header.num_shards != 1:
-        raise BundleError(f"checkpoint {prefix!r} has {header.num_shards} data shards (a sharded Saver wrote it "
-                          f"in several processes); ringflow reads one-shard checkpoints: restore it in TF and save "
-                          "it again with sharded=False")
+    bad = [(name, e.shard_id) for name, e in entries.items() if not 0 <= e.shard_id < max(header.num_shards, 1)]
+    if bad:
+        raise BundleError(f"checkpoint index {path!r} has {header.num_shards} data shard(s), but tensor "
+                          f"{bad[0][0]!r} lies in shard {bad[0][1]}: the file is damaged")
     if header.endianness != 0:
         raise BundleError(f"checkpoint {prefix!r} was written big-endian; ringflow reads little-endian bundles")
     return header, entries
 
 
+def data_files(prefix):
+    """The data files of the checkpoint `prefix`, as its index counts them (BundleError if it is damaged)."""
+    header, _ = read_index(prefix)
+    count = max(header.num_shards, 1)
+    return [data_file(prefix, shard, count) for shard in range(count)]
+
+
 def read_bundle(prefix, names=None):
     """{name: array} of the checkpoint `prefix` (only `names` when given); each tensor's crc32c is checked."""
-    _, entries = read_index(prefix)
-    path = prefix + DATA
+    header, entries = read_index(prefix)
+    arrays, by_shard = {}, {}
+    for name, entry in sorted(entries.items()):
+        if names is None or name in names:
+            by_shard.setdefault(entry.shard_id, []).append((name, entry))
+    for shard, items in sorted(by_shard.items()):
+        path = data_file(prefix, shard, max(header.num_shards, 1))
+        with open(path, "rb") as f:
+            arrays.update(_read_shard(f, path, prefix, items))
+    return arrays
+
+
+def _read_shard(f, path, prefix, items):
+    """{name: array} of the [(name, entry)] that lie in the open data file f, each checked."""
+    size = os.fstat(f.fileno()).st_size
     arrays = {}
-    with open(path, "rb") as f:
-        size = os.fstat(f.fileno()).st_size
-        for name, entry in sorted(entries.items()):
-            if names is not None and name not in names:
-                continue
-            if entry.slices:
-                raise BundleError(f"checkpoint {prefix!r}: tensor {name!r} is saved in slices (a partitioned "
-                                  "variable); ringflow restores whole tensors only")
-            if entry.offset + entry.size > size:
-                raise BundleError(f"checkpoint data {path!r} holds {size} bytes, but tensor {name!r} lies at "
-                                  f"bytes {entry.offset}..{entry.offset + entry.size}: the file is truncated")
-            f.seek(entry.offset)
-            where = f"checkpoint data {path!r}: tensor {name!r}"
-            array, checksum = _array(entry, f.read(entry.size), where)
-            if checksum != entry.crc32c:
-                raise BundleError(f"{where} fails its crc32c check: the file is damaged (restore an older "
-                                  "checkpoint)")
-            arrays[name] = array
+    for name, entry in items:
+        if entry.slices:
+            raise BundleError(f"checkpoint {prefix!r}: tensor {name!r} is saved in slices (a partitioned "
+                              "variable); ringflow restores whole tensors only")
+        if entry.offset + entry.size > size:
+            raise BundleError(f"checkpoint data {path!r} holds {size} bytes, but tensor {name!r} lies at "
+                              f"bytes {entry.offset}..{entry.offset + entry.size}: the file is truncated")
+        f.seek(entry.offset)
+        where = f"checkpoint data {path!r}: tensor {name!r}"
+        array, checksum = _array(entry, f.read(entry.size), where)
+        if checksum != entry.crc32c:
+            raise BundleError(f"{where} fails its crc32c check: the file is damaged (restore an older "
+                              "checkpoint)")
+        arrays[name] = array
     return arrays
 
 
@@ -168,10 +192,12 @@ def _array(entry, raw, where):
 
 def bundle_problem(prefix):
     """Why the checkpoint `prefix` cannot be restored (missing file, truncated, a failed checksum), or None."""
-    for path in (prefix + INDEX, prefix + DATA):
-        if not os.path.isfile(path):
-            return f"its file {path!r} does not exist"
+    if not os.path.isfile(prefix + INDEX):
+        return f"its file {prefix + INDEX!r} does not exist"
     try:
+        for path in data_files(prefix):
+            if not os.path.isfile(path):
+                return f"its file {path!r} does not exist"
         read_bundle(prefix)
     except (OSError, BundleError) as exc:
         return f"{type(exc).__name__}: {exc}"

@@ -16,7 +16,7 @@ from ..framework.tensor import Tensor
 from .basics import communicator, size
 from .compression import Compression
 from .negotiation import negotiated
-from .mpi_ops import (Average, allgather, allreduce_op, check_reducible, check_scaling, label, reduction,
+from .mpi_ops import (Average, allgather, allreduce_op, check_reducible, check_scaling, factors, label, reduction,
                       rows_unknown, scaled)
 
 
@@ -54,7 +54,8 @@ def grouped_allreduce(tensors, average=None, device_dense="", device_sparse="", 
 
 # -- reducescatter --------------------------------------------------------------------------------
 def _reducescatter_kernel(op, session):
-    reduce, pre, post, what = op.attrs["reduce"], op.attrs["prescale"], op.attrs["postscale"], label(op)
+    reduce, pre, post = factors(op, size())
+    what = label(op)
 
     def run(x):
         out = negotiated("reducescatter", op, communicator().reduce_scatter,

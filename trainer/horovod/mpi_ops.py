@@ -4,6 +4,7 @@ Each op runs one collective of the communicator hvd.init() chose when Session.ru
 must run the same collective ops in the same order. The session orders independent ops by creation, so the
 same program on every rank does; a rank that skips one makes the others raise allreduce.CollectiveTimeout.
 """
+import numbers
 import time
 import warnings
 
@@ -51,14 +52,28 @@ def check_reducible(tensor, what):
 
 
 def check_scaling(tensor, prescale_factor, postscale_factor):
-    if (prescale_factor != 1 or postscale_factor != 1) and np.dtype(tensor.dtype).kind != "f":
-        raise TypeError(f"prescale_factor/postscale_factor need a float tensor, got {tensor.name!r} of dtype "
-                        f"{np.dtype(tensor.dtype).name}")
+    for name, factor in (("prescale_factor", prescale_factor), ("postscale_factor", postscale_factor)):
+        if not isinstance(factor, numbers.Real):
+            raise TypeError(f"{name} must be a Python number (an attribute of the op, as in Horovod), got "
+                            f"{factor!r} for {tensor.name!r}")
+
+
+def factors(op, size):
+    """(prescale, postscale) as Horovod applies them: its op attrs are TF floats (32 bits), and Average is a sum
+    whose postscale is divided by the number of ranks (in float64); returns the communicator's reduction too."""
+    pre, post = float(np.float32(op.attrs["prescale"])), float(np.float32(op.attrs["postscale"]))
+    if op.attrs["reduce"] == "mean":
+        return "sum", pre, post / size
+    return op.attrs["reduce"], pre, post
 
 
 def scaled(array, factor):
-    """array * factor in array's dtype (the pre- and postscale of a reduction)."""
-    return array if factor == 1 else np.multiply(array, factor).astype(array.dtype, copy=False)
+    """array * factor as Horovod's ScaleBuffer computes it on the CPU: in float64 (float32 for float16), then back
+    to array's dtype, an integer truncated toward zero."""
+    if factor == 1:
+        return array
+    math = np.float32 if array.dtype == np.float16 else np.float64
+    return (array.astype(math) * math(factor)).astype(array.dtype)
 
 
 def label(op):
@@ -79,7 +94,8 @@ def traced(operation, op, collective, array):
 
 # -- allreduce ------------------------------------------------------------------------------------
 def _allreduce_kernel(op, session):
-    reduce, pre, post, what = op.attrs["reduce"], op.attrs["prescale"], op.attrs["postscale"], label(op)
+    reduce, pre, post = factors(op, size())
+    what = label(op)
 
     def run(x):
         out = traced("ALLREDUCE", op, lambda a: communicator().allreduce(a, op=reduce, what=what),

@@ -84,8 +84,8 @@ class DistributedOptimizer(Optimizer):
         f = self._predivide
         if f == 1.0:
             return allreduce(grad, op=Average if self._average else Sum, compression=self._compression)
-        return allreduce(grad, op=Sum, compression=self._compression, prescale_factor=1 / f,
-                         postscale_factor=f / size())
+        # Horovod's split of the average: 1/f before the sum, f (and Average's 1/size) after it
+        return allreduce(grad, op=Average, compression=self._compression, prescale_factor=1 / f, postscale_factor=f)
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):
         """The wrapped optimizer's apply_gradients (with backward_passes_per_step K > 1: on every K-th run)."""

@@ -2,6 +2,7 @@
 
 Images are NHWC: one image [height, width, channels] or a batch [batch, height, width, channels].
 """
+from ..ops.image_decode_ops import decode_bmp, decode_gif, decode_image, decode_jpeg, decode_png
 from ..ops.sampling_ops import random_crop
 from .color import (adjust_brightness, adjust_contrast, convert_image_dtype, per_image_standardization,
                     random_brightness, random_contrast)
@@ -12,7 +13,8 @@ from .resize import ResizeMethod, resize, resize_bilinear, resize_images, resize
 
 transpose = transpose_image  # TF1 has both names
 
-__all__ = ["ResizeMethod", "adjust_brightness", "adjust_contrast", "central_crop", "convert_image_dtype",
+__all__ = ["decode_bmp", "decode_gif", "decode_image", "decode_jpeg", "decode_png",
+           "ResizeMethod", "adjust_brightness", "adjust_contrast", "central_crop", "convert_image_dtype",
            "crop_to_bounding_box", "flip_left_right", "flip_up_down", "pad_to_bounding_box",
            "per_image_standardization", "random_brightness", "random_contrast", "random_crop",
            "random_flip_left_right", "random_flip_up_down", "resize", "resize_bilinear", "resize_image_with_crop_or_pad",

@@ -85,7 +85,7 @@ class Identity(Initializer):
 
 
 def _scaling(name, scale, mode, distribution):
-    def make(seed=None):
+    def make(seed=None, dtype=None):  # dtype: TF1's GlorotUniform config holds one
         return VarianceScaling(scale=scale, mode=mode, distribution=distribution, seed=seed)
     make.__name__ = name
     make.__doc__ = f"VarianceScaling(scale={scale}, mode={mode!r}, distribution={distribution!r})."
@@ -108,7 +108,7 @@ _BY_NAME = {"Zeros": Zeros, "Ones": Ones, "Constant": Constant, "RandomNormal": 
             "random_uniform": RandomUniform, "truncated_normal": TruncatedNormal, "glorot_uniform": glorot_uniform,
             "glorot_normal": glorot_normal, "he_normal": he_normal, "he_uniform": he_uniform,
             "lecun_normal": lecun_normal, "lecun_uniform": lecun_uniform, "uniform": RandomUniform,
-            "normal": RandomNormal}
+            "normal": RandomNormal, "GlorotUniform": glorot_uniform, "GlorotNormal": glorot_normal}
 
 
 def serialize(initializer):

@@ -1,4 +1,5 @@
-"""tf.layers.BatchNormalization and batch_normalization, composed from differentiable ops.
+"""tf.layers.BatchNormalization and batch_normalization: TF1's fused kernel where it applies and `training` is a
+Python bool, else composed from differentiable ops.
 
 Training normalizes with the batch's mean and (biased) variance and adds the moving-average updates
 moving -= (moving - batch) * (1 - momentum) to GraphKeys.UPDATE_OPS; inference uses the moving statistics.
@@ -9,6 +10,7 @@ the biased one, as TF1's unfused path does.
 from ..framework import dtypes
 from ..ops.initializers import ones_initializer, zeros_initializer
 from ..ops.array_ops import cast, reshape, shape as shape_of
+from ..ops.batch_norm_ops import fused_batch_norm
 from ..ops.core_ops import constant
 from ..ops.math_ops import sqrt, square, where
 from ..ops.reduction_ops import reduce_mean
@@ -80,6 +82,8 @@ class BatchNormalization(Layer):
 
     def call(self, inputs, training=False):
         training = training_flag(training)
+        if self.fused and isinstance(training, bool):
+            return self._fused_call(inputs, training)
         dims = static_dims(inputs)
         ndims = len(dims)
         x = inputs if inputs.dtype == self._param_dtype else cast(inputs, self._param_dtype)
@@ -98,7 +102,10 @@ class BatchNormalization(Layer):
                 mean, variance = batch_mean, batch_variance
             else:
                 mean, variance = where(training, batch_mean, mean), where(training, batch_variance, variance)
-            self._add_moving_updates(x, dims, reduce_axes, batch_mean, batch_variance, training)
+            if self.fused:
+                count = self._count(x, dims, reduce_axes)
+                batch_variance = batch_variance * (count / (count - 1.0))
+            self._add_moving_updates(batch_mean, batch_variance, training)
         inverse = 1.0 / sqrt(variance + self.epsilon)
         if self.scale:
             inverse = inverse * broadcast(self.gamma)
@@ -118,10 +125,19 @@ class BatchNormalization(Layer):
                 count = count * cast(sizes[i], self._param_dtype)
         return count
 
-    def _add_moving_updates(self, x, dims, reduce_axes, batch_mean, batch_variance, training):
-        if self.fused:
-            count = self._count(x, dims, reduce_axes)
-            batch_variance = batch_variance * (count / (count - 1.0))
+    def _fused_call(self, inputs, training):
+        """TF1's fused kernel (FusedBatchNormV3 and its gradient op) where `training` is known when the graph is
+        built; a bool Tensor takes the composed ops above, which select between the two statistics at run time."""
+        scale = self.gamma if self.scale else constant(1.0, dtype=self._param_dtype, shape=self._param_shape)
+        offset = self.beta if self.center else constant(0.0, dtype=self._param_dtype, shape=self._param_shape)
+        outputs, batch_mean, batch_variance = fused_batch_norm(
+            inputs, scale, offset, mean=self.moving_mean, variance=self.moving_variance, epsilon=self.epsilon,
+            data_format="NHWC" if self.axis == [3] else "NCHW", is_training=training)
+        if training:
+            self._add_moving_updates(batch_mean, batch_variance, training)
+        return outputs
+
+    def _add_moving_updates(self, batch_mean, batch_variance, training):
         decay = 1.0 - self.momentum
         if training is not True:
             decay = where(training, constant(decay, dtype=self._param_dtype),

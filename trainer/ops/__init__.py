@@ -2,10 +2,11 @@
 initializers and tg.gradients. Importing this package registers every op type."""
 from . import (activation_ops, array_ops, batch_norm_ops, block_lstm_ops, candidate_sampling_ops,  # noqa: F401
                check_ops, clip_ops, control_flow_ops, conv1d_ops, conv_ops, conv_transpose_ops, core_ops, cwise_ops,
-               division_ops, dropout_ops, fill_ops, functional_ops, gather_ops, io_ops, linalg_ops, logging_ops,
-               lrn_ops, mask_ops, math_ops, matrix_ops, nn_impl, nn_ops, operators, pad_ops, qr_ops, random_ops,
-               reduction_ops, reverse_ops, rnn_ops, sampled_losses, sampling_ops, scan_ops, scatter_ops, segment_ops,
-               shape_ops, shuffle_ops, slice_ops, sort_ops, stack_ops, state_ops, trig_ops, tuple_ops, variables,
-               while_loop_ops, zero_fraction_ops)
+               data_flow_ops, division_ops, dropout_ops, file_ops, fill_ops, functional_ops, gather_ops,
+               image_decode_ops, io_ops, linalg_ops, logging_ops, lrn_ops, mask_ops, math_ops, matrix_ops, nn_impl,
+               nn_ops, operators, pad_ops, parsing_ops, qr_ops, random_ops, reader_ops, reduction_ops, reverse_ops,
+               rnn_ops, sampled_losses, sampling_ops, scan_ops, scatter_ops, segment_ops, shape_ops, shuffle_ops,
+               slice_ops, sort_ops, stack_ops, state_ops, trig_ops, tuple_ops, variables, while_loop_ops,
+               zero_fraction_ops)
 from . import batch_matmul_ops  # noqa: F401,E402  (tf.matmul of batches: math_ops builds it by name)
 from . import not_differentiable  # noqa: F401,E402  (after every op type it marks is registered)

@@ -165,6 +165,8 @@ def to_int64(x, name="ToInt64"):
 def _one_hot(indices, *given, depth, on_value, off_value, axis, dtype):
     if given:  # depth, on_value and off_value as the run computed them
         depth, on_value, off_value = int(given[0]), given[1], given[2]
+    if depth < 0:
+        raise ValueError(f"depth must be non-negative, got: {depth} (one_hot's depth, the number of classes)")
     xp = get_array_module(indices)
     hot = xp.expand_dims(indices, -1) == xp.arange(depth)
     out = xp.where(hot, on_value[()], off_value[()]).astype(dtype)
@@ -254,7 +256,11 @@ def _arg_builder(op_type, public_name, doc):
         output_type = dtypes.as_dtype(output_type)
         if output_type not in (dtypes.int32, dtypes.int64):
             raise TypeError(f"{public_name} output_type must be tg.int32 or tg.int64, got {output_type!r}")
-        axis = 0 if axis is None else int(constant_value(axis))
+        known = 0 if axis is None else constant_value(axis)
+        if known is None:
+            raise NotImplementedError(f"{public_name} axis {getattr(axis, 'name', axis)!r} is computed while the "
+                                      "graph runs; give it as a Python int")
+        axis = int(known)
         return apply_op(op_type, [convert_to_tensor(input)], name=name or op_type, axis=axis, output_type=output_type)
     build.__name__ = build.__qualname__ = public_name
     build.__doc__ = doc

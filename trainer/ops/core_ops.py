@@ -29,6 +29,8 @@ register("Const", infer=_const_infer, constant=True)
 register("Placeholder", kernel=_placeholder_kernel,
          infer=lambda dtype, shape: [(shape, dtype)])
 register("Identity", lambda x: x, view=True, grad=lambda op, g: [g])
+# TF's Snapshot: a copy, for a value read before an in-place assignment that the same run may do later
+register("Snapshot", lambda x: x.copy(), fresh=True, grad=lambda op, g: [g])
 register("PlaceholderWithDefault", lambda x, shape: x, infer=_with_default_infer, view=True,
          grad=lambda op, g: [g])
 register("NoOp", kernel=lambda op, session: (lambda *args: None), infer=lambda *a: [])
@@ -138,6 +140,11 @@ def _autopack(value, dtype, name):
 def identity(x, name=None):
     """Return a tensor with the same value as x."""
     return apply_op("Identity", [convert_to_tensor(x)], name=name or "Identity")
+
+
+def snapshot(x, name=None):
+    """A copy of x's value when it is computed (unlike identity, never a view of a variable)."""
+    return apply_op("Snapshot", [convert_to_tensor(x)], name=name or "Snapshot")
 
 
 def no_op(name=None, control_inputs=()):

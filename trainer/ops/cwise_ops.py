@@ -4,7 +4,7 @@ import numpy as np
 
 from ..framework import dtypes
 from .core_ops import convert_to_tensor
-from .math_ops import binary_builder, binary_operands, divide, unary_builder, unbroadcast
+from .math_ops import binary_builder, binary_operands, divide, unary_builder, unbroadcast, unbroadcast_negated
 from ..framework.registry import apply_op, broadcast_shapes, infer_same, register
 from ..platform.errors import InvalidArgumentError
 
@@ -58,7 +58,7 @@ def _floor_mod_grad(op, g):
 def _squared_difference_grad(op, g):
     x, y = op.inputs
     d = g * (x - y) * 2.0
-    return [unbroadcast(d, x), unbroadcast(-d, y)]
+    return [unbroadcast(d, x), unbroadcast_negated(d, y)]
 
 
 def integer_checked(divide):

@@ -3,7 +3,7 @@ import numpy as np
 
 from ..framework import dtypes
 from .core_ops import convert_to_tensor
-from ..framework.registry import apply_op, get_array_module, register
+from ..framework.registry import apply_op, get_array_module, register, to_numpy
 from .tensor_util import constant_value, static_int, static_shape
 
 
@@ -14,6 +14,8 @@ def _check_indices(indices, size, op_name):
 
 
 def _gather(params, indices, axis):
+    if get_array_module(params) is np and get_array_module(indices) is not np:
+        indices = to_numpy(indices)  # host-only params (strings: file names, labels) take indices from any device
     _check_indices(indices, params.shape[axis], "gather")
     return np.take(params, indices, axis=axis)
 

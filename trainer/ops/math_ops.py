@@ -66,6 +66,13 @@ def unbroadcast(grad, like):
     return apply_op("SumToShape", [grad, like], name="SumToShape")
 
 
+def unbroadcast_negated(grad, like):
+    """-unbroadcast(grad, like), negated after the sum where `like` was broadcast: a batch-sized Neg saved (a
+    mean's gradient in a batch norm), and the same values, since rounding is symmetric under negation."""
+    reduced = unbroadcast(grad, like)
+    return apply_op("Neg", [reduced], name="Neg")
+
+
 def _sum_to_shape(grad, like):
     shape = like.shape
     if grad.shape == shape:
@@ -119,7 +126,7 @@ def _select_grad(pick_x):
 
 _BINARY = {  # type: (forward, gradient)
     "Add": (np.add, lambda op, g: [unbroadcast(g, op.inputs[0]), unbroadcast(g, op.inputs[1])]),
-    "Sub": (np.subtract, lambda op, g: [unbroadcast(g, op.inputs[0]), unbroadcast(-g, op.inputs[1])]),
+    "Sub": (np.subtract, lambda op, g: [unbroadcast(g, op.inputs[0]), unbroadcast_negated(g, op.inputs[1])]),
     "Mul": (np.multiply, lambda op, g: [unbroadcast(g * op.inputs[1], op.inputs[0]),
                                         unbroadcast(g * op.inputs[0], op.inputs[1])]),
     "RealDiv": (np.true_divide, lambda op, g: [unbroadcast(g / op.inputs[1], op.inputs[0]),

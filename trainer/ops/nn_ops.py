@@ -26,10 +26,11 @@ def _relu_grad_inplace(g, y):
 
 def _sigmoid(x):
     """1 / (1 + exp(-x)), as exp(x) / (1 + exp(x)) for negative x: exp(-|x|) never overflows and keeps the relative
-    precision of tiny results (logaddexp was 10-100x slower)."""
+    precision of tiny results (logaddexp was 10-100x slower). The numerator max(e, x >= 0) is 1 where x >= 0 (e <= 1)
+    and e elsewhere, as a select would give, without the select: on mixed signs np.where took 4x the whole rest."""
     xp = get_array_module(x)
     e = xp.exp(-xp.abs(x))
-    return xp.divide(xp.where(x >= 0, 1, e), 1 + e).astype(x.dtype, copy=False)
+    return xp.divide(xp.maximum(e, x >= 0), 1 + e).astype(x.dtype, copy=False)
 
 
 _ACTIVATIONS = {  # type: (forward, gradient op type, gradient forward on (g, y))

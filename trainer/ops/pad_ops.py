@@ -32,7 +32,17 @@ def _tile_infer(x, *m, multiples):
 
 
 # multiples known while building are an attribute; otherwise they are the op's second input (TF1's).
-register("Tile", lambda x, *m, multiples: np.tile(x, _multiples(m, multiples)), infer=_tile_infer,
+def _tile(x, *m, multiples):
+    reps = _multiples(m, multiples)
+    if len(reps) != np.ndim(x):
+        raise ValueError(f"Expected multiples argument to be a vector of length {np.ndim(x)} but got length "
+                         f"{len(reps)}: tile takes one multiple per dimension of its input, of shape {np.shape(x)}")
+    if any(k < 0 for k in reps):
+        raise ValueError(f"Expected every multiple to be >= 0, but got {list(reps)}")
+    return np.tile(x, reps)
+
+
+register("Tile", _tile, infer=_tile_infer,
          grad=lambda op, g: [apply_op("TileGrad", [g, *op.inputs], **op.attrs)] + [None] * (len(op.inputs) - 1),
          fresh=True)
 register("TileGrad", _tile_grad, infer=lambda g, x, *m, multiples: [(x.shape, g.dtype)],

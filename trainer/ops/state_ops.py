@@ -1,5 +1,9 @@
 """Variables' storage ops: the read of a variable and the assignments that update it in place."""
+import threading
+
 import numpy as np
+
+from ..platform.errors import OutOfRangeError
 
 from ..framework.registry import register
 
@@ -62,3 +66,21 @@ register("VariableV2", kernel=_variable_kernel, infer=lambda shape, dtype: [(sha
 register("Assign", kernel=_assign_kernel, infer=_infer_ref, ref_inputs=1)
 register("AssignAdd", kernel=_update_kernel(_add), infer=_infer_ref, ref_inputs=1)
 register("AssignSub", kernel=_update_kernel(_sub), infer=_infer_ref, ref_inputs=1)
+
+
+def _count_up_to_kernel(op, session):
+    store, var, limit, lock = session.variables, op.inputs[0].op, op.attrs["limit"], threading.Lock()
+
+    def kernel():
+        with lock:  # QueueRunner threads run it at once: each must see its own count (TF1 locks the ref too)
+            current = store[var]
+            if current >= limit:
+                raise OutOfRangeError(f"Reached limit of {limit}")
+            old = current.copy()
+            current += 1
+            return old
+    return kernel
+
+
+# TF1's CountUpTo: the variable's value before it adds one, OutOfRangeError once it reached `limit`
+register("CountUpTo", kernel=_count_up_to_kernel, infer=lambda var, **attrs: [((), var.dtype)], ref_inputs=1)

@@ -84,6 +84,10 @@ class Variable(Tensor):
         """An op subtracting `delta` from the variable in place."""
         return _update("AssignSub", self, delta, name)
 
+    def count_up_to(self, limit):
+        """An op adding one to the variable and outputting its old value; OutOfRangeError once it reached `limit`."""
+        return count_up_to(self, limit)
+
     def load(self, value, session=None):
         """Write `value` into the variable in `session` (default: the default session) without a graph op."""
         session = stacks.resolve_session(session, self)
@@ -173,6 +177,14 @@ def assign_sub(ref, value, use_locking=None, name=None):
     if not isinstance(ref, Variable):
         raise TypeError(f"tg.assign_sub needs a Variable as ref, got {ref!r}")
     return _update("AssignSub", ref, value, name)
+
+
+def count_up_to(ref, limit, name=None):
+    """An op adding one to integer variable `ref`, outputting its value before; OutOfRangeError at `limit`."""
+    if not isinstance(ref, Variable):
+        raise TypeError(f"tg.count_up_to needs a Variable as ref, got {ref!r}")
+    with ref.graph.as_default():
+        return apply_op("CountUpTo", [ref], name=name or "CountUpTo", limit=int(limit))
 
 
 def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=None, trainable=None, collections=None,

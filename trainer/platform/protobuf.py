@@ -260,16 +260,22 @@ class Message:
 
     def __str__(self):
         """The protobuf text format of the set fields (maps by key, as protobuf prints them)."""
+        return self.to_text()
+
+    def to_text(self, float_format=None):
+        """The protobuf text format, as protobuf's text_format.MessageToString(self, float_format=...) writes it:
+        float_format="" prints floats as Python's str() of their value (TF's write_graph does so)."""
         lines = []
         for name, value in self.ListFields():
             field = self.FIELDS[name]
             if field.kind == "map":
                 for key in sorted(value):
-                    entry = f"key: {_text(field.key, key)}\n" + _text_field("value", _value_kind(field), value[key])
+                    entry = f"key: {_text(field.key, key)}\n" + _text_field("value", _value_kind(field), value[key],
+                                                                            float_format=float_format)
                     lines.append(f"{name} {{\n{_indent(entry)}}}\n")
                 continue
             for v in value if field.repeated else [value]:
-                lines.append(_text_field(name, field.kind, v, field.names))
+                lines.append(_text_field(name, field.kind, v, field.names, float_format))
         return "".join(lines)
 
     __repr__ = __str__
@@ -301,23 +307,25 @@ def _indent(text):
     return "".join(f"  {line}\n" for line in text.splitlines())
 
 
-def _text_field(name, kind, value, names=None):
+def _text_field(name, kind, value, names=None, float_format=None):
     if isinstance(value, Message):
-        return f"{name} {{\n{_indent(str(value))}}}\n"
-    return f"{name}: {_text(kind, value, names)}\n"
+        return f"{name} {{\n{_indent(value.to_text(float_format))}}}\n"
+    return f"{name}: {_text(kind, value, names, float_format)}\n"
 
 
 _ESCAPES = {ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t", ord('"'): '\\"', ord("'"): "\\'",
             ord("\\"): "\\\\"}
 
 
-def _text(kind, value, names=None):
-    """A value as protobuf's text format prints it: shortest digits that read back, C escapes of the UTF-8 bytes
-    (TF1-era protobuf's default), enum values by name."""
+def _text(kind, value, names=None, float_format=None):
+    """A value as protobuf's text format prints it: shortest digits that read back (or `format(value,
+    float_format)`), C escapes of the UTF-8 bytes (TF1-era protobuf's default), enum values by name."""
     if kind == "bool":
         return str(bool(value)).lower()
     if kind == "enum" and names and value in names:
         return names[value]
+    if kind in ("float", "double") and float_format is not None:
+        return format(float(value), float_format)
     if kind in ("float", "double"):
         digits, more = (6, 9) if kind == "float" else (15, 17)
         short = f"{value:.{digits}g}"

@@ -105,7 +105,8 @@ def build_parser():
     t.add_argument("--hidden", type=layer_sizes, metavar="N,N,...",
                    help="hidden layer sizes of mlp / multilabel (default 512,512 / 64)")
     t.add_argument("--checkpoint-dir", type=path("--checkpoint-dir"), metavar="DIR",
-                   help="write checkpoints here (model.ckpt-<step>.npz and TF1's `checkpoint` file, by rank 0); "
+                   help="write checkpoints here (TF's model.ckpt-<step>.index and .data-00000-of-00001, and TF1's "
+                        "`checkpoint` file, by rank 0); "
                         "a run resumes from the latest intact one automatically; one job at a time (a lock file "
                         "names its host and pid)")
     t.add_argument("--checkpoint-every-steps", type=checked("positive_int", "--checkpoint-every-steps"),

@@ -134,8 +134,8 @@ def train(config, communicator=None):
         x, y = dataset.x.astype(g.dtype, copy=False), dataset.y.astype(g.label_dtype, copy=False)
         pipeline = data.Pipeline((x, y), step_batch(config), rank, size, seed=config.seed)
         with g.graph.as_default():
-            # one .npz per checkpoint, as `ringflow train` has always written: resume.py finds and checks them
-            saver = tg.train.Saver(max_to_keep=config.keep_checkpoints, save_format="npz")
+            # TF's checkpoint files, as tf.train.Saver writes them; resume.py also reads the .npz files of before
+            saver = tg.train.Saver(max_to_keep=config.keep_checkpoints)
             checkpoint, error = None, None
             if rank == 0 and config.checkpoint_dir:
                 try:

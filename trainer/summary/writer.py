@@ -12,7 +12,7 @@ import numpy as np
 from ..framework.graph import Graph, get_default_graph
 from ..framework.node_def import GraphDef
 from .protos import Event, Summary, TaggedRunMetadata
-from .records import encode_record
+from ..platform.tfrecord import encode_record
 
 _UNIQUE = itertools.count(1)
 

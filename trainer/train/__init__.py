@@ -16,6 +16,8 @@ from .checkpoint_management import (CheckpointState, NewCheckpointReader, checkp
 from .learning_rate_decay import (cosine_decay, exponential_decay, inverse_time_decay, natural_exp_decay,
                                   piecewise_constant, polynomial_decay)
 from .saver import Saver, export_meta_graph, import_meta_graph
+from .checkpoint_utils import init_from_checkpoint
+from ..framework.graph_io import write_graph
 from .moving_averages import ExponentialMovingAverage  # noqa: E402
 
 __all__ = ["AdamOptimizer", "GradientDescentOptimizer", "MomentumOptimizer", "Optimizer", "GLOBAL_STEP",
@@ -25,7 +27,8 @@ __all__ = ["AdamOptimizer", "GradientDescentOptimizer", "MomentumOptimizer", "Op
            "generate_checkpoint_state_proto", "get_checkpoint_mtimes", "get_checkpoint_state", "latest_checkpoint",
            "list_variables", "load_checkpoint", "load_variable", "remove_checkpoint", "update_checkpoint_state",
            "cosine_decay", "exponential_decay", "inverse_time_decay", "natural_exp_decay", "piecewise_constant",
-           "polynomial_decay", "Saver", "export_meta_graph", "import_meta_graph"]
+           "polynomial_decay", "Saver", "export_meta_graph", "import_meta_graph", "init_from_checkpoint",
+           "write_graph"]
 __all__.append("ExponentialMovingAverage")
 
 from ..summary.records import summary_iterator  # noqa: E402  (tf.train.summary_iterator)
@@ -62,11 +65,23 @@ from .sync_replicas_optimizer import SyncReplicasOptimizer  # noqa: E402
 
 __all__ += ["ClusterSpec", "Server", "replica_device_setter", "SyncReplicasOptimizer"]
 
+# Queue-based input pipelines (TF1's training/input.py, queue_runner_impl.py).
+from .queue_runner import QueueRunner, add_queue_runner  # noqa: E402
+from .input import (batch, batch_join, input_producer, limit_epochs, maybe_batch, maybe_batch_join,  # noqa: E402
+                    maybe_shuffle_batch, maybe_shuffle_batch_join, range_input_producer, shuffle_batch,
+                    shuffle_batch_join, slice_input_producer, string_input_producer)
+
+__all__ += ["QueueRunner", "add_queue_runner", "batch", "batch_join", "input_producer", "limit_epochs", "maybe_batch",
+            "maybe_batch_join", "maybe_shuffle_batch", "maybe_shuffle_batch_join", "range_input_producer",
+            "shuffle_batch", "shuffle_batch_join", "slice_input_producer", "string_input_producer"]
+
+from ..ops.file_ops import match_filenames_once  # noqa: E402
+from ..platform.example_protos import (BytesList, Example, Feature, FeatureList, FeatureLists, Features,  # noqa: E402
+                                       FloatList, Int64List, SequenceExample)
+
+__all__ += ["match_filenames_once", "BytesList", "Example", "Feature", "FeatureList", "FeatureLists", "Features",
+            "FloatList", "Int64List", "SequenceExample"]
+
 from ..unsupported import missing_names  # noqa: E402
 
-_QUEUES = ("queue-based input pipelines: use tf.data.Dataset.from_tensor_slices(...).shuffle(...).batch(...) and its "
-           "iterator, or feed numpy batches through placeholders")
-__getattr__ = missing_names(__name__, reasons=dict.fromkeys(
-    ["slice_input_producer", "string_input_producer", "input_producer", "range_input_producer", "limit_epochs",
-     "batch", "shuffle_batch", "batch_join", "shuffle_batch_join", "maybe_batch", "maybe_shuffle_batch",
-     "QueueRunner", "add_queue_runner", "match_filenames_once"], _QUEUES))
+__getattr__ = missing_names(__name__)

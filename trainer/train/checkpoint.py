@@ -19,8 +19,9 @@ META = "__meta__"
 NPZ = ".npz"
 
 
-def write(prefix, arrays, meta=None, save_format="tf"):
-    """Write the checkpoint `prefix` (TF's bundle, or "<prefix>.npz"); returns the file that marks it."""
+def write(prefix, arrays, meta=None, save_format="tf", shards=None):
+    """Write the checkpoint `prefix` (TF's bundle, or "<prefix>.npz"); returns the file that marks it.
+    `shards` (lists of names) splits a bundle's data into one file per list; the record goes with the first."""
     if save_format == "npz":
         return write_npz(prefix + NPZ, arrays, meta)
     if save_format != "tf":
@@ -29,7 +30,9 @@ def write(prefix, arrays, meta=None, save_format="tf"):
     entries = dict(arrays)
     if meta is not None:
         entries[META] = np.array(json.dumps(meta, sort_keys=True).encode("utf-8"), dtype=object)
-    return write_bundle(prefix, entries)
+        if shards:
+            shards = [list(shards[0]) + [META]] + list(shards[1:])
+    return write_bundle(prefix, entries, shards)
 
 
 def read(path):

@@ -1,14 +1,15 @@
 """TF1's checkpoint bookkeeping: the `checkpoint` state file, finding the latest checkpoint, reading one back.
 
 A checkpoint is named by its prefix ("dir/model.ckpt-10"); its data is TF's "<prefix>.index" and
-"<prefix>.data-00000-of-00001", or ringflow's earlier one file "<prefix>.npz" (checkpoint.py reads both), with
-TF's "<prefix>.meta" graph beside it. The state file keeps TF1's text format, so a TF1 user's tools and habits
-(`cat checkpoint`) carry over:
+"<prefix>.data-00000-of-00001" (with N shards, "<prefix>.data-0000i-of-0000N"), or ringflow's earlier one file
+"<prefix>.npz" (checkpoint.py reads both), with TF's "<prefix>.meta" graph beside it. The state file keeps TF1's
+text format, so a TF1 user's tools and habits (`cat checkpoint`) carry over:
 
     model_checkpoint_path: "model.ckpt-10"
     all_model_checkpoint_paths: "model.ckpt-5"
     all_model_checkpoint_paths: "model.ckpt-10"
 """
+import glob
 import os
 import re
 import warnings
@@ -18,7 +19,7 @@ from ..platform.atomic_file import atomic_write
 from ..platform.errors import NotFoundError
 from ..framework.tensor_bundle import DATA, INDEX
 
-SUFFIX = npz.NPZ  # ringflow's earlier one-file checkpoints, which `ringflow train` still writes
+SUFFIX = npz.NPZ  # ringflow's earlier one-file checkpoints, which `ringflow train` wrote before TF's format
 STATE_FILENAME = "checkpoint"  # TF1's default `latest_filename`
 PROGRAM_META = "meta"  # the key of Saver.save(meta=...) in the file's JSON record
 _FIELD = re.compile(r'^\s*(\w+)\s*:\s*(.*?)\s*$')
@@ -173,7 +174,9 @@ def get_checkpoint_mtimes(checkpoint_prefixes):
 
 def remove_checkpoint(checkpoint_prefix, checkpoint_format_version=2, meta_graph_suffix="meta"):
     """Delete the checkpoint's files (its data, index and .meta; nothing else); none at all is warned about."""
-    paths = [checkpoint_prefix + ext for ext in (INDEX, DATA, SUFFIX)]
+    paths = [checkpoint_prefix + ext for ext in (INDEX, SUFFIX)]
+    paths += sorted(glob.glob(glob.escape(checkpoint_prefix) + ".data-[0-9][0-9][0-9][0-9][0-9]-of-[0-9]*")) or \
+        [checkpoint_prefix + DATA]
     paths.append(meta_graph_filename(checkpoint_prefix, meta_graph_suffix))
     removed = False
     for path in paths:

@@ -46,8 +46,6 @@ def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, c
         for key, names in ((UNWRITTEN, lost), (NONE, nones)):
             if names:
                 node.attr[key] = AttrValue(list=AttrValue.ListValue(s=[k.encode() for k in names]))
-        if node.op == "Const":  # TF's Const declares its dtype; ringflow's reads it from the value
-            node.attr["dtype"] = AttrValue(type=node.attr["value"].tensor.dtype)
         if clear_devices:
             node.device = ""
     added = []

@@ -19,6 +19,7 @@ import numpy as np
 
 from . import checkpoint as npz
 from .meta_graph import export_scoped_meta_graph, import_scoped_meta_graph, read_meta_graph_file
+from ..framework.graph_io import write_graph
 from ..framework.tensor_bundle import BundleError
 from ..framework.meta_graph import MetaGraphDef, SaverDef
 from ..platform.atomic_file import atomic_write
@@ -39,9 +40,11 @@ from .checkpoint_management import (PROGRAM_META, checkpoint_exists, data_path, 
 class Saver:
     """Saves and restores variables; keeps the newest `max_to_keep` checkpoints (TF1's tf.train.Saver).
 
-    Accepted and ignored, as they concern TF1's file layout or devices: sharded (one process writes one
-    shard), restore_sequentially, write_version (always V2), builder, and save_relative_paths (paths inside
-    the checkpoint directory are always stored relative to it). filename is the default of the filename tensor.
+    sharded=True writes one data file per device the variables are on, "<prefix>.data-0000i-of-0000N" in the
+    order of the device names, with one index for them all, as TF1's sharded Saver does (one file when they share
+    a device); Saver.save writes them, the graph's own save op writes one. Accepted and ignored:
+    restore_sequentially, write_version (always V2), builder, and save_relative_paths (paths inside the
+    checkpoint directory are always stored relative to it). filename is the default of the filename tensor.
     saver_def (import_meta_graph's Saver) gives max_to_keep and keep_checkpoint_every_n_hours, and the Saver
     uses the ops it names when the graph has them as TF1 builds them (else it builds its own).
     save_format (a ringflow extension, the name tf.keras uses): "tf", TF's .index and .data files, or "npz",
@@ -57,7 +60,7 @@ class Saver:
         if saver_def is not None:
             max_to_keep = saver_def.max_to_keep
             keep_checkpoint_every_n_hours = saver_def.keep_checkpoint_every_n_hours or keep_checkpoint_every_n_hours
-        self._save_format = save_format
+        self._save_format, self._sharded = save_format, sharded
         self._var_list, self._reshape, self._name, self._allow_empty = var_list, reshape, name, allow_empty
         self._max_to_keep, self._pad_step_number = max_to_keep, pad_step_number
         self._keep_every_s = keep_checkpoint_every_n_hours * 3600
@@ -68,6 +71,7 @@ class Saver:
         # one save at a time, or a state file may name a checkpoint the other save just pruned.
         self._lock = threading.RLock()
         self._variables, self._saver_def, self._filename_arg = None, saver_def, filename
+        self._meta_graph = None  # (what the graph looked like, its serialized MetaGraphDef)
         if not defer_build:
             self.build()
 
@@ -150,10 +154,24 @@ class Saver:
         with self._lock:
             prefix = self._save(sess, save_path, global_step, latest_filename, write_state, meta)
             if prefix is not None and write_meta_graph:
-                graph = next(iter(self._variables.values())).graph
-                self.export_meta_graph(meta_graph_filename(prefix, meta_graph_suffix), graph=graph,
-                                       strip_default_attrs=strip_default_attrs)
+                self._write_meta_graph(meta_graph_filename(prefix, meta_graph_suffix), strip_default_attrs)
             return prefix
+
+    def _write_meta_graph(self, filename, strip_default_attrs):
+        """Write the graph's MetaGraphDef, serialized again only when the graph changed since the last save (new
+        ops, collections or static shapes): a training loop's saves would otherwise spend most of their time
+        re-serializing the same graph."""
+        graph = next(iter(self._variables.values())).graph
+        shapes = [t.shape.as_list() if t.shape.ndims is not None else None
+                  for op in graph.get_operations() for t in op.outputs]
+        collections = [(key, [id(item) for item in graph.get_collection(key)])
+                       for key in graph.get_all_collection_keys()]
+        key = (graph.version, shapes, collections, strip_default_attrs)
+        if self._meta_graph is None or self._meta_graph[0] != key:
+            meta = self.export_meta_graph(graph=graph, strip_default_attrs=strip_default_attrs)
+            self._meta_graph = (key, meta.SerializeToString())
+        with atomic_write(filename, "wb") as f:
+            f.write(self._meta_graph[1])
 
     def _save(self, sess, save_path, global_step, latest_filename, write_state, meta):
         if self._variables is None:
@@ -183,12 +201,21 @@ class Saver:
         record = {"saver": "tf.train.Saver", "global_step": step, PROGRAM_META: meta}
         if self._save_format == "tf" and meta is None:
             record = None  # a checkpoint as TF writes it, without ringflow's record
-        npz.write(prefix, dict(zip(names, values)), record, self._save_format)
+        npz.write(prefix, dict(zip(names, values)), record, self._save_format, self._shards())
         if write_state:
             self._record(prefix)
             update_checkpoint_state(parent, prefix, self.last_checkpoints, latest_filename)
             self._delete_old()
         return prefix
+
+    def _shards(self):
+        """The checkpoint names of each device's variables, devices by name (TF1's sharded Saver), or None."""
+        if not self._sharded:
+            return None
+        by_device = {}
+        for key, var in self._variables.items():
+            by_device.setdefault(var.device, []).append(key)
+        return [by_device[device] for device in sorted(by_device)]
 
     def restore(self, sess, save_path):
         """Load every variable of var_list from the checkpoint `save_path` (a prefix)."""
@@ -206,6 +233,9 @@ class Saver:
             arrays, _ = npz.read(path)
         except BundleError as exc:  # a failed checksum or a cut file: TF1 raises DataLossError there
             raise DataLossError(None, None, f"Restoring from checkpoint failed: {exc}") from None
+        except FileNotFoundError as exc:  # a data shard is missing beside its index
+            raise NotFoundError(None, None, f"Restoring from checkpoint failed: {exc.strerror}: {exc.filename!r}: "
+                                "copy every file of the checkpoint (.index and each .data-*-of-*)") from None
         feed = {}
         for key, var in self._variables.items():
             if key not in arrays:
@@ -350,8 +380,7 @@ def export_meta_graph(filename=None, meta_info_def=None, graph_def=None, saver_d
     meta = export_scoped_meta_graph(graph, saver_def, collection_list, clear_devices, meta_info_def,
                                     strip_default_attrs)
     if filename:
-        with atomic_write(filename, "w" if as_text else "wb", encoding="utf-8" if as_text else None) as f:
-            f.write(str(meta) if as_text else meta.SerializeToString())
+        write_graph(meta, os.path.dirname(filename) or ".", os.path.basename(filename), as_text)
     return meta
 
 

@@ -139,7 +139,7 @@ class Supervisor:
         return sess
 
     def start_queue_runners(self, sess, queue_runners=None):
-        """Start the graph's QueueRunners under this supervisor's coordinator ([] here: see queue_runner.py)."""
+        """Start the graph's QueueRunners (or `queue_runners`) under this supervisor's coordinator; returns them."""
         if queue_runners is None:
             queue_runners = self._graph.get_collection("queue_runners")
         threads = []

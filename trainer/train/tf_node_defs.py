@@ -110,6 +110,11 @@ def _random_uniform(node, op, nodes):
     return True
 
 
+def _fused_batch_norm(node, op, nodes):
+    node.attr["U"] = _type(op.inputs[2].dtype)  # the statistics' and parameters' dtype (float32 for half images)
+    return True
+
+
 def _strided_slice(node, op, nodes):
     key = op.attrs["key"]
     if len(op.inputs) > 1:  # positions the run gives: TF would need them packed into begin/end; left as is
@@ -146,6 +151,7 @@ TO_TF = {
     "ArgMin": _attr_input("axis", "dimension", "Tidx"), "ExpandDims": _attr_input("axis", "dim", "Tdim"),
     "Tile": _attr_input("multiples", "multiples", "Tmultiples"), "ScalarSummary": _summary("tags"),
     "HistogramSummary": _summary("tag"), "RandomUniform": _random_uniform, "StridedSlice": _strided_slice,
+    "FusedBatchNormV3": _fused_batch_norm, "FusedBatchNormGradV3": _fused_batch_norm,
 }
 
 

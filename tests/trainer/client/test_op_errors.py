@@ -6,6 +6,7 @@ import pytest
 
 import trainer as tg
 from trainer.framework.registry import apply_op, register
+from tests.trainer.conformance import cases, cases_errors, xfails
 
 E = tg.errors
 
@@ -119,3 +120,19 @@ def test_building_and_feeding_errors_stay_value_errors_as_in_tf1():
     with tg.Session() as sess, pytest.raises(ValueError, match=r"Cannot feed value of shape \(3,\)") as caught:
         sess.run(x * 2.0, {x: np.zeros(3)})
     assert not isinstance(caught.value, E.OpError)
+
+
+@pytest.mark.parametrize("name", sorted(name for name in cases_errors.cases() if name not in xfails.listed()))
+def test_every_kernel_failure_of_the_errors_family_is_an_op_error_naming_its_op(name):
+    """The conformance table checks the class TF raises; here each error also carries the failing op and its
+    NodeDef, as TF's do (tf.check_numerics included), never a bare exception of the kernel."""
+    case = cases_errors.cases()[name]
+    graph = tg.Graph()
+    with graph.as_default():
+        builder = cases.Builder(tg)
+        fetches = [x for x in cases.flatten(cases.construct(tg, case, builder)) if hasattr(x, "dtype")]
+        with tg.Session() as sess, pytest.raises(E.OpError) as caught:
+            sess.run(fetches, builder.feed)
+    error = caught.value
+    assert error.op is not None and graph.get_operation_by_name(error.op.name) is error.op
+    assert error.node_def == error.op.node_def and error.op.name in error.message

@@ -204,6 +204,25 @@ def test_from_generator_converts_and_checks_what_the_generator_yields():
         tf.data.Dataset.from_generator([1, 2], tf.int32)
 
 
+def failing(error):
+    def generate():
+        yield 1
+        raise error
+    return generate
+
+
+@pytest.mark.parametrize("error, tf_class", [(ValueError("bad"), "InvalidArgumentError"),
+                                             (TypeError("bad"), "InvalidArgumentError"),
+                                             (RuntimeError("bad"), "UnknownError"), (IndexError("bad"), "UnknownError"),
+                                             (KeyError("bad"), "UnknownError")])
+def test_what_a_generator_raises_is_the_op_error_tfs_py_func_makes_of_it(error, tf_class):
+    ds = tf.data.Dataset.from_generator(failing(error), tf.int32)
+    with pytest.raises(getattr(tf.errors, tf_class)) as caught:
+        drain(ds)
+    assert caught.value.op is not None and caught.value.op.type == "IteratorGetNext"
+    assert "bad" in str(caught.value)
+
+
 def test_prefetch_is_transparent_and_autotune_is_minus_one():
     assert tf.data.experimental.AUTOTUNE == -1
     assert ints(tf.data.Dataset.range(5).prefetch(tf.data.experimental.AUTOTUNE)) == list(range(5))

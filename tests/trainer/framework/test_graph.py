@@ -112,3 +112,14 @@ def test_schedule_after_runs_an_op_as_soon_as_its_producers_have():
     assert run(hint=False) == 3.0 and run(hint=True) == 0.0
     with pytest.raises(ValueError, match="order must be in"):
         tg.no_op().schedule_after([], order=1)
+
+
+def test_version_grows_as_operations_are_added():
+    graph = tg.Graph()
+    before = graph.version
+    with graph.as_default():
+        tg.constant(1.0)
+    after = graph.version
+    assert after > before
+    graph.add_to_collection("anything", 1)
+    assert graph.version == after  # collections are not operations

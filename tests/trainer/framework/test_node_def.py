@@ -88,3 +88,25 @@ def test_graph_def_bytes_are_tf1s():
     assert [d.size for d in pool.attr["_output_shapes"].list.shape[0].dim] == [-1, 1, 1, 1]
     assert tg.GraphDef.FromString(theirs.SerializeToString()) == ours
     np.testing.assert_array_equal(tg.make_ndarray(tg.make_tensor_proto([[1, 2]], tg.int64)), [[1, 2]])
+
+
+@pytest.mark.parametrize("value, field", [
+    (np.float32(2.5), "float_val"), (np.array([1.5, 2.0], np.float32), "tensor_content"),
+    (np.int32(7), "int_val"), (np.array([1, 2], np.int16), "tensor_content"), (np.int64(7), "int64_val"),
+    (np.array([True, False]), "bool_val"), (np.array([b"a", b"bc"], dtype=object), "string_val"),
+    (np.float16(1.5), "half_val"), (np.array([1.5, 2.0], np.float16), "tensor_content"),
+    (np.array([1 + 2j, 3 - 1j], np.complex64), "scomplex_val"), (np.array([7, 8], np.uint16), "int_val"),
+    (np.zeros((0, 2), np.float32), None)])
+def test_make_tensor_proto_uses_the_field_tf_chooses_and_make_ndarray_reads_it_back(value, field):
+    proto = tg.make_tensor_proto(value)
+    assert [name for name, _ in proto.ListFields() if name not in ("dtype", "tensor_shape")] == \
+        ([field] if field else [])
+    back = tg.make_ndarray(proto)
+    assert back.dtype == np.asarray(value).dtype and back.tolist() == np.asarray(value).tolist()
+
+
+def test_one_value_for_a_larger_shape_is_stored_once_as_tf_fills_it():
+    proto = tg.make_tensor_proto(np.float32(0.5), shape=[2, 3])
+    assert list(proto.float_val) == [0.5] and tg.TensorShape(proto.tensor_shape).as_list() == [2, 3]
+    assert tg.make_ndarray(proto).tolist() == [[0.5] * 3] * 2
+    assert tg.make_ndarray(tg.make_tensor_proto("ab", shape=[2])).tolist() == [b"ab", b"ab"]

@@ -109,6 +109,18 @@ def test_allreduce_scales_and_takes_the_deprecated_average_flag():
     np.testing.assert_array_equal(run(summed), x)
 
 
+def test_scale_factors_are_horovods_32_bit_attrs_applied_in_float64_and_truncated_for_integers():
+    x = np.array([1.0, 3.0])
+    f32 = float(np.float32(0.1))  # 0.100000001490116...: Horovod's op holds its factors as TF float attrs
+    got = run(hvd.allreduce(tg.constant(x), op=hvd.Sum, prescale_factor=0.1))
+    assert got.tolist() == (x * f32).tolist() != (x * 0.1).tolist()
+    ints = run(hvd.allreduce(tg.constant(np.array([7, -7, 3], np.int32)), op=hvd.Sum, prescale_factor=0.5,
+                             postscale_factor=3.0))
+    assert ints.dtype == np.int32 and ints.tolist() == [9, -9, 3]  # (int)(7 * 0.5) = 3, then 3 * 3.0
+    halves = run(hvd.allreduce(tg.constant(np.array([1.0, 3.0], np.float16)), op=hvd.Sum, prescale_factor=0.1))
+    assert halves.tolist() == (np.array([1.0, 3.0], np.float32) * np.float32(0.1)).astype(np.float16).tolist()
+
+
 def test_fp16_compression_rounds_on_the_wire_and_restores_the_dtype():
     x = np.float32(1 + 2.0 ** -12)  # not a float16: rounds to 1
     plain = hvd.allreduce(tg.constant(x))
@@ -129,8 +141,8 @@ def test_allreduce_errors_name_the_culprit():
         hvd.allreduce(x, op="max")
     with pytest.raises(TypeError, match="'flags:0' of dtype bool"):
         hvd.allreduce(tg.constant([True], name="flags"))
-    with pytest.raises(TypeError, match="'counts:0' of dtype int32"):
-        hvd.allreduce(tg.constant([1], name="counts"), prescale_factor=2.0)
+    with pytest.raises(TypeError, match="prescale_factor must be a Python number .* for 'counts:0'"):
+        hvd.allreduce(tg.constant([1], name="counts"), prescale_factor=tg.constant(2.0))
 
 
 @pytest.mark.parametrize("op, scale", [(hvd.Average, 1.0), (hvd.Sum, 3.0)])

@@ -328,3 +328,30 @@ def test_training_placeholder_of_unknown_shape_keeps_the_layer_output_shape():
         h = tg.layers.dropout(h, rate=0.5, training=training)
         assert h.shape.as_list() == [None, 8, 8, 2]
         assert tg.layers.max_pooling2d(h, 2, 2).shape.as_list() == [None, 4, 4, 2]
+
+
+@pytest.mark.parametrize("axis", [-1, 1], ids=["NHWC", "NCHW"])
+def test_batch_normalization_of_images_runs_tf1s_fused_op_as_the_composed_ops_would(axis):
+    """A Python-bool `training` on 4-D float32 images builds FusedBatchNormV3 (and its gradient op) as TF1 does; a
+    bool Tensor builds the composed ops. Outputs, gradients and moving averages agree."""
+    x, cot = (RNG.standard_normal((4, 3, 5, 6)) * 2 + 1).astype(np.float32), RNG.standard_normal((4, 3, 5, 6))
+
+    def run(training_value, as_tensor):
+        with tg.Graph().as_default() as graph:
+            inputs = tg.constant(x)
+            training = tg.constant(training_value) if as_tensor else training_value
+            y = tg.layers.batch_normalization(inputs, axis=axis, training=training, momentum=0.5,
+                                              beta_initializer=tg.constant_initializer(0.5))
+            grads = tg.gradients(tg.reduce_sum(y * cot.astype(np.float32)), [inputs, *tg.trainable_variables()])
+            with tg.Session() as sess:
+                sess.run(tg.global_variables_initializer())
+                values = sess.run([y, *grads, _collection(GraphKeys.UPDATE_OPS)])
+                values = values[:-1] + sess.run(tg.global_variables()[2:])
+            return values, {op.type for op in graph.get_operations()}
+
+    for training in (True, False):
+        (fused, types), (composed, composed_types) = run(training, False), run(training, True)
+        assert "FusedBatchNormV3" in types and "FusedBatchNormGradV3" in types
+        assert "FusedBatchNormV3" not in composed_types
+        for name, got, want in zip(["y", "dx", "dgamma", "dbeta", "moving_mean", "moving_variance"], fused, composed):
+            np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5, err_msg=f"training={training}: {name}")

@@ -44,3 +44,32 @@ def test_fused_batch_norm(data_format):
                                    rtol=1e-10)
     with pytest.raises(ValueError, match="population mean"):
         tg.nn.fused_batch_norm(tg.constant(x), tg.constant(scale), tg.constant(offset), is_training=False)
+
+
+@pytest.mark.parametrize("is_training", [True, False], ids=["training", "inference"])
+def test_fused_batch_norm_is_one_op_each_way_with_the_composed_ops_gradients(is_training):
+    """TF1's FusedBatchNormV3 and FusedBatchNormGradV3: first and second derivatives those of the formula."""
+    x, cot = RNG.standard_normal((3, 4, 5, 2)) * 2 + 1, RNG.standard_normal((3, 4, 5, 2))
+    scale, offset = RNG.uniform(0.5, 2, 2), RNG.standard_normal(2)
+    mean, var = RNG.standard_normal(2), RNG.uniform(0.5, 2, 2)
+
+    def derivatives(fused):
+        with tg.Graph().as_default() as graph:
+            xt, st, ot = tg.constant(x), tg.constant(scale), tg.constant(offset)
+            if fused:
+                y = tg.nn.fused_batch_norm(xt, st, ot, mean=mean if not is_training else None,
+                                           variance=var if not is_training else None, epsilon=1e-3,
+                                           is_training=is_training)[0]
+            else:
+                m, v = tg.nn.moments(xt, [0, 1, 2]) if is_training else (mean, var)
+                y = tg.nn.batch_normalization(xt, m, v, ot, st, 1e-3)
+            first = tg.gradients(tg.reduce_sum(y * cot), [xt, st, ot])
+            second = tg.gradients(tg.reduce_sum(tg.square(first[0])) + tg.reduce_sum(first[1] * first[1]), [xt, st])
+            types = {op.type for op in graph.get_operations()}
+            with tg.Session() as sess:
+                return sess.run([y, *first, *second]), types
+
+    (fused, types), (composed, _) = derivatives(True), derivatives(False)
+    assert {"FusedBatchNormV3", "FusedBatchNormGradV3"} <= types
+    for name, got, want in zip(["y", "dx", "dscale", "doffset", "d2x", "d2scale"], fused, composed):
+        np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-11, err_msg=name)

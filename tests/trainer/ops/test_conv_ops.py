@@ -142,7 +142,7 @@ def _numpy_conv(x, w, stride, padding):
 
 @pytest.mark.parametrize("padding", ["SAME", "VALID"])
 @pytest.mark.parametrize("stride,k,channels", [(1, 3, (3, 4)), (1, 5, (1, 2)), (2, 3, (2, 3)), (1, 2, (2, 2)),
-                                               (3, 4, (2, 3)), (1, 1, (3, 2)), (2, 1, (3, 2))], ids=str)
+                                               (3, 4, (2, 3)), (1, 1, (3, 2)), (2, 1, (3, 2)), (1, 6, (3, 2))], ids=str)
 def test_conv2d_forward_and_gradients(stride, k, channels, padding):
     x, w = RNG.standard_normal((2, 7, 6, channels[0])), RNG.standard_normal((k, k, *channels))
     check_op(lambda a, b: tg.nn.conv2d(a, b, strides=stride, padding=padding), [x, w],

@@ -7,6 +7,7 @@ from tests.trainer.op_oracle import check_op, torch
 
 T = torch
 
+RNG_NEG = np.random.default_rng(7)
 BROADCAST_PAIRS = [((3, 4), (3, 4)), ((3, 4), (4,)), ((4,), (3, 4)), ((3, 1), (1, 4)), ((2, 3, 4), (3, 1)),
                    ((), (3,)), ((5,), ())]
 
@@ -135,6 +136,21 @@ def test_add_n_and_where():
 def test_gradient_of_a_gradient():
     x = np.array([0.3, -1.2, 2.0])
     check_op(lambda t: tg.gradients(tg.reduce_sum(t * t * t), [t])[0], [x], torch_fn=lambda t: 3 * t * t)
+
+
+@pytest.mark.parametrize("build", [tg.subtract, tg.squared_difference], ids=["subtract", "squared_difference"])
+def test_the_gradient_of_a_broadcast_operand_is_negated_after_its_sum(build):
+    """As TF1's _SubGrad: the Neg acts on the (4,) sum, not on the (64, 4) gradient (a batch norm's mean)."""
+    x, y = RNG_NEG.standard_normal((64, 4)), RNG_NEG.standard_normal(4)
+    with tg.Graph().as_default() as graph:
+        xt, yt = tg.constant(x), tg.constant(y)
+        dy, = tg.gradients(build(xt, yt), [yt])
+        negs = [op for op in graph.get_operations() if op.type == "Neg"]
+        with tg.Session() as sess:
+            value = sess.run(dy)
+    assert [op.outputs[0].shape.as_list() for op in negs] == [[4]]
+    expected = -np.ones((64, 4)).sum(0) if build is tg.subtract else (-2.0 * (x - y)).sum(0)
+    np.testing.assert_allclose(value, expected, rtol=1e-12)
 
 
 def test_comparisons_are_bool():

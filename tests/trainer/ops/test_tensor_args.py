@@ -233,7 +233,8 @@ def test_tensors_that_must_be_known_while_building_say_so():
     with tg.Graph().as_default():
         axis = tg.placeholder(tg.int32, [])
         for build in (lambda: tg.concat([tg.ones([2]), tg.ones([2])], axis),
-                      lambda: tg.expand_dims(tg.ones([2]), axis), lambda: tg.split(tg.ones([4]), 2, axis=axis)):
+                      lambda: tg.expand_dims(tg.ones([2]), axis), lambda: tg.split(tg.ones([4]), 2, axis=axis),
+                      lambda: tg.argmax(tg.ones([2]), axis), lambda: tg.argmin(tg.ones([2]), dimension=axis)):
             with pytest.raises(NotImplementedError, match="computed while the graph runs"):
                 build()
         with pytest.raises(TypeError, match="must be an int scalar"):

@@ -35,8 +35,13 @@ def strict_loads(text):
 
 
 def all_finite(path):
-    with np.load(path, allow_pickle=False) as f:
-        return all(np.isfinite(f[k]).all() for k in f.files if f[k].dtype.kind == "f")
+    """Whether every float array of an .npz file, or of a checkpoint's .index, is finite."""
+    if str(path).endswith(".index"):
+        arrays = checkpoint.read(str(path))[0]
+    else:
+        with np.load(path, allow_pickle=False) as f:
+            arrays = {k: f[k] for k in f.files}
+    return all(np.isfinite(a).all() for a in arrays.values() if a.dtype.kind == "f")
 
 
 # --- the check itself --------------------------------------------------------------------------------------
@@ -154,7 +159,7 @@ def test_a_checkpoint_is_never_written_with_inf(tmp_path):
             warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         train(Config(**SMALL, steps=4, lr=1e39, nonfinite="skip", checkpoint_dir=str(ckpt), checkpoint_every_steps=1))
-    assert [p for p in os.listdir(ckpt) if p.endswith(".npz")] == []
+    assert [p for p in os.listdir(ckpt) if p.startswith("model.ckpt")] == []
     with pytest.raises(NonFiniteError, match=r"not writing --save-final '.*w.npz': variable"), \
             warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
@@ -165,9 +170,12 @@ def test_a_checkpoint_is_never_written_with_inf(tmp_path):
 def test_resume_passes_over_a_checkpoint_with_nan(tmp_path):
     ckpt = str(tmp_path)
     train(Config(**SMALL, steps=4, checkpoint_dir=ckpt, checkpoint_every_steps=2))
-    arrays, meta = checkpoint.read_npz(os.path.join(ckpt, "model.ckpt-4.npz"))
+    prefix = os.path.join(ckpt, "model.ckpt-4")
+    arrays, meta = checkpoint.read(prefix + ".index")
     arrays["hidden1/kernel"] = np.full_like(arrays["hidden1/kernel"], np.nan)
-    checkpoint.write_npz(os.path.join(ckpt, "model.ckpt-4.npz"), arrays, meta)  # as an older ringflow wrote
+    checkpoint.write_npz(prefix + ".npz", arrays, meta)  # as an older ringflow wrote during a diverging run
+    for ext in (".index", ".data-00000-of-00001"):
+        os.remove(prefix + ext)
     graph = tg.Graph()
     with graph.as_default():
         v = [tg.get_variable(name, arrays[name].shape, tg.dtypes.as_dtype(arrays[name].dtype))
@@ -204,7 +212,8 @@ CLI = ["--model", "mlp", "--hidden", "16", "--dataset", "synthetic-classes", "--
 
 
 def checkpoints(directory):
-    return sorted((p for p in os.listdir(directory) if p.endswith(".npz")), key=lambda p: int(p[11:-4]))
+    """The indexes of the checkpoints in directory, by step."""
+    return sorted((p for p in os.listdir(directory) if p.endswith(".index")), key=lambda p: int(p[11:-6]))
 
 
 def test_cli_raise_exits_non_zero_naming_step_and_variable_and_keeps_finite_checkpoints(tmp_path):
@@ -214,7 +223,7 @@ def test_cli_raise_exits_non_zero_naming_step_and_variable_and_keeps_finite_chec
     errors = [line for line in out.stderr.splitlines() if line.startswith("ringflow: error")]
     assert len(errors) == 1 and "NonFiniteGradientError" in errors[0], out.stderr
     assert "non-finite gradient at global step 2: the gradient of 'hidden1/kernel:0'" in errors[0]
-    assert checkpoints(tmp_path / "ck") == ["model.ckpt-1.npz", "model.ckpt-2.npz"]  # the newest finite kept
+    assert checkpoints(tmp_path / "ck") == ["model.ckpt-1.index", "model.ckpt-2.index"]  # the newest finite kept
     assert all(all_finite(tmp_path / "ck" / p) for p in checkpoints(tmp_path / "ck"))
     assert not (tmp_path / "m.json").exists() and not (tmp_path / "w.npz").exists()
 
@@ -225,8 +234,8 @@ def test_cli_skip_finishes_with_finite_files_and_strict_metrics_json(tmp_path):
     assert out.returncode == 0, out.stderr
     metrics = strict_loads((tmp_path / "m.json").read_text())
     assert metrics["step"] == 30 and metrics["nonfinite_skips"] == 28 and metrics["loss"] is None
-    assert checkpoints(tmp_path / "ck") == ["model.ckpt-29.npz", "model.ckpt-30.npz"]
-    assert all_finite(tmp_path / "ck" / "model.ckpt-30.npz") and all_finite(tmp_path / "w.npz")
+    assert checkpoints(tmp_path / "ck") == ["model.ckpt-29.index", "model.ckpt-30.index"]
+    assert all_finite(tmp_path / "ck" / "model.ckpt-30.index") and all_finite(tmp_path / "w.npz")
 
 
 def test_cli_two_ranks_raise_alike_and_skip_alike(tmp_path):

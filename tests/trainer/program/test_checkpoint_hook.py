@@ -29,7 +29,7 @@ def run(directory, steps, every=None, keep=2, every_secs=None, clock=None):
     pipeline = Pipeline((np.arange(10.0),), batch_size=4, seed=2)
     graph, noise, train_op = build()
     with graph.as_default():
-        saver = tg.train.Saver(max_to_keep=keep, save_format="npz")
+        saver = tg.train.Saver(max_to_keep=keep)
         found = find_checkpoint(directory, saver, tg.global_variables())
         hooks = [StopAtStepHook(steps),
                  CheckpointHook(communicator, directory, saver, pipeline, {"model": "m"}, every_steps=every,
@@ -47,9 +47,15 @@ def names(directory):
     return sorted(os.listdir(directory))
 
 
+def tf_files(*steps):
+    """The state file and TF's files of the checkpoints model.ckpt-<step>, sorted."""
+    return sorted(["checkpoint"] + [f"model.ckpt-{step}{ext}" for step in steps
+                                    for ext in (".index", ".data-00000-of-00001")])
+
+
 def test_saves_every_k_steps_and_at_the_end_under_tf1_names(tmp_path):
     run(str(tmp_path), 7, every=3, keep=5)
-    assert names(tmp_path) == ["checkpoint", "model.ckpt-3.npz", "model.ckpt-6.npz", "model.ckpt-7.npz"]
+    assert names(tmp_path) == tf_files(3, 6, 7)
     state = tg.train.get_checkpoint_state(str(tmp_path))
     assert state.model_checkpoint_path == str(tmp_path / "model.ckpt-7")
     assert tg.train.load_variable(str(tmp_path), "global_step") == 7
@@ -71,7 +77,7 @@ def test_meta_holds_the_data_position_and_every_ranks_random_streams(tmp_path):
 def test_max_to_keep_counts_the_previous_runs_checkpoints(tmp_path):
     run(str(tmp_path), 4, every=2)
     run(str(tmp_path), 8, every=2)
-    assert names(tmp_path) == ["checkpoint", "model.ckpt-6.npz", "model.ckpt-8.npz"]
+    assert names(tmp_path) == tf_files(6, 8)
     state = tg.train.get_checkpoint_state(str(tmp_path))
     assert [os.path.basename(p) for p in state.all_model_checkpoint_paths] == ["model.ckpt-6", "model.ckpt-8"]
 
@@ -89,7 +95,7 @@ def test_the_previous_runs_checkpoints_count_even_without_a_state_file(tmp_path)
     (tmp_path / "checkpoint").unlink()
     with pytest.warns(RuntimeWarning, match="is missing: resuming from the newest intact checkpoint file"):
         run(str(tmp_path), 6, every=1, keep=3)
-    assert names(tmp_path) == ["checkpoint", "model.ckpt-4.npz", "model.ckpt-5.npz", "model.ckpt-6.npz"]
+    assert names(tmp_path) == tf_files(4, 5, 6)
 
 
 class Clock:
@@ -120,29 +126,29 @@ def test_timed_checkpoints_follow_rank_0s_clock_and_restart_it_with_each_save(tm
     monkeypatch.setattr(step_vote, "time", clock)
     run(str(tmp_path), 12, every=5, keep=10, every_secs=25, clock=clock)
     # due 25 s after the start or the last save (at 10 s a step: step 3, 8), and every 5 steps (5, 10), and the end
-    assert names(tmp_path) == ["checkpoint"] + sorted(f"model.ckpt-{step}.npz" for step in (3, 5, 8, 10, 12))
+    assert names(tmp_path) == tf_files(3, 5, 8, 10, 12)
 
 
 class FullDisk:
     def __init__(self, real):
         self.real, self.calls = real, 0
 
-    def __call__(self, path, arrays, meta=None):
+    def __call__(self, prefix, arrays, shards=None):
         self.calls += 1
         if self.calls > 1:
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), path + ".tmp-4242")
-        return self.real(path, arrays, meta)
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), prefix + ".data-00000-of-00001.tmp-4242")
+        return self.real(prefix, arrays, shards)
 
 
 def test_a_failed_save_names_the_flag_file_step_and_the_checkpoint_kept(tmp_path, monkeypatch):
     from trainer.train import checkpoint
-    monkeypatch.setattr(checkpoint, "write_npz", FullDisk(checkpoint.write_npz))
+    monkeypatch.setattr(checkpoint, "write_bundle", FullDisk(checkpoint.write_bundle))
     with pytest.raises(OSError) as err:
         run(str(tmp_path), 6, every=2, keep=5)
     assert str(err.value) == (
-        f"--checkpoint-dir '{tmp_path}': writing the checkpoint of step 4 to '{tmp_path / 'model.ckpt-4.npz'}' "
-        f"failed (No space left on device); the newest intact checkpoint, '{tmp_path / 'model.ckpt-2'}', is kept: "
-        "free space (or give --checkpoint-dir on another file system) and run the same command again to resume "
-        "from it")
+        f"--checkpoint-dir '{tmp_path}': writing the checkpoint of step 4 to "
+        f"'{tmp_path / 'model.ckpt-4.data-00000-of-00001'}' failed (No space left on device); the newest intact "
+        f"checkpoint, '{tmp_path / 'model.ckpt-2'}', is kept: free space (or give --checkpoint-dir on another file "
+        "system) and run the same command again to resume from it")
     assert err.value.errno == errno.ENOSPC
-    assert names(tmp_path) == ["checkpoint", "model.ckpt-2.npz"]
+    assert names(tmp_path) == tf_files(2)

@@ -63,7 +63,7 @@ def test_resumed_run_equals_an_uninterrupted_one(tmp_path):
     ckpt = tmp_path / "ckpt"
     first = ringflow("train", *SMALL, "--steps", 25, "--checkpoint-dir", ckpt, "--checkpoint-every-steps", 10)
     assert first.returncode == 0, first.stderr
-    assert sorted(os.listdir(ckpt)) == ["checkpoint", "model.ckpt-10.npz", "model.ckpt-20.npz", "model.ckpt-25.npz"]
+    assert sorted(os.listdir(ckpt)) == ["checkpoint"] + tf_files(10, 20, 25)
     assert tg.train.latest_checkpoint(str(ckpt)) == str(ckpt / "model.ckpt-25")  # TF1's state file names it
     second = ringflow("train", *SMALL, "--steps", 40, "--checkpoint-dir", ckpt, "--checkpoint-every-steps", 10,
                       "--save-final", tmp_path / "resumed.npz", "--metrics-json", tmp_path / "m.json")
@@ -74,6 +74,28 @@ def test_resumed_run_equals_an_uninterrupted_one(tmp_path):
     for k in a:
         assert a[k].tobytes() == b[k].tobytes(), k
     assert int(a["global_step:0"]) == 40
+
+
+def tf_files(*steps):
+    """The files of TF's checkpoints model.ckpt-<step>, sorted."""
+    return sorted(f"model.ckpt-{step}{ext}" for step in steps for ext in (".index", ".data-00000-of-00001"))
+
+
+def test_a_run_resumes_exactly_from_the_npz_checkpoints_an_earlier_ringflow_wrote(tmp_path):
+    assert ringflow("train", *SMALL, "--steps", 30, "--save-final", tmp_path / "whole.npz").returncode == 0
+    ckpt = tmp_path / "ckpt"
+    assert ringflow("train", *SMALL, "--steps", 20, "--checkpoint-dir", ckpt).returncode == 0
+    prefix = str(ckpt / "model.ckpt-20")
+    arrays, record = checkpoint.read(prefix + ".index")
+    checkpoint.write_npz(prefix + ".npz", arrays, record)  # model.ckpt-20.npz, the state file as it was
+    for name in tf_files(20):
+        os.remove(ckpt / name)
+    out = ringflow("train", *SMALL, "--steps", 30, "--checkpoint-dir", ckpt, "--save-final", tmp_path / "resumed.npz",
+                   "--metrics-json", tmp_path / "m.json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads((tmp_path / "m.json").read_text())["resumed_from_step"] == 20
+    assert_same_weights(tmp_path / "whole.npz", tmp_path / "resumed.npz")
+    assert sorted(os.listdir(ckpt)) == ["checkpoint", "model.ckpt-20.npz"] + tf_files(30)
 
 
 def assert_same_weights(a_path, b_path):
@@ -88,7 +110,7 @@ def test_a_damaged_newest_checkpoint_is_skipped_with_a_warning(tmp_path):
     ckpt = tmp_path / "ckpt"
     first = ringflow("train", *SMALL, "--steps", 20, "--checkpoint-dir", ckpt, "--checkpoint-every-steps", 10)
     assert first.returncode == 0, first.stderr
-    newest = ckpt / "model.ckpt-20.npz"
+    newest = ckpt / "model.ckpt-20.data-00000-of-00001"
     newest.write_bytes(newest.read_bytes()[:-100])  # a crash of the disk, not of the atomic writer
     second = ringflow("train", *SMALL, "--steps", 30, "--checkpoint-dir", ckpt, "--save-final",
                       tmp_path / "resumed.npz", "--metrics-json", tmp_path / "m.json")
@@ -103,8 +125,8 @@ def test_a_checkpoint_of_an_older_ringflow_resumes(tmp_path):
     assert ringflow("train", *SMALL, "--steps", 30, "--save-final", tmp_path / "whole.npz").returncode == 0
     new = tmp_path / "new"
     assert ringflow("train", *SMALL, "--steps", 20, "--checkpoint-dir", new).returncode == 0
-    with np.load(new / "model.ckpt-20.npz", allow_pickle=False) as f:
-        arrays = {k + ":0": f[k] for k in f.files if k != checkpoint.META}
+    reader = tg.train.load_checkpoint(str(new / "model.ckpt-20"))
+    arrays = {k + ":0": reader.get_tensor(k) for k in reader.get_variable_to_shape_map()}
     meta = dict(tg.train.checkpoint_meta(str(new / "model.ckpt-20")), step=20)
     old = tmp_path / "old"
     checkpoint.write_npz(str(old / "ckpt-00000020.npz"), arrays, meta)
@@ -113,7 +135,7 @@ def test_a_checkpoint_of_an_older_ringflow_resumes(tmp_path):
     assert out.returncode == 0, out.stderr
     assert json.loads((tmp_path / "m.json").read_text())["resumed_from_step"] == 20
     assert_same_weights(tmp_path / "whole.npz", tmp_path / "resumed.npz")
-    assert sorted(os.listdir(old)) == ["checkpoint", "ckpt-00000020.npz", "model.ckpt-30.npz"]
+    assert sorted(os.listdir(old)) == ["checkpoint", "ckpt-00000020.npz"] + tf_files(30)
 
 
 def test_the_engine_does_not_import_the_program():
@@ -143,7 +165,7 @@ def test_tensorboard_timeline_and_kept_checkpoints(tmp_path):
     assert {(12, "train/loss"), (12, "train/accuracy"), (12, "final_metrics")} <= tags
     events = json.loads((tmp_path / "t.json").read_text())["traceEvents"]
     assert len([e for e in events if e.get("name") == "compute"]) == 12
-    assert sorted(os.listdir(tmp_path / "c")) == ["checkpoint", "model.ckpt-12.npz", "model.ckpt-9.npz"]
+    assert sorted(os.listdir(tmp_path / "c")) == ["checkpoint"] + tf_files(9, 12)
 
 
 @pytest.mark.parametrize("args,code,message", [
@@ -211,7 +233,7 @@ def test_checkpoint_of_another_model_is_refused(tmp_path):
     out = ringflow("train", "--model", "logistic", "--dataset", "synthetic-classes", "--steps", 4,
                    "--checkpoint-dir", ckpt)
     assert out.returncode == 1 and "does not fit this model" in out.stderr
-    assert sorted(os.listdir(ckpt)) == ["checkpoint", "model.ckpt-2.npz"]  # the user's checkpoint is untouched
+    assert sorted(os.listdir(ckpt)) == ["checkpoint"] + tf_files(2)  # the user's checkpoint is untouched
 
 
 def test_a_failing_rank_ends_the_whole_job_in_seconds(tmp_path):

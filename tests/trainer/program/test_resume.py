@@ -11,7 +11,7 @@ from trainer.program.outputs.resume import find_checkpoint
 KERNEL = np.arange(6.0).reshape(2, 3)
 
 
-def model(shape=(2, 3), extra=False):
+def model(shape=(2, 3), extra=False, save_format="tf"):
     """A graph with dense/kernel (and maybe another variable), the global step and its Saver."""
     graph = tg.Graph()
     with graph.as_default():
@@ -19,12 +19,12 @@ def model(shape=(2, 3), extra=False):
         if extra:
             tg.get_variable("other", [1], tg.float64)
         tg.train.get_or_create_global_step()
-        saver = tg.train.Saver(save_format="npz")
+        saver = tg.train.Saver(save_format=save_format)
     return graph, saver
 
 
-def save(directory, steps, meta=None):
-    graph, saver = model()
+def save(directory, steps, meta=None, save_format="tf"):
+    graph, saver = model(save_format=save_format)
     with graph.as_default(), tg.Session(graph=graph) as sess:
         sess.run(tg.global_variables_initializer())
         tg.global_variables()[0].load(KERNEL, sess)
@@ -45,10 +45,12 @@ def test_the_newest_checkpoint_and_what_the_program_saved_with_it(tmp_path):
     assert found.meta == {"data": {"position": 60}, "s": 6}
 
 
-def test_a_damaged_newest_checkpoint_is_skipped_with_a_warning(tmp_path):
-    good, bad = save(str(tmp_path), [5, 6])
-    with open(bad + ".npz", "r+b") as f:
-        f.truncate(os.path.getsize(bad + ".npz") // 2)
+@pytest.mark.parametrize("save_format,damaged", [("tf", ".data-00000-of-00001"), ("tf", ".index"),
+                                                  ("npz", ".npz")])
+def test_a_damaged_newest_checkpoint_is_skipped_with_a_warning(tmp_path, save_format, damaged):
+    good, bad = save(str(tmp_path), [5, 6], save_format=save_format)
+    with open(bad + damaged, "r+b") as f:
+        f.truncate(os.path.getsize(bad + damaged) // 2)
     with pytest.warns(RuntimeWarning, match="model.ckpt-6"):
         found, _, _ = find(tmp_path)
     assert found.path == good
@@ -80,6 +82,20 @@ def test_an_older_ringflows_checkpoint_resumes_when_there_is_no_other(tmp_path):
         found.saver.restore(sess, found.path)
         kernel, step = sess.run(tg.global_variables())
     assert kernel.tobytes() == KERNEL.tobytes() and step == 7
+
+
+def test_the_npz_checkpoints_of_an_earlier_ringflow_resume_with_or_without_a_state_file(tmp_path):
+    older = save(str(tmp_path), [2, 4], {"data": {"position": 40}}, save_format="npz")
+    found, saver, graph = find(tmp_path)
+    assert found.path == older[-1] and found.meta["s"] == 4 and found.saver is saver
+    with graph.as_default(), tg.Session(graph=graph) as sess:
+        found.saver.restore(sess, found.path)
+        assert sess.run(tg.global_variables()[0]).tobytes() == KERNEL.tobytes()
+    (tmp_path / "checkpoint").unlink()
+    with pytest.warns(RuntimeWarning, match=r"newest intact checkpoint file, '.*model\.ckpt-4'"):
+        assert find(tmp_path)[0].path == older[-1]
+    (newer,) = save(str(tmp_path), [6])  # a newer TF-format checkpoint beside them wins
+    assert find(tmp_path)[0].path == newer
 
 
 def test_a_saver_checkpoint_wins_over_the_older_layout(tmp_path):

@@ -11,7 +11,8 @@ import pytest
 
 import trainer as tg
 from trainer.platform.errors import DataLossError, InvalidArgumentError
-from trainer.summary.records import crc32c, encode_record, masked_crc32c
+from trainer.platform.crc32c import crc32c
+from trainer.platform.tfrecord import encode_record, masked_crc32c
 
 pb = pytest.importorskip("tensorboardX.proto.summary_pb2")
 from tensorboardX.proto import event_pb2, graph_pb2  # noqa: E402

@@ -126,3 +126,31 @@ def test_imports_the_graph_real_tensorflow_wrote_and_restores_its_checkpoint():
             assert sess.run("global_step:0") == 5
         assert [v.op.name for v in tg.trainable_variables()] == ["dense/kernel", "dense/bias"]
         assert tg.get_default_graph().get_tensor_by_name("x:0").shape.as_list() == [None, 2]  # TF's -1: unknown
+
+
+def test_each_saves_meta_graph_is_the_graph_as_it_is_then(tmp_path):
+    """Saves of an unchanged graph write the same bytes as a fresh export; new ops, collection items and
+    refined static shapes all reach the next save's .meta."""
+    graph = tg.Graph()
+    with graph.as_default():
+        x = tg.placeholder(tg.float32, None, name="x")
+        w = tg.get_variable("w", [2], tg.float32)
+        saver = tg.train.Saver()
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+
+            def save(step):
+                prefix = saver.save(sess, str(tmp_path / "m"), global_step=step)
+                data = pathlib.Path(prefix + ".meta").read_bytes()
+                assert data == saver.export_meta_graph(graph=graph).SerializeToString()
+                return MetaGraphDef.FromString(data)
+
+            first, again = save(1), save(2)
+            assert first == again
+            tg.identity(w * 2.0, name="doubled")
+            assert "doubled" in {n.name for n in save(3).graph_def.node}
+            tg.add_to_collection("mine", w)
+            assert "mine" in save(4).collection_def
+            x.set_shape([None, 2])
+            (node,) = [n for n in save(5).graph_def.node if n.name == "x"]
+            assert [d.size for d in node.attr["_output_shapes"].list.shape[0].dim] == [-1, 2]

@@ -100,3 +100,41 @@ def test_writes_the_bytes_real_tensorflow_writes(tmp_path):
     tensor_bundle.write_bundle(str(tmp_path / "m"), arrays)
     for ext in (tensor_bundle.DATA, tensor_bundle.INDEX):
         assert (tmp_path / ("m" + ext)).read_bytes() == (FIXTURES / ("model.ckpt-5" + ext)).read_bytes(), ext
+
+
+SHARDED = pathlib.Path(__file__).parent / "fixtures" / "tf_sharded"  # TF's Saver(sharded=True), two devices
+SHARDS = [["a/count", "a/w"], ["b/flags", "b/w"]]  # the variables on /cpu:0, then those on /cpu:1
+
+
+def sharded_values():
+    record = json.loads((SHARDED / "values.json").read_text())
+    return {k: np.asarray(v, dtype=record["dtypes"][k]) for k, v in record["values"].items()}
+
+
+def test_reads_a_sharded_checkpoint_real_tensorflow_wrote():
+    got = tensor_bundle.read_bundle(str(SHARDED / "model.ckpt-3"))
+    for name, want in sharded_values().items():
+        assert got[name].dtype == want.dtype and np.array_equal(got[name], want), name
+    assert tensor_bundle.data_files(str(SHARDED / "model.ckpt-3")) == [
+        str(SHARDED / "model.ckpt-3.data-00000-of-00002"), str(SHARDED / "model.ckpt-3.data-00001-of-00002")]
+
+
+def test_writes_the_shards_and_the_merged_index_real_tensorflow_writes(tmp_path):
+    tensor_bundle.write_bundle(str(tmp_path / "m"), sharded_values(), SHARDS)
+    for ext in (".index", ".data-00000-of-00002", ".data-00001-of-00002"):
+        assert (tmp_path / ("m" + ext)).read_bytes() == (SHARDED / ("model.ckpt-3" + ext)).read_bytes(), ext
+
+
+def test_a_missing_or_damaged_shard_is_named(tmp_path):
+    prefix = str(tmp_path / "m")
+    tensor_bundle.write_bundle(prefix, sharded_values(), SHARDS)
+    second = pathlib.Path(prefix + ".data-00001-of-00002")
+    raw = second.read_bytes()
+    second.write_bytes(raw[:-1] + bytes([raw[-1] ^ 1]))
+    with pytest.raises(tensor_bundle.BundleError, match=r"data-00001-of-00002'?: tensor 'b/w' fails its crc32c"):
+        tensor_bundle.read_bundle(prefix)
+    assert tensor_bundle.read_bundle(prefix, names={"a/w"}).keys() == {"a/w"}  # the other shard is intact
+    second.unlink()
+    assert tensor_bundle.bundle_problem(prefix) == f"its file {str(second)!r} does not exist"
+    with pytest.raises(ValueError, match=r"must name each of .*'b/w'.* once"):
+        tensor_bundle.write_bundle(prefix, sharded_values(), SHARDS[:1])

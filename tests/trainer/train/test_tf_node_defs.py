@@ -35,3 +35,22 @@ def test_a_strided_slice_key_reads_tfs_masks():
                 "ellipsis_mask": type("A", (), {"i": 0b100})(), "end_mask": type("A", (), {"i": 0b1000})()}
     key = strided_slice_key(Node, {"b": [2, 0, 0, 1], "e": [3, 0, 0, 0], "s": [1, 1, 1, -1]})
     assert key == (2, None, Ellipsis, slice(1, None, -1))
+
+
+def test_fused_batch_norm_is_exported_with_tfs_type_attrs_and_imports_back(tmp_path):
+    """TF's FusedBatchNormV3 needs T (the images' dtype) and U (the statistics'): TensorFlow then loads the node."""
+    x = np.random.default_rng(3).random((2, 4, 4, 3), dtype=np.float32)
+    with tg.Graph().as_default():
+        images = tg.placeholder(tg.float32, [None, 4, 4, 3], name="x")
+        y = tg.identity(tg.nn.fused_batch_norm(images, tg.constant([1.0, 2.0, 3.0]), tg.constant([0.0, 0.5, 1.0]))[0],
+                        name="y")
+        with tg.Session() as sess:
+            want = sess.run(y, {images: x})
+        meta = tg.train.export_meta_graph(str(tmp_path / "g.meta"))
+    node = next(n for n in meta.graph_def.node if n.op == "FusedBatchNormV3")
+    assert node.attr["T"].type == node.attr["U"].type == tg.float32.as_datatype_enum
+    assert node.attr["is_training"].b and ORIGINAL in node.attr
+    with tg.Graph().as_default():
+        tg.train.import_meta_graph(str(tmp_path / "g.meta"))
+        with tg.Session() as sess:
+            np.testing.assert_array_equal(sess.run("y:0", {"x:0": x}), want)

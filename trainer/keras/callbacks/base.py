@@ -157,7 +157,9 @@ def configure(callbacks, model, verbose, epochs, steps, samples, metrics):
     """The callbacks fit runs: the user's, then History, then a ProgbarLogger when verbose (as Keras orders them);
     the loop itself averages the epoch's values, BaseLogger's job in Keras."""
     history = History()
-    listed = list(callbacks or []) + [history] + ([ProgbarLogger()] if verbose else [])
+    # the metrics are running means already: the progress bar shows them as they come (Keras' stateful_metrics)
+    progress = ProgbarLogger(stateful_metrics=getattr(model, "metrics_names", ["loss"])[1:])
+    listed = list(callbacks or []) + [history] + ([progress] if verbose else [])
     model.history = history
     callback_list = CallbackList(listed)
     callback_list.set_model(model)

@@ -4,6 +4,7 @@
 Calling a layer on Keras tensors (outputs of Input or of other layers) records a Node: which layer produced which
 tensors from which. Networks walk these records to find their layers and to run them again on new inputs.
 """
+import inspect
 import re
 
 from ...framework.graph import get_default_graph
@@ -88,8 +89,8 @@ def call_masked(layer, inputs, kwargs):
 
 
 def call_arguments(fn):
-    """The names `fn` takes."""
-    code = fn.__code__
+    """The names `fn` takes (the wrapped function's, for a decorated one)."""
+    code = inspect.unwrap(fn).__code__
     return code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
 
 

@@ -6,7 +6,7 @@ import json
 from ...framework.graph import get_default_graph
 from ...train.saver import Saver
 from .. import backend as K
-from ..utils.generic_utils import to_list
+from ..utils.generic_utils import from_config, to_list
 from ..utils.layer_utils import print_summary
 from . import hdf5_format
 from .base_layer import LAYERS, Layer, call_masked, history, mask_of
@@ -150,6 +150,21 @@ class Network(Layer):
             return []
         return _unique(list(self._updates) + [u for layer in self.layers for u in layer.updates])
 
+    @property
+    def stateful(self):
+        return any(getattr(layer, "stateful", False) for layer in self.layers)
+
+    @property
+    def state_updates(self):
+        """The updates of stateful layers (their states' assignments), which predict and evaluate run too."""
+        return _unique([u for layer in self.layers if getattr(layer, "stateful", False) for u in layer.updates])
+
+    def reset_states(self):
+        """Reset the states of every stateful layer (zeros)."""
+        for layer in self.layers:
+            if hasattr(layer, "reset_states") and getattr(layer, "stateful", False):
+                layer.reset_states()
+
     # --- calling -----------------------------------------------------------------------------------------
     def call(self, inputs, training=None, mask=None):
         """Run the network's layers on `inputs` (as many tensors as the model's inputs)."""
@@ -225,8 +240,7 @@ class Network(Layer):
                 raise ValueError(f"Unknown layer: {spec['class_name']}; pass custom_objects={{name: class}} for "
                                  "layers of your own")
             layer_cls = known[spec["class_name"]]
-            layer = layer_cls.from_config(spec["config"], custom_objects=custom_objects) \
-                if issubclass(layer_cls, Network) else layer_cls.from_config(spec["config"])
+            layer = from_config(layer_cls, spec["config"], custom_objects)
             made[spec["name"]] = layer
             pending.extend((layer, node) for node in spec["inbound_nodes"])
         outputs_of = {name: [n.output_tensors for n in layer.inbound_nodes] for name, layer in made.items()}
@@ -300,6 +314,8 @@ def _params(fn):
 
 
 def _jsonable(value):
+    if getattr(value, "ndim", 0):
+        return value.tolist()
     if hasattr(value, "item"):
         return value.item()
     if hasattr(value, "tolist"):

@@ -3,6 +3,7 @@ input_shape on the first layer, or the first data it meets)."""
 import numpy as np
 
 from .. import backend as K
+from ..utils.generic_utils import from_config
 from .base_layer import LAYERS, Layer
 from .input_layer import InputLayer
 from .training import Model
@@ -99,6 +100,6 @@ class Sequential(Model):
         for spec in specs:
             if spec["class_name"] not in known:
                 raise ValueError(f"Unknown layer: {spec['class_name']}; pass custom_objects={{name: class}}")
-            model.add(known[spec["class_name"]].from_config(spec["config"]))
+            model.add(from_config(known[spec["class_name"]], spec["config"], custom_objects))
         return model
 

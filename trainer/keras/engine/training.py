@@ -16,7 +16,7 @@ from ..utils.generic_utils import Progbar, to_list
 from .data_adapter import ArrayBatches, StreamBatches, as_list, unpack
 from .network import Network
 from .saving import save_model
-from .training_utils import Objective, per_output
+from .training_utils import Objective, per_output, ratio, standardize_weights
 
 
 class Model(Network):
@@ -24,6 +24,7 @@ class Model(Network):
 
     def __init__(self, *args, **kwargs):
         self._functions = {}  # "train", "test", "predict": K.function's callable, made on first use
+        self._metric_totals = None  # the running (sum, count) of each metric, as TF 1.15's metric variables
         self.optimizer = None
         super().__init__(*args, **kwargs)
 
@@ -32,15 +33,10 @@ class Model(Network):
         """Choose the optimizer (a name, a Keras or tf.train optimizer), the loss per output and the metrics."""
         if kwargs:
             raise TypeError(f"Invalid keyword argument(s) in `compile`: {sorted(kwargs)}")
-        if target_tensors is not None:
-            raise ValueError("compile(target_tensors=...) is not available in ringflow: feed targets as arrays")
-        if weighted_metrics or sample_weight_mode not in (None, "samplewise"):
-            raise ValueError("compile(weighted_metrics=...) and sample_weight_mode='temporal' are not available in "
-                             "ringflow: weight the samples with fit's sample_weight (the loss uses it)")
         self.optimizer = optimizers.get(optimizer)
         self.loss, self.loss_weights = loss, loss_weights
         self.metrics, self.weighted_metrics = metrics, weighted_metrics
-        self.sample_weight_mode = sample_weight_mode
+        self.sample_weight_mode, self.target_tensors = sample_weight_mode, target_tensors
         self.stop_training = False
         self._functions = {}
         if self.outputs:
@@ -52,7 +48,7 @@ class Model(Network):
 
     def _build_loss(self):
         objective = Objective(self.outputs, self.output_names, self.loss, self.loss_weights, self.metrics,
-                              self.losses)
+                              self.losses, self.weighted_metrics, self.sample_weight_mode, self.target_tensors)
         self.objective, self.total_loss = objective, objective.total_loss
         self.targets, self.sample_weights = objective.targets, objective.sample_weights
         self.metrics_names, self.metrics_tensors = objective.metrics_names, objective.metrics_tensors
@@ -66,8 +62,9 @@ class Model(Network):
             feeds = list(self.inputs)
             if mode != "predict":
                 feeds += self.objective.feeds()
-            outputs = self.outputs if mode == "predict" else [self.total_loss] + self.metrics_tensors
-            updates = []
+            outputs = self.outputs if mode == "predict" else \
+                [self.total_loss] + [t for pair in self.objective.parts for t in pair]
+            updates = self.state_updates
             if mode == "train":
                 with get_default_graph().name_scope("training"):
                     updates = self.optimizer.get_updates(self.total_loss, self.trainable_weights) + self.updates
@@ -87,6 +84,10 @@ class Model(Network):
             raise RuntimeError(f"Model {self.name!r} has no outputs yet: build it (call it on data, or give "
                                "input_shape to its first layer) before predicting")
 
+    def _needs_targets(self):
+        objective = getattr(self, "objective", None)
+        return objective is None or bool(objective.fed_names)
+
     # --- data -------------------------------------------------------------------------------------------
     def _standardize(self, x, y=None, sample_weight=None, class_weight=None):
         """Lists of arrays (inputs, targets, sample weights), in the model's input and output order."""
@@ -96,26 +97,25 @@ class Model(Network):
         for i, (a, t) in enumerate(zip(xs, self.inputs)):
             if a.ndim == K.ndim(t) - 1 and K.ndim(t) == 2:
                 xs[i] = a.reshape(-1, 1)
-        if y is None:
+        objective = getattr(self, "objective", None)
+        if y is None and (objective is None or objective.fed_names):
             return [xs, [], []]
-        named = [n for n, t in zip(self.output_names, self.targets) if t is not None]
-        ys = as_list(y, named, "target")
-        targets = [t for t in self.targets if t is not None]
-        ys = [a.reshape(a.shape + (1,)) if a.ndim == K.ndim(t) - 1 else a for a, t in zip(ys, targets)]
-        sws = per_output(sample_weight, named, "sample_weight") if sample_weight is not None else [None] * len(ys)
+        named = [n for n, t in zip(self.output_names, objective.targets) if t is not None]
+        ys = as_list(y, objective.fed_names, "target")
+        ys = [a.reshape(a.shape + (1,)) if a.ndim == K.ndim(t) - 1 else a for a, t in zip(ys, objective.fed_targets)]
+        arrays = dict(zip(objective.fed_names, ys))
+        sws = per_output(sample_weight, named, "sample_weight") if sample_weight is not None else [None] * len(named)
         if isinstance(class_weight, dict) and class_weight and set(class_weight) <= set(named):
             cws = [class_weight.get(n) for n in named]  # one {class: weight} per output name
         elif isinstance(class_weight, (list, tuple)):
             cws = list(class_weight)
         else:
-            cws = [class_weight] * len(ys)
-        weights = []
-        for a, sw, cw in zip(ys, sws, cws):
-            w = np.ones(len(a), dtype=K.floatx()) if sw is None else np.asarray(sw, dtype=K.floatx()).reshape(-1)
-            if cw is not None:
-                classes = a.argmax(axis=-1) if a.shape[-1] > 1 else a.reshape(len(a), -1)[:, 0].round()
-                w = w * np.array([cw.get(int(c), 1.0) for c in classes], dtype=K.floatx())
-            weights.append(w)
+            cws = [class_weight] * len(named)
+        modes = [m for m, t in zip(objective.sample_weight_modes, objective.targets) if t is not None]
+        outputs = [o for o, t in zip(self.outputs, objective.targets) if t is not None]
+        size = len(xs[0]) if xs else 0
+        weights = [standardize_weights(arrays.get(n), size, sw, cw, mode, n, K.int_shape(o))
+                   for n, sw, cw, mode, o in zip(named, sws, cws, modes, outputs)]
         return [xs, ys, weights]
 
     def _build_from(self, x):
@@ -133,7 +133,7 @@ class Model(Network):
 
     def _batches(self, x, y, sample_weight, class_weight, batch_size, shuffle, steps, targets=True):
         if isinstance(x, (list, tuple, dict, np.ndarray)) or hasattr(x, "__array__"):
-            if targets and y is None:
+            if targets and y is None and self._needs_targets():
                 raise ValueError("Please provide as model targets either a single array or a list of arrays. You "
                                  "passed: y=None (fit and evaluate on arrays need the targets)")
             return ArrayBatches(self._standardize(x, y, sample_weight, class_weight), batch_size, shuffle, steps)
@@ -147,7 +147,9 @@ class Model(Network):
     def _run(self, mode, batches, callbacks=None, progbar=None):
         """One pass over `batches`; the epoch's averages in metrics_names order (predict: the outputs)."""
         fn = None
-        sums, seen, steps, predictions = None, 0, 0, []
+        loss_sum, seen, steps, predictions = 0.0, 0, 0, []
+        if mode != "predict":
+            self.reset_metrics()
         for step, (arrays, size) in enumerate(batches.epoch()):
             fn = fn or self._function(mode)
             logs = {"batch": step, "size": size}
@@ -157,11 +159,11 @@ class Model(Network):
             if mode == "predict":
                 predictions.append(values)
             else:
-                values = [float(v) for v in values]
-                weights = np.array([1.0 if batches.unit == "step" and i == 0 else size for i in range(len(values))])
-                sums = weights * values if sums is None else sums + weights * values
+                loss = float(values[0])
+                loss_sum += loss if batches.unit == "step" else loss * size
                 steps += 1
-                logs.update(zip(self.metrics_names, values))
+                # the batch's loss and the metrics' running means, as TF 1.15's stateful metrics log them
+                logs.update(zip(self.metrics_names, [loss] + self._accumulate(values[1:])))
             seen += size
             if callbacks is not None:
                 callbacks.on_batch_end(step, logs)
@@ -173,12 +175,23 @@ class Model(Network):
         if mode == "predict":
             if not predictions:
                 return []
-            columns = [np.concatenate(parts) for parts in zip(*predictions)]
+            columns = [np.concatenate(pieces) for pieces in zip(*predictions)]
             return columns[0] if len(columns) == 1 else columns
-        if sums is None:
+        if not steps:
             return [0.0] * len(self.metrics_names)
-        divisors = np.array([steps if batches.unit == "step" and i == 0 else seen for i in range(len(sums))])
-        return [float(v) for v in sums / divisors]
+        return [loss_sum / (steps if batches.unit == "step" else seen)] + self._accumulate([])
+
+    def _accumulate(self, parts):
+        """Add a batch's (sum, count) pairs to the metrics' totals; their running means."""
+        parts = np.array(parts, dtype=np.float64).reshape(-1, 2)
+        if len(parts):
+            self._metric_totals = parts if self._metric_totals is None else self._metric_totals + parts
+        return [ratio(t, c) for t, c in ([] if self._metric_totals is None else self._metric_totals)]
+
+    def reset_metrics(self):
+        """Start the metrics' running means afresh (fit and evaluate do at each epoch, *_on_batch after the batch
+        unless reset_metrics=False)."""
+        self._metric_totals = None
 
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose=1, callbacks=None, validation_split=0.0,
             validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0,
@@ -248,22 +261,24 @@ class Model(Network):
             progbar.update(progbar.target)
         return outputs
 
-    def _on_batch(self, mode, x, y=None, sample_weight=None, class_weight=None):
-        if mode != "predict" and y is None:
+    def _on_batch(self, mode, x, y=None, sample_weight=None, class_weight=None, reset_metrics=True):
+        if mode != "predict" and y is None and self._needs_targets():
             raise ValueError(f"{mode}_on_batch needs the targets `y` for the loss")
         arrays = self._standardize(x, y, sample_weight, class_weight)
         values = self._function(mode)(arrays[0] + (arrays[1] + arrays[2] if mode != "predict" else []))
         if mode == "predict":
             return values[0] if len(values) == 1 else values
-        values = [np.float32(v) for v in values]
+        values = [np.float32(v) for v in [values[0]] + self._accumulate(values[1:])]
+        if reset_metrics:
+            self.reset_metrics()
         return values[0] if len(values) == 1 else values
 
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, reset_metrics=True):
         """One update on one batch; its loss (and metrics) before the update."""
-        return self._on_batch("train", x, y, sample_weight, class_weight)
+        return self._on_batch("train", x, y, sample_weight, class_weight, reset_metrics)
 
     def test_on_batch(self, x, y=None, sample_weight=None, reset_metrics=True):
-        return self._on_batch("test", x, y, sample_weight)
+        return self._on_batch("test", x, y, sample_weight, reset_metrics=reset_metrics)
 
     def predict_on_batch(self, x):
         return self._on_batch("predict", x)

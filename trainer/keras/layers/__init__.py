@@ -1,4 +1,4 @@
-"""tf.keras.layers: the layer classes ringflow has; the others (ConvLSTM2D, ...) raise NotInRingflow."""
+"""tf.keras.layers: the layer classes ringflow has; the others raise NotInRingflow."""
 from ...unsupported import missing_names
 from ..engine.base_layer import InputSpec, Layer
 from ..engine.input_layer import Input, InputLayer
@@ -11,6 +11,7 @@ from .convolutional_3d import (AveragePooling3D, AvgPool3D, Conv3D, Conv3DTransp
                                ZeroPadding3D)
 from .convolutional_depthwise import (Conv2DTranspose, Convolution2DTranspose, DepthwiseConv2D, SeparableConv1D,
                                       SeparableConv2D, SeparableConvolution1D, SeparableConvolution2D)
+from .convolutional_recurrent import ConvLSTM2D
 from .core import (Activation, ActivityRegularization, Dense, Dropout, Flatten, Lambda, Masking, Permute, RepeatVector,
                    Reshape)
 from .cudnn_recurrent import CuDNNGRU, CuDNNLSTM

@@ -1,4 +1,4 @@
-"""Keras' convolution layers (Conv1D, Conv2D, channels_last) and the shape layers beside them: ZeroPadding1D/2D,
+"""Keras' convolution layers (Conv1D, Conv2D) and the shape layers beside them: ZeroPadding1D/2D,
 Cropping1D/2D, UpSampling1D/2D."""
 from ...ops.conv1d_ops import conv1d
 from ...ops.conv_ops import conv2d
@@ -7,6 +7,7 @@ from ...ops.pad_ops import pad, tile
 from .. import activations, constraints, initializers, regularizers
 from .. import backend as K
 from ..engine.base_layer import InputSpec, Layer
+from .data_format import channel_axis, channels_last, normalize_data_format
 from .weights import bias_weight, layer_weight, weights_config
 
 
@@ -44,7 +45,7 @@ class Conv(Layer):
         self.padding = padding.lower()
         if self.padding not in ("valid", "same"):
             raise ValueError(f"The `padding` argument must be 'valid' or 'same'. Received: {padding!r}")
-        self.data_format = channels_last_only(data_format, type(self).__name__)
+        self.data_format = normalize_data_format(data_format)
         self.dilation_rate = normalize_tuple(dilation_rate, self.rank, "dilation_rate")
         self.activation, self.use_bias = activations.get(activation), use_bias
         self.kernel_initializer = initializers.get(kernel_initializer)
@@ -55,15 +56,17 @@ class Conv(Layer):
         self.bias_constraint = constraints.get(bias_constraint)
         self.input_spec = InputSpec(ndim=self.rank + 2)
 
+    @channels_last
     def build(self, input_shape):
         channels = input_shape[-1]
         if channels is None:
             raise ValueError("The channel dimension of the inputs should be defined. Found `None`.")
         self.kernel = layer_weight(self, "kernel", self.kernel_size + (channels, self.filters))
         self.bias = bias_weight(self, self.filters)
-        self.input_spec = InputSpec(ndim=self.rank + 2, axes={-1: channels})
+        self.input_spec = InputSpec(ndim=self.rank + 2, axes={channel_axis(self.data_format): channels})
         self.built = True
 
+    @channels_last
     def call(self, inputs):
         if self.rank == 1:
             out = conv1d(inputs, self.kernel, stride=self.strides[0], padding=self.padding.upper(),
@@ -107,9 +110,10 @@ class ZeroPadding2D(Layer):
         elif all(isinstance(p, int) for p in padding):
             padding = ((padding[0], padding[0]), (padding[1], padding[1]))
         self.padding = tuple(tuple(p) for p in padding)
-        self.data_format = channels_last_only(data_format, "ZeroPadding2D")
+        self.data_format = normalize_data_format(data_format)
         self.input_spec = InputSpec(ndim=4)
 
+    @channels_last
     def call(self, inputs):
         return pad(inputs, [[0, 0], list(self.padding[0]), list(self.padding[1]), [0, 0]])
 
@@ -142,9 +146,10 @@ class Cropping2D(Layer):
         elif all(isinstance(c, int) for c in cropping):
             cropping = ((cropping[0], cropping[0]), (cropping[1], cropping[1]))
         self.cropping = tuple(tuple(c) for c in cropping)
-        self.data_format = channels_last_only(data_format, "Cropping2D")
+        self.data_format = normalize_data_format(data_format)
         self.input_spec = InputSpec(ndim=4)
 
+    @channels_last
     def call(self, inputs):
         (top, bottom), (left, right) = self.cropping
         return inputs[:, top:(-bottom or None), left:(-right or None), :]
@@ -185,12 +190,13 @@ class UpSampling2D(Layer):
     def __init__(self, size=(2, 2), data_format=None, interpolation="nearest", **kwargs):
         super().__init__(**kwargs)
         self.size = normalize_tuple(size, 2, "size")
-        self.data_format = channels_last_only(data_format, "UpSampling2D")
+        self.data_format = normalize_data_format(data_format)
         if interpolation != "nearest":
             raise ValueError(f"UpSampling2D: ringflow has interpolation='nearest' only, got {interpolation!r}")
         self.interpolation = interpolation
         self.input_spec = InputSpec(ndim=4)
 
+    @channels_last
     def call(self, inputs):
         return repeat_axis(repeat_axis(inputs, 1, self.size[0]), 2, self.size[1])
 

@@ -5,8 +5,9 @@ from ...ops.nn_ops import bias_add
 from ...ops.pad_ops import pad
 from .. import backend as K
 from ..engine.base_layer import InputSpec, Layer
-from .convolutional import Conv, channels_last_only, normalize_tuple, repeat_axis
+from .convolutional import Conv, normalize_tuple, repeat_axis
 from .convolutional_depthwise import Transposed
+from .data_format import channels_last, normalize_data_format
 from .pooling import GlobalPooling
 
 
@@ -15,6 +16,7 @@ class Conv3D(Conv):
 
     rank = 3
 
+    @channels_last
     def call(self, inputs):
         if self.dilation_rate != (1, 1, 1):
             raise ValueError(f"Conv3D: ringflow has dilation_rate=(1, 1, 1) only, got {self.dilation_rate!r}")
@@ -54,9 +56,10 @@ class ZeroPadding3D(Layer):
     def __init__(self, padding=(1, 1, 1), data_format=None, **kwargs):
         super().__init__(**kwargs)
         self.padding = _pairs(padding, "padding")
-        self.data_format = channels_last_only(data_format, "ZeroPadding3D")
+        self.data_format = normalize_data_format(data_format)
         self.input_spec = InputSpec(ndim=5)
 
+    @channels_last
     def call(self, inputs):
         return pad(inputs, [[0, 0]] + [list(p) for p in self.padding] + [[0, 0]])
 
@@ -70,9 +73,10 @@ class Cropping3D(Layer):
     def __init__(self, cropping=((1, 1), (1, 1), (1, 1)), data_format=None, **kwargs):
         super().__init__(**kwargs)
         self.cropping = _pairs(cropping, "cropping")
-        self.data_format = channels_last_only(data_format, "Cropping3D")
+        self.data_format = normalize_data_format(data_format)
         self.input_spec = InputSpec(ndim=5)
 
+    @channels_last
     def call(self, inputs):
         return inputs[(slice(None),) + tuple(slice(a, -b or None) for a, b in self.cropping) + (slice(None),)]
 
@@ -86,9 +90,10 @@ class UpSampling3D(Layer):
     def __init__(self, size=(2, 2, 2), data_format=None, **kwargs):
         super().__init__(**kwargs)
         self.size = normalize_tuple(size, 3, "size")
-        self.data_format = channels_last_only(data_format, "UpSampling3D")
+        self.data_format = normalize_data_format(data_format)
         self.input_spec = InputSpec(ndim=5)
 
+    @channels_last
     def call(self, inputs):
         for axis, times in enumerate(self.size, start=1):
             inputs = repeat_axis(inputs, axis, times)
@@ -108,9 +113,10 @@ class Pooling3D(Layer):
         self.pool_size = normalize_tuple(pool_size, 3, "pool_size")
         self.strides = normalize_tuple(strides if strides is not None else self.pool_size, 3, "strides")
         self.padding = padding.lower()
-        self.data_format = channels_last_only(data_format, type(self).__name__)
+        self.data_format = normalize_data_format(data_format)
         self.input_spec = InputSpec(ndim=5)
 
+    @channels_last
     def call(self, inputs):
         return self.pool(inputs, (1,) + self.pool_size + (1,), (1,) + self.strides + (1,), self.padding.upper())
 

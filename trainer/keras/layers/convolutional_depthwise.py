@@ -1,5 +1,5 @@
 """Keras' depthwise and separable convolutions (DepthwiseConv2D, SeparableConv1D/2D) and Conv2DTranspose,
-channels_last, with Keras' weights: depthwise_kernel (k..., in, depth_multiplier), pointwise_kernel
+with Keras' weights: depthwise_kernel (k..., in, depth_multiplier), pointwise_kernel
 (1..., in * depth_multiplier, filters), a transposed kernel (kh, kw, filters, in)."""
 from ...ops.array_ops import shape
 from ...ops.conv_transpose_ops import conv2d_transpose
@@ -9,6 +9,7 @@ from .. import constraints, initializers, regularizers
 from .. import backend as K
 from ..engine.base_layer import InputSpec
 from .convolutional import Conv
+from .data_format import channel_axis, channels_last
 from .weights import bias_weight, layer_weight, weights_config
 
 
@@ -32,6 +33,7 @@ class SeparableConv(Conv):
         self.depthwise_constraint = constraints.get(depthwise_constraint)
         self.pointwise_constraint = constraints.get(pointwise_constraint)
 
+    @channels_last
     def build(self, input_shape):
         channels = input_shape[-1]
         if channels is None:
@@ -42,9 +44,10 @@ class SeparableConv(Conv):
         self.pointwise_kernel = layer_weight(self, "pointwise_kernel", (1,) * self.rank + (
             channels * self.depth_multiplier, self.filters), "pointwise")
         self.bias = bias_weight(self, self.filters)
-        self.input_spec = InputSpec(ndim=self.rank + 2, axes={-1: channels})
+        self.input_spec = InputSpec(ndim=self.rank + 2, axes={channel_axis(self.data_format): channels})
         self.built = True
 
+    @channels_last
     def call(self, inputs):
         depthwise, pointwise, x = self.depthwise_kernel, self.pointwise_kernel, inputs
         strides, rates = self.strides, self.dilation_rate
@@ -95,6 +98,7 @@ class DepthwiseConv2D(Conv):
         self.depthwise_regularizer = regularizers.get(depthwise_regularizer)
         self.depthwise_constraint = constraints.get(depthwise_constraint)
 
+    @channels_last
     def build(self, input_shape):
         channels = input_shape[-1]
         if channels is None:
@@ -103,9 +107,10 @@ class DepthwiseConv2D(Conv):
         self.depthwise_kernel = layer_weight(self, "depthwise_kernel",
                                              self.kernel_size + (channels, self.depth_multiplier), "depthwise")
         self.bias = bias_weight(self, channels * self.depth_multiplier)
-        self.input_spec = InputSpec(ndim=4, axes={-1: channels})
+        self.input_spec = InputSpec(ndim=4, axes={channel_axis(self.data_format): channels})
         self.built = True
 
+    @channels_last
     def call(self, inputs):
         out = depthwise_conv2d(inputs, self.depthwise_kernel, strides=(1,) + self.strides + (1,),
                                padding=self.padding.upper(), rate=self.dilation_rate)
@@ -126,15 +131,17 @@ class Transposed:
     kernel_size + (filters, in_channels), and each output dimension is input * stride, plus the kernel's overhang
     with 'valid' padding. A subclass names its op as `transpose`."""
 
+    @channels_last
     def build(self, input_shape):
         channels = input_shape[-1]
         if channels is None:
             raise ValueError("The channel dimension of the inputs should be defined. Found `None`.")
         self.kernel = layer_weight(self, "kernel", self.kernel_size + (self.filters, channels))
         self.bias = bias_weight(self, self.filters)
-        self.input_spec = InputSpec(ndim=self.rank + 2, axes={-1: channels})
+        self.input_spec = InputSpec(ndim=self.rank + 2, axes={channel_axis(self.data_format): channels})
         self.built = True
 
+    @channels_last
     def call(self, inputs):
         dynamic, static = shape(inputs), K.int_shape(inputs)
         dims = [dynamic[0]]

@@ -1,5 +1,9 @@
 """Keras' core layers: Dense, Activation, Dropout, Masking, Flatten, Reshape, Permute, RepeatVector, Lambda,
 ActivityRegularization."""
+import sys
+import types
+import warnings
+
 import numpy as np
 
 from ...ops.dropout_ops import dropout
@@ -7,8 +11,9 @@ from ...ops.math_ops import matmul
 from ...ops.nn_ops import bias_add
 from .. import activations, constraints, initializers, regularizers
 from .. import backend as K
-from ..engine.base_layer import InputSpec, Layer
-from ..utils.generic_utils import serialized
+from ..engine.base_layer import InputSpec, Layer, call_arguments
+from ..utils.generic_utils import deserialize_keras_object, func_dump, func_load, serialized
+from .data_format import channels_last, normalize_data_format
 from .weights import bias_weight, layer_weight, weights_config
 
 
@@ -115,9 +120,10 @@ class Flatten(Layer):
 
     def __init__(self, data_format=None, **kwargs):
         super().__init__(**kwargs)
-        self.data_format = data_format or K.image_data_format()
+        self.data_format = normalize_data_format(data_format)
         self.input_spec = InputSpec(min_ndim=1)
 
+    @channels_last  # channels_first data flattens in channels-last order, as Keras flattens it
     def call(self, inputs):
         shape = K.int_shape(inputs)
         if shape is not None and all(d is not None for d in shape[1:]):
@@ -175,19 +181,87 @@ class RepeatVector(Layer):
 
 
 class Lambda(Layer):
-    """function(inputs, **arguments) as a layer (the function is Python code: it is saved by name only)."""
+    """function(inputs, **arguments) as a layer. Its config holds Python functions as Keras 2.2.4-tf writes them:
+    a function's bytecode marshalled (func_dump), read back only by the same Python version, with the globals of
+    its module (when loaded) and of custom_objects; `output_shape` and `mask` likewise, or as given."""
 
     def __init__(self, function, output_shape=None, mask=None, arguments=None, **kwargs):
         super().__init__(**kwargs)
         self.function, self.arguments = function, arguments or {}
-        self._output_shape = output_shape
+        self._output_shape, self.mask = output_shape, mask
+        self.supports_masking = mask is not None
 
     def call(self, inputs, mask=None, training=None):
-        return self.function(inputs, **self.arguments)
+        arguments = dict(self.arguments)
+        if hasattr(self.function, "__code__") and "mask" in call_arguments(self.function):
+            arguments["mask"] = mask
+        return self.function(inputs, **arguments)
+
+    def compute_mask(self, inputs, mask=None):
+        return self.mask(inputs, mask) if callable(self.mask) else self.mask
+
+    def compute_output_shape(self, input_shape):
+        if self._output_shape is None:
+            return super().compute_output_shape(input_shape)
+        if callable(self._output_shape):
+            return self._output_shape(input_shape)
+        batch = input_shape[0][0] if isinstance(input_shape, list) else input_shape[0]
+        return (batch,) + tuple(self._output_shape)
 
     def get_config(self):
-        raise NotImplementedError(f"Lambda layer {self.name!r} wraps Python code, which ringflow does not "
-                                  "serialize; rebuild the model in code and use save_weights/load_weights")
+        config = dict(super().get_config())
+        config["function"], config["function_type"], config["module"] = function_config(self.function)
+        config["output_shape"], config["output_shape_type"], config["output_shape_module"] = \
+            function_config(self._output_shape, raw=True)
+        if self.mask is not None:
+            config["mask"], config["mask_type"], config["mask_module"] = function_config(self.mask)
+        config["arguments"] = dict(self.arguments)  # arrays go into JSON as lists, as in tf.keras
+        return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        config = dict(config)
+        config["function"] = function_from_config(config, "function", "module", custom_objects)
+        config["output_shape"] = function_from_config(config, "output_shape", "output_shape_module", custom_objects)
+        config["mask"] = function_from_config(config, "mask", "mask_module", custom_objects) \
+            if "mask" in config else None
+        # Keras 2.2.4 wrote arrays as {'type': 'ndarray', 'value': [...]}
+        config["arguments"] = {k: np.array(v["value"]) if isinstance(v, dict) and v.get("type") == "ndarray" else v
+                               for k, v in config.get("arguments", {}).items()}
+        return cls(**config)
+
+
+def function_config(value, raw=False):
+    """(value, type, module) of a function in a Lambda's config: 'lambda' for Python functions (their bytecode),
+    'function' for other callables (by name), 'raw' for the rest where allowed."""
+    if isinstance(value, types.FunctionType):
+        return func_dump(value), "lambda", value.__module__
+    if callable(value):
+        return value.__name__, "function", getattr(value, "__module__", None)
+    if raw:
+        return value, "raw", None
+    raise ValueError(f"Invalid input for serialization, type: {type(value)}: a Lambda layer's function and mask "
+                     "must be callables")
+
+
+def function_from_config(config, attr, module_attr, custom_objects):
+    """The function a Lambda's config holds under `attr` (popping its type and module keys)."""
+    module = config.pop(module_attr, None)
+    kind = config.pop(f"{attr}_type", "raw")
+    names = dict(globals())
+    if module in sys.modules:
+        names.update(vars(sys.modules[module]))
+    elif module is not None:
+        warnings.warn(f"{module} is not loaded, but a Lambda layer uses it. It may cause errors.", UserWarning)
+    names.update(custom_objects or {})
+    if kind == "function":
+        return deserialize_keras_object(config[attr], {}, custom_objects, "function in Lambda layer")
+    if kind == "lambda":
+        return func_load(config[attr], globs=names)
+    if kind == "raw":
+        return config[attr]
+    raise TypeError(f"Unknown function type in the config of a Lambda layer: {kind!r} (expected 'lambda', "
+                    "'function' or 'raw')")
 
 
 class ActivityRegularization(Layer):

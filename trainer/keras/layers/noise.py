@@ -6,6 +6,7 @@ from ...ops.dropout_ops import dropout
 from ...ops.random_ops import random_normal, random_uniform
 from .. import backend as K
 from ..engine.base_layer import InputSpec, Layer
+from .data_format import normalize_data_format
 
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946  # SELU's constants
 
@@ -89,10 +90,7 @@ class SpatialDropout1D(NoiseLayer):
     def __init__(self, rate, data_format=None, **kwargs):
         super().__init__(**kwargs)
         self.rate, self.seed = rate, None
-        self.data_format = data_format or "channels_last"
-        if self.data_format != "channels_last":
-            raise ValueError(f"{type(self).__name__}(data_format={data_format!r}): ringflow's Keras layers are "
-                             "channels_last only; transpose the inputs")
+        self.data_format = normalize_data_format(data_format) if self.rank > 1 else "channels_last"
         self.input_spec = InputSpec(ndim=self.rank + 2)
 
     def active(self):
@@ -101,6 +99,8 @@ class SpatialDropout1D(NoiseLayer):
     def noisy(self, inputs):
         shape = K.int_shape(inputs)  # None: as long as the inputs' axis, when running
         noise_shape = [shape[0]] + [1] * self.rank + [shape[-1]]
+        if self.data_format == "channels_first":
+            noise_shape = [shape[0], shape[1]] + [1] * self.rank
         return dropout(inputs, rate=self.rate, noise_shape=noise_shape, seed=self.seed)
 
     def get_config(self):

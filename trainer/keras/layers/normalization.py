@@ -49,9 +49,9 @@ class BatchNormalization(Layer):
                                            trainable=False)
         self.moving_variance = self.add_weight("moving_variance", shape,
                                                initializer=self.moving_variance_initializer, trainable=False)
-        # TF 1.15 takes the fused kernel for 4-D inputs normalized over channels, whose moving variance is the
-        # unbiased (Bessel-corrected) batch variance; the other inputs keep the biased one
-        self.unbiased = self.fused is not False and rank == 4 and self.channel_axis == 3
+        # TF 1.15 takes the fused kernel for 4-D inputs normalized over channels (NHWC or NCHW), whose moving
+        # variance is the unbiased (Bessel-corrected) batch variance; the other inputs keep the biased one
+        self.unbiased = self.fused is not False and rank == 4 and self.channel_axis in (1, 3)
         self.built = True
 
     def call(self, inputs, training=None):
@@ -63,10 +63,10 @@ class BatchNormalization(Layer):
             count = K.cast(K.prod(K.shape(inputs)) // K.shape(inputs)[self.channel_axis], K.dtype(variance))
             batch_variance = variance * count / K.maximum(count - 1.0, 1.0)
 
-        def along_channels(t):  # a (channels,) tensor shaped to broadcast along channel_axis, where not last
+        def along_channels(t):  # (channels,) against inputs whose channels are not the last axis
             if t is None or self.channel_axis == rank - 1:
                 return t
-            return K.reshape(t, [-1 if i == self.channel_axis else 1 for i in range(rank)])
+            return K.reshape(t, [K.int_shape(inputs)[i] if i == self.channel_axis else 1 for i in range(rank)])
 
         def normalize(m, v):
             return batch_normalization(inputs, along_channels(m), along_channels(v), along_channels(self.beta),

@@ -1,8 +1,9 @@
-"""Keras' pooling layers: Max/AveragePooling1D/2D and GlobalMax/GlobalAveragePooling1D/2D (channels_last)."""
+"""Keras' pooling layers: Max/AveragePooling1D/2D and GlobalMax/GlobalAveragePooling1D/2D."""
 from ...ops.conv_ops import avg_pool, max_pool
 from .. import backend as K
 from ..engine.base_layer import InputSpec, Layer
-from .convolutional import channels_last_only, normalize_tuple
+from .convolutional import normalize_tuple
+from .data_format import channels_last, normalize_data_format
 
 
 class Pooling2D(Layer):
@@ -15,9 +16,10 @@ class Pooling2D(Layer):
         self.pool_size = normalize_tuple(pool_size, 2, "pool_size")
         self.strides = normalize_tuple(strides if strides is not None else self.pool_size, 2, "strides")
         self.padding = padding.lower()
-        self.data_format = channels_last_only(data_format, type(self).__name__)
+        self.data_format = normalize_data_format(data_format)
         self.input_spec = InputSpec(ndim=4)
 
+    @channels_last
     def call(self, inputs):
         return self.pool(inputs, (1,) + self.pool_size + (1,), (1,) + self.strides + (1,), self.padding.upper())
 
@@ -46,9 +48,10 @@ class Pooling1D(Layer):
         self.pool_size = int(pool_size)
         self.strides = int(strides if strides is not None else pool_size)
         self.padding = padding.lower()
-        self.data_format = channels_last_only(data_format, type(self).__name__)
+        self.data_format = normalize_data_format(data_format)
         self.input_spec = InputSpec(ndim=3)
 
+    @channels_last
     def call(self, inputs):
         out = self.pool(K.expand_dims(inputs, 2), (1, self.pool_size, 1, 1), (1, self.strides, 1, 1),
                         self.padding.upper())
@@ -77,9 +80,10 @@ class GlobalPooling(Layer):
 
     def __init__(self, data_format=None, **kwargs):
         super().__init__(**kwargs)
-        self.data_format = channels_last_only(data_format, type(self).__name__)
+        self.data_format = normalize_data_format(data_format)
         self.input_spec = InputSpec(ndim=self.rank + 2)
 
+    @channels_last
     def call(self, inputs):
         return self.reduce(inputs, axis=list(range(1, self.rank + 1)))
 
@@ -106,6 +110,7 @@ class GlobalAveragePooling1D(GlobalPooling):
         super().__init__(data_format=data_format, **kwargs)
         self.supports_masking = True
 
+    @channels_last
     def call(self, inputs, mask=None):
         if mask is None:
             return super().call(inputs)

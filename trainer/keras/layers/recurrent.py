@@ -5,6 +5,9 @@ build(input_shape) making its weights; the RNN builds it inside its own name sco
 "lstm/kernel:0" as in TF 1.15's graph-mode Keras. Masked steps keep the states and repeat the previous output.
 A cell with fused_sequence (LSTMCell, where its math allows) runs every step in one op when there is no mask.
 """
+import numpy as np
+
+from ...ops.core_ops import snapshot
 from ...ops.pad_ops import tile
 from ...ops.reverse_ops import reverse
 from .. import backend as K
@@ -119,8 +122,10 @@ def cell_from_config(spec):
 
 
 class RNN(Layer):
-    """RNN(cell, return_sequences=False, return_state=False, go_backwards=False, stateful=False, unroll=False):
-    the cell (or a list of cells, stacked) over (batch, time, features); the last output, or every output."""
+    """RNN(cell, return_sequences=False, return_state=False, go_backwards=False, stateful=False, unroll=False,
+    time_major=False): the cell (or a list of cells, stacked) over (batch, time, features) ((time, batch, ...)
+    when time_major); the last output, or every output. A stateful layer starts each batch from the states the
+    last one ended with, kept in variables of its fixed batch size until reset_states()."""
 
     def __init__(self, cell, return_sequences=False, return_state=False, go_backwards=False, stateful=False,
                  unroll=False, time_major=False, **kwargs):
@@ -128,17 +133,12 @@ class RNN(Layer):
             cell = StackedRNNCells(cell)
         if not hasattr(cell, "call") or not hasattr(cell, "state_size"):
             raise ValueError(f"`cell` should have a `call` method and a `state_size` attribute; received {cell!r}")
-        if stateful:
-            raise NotImplementedError("RNN(stateful=True) is not available in ringflow: states are not carried "
-                                      "between batches; pass initial_state=... to each call instead")
-        if time_major:
-            raise NotImplementedError("RNN(time_major=True) is not available in ringflow; transpose the inputs "
-                                      "to (batch, time, features)")
         super().__init__(**kwargs)
         self.cell = cell
         self.return_sequences, self.return_state = return_sequences, return_state
         self.go_backwards, self.stateful, self.unroll, self.time_major = go_backwards, stateful, unroll, time_major
         self.supports_masking = True
+        self._states = None  # a stateful layer's state variables, (batch, size) each, made when it is built
 
     def __call__(self, inputs, initial_state=None, **kwargs):
         """Keras' form: initial_state tensors join the inputs, so a model records and replays them as inputs."""
@@ -148,24 +148,44 @@ class RNN(Layer):
 
     @property
     def states(self):
-        return [None] * len(state_sizes(self.cell))
+        return list(self._states) if self._states is not None else [None] * len(state_sizes(self.cell))
 
     def build(self, input_shape):
         if isinstance(input_shape, list):
             input_shape = input_shape[0]
+        batch, features = (input_shape[1], input_shape[2:]) if self.time_major else (input_shape[0], input_shape[2:])
         if not self.cell.built:
-            self.cell.build((input_shape[0],) + tuple(input_shape[2:]))
+            self.cell.build((batch,) + tuple(features))
             self.cell.built = True
+        if self.stateful:
+            if batch is None:
+                raise ValueError(f"If a RNN is stateful, it needs to know its batch size (layer {self.name!r} got "
+                                 f"input shape {input_shape}). Specify the batch size of your input tensors: with a "
+                                 "Sequential model, pass a `batch_input_shape` argument to your first layer; with "
+                                 "the functional API, pass a `batch_shape` argument to your Input layer.")
+            self.batch_size = batch
+            self.reset_states()
         self.built = True
 
     def compute_output_shape(self, input_shape):
         if isinstance(input_shape, list):
             input_shape = input_shape[0]
         size = output_size(self.cell)
-        shape = (input_shape[0], input_shape[1], size) if self.return_sequences else (input_shape[0], size)
+        batch, steps = (input_shape[1], input_shape[0]) if self.time_major else input_shape[:2]
+        shape = (batch, size)
+        if self.return_sequences:
+            shape = (steps, batch, size) if self.time_major else (batch, steps, size)
         if self.return_state:
-            return [shape] + [(input_shape[0], s) for s in state_sizes(self.cell)]
+            return [shape] + [(batch, s) for s in state_sizes(self.cell)]
         return shape
+
+    def get_initial_state(self, inputs):
+        """Zero states for (batch, time, ...) inputs: (batch, size) each."""
+        return [zeros_for(inputs, size) for size in state_sizes(self.cell)]
+
+    def state_shapes(self):
+        """The shapes of a stateful layer's state variables."""
+        return [(self.batch_size, size) for size in state_sizes(self.cell)]
 
     def compute_mask(self, inputs, mask):
         mask = mask[0] if isinstance(mask, list) else mask
@@ -176,13 +196,17 @@ class RNN(Layer):
         if isinstance(inputs, list):  # Keras' form of call(inputs, initial_state=...) seen by a model
             inputs, initial_state = inputs[0], inputs[1:] or initial_state
         mask = mask[0] if isinstance(mask, list) else mask
+        if self.time_major:  # the steps run batch-major; the outputs go back to (time, batch, ...)
+            inputs = K.permute_dimensions(inputs, [1, 0] + list(range(2, K.ndim(inputs))))
+        if initial_state is None and self.stateful:
+            # copies: the update below writes the variables in place, maybe before the gradients read them
+            initial_state = [snapshot(state) for state in self._states]
         steps = K.int_shape(inputs)[1]
         if self.unroll and steps is None:
             raise ValueError("Cannot unroll a RNN if the time dimension is undefined. If using a Sequential model, "
                              "specify the time dimension by passing an `input_shape` or `batch_input_shape` "
                              "argument to your first layer.")
-        states = to_list(initial_state) if initial_state is not None else \
-            [zeros_for(inputs, size) for size in state_sizes(self.cell)]
+        states = to_list(initial_state) if initial_state is not None else self.get_initial_state(inputs)
         if len(states) != len(state_sizes(self.cell)):
             raise ValueError(f"Layer {self.name} expects {len(state_sizes(self.cell))} states, but it received "
                              f"{len(states)} initial states")
@@ -204,6 +228,10 @@ class RNN(Layer):
                 return output, to_list(new_states)
             last, outputs, states = rnn(step, inputs, states, go_backwards=self.go_backwards, mask=mask,
                                         constants=constants, unroll=self.unroll, input_length=steps)
+        if self.stateful:  # the states carry over to the next batch when the model runs its updates
+            self.add_update([K.update(variable, state) for variable, state in zip(self._states, states)])
+        if self.time_major:
+            outputs = K.permute_dimensions(outputs, [1, 0, 2])
         output = outputs if self.return_sequences else last
         return [output] + list(states) if self.return_state else output
 
@@ -222,8 +250,24 @@ class RNN(Layer):
         return list(self._losses) + self.cell.losses
 
     def reset_states(self, states=None):
-        raise NotImplementedError(f"{self.name}.reset_states: ringflow's RNN layers are not stateful (no states "
-                                  "are kept between batches)")
+        """Set a stateful layer's states to zeros, or to `states` (one (batch, size) array per state)."""
+        if not self.stateful:
+            raise AttributeError(f"Layer {self.name!r} must be stateful to reset its states: pass stateful=True")
+        if getattr(self, "batch_size", None) is None:
+            raise ValueError(f"Layer {self.name!r} is not built yet: call it on an input with a known batch size "
+                             "before resetting its states")
+        shapes = self.state_shapes()
+        if self._states is None:
+            self._states = [K.zeros(shape) for shape in shapes]
+        values = [np.zeros(shape) for shape in shapes] if states is None else to_list(states)
+        if len(values) != len(shapes):
+            raise ValueError(f"Layer {self.name!r} expects {len(shapes)} states, but it received {len(values)} state "
+                             f"values. Input received: {states!r}")
+        for index, (value, shape) in enumerate(zip(values, shapes)):
+            if np.shape(value) != tuple(shape):
+                raise ValueError(f"State {index} is incompatible with layer {self.name!r}: expected shape "
+                                 f"{tuple(shape)} but got array with shape {np.shape(value)}")
+        K.batch_set_value(list(zip(self._states, values)))
 
     def get_config(self):
         return dict(super().get_config(), return_sequences=self.return_sequences, return_state=self.return_state,

@@ -15,7 +15,7 @@ from ..utils.generic_utils import serialized
 from .recurrent import RNN, DropoutRNNCell
 
 
-def _ones_for_forget(units, bias_initializer):
+def forget_bias_initializer(units, bias_initializer):
     """Keras' unit_forget_bias: the forget gate's biases start at 1, the others as bias_initializer says."""
     def init(shape, dtype=None):
         return concat([bias_initializer((units,), dtype=dtype), initializers.Ones()((units,), dtype=dtype),
@@ -130,7 +130,7 @@ class LSTMCell(GatedCell):
         self.state_size = [self.units, self.units]
 
     def bias_init(self):
-        return _ones_for_forget(self.units, self.bias_initializer) if self.unit_forget_bias else self.bias_initializer
+        return forget_bias_initializer(self.units, self.bias_initializer) if self.unit_forget_bias else self.bias_initializer
 
     def call(self, inputs, states, training=None):
         h_prev, c_prev = states[0], states[1]
@@ -207,19 +207,19 @@ class GRUCell(GatedCell):
         return dict(super().get_config(), reset_after=self.reset_after)
 
 
-_RNN_ARGS = ("return_sequences", "return_state", "go_backwards", "stateful", "unroll", "time_major", "name",
+RNN_ARGS = ("return_sequences", "return_state", "go_backwards", "stateful", "unroll", "time_major", "name",
              "trainable", "dtype", "input_shape", "batch_input_shape", "batch_size", "weights", "input_dim",
              "input_length", "activity_regularizer")
 
 
-class _CellLayer(RNN):
-    """An RNN layer made from its cell's arguments (SimpleRNN, LSTM, GRU): Keras' config is flat."""
+class CellLayer(RNN):
+    """An RNN layer made from its cell's arguments (SimpleRNN, LSTM, GRU, ConvLSTM2D): Keras' config is flat."""
 
     cell_class = None
 
-    def __init__(self, units, **kwargs):
-        layer_kwargs = {k: kwargs.pop(k) for k in list(kwargs) if k in _RNN_ARGS}
-        cell = self.cell_class(units, dtype=layer_kwargs.get("dtype"), **kwargs)
+    def __init__(self, *args, **kwargs):
+        layer_kwargs = {k: kwargs.pop(k) for k in list(kwargs) if k in RNN_ARGS}
+        cell = self.cell_class(*args, dtype=layer_kwargs.get("dtype"), **kwargs)
         super().__init__(cell, **layer_kwargs)
 
     @property
@@ -234,19 +234,19 @@ class _CellLayer(RNN):
         return dict(config, **cell)
 
 
-class SimpleRNN(_CellLayer):
+class SimpleRNN(CellLayer):
     """SimpleRNN(units, activation='tanh', ...): a fully-connected RNN whose output is fed back."""
 
     cell_class = SimpleRNNCell
 
 
-class LSTM(_CellLayer):
+class LSTM(CellLayer):
     """LSTM(units, activation='tanh', recurrent_activation='hard_sigmoid', unit_forget_bias=True, ...)."""
 
     cell_class = LSTMCell
 
 
-class GRU(_CellLayer):
+class GRU(CellLayer):
     """GRU(units, activation='tanh', recurrent_activation='hard_sigmoid', reset_after=False, ...)."""
 
     cell_class = GRUCell

@@ -1,6 +1,11 @@
-"""Keras' object registry (names and configs to objects) and the Progbar."""
+"""Keras' object registry (names and configs to objects), function (de)serialization for Lambda layers, and the
+Progbar."""
+import binascii
+import codecs
+import marshal
 import sys
 import time
+import types
 
 import numpy as np
 
@@ -21,6 +26,41 @@ def serialized(module, value):
     return module.serialize(value) if value is not None else None
 
 
+def from_config(cls, config, custom_objects=None):
+    """cls.from_config(config), passing custom_objects where it takes them (models, Lambda, wrappers)."""
+    method = cls.from_config
+    if "custom_objects" in method.__code__.co_varnames:
+        return method(config, custom_objects=custom_objects)
+    return method(config)
+
+
+def func_dump(func):
+    """(base64 of the marshalled bytecode, defaults, closure values): Keras' form of a Python function in a config.
+    The bytecode is only readable by the Python version that wrote it, as in Keras."""
+    code = codecs.encode(marshal.dumps(func.__code__), "base64").decode("ascii")
+    closure = tuple(cell.cell_contents for cell in func.__closure__) if func.__closure__ else None
+    return code, func.__defaults__, closure
+
+
+def _cell(value):
+    return (lambda: value).__closure__[0]
+
+
+def func_load(code, defaults=None, closure=None, globs=None):
+    """The function func_dump described (a (code, defaults, closure) triple may come as `code`), its globals
+    `globs`."""
+    if isinstance(code, (tuple, list)):
+        code, defaults, closure = code
+    try:
+        raw = codecs.decode(code.encode("ascii"), "base64")
+    except (UnicodeEncodeError, binascii.Error):
+        raw = code.encode("raw_unicode_escape")
+    body = marshal.loads(raw)
+    cells = tuple(_cell(value) for value in closure) if closure is not None else None
+    return types.FunctionType(body, globs if globs is not None else globals(), name=body.co_name,
+                              argdefs=tuple(defaults) if defaults is not None else None, closure=cells)
+
+
 def deserialize_keras_object(identifier, module_objects, custom_objects=None, printable_module_name="object"):
     """The object a name or {'class_name', 'config'} identifier stands for, looked up in `custom_objects` first."""
     known = dict(module_objects)
@@ -32,10 +72,7 @@ def deserialize_keras_object(identifier, module_objects, custom_objects=None, pr
                              "custom_objects={name: class} for your own)")
         cls = known[name]
         config = identifier.get("config", {})
-        if hasattr(cls, "from_config"):
-            return cls.from_config(config, custom_objects=custom_objects) \
-                if "custom_objects" in cls.from_config.__code__.co_varnames else cls.from_config(config)
-        return cls(**config)
+        return from_config(cls, config, custom_objects) if hasattr(cls, "from_config") else cls(**config)
     if isinstance(identifier, str):
         if identifier not in known:
             raise ValueError(f"Unknown {printable_module_name}: {identifier!r}; known: {sorted(known)}")

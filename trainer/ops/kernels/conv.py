@@ -3,10 +3,12 @@
 NHWC images, HWIO filters, dilation already folded into the filter (conv_ops.dilate_filter). The columns of a
 whole batch are large (LeNet's second layer: 40 MB), so on the host they are gathered and multiplied a few
 images at a time into one reused buffer that stays in cache between its gather and its GEMM.
-The input gradient of a stride-1 convolution is itself a stride-1 convolution (of the output gradient,
-padded by the filter size less the forward padding, with the filter flipped and its in/out channels
-swapped), so it is one more im2col and GEMM; strided ones take one GEMM and a col2im of one strided add
-per filter tap.
+The input gradient of a stride-1 convolution whose output is as large as its input (SAME) is itself a
+stride-1 convolution (of the output gradient, padded by the filter size less the forward padding, with the
+filter flipped and its in/out channels swapped), so it is one more im2col and GEMM; strided ones, and those
+whose output is smaller (VALID), take one GEMM and a col2im of one strided add per filter tap: the
+convolution would gather and multiply the zero padding too (a 7x7 VALID "dense" layer on 7x7 images: 49x
+the forward's work).
 On CuPy arrays the three kernels go through cuDNN (cudnn_conv.py) where it is installed, else take the same
 im2col path with the whole batch in one GEMM.
 """
@@ -168,7 +170,7 @@ def conv2d_input_grad(g, x_shape, w, strides, padding):
         return dx
     _, h, wd, _ = x_shape
     (_, ph), (_, pw) = out_size(h, kh, strides[0], padding), out_size(wd, kw, strides[1], padding)
-    if tuple(strides) != (1, 1):
+    if tuple(strides) != (1, 1) or g.shape[1] * g.shape[2] < h * wd:
         return _input_grad_col2im(g, x_shape, w, strides, ph, pw)
     xp = get_array_module(g)
     flipped = xp.ascontiguousarray(w[::-1, ::-1].transpose(0, 1, 3, 2)).reshape(kh * kw * o, c)
@@ -181,7 +183,7 @@ def _input_grad_col2im(g, x_shape, w, strides, ph, pw):
     xp = get_array_module(g)
     kh, kw, c, o = w.shape
     n, ho, wo, _ = g.shape
-    w_t = xp.ascontiguousarray(w.reshape(-1, o).T)
+    w_t = w.reshape(-1, o).T  # BLAS takes the transpose as a flag; a copy cost 4x the GEMM for a 3136x1024 filter
     dx = _padded_zeros(x_shape, strides, ph, pw, g.dtype, xp)
     chunks = _image_chunks(n, ho * wo * kh * kw * c, g.itemsize, xp)
     dcols = xp.empty(((chunks[0][1] - chunks[0][0]) * ho * wo, kh * kw * c), dtype=g.dtype)

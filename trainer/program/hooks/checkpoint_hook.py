@@ -1,4 +1,5 @@
-"""Checkpoints of `ringflow train`: "DIR/model.ckpt-<step>.npz" and TF1's `checkpoint` state file."""
+"""Checkpoints of `ringflow train`: "DIR/model.ckpt-<step>" (TF's .index and .data files) and TF1's `checkpoint`
+state file."""
 import os
 import time
 
@@ -93,7 +94,7 @@ class CheckpointHook(StepHook):
     def _write_error(self, exc, kept):
         """The error for a save that failed (disk full, quota, I/O error): the flag, the file, the step, the
         newest intact checkpoint (the Saver wrote nothing under a checkpoint's name) and what to do."""
-        target = exc.filename or f"{self.save_path}-{self.step}.npz"
+        target = exc.filename or f"{self.save_path}-{self.step}"  # a failed write(2) names no file
         target = target.split(".tmp-")[0] if ".tmp-" in os.path.basename(target) else target
         kept = (f"the newest intact checkpoint, {kept[-1]!r}, is kept: free space (or give --checkpoint-dir on "
                 "another file system) and run the same command again to resume from it" if kept else

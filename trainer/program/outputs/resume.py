@@ -2,12 +2,13 @@
 
 The newest intact and finite checkpoint the `checkpoint` state file lists (damaged ones, and ones holding
 NaN or inf, as an older ringflow wrote during a diverging run, are skipped with a warning). When the state
-file is missing, unreadable or lists no intact checkpoint, the newest intact `model.ckpt-<step>.npz` in the
-directory, with a warning that says so: a lost state file must never make a run start again from step 0 and
-overwrite the checkpoints beside it. (TF1's tf.train.latest_checkpoint, which library programs call, still
-returns None without a state file.) When there is none, the newest such file of the layout ringflow wrote
-before it used tg.train.Saver, `ckpt-<step>.npz` with variables under their graph names ("dense/kernel:0"),
-so a run started with an older ringflow still resumes.
+file is missing, unreadable or lists no intact checkpoint, the newest intact `model.ckpt-<step>` in the
+directory (TF's `.index` and `.data` files, or the one `.npz` file ringflow wrote before), with a warning that
+says so: a lost state file must never make a run start again from step 0 and overwrite the checkpoints beside
+it. (TF1's tf.train.latest_checkpoint, which library programs call, still returns None without a state file.)
+When there is none, the newest such file of the layout ringflow wrote before it used tg.train.Saver,
+`ckpt-<step>.npz` with variables under their graph names ("dense/kernel:0"), so a run started with an older
+ringflow still resumes.
 """
 import os
 import re
@@ -18,10 +19,12 @@ from ... import data
 from ...train import checkpoint as npz
 from ...parallel.nonfinite import first_nonfinite
 from ...train.saver import Saver
-from ...train.checkpoint_management import (STATE_FILENAME, SUFFIX, checkpoint_meta, get_checkpoint_state,
-                                            latest_checkpoint, list_variables, parse_checkpoint_state)
+from ...train.checkpoint_management import (STATE_FILENAME, SUFFIX, checkpoint_meta, data_path,
+                                            get_checkpoint_state, latest_checkpoint, list_variables,
+                                            parse_checkpoint_state)
+from ...framework.tensor_bundle import INDEX
 
-BASENAME = "model.ckpt"  # CheckpointHook's file names: model.ckpt-<step>.npz
+BASENAME = "model.ckpt"  # CheckpointHook's file names: model.ckpt-<step>.index and .data-00000-of-00001
 _LEGACY_NAME = re.compile(r"^ckpt-(\d+)\.npz$")
 # what `ringflow train` keeps in a checkpoint's record beside the variables, and why a resume needs it
 RECORD_KEYS = {"data": "the data position", "random": "every rank's random-op streams"}
@@ -53,7 +56,7 @@ def check_record(checkpoint, directory, num_examples):
     """Raise ValueError naming the file and the key unless `checkpoint` holds what `ringflow train` needs to
     continue exactly (RECORD_KEYS; an older ringflow's files kept no random streams) on a dataset of
     num_examples; the remedy is to move that file away and resume from the one before it."""
-    path = checkpoint.path if checkpoint.path.endswith(SUFFIX) else checkpoint.path + SUFFIX
+    path = data_path(checkpoint.path)
     remedy = (f"it is damaged or was not written by `ringflow train`; move it out of --checkpoint-dir "
               f"{directory!r} to resume from an older one, or use another --checkpoint-dir")
     meta = checkpoint.meta if isinstance(checkpoint.meta, dict) else {}
@@ -107,17 +110,31 @@ def newest_usable_checkpoint(directory):
     return latest_checkpoint(directory, problem=unusable)
 
 
+def _checkpoint_files(directory, basename):
+    """[(step, file name)] of the `<basename>-<step>` checkpoints in directory by step: each one's `.index`, or
+    its `.npz` where an older ringflow wrote that instead."""
+    found = {}
+    for step, name in _numbered(directory, re.compile(
+            rf"^{re.escape(basename)}-(\d+)(?:{re.escape(INDEX)}|{re.escape(SUFFIX)})$")):
+        found.setdefault(step, name)  # ".index" sorts before ".npz": TF's files win where both exist
+    return sorted(found.items())
+
+
+def _prefix(path):
+    return path[:-len(INDEX)] if path.endswith(INDEX) else path[:-len(SUFFIX)]
+
+
 def newest_checkpoint_file(directory, basename=BASENAME):
-    """The prefix of the newest intact and finite `<basename>-<step>.npz` in directory, or None; used when the
-    state file names none, and said with a warning (which also names the files skipped)."""
-    found = _numbered(directory, re.compile(rf"^{re.escape(basename)}-(\d+){re.escape(SUFFIX)}$"))
+    """The prefix of the newest intact and finite `<basename>-<step>` checkpoint in directory, or None; used when
+    the state file names none, and said with a warning (which also names the files skipped)."""
+    found = _checkpoint_files(directory, basename)
     why = state_problem(directory) or "lists no intact checkpoint"
     skipped = []
     for _, name in reversed(found):
         path = os.path.join(directory, name)
         problem = unusable(path)
         if problem is None:
-            prefix = path[:-len(SUFFIX)]
+            prefix = _prefix(path)
             also = f" (skipped: {'; '.join(skipped)})" if skipped else ""
             warnings.warn(f"the `{STATE_FILENAME}` state file of --checkpoint-dir {directory!r} {why}: resuming "
                           f"from the newest intact checkpoint file, {prefix!r}{also}", RuntimeWarning, stacklevel=2)
@@ -125,7 +142,7 @@ def newest_checkpoint_file(directory, basename=BASENAME):
         skipped.append(f"{name}: {problem}")
     if found or why != "is missing":
         warnings.warn(f"the `{STATE_FILENAME}` state file of --checkpoint-dir {directory!r} {why}, and no "
-                      f"{basename}-<step>{SUFFIX} file there is intact" + (f" ({'; '.join(skipped)})" if skipped
+                      f"{basename}-<step> checkpoint there is intact" + (f" ({'; '.join(skipped)})" if skipped
                                                                             else ""),
                       RuntimeWarning, stacklevel=2)
     return None
@@ -133,11 +150,10 @@ def newest_checkpoint_file(directory, basename=BASENAME):
 
 def kept_checkpoints(directory, basename=BASENAME):
     """The checkpoint prefixes already in directory, oldest first: the state file's list, or when it is
-    missing or unreadable, every `<basename>-<step>.npz` by step (so --keep-checkpoints counts them)."""
+    missing or unreadable, every `<basename>-<step>` checkpoint by step (so --keep-checkpoints counts them)."""
     if state_problem(directory) is None:
         return get_checkpoint_state(directory).all_model_checkpoint_paths
-    pattern = re.compile(rf"^{re.escape(basename)}-(\d+){re.escape(SUFFIX)}$")
-    return [os.path.join(directory, name)[:-len(SUFFIX)] for _, name in _numbered(directory, pattern)]
+    return [_prefix(os.path.join(directory, name)) for _, name in _checkpoint_files(directory, basename)]
 
 
 def state_problem(directory):

@@ -7,13 +7,19 @@ import pathlib
 
 import numpy as np
 
-MODELS = ["ResNet50", "VGG16", "VGG19", "MobileNet", "MobileNetV2", "InceptionV3", "DenseNet121"]
+MODELS = ["ResNet50", "VGG16", "VGG19", "MobileNet", "MobileNetV2", "InceptionV3", "DenseNet121", "ResNet101",
+          "ResNet152", "ResNet50V2", "ResNet101V2", "ResNet152V2", "Xception", "InceptionResNetV2",
+          "NASNetMobile", "NASNetLarge"]
 # Small variants run on fixed weights (weight_values) and inputs (images): their outputs, in inference mode.
 RUNS = {"MobileNet": dict(alpha=0.25, include_top=False, input_shape=(32, 32, 3), pooling="max"),
         "MobileNetV2": dict(alpha=0.35, include_top=False, input_shape=(32, 32, 3), pooling="avg"),
         "DenseNet121": dict(input_shape=(32, 32, 3), classes=10),
         "VGG16": dict(include_top=False, input_shape=(32, 32, 3), pooling="avg"),
-        "InceptionV3": dict(include_top=False, input_shape=(75, 75, 3), pooling="avg")}
+        "InceptionV3": dict(include_top=False, input_shape=(75, 75, 3), pooling="avg"),
+        "ResNet50V2": dict(input_shape=(32, 32, 3), classes=10),
+        "Xception": dict(include_top=False, input_shape=(71, 71, 3), pooling="max"),
+        "InceptionResNetV2": dict(include_top=False, input_shape=(75, 75, 3), pooling="avg"),
+        "NASNetMobile": dict(include_top=False, input_shape=(64, 64, 3), pooling="avg")}
 
 
 def weight_values(names_and_shapes):

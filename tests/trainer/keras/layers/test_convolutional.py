@@ -64,8 +64,3 @@ def test_padding_cropping_and_upsampling():
     np.testing.assert_array_equal(run_layer(keras.layers.ZeroPadding1D(1), seq)[0],
                                   np.pad(seq, ((0, 0), (1, 1), (0, 0))))
     np.testing.assert_array_equal(run_layer(keras.layers.Cropping1D((1, 2)), seq)[0], seq[:, 1:2])
-
-
-def test_channels_first_is_refused_with_what_to_do():
-    with pytest.raises(ValueError, match="channels_last only.*NHWC"):
-        keras.layers.Conv2D(2, 3, data_format="channels_first")

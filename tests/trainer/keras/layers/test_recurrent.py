@@ -175,11 +175,6 @@ def test_dropout_is_only_active_in_training():
     assert np.abs(out_train - out_test).max() > 1e-3
 
 
-def test_stateful_says_it_is_missing():
-    with pytest.raises(NotImplementedError, match="stateful=True"):
-        keras.layers.LSTM(3, stateful=True)
-
-
 @pytest.mark.parametrize("go_backwards", [False, True])
 def test_fused_lstm_agrees_with_the_step_loop(go_backwards):
     """LSTM with sigmoid gates and no mask runs as one BlockLSTM op; unroll=True builds the steps one by one."""
