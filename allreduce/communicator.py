@@ -1,7 +1,7 @@
 """The communicator base class: argument checks, the agreement on what every rank is reducing, waiting with a
 deadline, the fused buckets' memory, and the collectives besides `allreduce`: `broadcast`, `allgather`,
-`barrier`, the one variable-length allgather (`allgatherv` concatenates, `allgatherv_list` splits by rank),
-`reduce_scatter` and `alltoallv` (scatter.py), after which each rank holds different rows, and the same for
+`barrier`, the one variable-length allgather (`allgatherv` concatenates, `allgatherv_list` splits by rank), the
+one variable-length broadcast (`broadcast_bytes`, root's bytes, their length told first), `reduce_scatter` and `alltoallv` (scatter.py), after which each rank holds different rows, and the same for
 JSON values rather than arrays (`allgather_json`, `broadcast_json`: never pickles, which could run any code).
 
 Every collective takes an optional label, `what=` ("step 7's gradient allreduce", "metric allreduce"). It is
@@ -200,10 +200,15 @@ class Communicator:
         self.check_root(root)
         if self.size == 1:
             return obj
-        data = _json_bytes(obj) if self.rank == root else None
+        return json.loads(self.broadcast_bytes(_json_bytes(obj) if self.rank == root else None, root, what).tobytes())
+
+    def broadcast_bytes(self, data, root=0, what=None):
+        """Return root's 1-D uint8 array `data` on every rank, its length told first (the other ranks' data is
+        ignored and may be None)."""
+        self.check_root(root)
+        data = np.frombuffer(bytes(data), np.uint8) if self.rank == root else None
         length = self.broadcast(np.array([0 if data is None else data.size], np.int64), root, what=what)[0]
-        data = data if data is not None else np.zeros(int(length), np.uint8)
-        return json.loads(self.broadcast(data, root, what=what).tobytes())
+        return self.broadcast(data if data is not None else np.zeros(int(length), np.uint8), root, what=what)
 
     def reduce_scatter(self, x, op="sum", what=None):
         """Reduce x over all ranks with op, then return this rank's rows (the first len(x) % size get one more)."""

@@ -152,6 +152,17 @@ def test_alltoall_splits_evenly_without_splits_and_takes_a_splits_tensor():
     assert empty.shape == (0, 4) and list(empty_counts) == [0] * SIZE
 
 
+def test_alltoall_with_splits_is_also_the_rows_tensor_as_before_horovod_0_22():
+    splits = [sends(RANK, q) for q in range(SIZE)]
+    x = tg.Variable(np.ones((sum(splits), 2)))
+    received = hvd.alltoall(x, splits=splits)  # used as the rows themselves, as Horovod 0.19-0.21 return them
+    grad = tg.gradients(tg.reduce_sum(received * float(RANK + 1)), [x])[0]
+    got, got_grad = run([tg.shape(received), grad])
+    assert list(got) == [sum(sends(q, RANK) for q in range(SIZE)), 2]
+    expected = np.repeat(np.arange(SIZE, dtype=np.float64) + 1, splits).reshape(-1, 1) * np.ones(2)
+    np.testing.assert_array_equal(got_grad, expected.reshape(-1, 2))
+
+
 def test_alltoall_gradient_sends_the_gradients_back():
     splits = [sends(RANK, q) for q in range(SIZE)]
     x = tg.Variable(np.ones((sum(splits), 2)))
@@ -208,3 +219,28 @@ def test_ranks_in_different_collectives_are_told_which():
     tg.reset_default_graph()
     got = run(hvd.grouped_allreduce([tg.constant([float(RANK)])], op=hvd.Sum))  # the communicator still works
     np.testing.assert_array_equal(got[0], [SIZE * (SIZE - 1) / 2])
+
+
+# -- objects --------------------------------------------------------------------------------------
+def test_allgather_object_gives_every_ranks_object_in_rank_order():
+    mine = {"rank": RANK, "extra": list(range(RANK))}  # a different pickled length on each rank
+    assert hvd.allgather_object(mine) == [{"rank": q, "extra": list(range(q))} for q in range(SIZE)]
+
+
+@pytest.mark.parametrize("root", sorted({0, SIZE - 1}))
+def test_broadcast_object_gives_roots_object_to_every_rank(root):
+    mine = {"from": RANK, "payload": "x" * (10 * RANK)} if RANK == root else None
+    expected = {"from": root, "payload": "x" * (10 * root)}
+    assert hvd.broadcast_object(mine, root_rank=root) == expected
+    assert hvd.broadcast_object_fn(root_rank=root)(mine) == expected
+
+
+# -- SyncBatchNormalization -----------------------------------------------------------------------
+def test_sync_batch_normalization_normalizes_each_ranks_rows_by_the_global_batch():
+    def rows(q):
+        return np.array([[q, q + 1.0], [2.0 * q, 3.0 - q]], np.float32)  # each rank's own batch of 2
+    everyone = np.concatenate([rows(q) for q in range(SIZE)])
+    mean, var = everyone.mean(axis=0), everyone.var(axis=0)  # the global batch's (biased) statistics
+    out = hvd.SyncBatchNormalization(axis=1, epsilon=1e-3).apply(tg.constant(rows(RANK)), training=True)
+    got = run(out)
+    np.testing.assert_allclose(got, (rows(RANK) - mean) / np.sqrt(var + 1e-3), rtol=1e-5, atol=1e-5)

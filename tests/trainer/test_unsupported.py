@@ -32,6 +32,7 @@ MODULES = {
     "trainer.estimator": ("tf.estimator", "WarmStartSettings", "Scaffold"),
     "trainer.feature_column": ("tf.feature_column", None, None),
     "trainer.horovod": ("hvd", "elastic", "restart a job from its checkpoint"),
+    "trainer.horovod.keras": ("hvd.keras", "elastic", "restart a job from its checkpoint"),
     "trainer.image": ("tf.image", "encode_jpeg", "encode_png"),
     "trainer.keras": ("tf.keras", None, None),
     "trainer.keras.applications": ("tf.keras.applications", "EfficientNetB0", "ResNet50"),

@@ -168,3 +168,8 @@ def nccl_built():
     except Exception:  # ImportError, or CuPy failing to load its CUDA libraries
         return False
     return bool(getattr(nccl, "available", True))
+
+
+def executing_eagerly():
+    """False: ringflow runs graphs in sessions (Horovod's tests ask it as hvd._executing_eagerly())."""
+    return False

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..ops.core_ops import convert_to_tensor
 from ..framework.registry import apply_op, register
+from ..framework.tensor import Tensor
 from .basics import communicator, size
 from .compression import Compression
 from .negotiation import negotiated
@@ -135,19 +136,32 @@ def _alltoall_grad(op, grad, _):
 register("HorovodAlltoall", kernel=_alltoall_kernel, infer=_alltoall_infer, grad=_alltoall_grad)
 
 
+class AlltoallRows(Tensor):
+    """The rows hvd.alltoall(tensor, splits) received. It is the rows tensor, as Horovod before 0.22 returns, and
+    it unpacks as (rows, received_splits), as Horovod 0.22 and later return: the tests and programs of both
+    generations run. A graph tensor with an unknown first dimension cannot be iterated otherwise, so the
+    unpacking means nothing else."""
+
+    def __iter__(self):
+        return iter((self, self.op.outputs[1]))
+
+
 def alltoall(tensor, splits=None, name=None, ignore_name_scope=False, process_set=None):
     """Send splits[q] consecutive rows (dimension 0) of `tensor` to rank q; the rows received, in rank order.
 
     splits: one non-negative integer per rank summing to the rows of `tensor` (a list or a 1-D integer tensor;
     it may differ between ranks, as may the number of rows). Without splits, every rank gets an equal share,
-    and the rows must divide evenly. As in Horovod 0.23 and later, with splits the result is a pair
-    (rows, received_splits), received_splits an int32 tensor counting the rows from each rank; without splits,
-    the rows alone. Bad splits raise ValueError on every rank, naming the ranks that gave them. The gradient
-    is the reverse alltoall, which sends each rank its rows' gradients back.
+    and the rows must divide evenly. With splits the result unpacks as (rows, received_splits), as Horovod
+    0.22 and later return, received_splits an int32 tensor counting the rows from each rank, and is itself the
+    rows tensor, as Horovod before 0.22 returns (an AlltoallRows); without splits, the rows alone. Bad splits
+    raise ValueError on every rank, naming the ranks that gave them. The gradient is the reverse alltoall, which
+    sends each rank its rows' gradients back.
     """
     _check_process_set(process_set, "alltoall")
     inputs = [convert_to_tensor(tensor)]
     if splits is not None:
         inputs.append(convert_to_tensor(splits))
     rows, received = apply_op("HorovodAlltoall", inputs, name=name or "HorovodAlltoall", what="hvd.alltoall")
-    return rows if splits is None else (rows, received)
+    if splits is not None:
+        rows.__class__ = AlltoallRows  # the op's own output object, so the graph and feeds know it as before
+    return rows

@@ -84,6 +84,12 @@ class Optimizer:
             updates = [K.update(var, value) for var, value in news]
         return updates + [K.update_add(self.iterations, 1)]
 
+    def step(self, p, g, slots, lr, t):
+        """(new p, new slots) of one update: what a subclass writes (TF's _resource_apply_dense is not called)."""
+        raise NotImplementedError(f"{type(self).__name__} has no update rule: a ringflow Keras optimizer overrides "
+                                  "step(p, g, slots, lr, t) -> (new p, [new slot values]); TF's "
+                                  "_resource_apply_dense/_apply_dense are not called")
+
     def _slot(self, p, name):
         value = np.full(K.int_shape(p), self.slot_initial(name))
         slot = K.variable(value, dtype=K.dtype(p), name=f"{p.op.name}/{name}")

@@ -7,6 +7,7 @@ from ..framework.graph import get_default_graph
 from ..framework.tensor import Tensor
 from .core_ops import convert_to_tensor
 from ..framework.registry import apply_op, check_same_dtype, get_array_module, register
+from ..platform.errors import UnimplementedError
 from .tensor_util import argument_lookup, constant_value, static_int, static_ints, static_shape
 from .shape_tensors import known_dim as _known_dim, known_shape, shape_argument
 
@@ -16,8 +17,8 @@ def _reshape_infer(x, *shape_input, shape):
         return [(known_shape(shape_input[0]), x.dtype)]
     xs = static_shape(x)
     if xs is not None and None not in xs and -1 not in shape and np.prod(xs) != np.prod(shape):
-        raise ValueError(f"Cannot reshape {x.name!r} with {int(np.prod(xs))} elements (shape {xs}) "
-                         f"to shape {shape} ({int(np.prod(shape))} elements)")
+        raise ValueError(f"Cannot reshape a tensor with {int(np.prod(xs))} elements to shape "
+                         f"[{','.join(map(str, shape))}] ({int(np.prod(shape))} elements): {x.name!r} has shape {xs}")
     if xs is not None and None in xs and -1 not in shape:  # the known dims must divide the new element count
         known = int(np.prod([d for d in xs if d is not None]))
         if known and int(np.prod(shape)) % known:
@@ -25,6 +26,9 @@ def _reshape_infer(x, *shape_input, shape):
                              f"cannot reshape {x.name!r} (shape {xs}) to {shape}")
     if -1 in shape and xs is not None and None not in xs:
         known = int(np.prod([d for d in shape if d != -1]))
+        if known and int(np.prod(xs)) % known:
+            raise ValueError(f"Dimension size must be evenly divisible by {known} but is {int(np.prod(xs))}: "
+                             f"cannot reshape {x.name!r} (shape {xs}) to {shape}")
         shape = tuple(int(np.prod(xs)) // max(known, 1) if d == -1 else d for d in shape)
     return [(tuple(None if d == -1 else d for d in shape), x.dtype)]
 
@@ -120,8 +124,14 @@ def _cast_grad(op, g):
     return [None]
 
 
-register("Cast", lambda x, dtype: x.astype(dtype, copy=False), view=True,
-         infer=lambda x, dtype: [(x.shape, dtype)], grad=_cast_grad)
+def _cast_kernel(x, dtype):
+    if (x.dtype.kind in "OSU") != (np.dtype(dtype).kind in "OSU"):  # numbers and strings do not convert, as in TF
+        raise UnimplementedError(message=f"Cast {dtypes.as_dtype(x.dtype).name} to {dtypes.as_dtype(dtype).name} "
+                                         "is not supported: use tf.as_string or tf.strings.to_number")
+    return x.astype(dtype, copy=False)
+
+
+register("Cast", _cast_kernel, view=True, infer=lambda x, dtype: [(x.shape, dtype)], grad=_cast_grad)
 
 
 def cast(x, dtype, name=None):
@@ -174,6 +184,18 @@ def _one_hot_infer(i, *given, depth, on_value, off_value, axis, dtype):
 register("OneHot", _one_hot, infer=_one_hot_infer, fresh=True)
 
 
+def _hinted_dtype(value, hint):
+    """The dtype tf.convert_to_tensor(value, dtype_hint=hint) gives: a Tensor's or numpy value's own, a Python
+    number's the hint where it converts losslessly (an int to any number, a float to a float), else TF's default."""
+    if isinstance(value, (Tensor, np.ndarray, np.generic)) or hint is None:
+        return value.dtype if isinstance(value, Tensor) else dtypes.default_dtype_for(value)
+    kind = np.asarray(value).dtype.kind
+    if (kind in "iub" and hint.kind in "iuf" and kind != "b") or (kind == "f" and hint.kind == "f") or \
+            (kind == "b" and hint.kind == "b"):
+        return hint
+    return dtypes.default_dtype_for(value)
+
+
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
     """`depth`-wide one-hot vectors for integer `indices` along `axis` (-1: a new last axis); indices outside
     [0, depth) give all off_value. The dtype is `dtype`, else on/off_value's, else float32. depth, on_value
@@ -181,10 +203,16 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     indices = convert_to_tensor(indices)
     if indices.dtype.kind not in "iu":
         raise TypeError(f"one_hot needs integer indices, got {indices.name!r} of dtype {indices.dtype.name}")
-    if dtype is None:
-        first = next((v for v in (on_value, off_value) if v is not None), 1.0)
-        dtype = first.dtype if isinstance(first, Tensor) else dtypes.default_dtype_for(first)
-    dtype = dtypes.as_dtype(dtype)
+    hint = None if dtype is None else dtypes.as_dtype(dtype)
+    given = {which: _hinted_dtype(v, hint) for which, v in (("on_value", on_value), ("off_value", off_value))
+             if v is not None}
+    for which, found in given.items():  # TF's checks, on the values as tf.convert_to_tensor(v, dtype_hint=dtype)
+        if hint is not None and found != hint:
+            raise TypeError(f"dtype {found!r} of {which} does not match dtype parameter {hint!r}")
+    if len(set(given.values())) > 1:
+        raise TypeError(f"dtype {given['on_value']!r} of on_value does not match dtype {given['off_value']!r} of "
+                        "off_value")
+    dtype = hint or next(iter(given.values()), dtypes.float32)
     rank = indices.ndim
     axis = -1 if axis is None else int(axis)
     if rank is not None and not -1 <= axis <= rank:
@@ -210,10 +238,16 @@ def _arg_infer(x, axis, output_type):
     return [(tuple(d for i, d in enumerate(shape) if i != axis % len(shape)), output_type)]
 
 
-register("ArgMax", lambda x, axis, output_type: np.argmax(x, axis=axis).astype(output_type, copy=False),
-         infer=_arg_infer, fresh=True)
-register("ArgMin", lambda x, axis, output_type: np.argmin(x, axis=axis).astype(output_type, copy=False),
-         infer=_arg_infer, fresh=True)
+def _arg_kernel(reduce):
+    def forward(x, axis, output_type):
+        if x.shape[axis] == 0:  # numpy's own words name no axis; TF's say which one is empty
+            raise ValueError(f"Reduction axis {axis} is empty in shape [{','.join(map(str, x.shape))}]")
+        return reduce(x, axis=axis).astype(output_type, copy=False)
+    return forward
+
+
+register("ArgMax", _arg_kernel(np.argmax), infer=_arg_infer, fresh=True)
+register("ArgMin", _arg_kernel(np.argmin), infer=_arg_infer, fresh=True)
 
 
 def _arg_builder(op_type, public_name, doc):

@@ -66,16 +66,23 @@ def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None, name=No
     if lengths.dtype.kind not in "iu":
         raise TypeError(f"reverse_sequence needs integer seq_lengths, got {lengths.name!r} of dtype "
                         f"{lengths.dtype.name}")
-    if x.ndim is None:
-        raise NotImplementedError(f"reverse_sequence needs {x.name!r} to have a known rank")
     axes = []
-    for what, a in (("seq_axis", int(seq_axis)), ("batch_axis", batch_axis)):
-        if not -x.ndim <= a < x.ndim:
-            raise ValueError(f"reverse_sequence: {what}={a} is out of range for {x.name!r} of rank {x.ndim}")
-        axes.append(a % x.ndim)
+    for what, a in (("seq_dim", int(seq_axis)), ("batch_dim", batch_axis)):  # TF's words name the attributes
+        if x.ndim is None and a < 0:
+            raise ValueError(f"reverse_sequence: a negative {what} ({a}) needs {x.name!r} to have a known rank")
+        if x.ndim is not None and not -x.ndim <= a < x.ndim:
+            raise ValueError(f"reverse_sequence: {what} must be < input rank: {what}={a}, and {x.name!r} has rank "
+                             f"{x.ndim}")
+        axes.append(a if x.ndim is None else a % x.ndim)
     if axes[0] == axes[1]:
-        raise ValueError(f"reverse_sequence: seq_axis and batch_axis are both {axes[0]}; they must differ")
+        raise ValueError(f"reverse_sequence: batch_dim == seq_dim == {axes[0]}; seq_axis and batch_axis must differ")
     if lengths.ndim not in (None, 1):
-        raise ValueError(f"reverse_sequence: seq_lengths must be 1-D, got {lengths.name!r} of shape {lengths.shape}")
+        raise ValueError(f"reverse_sequence: Shape must be rank 1 but is rank {lengths.ndim}: seq_lengths must be "
+                         f"1-D, got {lengths.name!r} of shape {lengths.shape}")
+    batch = None if x.ndim is None else x.shape.as_list()[axes[1]]
+    count = lengths.shape.as_list()[0] if lengths.ndim == 1 else None
+    if batch is not None and count is not None and batch != count:
+        raise ValueError(f"reverse_sequence: Dimensions must be equal, but are {batch} and {count}: {x.name!r} has "
+                         f"{batch} entries along batch_dim {axes[1]} and seq_lengths has {count}")
     return apply_op("ReverseSequence", [x, lengths], name=name or "ReverseSequence", seq_axis=axes[0],
                     batch_axis=axes[1])

@@ -1,2 +1,3 @@
-"""TF1 modules programs import by their tensorflow.python path: tensorflow.python.client.timeline and
-tensorflow.python.ops.resources (trainer.python.client.timeline, trainer.python.ops.resources)."""
+"""TF1 modules that TF's own tests and TF1 programs import by their tensorflow.python path: most are views of the
+tf.* namespaces TF1 exports their names through (views.py: tensorflow.python.ops.math_ops.argmax is tf.argmax);
+client.timeline, ops.resources, framework.ops and framework.test_util are modules of their own."""

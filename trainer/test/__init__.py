@@ -1,7 +1,9 @@
-"""tf.test: TestCase, main, the gradient checker and the GPU queries (TF1's tensorflow/python/platform/test.py)."""
+"""tf.test: TestCase, main, Benchmark, the gradient checker and the GPU queries (TF1's
+tensorflow/python/platform/test.py)."""
 # ruff: noqa: F401
 from unittest import mock
 
+from .benchmark import Benchmark, benchmark_config
 from .environment import (get_temp_dir, gpu_device_name, is_built_with_cuda, is_built_with_gpu_support,
                           is_built_with_rocm, is_gpu_available, main)
 from .gradient_checker import compute_gradient, compute_gradient_error

@@ -38,6 +38,16 @@ def is_built_with_gpu_support():
     return is_built_with_cuda()
 
 
+def is_xla_enabled():
+    """False: ringflow has no XLA (TF's tests skip or shorten their XLA-only parts on it)."""
+    return False
+
+
+def is_mkl_enabled():
+    """False: ringflow's kernels are numpy's, not oneDNN's."""
+    return False
+
+
 def is_gpu_available(cuda_only=False, min_cuda_compute_capability=None):
     """Whether CuPy sees a GPU (of at least the (major, minor) compute capability, where given)."""
     try:

@@ -2,6 +2,7 @@
 ringflow's only mode: each decorated test runs once, in graph mode, as it would under TF1 with eager off."""
 import functools
 import inspect
+import unittest
 
 
 def _method_or_decorator(func, decorator):
@@ -53,3 +54,28 @@ def run_all_in_graph_and_eager_modes(cls):
         if name.startswith("test") and callable(value) and name != "test_session":
             setattr(cls, name, run_in_graph_and_eager_modes(value))
     return cls
+
+
+def also_run_as_tf_function(f):
+    """Runs the test once, in graph mode: the tf.function pass has no counterpart here."""
+    return f
+
+
+def disable_xla(description):
+    """Runs the test as it is: there is no XLA to disable (`description` says why the test avoids it)."""
+    return lambda f: f
+
+
+def run_v2_only(func=None):
+    """Skips the test: it checks TF2 behaviour, and ringflow's is TF1's."""
+    return _method_or_decorator(func, unittest.skip("a TF2-only test: ringflow has TF1 behaviour only"))
+
+
+def for_all_test_methods(decorator, *args, **kwargs):
+    """A class decorator applying decorator(*args, **kwargs) to every test method of the class."""
+    def decorate(cls):
+        for name, value in list(vars(cls).items()):
+            if name.startswith("test") and callable(value) and name != "test_session":
+                setattr(cls, name, decorator(*args, **kwargs)(value))
+        return cls
+    return decorate

@@ -17,6 +17,8 @@ from ..framework.random_seed import DEFAULT_GRAPH_SEED, set_random_seed
 from ..framework.stacks import get_default_session
 from ..framework.tensor import Tensor
 from ..platform import errors
+from .absl_asserts import AbslAsserts
+from .checked_thread import CheckedThread
 from .environment import get_temp_dir, session_device
 
 
@@ -32,7 +34,7 @@ class _NotATest:
         return self if instance is None else self.method.__get__(instance, owner)
 
 
-class TestCase(unittest.TestCase):
+class TestCase(AbslAsserts, unittest.TestCase):
     """Base class for tests of TF1 graphs (TF1's tf.test.TestCase)."""
 
     def __init__(self, methodName="runTest"):
@@ -212,6 +214,18 @@ class TestCase(unittest.TestCase):
             same = np.logical_or(same, np.logical_and(np.isnan(a), np.isnan(b)))
         if not np.all(same):
             np.testing.assert_array_equal(a, b, err_msg=msg)
+
+    def assertNotAllEqual(self, a, b, msg=None):
+        """Some element differs (or the shapes do)."""
+        try:
+            self.assertAllEqual(a, b)
+        except AssertionError:
+            return
+        raise AssertionError(f"The two values are equal at all elements. {msg or ''}")
+
+    def checkedThread(self, target, args=None, kwargs=None):  # noqa: N802  (TF's name)
+        """A thread running target whose exception fails this test when the thread is joined."""
+        return CheckedThread(self, target, args, kwargs)
 
     # ranges and types --------------------------------------------------------------------------------------
 

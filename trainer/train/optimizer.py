@@ -136,8 +136,8 @@ class Optimizer:
 
     def _group(self, ops, name):
         """group(*ops); a `name` ending in "/" (a name scope) names the group exactly that scope, as in TF1."""
-        if name.endswith("/"):
-            return _exact_op("NoOp", [], name, control_inputs=ops)
+        if name.endswith("/"):  # a subclass's _apply_dense may return the assign's Tensor, as group() takes
+            return _exact_op("NoOp", [], name, control_inputs=[o.op if isinstance(o, Tensor) else o for o in ops])
         return group(*ops, name=name)
 
 

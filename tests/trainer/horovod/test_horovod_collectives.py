@@ -5,6 +5,7 @@ import pytest
 
 import trainer as tg
 import trainer.horovod as hvd
+import trainer.horovod.keras as hvd_keras
 
 
 @pytest.fixture(autouse=True)
@@ -42,7 +43,25 @@ def test_new_names_are_exported_with_horovods_defaults():
     x = tg.constant(np.array([[1, 2], [3, 4]], np.int32))
     # reducescatter averages by default; an integer average of one rank is the value itself
     np.testing.assert_array_equal(run(hvd.reducescatter(x)), [[1, 2], [3, 4]])
-    assert not isinstance(hvd.alltoall(x), tuple)  # without splits, the rows alone (Horovod 0.23+)
+    assert not isinstance(hvd.alltoall(x), tuple)  # without splits, the rows alone (every Horovod)
+
+
+def test_alltoall_with_splits_is_the_rows_and_unpacks_as_rows_and_received_splits():
+    x = tg.constant(np.arange(6, dtype=np.float32).reshape(3, 2))
+    result = hvd.alltoall(x, splits=[3])  # Horovod before 0.22: the rows; 0.22 and later: (rows, received_splits)
+    rows, received = result
+    assert isinstance(result, tg.Tensor) and rows is result and result.name == "HorovodAlltoall:0"
+    got = run([result * 2.0, received, tg.gradients(tg.reduce_sum(result), [x])[0]])
+    np.testing.assert_array_equal(got[0], np.arange(6).reshape(3, 2) * 2.0)
+    np.testing.assert_array_equal(got[1], [3])
+    np.testing.assert_array_equal(got[2], np.ones((3, 2)))
+
+
+def test_objects_travel_pickled_without_a_session():
+    obj = {"metric": 0.5, 3: [1, "two"]}
+    assert hvd.allgather_object(obj) == [obj]
+    assert hvd.broadcast_object(obj, root_rank=0) == obj
+    assert hvd.broadcast_object_fn(root_rank=0)(obj) == obj and hvd._executing_eagerly() is False
 
 
 def test_join_says_collectives_are_synchronous():
@@ -67,3 +86,23 @@ def test_elastic_and_process_sets_say_why_they_are_missing():
                  lambda: hvd.alltoall(tg.constant([1.0]), process_set=object())):
         with pytest.raises(NotImplementedError, match="ringflow has no process sets"):
             call()
+
+
+def test_sync_batch_normalization_on_one_rank_is_batch_normalization():
+    x = np.array([[1.0, 2.0], [3.0, 5.0], [4.0, 11.0]], np.float32)
+    plain = tg.keras.layers.BatchNormalization(axis=1, fused=False).apply(tg.constant(x), training=True)
+    synced = hvd.SyncBatchNormalization(axis=1)
+    out = synced.apply(tg.constant(x), training=True)
+    assert synced.name.startswith("sync_batch_normalization")
+    assert set(synced.updates) <= set(tg.get_collection(tg.GraphKeys.UPDATE_OPS)) and synced.updates
+    got = run([plain, out])
+    np.testing.assert_allclose(got[1], got[0], rtol=1e-6)
+    np.testing.assert_allclose(got[1].mean(axis=0), [0.0, 0.0], atol=1e-6)
+    with pytest.raises(ValueError, match="does not support fused=True"):
+        hvd.SyncBatchNormalization(fused=True)
+
+
+def test_the_keras_api_says_why_elastic_is_missing_too():
+    with pytest.raises(NotImplementedError, match=r"hvd.keras.elastic is not available in ringflow \(elastic"):
+        hvd_keras.elastic  # noqa: B018
+    assert not hasattr(hvd_keras, "elastic")

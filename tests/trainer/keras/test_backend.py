@@ -176,3 +176,10 @@ def test_rnn_runs_a_step_function_over_known_and_unknown_time():
         np.testing.assert_allclose(got[1][0], [sums[0, 0] * 10, sums[0, 0] * 10, sums[0, 2] * 10])
         np.testing.assert_allclose(got[0], [sums[0, 2] * 10, sums[1, 1] * 10])
         np.testing.assert_allclose(got[3], x.sum(1) * 10)
+
+
+def test_get_session_takes_tf_1_15s_op_input_list():
+    with tg.Graph().as_default():
+        x = K.constant([1.0, 2.0])
+        assert K.get_session(op_input_list=(x,)) is K.get_session()
+        np.testing.assert_array_equal(K.get_session(op_input_list=()).run(x), [1.0, 2.0])

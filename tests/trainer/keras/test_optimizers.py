@@ -5,6 +5,7 @@ import pytest
 import trainer as tg
 from trainer import keras
 from trainer.keras import backend as K
+from trainer.keras.optimizer_v2 import optimizer_v2
 
 W0 = np.array([0.5, -1.5, 2.0], dtype=np.float32)
 TARGET = np.array([1.0, 1.0, -1.0], dtype=np.float32)
@@ -141,3 +142,15 @@ def test_hyper_parameters_may_be_positional_in_tfs_order():
     assert keras.backend.get_value(keras.optimizers.Adadelta(2.0).lr) == 2.0
     with pytest.raises(TypeError, match="multiple values for argument 'learning_rate'"):
         keras.optimizers.Adam(0.1, learning_rate=0.2)
+
+
+def test_optimizer_v2_is_the_keras_optimizer_and_a_subclass_without_a_rule_says_what_to_write():
+    assert optimizer_v2.OptimizerV2 is keras.optimizers.Optimizer
+
+    class OnlyTFsHook(optimizer_v2.OptimizerV2):
+        def _resource_apply_dense(self, grad, var, apply_state=None):
+            return var.assign_add(grad)
+
+    w = K.variable(np.ones(2, np.float32))
+    with pytest.raises(NotImplementedError, match=r"OnlyTFsHook has no update rule.*step\(p, g, slots, lr, t\)"):
+        OnlyTFsHook().get_updates(K.sum(w * w), [w])

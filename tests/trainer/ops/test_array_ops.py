@@ -119,6 +119,11 @@ def test_split_tile_pad():
             tg.split(tg.zeros([4]), 3)
         with pytest.raises(ValueError, match="mode REFLECT"):
             tg.pad(tg.zeros([2]), [[2, 0]], "REFLECT")
+        # TF's words when building: the known dims must divide the element count, or match it
+        with pytest.raises(ValueError, match="Dimension size must be evenly divisible by 17 but is 20677"):
+            tg.reshape(tg.zeros([23, 29, 31]), [17, -1])
+        with pytest.raises(ValueError, match=r"Cannot reshape a tensor with 4096 elements to shape \[4095\]"):
+            tg.reshape(tg.zeros([32, 128]), [4095])
 
 
 def test_fill_range_size_rank_gather():
@@ -153,3 +158,30 @@ def test_one_hot_tf1_signature_and_argmin():
     assert lab.dtype == np.int32 and lab.tolist() == [1, 0] and lo.dtype == np.int64 and lo.tolist() == [0, 1]
     assert [v.dtype for v in cv] == [np.float32, np.int64, np.float64, np.int32]
     assert casts[0].op.name == "ToFloat"
+
+
+def test_cast_between_numbers_and_strings_fails_when_run_as_in_tf():
+    with tg.Graph().as_default(), tg.Session() as sess:
+        to_text, to_number = tg.cast(np.arange(3), tg.string), tg.cast(tg.constant(["1"]), tg.float32)
+        for op, words in ((to_text, "Cast int64 to string is not supported"),
+                          (to_number, "Cast string to float32 is not supported")):
+            with pytest.raises(tg.errors.UnimplementedError, match=words):
+                sess.run(op)
+
+
+@pytest.mark.parametrize("kwargs, dtype", [
+    # what TF 2.15's tf.compat.v1.one_hot answered for each of these five and the first error, recorded by hand
+    ({"on_value": 1.0, "dtype": tg.float64}, tg.float64), ({"on_value": 1, "dtype": tg.float32}, tg.float32),
+    ({"off_value": 0.0}, tg.float32), ({"on_value": 1, "off_value": -1}, tg.int32), ({}, tg.float32),
+    ({"on_value": 1, "off_value": 0.0}, "dtype tf.int32 of on_value does not match dtype tf.float32 of off_value"),
+    # TF 1.15's check (TF 2.15 converts a numpy on_value to the dtype asked for instead): numpy keeps its dtype
+    ({"on_value": np.float64(1.0), "dtype": tg.float32}, "dtype tf.float64 of on_value does not match dtype param"),
+    ({"on_value": np.asarray(1.0), "off_value": np.float32(0.0)}, "tf.float64 of on_value does not match dtype tf"),
+])
+def test_one_hot_takes_its_dtype_and_checks_on_and_off_values_as_tf(kwargs, dtype):
+    with tg.Graph().as_default():
+        if isinstance(dtype, str):
+            with pytest.raises(TypeError, match=dtype):
+                tg.one_hot([0, 1], 2, **kwargs)
+        else:
+            assert tg.one_hot([0, 1], 2, **kwargs).dtype == dtype

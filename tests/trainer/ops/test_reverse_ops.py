@@ -59,3 +59,25 @@ def test_reverse_sequence_takes_tf1s_old_names_and_checks_lengths():
             run(y, {n: [4, 1]})
         with pytest.raises(tg.errors.InvalidArgumentError, match=r"seq_lengths has shape \(3,\).*2 entries"):
             run(y, {n: [1, 1, 1]})
+
+
+@pytest.mark.parametrize("lengths, kwargs, words", [
+    ([2, 2, 2], {"seq_axis": 1}, "Dimensions must be equal, but are 2 and 3"),
+    ([[2, 2]], {"seq_axis": 1}, "Shape must be rank 1 but is rank 2"),
+    ([2, 2], {"seq_axis": 2}, "seq_dim must be < input rank"),
+    ([2, 2], {"seq_axis": 1, "batch_axis": 3}, "batch_dim must be < input rank"),
+    ([2, 2], {"seq_axis": 0}, "batch_dim == seq_dim == 0"),
+])
+def test_reverse_sequence_refuses_bad_arguments_when_built_in_tfs_words(lengths, kwargs, words):
+    with tg.Graph().as_default(), pytest.raises(ValueError, match=words):
+        tg.reverse_sequence([[1, 2], [3, 4]], lengths, **kwargs)
+
+
+def test_reverse_sequence_of_unknown_rank_is_built_and_runs():
+    with tg.Graph().as_default():
+        x = tg.placeholder(tg.float32, shape=None)
+        y = tg.reverse_sequence(x, tg.placeholder_with_default(np.array([2, 1], np.int64), [2]), seq_axis=1)
+        assert y.shape.ndims is None
+        np.testing.assert_array_equal(run(y, {x: [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]}), [[2, 1, 3], [4, 5, 6]])
+        with pytest.raises(ValueError, match="a negative seq_dim .-1. needs 'Placeholder:0' to have a known rank"):
+            tg.reverse_sequence(x, [1], seq_axis=-1)

@@ -1,10 +1,11 @@
 """tg.test.compute_gradient(_error): TF1's Jacobian layout (x's elements down, y's across), closed forms, and a
-gradient that is wrong on purpose caught by a large error."""
+gradient that is wrong on purpose caught by a large error; gradient_checker_v2's compute_gradient(f, xs) too."""
 import numpy as np
 import pytest
 
 import trainer as tg
 from trainer.framework.registry import OPS, apply_op, register
+from trainer.python.ops import gradient_checker_v2
 
 # x * x whose registered gradient forgets the factor 2: the checker must see it
 if "SquareWithWrongGradientForTests" not in OPS:
@@ -82,3 +83,22 @@ def test_misuse_says_what_to_do():
             n = tg.constant([1, 2])
             with pytest.raises(NotImplementedError, match="int32"):
                 tg.test.compute_gradient_error(n, [2], n * 2, [2])
+
+
+def test_the_second_checker_builds_f_on_placeholders_and_lays_jacobians_out_by_y():
+    a, b = np.array([1.0, 2.0, 3.0]), np.array([[0.5], [1.5]])  # broadcast: y = a * b**2 has shape (2, 3)
+    with tg.Graph().as_default(), tg.Session():
+        symbolic, numerical = gradient_checker_v2.compute_gradient(lambda x, y: x * y ** 2, [a, tg.constant(b)])
+        assert [j.shape for j in symbolic] == [j.shape for j in numerical] == [(6, 3), (6, 2)]
+        rows = np.arange(6)
+        expected_a = np.zeros((6, 3))
+        expected_a[rows, rows % 3] = np.repeat(b[:, 0] ** 2, 3)  # y[i, j] moves with a[j] by b[i]**2
+        expected_b = np.zeros((6, 2))
+        expected_b[rows, rows // 3] = 2 * np.tile(a, 2) * np.repeat(b[:, 0], 3)  # and with b[i] by 2 a[j] b[i]
+        np.testing.assert_allclose(symbolic[0], expected_a)
+        np.testing.assert_allclose(symbolic[1], expected_b)
+        assert gradient_checker_v2.max_error(symbolic, numerical) < 1e-5
+        with pytest.raises(ValueError, match="takes a list of the function's arguments"):
+            gradient_checker_v2.compute_gradient(tg.square, a)
+    with tg.Graph().as_default(), pytest.raises(ValueError, match="no default session|there is none"):
+        gradient_checker_v2.compute_gradient(tg.square, [a])

@@ -68,6 +68,15 @@ TABLE = [
     ("assertDTypeEqual", (np.float32([1.0]), tg.float32), (np.float32([1.0]), np.float64)),
     ("assertDTypeEqual", lambda: (tg.constant([1]), np.int32), lambda: (tg.constant([1]), tg.int64)),
     ("assertStartsWith", ("prefix and more", "prefix"), ("prefix and more", "more")),
+    ("assertLen", ([1, 2], 2), ([1, 2], 3)),  # absltest's, which TF's TestCase inherits
+    ("assertEmpty", ([],), ([0],)),
+    ("assertNotEmpty", ({"a": 1},), ({},)),
+    ("assertItemsEqual", ([1, 2, 2], [2, 1, 2]), ([1, 2, 2], [1, 2])),
+    ("assertContainsSubset", ([1, 2], {3, 2, 1}), ([1, 4], {1, 2})),
+    ("assertSameElements", ([1, 2, 2], [2, 1]), ([1, 2], [1, 3])),
+    ("assertBetween", (2, 1, 3), (4, 1, 3)),
+    ("assertNotAllEqual", ([1, 2], [1, 3]), ([1, 2], [1, 2])),
+    ("assertNotAllEqual", lambda: (tg.constant([1, 2]), [2, 2]), lambda: (tg.constant([1, 2]), [1, 2])),
 ]
 
 
@@ -234,6 +243,66 @@ def test_the_mode_decorators_run_once_in_graph_mode():
         test_util.run_deprecated_v1(Cases)
     with pytest.raises(ValueError, match="`reason` has to be a string"):
         test_util.run_v1_only(lambda self: None)
+
+
+def test_the_tf1_suites_test_util_helpers_run_skip_or_answer_as_on_a_cpu_without_xla():
+    seen = []
+
+    @test_util.for_all_test_methods(test_util.disable_xla, "compiles too slowly")
+    class Cases(tg.test.TestCase):
+        @test_util.also_run_as_tf_function
+        def testOnce(self):
+            seen.append("once")
+
+        @test_util.run_v2_only
+        def testTF2(self):
+            seen.append("tf2")
+
+        def testPlain(self):
+            seen.append("plain")
+
+    result = unittest.TestResult()
+    unittest.TestLoader().loadTestsFromTestCase(Cases).run(result)
+    assert sorted(seen) == ["once", "plain"] and len(result.skipped) == 1 and "TF2-only" in result.skipped[0][1]
+    assert (test_util.is_xla_enabled(), test_util.is_mkl_enabled(), test_util.IsMklEnabled()) == (False,) * 3
+
+
+def test_the_older_unittest_names_tf_tests_use_still_work_on_every_python(case):
+    with case.assertRaisesRegexp(ValueError, "bad.*value"):
+        raise ValueError("a bad value")
+    case.assertRegexpMatches("shape [2,3]", r"\[2,3\]")
+    case.assertNotRegexpMatches("shape [2,3]", "rank")
+    case.assertEquals(1, 1)
+    case.assertNotEquals(1, 2)
+    case.assertAlmostEquals(1.0, 1.0 + 1e-9)
+    with pytest.raises(AssertionError):
+        case.assertEquals(1, 2)
+    with pytest.raises(AssertionError):
+        case.assertRegexpMatches("shape", "rank")
+
+
+def test_raises_with_literal_match_wants_the_exact_message(case):
+    with case.assertRaisesWithLiteralMatch(ValueError, "bad value 3"):
+        raise ValueError("bad value 3")
+    case.assertRaisesWithLiteralMatch(KeyError, "'k'", {}.__getitem__, "k")
+    with pytest.raises(AssertionError, match="does not match"):
+        with case.assertRaisesWithLiteralMatch(ValueError, "bad value"):
+            raise ValueError("bad value 3")
+    with pytest.raises(AssertionError, match="ValueError not raised"):
+        with case.assertRaisesWithLiteralMatch(ValueError, "x"):
+            pass
+
+
+def test_checked_thread_fails_the_test_on_join_with_the_threads_error(case):
+    seen = []
+    ok = case.checkedThread(seen.append, args=("ran",))
+    ok.start()
+    ok.join()
+    assert seen == ["ran"] and not ok.is_alive()
+    bad = case.checkedThread(lambda: case.assertEqual(1, 2))
+    bad.start()
+    with pytest.raises(AssertionError, match="Error in checkedThread: 1 != 2"):
+        bad.join()
 
 
 def test_mock_is_unittest_mock():

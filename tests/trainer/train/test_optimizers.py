@@ -237,3 +237,27 @@ def test_a_scalar_variable_trains_like_a_one_element_vector(make):
                     sess.run(step)
                 return sess.run(w)
     np.testing.assert_allclose(run(np.float32(3.0)), run(np.array([3.0], np.float32))[0], rtol=1e-6)
+
+
+class AddsTheGradient(tg.train.Optimizer):
+    """A user's optimizer as TF1 lets one write it: _apply_dense returns the assign's Tensor, not an op."""
+
+    def __init__(self):
+        super().__init__(use_locking=False, name="AddsTheGradient")
+
+    def _apply_dense(self, grad, var):
+        return var.assign_add(grad)
+
+
+@pytest.mark.parametrize("with_step", [False, True])
+def test_an_apply_dense_returning_a_tensor_is_grouped_like_an_op(with_step):
+    with tg.Graph().as_default():
+        v = tg.Variable([1.0, 2.0])
+        step = tg.train.get_or_create_global_step() if with_step else None
+        train = AddsTheGradient().apply_gradients([(tg.constant([0.5, 0.25]), v)], global_step=step)
+        ahead = tg.cond(tg.constant(True), lambda: tg.group(train), tg.no_op)  # as accumulation's apply_if runs it
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            sess.run(train)
+            sess.run(ahead)
+            np.testing.assert_array_equal(sess.run(v), [2.0, 2.5])

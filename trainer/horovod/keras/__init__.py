@@ -9,7 +9,12 @@ from ..compression import Compression
 from . import callbacks
 from .optimizer import DistributedOptimizer, load_model
 from .values import allgather, allreduce, broadcast, broadcast_global_variables
+from ..unsupported import MISSING
+from ...unsupported import missing_names
 
 __all__ = ["Compression", "DistributedOptimizer", "allgather", "allreduce", "broadcast",
            "broadcast_global_variables", "callbacks", "init", "is_initialized", "load_model", "local_rank",
            "local_size", "mpi_threads_supported", "rank", "shutdown", "size"]
+
+# Horovod's Keras names ringflow lacks (hvd.elastic, process sets) fail saying why, as horovod.tensorflow's do
+__getattr__ = missing_names(__name__, reasons=MISSING, have="see README, \"Horovod's API\"")

@@ -41,10 +41,11 @@ def manual_variable_initialization(value):
     _MANUAL_INIT[0] = bool(value)
 
 
-def get_session():
+def get_session(op_input_list=()):
     """The session Keras runs in: the default session if one is entered, else Keras' own, made anew when the
     default graph is not its graph; variables it has not seen initialized get initialized now (unless
-    manual_variable_initialization(True))."""
+    manual_variable_initialization(True)). op_input_list (TF 1.15's: tensors that pick the graph) is accepted;
+    the default graph is the one used."""
     session = get_default_session()
     if session is None:
         graph = get_default_graph()

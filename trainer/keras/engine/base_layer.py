@@ -228,6 +228,10 @@ class Layer:
         self._updates.extend(to_list(updates))
 
     # --- calling -----------------------------------------------------------------------------------------
+    def apply(self, inputs, *args, **kwargs):
+        """The layer called on inputs: TF 1.15's older spelling of layer(inputs, ...)."""
+        return self.__call__(inputs, *args, **kwargs)
+
     def __call__(self, inputs, **kwargs):
         self.assert_input_compatibility(inputs)
         graph = get_default_graph()

@@ -57,7 +57,7 @@ class BatchNormalization(Layer):
     def call(self, inputs, training=None):
         rank = K.ndim(inputs)
         axes = [i for i in range(rank) if i != self.channel_axis]
-        mean, variance = moments(inputs, axes)
+        mean, variance = self._moments(inputs, axes, keep_dims=False)
         batch_variance = variance
         if self.unbiased:
             count = K.cast(K.prod(K.shape(inputs)) // K.shape(inputs)[self.channel_axis], K.dtype(variance))
@@ -77,6 +77,11 @@ class BatchNormalization(Layer):
                          K.moving_average_update(self.moving_variance, new_variance, self.momentum)])
         return K.in_train_phase(lambda: normalize(mean, variance),
                                 lambda: normalize(self.moving_mean, self.moving_variance), training=training)
+
+    def _moments(self, inputs, reduction_axes, keep_dims):
+        """The batch's (mean, variance) over reduction_axes: the override point of TF's layer, which Horovod's
+        SyncBatchNormalization replaces to average the statistics over the ranks."""
+        return moments(inputs, reduction_axes, keepdims=keep_dims)
 
     def get_config(self):
         return dict(super().get_config(), axis=self.axis, momentum=self.momentum, epsilon=self.epsilon,

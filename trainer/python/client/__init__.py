@@ -1,1 +1,1 @@
-"""tensorflow.python.client: the timeline module."""
+"""tensorflow.python.client: the timeline module, and session (a view of tf's Session names)."""

@@ -1,1 +1,1 @@
-"""tensorflow.python.framework: the ops, test_util and graph_util modules."""
+"""tensorflow.python.framework: ops, test_util, graph_util, and views of tf.* (constant_op, dtypes, errors, ...)."""

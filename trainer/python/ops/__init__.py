@@ -1,1 +1,1 @@
-"""tensorflow.python.ops: the resources module."""
+"""tensorflow.python.ops: the resources module, and views of tf.* (array_ops, math_ops, nn_ops, variables, ...)."""

@@ -1,1 +1,1 @@
-"""tensorflow.python.util: nest, TF's nested-structure utilities (tf.nest)."""
+"""tensorflow.python.util: nest (tf.nest's nested-structure utilities) and compat."""

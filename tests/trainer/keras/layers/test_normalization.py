@@ -42,3 +42,11 @@ def test_images_take_the_unbiased_variance_into_the_moving_average_and_fit_runs_
 def test_unknown_channels_are_refused():
     with pytest.raises(ValueError, match="should have a defined dimension"):
         keras.layers.BatchNormalization()(K.placeholder(shape=(None, None)))
+
+
+def test_batch_normalization_over_a_middle_axis_normalizes_each_channel():
+    x = (np.arange(16, dtype=np.float32).reshape(2, 4, 2) ** 1.5).astype(np.float32)
+    out = keras.layers.BatchNormalization(axis=1, epsilon=1e-3).apply(K.constant(x), training=True)
+    session = K.get_session()
+    mean, var = x.mean(axis=(0, 2), keepdims=True), x.var(axis=(0, 2), keepdims=True)
+    np.testing.assert_allclose(session.run(out), (x - mean) / np.sqrt(var + 1e-3), rtol=1e-5, atol=1e-5)

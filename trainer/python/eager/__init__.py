@@ -1,0 +1,1 @@
+"""tensorflow.python.eager: the context module."""

@@ -1,0 +1,4 @@
+"""tensorflow.python.framework.errors: tf.errors (the OpError classes) by TF's internal path."""
+from ..views import namespace_view
+
+__getattr__, __dir__ = namespace_view(__name__, "errors")

@@ -1,0 +1,4 @@
+"""tensorflow.python.ops.string_ops: tf.strings' ops by TF's internal path."""
+from ..views import namespace_view
+
+__getattr__, __dir__ = namespace_view(__name__, "strings", "")

@@ -1,0 +1,4 @@
+"""tensorflow.python.training.moving_averages: tf.train.ExponentialMovingAverage by TF's internal path."""
+from ..views import namespace_view
+
+__getattr__, __dir__ = namespace_view(__name__, "train")
