@@ -114,6 +114,29 @@ def test_load_model_trains_averaged(tmp_path_factory):
     WORLD.Barrier()
 
 
+def test_root_loaded_from_a_file_and_ranks_built_in_code_broadcast_alike(tmp_path_factory):
+    """Root takes its model and optimizer state from hvd.load_model, the other ranks build theirs in code (their
+    optimizer made first, its slots not yet there): the broadcast callback still pairs every variable by name, so
+    fit runs and every rank ends with the same weights and slots."""
+    path = WORLD.bcast(str(tmp_path_factory.mktemp("hvd_keras_mixed") / "model.h5") if RANK == 0 else None)
+
+    def built(distributed=True):
+        optimizer = keras.optimizers.SGD(lr=0.1, momentum=0.9)
+        model = linear_model()
+        model.compile(hvd.DistributedOptimizer(optimizer) if distributed else optimizer, "mse")
+        return model
+    if RANK == 0:  # one rank alone writes the file: a plain optimizer, no collective
+        first = built(distributed=False)
+        first.train_on_batch(*rank_data(0))
+        first.save(path)
+    K.clear_session()
+    WORLD.Barrier()
+    model = hvd.load_model(path) if RANK == ROOT else built()
+    model.fit(*rank_data(RANK), epochs=2, verbose=0, callbacks=[hvd.callbacks.BroadcastGlobalVariablesCallback(ROOT)])
+    assert all(same_on_every_rank(w) for w in model.get_weights() + model.optimizer.get_weights())
+    WORLD.Barrier()
+
+
 def test_augmented_generators_with_averaged_metrics_keep_ranks_in_step():
     """keras_mnist_advanced's idiom: fit_generator on ImageDataGenerator flows (each rank its own seed), validation
     from a generator, metrics averaged before ReduceLROnPlateau decides: every rank ends with the same weights and

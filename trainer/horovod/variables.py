@@ -7,8 +7,12 @@ from .mpi_ops import broadcast
 
 
 def broadcast_variables(variables, root_rank):
-    """An op that assigns root_rank's value of each variable to it on every rank (run it on every rank)."""
-    return group(*[v.assign(broadcast(v, root_rank)) for v in variables], name="HorovodBroadcastVariables")
+    """An op that assigns root_rank's value of each variable to it on every rank (run it on every rank).
+
+    The broadcasts go in the order of the variables' names: Horovod pairs the ranks' tensors by name, and ranks may
+    have made the same variables in another order (a model loaded from a file on root, built in code elsewhere)."""
+    ordered = sorted(variables, key=lambda v: v.name)
+    return group(*[v.assign(broadcast(v, root_rank)) for v in ordered], name="HorovodBroadcastVariables")
 
 
 def broadcast_global_variables(root_rank):

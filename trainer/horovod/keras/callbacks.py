@@ -10,13 +10,22 @@ from .values import allreduce, broadcast_global_variables
 
 class BroadcastGlobalVariablesCallback(Callback):
     """At the start of training, every rank takes root_rank's global variables (weights, optimizer state).
-    `device` is accepted and ignored: the broadcast runs where Keras' session runs."""
+    `device` is accepted and ignored: the broadcast runs where Keras' session runs.
+
+    The model's training step is built first, so that every rank has the optimizer's slot variables when the
+    broadcast runs: a model root loaded with hvd.load_model has them already, a freshly compiled one on another
+    rank would make them only at its first step, and the ranks would then broadcast different variable lists.
+    (Horovod broadcasts after the first batch for the same reason; building the step first lets the first batch
+    start from root's weights too.)"""
 
     def __init__(self, root_rank, device=""):
         super().__init__()
         self.root_rank, self.device = root_rank, device
 
     def on_train_begin(self, logs=None):
+        make_train_function = getattr(self.model, "make_train_function", None)
+        if make_train_function is not None:
+            make_train_function()
         broadcast_global_variables(self.root_rank)
 
 

@@ -4,6 +4,8 @@ The averaging is the Keras optimizer's `gradient_aggregator` (applied after clip
 get_gradients returns), and goes through parallel's gradient-averaging core: one fused bucket allreduce per dtype;
 with a compressor, each gradient is its own hvd.allreduce so that compress -> reduce -> decompress acts on it.
 """
+import copy
+
 from ...keras import models, optimizers
 from ...parallel.averaging import average_gradients
 from ..basics import communicator, size
@@ -32,15 +34,20 @@ class GradientAverage:
 
 def DistributedOptimizer(optimizer, name=None, device_dense="", device_sparse="", compression=Compression.none,
                          sparse_as_dense=False, gradient_predivide_factor=1.0):
-    """A new optimizer of `optimizer`'s class and config whose get_gradients averages over all ranks (Horovod's
-    hvd.keras.DistributedOptimizer). name, device_dense, device_sparse and sparse_as_dense are accepted and
-    ignored: ringflow's gradients are dense and run where the session runs."""
+    """An optimizer of `optimizer`'s class and config whose get_gradients averages over all ranks (Horovod's
+    hvd.keras.DistributedOptimizer). It shares `optimizer`'s variables (iterations, learning rate, ...) rather
+    than making a second set: a rank whose optimizer comes from hvd.load_model has one set, so every rank must have
+    one for hvd.callbacks.BroadcastGlobalVariablesCallback to broadcast the same variables. name, device_dense,
+    device_sparse and sparse_as_dense are accepted and ignored: ringflow's gradients are dense and run where the
+    session runs."""
     if not isinstance(optimizer, optimizers.Optimizer) or isinstance(optimizer, optimizers.TFOptimizer):
         raise ValueError(f"hvd.keras.DistributedOptimizer wraps a Keras optimizer (keras.optimizers.Adam(), ...), "
                          f"got {optimizer!r}; wrap a tf.train optimizer in horovod.tensorflow's "
                          "DistributedOptimizer instead")
     aggregator = GradientAverage(compression, gradient_predivide_factor)
-    return type(optimizer).from_config(dict(optimizer.get_config(), gradient_aggregator=aggregator))
+    wrapped = copy.copy(optimizer)
+    wrapped.gradient_aggregator = aggregator
+    return wrapped
 
 
 class _Wrapped:
