@@ -60,9 +60,12 @@ class _Wrapped:
         return self.cls.from_config(dict(config, gradient_aggregator=GradientAverage(self.compression)))
 
 
-def load_model(filepath, custom_objects=None, compression=Compression.none):
-    """keras.models.load_model with the saved optimizer wrapped in DistributedOptimizer (its state restored)."""
+def load_model(filepath, custom_optimizers=None, custom_objects=None, compression=Compression.none):
+    """keras.models.load_model with the saved optimizer wrapped in DistributedOptimizer (its state restored), in
+    Horovod's argument order: `custom_optimizers` lists optimizer classes of the user's own (by class name, as the
+    file names them), `custom_objects` is Keras' (its optimizer classes are wrapped too)."""
     classes = {cls.__name__: cls for cls in optimizers.Optimizer.__subclasses__() if cls is not optimizers.TFOptimizer}
+    classes.update((cls.__name__, cls) for cls in custom_optimizers or ())
     classes.update((k, v) for k, v in (custom_objects or {}).items()
                    if isinstance(v, type) and issubclass(v, optimizers.Optimizer))
     wrapped = {name: _Wrapped(cls, compression) for name, cls in classes.items()}

@@ -63,3 +63,22 @@ def test_load_model_restores_weights_and_optimizer_state(tmp_path):
     assert type(loaded.optimizer) is keras.optimizers.Adam
     loaded.train_on_batch(x, y)  # Adam's moments and step count came back: the same next step
     np.testing.assert_allclose(loaded.get_weights()[0], expected, rtol=1e-6)
+
+
+class OwnRMSprop(keras.optimizers.RMSprop):
+    """An optimizer class of the user's own, which a saved file names and load_model must be told of."""
+
+
+def test_load_model_takes_the_users_optimizer_classes_in_horovods_argument_order(tmp_path):
+    x, y = data()
+    model = linear_model()
+    model.compile(hvd.DistributedOptimizer(OwnRMSprop(lr=0.01)), "mse")
+    model.train_on_batch(x, y)
+    path = str(tmp_path / "own.h5")
+    model.save(path)
+    slots = model.optimizer.get_weights()
+    keras.backend.clear_session()
+    loaded = hvd.load_model(path, [OwnRMSprop])  # Horovod's order: filepath, custom_optimizers, custom_objects
+    assert type(loaded.optimizer) is OwnRMSprop and loaded.optimizer.gradient_aggregator is not None
+    restored = loaded.optimizer.get_weights()
+    assert len(restored) == len(slots) > 0 and all(np.array_equal(a, b) for a, b in zip(restored, slots))
