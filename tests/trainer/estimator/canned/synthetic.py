@@ -8,7 +8,9 @@ QUIET = dict(log_step_count_steps=100000, save_summary_steps=100000)  # no per-s
 
 
 def config(**kwargs):
-    return tf.estimator.RunConfig(**dict(QUIET, **kwargs))
+    """A quiet RunConfig with a graph seed: the tests compare trained models with closed forms at fixed step counts,
+    which an unseeded start passes only most of the time."""
+    return tf.estimator.RunConfig(**{**QUIET, "tf_random_seed": 42, **kwargs})
 
 
 def linear(rows=100, seed=0, noise=0.0):
