@@ -8,7 +8,7 @@ from ..engine.base_layer import InputSpec, Layer
 from .convolutional import Conv, normalize_tuple, repeat_axis
 from .convolutional_depthwise import Transposed
 from .data_format import channels_last, normalize_data_format
-from .pooling import GlobalPooling
+from .pooling import GlobalPooling, Pooling2D
 
 
 class Conv3D(Conv):
@@ -103,26 +103,15 @@ class UpSampling3D(Layer):
         return dict(super().get_config(), size=self.size, data_format=self.data_format)
 
 
-class Pooling3D(Layer):
-    """pool_size windows every `strides` (default: pool_size), padding 'valid' or 'same'."""
+class Pooling3D(Pooling2D):
+    """pool_size windows every `strides` (default: pool_size), padding 'valid' or 'same', over depth, rows and
+    columns: Pooling2D's layer with a third spatial dimension."""
 
     pool = staticmethod(max_pool3d)
+    rank = 3
 
     def __init__(self, pool_size=(2, 2, 2), strides=None, padding="valid", data_format=None, **kwargs):
-        super().__init__(**kwargs)
-        self.pool_size = normalize_tuple(pool_size, 3, "pool_size")
-        self.strides = normalize_tuple(strides if strides is not None else self.pool_size, 3, "strides")
-        self.padding = padding.lower()
-        self.data_format = normalize_data_format(data_format)
-        self.input_spec = InputSpec(ndim=5)
-
-    @channels_last
-    def call(self, inputs):
-        return self.pool(inputs, (1,) + self.pool_size + (1,), (1,) + self.strides + (1,), self.padding.upper())
-
-    def get_config(self):
-        return dict(super().get_config(), pool_size=self.pool_size, strides=self.strides, padding=self.padding,
-                    data_format=self.data_format)
+        super().__init__(pool_size, strides, padding, data_format, **kwargs)
 
 
 class MaxPooling3D(Pooling3D):

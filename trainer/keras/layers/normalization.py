@@ -6,6 +6,7 @@ from .. import constraints, initializers, regularizers
 from .. import backend as K
 from ..engine.base_layer import InputSpec, Layer
 from ..utils.generic_utils import serialized
+from .weights import keep_weight_settings
 
 
 class BatchNormalization(Layer):
@@ -20,14 +21,10 @@ class BatchNormalization(Layer):
             raise ValueError("BatchNormalization: renorm, virtual_batch_size and adjustment are not available in "
                              "ringflow")
         self.axis, self.momentum, self.epsilon, self.center, self.scale = axis, momentum, epsilon, center, scale
-        self.beta_initializer = initializers.get(beta_initializer)
-        self.gamma_initializer = initializers.get(gamma_initializer)
+        keep_weight_settings(self, "beta", beta_initializer, beta_regularizer, beta_constraint)
+        keep_weight_settings(self, "gamma", gamma_initializer, gamma_regularizer, gamma_constraint)
         self.moving_mean_initializer = initializers.get(moving_mean_initializer)
         self.moving_variance_initializer = initializers.get(moving_variance_initializer)
-        self.beta_regularizer = regularizers.get(beta_regularizer)
-        self.gamma_regularizer = regularizers.get(gamma_regularizer)
-        self.beta_constraint = constraints.get(beta_constraint)
-        self.gamma_constraint = constraints.get(gamma_constraint)
         self.fused = fused
 
     def build(self, input_shape):
@@ -105,12 +102,8 @@ class LayerNormalization(Layer):
         super().__init__(trainable=trainable, **kwargs)
         self.axis = list(axis) if isinstance(axis, (list, tuple)) else axis
         self.epsilon, self.center, self.scale = epsilon, center, scale
-        self.beta_initializer = initializers.get(beta_initializer)
-        self.gamma_initializer = initializers.get(gamma_initializer)
-        self.beta_regularizer = regularizers.get(beta_regularizer)
-        self.gamma_regularizer = regularizers.get(gamma_regularizer)
-        self.beta_constraint = constraints.get(beta_constraint)
-        self.gamma_constraint = constraints.get(gamma_constraint)
+        keep_weight_settings(self, "beta", beta_initializer, beta_regularizer, beta_constraint)
+        keep_weight_settings(self, "gamma", gamma_initializer, gamma_regularizer, gamma_constraint)
         self.supports_masking = True
 
     def build(self, input_shape):

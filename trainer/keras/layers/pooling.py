@@ -10,14 +10,15 @@ class Pooling2D(Layer):
     """pool_size windows every `strides` (default: pool_size), padding 'valid' or 'same'."""
 
     pool = staticmethod(max_pool)
+    rank = 2  # spatial dimensions (Pooling3D: 3)
 
     def __init__(self, pool_size=(2, 2), strides=None, padding="valid", data_format=None, **kwargs):
         super().__init__(**kwargs)
-        self.pool_size = normalize_tuple(pool_size, 2, "pool_size")
-        self.strides = normalize_tuple(strides if strides is not None else self.pool_size, 2, "strides")
+        self.pool_size = normalize_tuple(pool_size, self.rank, "pool_size")
+        self.strides = normalize_tuple(strides if strides is not None else self.pool_size, self.rank, "strides")
         self.padding = padding.lower()
         self.data_format = normalize_data_format(data_format)
-        self.input_spec = InputSpec(ndim=4)
+        self.input_spec = InputSpec(ndim=self.rank + 2)
 
     @channels_last
     def call(self, inputs):

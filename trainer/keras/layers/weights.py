@@ -7,6 +7,12 @@ from ..utils.generic_utils import serialized
 _MODULES = (("initializer", initializers), ("regularizer", regularizers), ("constraint", constraints))
 
 
+def keep_weight_settings(layer, kind, initializer, regularizer=None, constraint=None):
+    """Set layer.<kind>_initializer, _regularizer and _constraint from what the user gave (names, configs, objects)."""
+    for (what, module), given in zip(_MODULES, (initializer, regularizer, constraint)):
+        setattr(layer, f"{kind}_{what}", module.get(given))
+
+
 def layer_weight(layer, name, shape, kind=None):
     """layer.add_weight(name, shape) with the layer's `<kind>_*` settings (kind defaults to name)."""
     kind = kind or name
