@@ -94,6 +94,8 @@ class Session:
         key = (tuple(leaves), feed_keys)
         plan = self._plans.get(key)
         if plan is None:
+            if not self.graph.get_operations():
+                raise RuntimeError("The Session graph is empty. Add operations to the graph before calling run().")
             plan = self.plan(leaves, feed_keys)
             plan = self._plans[key] = plan if self._serve is None else self._serve(plan)
         feed_values = feed_dict.values() if feed_dict else ()

@@ -135,6 +135,11 @@ def test_reading_an_uninitialized_variable_names_it():
         sess.run(v * 2.0)
 
 
+def test_a_session_on_an_empty_graph_refuses_to_run_as_tf1_does():
+    with tg.Session() as sess, pytest.raises(RuntimeError, match="graph is empty"):
+        sess.run([])
+
+
 def test_closed_session_refuses_to_run():
     sess = tg.Session()
     sess.close()
@@ -146,6 +151,7 @@ def test_fetch_from_another_graph_or_unknown_name():
     other = tg.Graph()
     with other.as_default():
         a = tg.constant(1.0)
+    tg.constant(2.0, name="here")
     with tg.Session() as sess:
         with pytest.raises(ValueError, match="not an element of this graph"):
             sess.run(a)
