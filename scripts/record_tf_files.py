@@ -7,8 +7,13 @@
     /work/tfvenv/bin/python scripts/record_tf_files.py check DIR
         loads the files scripts/ringflow_tf_files.py wrote into DIR with TensorFlow (the checkpoint through
         tf.train.load_checkpoint, through import_meta_graph + Saver.restore and through the SaverDef's ops run by
-        name, the SavedModels of simple_save and of a DNNClassifier's export_saved_model through
-        tf.compat.v1.saved_model.loader.load), compares them with DIR/expected.json and prints a verdict.
+        name, the SavedModels of simple_save and of a DNNClassifier's export_saved_model, for raw features and for
+        serialized tf.Examples, through tf.compat.v1.saved_model.loader.load), compares them with
+        DIR/expected.json and prints a verdict.
+    /work/tfvenv/bin/python scripts/record_tf_files.py tf-graphs tests/trainer/train/fixtures/tf_graphs
+        writes a SavedModel whose graph holds ops in TF's own form (Const inputs where ringflow has attrs: Sum's
+        reduction_indices, Reshape's shape, ConcatV2's axis, ...; Cast's SrcT/DstT; ParseExampleV2 of dense,
+        variable-length and sequence features) and values.json, the outputs ringflow must compute from it.
 """
 import json
 import os
@@ -101,6 +106,49 @@ def graph_text(path):
     print(f"recorded with TensorFlow {tf.__version__} into {path}")
 
 
+def tf_graphs(directory):
+    """A SavedModel of a graph TF builds in its own op forms, fed serialized tf.Examples; values.json holds the
+    examples (hex) and the outputs TF computed from them."""
+    import shutil
+    shutil.rmtree(directory, ignore_errors=True)
+    os.makedirs(directory)
+
+    def example(x, ids=None, seq=None):
+        feature = {"x": tf.train.Feature(float_list=tf.train.FloatList(value=x))}
+        if ids:
+            feature["ids"] = tf.train.Feature(int64_list=tf.train.Int64List(value=ids))
+        if seq:
+            feature["seq"] = tf.train.Feature(float_list=tf.train.FloatList(value=seq))
+        return tf.train.Example(features=tf.train.Features(feature=feature)).SerializeToString()
+    batch = [example([1, 2], [3, 4], [0.5]), example([0, 1]), example([2, -2], [1], [1, 2, 3])]
+    with tf.Graph().as_default():
+        serialized = v1.placeholder(tf.string, [None], name="examples")
+        parsed = v1.parse_example(serialized, {
+            "x": v1.FixedLenFeature([2], tf.float32), "ids": v1.VarLenFeature(tf.int64),
+            "seq": v1.FixedLenSequenceFeature([], tf.float32, allow_missing=True, default_value=-1.0),
+            "b": v1.FixedLenFeature([], tf.int64, default_value=7)})
+        w = v1.get_variable("w", initializer=tf.constant([[1.0, -1.0, 0.5], [2.0, 0.0, 1.0]]))
+        ids = tf.cast(v1.sparse_tensor_to_dense(parsed["ids"]), tf.float32)
+        h = tf.matmul(parsed["x"], w)
+        joined = tf.concat([h, tf.reduce_sum(ids, 1, keepdims=True), tf.reduce_mean(parsed["seq"], axis=[1])[:, None],
+                            tf.cast(tf.expand_dims(parsed["b"], 1), tf.float32)], axis=1, name="joined")
+        outputs = {"joined": joined, "flat": tf.reshape(tf.transpose(joined, [1, 0]), [-1], name="flat"),
+                   "best": tf.argmax(joined, axis=1, name="best"),
+                   "picked": tf.gather(joined, [2, 0], axis=1, name="picked"),
+                   "tiled": tf.tile(tf.squeeze(joined[:, :1], axis=[1]), [2], name="tiled"),
+                   "peak": tf.reduce_max(joined, name="peak"), "dense_ids": ids}
+        with v1.Session() as sess:
+            sess.run(v1.global_variables_initializer())
+            values = sess.run(outputs, {serialized: batch})
+            v1.saved_model.simple_save(sess, os.path.join(directory, "saved_model"), {"examples": serialized},
+                                       outputs)
+    record = {"tensorflow": tf.__version__, "examples": [e.hex() for e in batch],
+              "outputs": {k: np.asarray(v).tolist() for k, v in values.items()}}
+    with open(os.path.join(directory, "values.json"), "w") as f:
+        json.dump(record, f, indent=1)
+    print(f"recorded with TensorFlow {tf.__version__} into {directory}")
+
+
 def check(directory):
     """Compare what TensorFlow reads from ringflow's files with DIR/expected.json; returns the failures."""
     with open(os.path.join(directory, "expected.json")) as f:
@@ -152,13 +200,23 @@ def check(directory):
         same("DNNClassifier export: predict probabilities (to 1e-5)", close, True)
         classes = sess.run(signature.outputs["all_classes"].name, {signature.inputs["x"].name: expected["input"]})
         same("DNNClassifier export: predict all_classes", classes, [[b"0", b"1", b"2"]] * 2)
+    with tf.Graph().as_default(), v1.Session() as sess:  # the same, exported for serialized tf.Examples
+        meta = v1.saved_model.loader.load(sess, ["serve"], os.path.join(directory, expected["parsing_export"]))
+        same("DNNClassifier parsing export: its signatures", sorted(meta.signature_def),
+             ["classification", "predict", "serving_default"])
+        examples = [bytes.fromhex(e) for e in expected["examples"]]
+        for key, inputs, output in (("classification", "inputs", "scores"), ("predict", "examples", "probabilities")):
+            signature = meta.signature_def[key]
+            out = sess.run(signature.outputs[output].name, {signature.inputs[inputs].name: examples})
+            same(f"DNNClassifier parsing export: {key} {output} of serialized Examples (to 1e-5)",
+                 np.allclose(out, expected["probabilities"], rtol=1e-5, atol=1e-6), True)
     verdict = "PASS" if not failures else f"FAIL ({len(failures)})"
     print(f"verdict: {verdict}: TensorFlow {tf.__version__} read ringflow's files in {directory}")
     return failures
 
 
 if __name__ == "__main__":
-    commands = {"record": record, "sharded": sharded, "graph-text": graph_text}
+    commands = {"record": record, "sharded": sharded, "graph-text": graph_text, "tf-graphs": tf_graphs}
     if len(sys.argv) != 3 or sys.argv[1] not in (*commands, "check"):
         sys.exit(__doc__)
     v1.disable_v2_behavior()  # TF1's graph: reference variables (VariableV2), as a TF 1.15 program writes them

@@ -3,8 +3,8 @@
     python scripts/ringflow_tf_files.py DIR
 
 DIR gets a tg.train.Saver checkpoint (model.ckpt-5.index, .data-00000-of-00001, .meta, `checkpoint`), a
-SavedModel (saved_model/, by tg.saved_model.simple_save), a DNNClassifier's export_saved_model (estimator/<time>/)
-and expected.json: the variables' values, y = x @ W + b for a fixed x and the classifier's predictions, which
+SavedModel (saved_model/, by tg.saved_model.simple_save), a DNNClassifier's export_saved_model for raw features
+(estimator/<time>/) and for serialized tf.Examples (estimator_parsing/<time>/), and expected.json: the variables' values, y = x @ W + b for a fixed x and the classifier's predictions, which
 TensorFlow must read back.
 """
 import json
@@ -34,9 +34,11 @@ def write(directory):
             prefix = tg.train.Saver().save(sess, os.path.join(directory, "model.ckpt"), global_step=5)
             output = sess.run(y, {x: INPUT})
             tg.saved_model.simple_save(sess, os.path.join(directory, "saved_model"), {"x": x}, {"y": y})
-    export_dir, probabilities = export_classifier(directory)
+    export_dir, parsing_dir, probabilities = export_classifier(directory)
     expected = {"ringflow": tg.__version__, "checkpoint": os.path.basename(prefix),
                 "estimator_export": os.path.relpath(export_dir, directory), "probabilities": probabilities,
+                "parsing_export": os.path.relpath(parsing_dir, directory),
+                "examples": [e.hex() for e in examples(INPUT)],
                 "values": {k: np.asarray(v).tolist() for k, v in VALUES.items()},
                 "dtypes": {k: np.asarray(v).dtype.name for k, v in VALUES.items()},
                 "input": INPUT.tolist(), "output": output.tolist()}
@@ -45,8 +47,15 @@ def write(directory):
     print(f"wrote {prefix} and {os.path.join(directory, 'saved_model')}")
 
 
+def examples(x):
+    """Each row of `x` as a serialized tf.train.Example of one float feature "x"."""
+    return [tg.train.Example(features=tg.train.Features(feature={
+        "x": tg.train.Feature(float_list=tg.train.FloatList(value=row))})).SerializeToString() for row in x]
+
+
 def export_classifier(directory):
-    """Train a small DNNClassifier, export it for raw float features; (export dir, its probabilities for INPUT)."""
+    """Train a small DNNClassifier, export it for raw float features and for serialized tf.Examples; (the two
+    export dirs, its probabilities for INPUT)."""
     rng = np.random.RandomState(0)
     features = rng.randn(64, 2).astype(np.float32)
     labels = (features[:, 0] > 0).astype(np.int64) + (features[:, 1] > 0)
@@ -58,8 +67,10 @@ def export_classifier(directory):
     receiver = tg.estimator.export.build_raw_serving_input_receiver_fn(
         {"x": tg.placeholder(tg.float32, [None, 2], name="x")})
     export_dir = estimator.export_saved_model(os.path.join(directory, "estimator"), receiver).decode()
+    parsing = tg.estimator.export.build_parsing_serving_input_receiver_fn({"x": tg.FixedLenFeature([2], tg.float32)})
+    parsing_dir = estimator.export_saved_model(os.path.join(directory, "estimator_parsing"), parsing).decode()
     predicted = estimator.predict(tg.estimator.inputs.numpy_input_fn({"x": INPUT}, shuffle=False))
-    return export_dir, [p["probabilities"].tolist() for p in predicted]
+    return export_dir, parsing_dir, [p["probabilities"].tolist() for p in predicted]
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """Decoding records into tensors: tf.decode_raw, tf.decode_csv, and tf.parse_example / parse_single_example of
-tf.train.Example protos with FixedLenFeature and FixedLenSequenceFeature (TF1's parsing_ops)."""
+tf.train.Example protos with FixedLenFeature, FixedLenSequenceFeature and VarLenFeature (TF1's parsing_ops)."""
 import collections
 import csv
 
@@ -11,7 +11,8 @@ from ..framework.registry import on_host, register
 from ..framework.tensor_shape import TensorShape
 from ..platform.errors import InvalidArgumentError
 from ..platform.example_protos import Example
-from .core_ops import convert_to_tensor
+from .core_ops import constant, convert_to_tensor
+from .sparse_tensor import SparseTensor
 
 FixedLenFeature = collections.namedtuple("FixedLenFeature", ["shape", "dtype", "default_value"],
                                          defaults=(None,))
@@ -114,63 +115,97 @@ def _values(feature, dtype, key):
 
 
 def _parse_example(op, session):
-    specs = op.attrs["specs"]
+    """ParseExampleV2 as TF's op: the keys and dense defaults are inputs; the outputs come in TF's order (every
+    sparse feature's indices, then their values, then their dense shapes, then the dense features)."""
+    sparse_types, dense_types, dense_shapes = op.attrs["sparse_types"], op.attrs["Tdense"], op.attrs["dense_shapes"]
 
-    def run(serialized):
-        items = _strings(serialized)
-        examples = [Example.FromString(b) for b in items]
-        outputs = []
-        for key, spec in specs:
-            dtype, shape = dtypes.as_dtype(spec.dtype), tuple(spec.shape)
-            per_example, size = [], int(np.prod(shape)) if shape else 1
-            for index, example in enumerate(examples):
-                feature = example.features.feature.get(key)
-                values = _values(feature, dtype, key) if feature is not None else None
-                if isinstance(spec, FixedLenFeature):
-                    if not values:
-                        if spec.default_value is None:
-                            raise InvalidArgumentError(f"Name: <unknown>, Feature: {key} (data type: {dtype.name})"
-                                                       f" is required but could not be found.")
-                        values = np.broadcast_to(np.asarray(spec.default_value, np.dtype(dtype)), shape)
-                    elif len(values) != size:
-                        raise InvalidArgumentError(f"Name: <unknown>, Key: {key}, Index: {index}. Number of "
-                                                   f"{dtype.name} values != expected. values size: {len(values)} "
-                                                   f"but output shape: {list(shape)}")
-                    per_example.append(np.asarray(values, np.dtype(dtype)).reshape(shape))
-                else:
-                    if values is None and not spec.allow_missing:
-                        raise InvalidArgumentError(f"Name: <unknown>, Feature list: {key} is required but could "
-                                                   "not be found (use allow_missing=True)")
-                    per_example.append(np.asarray(values or [], np.dtype(dtype)).reshape((-1,) + shape))
-            if isinstance(spec, FixedLenSequenceFeature):
-                longest = max((len(v) for v in per_example), default=0)
-                fill = spec.default_value if spec.default_value is not None else (b"" if dtype == dtypes.string
-                                                                                  else 0)
-                padded = np.full((len(per_example), longest) + shape, fill, dtype=np.dtype(dtype))
-                for i, v in enumerate(per_example):
-                    padded[i, :len(v)] = v
-                out = padded
-            else:
-                out = np.stack(per_example) if per_example else np.zeros((0,) + shape, np.dtype(dtype))
-            outputs.append(out.reshape(np.shape(serialized) + out.shape[1:]))
-        return outputs[0] if len(outputs) == 1 else tuple(outputs)
+    def run(serialized, names, sparse_keys, dense_keys, ragged_keys, *dense_defaults):
+        if np.size(ragged_keys):
+            raise InvalidArgumentError(f"{op.name!r}: ringflow parses no ragged features (RaggedFeature)")
+        examples = [Example.FromString(b) for b in _strings(serialized)]
+        sparse = [_var_len(examples, key.decode(), dtypes.as_dtype(dtype), np.ndim(serialized))
+                  for key, dtype in zip(_strings(sparse_keys), sparse_types)]
+        dense = [_dense(examples, key.decode(), dtypes.as_dtype(dtype), TensorShape(shape).as_list(), default)
+                 for key, dtype, shape, default in zip(_strings(dense_keys), dense_types, dense_shapes, dense_defaults)]
+        dense = [out.reshape(np.shape(serialized) + out.shape[1:]) for out in dense]
+        outputs = [part[i] for i in range(3) for part in sparse] + dense
+        return outputs[0] if len(outputs) == 1 else tuple(outputs)  # the executor's convention for one output
     return run
+
+
+def _dense(examples, key, dtype, shape, default):
+    """A FixedLenFeature ([example] + shape; a missing one takes `default`, or is an error where the default is
+    empty) or, with an unknown first dimension, a FixedLenSequenceFeature padded with `default` to the longest."""
+    rows, sequence = [], shape[:1] == [None]
+    inner = tuple(shape[1:]) if sequence else tuple(shape)
+    size = int(np.prod(inner)) if inner else 1
+    for index, example in enumerate(examples):
+        feature = example.features.feature.get(key)
+        values = _values(feature, dtype, key) if feature is not None else []
+        if sequence:
+            rows.append(np.asarray(values, np.dtype(dtype)).reshape((-1,) + inner))
+        elif not values:
+            if np.size(default) == 0:
+                raise InvalidArgumentError(f"Name: <unknown>, Feature: {key} (data type: {dtype.name}) is required "
+                                           "but could not be found.")
+            rows.append(np.broadcast_to(np.asarray(default, np.dtype(dtype)), inner))
+        elif len(values) != size:
+            raise InvalidArgumentError(f"Name: <unknown>, Key: {key}, Index: {index}. Number of {dtype.name} values "
+                                       f"!= expected. values size: {len(values)} but output shape: {list(inner)}")
+        else:
+            rows.append(np.asarray(values, np.dtype(dtype)).reshape(inner))
+    if sequence:
+        longest = max((len(r) for r in rows), default=0)
+        padded = np.full((len(rows), longest) + inner, np.asarray(default).reshape(()), dtype=np.dtype(dtype))
+        for i, row in enumerate(rows):
+            padded[i, :len(row)] = row
+        return padded
+    return np.stack(rows) if rows else np.zeros((0,) + inner, np.dtype(dtype))
+
+
+def _var_len(examples, key, dtype, batch_rank):
+    """A VarLenFeature's SparseTensor parts (indices, values, dense_shape): each example's values in a row of
+    their own (a batch's [example, j]; one example's [j]), the dense width the longest row's, as TF1 parses it."""
+    rows = []
+    for example in examples:
+        feature = example.features.feature.get(key)
+        rows.append(_values(feature, dtype, key) if feature is not None else [])
+    width = max((len(r) for r in rows), default=0)
+    columns = [np.arange(len(r), dtype=np.int64) for r in rows]
+    within = np.concatenate(columns) if columns else np.zeros(0, np.int64)
+    if batch_rank:
+        which = np.repeat(np.arange(len(rows), dtype=np.int64), [len(r) for r in rows])
+        indices, dense_shape = np.stack([which, within], axis=1), np.array([len(rows), width], np.int64)
+    else:
+        indices, dense_shape = within[:, None], np.array([width], np.int64)
+    flat = [v for r in rows for v in r]
+    values = np.array(flat, dtype=object) if dtype == dtypes.string else np.array(flat, np.dtype(dtype))
+    return indices.reshape(-1, batch_rank + 1), values.reshape(-1), dense_shape
+
+
+def _infer_parse_example(serialized, names, sparse_keys, dense_keys, ragged_keys, *dense_defaults, num_sparse,
+                         sparse_types, Tdense, dense_shapes, **ragged):  # noqa: N803 - TF's attr names
+    lead = tuple(serialized.shape) if serialized.shape.ndims is not None else None
+    rank = 1 + (len(lead) if lead is not None else 1)
+    dense = [(None if lead is None else lead + tuple(TensorShape(shape).as_list()), dtype)
+             for dtype, shape in zip(Tdense, dense_shapes)]
+    return ([((None, rank), dtypes.int64)] * num_sparse + [((None,), dtype) for dtype in sparse_types]
+            + [((rank,), dtypes.int64)] * num_sparse + dense)
 
 
 register("DecodeRaw", kernel=on_host(_decode_raw), infer=lambda x, **attrs: [(None, attrs["out_type"])])
 register("DecodeCSV", kernel=on_host(_decode_csv), infer=lambda *t, **attrs: [(t[0].shape, d) for d in attrs["types"]])
-register("ParseExampleV2", kernel=on_host(_parse_example), infer=lambda s, **attrs: [])
+register("ParseExampleV2", kernel=on_host(_parse_example), infer=_infer_parse_example)
 
 
 def _check_features(features):
     for key, spec in features.items():
-        if isinstance(spec, VarLenFeature):
-            raise NotImplementedError(f"VarLenFeature {key!r} parses into a tf.SparseTensor, which ringflow lacks: "
-                                      "use FixedLenFeature with a default_value, or "
-                                      "FixedLenSequenceFeature(..., allow_missing=True) for a padded dense tensor")
-        if not isinstance(spec, (FixedLenFeature, FixedLenSequenceFeature)):
-            raise ValueError(f"Unsupported feature spec for {key!r}: {spec!r} (use FixedLenFeature or "
-                             "FixedLenSequenceFeature)")
+        if not isinstance(spec, (FixedLenFeature, FixedLenSequenceFeature, VarLenFeature)):
+            raise ValueError(f"Unsupported feature spec for {key!r}: {spec!r} (use FixedLenFeature, "
+                             "FixedLenSequenceFeature or VarLenFeature)")
+        if isinstance(spec, FixedLenSequenceFeature) and not spec.allow_missing:
+            raise ValueError(f"Unsupported: FixedLenSequenceFeature requires allow_missing to be True (feature "
+                             f"{key!r}).")
         if dtypes.as_dtype(spec.dtype) not in _KINDS:
             raise ValueError(f"Feature {key!r} has dtype {dtypes.as_dtype(spec.dtype).name}: a tf.train.Example "
                              "holds only float32, int64 and string")
@@ -179,18 +214,36 @@ def _check_features(features):
 def _parse(serialized, features, name, batch):
     _check_features(features)
     serialized = convert_to_tensor(serialized, dtype=dtypes.string)
-    keys = sorted(features)
-    specs = tuple((k, features[k]) for k in keys)
-    lead = tuple(serialized.shape) if serialized.shape.ndims is not None else None
-    outs = []
-    for _, spec in specs:
-        shape = tuple(TensorShape(spec.shape))
-        seq = (None,) if isinstance(spec, FixedLenSequenceFeature) else ()
-        outs.append((None if lead is None else lead + seq + shape, dtypes.as_dtype(spec.dtype)))
-    op = get_default_graph().create_op("ParseExampleV2", [serialized], outs, name=name or
-                                       ("ParseExample/ParseExampleV2" if batch else "ParseSingleExample"),
-                                       attrs={"specs": specs})
-    return dict(zip(keys, op.outputs))
+    sparse = sorted(k for k, spec in features.items() if isinstance(spec, VarLenFeature))
+    dense = sorted(k for k in features if k not in sparse)
+    name = name or ("ParseExample/ParseExampleV2" if batch else "ParseSingleExample")
+    graph = get_default_graph()
+    inputs = [serialized] + [constant(np.array(keys, dtype=object), dtypes.string, name=f"{name}/{what}")
+                             for what, keys in (("names", []), ("sparse_keys", sparse), ("dense_keys", dense),
+                                                ("ragged_keys", []))]
+    shapes, types = [], []
+    for key in dense:
+        spec = features[key]
+        dtype, shape = dtypes.as_dtype(spec.dtype), TensorShape(spec.shape).as_list()
+        if isinstance(spec, FixedLenSequenceFeature):
+            fill = spec.default_value if spec.default_value is not None else (b"" if dtype == dtypes.string else 0)
+            default, shape = np.asarray(fill, dtype=object if dtype == dtypes.string else None), [None] + shape
+        elif spec.default_value is None:
+            default = np.zeros(0, object if dtype == dtypes.string else np.dtype(dtype))
+        else:
+            default = np.broadcast_to(np.asarray(spec.default_value), shape)
+        inputs.append(constant(default, dtype, name=f"{name}/key_{key}"))
+        shapes.append(TensorShape(shape))
+        types.append(dtype)
+    attrs = {"num_sparse": len(sparse), "sparse_types": tuple(dtypes.as_dtype(features[k].dtype) for k in sparse),
+             "Tdense": tuple(types), "dense_shapes": tuple(shapes), "ragged_value_types": (),
+             "ragged_split_types": ()}
+    op = graph.create_op("ParseExampleV2", inputs, _infer_parse_example(*inputs, **attrs), name=name, attrs=attrs)
+    n = len(sparse)
+    parsed = {key: SparseTensor(op.outputs[i], op.outputs[n + i], op.outputs[2 * n + i])
+              for i, key in enumerate(sparse)}
+    parsed.update(zip(dense, op.outputs[3 * n:]))
+    return parsed
 
 
 def parse_example(serialized, features, name=None, example_names=None):

@@ -21,7 +21,7 @@ from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.dtypes import as_dtype
 from ..ops.variables import Variable, imported_variable
-from .tf_node_defs import ADDED, from_tf_form, strided_slice_key, to_tf_form
+from .tf_node_defs import ADDED, from_tf_form, from_tf_inputs, strided_slice_key, to_tf_form
 from ..platform import tf_logging as logging
 from ..platform.version import GIT_VERSION, TF_API_VERSION
 
@@ -199,6 +199,8 @@ def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, import_sco
                     raise NotImplementedError(f"import_meta_graph: StridedSlice {node.name!r} takes its positions "
                                               "from tensors that are not constants, which ringflow cannot rebuild")
                 data, attrs = data[:1], {"key": key}
+            else:
+                data, attrs = from_tf_inputs(node, data, attrs, constants)
             inputs = [graph.get_operation_by_name(scoped(op)).outputs[k] for op, k in map(_split, data)]
             controls = [graph.get_operation_by_name(scoped(i[1:])) for i in node.input if i.startswith("^")]
             op_type = ALIASES.get(node.op, node.op)

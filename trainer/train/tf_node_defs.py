@@ -204,3 +204,64 @@ def strided_slice_key(node, constants):
             key.append(slice(None if mask("begin") & bit else int(b), None if mask("end") & bit else int(e),
                              int(s)))
     return tuple(key)
+
+
+def _const_input(position, attr, what):
+    """TF's input at `position` (a Const) as ringflow's attr `attr`: an int for a scalar, a tuple for a vector."""
+    def rule(node, data, attrs, constants):
+        name = data[position].partition(":")[0]
+        if name not in constants:
+            raise NotImplementedError(f"import: {node.op} {node.name!r} takes its {what} from {data[position]!r}, "
+                                      "which is not a constant; ringflow's op needs it while the graph is built")
+        value = np.asarray(constants[name])
+        attrs[attr] = int(value) if value.ndim == 0 else tuple(int(v) for v in value.ravel())
+        return data[:position] + data[position + 1:], attrs
+    return rule
+
+
+def _tf_reduction(node, data, attrs, constants):
+    data, attrs = _const_input(1, "axis", "reduction indices")(node, data, attrs, constants)
+    attrs["keepdims"] = bool(attrs.pop("keep_dims", False))
+    return data, attrs
+
+
+def _tf_tensor_input(attr):
+    """An input ringflow's op also takes as a tensor when its attr is None (Reshape's shape, Tile's multiples)."""
+    def rule(node, data, attrs, constants):
+        attrs[attr] = None
+        return data, attrs
+    return rule
+
+
+def _tf_cast(node, data, attrs, constants):
+    attrs["dtype"] = attrs.pop("DstT")
+    return data, attrs
+
+
+def _tf_squeeze(node, data, attrs, constants):
+    axis = attrs.pop("squeeze_dims", None)
+    attrs["axis"] = tuple(axis) if axis else None
+    return data, attrs
+
+
+FROM_TF = {  # op type: (the attr ringflow's op holds and TF's lacks, the rule giving it)
+    "Cast": ("dtype", _tf_cast), "Reshape": ("shape", _tf_tensor_input("shape")),
+    "Tile": ("multiples", _tf_tensor_input("multiples")), "Squeeze": ("axis", _tf_squeeze),
+    **{op: ("keepdims", _tf_reduction) for op in ("Sum", "Mean", "Max", "Min", "Prod", "Any", "All")},
+    "ConcatV2": ("axis", lambda node, data, attrs, constants: _const_input(len(data) - 1, "axis", "axis")(
+        node, data, attrs, constants)),
+    "GatherV2": ("axis", _const_input(2, "axis", "axis")), "ArgMax": ("axis", _const_input(1, "axis", "dimension")),
+    "ArgMin": ("axis", _const_input(1, "axis", "dimension")),
+    "ExpandDims": ("axis", _const_input(1, "axis", "dimension")),
+    "Transpose": ("axes", _const_input(1, "axes", "permutation")),
+}
+
+
+def from_tf_inputs(node, data, attrs, constants):
+    """(data inputs, attrs) of a node in TF's form, as ringflow's op takes them where the two differ (the inverse
+    of TO_TF: Const inputs become attrs, TF's attr names ringflow's). A node already in ringflow's form (it has
+    the attr) is left as it is: ringflow writes some ops in its own form, and TF's tools never read those back."""
+    held, rule = FROM_TF.get(node.op, (None, None))
+    if rule is None or held in attrs:
+        return data, attrs
+    return rule(node, list(data), dict(attrs), constants)

@@ -40,9 +40,37 @@ def test_parse_single_example_fills_defaults_and_names_what_is_missing():
             sess.run(tg.parse_single_example(serialized, {"pixels": tg.FixedLenFeature([3], tg.float32)}))
 
 
-def test_sparse_features_say_what_to_use_instead():
+def test_var_len_features_parse_into_sparse_tensors_as_tf1_does():
+    # the values TF 1.15's parse_example gives for these records (recorded once from TensorFlow)
+    records = [_example(w=[b"a", b"bc"], n=[1, 2, 3]), _example(n=[4]), _example(w=[b"z"], n=[5, 6], y=[1.5])]
+    with tg.Graph().as_default(), tg.Session() as sess:
+        parsed = tg.parse_example(tg.constant(records), {
+            "w": tg.VarLenFeature(tg.string), "n": tg.VarLenFeature(tg.int64),
+            "y": tg.FixedLenFeature([], tg.float32, default_value=0.0)})
+        n = parsed["n"]
+        assert isinstance(n, tg.SparseTensor)
+        assert (n.indices.shape.as_list(), n.values.shape.as_list(), n.dense_shape.shape.as_list(),
+                n.shape.as_list()) == ([None, 2], [None], [2], [None, None])
+        values = sess.run(parsed)
+        assert values["n"].indices.tolist() == [[0, 0], [0, 1], [0, 2], [1, 0], [2, 0], [2, 1]]
+        assert values["n"].values.tolist() == [1, 2, 3, 4, 5, 6] and values["n"].dense_shape.tolist() == [3, 3]
+        assert values["w"].indices.tolist() == [[0, 0], [0, 1], [2, 0]]
+        assert values["w"].values.tolist() == [b"a", b"bc", b"z"] and values["w"].dense_shape.tolist() == [3, 2]
+        assert values["y"].tolist() == [0.0, 0.0, 1.5]
+        assert sess.run(tg.sparse_tensor_to_dense(n)).tolist() == [[1, 2, 3], [4, 0, 0], [5, 6, 0]]
+        one = sess.run(tg.parse_single_example(records[1], {"w": tg.VarLenFeature(tg.string),
+                                                           "n": tg.VarLenFeature(tg.int64)}))
+        assert (one["n"].indices.tolist(), one["n"].values.tolist(), one["n"].dense_shape.tolist()) == (
+            [[0]], [4], [1])
+        assert (one["w"].indices.shape, one["w"].values.tolist(), one["w"].dense_shape.tolist()) == ((0, 1), [], [0])
+        batch = tg.placeholder(tg.string, [None])
+        empty = sess.run(tg.parse_example(batch, {"n": tg.VarLenFeature(tg.int64)}), {batch: records[:0]})["n"]
+        assert (empty.indices.shape, empty.dense_shape.tolist()) == ((0, 2), [0, 0])
+        with pytest.raises(tg.errors.InvalidArgumentError, match="data types don't match"):
+            sess.run(tg.parse_example(tg.constant(records), {"n": tg.VarLenFeature(tg.float32)}))
+
+
+def test_unsupported_feature_specs_are_named():
     with tg.Graph().as_default():
-        with pytest.raises(NotImplementedError, match="SparseTensor.*FixedLenSequenceFeature"):
-            tg.parse_example(tg.constant([_example(a=[1])]), {"a": tg.VarLenFeature(tg.int64)})
         with pytest.raises(ValueError, match="only float32, int64 and string"):
             tg.parse_example(tg.constant([_example(a=[1])]), {"a": tg.FixedLenFeature([], tg.int32)})

@@ -5,22 +5,24 @@ import collections
 
 from ...framework.tensor import Tensor
 from ...framework.tensor_shape import TensorShape
+from ...framework import dtypes
 from ...ops.core_ops import placeholder
-from ...saved_model import signature_constants
+from ...ops.parsing_ops import parse_example
+from ...ops.sparse_tensor import SparseTensor
 
 SINGLE_FEATURE_DEFAULT_NAME = "feature"
 SINGLE_RECEIVER_DEFAULT_NAME = "input"
 
 
 def _tensor_dict(value, default_name, what):
-    value = {default_name: value} if isinstance(value, Tensor) else value
+    value = {default_name: value} if isinstance(value, (Tensor, SparseTensor)) else value
     if not isinstance(value, dict) or not value:
         raise ValueError(f"{what} must be a Tensor or a non-empty dict of Tensors; got {value!r}")
     for name, tensor in value.items():
         if not isinstance(name, str):
             raise ValueError(f"{what} keys must be strings: {name!r}.")
-        if not isinstance(tensor, Tensor):
-            raise ValueError(f"{what} {name!r} must be a Tensor; got {tensor!r}")
+        if not isinstance(tensor, (Tensor, SparseTensor)):
+            raise ValueError(f"{what} {name!r} must be a Tensor or SparseTensor; got {tensor!r}")
     return value
 
 
@@ -64,8 +66,11 @@ def build_raw_serving_input_receiver_fn(features, default_batch_size=None):
 
 
 def build_parsing_serving_input_receiver_fn(feature_spec, default_batch_size=None):
-    """TF1's receiver of serialized tf.Examples parsed by feature_spec: ringflow has no tf.io.parse_example."""
-    raise NotImplementedError(
-        "build_parsing_serving_input_receiver_fn needs tf.io.parse_example (tf.Example protos parsed in the "
-        "graph), which ringflow lacks: export with build_raw_serving_input_receiver_fn({name: placeholder}) "
-        f"instead, whose SavedModel serves the {signature_constants.PREDICT_METHOD_NAME!r} signatures")
+    """A serving_input_receiver_fn reading a batch of serialized tf.Examples (the string placeholder
+    "input_example_tensor", receiver "examples", which Classify and Regress read) parsed by `feature_spec`
+    ({name: FixedLenFeature | FixedLenSequenceFeature | VarLenFeature}, e.g. make_parse_example_spec's) into the
+    features model_fn reads."""
+    def serving_input_receiver_fn():
+        examples = placeholder(dtypes.string, [default_batch_size], name="input_example_tensor")
+        return ServingInputReceiver(parse_example(examples, feature_spec), {"examples": examples})
+    return serving_input_receiver_fn

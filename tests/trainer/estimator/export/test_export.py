@@ -106,6 +106,35 @@ def test_classify_and_regress_signatures_read_one_string_tensor_of_examples():
         assert PredictOutput(scores).as_signature_def({"x": floats}).outputs["output"].name == scores.name
 
 
-def test_the_parsing_receiver_needs_parse_example_and_says_so():
-    with pytest.raises(NotImplementedError, match="parse_example.*build_raw_serving_input_receiver_fn"):
-        build_parsing_serving_input_receiver_fn({"x": None})
+def _examples(x):
+    return np.array([tf.train.Example(features=tf.train.Features(feature={
+        "x": tf.train.Feature(float_list=tf.train.FloatList(value=row))})).SerializeToString() for row in x], object)
+
+
+def test_a_parsing_receiver_serves_classify_and_predict_from_serialized_examples(tmp_path):
+    est = classifier(tmp_path)
+    spec = {"x": tf.FixedLenFeature([2], tf.float32)}
+    export_dir = est.export_saved_model(str(tmp_path / "export"),
+                                        build_parsing_serving_input_receiver_fn(spec)).decode()
+    expected = np.stack([p["probabilities"] for p in est.predict(
+        tf.estimator.inputs.numpy_input_fn({"x": X[:5]}, shuffle=False))])
+    with tf.Graph().as_default(), tf.Session() as sess:
+        meta = tf.saved_model.loader.load(sess, ["serve"], export_dir)
+        assert sorted(meta.signature_def) == ["classification", "predict", "serving_default"]
+        classify = meta.signature_def["classification"]
+        assert classify.method_name == "tensorflow/serving/classify"
+        assert classify.inputs["inputs"].name == "input_example_tensor:0"
+        scores = sess.run(classify.outputs["scores"].name, {classify.inputs["inputs"].name: _examples(X[:5])})
+        predict = meta.signature_def["predict"]
+        probabilities = sess.run(predict.outputs["probabilities"].name,
+                                 {predict.inputs["examples"].name: _examples(X[:5])})
+    np.testing.assert_allclose(scores, expected, rtol=1e-6)
+    np.testing.assert_allclose(probabilities, expected, rtol=1e-6)
+
+
+def test_a_parsing_receiver_gives_var_len_features_as_sparse_tensors():
+    with tf.Graph().as_default():
+        receiver = build_parsing_serving_input_receiver_fn({"ids": tf.VarLenFeature(tf.int64)}, 8)()
+        assert isinstance(receiver.features["ids"], tf.SparseTensor)
+        assert list(receiver.receiver_tensors) == ["examples"]
+        assert receiver.receiver_tensors["examples"].shape.as_list() == [8]
