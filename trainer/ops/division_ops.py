@@ -1,9 +1,11 @@
 """TF1's other divisions: tf.div (Python 2's /), realdiv, truncatediv and truncatemod (C's / and %, toward zero),
 floor_div, div_no_nan (0 where the divisor is 0) and scalar_mul."""
+import numpy as np
+
 from ..framework.graph_wrappers import name_scope
 from .core_ops import convert_to_tensor
 from .cwise_ops import floordiv, integer_checked
-from .math_ops import binary_builder, binary_operands, divide, equal, ones_like, where, zeros_like
+from .math_ops import binary_builder, binary_operands, divide, ones_like, unbroadcast
 from ..framework.registry import apply_op, get_array_module, register
 
 
@@ -46,13 +48,28 @@ def realdiv(x, y, name=None):
     return apply_op("RealDiv", [x, y], name=name or "RealDiv")
 
 
+def _div_no_nan(x, y):
+    xp = get_array_module(x)
+    zero = y == 0
+    quotient = xp.true_divide(x, xp.where(zero, xp.ones((), y.dtype), y))
+    return xp.where(zero, xp.zeros((), quotient.dtype), quotient)
+
+
+def _div_no_nan_grad(op, g):
+    x, y = op.inputs
+    return [unbroadcast(div_no_nan(g, y), x), unbroadcast(g * div_no_nan(div_no_nan(-x, y), y), y)]
+
+
+register("DivNoNan", _div_no_nan, grad=_div_no_nan_grad, fresh=True)
+
+
 def div_no_nan(x, y, name=None):
     """x / y, and 0 where y is 0 (with gradients 0 there too, as TF1's DivNoNan)."""
-    with name_scope(name or "div_no_nan") as scope:
-        x, y = binary_operands("DivNoNan", x, y)
-        zero = equal(y, zeros_like(y))
-        quotient = x / where(zero, ones_like(y), y)
-        return where(zero, zeros_like(quotient), quotient, name=scope)
+    x, y = binary_operands("DivNoNan", x, y)
+    if x.dtype.kind in "iu":  # TF divides integers in floating point, as truediv does
+        target = np.float32 if x.dtype.itemsize <= 2 else np.float64
+        x, y = apply_op("Cast", [x], dtype=target), apply_op("Cast", [y], dtype=target)
+    return apply_op("DivNoNan", [x, y], name=name or "div_no_nan")
 
 
 def scalar_mul(scalar, x, name=None):

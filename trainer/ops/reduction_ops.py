@@ -2,12 +2,14 @@
 import numpy as np
 
 from ..framework import dtypes
+from ..framework.tensor import Tensor
 from ..framework.graph_wrappers import name_scope
 from .array_ops import cast
 from .core_ops import convert_to_tensor
 from .cwise_ops import is_finite, stop_gradient
 from .math_ops import add, check_input_kind, equal, exp, log, not_equal, where, zeros_like
 from ..framework.registry import apply_op, get_array_module, register
+from ..platform.errors import InvalidArgumentError
 from .scan_ops import cumsum
 from .tensor_util import argument_lookup, constant_value, static_shape
 
@@ -24,8 +26,13 @@ def _axes(axis, rank):
     return tuple(sorted(int(a) % rank for a in axes))
 
 
-def _reduce_infer(x, axis, keepdims):
+def _reduce_infer(x, *axis_input, axis, keepdims):
     shape = static_shape(x)
+    if axis_input:  # the axes come at run time (TF's own gradient graphs compute them): only the rank may be known
+        known = constant_value(axis_input[0])
+        if known is None:
+            return [(None if shape is None or not keepdims else (None,) * len(shape), x.dtype)]
+        axis = known.tolist()
     if shape is None:
         return [((), x.dtype) if axis is None and not keepdims else (None, x.dtype)]
     axes = _axes(axis, len(shape))
@@ -38,9 +45,11 @@ def _keep_shape(shape, axis):
     return tuple(1 if i in axes else d for i, d in enumerate(shape))
 
 
-def _reduce_grad_forward(g, x, axis, mean):
+def _reduce_grad_forward(g, x, *axis_input, axis, mean):
     """Broadcast the reduced gradient back over x's shape, scaled by 1/count for a mean."""
     xp = get_array_module(x)
+    if axis_input:
+        axis = _run_axes(axis_input[0], x.ndim)
     if mean:
         g = xp.true_divide(g, x.size // max(g.size, 1) or 1)
     if x.size <= 4096:  # filling a small array beats the Python overhead of a broadcast view
@@ -54,21 +63,35 @@ def _reduce_grad_forward(g, x, axis, mean):
 
 def _reduce_grad_grad(op, gg):
     reducer = reduce_mean if op.attrs["mean"] else reduce_sum
-    total = reducer(gg, axis=op.attrs["axis"], keepdims=True)
-    return [apply_op("ReshapeLike", [total, op.inputs[0]], name="Reshape"), None]
+    total = reducer(gg, axis=op.inputs[2] if len(op.inputs) == 3 else op.attrs["axis"], keepdims=True)
+    return [apply_op("ReshapeLike", [total, op.inputs[0]], name="Reshape")] + [None] * (len(op.inputs) - 1)
 
 
-register("ReduceGrad", _reduce_grad_forward, view=True, infer=lambda g, x, axis, mean: [(x.shape, g.dtype)],
+register("ReduceGrad", _reduce_grad_forward, view=True, infer=lambda g, x, *a, axis, mean: [(x.shape, g.dtype)],
          grad=_reduce_grad_grad)
 
 
 def reduce_grad(g, x, axis, mean=False):
+    """g broadcast back over x; `axis` the reduction's axes (None: all), or a Tensor of them the run computes."""
+    if isinstance(axis, Tensor):
+        return apply_op("ReduceGrad", [g, x, axis], name="ReduceGrad", axis=None, mean=mean)
     return apply_op("ReduceGrad", [g, x], name="ReduceGrad", axis=axis, mean=mean)
+
+
+def _run_axes(axis, rank):
+    """A run-time axis tensor's value as numpy's axis tuple (an empty list reduces nothing, as in TF)."""
+    axes = [int(a) for a in np.ravel(axis.get() if hasattr(axis, "get") else axis)]
+    for a in axes:
+        if not -rank <= a < rank:
+            raise InvalidArgumentError(f"Invalid reduction dimension ({a} for input with {rank} dimension(s))")
+    return tuple(a % rank for a in axes)
 
 
 def _reduce_kernel(fn):
     def make(op, session):
         axis, keepdims = op.attrs["axis"], op.attrs["keepdims"]
+        if len(op.inputs) == 2:
+            return lambda x, a: fn(x, axis=_run_axes(a, x.ndim), keepdims=keepdims)
         if axis is None and not keepdims:
             return fn
         return lambda x: fn(x, axis=axis, keepdims=keepdims)
@@ -88,13 +111,22 @@ def _mean(x, axis=None, keepdims=False):
     return np.true_divide(total, count, dtype=x.dtype)
 
 
+def _axis_of(op):
+    """The reduction's axes: its attr, or the Tensor of them the run computes."""
+    return op.inputs[1] if len(op.inputs) == 2 else op.attrs["axis"]
+
+
+def _reduction_grads(op, grad_x):
+    return [grad_x] + [None] * (len(op.inputs) - 1)
+
+
 def _extreme_grad(op, g):
     """reduce_max/reduce_min: the gradient goes to the elements equal to the result, split between ties."""
-    x, axis = op.inputs[0], op.attrs["axis"]
+    x, axis = op.inputs[0], _axis_of(op)
     y = reduce_grad(op.outputs[0], x, axis)
     mask = apply_op("Cast", [equal(x, y)], dtype=x.dtype)
     count = reduce_sum(mask, axis=axis, keepdims=True)
-    return [reduce_grad(g, x, axis) * mask / count]
+    return _reduction_grads(op, reduce_grad(g, x, axis) * mask / count)
 
 
 def _prod_others(x, axis):
@@ -115,17 +147,21 @@ register("ProdOthers", _prod_others, infer=lambda x, axis: [(x.shape, x.dtype)],
 
 def _prod_grad(op, g):
     x, axis = op.inputs[0], op.attrs["axis"]
+    if len(op.inputs) == 2:
+        raise NotImplementedError(f"ringflow has no gradient for Prod {op.name!r}, whose axes are computed while the "
+                                  "graph runs: give the axes as Python ints or a constant")
     return [reduce_grad(g, x, axis) * apply_op("ProdOthers", [x], axis=axis)]
 
 
 def _no_grad(op, g):
-    return [None]
+    return [None] * len(op.inputs)
 
 
 register("Sum", kernel=_reduce_kernel(_same_dtype(np.sum)), infer=_reduce_infer,
-         grad=lambda op, g: [reduce_grad(g, op.inputs[0], op.attrs["axis"])], fresh=True)
+         grad=lambda op, g: _reduction_grads(op, reduce_grad(g, op.inputs[0], _axis_of(op))), fresh=True)
 register("Mean", kernel=_reduce_kernel(_mean), infer=_reduce_infer,
-         grad=lambda op, g: [reduce_grad(g, op.inputs[0], op.attrs["axis"], mean=True)], fresh=True)
+         grad=lambda op, g: _reduction_grads(op, reduce_grad(g, op.inputs[0], _axis_of(op), mean=True)),
+         fresh=True)
 register("Max", kernel=_reduce_kernel(np.max), infer=_reduce_infer, grad=_extreme_grad, fresh=True)
 register("Min", kernel=_reduce_kernel(np.min), infer=_reduce_infer, grad=_extreme_grad, fresh=True)
 register("Prod", kernel=_reduce_kernel(_same_dtype(np.prod)), infer=_reduce_infer, grad=_prod_grad, fresh=True)
@@ -155,6 +191,10 @@ def _reduction(op_type, public_name, doc, needs_bool=False):
         if needs_bool and x.dtype != np.bool_:
             raise TypeError(f"{public_name} needs a bool tensor, got {x.name!r} of dtype {x.dtype.name}")
         check_input_kind(op_type, x)
+        given = argument_lookup("axis", axis, "reduction_indices", reduction_indices)
+        if isinstance(given, Tensor) and constant_value(given) is None:  # axes the run computes: no gradient
+            keep = bool(argument_lookup("keepdims", keepdims, "keep_dims", keep_dims))
+            return apply_op(op_type, [x, given], name=name or op_type, axis=None, keepdims=keep)
         axes, keepdims = reduction_args(x, axis, keepdims, reduction_indices, keep_dims)
         return apply_op(op_type, [x], name=name or op_type, axis=axes, keepdims=keepdims)
     build.__name__ = build.__qualname__ = public_name

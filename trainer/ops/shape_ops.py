@@ -1,4 +1,5 @@
-"""Ops on a tensor's dimensions: squeeze, expand_dims, size and rank.
+"""Ops on a tensor's dimensions: squeeze, expand_dims, size and rank, and BroadcastGradientArgs (which axes a
+broadcast operand's gradient sums over, as TF's own gradient graphs compute it).
 
 stack/unstack/split (stack_ops.py), tile/pad (pad_ops.py) and fill/range (fill_ops.py) used to live here
 and are still importable from here.
@@ -8,7 +9,8 @@ import numpy as np
 from ..framework import dtypes
 from .array_ops import reshape_like
 from .core_ops import convert_to_tensor
-from ..framework.registry import apply_op, register
+from ..framework.registry import apply_op, host_kernel, register
+from ..platform.errors import InvalidArgumentError
 from .tensor_util import argument_lookup, normalize_axis, static_int, static_shape
 
 
@@ -78,3 +80,27 @@ def size(input, name=None, out_type=dtypes.int32):  # noqa: A002 - TF1's name
 def rank(input, name=None):  # noqa: A002 - TF1's name
     """The number of dimensions of `input`, as an int32 scalar."""
     return apply_op("Rank", [convert_to_tensor(input)], name=name or "Rank")
+
+
+def _broadcast_gradient_args(s0, s1):
+    """The axes of the broadcast shape that each operand's gradient sums over (TF's BCast): where the operand's
+    dimension (left-padded with 1s) is 1; identical shapes need none."""
+    x, y = [int(d) for d in np.ravel(s0)], [int(d) for d in np.ravel(s1)]
+    out_dtype = np.result_type(s0)
+    if x == y:
+        return np.zeros(0, out_dtype), np.zeros(0, out_dtype)
+    rank = max(len(x), len(y))
+    x, y = [1] * (rank - len(x)) + x, [1] * (rank - len(y)) + y
+    r0, r1 = [], []
+    for i, (a, b) in enumerate(zip(x, y)):
+        if a != b and 1 not in (a, b):
+            raise InvalidArgumentError(f"Incompatible shapes: {np.ravel(s0).tolist()} vs. {np.ravel(s1).tolist()}")
+        if a == 1:
+            r0.append(i)
+        if b == 1:
+            r1.append(i)
+    return np.array(r0, out_dtype), np.array(r1, out_dtype)
+
+
+register("BroadcastGradientArgs", kernel=host_kernel(_broadcast_gradient_args), fresh=True,
+         infer=lambda s0, s1: [((None,), s0.dtype), ((None,), s0.dtype)])

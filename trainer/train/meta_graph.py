@@ -21,7 +21,7 @@ from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.dtypes import as_dtype
 from ..ops.variables import Variable, imported_variable
-from .tf_node_defs import ADDED, from_tf_form, from_tf_inputs, strided_slice_key, to_tf_form
+from .tf_node_defs import ADDED, ORIGINAL, from_tf_form, from_tf_inputs, strided_slice_key, to_tf_form
 from ..platform import tf_logging as logging
 from ..platform.version import GIT_VERSION, TF_API_VERSION
 
@@ -31,7 +31,18 @@ UNWRITTEN = "_ringflow_unwritten_attrs"  # names the attrs export could not writ
 SUB_GRAPHS = ("bodies", "control_flow")
 NONE = "_ringflow_none_attrs"  # attrs that are None (an AttrValue has no None), which kernels read all the same
 _SHAPES = "_output_shapes"
-ALIASES = {"AddV2": "Add"}  # TF2's name for the op TF 1.15 graphs also call AddV2; ringflow's is TF1's older Add
+ALIASES = {
+    "AddV2": "Add",  # TF2's name for the op TF 1.15 graphs also call AddV2; ringflow's is TF1's older Add
+    # A resource variable (tf.keras' weights, get_variable(use_resource=True), TF 2's canned estimators) is read,
+    # assigned and updated through its handle; ringflow rebuilds it as a variable of its own and these as the
+    # reference variable's ops, which compute the same values (the handle's ops have no outputs TF programs fetch).
+    "VarHandleOp": "VariableV2", "ReadVariableOp": "Identity", "AssignVariableOp": "Assign",
+    "AssignAddVariableOp": "AssignAdd", "AssignSubVariableOp": "AssignSub", "VarIsInitializedOp": "IsVariableInitialized",
+    "ResourceGather": "GatherV2",
+    **{f"Resource{op}": op for op in ("ApplyGradientDescent", "ApplyMomentum", "ApplyAdam", "ApplyAdagrad",
+                                      "ApplyRMSProp", "ApplyCenteredRMSProp", "ApplyAdadelta", "ApplyFtrlV2",
+                                      "ApplyProximalGradientDescent")},
+}
 
 
 def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, clear_devices=False,
@@ -96,7 +107,9 @@ def _split(name):
 
 def _attrs(node):
     # "T" is what node_def adds for TF's tools (ringflow ops have none); "_"-attrs are annotations, not inputs.
-    attrs = {key: attr_python(value) for key, value in node.attr.items() if key != "T" and not key.startswith("_")}
+    # use_locking: TF's update ops may take a lock, ringflow's updates run one at a time.
+    attrs = {key: attr_python(value) for key, value in node.attr.items()
+             if key not in ("T", "use_locking") and not key.startswith("_")}
     if node.op == "Const":
         attrs.pop("dtype", None)
     if NONE in node.attr:
@@ -121,6 +134,11 @@ def _accepted(op_type, attrs):
 def _outputs(node, op_type, inputs, attrs):
     """(attrs, [(shape, dtype)] per output): the registry's inference (with the attrs the op takes, for a
     graph TF wrote), or the shapes and dtype the NodeDef records (an op ringflow builds with its own specs)."""
+    forward = op_def(op_type).forward
+    if forward is not None:  # its kernel is forward(*inputs, **attrs): TF's extra attrs (AddN's N) cannot reach it
+        params = inspect.signature(forward).parameters.values()
+        if not any(p.kind is p.VAR_KEYWORD for p in params):
+            attrs = {key: value for key, value in attrs.items() if key in {p.name for p in params}}
     for tried in (attrs, _accepted(op_type, attrs)):
         try:
             return tried, op_def(op_type).infer(*inputs, **tried)
@@ -177,7 +195,9 @@ def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, import_sco
     meta = read_meta_graph_file(meta_graph_or_file) if isinstance(meta_graph_or_file, str) else meta_graph_or_file
     graph = graph or get_default_graph()
     constants = {n.name: attr_python(n.attr["value"]) for n in meta.graph_def.node if n.op == "Const"}
-    nodes = [from_tf_form(n) for n in _without_tf_saver(meta) if ADDED not in n.attr]
+    kept = [n for n in _without_tf_saver(meta) if ADDED not in n.attr]
+    ringflows = {n.name for n in kept if ORIGINAL in n.attr}  # nodes ringflow wrote in TF's form, and kept
+    nodes = [from_tf_form(n) for n in kept]
     _check_rebuildable(nodes)
 
     def scoped(name):
@@ -199,7 +219,7 @@ def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, import_sco
                     raise NotImplementedError(f"import_meta_graph: StridedSlice {node.name!r} takes its positions "
                                               "from tensors that are not constants, which ringflow cannot rebuild")
                 data, attrs = data[:1], {"key": key}
-            else:
+            elif node.name not in ringflows:
                 data, attrs = from_tf_inputs(node, data, attrs, constants)
             inputs = [graph.get_operation_by_name(scoped(op)).outputs[k] for op, k in map(_split, data)]
             controls = [graph.get_operation_by_name(scoped(i[1:])) for i in node.input if i.startswith("^")]

@@ -144,6 +144,12 @@ def _strided_slice(node, op, nodes):
     return None  # no ORIGINAL: import reads the TF form
 
 
+def _swap_inputs(node, op, nodes):
+    """TF's TanhGrad and SigmoidGrad take (y, dy); ringflow's take (dy, y)."""
+    node.input[0], node.input[1] = node.input[1], node.input[0]
+    return True
+
+
 TO_TF = {
     "ConcatV2": _concat, "Pack": _pack, "GatherV2": _gather, "Cast": _cast, "Sum": _reduction,
     "Mean": _reduction, "Max": _reduction, "Min": _reduction, "Prod": _reduction,
@@ -152,6 +158,7 @@ TO_TF = {
     "Tile": _attr_input("multiples", "multiples", "Tmultiples"), "ScalarSummary": _summary("tags"),
     "HistogramSummary": _summary("tag"), "RandomUniform": _random_uniform, "StridedSlice": _strided_slice,
     "FusedBatchNormV3": _fused_batch_norm, "FusedBatchNormGradV3": _fused_batch_norm,
+    "TanhGrad": _swap_inputs, "SigmoidGrad": _swap_inputs,
 }
 
 
@@ -220,7 +227,11 @@ def _const_input(position, attr, what):
 
 
 def _tf_reduction(node, data, attrs, constants):
-    data, attrs = _const_input(1, "axis", "reduction indices")(node, data, attrs, constants)
+    """Constant reduction indices become the axis attr; computed ones (TF's gradient graphs) stay an input."""
+    if data[1].partition(":")[0] in constants:
+        data, attrs = _const_input(1, "axis", "reduction indices")(node, data, attrs, constants)
+    else:
+        attrs["axis"] = None
     attrs["keepdims"] = bool(attrs.pop("keep_dims", False))
     return data, attrs
 
@@ -244,6 +255,28 @@ def _tf_squeeze(node, data, attrs, constants):
     return data, attrs
 
 
+def _tf_drop(*names):
+    """Attrs of a resource-variable op that the reference variable's op it is rebuilt as does not take."""
+    def rule(node, data, attrs, constants):
+        return data, {k: v for k, v in attrs.items() if k not in names}
+    return rule
+
+
+def _tf_one_hot(node, data, attrs, constants):
+    """TF's depth, on_value and off_value are inputs, which ringflow's op also takes; its dtype is TF's T."""
+    depth = constants.get(data[1].partition(":")[0])
+    attrs = {"axis": attrs.get("axis", -1), "depth": None if depth is None else int(depth), "on_value": None,
+             "off_value": None, "dtype": as_dtype(node.attr["T"].type)}
+    return data, attrs
+
+
+def _tf_adam(node, data, attrs, constants):
+    if attrs.pop("use_nesterov", False):
+        raise NotImplementedError(f"import: {node.op} {node.name!r} uses Nesterov momentum, which ringflow's Adam "
+                                  "lacks; rebuild the graph in Python with an optimizer ringflow has")
+    return data, attrs
+
+
 FROM_TF = {  # op type: (the attr ringflow's op holds and TF's lacks, the rule giving it)
     "Cast": ("dtype", _tf_cast), "Reshape": ("shape", _tf_tensor_input("shape")),
     "Tile": ("multiples", _tf_tensor_input("multiples")), "Squeeze": ("axis", _tf_squeeze),
@@ -254,13 +287,21 @@ FROM_TF = {  # op type: (the attr ringflow's op holds and TF's lacks, the rule g
     "ArgMin": ("axis", _const_input(1, "axis", "dimension")),
     "ExpandDims": ("axis", _const_input(1, "axis", "dimension")),
     "Transpose": ("axes", _const_input(1, "axes", "permutation")),
+    "ResourceGather": ("axis", lambda node, data, attrs, constants: (
+        data, {**{k: v for k, v in attrs.items() if k not in ("dtype", "batch_dims", "validate_indices")}, "axis": 0})),
+    "ReadVariableOp": (None, _tf_drop("dtype")), "AssignVariableOp": (None, _tf_drop("dtype", "validate_shape")),
+    "AssignAddVariableOp": (None, _tf_drop("dtype")), "AssignSubVariableOp": (None, _tf_drop("dtype")),
+    "TanhGrad": (None, lambda node, data, attrs, constants: (data[::-1], attrs)),
+    "SigmoidGrad": (None, lambda node, data, attrs, constants: (data[::-1], attrs)),
+    "VarIsInitializedOp": (None, _tf_drop()), "OneHot": ("dtype", _tf_one_hot), "ApplyAdam": (None, _tf_adam), "ResourceApplyAdam": (None, _tf_adam),
 }
 
 
 def from_tf_inputs(node, data, attrs, constants):
-    """(data inputs, attrs) of a node in TF's form, as ringflow's op takes them where the two differ (the inverse
-    of TO_TF: Const inputs become attrs, TF's attr names ringflow's). A node already in ringflow's form (it has
-    the attr) is left as it is: ringflow writes some ops in its own form, and TF's tools never read those back."""
+    """(data inputs, attrs) of a node TensorFlow wrote (ringflow's own carry their ORIGINAL and never come here),
+    as ringflow's op takes them where the two differ (the inverse of TO_TF: Const inputs become attrs, TF's attr
+    names ringflow's, TF's input order). A node in ringflow's form (it has the attr: ringflow writes some ops, whose
+    TO_TF rule declined, in its own form) is left as it is."""
     held, rule = FROM_TF.get(node.op, (None, None))
     if rule is None or held in attrs:
         return data, attrs

@@ -185,3 +185,22 @@ def test_one_hot_takes_its_dtype_and_checks_on_and_off_values_as_tf(kwargs, dtyp
                 tg.one_hot([0, 1], 2, **kwargs)
         else:
             assert tg.one_hot([0, 1], 2, **kwargs).dtype == dtype
+
+
+@pytest.mark.parametrize("s0, s1, r0, r1", [  # TensorFlow's raw_ops.BroadcastGradientArgs on each pair
+    ([2, 3], [3], [], [0]), ([2, 1, 4], [3, 1], [1], [0, 2]), ([1], [1], [], []), ([5, 1], [1, 5], [1], [0]),
+    ([], [2, 2], [0, 1], []), ([4, 3], [4, 3], [], []), ([2, 1], [1], [1], [0, 1])])
+def test_broadcast_gradient_args_names_the_axes_each_operand_sums_over(s0, s1, r0, r1):
+    with tg.Graph().as_default(), tg.Session() as sess:
+        a, b = tg.constant(s0, dtype=tg.int32), tg.constant(s1, dtype=tg.int32)
+        op = tg.get_default_graph().create_op("BroadcastGradientArgs", [a, b], [((None,), tg.int32)] * 2)
+        got = sess.run(list(op.outputs))
+    assert [got[0].tolist(), got[1].tolist()] == [r0, r1] and got[0].dtype == np.int32
+
+
+def test_broadcast_gradient_args_refuses_shapes_that_do_not_broadcast():
+    with tg.Graph().as_default(), tg.Session() as sess:
+        a, b = tg.constant([2, 3]), tg.constant([4])
+        op = tg.get_default_graph().create_op("BroadcastGradientArgs", [a, b], [((None,), tg.int32)] * 2)
+        with pytest.raises(tg.errors.InvalidArgumentError, match="Incompatible shapes: \\[2, 3\\] vs. \\[4\\]"):
+            sess.run(op.outputs[0])

@@ -267,3 +267,36 @@ def test_ops_are_named_as_tf1_names_them():
                           (tg.math, ["reduce_min", "logical_xor", "in_top_k", "argmin"])]:
         for name in names:
             assert getattr(module, name).__name__ == name
+
+
+def test_reductions_over_axes_the_run_computes_match_tf():
+    # TF 1.15 takes a Tensor of axes (its own gradient graphs compute them with BroadcastGradientArgs); the values
+    # and gradients below are TensorFlow's for these feeds
+    with tg.Graph().as_default(), tg.Session() as sess:
+        x = tg.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+        axes = tg.placeholder(tg.int32, [None])
+        total, peak, mean = tg.reduce_sum(x, axes), tg.reduce_max(x, axes, keepdims=True), tg.reduce_mean(x, axes)
+        assert total.shape.ndims is None and peak.shape.as_list() == [None, None]
+        grad = tg.gradients([total, peak, mean], x)[0]
+        assert sess.run(total, {axes: [1]}).tolist() == [6.0, 15.0]
+        assert sess.run(peak, {axes: [1]}).tolist() == [[3.0], [6.0]]
+        assert sess.run(total, {axes: []}).tolist() == [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
+        assert sess.run(total, {axes: [-1, 0]}) == 21.0
+        np.testing.assert_allclose(sess.run(grad, {axes: [1]}), [[4 / 3, 4 / 3, 7 / 3]] * 2, rtol=1e-6)
+        np.testing.assert_allclose(sess.run(grad, {axes: [0, 1]}), [[7 / 6] * 3, [7 / 6, 7 / 6, 13 / 6]], rtol=1e-6)
+        with pytest.raises(tg.errors.InvalidArgumentError, match="Invalid reduction dimension \\(2 for input with 2"):
+            sess.run(total, {axes: [2]})
+        with pytest.raises(NotImplementedError, match="Prod .* computed while the graph runs"):
+            tg.gradients(tg.reduce_prod(x, axes), x)
+
+
+def test_div_no_nan_is_one_op_with_tf1s_gradients():
+    with tg.Graph().as_default(), tg.Session() as sess:
+        x, y = tg.constant([1.0, -2.0, 3.0]), tg.constant([2.0, 0.0, -4.0])
+        q = tg.div_no_nan(x, y)
+        assert q.op.type == "DivNoNan" and q.op.name == "div_no_nan"
+        gx, gy = tg.gradients(q, [x, y])
+        assert sess.run(q).tolist() == [0.5, 0.0, -0.75]
+        assert sess.run(gx).tolist() == [0.5, 0.0, -0.25]  # 1/y, 0 where y is 0
+        assert sess.run(gy).tolist() == [-0.25, 0.0, -3 / 16]  # -x/y², 0 where y is 0
+        assert tg.div_no_nan(tg.constant([3]), tg.constant([0])).dtype == tg.float64  # integers divide as floats
