@@ -8,12 +8,15 @@
         loads the files scripts/ringflow_tf_files.py wrote into DIR with TensorFlow (the checkpoint through
         tf.train.load_checkpoint, through import_meta_graph + Saver.restore and through the SaverDef's ops run by
         name, the SavedModels of simple_save and of a DNNClassifier's export_saved_model, for raw features and for
-        serialized tf.Examples, through tf.compat.v1.saved_model.loader.load), compares them with
-        DIR/expected.json and prints a verdict.
+        serialized tf.Examples, through tf.compat.v1.saved_model.loader.load; a CNN's training graph through
+        import_meta_graph + restore, trained 3 more steps), compares them with DIR/expected.json and prints a verdict.
     /work/tfvenv/bin/python scripts/record_tf_files.py tf-graphs tests/trainer/train/fixtures/tf_graphs
         writes a SavedModel whose graph holds ops in TF's own form (Const inputs where ringflow has attrs: Sum's
         reduction_indices, Reshape's shape, ConcatV2's axis, ...; Cast's SrcT/DstT; ParseExampleV2 of dense,
         variable-length and sequence features) and values.json, the outputs ringflow must compute from it.
+    /work/tfvenv/bin/python scripts/record_tf_files.py train-graphs tests/trainer/train/fixtures/tf_graphs
+        writes two training graphs TF builds (a CNN with Adam, an MLP of resource variables with momentum) saved
+        after 3 steps, and the losses of 3 more (train_values.json): import_meta_graph + restore trains on alike.
 """
 import json
 import os
@@ -149,6 +152,55 @@ def tf_graphs(directory):
     print(f"recorded with TensorFlow {tf.__version__} into {directory}")
 
 
+TRAIN_X = np.random.RandomState(0).randn(8, 12, 12, 2).astype(np.float32)
+TRAIN_Y = np.array([0, 2, 1, 1, 0, 2, 2, 1])
+
+
+def train_graphs(directory):
+    """Training graphs TF builds, saved after 3 steps (checkpoint and .meta): a CNN of reference variables with
+    Adam (conv, pooling, slicing, concat, tanh and their TF gradient ops) and an MLP of resource variables with
+    momentum (ReadVariableOp, ResourceApply*, ResourceGather); values.json gets the losses of 3 more steps, which
+    import_meta_graph + restore must reproduce. GATE_GRAPH: every gradient is computed before any update, so the
+    recorded steps do not depend on TF's scheduling."""
+    record = {}
+    for kind in ("cnn", "resource_mlp"):
+        with tf.Graph().as_default():
+            v1.set_random_seed(1)
+            x = v1.placeholder(tf.float32, [None, 12, 12, 2], name="x")
+            y = v1.placeholder(tf.int64, [None], name="y")
+            if kind == "cnn":
+                h = v1.layers.conv2d(x, 4, 3, padding="same", activation=tf.nn.relu)
+                h = v1.layers.max_pooling2d(h, 2, 2)
+                h = v1.layers.conv2d(h, 4, 3, activation=tf.nn.sigmoid)
+                h = v1.layers.flatten(v1.layers.average_pooling2d(h, 2, 2))
+                h = tf.concat([h[:, :3], tf.reshape(h[:, 3:], [-1, 13])], 1)
+                logits = v1.layers.dense(v1.layers.dense(h, 8, activation=tf.nn.tanh), 3)
+                optimizer = v1.train.AdamOptimizer(0.01)
+            else:
+                flat = tf.reshape(x, [-1, 288])
+                w = v1.get_variable("w", [288, 3], use_resource=True,
+                                    initializer=v1.truncated_normal_initializer(stddev=0.05))
+                table = v1.get_variable("table", [3, 3], use_resource=True, trainable=False,
+                                        initializer=v1.constant_initializer(0.1))
+                logits = tf.matmul(flat, w) + tf.nn.embedding_lookup(table, y)
+                optimizer = v1.train.MomentumOptimizer(0.05, 0.9)
+            loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits), name="loss")
+            step = v1.train.get_or_create_global_step()
+            train = optimizer.minimize(loss, global_step=step, name="train", gate_gradients=v1.train.Optimizer.GATE_GRAPH)
+            feed = {x: TRAIN_X, y: TRAIN_Y}
+            with v1.Session() as sess:
+                sess.run(v1.global_variables_initializer())
+                for _ in range(3):
+                    sess.run(train, feed)
+                prefix = v1.train.Saver().save(sess, os.path.join(directory, kind, "model.ckpt"), global_step=step)
+                record[kind] = {"prefix": os.path.relpath(prefix, directory),
+                                "losses": [float(sess.run([train, loss], feed)[1]) for _ in range(3)]}
+    record.update(tensorflow=tf.__version__, x=TRAIN_X.tolist(), y=TRAIN_Y.tolist())
+    with open(os.path.join(directory, "train_values.json"), "w") as f:
+        json.dump(record, f, indent=1)
+    print(f"recorded with TensorFlow {tf.__version__} into {directory}")
+
+
 def check(directory):
     """Compare what TensorFlow reads from ringflow's files with DIR/expected.json; returns the failures."""
     with open(os.path.join(directory, "expected.json")) as f:
@@ -210,13 +262,22 @@ def check(directory):
             out = sess.run(signature.outputs[output].name, {signature.inputs[inputs].name: examples})
             same(f"DNNClassifier parsing export: {key} {output} of serialized Examples (to 1e-5)",
                  np.allclose(out, expected["probabilities"], rtol=1e-5, atol=1e-6), True)
+    train = expected["train"]  # a CNN ringflow trained: TF imports its .meta, restores and trains on alike
+    with tf.Graph().as_default(), v1.Session() as sess:
+        prefix = os.path.join(directory, train["prefix"])
+        v1.train.import_meta_graph(prefix + ".meta").restore(sess, prefix)
+        feed = {"x:0": np.asarray(train["x"], np.float32), "y:0": np.asarray(train["y"])}
+        losses = [sess.run(["train", "loss:0"], feed)[1] for _ in range(3)]
+        same("CNN training graph: import_meta_graph + restore, 3 more steps' losses (to 2e-6)",
+             np.allclose(losses, train["losses"], rtol=2e-6), True)
     verdict = "PASS" if not failures else f"FAIL ({len(failures)})"
     print(f"verdict: {verdict}: TensorFlow {tf.__version__} read ringflow's files in {directory}")
     return failures
 
 
 if __name__ == "__main__":
-    commands = {"record": record, "sharded": sharded, "graph-text": graph_text, "tf-graphs": tf_graphs}
+    commands = {"record": record, "sharded": sharded, "graph-text": graph_text, "tf-graphs": tf_graphs,
+                "train-graphs": train_graphs}
     if len(sys.argv) != 3 or sys.argv[1] not in (*commands, "check"):
         sys.exit(__doc__)
     v1.disable_v2_behavior()  # TF1's graph: reference variables (VariableV2), as a TF 1.15 program writes them

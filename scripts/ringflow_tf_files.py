@@ -4,7 +4,8 @@
 
 DIR gets a tg.train.Saver checkpoint (model.ckpt-5.index, .data-00000-of-00001, .meta, `checkpoint`), a
 SavedModel (saved_model/, by tg.saved_model.simple_save), a DNNClassifier's export_saved_model for raw features
-(estimator/<time>/) and for serialized tf.Examples (estimator_parsing/<time>/), and expected.json: the variables' values, y = x @ W + b for a fixed x and the classifier's predictions, which
+(estimator/<time>/) and for serialized tf.Examples (estimator_parsing/<time>/), a CNN's training checkpoint and
+.meta (cnn/), and expected.json: the variables' values, y = x @ W + b for a fixed x and the classifier's predictions, which
 TensorFlow must read back.
 """
 import json
@@ -35,16 +36,48 @@ def write(directory):
             output = sess.run(y, {x: INPUT})
             tg.saved_model.simple_save(sess, os.path.join(directory, "saved_model"), {"x": x}, {"y": y})
     export_dir, parsing_dir, probabilities = export_classifier(directory)
+    train = train_cnn(directory)
     expected = {"ringflow": tg.__version__, "checkpoint": os.path.basename(prefix),
                 "estimator_export": os.path.relpath(export_dir, directory), "probabilities": probabilities,
                 "parsing_export": os.path.relpath(parsing_dir, directory),
-                "examples": [e.hex() for e in examples(INPUT)],
+                "examples": [e.hex() for e in examples(INPUT)], "train": train,
                 "values": {k: np.asarray(v).tolist() for k, v in VALUES.items()},
                 "dtypes": {k: np.asarray(v).dtype.name for k, v in VALUES.items()},
                 "input": INPUT.tolist(), "output": output.tolist()}
     with open(os.path.join(directory, "expected.json"), "w") as f:
         json.dump(expected, f, indent=1)
     print(f"wrote {prefix} and {os.path.join(directory, 'saved_model')}")
+
+
+def train_cnn(directory):
+    """A CNN trained 3 steps with Adam (GATE_GRAPH: TensorFlow runs the graph's ops in parallel, and every gradient
+    must be computed before any update), saved with its .meta; the losses of 3 more steps, which TensorFlow must
+    reproduce after import_meta_graph + restore."""
+    rng = np.random.RandomState(0)
+    x_value, y_value = rng.randn(8, 12, 12, 2).astype(np.float32), rng.randint(0, 3, 8)
+    with tg.Graph().as_default():
+        tg.set_random_seed(1)
+        x = tg.placeholder(tg.float32, [None, 12, 12, 2], name="x")
+        y = tg.placeholder(tg.int64, [None], name="y")
+        h = tg.layers.conv2d(x, 4, 3, padding="same", activation=tg.nn.relu)
+        h = tg.layers.max_pooling2d(h, 2, 2)
+        h = tg.layers.conv2d(h, 4, 3, activation=tg.nn.sigmoid)
+        h = tg.layers.flatten(tg.layers.average_pooling2d(h, 2, 2))
+        h = tg.concat([h[:, :3], tg.reshape(h[:, 3:], [-1, 13])], 1)
+        logits = tg.layers.dense(tg.layers.dense(h, 8, activation=tg.nn.tanh), 3)
+        loss = tg.reduce_mean(tg.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits), name="loss")
+        step = tg.train.get_or_create_global_step()
+        train = tg.train.AdamOptimizer(0.01).minimize(loss, global_step=step, name="train",
+                                                      gate_gradients=tg.train.Optimizer.GATE_GRAPH)
+        feed = {x: x_value, y: y_value}
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            for _ in range(3):
+                sess.run(train, feed)
+            prefix = tg.train.Saver().save(sess, os.path.join(directory, "cnn", "model.ckpt"), global_step=step)
+            losses = [float(sess.run([train, loss], feed)[1]) for _ in range(3)]
+    return {"prefix": os.path.relpath(prefix, directory), "x": x_value.tolist(), "y": y_value.tolist(),
+            "losses": losses}
 
 
 def examples(x):

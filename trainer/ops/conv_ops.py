@@ -7,6 +7,7 @@ from .math_ops import binary_operands
 from .kernels import conv as conv_kernels, pool as pool_kernels, taps
 from .kernels.conv import out_size
 from ..framework.registry import apply_op, get_array_module, register
+from .tensor_util import shape_of, static_shape_of
 
 
 def _windows(x, kh, kw, strides, padding, fill=0.0):
@@ -53,10 +54,20 @@ def _filter_grad_grad(op, d):
     return [apply_op("Conv2DBackpropInput", [g, x, d], **attrs), apply_op("Conv2D", [x, d], **attrs), None]
 
 
+def _filter_grad(x, g, w, strides, padding, sizes=False):
+    if sizes:  # the kernels read only the filter's shape: zeros that take no memory stand for it
+        w = np.broadcast_to(np.zeros((), g.dtype), shape_of(w, sizes))
+    return conv_kernels.conv2d_filter_grad(x, g, w, strides, padding)
+
+
 register("Conv2D", conv_kernels.conv2d, infer=_conv_infer, grad=_conv_grad, fresh=True)
-register("Conv2DBackpropInput", lambda g, x, w, **attrs: conv_kernels.conv2d_input_grad(g, x.shape, w, **attrs),
-         infer=lambda g, x, w, **a: [(x.shape, g.dtype)], grad=_input_grad_grad, fresh=True)
-register("Conv2DBackpropFilter", conv_kernels.conv2d_filter_grad, infer=lambda x, g, w, **a: [(w.shape, g.dtype)],
+register("Conv2DBackpropInput",
+         lambda g, x, w, strides, padding, sizes=False: conv_kernels.conv2d_input_grad(
+             g, shape_of(x, sizes), w, strides=strides, padding=padding),
+         infer=lambda g, x, w, sizes=False, **a: [(static_shape_of(x, sizes), g.dtype)], grad=_input_grad_grad,
+         fresh=True)
+register("Conv2DBackpropFilter", _filter_grad, infer=lambda x, g, w, sizes=False, **a: [(static_shape_of(w, sizes),
+                                                                                          g.dtype)],
          grad=_filter_grad_grad, fresh=True)
 
 
@@ -191,18 +202,18 @@ def _avg_pool(x, ksize, strides, padding):
     return win.sum(axis=(4, 5)) / get_array_module(x).asarray(_avg_divisor(x.shape, ksize, strides, padding, x.dtype))
 
 
-def _avg_pool_grad(x, g, ksize, strides, padding):
+def _avg_pool_grad(x, g, ksize, strides, padding, sizes=False):
     kh, kw = ksize
-    xp = get_array_module(g)
-    share = g / xp.asarray(_avg_divisor(x.shape, ksize, strides, padding, g.dtype))
+    xp, x_shape = get_array_module(g), shape_of(x, sizes)
+    share = g / xp.asarray(_avg_divisor(x_shape, ksize, strides, padding, g.dtype))
     dcols = xp.broadcast_to(share[:, :, :, None, None, :], (*share.shape[:3], kh, kw, share.shape[3]))
-    return xp.ascontiguousarray(scatter_windows(dcols, x.shape, kh, kw, strides, padding))
+    return xp.ascontiguousarray(scatter_windows(dcols, x_shape, kh, kw, strides, padding))
 
 
 register("AvgPool", _avg_pool, infer=_pool_infer,
          grad=lambda op, g: [apply_op("AvgPoolGrad", [op.inputs[0], g], **op.attrs)], fresh=True)
 # AvgPoolGrad is linear in g, and its adjoint is AvgPool itself.
-register("AvgPoolGrad", _avg_pool_grad, infer=lambda x, g, **a: [(x.shape, g.dtype)],
+register("AvgPoolGrad", _avg_pool_grad, infer=lambda x, g, sizes=False, **a: [(static_shape_of(x, sizes), g.dtype)],
          grad=lambda op, gg: [None, apply_op("AvgPool", [gg], **op.attrs)], fresh=True)
 
 

@@ -104,3 +104,25 @@ def _broadcast_gradient_args(s0, s1):
 
 register("BroadcastGradientArgs", kernel=host_kernel(_broadcast_gradient_args), fresh=True,
          infer=lambda s0, s1: [((None,), s0.dtype), ((None,), s0.dtype)])
+
+
+def _shape_n(*xs, out_type=dtypes.int32, **tf_attrs):
+    return tuple(np.array(np.shape(x), dtype=np.dtype(out_type)) for x in xs)
+
+
+def _concat_offset(concat_dim, *shapes, **tf_attrs):
+    """Where each of a concatenation's inputs starts in its output (TF's gradient graphs slice by these)."""
+    axis, offsets, start = int(concat_dim), [], 0
+    for shape in shapes:
+        offset = np.zeros(np.shape(shape), dtype=np.result_type(shape))
+        offset[axis % len(offset)] = start
+        offsets.append(offset)
+        start += int(np.ravel(shape)[axis % len(offset)])
+    return tuple(offsets)
+
+
+# Built by the graphs TensorFlow writes (their gradients of concat and of several ops at once), read by import.
+register("ShapeN", kernel=host_kernel(_shape_n), fresh=True,
+         infer=lambda *xs, out_type=dtypes.int32, **a: [((x.ndim,), out_type) for x in xs])
+register("ConcatOffset", kernel=host_kernel(_concat_offset), fresh=True,
+         infer=lambda concat_dim, *shapes, **a: [(s.shape, s.dtype) for s in shapes])

@@ -13,7 +13,7 @@ from ..platform.errors import InvalidArgumentError
 from ..framework.tensor import Tensor
 from .core_ops import convert_to_tensor
 from ..framework.registry import apply_op, get_array_module, register
-from .tensor_util import constant_value, static_shape
+from .tensor_util import constant_value, shape_of, static_shape, static_shape_of
 
 
 _SLICE = builtins.slice  # this module's tg.slice hides the builtin
@@ -92,13 +92,14 @@ register("StridedSlice", lambda x, *fed, key: x[resolve(key, fed)], view=True,
          + [None] * (len(op.inputs) - 1))
 
 
-def _strided_slice_grad(g, x, *fed, key):
-    out = get_array_module(g).zeros(x.shape, dtype=g.dtype)
+def _strided_slice_grad(g, x, *fed, key, sizes=False):
+    out = get_array_module(g).zeros(shape_of(x, sizes), dtype=g.dtype)
     out[resolve(key, fed)] = g
     return out
 
 
-register("StridedSliceGrad", _strided_slice_grad, infer=lambda g, x, *fed, key: [(x.shape, g.dtype)],
+register("StridedSliceGrad", _strided_slice_grad,
+         infer=lambda g, x, *fed, key, sizes=False: [(static_shape_of(x, sizes), g.dtype)],
          grad=lambda op, gg: [apply_op("StridedSlice", [gg, *op.inputs[2:]], key=op.attrs["key"]), None]
          + [None] * (len(op.inputs) - 2), fresh=True)
 

@@ -43,6 +43,23 @@ def static_shape(tensor):
     return tuple(None if d is None else int(d) for d in tensor.shape)
 
 
+def shape_of(x, sizes):
+    """The shape a gradient op reads from its input `x`: x's own, or with `sizes` (the graphs TensorFlow writes
+    give Conv2DBackpropInput's input_sizes, Conv2DBackpropFilter's filter_sizes, AvgPoolGrad's orig_input_shape
+    and StridedSliceGrad's shape as tensors) x's values."""
+    if not sizes:
+        return x.shape
+    return tuple(int(d) for d in (x.get() if hasattr(x, "get") else np.asarray(x)).ravel())
+
+
+def static_shape_of(x, sizes):
+    """What is known of shape_of(x, sizes) while the graph is built."""
+    if not sizes:
+        return x.shape
+    known = constant_value(x)
+    return None if known is None else tuple(int(d) for d in np.ravel(known))
+
+
 def static_ints(value, what):
     """A list of ints known while building (Python values or a constant Tensor), else a clear error."""
     known = constant_value(value)

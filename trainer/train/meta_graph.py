@@ -170,6 +170,29 @@ def _registered(op_type):
     return True
 
 
+def _inputs_first(nodes):
+    """The nodes ordered so that each comes after its inputs (a GraphDef need not be: export appends the nodes it
+    adds in TF's form at the end), keeping the file's order otherwise."""
+    by_name, done, opened, ordered = {n.name: n for n in nodes}, set(), set(), []
+    for start in nodes:
+        stack = [(start, False)]
+        while stack:
+            node, expanded = stack.pop()
+            if node.name in done or (not expanded and node.name in opened):  # a cycle's back edge: file order
+                continue
+            opened.add(node.name)
+            if expanded:
+                done.add(node.name)
+                ordered.append(node)
+                continue
+            stack.append((node, True))
+            for name in reversed(node.input):
+                source = by_name.get(name.lstrip("^").partition(":")[0])
+                if source is not None and source.name not in done:
+                    stack.append((source, False))
+    return ordered
+
+
 def _check_rebuildable(nodes):
     lost = {}
     for node in nodes:
@@ -199,6 +222,7 @@ def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, import_sco
     ringflows = {n.name for n in kept if ORIGINAL in n.attr}  # nodes ringflow wrote in TF's form, and kept
     nodes = [from_tf_form(n) for n in kept]
     _check_rebuildable(nodes)
+    nodes = _inputs_first(nodes)
 
     def scoped(name):
         return f"{import_scope}/{name}" if import_scope else name

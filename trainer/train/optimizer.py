@@ -6,6 +6,7 @@ from ..ops.gradients import gradients
 from ..framework.tensor import Tensor
 from ..framework.graph_wrappers import control_dependencies
 from ..ops.array_ops import cast, zeros
+from ..ops import tuple_ops
 from ..ops.core_ops import convert_to_tensor, group
 from ..framework.registry import apply_op, op_def
 from ..ops.variables import TRAINABLE_VARIABLES, Variable
@@ -41,8 +42,9 @@ class Optimizer:
                           colocate_gradients_with_ops=False, grad_loss=None):
         """[(gradient Tensor or None, variable)] for every trainable variable (or `var_list`).
 
-        gate_gradients, aggregation_method and colocate_gradients_with_ops are accepted and change nothing:
-        one rank runs its graph's ops one at a time on one device, so there is no race to gate.
+        aggregation_method and colocate_gradients_with_ops are accepted and change nothing. ringflow runs a rank's
+        ops one at a time, so no gradient races an update here; GATE_GRAPH still joins the gradients as TF1 does
+        (tf.tuple: each waits for all), so that an exported graph TensorFlow runs in parallel has no race either.
         """
         if gate_gradients not in (self.GATE_NONE, self.GATE_OP, self.GATE_GRAPH):
             raise ValueError("gate_gradients must be one of: Optimizer.GATE_NONE, Optimizer.GATE_OP, "
@@ -56,7 +58,10 @@ class Optimizer:
         for var in var_list:
             _check_float(var, "variable")
         grad_ys = None if grad_loss is None else [grad_loss]
-        return list(zip(gradients(loss, var_list, grad_ys=grad_ys), var_list))
+        grads = gradients(loss, var_list, grad_ys=grad_ys)
+        if gate_gradients == self.GATE_GRAPH and any(g is not None for g in grads):
+            grads = tuple_ops.tuple(grads)
+        return list(zip(grads, var_list))
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):
         """An Operation applying each gradient to its variable, then incrementing `global_step` if given."""

@@ -78,6 +78,8 @@ def _reduction(node, op, nodes):
     node.input.insert(1, _const(nodes, f"{node.name}/reduction_indices", axis))
     node.attr["Tidx"] = _type(int32)
     node.attr["keep_dims"] = AttrValue(b=bool(op.attrs.get("keepdims", False)))
+    node.attr.pop("keepdims", None)
+    node.attr.pop("axis", None)
     return True
 
 
@@ -115,10 +117,8 @@ def _fused_batch_norm(node, op, nodes):
     return True
 
 
-def _strided_slice(node, op, nodes):
-    key = op.attrs["key"]
-    if len(op.inputs) > 1:  # positions the run gives: TF would need them packed into begin/end; left as is
-        return False
+def _slice_spec(key):
+    """A ringflow slicing key as TF's begin, end, strides and masks."""
     begin, end, strides, masks = [], [], [], dict.fromkeys(("begin", "end", "ellipsis", "new_axis", "shrink_axis"), 0)
     for i, k in enumerate(key):
         b, e, s = 0, 0, 1
@@ -134,14 +134,203 @@ def _strided_slice(node, op, nodes):
             b, e = int(k), int(k) + 1
             masks["shrink_axis"] |= 1 << i
         begin.append(b), end.append(e), strides.append(s)
+    return begin, end, strides, masks
+
+
+def _strided_slice(node, op, nodes):
+    if len(op.inputs) > 1:  # positions the run gives: TF would need them packed into begin/end; left as is
+        return False
+    begin, end, strides, masks = _slice_spec(op.attrs["key"])
     node.input.extend(_const(nodes, f"{node.name}/{n}", v) for n, v in
                       (("begin", begin), ("end", end), ("strides", strides)))
+    _slice_attrs(node, masks)
+    return None  # no ORIGINAL: import reads the TF form
+
+
+def _slice_attrs(node, masks):
     node.attr.pop("key", None)
+    node.attr.pop("sizes", None)
     node.attr.pop("_ringflow_unwritten_attrs", None)
     node.attr["Index"] = _type(int32)
     for name, mask in masks.items():
         node.attr[f"{name}_mask"] = AttrValue(i=mask)
-    return None  # no ORIGINAL: import reads the TF form
+
+
+def _strided_slice_grad(node, op, nodes):
+    """ringflow's (dy, x) with the key; TF's (shape, begin, end, strides, dy) with the masks."""
+    if len(op.inputs) > 2:
+        return False
+    begin, end, strides, masks = _slice_spec(op.attrs["key"])
+    dy = node.input[0]
+    node.input[:2] = [_sizes_input(node, op, nodes, 1, added=False)] + [
+        _const(nodes, f"{node.name}/{n}", v) for n, v in (("begin", begin), ("end", end), ("strides", strides))]
+    node.input.insert(4, dy)
+    _slice_attrs(node, masks)
+    node.attr["T"] = _type(op.outputs[0].dtype)
+    return None
+
+
+def _nhwc_attrs(node, op, sizes=("strides",)):
+    """A convolution's or pooling's 2-D strides and window as TF's 4-D NHWC lists, with TF's other attrs."""
+    for key in sizes:
+        node.attr[key] = AttrValue(list=AttrValue.ListValue(i=[1, *op.attrs[key], 1]))
+    node.attr["data_format"] = AttrValue(s=b"NHWC")
+    node.attr.pop("sizes", None)
+
+
+def _conv(node, op, nodes):
+    _nhwc_attrs(node, op)
+    node.attr["dilations"] = AttrValue(list=AttrValue.ListValue(i=[1, 1, 1, 1]))
+    node.attr["use_cudnn_on_gpu"] = AttrValue(b=True)
+    node.attr["T"] = _type(op.outputs[0].dtype)
+    return True
+
+
+def _sizes_input(node, op, nodes, position, added=True):
+    """The input whose shape ringflow's op reads, as TF's sizes tensor: a Shape node of it (added, unless the node
+    keeps no ORIGINAL and import reads it in TF's form), or the sizes tensor it was given (an imported TF graph)."""
+    if op.attrs.get("sizes"):
+        return node.input[position]
+    name = f"{node.name}/sizes"
+    nodes.append(NodeDef(name=name, op="Shape", input=[node.input[position]], attr={
+        "T": _type(op.inputs[position].dtype), "out_type": _type(int32), **({ADDED: AttrValue(b=True)} if added
+                                                                            else {})}))
+    return name
+
+
+def _conv_input_grad(node, op, nodes):  # ringflow (g, x, w); TF (input_sizes, filter, out_backprop)
+    g, _, w = list(node.input[:3])
+    node.input[:3] = [_sizes_input(node, op, nodes, 1), w, g]
+    return _conv(node, op, nodes)
+
+
+def _conv_filter_grad(node, op, nodes):  # ringflow (x, g, w); TF (input, filter_sizes, out_backprop)
+    x, g, _ = list(node.input[:3])
+    node.input[:3] = [x, _sizes_input(node, op, nodes, 2), g]
+    return _conv(node, op, nodes)
+
+
+def _pool(node, op, nodes):
+    _nhwc_attrs(node, op, ("ksize", "strides"))
+    return True
+
+
+def _avg_pool_grad(node, op, nodes):  # ringflow (x, g); TF (orig_input_shape, grad)
+    node.input[0] = _sizes_input(node, op, nodes, 0)
+    return _pool(node, op, nodes)
+
+
+def _added(nodes, name, op_type, inputs, **attr):
+    """A helper node of TF's ops that export adds (import skips it: ringflow's node keeps its own form)."""
+    nodes.append(NodeDef(name=name, op=op_type, input=list(inputs), attr={**attr, ADDED: AttrValue(b=True)}))
+    return name
+
+
+def _shape(nodes, name, tensor_name, dtype):
+    return _added(nodes, name, "Shape", [tensor_name], T=_type(dtype), out_type=_type(int32))
+
+
+def _reshape_like(node, op, nodes):  # ringflow (x, like); TF Reshape(x, Shape(like))
+    x, like = node.input[:2]
+    node.input[:] = [x, _shape(nodes, f"{node.name}/shape", like, op.inputs[1].dtype)]
+    node.op = "Reshape"
+    node.attr["Tshape"] = _type(int32)
+    return True
+
+
+def _filled(value):
+    """ringflow's Zeros/Ones (a static shape attr, or the dims the run gives): TF's Fill of dims and a value."""
+    def rewrite(node, op, nodes):
+        dtype = op.attrs["dtype"]
+        dims = node.input[0] if op.inputs else None
+        if dims is None:
+            shape = op.attrs["shape"]
+            if shape is None or any(d is None for d in shape):
+                return False
+            dims = _const(nodes, f"{node.name}/dims", list(shape))
+        node.input[:] = [dims, _const(nodes, f"{node.name}/value", value, as_dtype(dtype).as_numpy_dtype)]
+        node.op = "Fill"
+        for key in ("shape", "dtype", "T"):
+            node.attr.pop(key, None)
+        node.attr["T"], node.attr["index_type"] = _type(dtype), _type(int32)
+        return True
+    return rewrite
+
+
+def _sum_to_shape(node, op, nodes):
+    """ringflow's (g, like): g summed over the axes it was broadcast along, as TF's own gradients write it:
+    Reshape(Sum(g, BroadcastGradientArgs(Shape(g), Shape(like))[0]), Shape(like))... with the roles of TF's r1."""
+    g, like = node.input[:2]
+    g_shape = _shape(nodes, f"{node.name}/g_shape", g, op.inputs[0].dtype)
+    like_shape = _shape(nodes, f"{node.name}/like_shape", like, op.inputs[1].dtype)
+    axes = _added(nodes, f"{node.name}/axes", "BroadcastGradientArgs", [like_shape, g_shape], T=_type(int32))
+    total = _added(nodes, f"{node.name}/sum", "Sum", [g, axes], T=_type(op.inputs[0].dtype), Tidx=_type(int32),
+                   keep_dims=AttrValue(b=False))
+    node.input[:] = [total, like_shape]
+    node.op = "Reshape"
+    node.attr["Tshape"] = _type(int32)
+    return True
+
+
+def _reduce_grad(node, op, nodes):
+    """ringflow's (g, x): g (reduced over `axis`) broadcast back over x (divided by the count for a mean), as TF's
+    ops: BroadcastTo(Reshape(g, x's shape with the reduced axes 1), Shape(x))."""
+    rank, axis = op.inputs[1].shape.ndims, op.attrs["axis"]
+    if len(op.inputs) > 2 or rank is None:
+        return False
+    reduced = set(range(rank)) if axis is None else {a % rank for a in (axis if isinstance(axis, tuple) else [axis])}
+    mask = [1 if i in reduced else 0 for i in range(rank)]
+    g, x = node.input[:2]
+    dtype = op.outputs[0].dtype
+    x_shape = _shape(nodes, f"{node.name}/x_shape", x, op.inputs[1].dtype)
+    kept = _added(nodes, f"{node.name}/kept", "Mul", [x_shape, _const(nodes, f"{node.name}/keep", [1 - m for m in mask])],
+                  T=_type(int32))
+    ones = _added(nodes, f"{node.name}/keep_shape", "AddV2", [kept, _const(nodes, f"{node.name}/ones", mask)],
+                  T=_type(int32))
+    shaped = _added(nodes, f"{node.name}/reshaped", "Reshape", [g, ones], T=_type(dtype), Tshape=_type(int32))
+    spread = shaped if not op.attrs["mean"] else _mean_scaled(node, op, nodes, shaped, g, x)
+    node.input[:] = [spread, x_shape]
+    node.op = "BroadcastTo"
+    for key in ("axis", "mean"):
+        node.attr.pop(key, None)
+    node.attr["T"], node.attr["Tidx"] = _type(dtype), _type(int32)
+    return True
+
+
+def _mean_scaled(node, op, nodes, shaped, g, x):
+    """shaped * size(g) / size(x): a mean's gradient shares g among the count of elements each mean took."""
+    dtype, sizes = op.outputs[0].dtype, []
+    for which, tensor, t in (("g", g, op.inputs[0].dtype), ("x", x, op.inputs[1].dtype)):
+        size = _added(nodes, f"{node.name}/{which}_size", "Size", [tensor], T=_type(t), out_type=_type(int32))
+        at_least_one = _added(nodes, f"{node.name}/{which}_count", "Maximum",
+                              [size, _const(nodes, f"{node.name}/{which}_one", 1)], T=_type(int32))
+        sizes.append(_added(nodes, f"{node.name}/{which}_float", "Cast", [at_least_one], SrcT=_type(int32),
+                            DstT=_type(dtype), Truncate=AttrValue(b=False)))
+    share = _added(nodes, f"{node.name}/share", "RealDiv", sizes, T=_type(dtype))
+    return _added(nodes, f"{node.name}/scaled", "Mul", [shaped, share], T=_type(dtype))
+
+
+def _concat_slice(node, op, nodes):
+    """ringflow's (g, *values): g's slice that values[index] gave the concatenation; TF's concat gradient:
+    Slice(g, ConcatOffset(axis, shapes)[index], Shape(values[index]))."""
+    g, values = node.input[0], list(node.input[1:len(op.inputs)])
+    shapes = [_shape(nodes, f"{node.name}/shape_{i}", v, t.dtype) for i, (v, t) in enumerate(zip(values, op.inputs[1:]))]
+    rank = op.inputs[0].shape.ndims
+    axis = op.attrs["axis"]
+    if axis < 0:
+        if rank is None:
+            return False
+        axis %= rank
+    offsets = _added(nodes, f"{node.name}/offsets", "ConcatOffset",
+                     [_const(nodes, f"{node.name}/axis", axis)] + shapes, N=AttrValue(i=len(shapes)),
+                     shape_type=_type(int32))
+    index = op.attrs["index"]
+    node.input[:] = [g, f"{offsets}:{index}" if index else offsets, shapes[index]]
+    node.op = "Slice"
+    for key in ("axis", "index"):
+        node.attr.pop(key, None)
+    node.attr["T"], node.attr["Index"] = _type(op.outputs[0].dtype), _type(int32)
+    return True
 
 
 def _swap_inputs(node, op, nodes):
@@ -151,7 +340,7 @@ def _swap_inputs(node, op, nodes):
 
 
 TO_TF = {
-    "ConcatV2": _concat, "Pack": _pack, "GatherV2": _gather, "Cast": _cast, "Sum": _reduction,
+    "ConcatV2": _concat, "Pack": _pack, "AddN": _pack, "GatherV2": _gather, "Cast": _cast, "Sum": _reduction,
     "Mean": _reduction, "Max": _reduction, "Min": _reduction, "Prod": _reduction,
     "Reshape": _attr_input("shape", "shape", "Tshape"), "ArgMax": _attr_input("axis", "dimension", "Tidx"),
     "ArgMin": _attr_input("axis", "dimension", "Tidx"), "ExpandDims": _attr_input("axis", "dim", "Tdim"),
@@ -159,6 +348,12 @@ TO_TF = {
     "HistogramSummary": _summary("tag"), "RandomUniform": _random_uniform, "StridedSlice": _strided_slice,
     "FusedBatchNormV3": _fused_batch_norm, "FusedBatchNormGradV3": _fused_batch_norm,
     "TanhGrad": _swap_inputs, "SigmoidGrad": _swap_inputs,
+    "Conv2D": _conv, "Conv2DBackpropInput": _conv_input_grad, "Conv2DBackpropFilter": _conv_filter_grad,
+    "MaxPool": _pool, "AvgPool": _pool, "MaxPoolGrad": _pool, "AvgPoolGrad": _avg_pool_grad,
+    "StridedSliceGrad": _strided_slice_grad,
+    # ringflow's own gradient and filling ops, as the TF ops that compute the same
+    "ReshapeLike": _reshape_like, "Zeros": _filled(0), "Ones": _filled(1), "SumToShape": _sum_to_shape,
+    "ReduceGrad": _reduce_grad, "ConcatSlice": _concat_slice,
 }
 
 
@@ -270,6 +465,42 @@ def _tf_one_hot(node, data, attrs, constants):
     return data, attrs
 
 
+def _tf_nhwc(node, attrs, keys=("strides",)):
+    """TF's 4-D NHWC strides (and window) as ringflow's 2-D ones; what ringflow's ops cannot take is refused."""
+    if attrs.pop("data_format", "NHWC") not in ("NHWC", b"NHWC"):
+        raise NotImplementedError(f"import: {node.op} {node.name!r} is NCHW; ringflow imports NHWC convolutions")
+    if any(d != 1 for d in attrs.pop("dilations", ())):
+        raise NotImplementedError(f"import: {node.op} {node.name!r} is dilated; ringflow builds dilated convolutions "
+                                  "from Python (tf.nn.conv2d(..., dilations=...)), not from a TF graph")
+    if attrs.get("padding") in ("EXPLICIT", b"EXPLICIT"):
+        raise NotImplementedError(f"import: {node.op} {node.name!r} has explicit paddings, which ringflow lacks")
+    for key in keys:
+        attrs[key] = tuple(attrs[key][1:3])
+    for key in ("use_cudnn_on_gpu", "explicit_paddings"):
+        attrs.pop(key, None)
+    return attrs
+
+
+def _tf_conv_or_pool(keys):
+    return lambda node, data, attrs, constants: (data, _tf_nhwc(node, dict(attrs), keys))
+
+
+def _tf_with_sizes(order):
+    """TF's gradient op that takes a sizes tensor: its inputs in ringflow's `order`, ringflow's op told so."""
+    def rule(node, data, attrs, constants):
+        keys = ("ksize", "strides") if node.op == "AvgPoolGrad" else ("strides",)
+        return [data[i] for i in order], {**_tf_nhwc(node, dict(attrs), keys), "sizes": True}
+    return rule
+
+
+def _tf_strided_slice_grad(node, data, attrs, constants):
+    key = strided_slice_key(node, constants)
+    if key is None:
+        raise NotImplementedError(f"import: StridedSliceGrad {node.name!r} takes its positions from tensors that "
+                                  "are not constants, which ringflow cannot rebuild")
+    return [data[4], data[0]], {"key": key, "sizes": True}
+
+
 def _tf_adam(node, data, attrs, constants):
     if attrs.pop("use_nesterov", False):
         raise NotImplementedError(f"import: {node.op} {node.name!r} uses Nesterov momentum, which ringflow's Adam "
@@ -293,6 +524,11 @@ FROM_TF = {  # op type: (the attr ringflow's op holds and TF's lacks, the rule g
     "AssignAddVariableOp": (None, _tf_drop("dtype")), "AssignSubVariableOp": (None, _tf_drop("dtype")),
     "TanhGrad": (None, lambda node, data, attrs, constants: (data[::-1], attrs)),
     "SigmoidGrad": (None, lambda node, data, attrs, constants: (data[::-1], attrs)),
+    "Conv2D": (None, _tf_conv_or_pool(("strides",))), "MaxPool": (None, _tf_conv_or_pool(("ksize", "strides"))),
+    "AvgPool": (None, _tf_conv_or_pool(("ksize", "strides"))),
+    "MaxPoolGrad": (None, _tf_conv_or_pool(("ksize", "strides"))),
+    "Conv2DBackpropInput": (None, _tf_with_sizes((2, 0, 1))), "Conv2DBackpropFilter": (None, _tf_with_sizes((0, 2, 1))),
+    "AvgPoolGrad": (None, _tf_with_sizes((0, 1))), "StridedSliceGrad": ("key", _tf_strided_slice_grad),
     "VarIsInitializedOp": (None, _tf_drop()), "OneHot": ("dtype", _tf_one_hot), "ApplyAdam": (None, _tf_adam), "ResourceApplyAdam": (None, _tf_adam),
 }
 

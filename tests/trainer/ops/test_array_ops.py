@@ -204,3 +204,19 @@ def test_broadcast_gradient_args_refuses_shapes_that_do_not_broadcast():
         op = tg.get_default_graph().create_op("BroadcastGradientArgs", [a, b], [((None,), tg.int32)] * 2)
         with pytest.raises(tg.errors.InvalidArgumentError, match="Incompatible shapes: \\[2, 3\\] vs. \\[4\\]"):
             sess.run(op.outputs[0])
+
+
+def test_shape_n_and_concat_offset_as_tf_gradient_graphs_use_them():
+    # TensorFlow's raw_ops.ShapeN and ConcatOffset on these inputs
+    with tg.Graph().as_default(), tg.Session() as sess:
+        graph = tg.get_default_graph()
+        xs = [tg.zeros([2, 3]), tg.constant(1.0), tg.zeros([4, 0, 1])]
+        shapes = graph.create_op("ShapeN", xs, [((2,), tg.int32), ((0,), tg.int32), ((3,), tg.int32)],
+                                 attrs={"out_type": tg.int32}).outputs
+        assert [v.tolist() for v in sess.run(list(shapes))] == [[2, 3], [], [4, 0, 1]]
+        sizes = [tg.constant(s, dtype=tg.int32) for s in ([2, 3, 5], [2, 7, 5], [2, 1, 5])]
+        offsets = graph.create_op("ConcatOffset", [tg.constant(1)] + sizes, [((3,), tg.int32)] * 3).outputs
+        assert [v.tolist() for v in sess.run(list(offsets))] == [[0, 0, 0], [0, 3, 0], [0, 10, 0]]
+        last = graph.create_op("ConcatOffset", [tg.constant(-1), tg.constant([2, 3]), tg.constant([2, 4])],
+                               [((2,), tg.int32)] * 2).outputs
+        assert [v.tolist() for v in sess.run(list(last))] == [[0, 0], [0, 3]]

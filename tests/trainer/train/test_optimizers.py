@@ -202,6 +202,12 @@ def test_train_ops_and_slots_are_named_as_in_tf1():
         assert momentum.get_slot(w, "momentum").name == "W/Momentum:0" and momentum.get_name() == "Momentum"
         with pytest.raises(ValueError, match="gate_gradients"):
             momentum.compute_gradients(loss, gate_gradients=7)
+        # GATE_GRAPH joins the gradients as TF1's tf.tuple: each waits for all (a graph TensorFlow runs in
+        # parallel then updates no variable while another gradient still reads it)
+        gated = [g for g, _ in momentum.compute_gradients(loss, gate_gradients=tg.train.Optimizer.GATE_GRAPH)]
+        plain = [g for g, _ in momentum.compute_gradients(loss)]
+        assert all(g.op.type == "Identity" and g.op.control_inputs for g in gated)
+        assert not any(g.op.type == "Identity" and g.op.control_inputs for g in plain)
         with pytest.raises(ValueError, match="Invalid type tf.int32 for loss"):
             momentum.compute_gradients(tg.constant(1))
         with tg.Session() as sess:

@@ -30,3 +30,20 @@ def test_a_savedmodel_tensorflow_wrote_computes_what_tensorflow_computed(recorde
     for key, want in recorded["outputs"].items():
         np.testing.assert_allclose(got[key], np.asarray(want), rtol=1e-6, err_msg=key)
     assert got["best"].dtype == np.int64 and got["joined"].shape == (3, 6)
+
+
+@pytest.mark.parametrize("kind", ["cnn", "resource_mlp"])
+def test_a_training_graph_tensorflow_saved_trains_on_as_in_tensorflow(kind):
+    # "save in one process, import_meta_graph + restore and go on training in another", on graphs TF built: its
+    # gradient ops (Conv2DBackpropInput/Filter with size tensors, MaxPoolGrad, AvgPoolGrad, StridedSliceGrad,
+    # ConcatOffset, BroadcastGradientArgs, ...) and, for resource variables, VarHandleOp and ResourceApply*
+    with open(os.path.join(HERE, "train_values.json")) as f:
+        recorded = json.load(f)
+    prefix = os.path.join(HERE, recorded[kind]["prefix"])
+    feed = {"x:0": np.asarray(recorded["x"], np.float32), "y:0": np.asarray(recorded["y"])}
+    with tg.Graph().as_default(), tg.Session() as sess:
+        saver = tg.train.import_meta_graph(prefix + ".meta")
+        saver.restore(sess, prefix)
+        losses = [sess.run(["train", "loss:0"], feed)[1] for _ in range(3)]
+        assert sess.run(tg.train.get_global_step()) == 6
+    np.testing.assert_allclose(losses, recorded[kind]["losses"], rtol=2e-6)
