@@ -6,6 +6,7 @@ Their variables are made lazily, as TF 1.15's (optimizer_v2/optimizer_v2.py says
 rate at step t is lr / (1 + decay * t). A tf.train optimizer passed to compile is wrapped in TFOptimizer.
 """
 from ..framework.graph import get_default_graph
+from ..framework.tensor import Tensor
 from ..ops.variables import Variable
 from ..train.optimizer import Optimizer as TrainOptimizer
 from . import backend as K
@@ -25,7 +26,7 @@ class SGD(Optimizer):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         momentum = self._hyper["momentum"]
-        self._momentum = callable(momentum) or isinstance(momentum, Variable) or momentum > 0  # as TF decides
+        self._momentum = callable(momentum) or isinstance(momentum, Tensor) or momentum > 0  # as TF decides
 
     def step(self, p, g, slots, lr, t):
         if not slots:
@@ -70,7 +71,7 @@ class RMSprop(Optimizer):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         momentum = self._hyper["momentum"]
-        self._momentum = callable(momentum) or isinstance(momentum, Variable) or momentum > 0
+        self._momentum = callable(momentum) or isinstance(momentum, Tensor) or momentum > 0
 
     def step(self, p, g, slots, lr, t):
         rho, eps = self._get_hyper("rho", p.dtype), self.epsilon
