@@ -136,6 +136,13 @@ def test_clipnorm_and_constraints():
     np.testing.assert_allclose(w, W0 - g * 0.1 / np.linalg.norm(g), rtol=1e-5)
 
 
+def test_keras_2_2_4s_arguments_still_work():
+    opt = keras.optimizers.Adam(lr=0.1, beta_1=0.9, beta_2=0.999, epsilon=None, decay=0.0, amsgrad=False)
+    assert opt.get_config()["epsilon"] == 1e-7 and opt.get_config()["learning_rate"] == 0.1
+    np.testing.assert_allclose(run(opt), replay(adam(0.1), {}), rtol=2e-5, atol=1e-6)
+    assert keras.optimizers.Nadam(lr=0.002, epsilon=None, schedule_decay=0.004).get_config()["decay"] == 0.004
+
+
 def test_hyper_parameters_may_be_positional_in_tfs_order():
     opt = keras.optimizers.SGD(0.5, 0.9, True)
     assert opt.get_config()["momentum"] == 0.9 and opt.get_config()["nesterov"] is True

@@ -63,6 +63,8 @@ class OptimizerV2:
             raise TypeError(f"Unexpected keyword arguments to {type(self).__name__}: {sorted(unknown)}; it takes "
                             f"{sorted(set(self.defaults) | {'name'} | set(BASE_KWARGS))}")
         values = dict(self.defaults, decay=self._initial_decay, **kwargs)
+        if "epsilon" in values and values["epsilon"] is None:  # Keras 2.2.4's default, which TF 1.15 takes too
+            values["epsilon"] = K.epsilon()
         for name in self.hypers:
             self._set_hyper(name, values[name])
         for name in self.defaults:
