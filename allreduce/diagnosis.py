@@ -46,6 +46,18 @@ def mismatch(everyone, rank):
     return RuntimeError(f"ranks disagree on the collective signature but not on what they called: {everyone!r}")
 
 
+def crossed(rank, mine, peer, theirs):
+    """The error for two ranks caught in different kinds of collective (shm.py); mine and theirs are (number,
+    label), theirs None when the peer did not say."""
+    said = (f"rank {peer} is in {theirs[1]} (its collective #{theirs[0]})" if theirs else
+            f"rank {peer} is in another kind of collective")
+    signatures = {rank: (mine[1], (), "", ""), peer: (theirs[1] if theirs else "another collective", (), "", "")}
+    return CollectiveMismatch(f"Ranks are in different collectives: rank {rank} is in {mine[1]} (its collective "
+                              f"#{mine[0]}) while {said} (raised at rank {rank}): every rank must call the same "
+                              f"collectives in the same order; does one rank run more steps or batches than the "
+                              f"others?", [signatures[r] for r in sorted(signatures)], rank)
+
+
 def timed_out(rank, size, timeout, mine, answers):
     """(why the communicator is broken, the CollectiveTimeout to raise) for a rank that gave up on its
     collective mine = (its number, its label); answers: {rank: (number, label)} from the roll call."""

@@ -8,7 +8,12 @@ everywhere). Two slots alternate, so a slot is rewritten only after every rank h
 i.e. finished reading it.
 
 The barrier is a per-rank sequence number in shared memory, posted next to the call's signature: passing the
-first barrier is also the label/shape/dtype/op agreement.
+first barrier is also the label/shape/dtype/op agreement. The other collectives agree through MPI messages (the
+base's recursive doubling), so a rank in one kind while a peer is in the other would wait for ever: a rank in an
+agreement barrier that finds a peer's handshake message waiting, and a rank in an MPI wait that sees a peer post
+an agreement barrier for the same collective number as its own, are crossed. The two undo their half (the
+barrier's post, the message and the receive), tell each other what they are in, and raise CollectiveMismatch,
+and the communicator stays usable.
 
 FusedAllreduce's buckets skip the copy-in: `allocate_buckets` puts them in a window of their own (one per
 FusedAllreduce), so the peers read them where the gradients were written. Per piece: a barrier; rank r reduces
@@ -18,15 +23,20 @@ copied from it, so the call ends with a third barrier (the next piece's first ba
 Pieces up to 64 KiB are reduced whole by every rank into a scratch array, copied in after the second barrier.
 """
 
+import json
+
 import numpy as np
 from mpi4py import MPI
 
+from . import diagnosis
 from .buckets import Buckets, bucket_labels
 from .communicator import Communicator
 from .env import env_number
+from .errors import CollectiveMismatch
 from .ops import UFUNCS, check_op, finish_mean, work_dtype
+from .rd import TAG as HANDSHAKE_TAG
 from .registry import register
-from .waiting import patiently
+from .waiting import grace_for, patiently
 
 SLOT_BYTES = env_number("RINGFLOW_SHM_SLOT_BYTES", 16 * 2**20, int, minimum=64, unit="bytes")  # >= 8 float64s
 # Pieces of 256 KiB per rank keep a piece in cache from copy-in to copy-out (measured best with a core per
@@ -38,7 +48,8 @@ SMALL_BYTES = 64 * 1024  # below: everyone reduces everything, one barrier inste
 # 2 MiB per rank (this core's L2) measured best, N=2 on 2 cores: a 2.7 MiB bucket in one piece 0.14-0.16 ms
 # (256 KiB per rank: 0.36 ms), a 21 MiB one 2.1-2.2 ms (one piece: 2.5-3.0 ms). Oversubscribed: whole slots.
 FUSED_PIECE_BYTES_PER_RANK = 2 * 2**20
-FLAG_BYTES = 128  # seq and signature on their own cache lines
+FLAG_BYTES = 128  # seq, signatures and collective number on their own cache lines
+CROSSED_TAG = 18  # two ranks caught in different kinds of collective tell each other which (rd.py's is 17)
 ALIGN = 64  # each bucket starts on a cache line
 
 
@@ -58,11 +69,12 @@ class SharedMemoryCommunicator(Communicator):
         self.win = MPI.Win.Allocate_shared(FLAG_BYTES + 2 * slot, 1, comm=self.comm)
         self.win.Lock_all()
         mapped = [np.frombuffer(self.win.Shared_query(q)[0], np.uint8) for q in range(self.size)]
-        # [seq, signature of even pieces, of odd pieces] per rank, as int64 memoryviews (cheap to poll)
-        self.flags = [memoryview(m[:24]).cast("q") for m in mapped]
+        # [seq, signature of even pieces, of odd pieces, collective number of the last agreement] per rank, as
+        # int64 memoryviews (cheap to poll)
+        self.flags = [memoryview(m[:32]).cast("q") for m in mapped]
         self.peers = [q for q in range(self.size) if q != self.rank]
         self.slots = [(m[FLAG_BYTES:FLAG_BYTES + slot], m[FLAG_BYTES + slot:]) for m in mapped]
-        self.flags[self.rank][0:3] = memoryview(bytes(24)).cast("q")
+        self.flags[self.rank][0:4] = memoryview(bytes(32)).cast("q")
         self.seq = self.piece = 0
         self.views = {}  # (slot, nbytes, dtype) -> every rank's window as an array
         self.comm.Barrier()
@@ -129,21 +141,73 @@ class SharedMemoryCommunicator(Communicator):
         mine = flags[self.rank]
         if signature is not None:
             mine[1 + slot] = signature  # a rank one piece ahead of us writes the other entry
+            mine[3] = self.position()[0]
         self.win.Sync()  # our window writes become visible before the flag says so
         mine[0] = seq
         for q in self.peers:
             if flags[q][0] < seq:
-                self._await(seq)
+                self._await(seq, signature is not None)
                 break
         self.win.Sync()
         if signature is not None and any(flags[q][1 + slot] != signature for q in self.peers):
             self.raise_mismatch()
 
-    def _await(self, seq):
+    def _await(self, seq, agreeing):
         flags, peers = self.flags, self.peers
         ready = lambda: all(flags[q][0] >= seq for q in peers)  # noqa: E731
-        if not patiently(ready, self.spins, self.timeout, lambda: self.watch(ready), crowded=self.oversubscribed):
+        watch = (lambda: self._watch_agreement(ready)) if agreeing else (lambda: Communicator.watch(self, ready))
+        if not patiently(ready, self.spins, self.timeout, watch, crowded=self.oversubscribed):
             self.give_up()
+
+    def _watch_agreement(self, ready):
+        """In an agreement barrier: a peer's handshake message waiting for us means it is in an MPI collective."""
+        Communicator.watch(self, ready)
+        status = MPI.Status()
+        if not self.comm.Iprobe(MPI.ANY_SOURCE, HANDSHAKE_TAG, status) or ready():
+            return
+        peer = status.Get_source()
+        while self.comm.Iprobe(peer, HANDSHAKE_TAG, status):  # its send completes: it can reuse its requests
+            self.comm.Recv(np.empty(status.Get_count(MPI.BYTE), np.uint8), peer, HANDSHAKE_TAG)
+        self.seq -= 1  # nobody can have passed the barrier without that peer: take our post back
+        self.flags[self.rank][0] = self.seq
+        self.piece -= 1
+        self._crossed(peer)
+
+    def watch(self, ready):
+        """In an MPI wait: a peer that posted an agreement barrier for our collective number is in a shm one, and
+        so is one whose note says it found our handshake (it takes its post back, so the flag may be gone)."""
+        super().watch(ready)
+        calls, status = self.position()[0], MPI.Status()
+        for q in self.peers:
+            if self.flags[q][3] == calls and self.flags[q][0] > self.seq and not ready():
+                self._crossed(q)
+        if self.comm.Iprobe(MPI.ANY_SOURCE, CROSSED_TAG, status) and not ready():
+            self._crossed(status.Get_source())
+
+    def wait(self, reqs, recvs=0):
+        try:
+            super().wait(reqs, recvs)
+        except CollectiveMismatch:  # crossed: no message will come for our receives; the peer took our sends
+            for req in reqs[:recvs]:
+                if not req.Test():
+                    req.Cancel()
+                    req.Wait()
+            patiently(lambda: MPI.Request.Testall(reqs[recvs:]), 0, grace_for(self.timeout))
+            raise
+
+    def _crossed(self, peer):
+        """Tell `peer` which collective we are in, hear which it is in, and raise CollectiveMismatch."""
+        mine = self.position()
+        send = self.comm.Isend(np.frombuffer(json.dumps(mine).encode(), np.uint8), peer, CROSSED_TAG)
+        status, theirs = MPI.Status(), None
+        if patiently(lambda: self.comm.Iprobe(peer, CROSSED_TAG, status), 0, grace_for(self.timeout)):
+            note = np.empty(status.Get_count(MPI.BYTE), np.uint8)
+            self.comm.Recv(note, peer, CROSSED_TAG)
+            theirs = json.loads(note.tobytes())
+        if not patiently(send.Test, 0, grace_for(self.timeout)):
+            send.Cancel()
+            send.Wait()
+        raise diagnosis.crossed(self.rank, mine, peer, theirs)
 
 
 class SharedBuckets(Buckets):

@@ -2,7 +2,7 @@
 import numpy as np
 
 from allreduce import CollectiveMismatch, CollectiveTimeout, RankExited
-from allreduce.diagnosis import departed, label, mismatch, timed_out
+from allreduce.diagnosis import crossed, departed, label, mismatch, timed_out
 
 F32 = np.dtype(np.float32).str
 
@@ -55,3 +55,11 @@ def test_departed_names_who_left_after_what():
     broken, error = departed(0, (4, "step 2"), {2: (2, "b"), 1: (3, "a")})
     assert "ranks 1 and 2 ended their programs (rank 1 after its collective #3, a; rank 2 after its collective #2, b)" \
         in broken and error.waiting_for == (1, 2)
+
+
+def test_crossed_names_both_collectives_or_says_the_peer_did_not():
+    error = crossed(1, (3, "step 1's gradient allreduce"), 0, [3, "a broadcast"])
+    assert str(error).startswith("Ranks are in different collectives: rank 1 is in step 1's gradient allreduce (its "
+                                 "collective #3) while rank 0 is in a broadcast (its collective #3) (raised at rank 1)")
+    assert [s[0] for s in error.signatures] == ["a broadcast", "step 1's gradient allreduce"] and error.rank == 1
+    assert "rank 2 is in another kind of collective" in str(crossed(0, (5, "a broadcast"), 2, None))

@@ -132,9 +132,48 @@ def test_root_loaded_from_a_file_and_ranks_built_in_code_broadcast_alike(tmp_pat
     K.clear_session()
     WORLD.Barrier()
     model = hvd.load_model(path) if RANK == ROOT else built()
+    assert len(model.optimizer.weights) == (2 if RANK == ROOT else 0)  # iterations and the kernel's momentum
     model.fit(*rank_data(RANK), epochs=2, verbose=0, callbacks=[hvd.callbacks.BroadcastGlobalVariablesCallback(ROOT)])
     assert all(same_on_every_rank(w) for w in model.get_weights() + model.optimizer.get_weights())
+    assert len(model.optimizer.weights) == 2
     WORLD.Barrier()
+
+
+class AddsTheGradient(keras.optimizers.Optimizer):
+    """A user's OptimizerV2 written on TF's override points: var += gradient."""
+
+    def _create_slots(self, var_list):
+        pass
+
+    def _resource_apply_dense(self, grad, var, apply_state=None):
+        return var.assign_add(grad)
+
+
+def test_backward_passes_per_step_applies_every_kth_pass_the_mean_over_passes_and_ranks():
+    passes = 3
+    opt = hvd.DistributedOptimizer(AddsTheGradient("adds"), backward_passes_per_step=passes,
+                                   average_aggregated_gradients=True)
+    w = tg.Variable([0.0])
+    step = opt.apply_gradients([(opt._allreduce([tg.constant([float(RANK)])], [w])[0], w)])
+    session = K.get_session()
+    for i in range(7):
+        session.run(step)
+        assert session.run(opt.iterations) == i + 1  # every pass counts
+        assert session.run(w)[0] == pytest.approx((i + 1) // passes * (SIZE - 1) / 2)
+
+
+def test_elastic_keras_state_syncs_rank_0s_weights_and_attributes():
+    model = keras.Sequential([keras.layers.Dense(2, kernel_initializer=keras.initializers.Constant(RANK + 1),
+                                                 input_shape=(2,))])
+    state = hvd.elastic.KerasState(model, keras.optimizers.Adam(), batch=20 + RANK, epoch=10 + RANK)
+    state.sync()
+    np.testing.assert_array_equal(model.get_weights()[0], np.ones((2, 2)))
+    assert (state.batch, state.epoch) == (20, 10)
+    model.set_weights([np.zeros((2, 2)), np.zeros(2)])
+    state.batch = 21
+    state.restore()  # back to what sync saved
+    np.testing.assert_array_equal(model.get_weights()[0], np.ones((2, 2)))
+    assert state.batch == 20
 
 
 def test_augmented_generators_with_averaged_metrics_keep_ranks_in_step():

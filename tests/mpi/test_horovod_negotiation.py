@@ -76,3 +76,24 @@ def test_allgather_of_different_trailing_dims_ranks_or_dtypes_then_a_matching_on
             "Mismatched data types: rank 0 had type float64, but rank 1 had type float32")
     got = run(hvd.allgather(tg.constant(np.full((17 + RANK, 2), RANK))))  # first dimensions may differ
     np.testing.assert_array_equal(got, np.concatenate([np.full((17 + r, 2), r) for r in range(SIZE)]))
+
+
+@pytest.mark.skipif(SIZE != 2, reason="two ranks in different kinds of collective find each other; with more, the "
+                                      "ranks outside the pair wait for the timeout")
+def test_a_rank_in_a_broadcast_while_the_other_is_in_the_gradient_allreduce_then_both_in_the_same():
+    """shm agrees on the fused gradient allreduce in shared memory and on a broadcast by MPI messages: a rank in
+    each must still not wait for ever (Horovod's coordinator would report the mismatch at once)."""
+    v = tg.Variable(np.full(3, float(RANK), np.float32))
+    train = hvd.DistributedOptimizer(tg.train.GradientDescentOptimizer(0.5)).minimize(tg.reduce_sum(v * v))
+    sync = hvd.broadcast_global_variables(ROOT)
+    with tg.Session() as sess:
+        sess.run(tg.global_variables_initializer())
+        sess.run(train)
+        start = time.perf_counter()
+        with pytest.raises(tg.errors.FailedPreconditionError, match=r"Ranks are in different collectives: rank "
+                           r"\d is in (a broadcast|step \d+'s gradient allreduce)( \(its collective #\d+\))? while"):
+            sess.run(sync if RANK == 0 else train)
+        assert time.perf_counter() - start < AT_ONCE_S
+        sess.run(sync)
+        sess.run(train)  # the mean gradient of v = ROOT's value, alike on every rank
+        np.testing.assert_array_equal(sess.run(v), np.zeros(3, np.float32))

@@ -8,6 +8,7 @@ import heapq
 import operator
 import time
 
+from allreduce.errors import CollectiveMismatch
 from .buffer_reuse import donate_buffers, write_into_destinations
 from ..platform.errors import (FailedPreconditionError, InvalidArgumentError, OpError, OutOfRangeError,
                                ResourceExhaustedError, UnimplementedError)
@@ -177,8 +178,10 @@ def _element(graph, obj, role):
 
 # The tf.errors class TF1 raises for what a kernel raised: the mapping TF1's py_func applies to Python exceptions,
 # with IndexError and ZeroDivisionError (an index or divisor out of range) as InvalidArgument, as TF1's kernels
-# report them. Anything else (a collective's timeout, a RuntimeError) keeps its type: callers catch those.
-OP_ERRORS = ((StopIteration, OutOfRangeError), (MemoryError, ResourceExhaustedError),
+# report them; ranks disagreeing on a collective as Horovod reports it (FailedPrecondition, on every rank).
+# Anything else (a collective's timeout, a RuntimeError) keeps its type: callers catch those.
+OP_ERRORS = ((CollectiveMismatch, FailedPreconditionError), (StopIteration, OutOfRangeError),
+             (MemoryError, ResourceExhaustedError),
              (NotImplementedError, UnimplementedError),
              ((ValueError, TypeError, IndexError, ZeroDivisionError), InvalidArgumentError))
 

@@ -11,6 +11,7 @@ from .basics import communicator  # noqa: F401  (ringflow's addition: the allred
 from .basics import executing_eagerly as _executing_eagerly  # noqa: F401  (the name Horovod's own tests call)
 from .collectives import alltoall, grouped_allreduce, reducescatter
 from .compression import Compression
+from . import elastic
 from .functions import allgather_object, broadcast_object, broadcast_object_fn
 from .mpi_ops import (Adasum, Average, Max, Min, Product, Sum, allgather, allreduce, broadcast, local_rank_op,
                       local_size_op, rank_op, size_op)
@@ -24,10 +25,10 @@ from ..unsupported import missing_names
 __all__ = ["Adasum", "Average", "BroadcastGlobalVariablesHook", "Compression", "DistributedOptimizer", "Max", "Min",
            "Product", "Sum", "SyncBatchNormalization", "allgather", "allgather_object", "allreduce", "alltoall",
            "broadcast", "broadcast_global_variables", "broadcast_object", "broadcast_object_fn", "broadcast_variables",
-           "cross_rank", "cross_size", "gloo_built", "gloo_enabled", "grouped_allreduce", "init", "is_initialized",
-           "join", "local_rank", "local_rank_op", "local_size", "local_size_op", "mpi_built", "mpi_enabled",
-           "mpi_threads_supported", "nccl_built", "rank", "rank_op", "reducescatter", "shutdown", "size", "size_op",
-           "start_timeline", "stop_timeline"]
+           "cross_rank", "cross_size", "elastic", "gloo_built", "gloo_enabled", "grouped_allreduce", "init",
+           "is_initialized", "join", "local_rank", "local_rank_op", "local_size", "local_size_op", "mpi_built",
+           "mpi_enabled", "mpi_threads_supported", "nccl_built", "rank", "rank_op", "reducescatter", "shutdown", "size",
+           "size_op", "start_timeline", "stop_timeline"]
 
-# Horovod names ringflow lacks (hvd.elastic, process sets) fail saying why (unsupported.py)
+# Horovod names ringflow lacks (process sets) fail saying why (unsupported.py)
 __getattr__ = missing_names(__name__, reasons=MISSING, have="see README, \"Horovod's API\"")

@@ -1,6 +1,7 @@
 """Horovod names ringflow does not have, with why and what to do instead.
 
-hvd.join() and hvd.elastic both need ranks that run different numbers of steps. ringflow's collectives are
+hvd.join() needs ranks that run different numbers of steps (so would hvd.elastic's ranks joining and leaving; its
+state objects are in elastic.py). ringflow's collectives are
 synchronous ops without Horovod's background negotiation: each one runs when Session.run reaches it and waits
 for the same collective on every rank, so a rank that has stopped cannot stand in for the others' reductions.
 """
@@ -10,8 +11,6 @@ _EVEN = ("every rank must run the same steps with the same collectives: give eve
          "batches (trainer.data.Pipeline splits each global batch evenly over the ranks, so they do)")
 _PROCESS_SETS = "process sets: run the Horovod API on a subset of the ranks with hvd.init(comm=[ranks])"
 MISSING = {
-    "elastic": "elastic training, ranks joining and leaving a running job: the ranks are fixed at hvd.init() "
-               f"and the collectives are synchronous, so {_EVEN}; restart a job from its checkpoint instead",
     "ProcessSet": _PROCESS_SETS, "add_process_set": _PROCESS_SETS, "remove_process_set": _PROCESS_SETS,
     "global_process_set": _PROCESS_SETS,
 }

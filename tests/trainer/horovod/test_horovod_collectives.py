@@ -1,11 +1,10 @@
 """hvd.grouped_allreduce, reducescatter and alltoall in one process (size 1), and the Horovod names ringflow
-refuses (join, elastic, process sets) with why. Multi-rank behaviour: tests/mpi/test_horovod_collectives.py."""
+refuses (join, process sets) with why. Multi-rank behaviour: tests/mpi/test_horovod_collectives.py."""
 import numpy as np
 import pytest
 
 import trainer as tg
 import trainer.horovod as hvd
-import trainer.horovod.keras as hvd_keras
 
 
 @pytest.fixture(autouse=True)
@@ -70,13 +69,7 @@ def test_join_says_collectives_are_synchronous():
         hvd.join()
 
 
-def test_elastic_and_process_sets_say_why_they_are_missing():
-    with pytest.raises(NotImplementedError, match=r"hvd.elastic is not available in ringflow \(elastic "
-                                                  r"training.*trainer.data.Pipeline"):
-        hvd.elastic.run  # noqa: B018
-    with pytest.raises(AttributeError, match="hvd.elastic"):
-        hvd.elastic  # noqa: B018
-    assert not hasattr(hvd, "elastic") and getattr(hvd, "elastic", None) is None  # probing falls back quietly
+def test_process_sets_say_why_they_are_missing():
     with pytest.raises(NotImplementedError, match=r"hvd.add_process_set.*hvd.init\(comm=\[ranks\]\)"):
         hvd.add_process_set([0])
     with pytest.raises(AttributeError, match="module 'trainer.horovod' has no attribute 'no_such_name'") as info:
@@ -101,8 +94,3 @@ def test_sync_batch_normalization_on_one_rank_is_batch_normalization():
     with pytest.raises(ValueError, match="does not support fused=True"):
         hvd.SyncBatchNormalization(fused=True)
 
-
-def test_the_keras_api_says_why_elastic_is_missing_too():
-    with pytest.raises(NotImplementedError, match=r"hvd.keras.elastic is not available in ringflow \(elastic"):
-        hvd_keras.elastic  # noqa: B018
-    assert not hasattr(hvd_keras, "elastic")

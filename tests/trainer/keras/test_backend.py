@@ -62,6 +62,15 @@ def test_clear_session_starts_a_new_graph():
     assert tg.get_default_graph() is not graph and tg.global_variables() == []
 
 
+def test_clear_session_forgets_a_session_given_to_set_session_but_leaves_it_open():
+    given = tg.Session()  # as tf.test's cached session, which the test goes on using after clear_session
+    K.set_session(given)
+    K.clear_session()
+    assert K.get_session() is not given
+    with given.graph.as_default():
+        assert given.run(tg.constant(2.0)) == 2.0
+
+
 X = np.array([[0.5, -1.0, 2.0], [3.0, 0.25, -0.5]], dtype=np.float32)
 Y = np.array([[1.0, 2.0], [0.5, -1.0], [2.0, 0.0]], dtype=np.float32)
 MATH = [

@@ -136,6 +136,13 @@ def test_clipnorm_and_constraints():
     np.testing.assert_allclose(w, W0 - g * 0.1 / np.linalg.norm(g), rtol=1e-5)
 
 
+def test_keras_2_2_4s_arguments_still_work():
+    opt = keras.optimizers.Adam(lr=0.1, beta_1=0.9, beta_2=0.999, epsilon=None, decay=0.0, amsgrad=False)
+    assert opt.get_config()["epsilon"] == 1e-7 and opt.get_config()["learning_rate"] == 0.1
+    np.testing.assert_allclose(run(opt), replay(adam(0.1), {}), rtol=2e-5, atol=1e-6)
+    assert keras.optimizers.Nadam(lr=0.002, epsilon=None, schedule_decay=0.004).get_config()["decay"] == 0.004
+
+
 def test_hyper_parameters_may_be_positional_in_tfs_order():
     opt = keras.optimizers.SGD(0.5, 0.9, True)
     assert opt.get_config()["momentum"] == 0.9 and opt.get_config()["nesterov"] is True
@@ -144,13 +151,28 @@ def test_hyper_parameters_may_be_positional_in_tfs_order():
         keras.optimizers.Adam(0.1, learning_rate=0.2)
 
 
-def test_optimizer_v2_is_the_keras_optimizer_and_a_subclass_without_a_rule_says_what_to_write():
+def test_a_subclass_writes_tfs_override_points_and_one_without_a_rule_says_what_to_write():
     assert optimizer_v2.OptimizerV2 is keras.optimizers.Optimizer
 
-    class OnlyTFsHook(optimizer_v2.OptimizerV2):
+    class AddsTheGradient(optimizer_v2.OptimizerV2):  # TF's hooks: _create_slots, add_slot, _resource_apply_dense
+        def _create_slots(self, var_list):
+            for var in var_list:
+                self.add_slot(var, "seen")
+
         def _resource_apply_dense(self, grad, var, apply_state=None):
-            return var.assign_add(grad)
+            return tg.group(var.assign_add(grad), self.get_slot(var, "seen").assign_add(tg.ones_like(var)))
 
     w = K.variable(np.ones(2, np.float32))
-    with pytest.raises(NotImplementedError, match=r"OnlyTFsHook has no update rule.*step\(p, g, slots, lr, t\)"):
-        OnlyTFsHook().get_updates(K.sum(w * w), [w])
+    opt = AddsTheGradient("adds")
+    update = opt.apply_gradients([(tg.constant([1.0, 2.0]), w)])
+    for _ in range(2):
+        K.get_session().run(update)
+    np.testing.assert_allclose(K.get_value(w), [3.0, 5.0])
+    assert [K.get_value(v).tolist() for v in opt.weights] == [2, [2.0, 2.0]]
+    assert opt.get_config() == {"name": "adds"} and opt.get_slot_names() == ["seen"]
+
+    class NoRule(optimizer_v2.OptimizerV2):
+        pass
+
+    with pytest.raises(NotImplementedError, match=r"NoRule has no update rule.*_resource_apply_dense"):
+        NoRule("none").get_updates(K.sum(w * w), [w])

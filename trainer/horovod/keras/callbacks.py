@@ -50,9 +50,8 @@ class LearningRateScheduleCallback(Callback):
 
     multiplier: a number or a function of the epoch. staircase=True: set at each epoch's first batch, else at
     every batch with a fractional epoch (epoch + batch / steps_per_epoch; steps_per_epoch found from fit's
-    parameters when None). momentum_correction scales an optimizer's `momentum` variable by new_lr / old_lr for
-    the batch that changes the rate (Goyal et al.); ringflow's Keras optimizers keep momentum as a number, so
-    there is none to correct.
+    parameters when None). momentum_correction scales an optimizer's `momentum` hyper-parameter (SGD's, RMSprop's)
+    by new_lr / old_lr for the batch that changes the rate (Goyal et al.).
     """
 
     def __init__(self, multiplier, start_epoch=0, end_epoch=None, staircase=True, momentum_correction=True,

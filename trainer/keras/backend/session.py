@@ -75,10 +75,9 @@ def set_session(session):
 
 
 def clear_session():
-    """Forget Keras' session and counters and start a new default graph (as Keras does)."""
-    if _SESSION[0] is not None:
-        _SESSION[0].close()
-        _SESSION[0] = None
+    """Forget Keras' session and counters and start a new default graph (as Keras does). The session is not
+    closed: one given to set_session stays the caller's (tf.test's cached session goes on being used)."""
+    _SESSION[0] = None
     _UIDS.pop(get_default_graph(), None)
     reset_default_graph()
 

@@ -61,3 +61,15 @@ def test_metric_average_over_one_rank_keeps_the_logs():
     record = keras.callbacks.LambdaCallback(on_epoch_end=lambda epoch, logs: seen.append(dict(logs)))
     _, history = fit(model, [hvd.callbacks.MetricAverageCallback(), record], epochs=1)
     assert seen[0]["loss"] == pytest.approx(history["loss"][0])
+
+
+def test_momentum_correction_scales_the_momentum_for_the_batch_that_changes_the_rate():
+    model = keras.Sequential([keras.layers.Dense(1, input_shape=(2,))])
+    model.compile(keras.optimizers.SGD(lr=1.0, momentum=0.5), "mse")
+    seen = []
+    record = keras.callbacks.LambdaCallback(
+        on_batch_begin=lambda batch, logs: seen.append(float(K.get_value(model.optimizer.momentum))))
+    schedule = hvd.callbacks.LearningRateScheduleCallback(lambda epoch: 0.5 ** epoch, start_epoch=1)
+    fit(model, [schedule, record], epochs=2, samples=4)  # 2 batches an epoch; epoch 1 halves the rate
+    np.testing.assert_allclose(seen, [0.5, 0.5, 0.25, 0.5], rtol=1e-6)
+    assert float(K.get_value(model.optimizer.momentum)) == 0.5
