@@ -135,7 +135,7 @@ def save_model(model, filepath, training_config, optimizer_weights):
 
 def load_model(filepath):
     """(model config dict, training config dict or None, [(layer name, [weight arrays])] for assign(), the
-    optimizer's state arrays)."""
+    optimizer's state arrays, their names)."""
     with open_file(filepath, "r") as f:
         if "model_config" not in f.attrs:
             raise ValueError(f"{str(filepath)!r} holds no model config (it is a weights file?): build the model and "
@@ -143,11 +143,12 @@ def load_model(filepath):
         config = json.loads(_text(f.attrs["model_config"]))
         training = json.loads(_text(f.attrs["training_config"])) if "training_config" in f.attrs else None
         weights = _layer_weights(f["model_weights"])
-        state = []
+        state, names = [], []
         if "optimizer_weights" in f:
             group = f["optimizer_weights"]
-            state = [np.asarray(group[n]) for n in load_attributes(group, "weight_names")]
-    return config, training, weights, state
+            names = [_text(n) for n in load_attributes(group, "weight_names")]
+            state = [np.asarray(group[n]) for n in names]
+    return config, training, weights, state, names
 
 
 def _text(value):
