@@ -63,7 +63,8 @@ def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, c
     for node, op in zip(nodes.node, graph.get_operations()):
         to_tf_form(node, op, added)
     nodes.node.extend(added)
-    meta = MetaGraphDef(graph_def=nodes)
+    meta = MetaGraphDef()
+    meta.graph_def.node.extend(nodes.node)  # the nodes themselves: MetaGraphDef(graph_def=...) would copy them all
     info = meta.meta_info_def
     if meta_info_def is not None:
         info.CopyFrom(meta_info_def)
