@@ -1,0 +1,119 @@
+"""The LSTM kernels (BlockLSTM, BlockLSTMGrad, LSTMBlockCell, LSTMBlockCellGrad) on host arrays against a plain
+float64 numpy LSTM written step by step from TF1's formulas, in float32 and float64, with and without peepholes and
+a cell clip, over a whole sequence and a shorter seq_len_max. tests/trainer/rnn/test_rnn_fused.py checks the same ops
+through graphs against the unfused cells, finite differences and PyTorch."""
+import numpy as np
+import pytest
+
+from trainer.framework.registry import op_def
+
+TOLERANCE = {np.float64: dict(rtol=1e-11, atol=1e-12), np.float32: dict(rtol=2e-5, atol=2e-6)}
+FORGET_BIAS = 0.7
+
+
+def sigmoid(a):
+    return 1 / (1 + np.exp(-a))
+
+
+def reference(steps, x, cs_prev, h_prev, w, peepholes, b, clip, cs_grad, h_grad):
+    """TF1's LSTM forward and backward in float64, one step at a time: the 7 outputs [time, batch, units] (zeros
+    from `steps` on) and the gradients of cs_prev, h_prev, w, b, the pre-activations and the peephole weights."""
+    x, cs_prev, h_prev, w, b, cs_grad, h_grad = (a.astype(np.float64) for a in (x, cs_prev, h_prev, w, b, cs_grad,
+                                                                               h_grad))
+    wci, wcf, wco = np.zeros((3, cs_prev.shape[1])) if peepholes is None else peepholes.astype(np.float64)
+    (time, batch, depth), n = x.shape, cs_prev.shape[1]
+    outs = np.zeros((7, time, batch, n))  # i, cs, f, o, ci, co, h
+    unclipped, cs, h = np.zeros((time, batch, n)), cs_prev, h_prev
+    for t in range(steps):
+        i, ci, f, o = np.split(np.concatenate([x[t], h], 1) @ w + b, 4, axis=1)
+        i, ci, f = sigmoid(i + cs * wci), np.tanh(ci), sigmoid(f + FORGET_BIAS + cs * wcf)
+        unclipped[t] = ci * i + cs * f
+        cs = unclipped[t] if clip is None else np.clip(unclipped[t], -clip, clip)
+        o = sigmoid(o + cs * wco)
+        h = np.tanh(cs) * o
+        outs[:, t] = i, cs, f, o, ci, np.tanh(cs), h
+    i, cs, f, o, ci, co, h = outs
+    before = np.concatenate([cs_prev[None], cs[:-1]])
+    dicfo, dcs, dh = np.zeros((time, batch, 4 * n)), np.zeros((batch, n)), np.zeros((batch, n))
+    for t in reversed(range(steps)):
+        dh = dh + h_grad[t]
+        d_o = dh * co[t] * o[t] * (1 - o[t])
+        dcs = dcs + cs_grad[t] + dh * o[t] * (1 - co[t] ** 2) + d_o * wco
+        if clip is not None:
+            dcs = dcs * (np.abs(unclipped[t]) <= clip)
+        d_i, d_f = dcs * ci[t] * i[t] * (1 - i[t]), dcs * before[t] * f[t] * (1 - f[t])
+        dicfo[t] = np.concatenate([d_i, dcs * i[t] * (1 - ci[t] ** 2), d_f, d_o], 1)
+        dcs = dcs * f[t] + d_i * wci + d_f * wcf
+        dh = dicfo[t] @ w[depth:].T
+    inputs = np.concatenate([x, np.concatenate([h_prev[None], h[:-1]])], 2).reshape(time * batch, -1)
+    d = np.split(dicfo, 4, axis=2)
+    peephole_grads = [(d[0] * before).sum((0, 1)), (d[2] * before).sum((0, 1)), (d[3] * cs).sum((0, 1))]
+    grads = [dcs, dh, inputs.T @ dicfo.reshape(time * batch, -1), dicfo.sum((0, 1)), dicfo]
+    return list(outs), grads + (peephole_grads if peepholes is not None else [])
+
+
+def case(dtype, time=6, batch=5, depth=3, n=8, peephole=False, seed=0):
+    rng = np.random.default_rng(seed)
+    arrays = [rng.standard_normal((time, batch, depth)), rng.standard_normal((batch, n)),
+              rng.standard_normal((batch, n)), rng.standard_normal((depth + n, 4 * n)) * 0.6,
+              rng.standard_normal((3, n)) if peephole else None, rng.standard_normal(4 * n),
+              rng.standard_normal((time, batch, n)), rng.standard_normal((time, batch, n))]
+    return [None if a is None else a.astype(dtype) for a in arrays]
+
+
+def close(got, want, dtype, what):
+    assert len(got) == len(want), what
+    for k, (g, w) in enumerate(zip(got, want)):
+        assert g.dtype == dtype and g.shape == w.shape, (what, k, g.dtype, g.shape, w.shape)
+        np.testing.assert_allclose(g, w, err_msg=f"{what} {k}", **TOLERANCE[dtype])
+
+
+def block_lstm(steps, x, cs_prev, h_prev, w, peepholes, b, clip, cs_grad, h_grad, gates=lambda g: g):
+    """BlockLSTM's outputs and BlockLSTMGrad's; `gates` may replace the activations i, ci, f, o the gradient op
+    gets (copies, as a graph could hand them over)."""
+    weights, attrs = ([] if peepholes is None else list(peepholes)), dict(use_peephole=peepholes is not None,
+                                                                           cell_clip=clip)
+    outs = op_def("BlockLSTM").forward(np.int64(steps), x, cs_prev, h_prev, w, *weights, b, forget_bias=FORGET_BIAS,
+                                       **attrs)
+    i, cs, f, o, ci, co, h = outs
+    i, ci, f, o = (gates(g) for g in (i, ci, f, o))
+    grads = op_def("BlockLSTMGrad").forward(np.int64(steps), x, cs_prev, h_prev, w, *weights, b, i, cs, f, o, ci, co,
+                                            h, cs_grad, h_grad, **attrs)
+    return list(outs), list(grads)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=lambda d: d.__name__)
+@pytest.mark.parametrize("peephole,clip,steps", [(False, None, 6), (True, None, 6), (True, 0.5, 6), (False, 0.5, 4),
+                                                 (False, None, 0)])
+def test_block_lstm_and_its_gradient_match_a_step_by_step_lstm(dtype, peephole, clip, steps):
+    x, cs_prev, h_prev, w, peepholes, b, cs_grad, h_grad = case(dtype, peephole=peephole)
+    outs, grads = block_lstm(steps, x, cs_prev, h_prev, w, peepholes, b, clip, cs_grad, h_grad)
+    want_outs, want_grads = reference(steps, x, cs_prev, h_prev, w, peepholes, b, clip, cs_grad, h_grad)
+    close(outs, want_outs, dtype, "outputs")
+    close(grads, want_grads, dtype, "gradients")
+    if clip is not None:  # the clip bites somewhere and not everywhere
+        assert (np.abs(outs[1][:steps]) == np.asarray(clip, dtype)).any() and (np.abs(outs[1]) < clip).any()
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=lambda d: d.__name__)
+def test_the_gradient_op_gives_the_same_bits_for_gates_it_did_not_make(dtype):
+    """The gradient reads the forward's activations in place when it gets them as BlockLSTM made them; gates
+    copied elsewhere (another op's outputs, a feed) give the very same results."""
+    args = case(dtype, peephole=True, seed=3)
+    _, grads = block_lstm(6, *args[:6], 0.5, *args[6:])
+    _, from_copies = block_lstm(6, *args[:6], 0.5, *args[6:], gates=lambda g: np.array(g, order="F"))
+    for g, c in zip(grads, from_copies):
+        np.testing.assert_array_equal(g, c)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=lambda d: d.__name__)
+@pytest.mark.parametrize("peephole,clip", [(False, None), (True, 0.5)])
+def test_lstm_block_cell_and_its_gradient_match_one_step(dtype, peephole, clip):
+    x, cs_prev, h_prev, w, peepholes, b, cs_grad, h_grad = case(dtype, peephole=peephole, seed=5)
+    weights, attrs = ([] if peepholes is None else list(peepholes)), dict(use_peephole=peephole, cell_clip=clip)
+    outs = op_def("LSTMBlockCell").forward(x[0], cs_prev, h_prev, w, *weights, b, forget_bias=FORGET_BIAS, **attrs)
+    grads = op_def("LSTMBlockCellGrad").forward(x[0], cs_prev, h_prev, w, *weights, b, *outs[:6], cs_grad[0],
+                                                h_grad[0], **attrs)
+    want_outs, want_grads = reference(1, x[:1], cs_prev, h_prev, w, peepholes, b, clip, cs_grad[:1], h_grad[:1])
+    close(list(outs), [o[0] for o in want_outs], dtype, "outputs")
+    close(list(grads), [want_grads[0], want_grads[4][0], *want_grads[5:]], dtype, "gradients")
