@@ -4,7 +4,7 @@ import itertools
 import numpy as np
 
 from ..framework import dtypes
-from ..platform.errors import InvalidArgumentError
+from ..platform.errors import DataLossError, InvalidArgumentError
 from ..framework.tensor import Tensor
 from ..framework.registry import get_array_module
 from ..ops.tensor_util import constant_value
@@ -33,6 +33,12 @@ def _chunks(context, stage, size_tensor, drop_tensor):
         yield chunk
 
 
+def _batches(stage, context):
+    n = stage.inputs[0].cardinality(context)
+    size, drop = context.scalar(stage.tensors[0]), context.scalar(stage.tensors[1])
+    return n if n < 0 else n // size if drop else -(-n // size)
+
+
 def _shape(shape):
     return "[" + ",".join(str(d) for d in shape) + "]"
 
@@ -49,6 +55,8 @@ class BatchStage(Stage):
     def iterate(self, context):
         for chunk in _chunks(context, self.inputs[0], *self.tensors):
             yield [self._stack(i, [e[i] for e in chunk]) for i in range(len(chunk[0]))]
+
+    cardinality = _batches
 
     @staticmethod
     def _stack(component, values):
@@ -112,6 +120,8 @@ class PaddedBatchStage(Stage):
         for chunk in _chunks(context, self.inputs[0], *self.tensors[:2]):
             yield [self._pad(i, [e[i] for e in chunk], pads[i]) for i in range(len(pads))]
 
+    cardinality = _batches
+
     def _pad(self, component, values, pad):
         padded = self.padded[component]
         for v in values:
@@ -124,7 +134,7 @@ class PaddedBatchStage(Stage):
         out = xp.full((len(values),) + target, pad, dtype=values[0].dtype)
         for j, v in enumerate(values):
             if any(s > t for s, t in zip(v.shape, target)):
-                raise InvalidArgumentError("Attempted to pad to a smaller size than the input element.")
+                raise DataLossError("Attempted to pad to a smaller size than the input element.")
             out[(j,) + tuple(slice(0, s) for s in v.shape)] = v
         return out
 

@@ -17,6 +17,7 @@ from ..framework.graph import get_default_graph
 from ..ops.core_ops import convert_to_tensor
 from ..framework.registry import op_def, register
 from ..framework.tensor_shape import TensorShape
+from .optional import next_as_optional
 from .runtime import ITERATORS, Context, iterator_resource
 from .stage import Stage, captures
 from .structure import Spec, flatten_types, flatten_up_to, pack
@@ -174,6 +175,10 @@ class Iterator:
             "IteratorGetNext", [self._handle], list(zip(spec.shapes, spec.types)), name=name or "IteratorGetNext",
             attrs={"output_types": tuple(spec.types), "output_shapes": tuple(spec.shapes)})
         return pack(spec.structure, list(op.outputs))
+
+    def get_next_as_optional(self):
+        """An Optional of the next element: without a value at the end of the data, where get_next() raises."""
+        return next_as_optional(self._handle, self._spec)
 
     def string_handle(self, name=None):
         """A scalar tg.string tensor naming this iterator, for from_string_handle()."""

@@ -10,7 +10,7 @@ import threading
 
 import numpy as np
 
-from ..platform.errors import OutOfRangeError
+from ..platform.errors import OpError, OutOfRangeError
 
 ITERATORS, FUNCTIONS = "iterator", "dataset_function"  # containers of session.resources: by handle, by function
 
@@ -56,6 +56,7 @@ class Context:
         self.session, self.values, self.resource = session, values, resource
         self.to_device, self.to_host = session.to_device, session.to_host
         self.state = {}
+        self.ignore_errors = False  # set below an ignore_errors(): an element whose function fails is dropped
 
     def value(self, tensor):
         return self.values[tensor]
@@ -69,9 +70,27 @@ class Context:
         run = function_plan(self.session, function)
         return run(list(element) + [self.values[t] for t in function.captured])
 
+    def call_or_skip(self, function, element):
+        """call(), or None when the function fails on this element below an ignore_errors() (TF skips the element
+        whose GetNext failed and asks its input for the next)."""
+        try:
+            return self.call(function, element)
+        except OpError:
+            if self.ignore_errors:
+                return None
+            raise
+
     def nested(self, values):
         """The context of a dataset a flat_map/interleave function built: its own captured values."""
-        return Context(self.session, {**self.values, **values}, self.resource)
+        context = Context(self.session, {**self.values, **values}, self.resource)
+        context.ignore_errors = self.ignore_errors
+        return context
+
+    def ignoring_errors(self):
+        """This context, for the input of an ignore_errors()."""
+        context = Context(self.session, self.values, self.resource)
+        context.state, context.ignore_errors = self.state, True
+        return context
 
     def seed_generator(self, stage, seed, seed2):
         """The generator of per-pass seeds of a shuffle, created on first use; (None, None): fresh entropy."""

@@ -5,7 +5,8 @@ from ..framework import dtypes
 from ..platform.errors import InvalidArgumentError, UnknownError
 from ..ops.core_ops import as_string_array
 from ..framework.tensor_shape import TensorShape
-from .stage import Stage, check, scalar
+from ..platform import gfile
+from .stage import INFINITE, UNKNOWN, Stage, check, scalar
 from .structure import Spec, flatten_types, flatten_up_to, most_specific_compatible_shape, normalize, pack, substitute
 
 
@@ -18,6 +19,9 @@ class TensorStage(Stage):
 
     def iterate(self, context):
         yield [context.value(t) for t in self.tensors]
+
+    def cardinality(self, context):
+        return 1
 
 
 class SliceStage(Stage):
@@ -47,6 +51,9 @@ class SliceStage(Stage):
         for i in range(values[0].shape[0]):
             yield [v[i, ...] for v in values]  # [i, ...]: a 0-d array, not a numpy scalar
 
+    def cardinality(self, context):
+        return context.value(self.tensors[0]).shape[0]
+
 
 class RangeStage(Stage):
     """start, start + step, ... before stop, as int64 (Dataset.range, Python's range rules)."""
@@ -66,6 +73,9 @@ class RangeStage(Stage):
             raise InvalidArgumentError("step must be a non-zero integer.")
         for i in range(start, stop, step):
             yield [context.to_device(np.array(i, dtype=np.int64))]
+
+    def cardinality(self, context):
+        return len(range(*(context.scalar(t) for t in self.tensors)))
 
 
 class GeneratorStage(Stage):
@@ -149,6 +159,13 @@ class ZipStage(Stage):
                 element += part
             yield element
 
+    def cardinality(self, context):
+        counts = [s.cardinality(context) for s in self.inputs]
+        if UNKNOWN in counts:
+            return UNKNOWN
+        finite = [n for n in counts if n != INFINITE]
+        return min(finite) if finite else INFINITE
+
 
 class ConcatenateStage(Stage):
     """The elements of one dataset, then those of another of the same structure and types."""
@@ -164,3 +181,48 @@ class ConcatenateStage(Stage):
     def iterate(self, context):
         for stage in self.inputs:
             yield from stage.iterate(context)
+
+    def cardinality(self, context):
+        counts = [s.cardinality(context) for s in self.inputs]
+        return UNKNOWN if UNKNOWN in counts else INFINITE if INFINITE in counts else sum(counts)
+
+
+class ListFilesStage(Stage):
+    """The names of the files matching a glob pattern (or any of a vector of them), sorted (Dataset.list_files)."""
+
+    def __init__(self, file_pattern):
+        self.tensors = normalize(file_pattern, "Dataset.list_files()")[0]
+        if self.tensors[0].dtype != dtypes.string:
+            raise TypeError(f"`file_pattern` must be a string or a vector of strings, got {file_pattern!r}")
+        self.spec = Spec(None, [()], [dtypes.string])
+
+    def iterate(self, context):
+        patterns = [p.decode() for p in np.asarray(context.to_host(context.value(self.tensors[0])),
+                                                   dtype=object).reshape(-1)]
+        names = sorted({name for pattern in patterns for name in gfile.Glob(pattern)})
+        if not names:
+            raise InvalidArgumentError(f"No files matched pattern: {', '.join(patterns)}")
+        for name in names:
+            yield [as_string_array(name.encode())]
+
+
+class SparseSliceStage(Stage):
+    """The rows of a SparseTensor as (indices, values, dense_shape) of each row (Dataset.from_sparse_tensor_slices)."""
+
+    def __init__(self, sparse_tensor):
+        indices, values, shape = sparse_tensor.indices, sparse_tensor.values, sparse_tensor.dense_shape
+        self.tensors = [indices, values, shape]
+        rank = shape.shape[0] if shape.shape.ndims == 1 else None
+        self.spec = Spec((tuple, None, [None, None, None]),
+                         [[None, None if rank is None else rank - 1], [None], [None if rank is None else rank - 1]],
+                         [dtypes.int64, values.dtype, dtypes.int64])
+
+    def iterate(self, context):
+        indices, values, shape = (np.asarray(context.to_host(context.value(t))) for t in self.tensors)
+        for row in range(int(shape[0])):
+            mine = indices[:, 0] == row
+            yield [context.to_device(np.ascontiguousarray(indices[mine, 1:])),
+                   context.to_device(np.ascontiguousarray(values[mine])), context.to_device(shape[1:].copy())]
+
+    def cardinality(self, context):
+        return int(context.to_host(context.value(self.tensors[2]))[0])

@@ -2,19 +2,21 @@
 prefetch, and flat_map/interleave (a function that returns a dataset per element)."""
 import itertools
 import os
+import pickle
 
 import numpy as np
 
 from ..framework import dtypes
 from ..platform.errors import InvalidArgumentError
 from .runtime import entropy
-from .stage import Stage, check, scalar, static
+from .stage import INFINITE, UNKNOWN, Stage, check, same_cardinality, scalar, static
 
 AUTOTUNE = -1  # TF1's tf.data.experimental.AUTOTUNE: "let the runtime choose"
+CACHE_SUFFIX = ".ringflow_cache"  # the file Dataset.cache(filename) writes: ringflow's own format, not TF's
 
 
 class MapStage(Stage):
-    """map_func's outputs for each element."""
+    """map_func's outputs for each element (its cardinality is UNKNOWN: TF1's map does not preserve it)."""
 
     def __init__(self, stage, function):
         self.inputs, self.functions, self.function = (stage,), (function,), function
@@ -22,7 +24,9 @@ class MapStage(Stage):
 
     def iterate(self, context):
         for element in self.inputs[0].iterate(context):
-            yield context.call(self.function, element)
+            mapped = context.call_or_skip(self.function, element)
+            if mapped is not None:
+                yield mapped
 
 
 class FilterStage(Stage):
@@ -37,7 +41,8 @@ class FilterStage(Stage):
 
     def iterate(self, context):
         for element in self.inputs[0].iterate(context):
-            if context.to_host(context.call(self.function, element)[0]):
+            keep = context.call_or_skip(self.function, element)
+            if keep is not None and context.to_host(keep[0]):
                 yield element
 
 
@@ -59,6 +64,12 @@ class RepeatStage(Stage):
             if empty:
                 return
 
+    def cardinality(self, context):
+        n, count = self.inputs[0].cardinality(context), context.scalar(self.tensors[0])
+        if count < 0:
+            return 0 if n == 0 else INFINITE
+        return 0 if count == 0 else n if n < 0 else count * n
+
 
 class TakeStage(Stage):
     """At most `count` elements (-1: all)."""
@@ -71,6 +82,12 @@ class TakeStage(Stage):
         count = context.scalar(self.tensors[0])
         elements = self.inputs[0].iterate(context)
         yield from elements if count < 0 else itertools.islice(elements, count)
+
+    def cardinality(self, context):
+        n, count = self.inputs[0].cardinality(context), context.scalar(self.tensors[0])
+        if n == UNKNOWN:
+            return UNKNOWN
+        return count if n == INFINITE else n if count < 0 else min(n, count)
 
 
 class SkipStage(Stage):
@@ -86,6 +103,10 @@ class SkipStage(Stage):
         for _ in elements if count < 0 else itertools.islice(elements, count):
             pass
         yield from elements
+
+    def cardinality(self, context):
+        n, count = self.inputs[0].cardinality(context), context.scalar(self.tensors[0])
+        return n if n < 0 else 0 if count < 0 else max(0, n - count)
 
 
 class ShardStage(Stage):
@@ -108,6 +129,11 @@ class ShardStage(Stage):
         if not 0 <= index < shards:
             raise InvalidArgumentError(f"Index must be between 0 and {shards - 1} (currently index = {index}).")
         yield from itertools.islice(self.inputs[0].iterate(context), index, None, shards)
+
+    def cardinality(self, context):
+        n = self.inputs[0].cardinality(context)
+        shards, index = context.scalar(self.tensors[0]), context.scalar(self.tensors[1])
+        return n if n < 0 else n // shards + (index < n % shards)
 
 
 class ShuffleStage(Stage):
@@ -142,19 +168,23 @@ class ShuffleStage(Stage):
             buffer[i], buffer[-1] = buffer[-1], buffer[i]
             yield buffer.pop()
 
+    cardinality = same_cardinality
+
 
 class CacheStage(Stage):
-    """The input's elements, kept in memory by the first complete pass and replayed by later passes of the
-    same initialization (a pass left unfinished keeps nothing, as in TF1)."""
+    """The input's elements, kept by the first complete pass and replayed by later ones (a pass left unfinished
+    keeps nothing, as in TF1): in memory for this initialization, or, given a filename, in a file that later
+    iterators and sessions read instead of the input, as TF's cache files are."""
 
     def __init__(self, stage, filename):
-        if filename not in ("", None):
-            raise NotImplementedError(f"Dataset.cache(filename={filename!r}): caching to files is not implemented; "
-                                      "use cache() (in memory)")
         self.inputs, self.spec = (stage,), stage.spec
+        self.file = None if filename in ("", None) else f"{os.fsdecode(filename)}{CACHE_SUFFIX}"
 
     def iterate(self, context):
         cached = context.state.get(self)
+        if cached is None and self.file is not None and os.path.exists(self.file):
+            with open(self.file, "rb") as f:
+                cached = [[context.to_device(v) for v in element] for element in pickle.load(f)]
         if cached is not None:
             yield from cached
             return
@@ -163,6 +193,12 @@ class CacheStage(Stage):
             elements.append(element)
             yield element
         context.state[self] = elements
+        if self.file is not None:
+            with open(self.file + ".tmp", "wb") as f:
+                pickle.dump([[context.to_host(v) for v in element] for element in elements], f)
+            os.replace(self.file + ".tmp", self.file)  # a reader never sees half a cache
+
+    cardinality = same_cardinality
 
 
 class PrefetchStage(Stage):
@@ -175,6 +211,8 @@ class PrefetchStage(Stage):
 
     def iterate(self, context):
         yield from self.inputs[0].iterate(context)
+
+    cardinality = same_cardinality
 
 
 class InterleaveStage(Stage):
