@@ -18,12 +18,12 @@ from . import iterator as _iterator
 from .batching import BatchStage, PaddedBatchStage, UnbatchStage
 from .choosing import ChooseStage, RandomStage, SampleStage
 from .function import DatasetFunction
-from .grouping import GroupByWindowStage, WindowStage
+from .grouping import GroupByWindowStage, WindowingStage
 from .options import Options
 from .scanning import IgnoreErrorsStage, ScanStage, TakeWhileStage, UniqueStage
 from .sources import (ConcatenateStage, GeneratorStage, ListFilesStage, RangeStage, SliceStage, SparseSliceStage,
                       TensorStage, ZipStage)
-from .stage import Stage, captures, scalar
+from .stage import Stage, WindowStage, captures, scalar
 from .structure import Spec, flatten
 from .transforms import (AUTOTUNE, CacheStage, FilterStage, InterleaveStage, MapStage, PrefetchStage, RepeatStage,
                          ShardStage, ShuffleStage, SkipStage, TakeStage)
@@ -200,6 +200,11 @@ class Dataset:
     def enumerate(self, start=0):
         """(index, element) pairs, the index an int64 counting from `start`."""
         return Dataset.zip((Dataset.range(start, np.iinfo(np.int64).max), self))
+
+    def window(self, size, shift=None, stride=1, drop_remainder=False):
+        """Windows of `size` elements, `stride` apart, one starting every `shift` (default size) elements: each an
+        element whose components are datasets, for flat_map or interleave to read (e.g. lambda w: w.batch(size))."""
+        return Dataset(WindowingStage(self._stage, size, shift, stride, drop_remainder, Dataset))
 
     def scan(self, initial_state, scan_func, name=None):
         """scan_func(state, element) -> (new_state, output) over the elements from initial_state: the outputs."""

@@ -13,6 +13,7 @@ per-op streams, so a seeded tf.image.random_flip_left_right is reproducible.
 from ..framework.graph import get_default_graph
 from ..ops.control_flow_bodies import Body, body_plan, claim, enclosing_body, run_body
 from ..framework.registry import register
+from .stage import WindowStage
 from .structure import Spec, normalize, pack
 
 
@@ -46,12 +47,16 @@ class DatasetFunction:
         graph = get_default_graph()
         self.transformation = transformation
         self.body = body = FunctionBody(transformation, enclosing_body(graph))
+        self.windows = {i: WindowStage(spec.types[i].spec) for i in spec.datasets()}  # a window's dataset
+        self.positions = [i for i in range(len(spec.types)) if i not in self.windows]  # the tensor components
         with graph.control_dependencies(None), graph.name_scope(transformation.split("(")[0].replace(".", "_")):
-            self.args = [graph.create_op("DatasetFunctionArg", [], [(shape, dtype)], name="arg",
-                                         attrs={"shape": shape, "dtype": dtype,
+            self.args = [graph.create_op("DatasetFunctionArg", [], [(spec.shapes[i], spec.types[i])], name="arg",
+                                         attrs={"shape": spec.shapes[i], "dtype": spec.types[i],
                                                 "transformation": transformation}).outputs[0]
-                         for shape, dtype in zip(spec.shapes, spec.types)]
-            element = pack(spec.structure, self.args)
+                         for i in self.positions]
+            components = dict(zip(self.positions, self.args))
+            components.update((i, spec.types[i].wrap(stage)) for i, stage in self.windows.items())
+            element = pack(spec.structure, [components[i] for i in range(len(spec.types))])
             call_args = element if type(element) is tuple else (element,)  # TF1 unpacks tuples only
             result, start = run_body(graph, body, func, call_args)
             self.outputs, self.result = (finish or self._tensors)(result)
@@ -67,6 +72,10 @@ class DatasetFunction:
             raise TypeError(f"Unsupported return value from function passed to {self.transformation}: "
                             f"{result!r} ({exc})") from None
         return tensors, Spec.of(tensors, structure)
+
+    def window_values(self, element):
+        """{window stage: its elements} for the components of `element` that are datasets."""
+        return {stage: element[i] for i, stage in self.windows.items()}
 
     def compile(self, session):
         """A function of (element components + captured values) returning the output values in `session`."""

@@ -1,5 +1,5 @@
-"""The stages that sort elements into groups by a key: group_by_window (bucket_by_sequence_length is built on it,
-as in TF) and group_by_reducer.
+"""The stages that gather elements into groups: Dataset.window (consecutive elements), group_by_window (by a key;
+bucket_by_sequence_length is built on it, as in TF) and group_by_reducer.
 
 A key is an int64 scalar key_func(element). group_by_window's reduce_func gets the key and a dataset of the
 group's elements (a WindowStage: its elements are those the group collected), and the elements of the dataset it
@@ -11,26 +11,14 @@ import numpy as np
 
 from ..framework import dtypes
 from ..platform.errors import InvalidArgumentError
-from .stage import Stage
+from .stage import Stage, check, scalar
+from .structure import DatasetComponent, Spec
 
 
 def check_key(function, what):
     spec = function.result
     if spec.structure is not None or spec.types[0] != dtypes.int64 or spec.shapes[0].ndims not in (None, 0):
         raise ValueError(f"`{what}` must return a single tf.int64 scalar tensor; it returns {spec}")
-
-
-class WindowStage(Stage):
-    """The dataset reduce_func gets: the elements of one group, given by the group_by_window running it."""
-
-    def __init__(self, spec):
-        self.spec = spec
-
-    def iterate(self, context):
-        yield from context.value(self)
-
-    def cardinality(self, context):
-        return len(context.value(self))
 
 
 class GroupByWindowStage(Stage):
@@ -94,3 +82,44 @@ class GroupByReducerStage(Stage):
 
 def _key(context, key):
     return context.to_device(np.array(key, dtype=np.int64))
+
+
+class WindowingStage(Stage):
+    """Windows of `size` elements, `stride` apart, starting every `shift` elements; each window is an element
+    whose components are datasets (one per component of the input's elements), as TF's Dataset.window makes them.
+    The last windows may be shorter unless drop_remainder."""
+
+    def __init__(self, stage, size, shift, stride, drop_remainder, wrap):
+        self.inputs = (stage,)
+        self.tensors = [scalar(size, dtypes.int64, "size"), scalar(size if shift is None else shift, dtypes.int64,
+                                                                  "shift"),
+                        scalar(stride, dtypes.int64, "stride"), scalar(drop_remainder, dtypes.bool, "drop_remainder")]
+        for tensor, name in zip(self.tensors[:3], ("size", "shift", "stride")):
+            check(tensor, lambda n: n > 0, f"Window {name} must be greater than zero, but got {{}}.")
+        spec = stage.spec
+        self.spec = Spec(spec.structure, [()] * len(spec.types),
+                         [DatasetComponent(Spec(None, [s], [t]), wrap) for s, t in zip(spec.shapes, spec.types)])
+
+    def iterate(self, context):
+        size, shift, stride, drop = (context.scalar(t) for t in self.tensors)
+        if min(size, shift, stride) <= 0:
+            raise InvalidArgumentError(f"Window size, shift and stride must be greater than zero, but got {size}, "
+                                       f"{shift} and {stride}.")
+        span = (size - 1) * stride + 1
+        elements, buffer, ended = iter(self.inputs[0].iterate(context)), [], False
+        while True:
+            while not ended and len(buffer) < span:
+                element = next(elements, None)
+                ended = element is None
+                if not ended:
+                    buffer.append(element)
+            window = buffer[:span:stride]
+            if not window or drop and len(window) < size:
+                return
+            yield [[[e[i]] for e in window] for i in range(len(window[0]))]
+            skip = shift - len(buffer)
+            del buffer[:shift]
+            for _ in range(max(0, skip)):
+                if next(elements, None) is None:
+                    ended = True
+                    break

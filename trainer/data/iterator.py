@@ -155,6 +155,7 @@ class Iterator:
         stage = getattr(dataset, "_stage", None)
         if not isinstance(stage, Stage):
             raise TypeError(f"make_initializer() needs a tf.data.Dataset, got {dataset!r}")
+        _tensors_only(stage)
         mine, theirs = self._spec, stage.spec
         if not mine.same_types(theirs):
             raise TypeError(f"Expected output types {mine.output_types()!r} but got dataset with output types "
@@ -221,8 +222,15 @@ def _make_iterator_op(handle, stage, name=None):
                                   attrs={"dataset": stage})
 
 
+def _tensors_only(stage):
+    if stage.spec.datasets():
+        raise TypeError(f"An iterator hands out tensors, and the elements of this dataset hold datasets "
+                        f"({stage.spec}): read each window with flat_map, e.g. .flat_map(lambda w: w.batch(n))")
+
+
 def make_initializable_iterator(stage, shared_name=None):
     """An iterator over `stage` with an initializer op (which must run before get_next)."""
+    _tensors_only(stage)
     handle = _iterator_op(stage.spec, shared_name)
     return Iterator._of(handle, _make_iterator_op(handle, stage), stage.spec)
 
@@ -230,6 +238,7 @@ def make_initializable_iterator(stage, shared_name=None):
 def make_one_shot_iterator(stage):
     """An iterator over `stage` that initializes itself on first use; the dataset may not capture placeholders
     or variables (TF1 embeds its inputs by value)."""
+    _tensors_only(stage)
     captured = captures(stage)
     _refuse_stateful(captured)
     graph = get_default_graph()

@@ -32,6 +32,20 @@ class Stage:
         return UNKNOWN
 
 
+class WindowStage(Stage):
+    """A dataset of elements given when it runs: a window of Dataset.window, a group of group_by_window (the stage
+    running it puts the elements, as lists of arrays, in the context under this stage)."""
+
+    def __init__(self, spec):
+        self.spec = spec
+
+    def iterate(self, context):
+        yield from context.value(self)
+
+    def cardinality(self, context):
+        return len(context.value(self))
+
+
 def same_cardinality(stage, context):
     """A stage that yields one element per input element (map, prefetch, cache, shuffle)."""
     return stage.inputs[0].cardinality(context)

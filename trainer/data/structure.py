@@ -83,13 +83,32 @@ def most_specific_compatible_shape(a, b):
     return TensorShape([x if x == y else None for x, y in zip(a.as_list(), b.as_list())])
 
 
+class DatasetComponent:
+    """The type of an element's component that is itself a dataset (each window of Dataset.window), as TF's
+    DatasetSpec describes it: `spec` is its elements' Spec, wrap(stage) the Dataset a function is given."""
+
+    def __init__(self, spec, wrap):
+        self.spec, self.wrap = spec, wrap
+
+    def __eq__(self, other):
+        return (isinstance(other, DatasetComponent) and self.spec.same_types(other.spec)
+                and self.spec.shapes == other.spec.shapes)
+
+    def __hash__(self):
+        return hash(tuple(self.spec.types))
+
+    def __repr__(self):
+        return f"DatasetSpec({self.spec!r})"
+
+
 class Spec:
-    """The structure of a dataset's elements and each component's static shape and dtype."""
+    """The structure of a dataset's elements and each component's static shape and dtype (a DatasetComponent
+    for a component that is a dataset)."""
 
     def __init__(self, structure, shapes, types):
         self.structure = structure
         self.shapes = [TensorShape(s) for s in shapes]
-        self.types = [dtypes.as_dtype(t) for t in types]
+        self.types = [t if isinstance(t, DatasetComponent) else dtypes.as_dtype(t) for t in types]
 
     @classmethod
     def of(cls, tensors, structure):
@@ -99,10 +118,15 @@ class Spec:
         return pack(self.structure, self.types)
 
     def output_shapes(self):
-        return pack(self.structure, self.shapes)
+        return pack(self.structure, [t if isinstance(t, DatasetComponent) else s for s, t in
+                                     zip(self.shapes, self.types)])
 
     def output_classes(self):
-        return pack(self.structure, [Tensor] * len(self.types))
+        return pack(self.structure, [t if isinstance(t, DatasetComponent) else Tensor for t in self.types])
+
+    def datasets(self):
+        """The indices of the components that are datasets."""
+        return [i for i, t in enumerate(self.types) if isinstance(t, DatasetComponent)]
 
     def same_types(self, other):
         """True when `other` has this structure and these dtypes."""
@@ -110,7 +134,8 @@ class Spec:
 
     def __repr__(self):
         shapes = pack(self.structure, [str(s) for s in self.shapes])
-        types = pack(self.structure, [f"tf.{t.name}" for t in self.types])
+        types = pack(self.structure, [repr(t) if isinstance(t, DatasetComponent) else f"tf.{t.name}"
+                                      for t in self.types])
         return f"shapes: {shapes}, types: {types}".replace("'", "")
 
 

@@ -255,5 +255,6 @@ class InterleaveStage(Stage):
             slot, taken = (slot + 1) % cycle, 0
 
     def _open(self, context, element):
-        values = context.call(self.function, element)
-        return iter(self.function.result.stage.iterate(context.nested(dict(zip(self.function.outputs, values)))))
+        values = dict(zip(self.function.outputs, context.call(self.function, element)))
+        values.update(self.function.window_values(element))
+        return iter(self.function.result.stage.iterate(context.nested(values)))

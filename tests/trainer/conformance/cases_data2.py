@@ -231,6 +231,19 @@ def _methods():
                                                    fn(lambda tf: lambda x: (x, tf.cast(x, tf.float32) / 2)))
     yield "Dataset.from_sparse_tensor_slices", data(D + "from_sparse_tensor_slices", {"sparse": [
         [[0, 1], [2, 0], [2, 2]], t("float32", (3,)), [4, 3]]})
+    yield "Dataset.window", data("data.Dataset.flat_map", ds(lambda tf: tf.data.Dataset.range(7).window(3)),
+                                 fn(lambda tf: lambda w: w.batch(3)))
+    yield "Dataset.window/shift_drop", data("data.Dataset.flat_map", ds(
+        lambda tf: tf.data.Dataset.range(7).window(3, shift=2, drop_remainder=True)),
+        fn(lambda tf: lambda w: w.batch(3)))
+    yield "Dataset.window/stride_tuple", data("data.Dataset.flat_map", ds(
+        lambda tf: tf.data.Dataset.from_tensor_slices((np.arange(6), np.arange(6) * 1.5)).window(2, 3, 2)),
+        fn(lambda tf: lambda a, b: tf.data.Dataset.zip((a.batch(2), b.batch(2)))))
+    yield "Dataset.window/shift_past_size", data("data.Dataset.flat_map", ds(
+        lambda tf: tf.data.Dataset.range(10).window(2, shift=4)), fn(lambda tf: lambda w: w.batch(2)))
+    yield "Dataset.window/interleave", data("data.Dataset.interleave", ds(
+        lambda tf: tf.data.Dataset.range(6).window(3, 1, drop_remainder=True)), fn(lambda tf: lambda w: w),
+        cycle_length=2)
     yield "Dataset.padded_batch/scalar_and_vector", data(D + "padded_batch", ds(
         lambda tf: tf.data.Dataset.range(1, 4).map(lambda x: (x, tf.fill(tf.reshape(x, [1]), x)))), 2,
         ([], [None]))
