@@ -70,17 +70,22 @@ class BatchStage(Stage):
 
 class PaddedBatchStage(Stage):
     """Batches whose components are padded to padded_shapes (a dimension of -1/None: the longest in the
-    batch) with padding_values (default 0, or b"" for strings)."""
+    batch) with padding_values (default 0, or b"" for strings). A padded shape may be an int64 vector tensor known
+    only when the graph runs (bucket_by_sequence_length's bucket boundary): its dimensions are then unknown while
+    building."""
 
     def __init__(self, stage, batch_size, padded_shapes, padding_values, drop_remainder):
         size, drop, known = _batch_size(batch_size, drop_remainder)
         spec = stage.spec
-        shapes = [self._padded_shape(p, s, i) for i, (p, s) in
-                  enumerate(zip(flatten_up_to(spec.structure, padded_shapes, "padded_shapes"), spec.shapes))]
+        given = flatten_up_to(spec.structure, padded_shapes, "padded_shapes")
+        self.shape_tensors = {i: to_tensor(p, dtype=dtypes.int64, name=f"padded_shape_{i}")
+                              for i, p in enumerate(given) if _runtime_shape(p)}
+        shapes = [self._padded_shape(self.shape_tensors.get(i, p), s, i) for i, (p, s) in
+                  enumerate(zip(given, spec.shapes))]
         values = ([b"" if t == dtypes.string else np.zeros((), t) for t in spec.types] if padding_values is None
                   else flatten_up_to(spec.structure, padding_values, "padding_values"))
         pads = [self._padding(v, t, i) for i, (v, t) in enumerate(zip(values, spec.types))]
-        self.inputs, self.tensors = (stage,), [size, drop] + pads
+        self.inputs, self.tensors = (stage,), [size, drop] + pads + list(self.shape_tensors.values())
         self.padded = shapes
         self.spec = Spec(spec.structure, [TensorShape([known]).concatenate(s) for s in shapes], spec.types)
 
@@ -99,8 +104,10 @@ class PaddedBatchStage(Stage):
         if isinstance(padded, Tensor):
             known = constant_value(padded)
             if known is None:
-                raise NotImplementedError(f"padded_shapes for component {i} is {padded.name!r}, a tensor whose "
-                                          "value is known only when the graph runs: give a constant shape")
+                if padded.shape.ndims != 1 or padded.shape[0] is None:
+                    raise ValueError(f"padded_shapes for component {i} is {padded.name!r}, a tensor of shape "
+                                     f"{padded.shape}: it must be a vector of known length (the rank)")
+                return TensorShape([None] * padded.shape[0])
             padded = [None if d < 0 else int(d) for d in known]
         try:
             shape = TensorShape(padded)
@@ -116,14 +123,17 @@ class PaddedBatchStage(Stage):
         return shape
 
     def iterate(self, context):
-        pads = [context.value(t) for t in self.tensors[2:]]
+        pads = [context.value(t) for t in self.tensors[2:2 + len(self.padded)]]
+        shapes = list(self.padded)
+        for i, tensor in self.shape_tensors.items():
+            shapes[i] = [None if d < 0 else int(d) for d in np.asarray(context.to_host(context.value(tensor)))]
         for chunk in _chunks(context, self.inputs[0], *self.tensors[:2]):
-            yield [self._pad(i, [e[i] for e in chunk], pads[i]) for i in range(len(pads))]
+            yield [self._pad(shapes[i], i, [e[i] for e in chunk], pads[i]) for i in range(len(pads))]
 
     cardinality = _batches
 
-    def _pad(self, component, values, pad):
-        padded = self.padded[component]
+    @staticmethod
+    def _pad(padded, component, values, pad):
         for v in values:
             if v.ndim != len(padded):
                 raise InvalidArgumentError(
@@ -137,6 +147,13 @@ class PaddedBatchStage(Stage):
                 raise DataLossError("Attempted to pad to a smaller size than the input element.")
             out[(j,) + tuple(slice(0, s) for s in v.shape)] = v
         return out
+
+
+def _runtime_shape(padded):
+    """True for a padded shape whose value is known only when the graph runs: a tensor, or a list holding one."""
+    if isinstance(padded, Tensor):
+        return constant_value(padded) is None
+    return isinstance(padded, (list, tuple)) and any(isinstance(d, Tensor) for d in padded)
 
 
 class UnbatchStage(Stage):

@@ -10,6 +10,9 @@ from ..framework.tensor import Tensor
 from ..ops.tensor_util import constant_value
 from ..framework.random_seed import get_seed
 from ..framework import dtypes
+from ..framework.graph import get_default_graph
+from ..framework.tensor_shape import TensorShape
+from ..ops.check_ops import assert_less
 from ..ops.array_ops import cast
 from ..ops.reduction_ops import reduce_sum
 from ..ops.core_ops import convert_to_tensor
@@ -24,7 +27,7 @@ from .scanning import IgnoreErrorsStage, ScanStage, TakeWhileStage, UniqueStage
 from .sources import (ConcatenateStage, GeneratorStage, ListFilesStage, RangeStage, SliceStage, SparseSliceStage,
                       TensorStage, ZipStage)
 from .stage import Stage, WindowStage, captures, scalar
-from .structure import Spec, flatten
+from .structure import Spec, flatten, flatten_up_to, pack
 from .transforms import (AUTOTUNE, CacheStage, FilterStage, InterleaveStage, MapStage, PrefetchStage, RepeatStage,
                          ShardStage, ShuffleStage, SkipStage, TakeStage)
 
@@ -259,11 +262,15 @@ class Dataset:
             size = convert_to_tensor(list(bucket_batch_sizes), dtype=dtypes.int64)[bucket_id]
             if no_padding:
                 return window.batch(size, drop_remainder)
-            if pad_to_bucket_boundary:
-                raise NotImplementedError("bucket_by_sequence_length(pad_to_bucket_boundary=True) pads to a length "
-                                          "known only when the graph runs, which padded_batch here does not take: "
-                                          "give padded_shapes instead")
             shapes = padded_shapes if padded_shapes is not None else window.output_shapes
+            if pad_to_bucket_boundary:  # the unknown dimensions padded to the bucket's boundary - 1, as TF does
+                check = assert_less(bucket_id, np.int64(len(bucket_batch_sizes) - 1), message=(
+                    "When pad_to_bucket_boundary=True, elements must have length < max(bucket_boundaries)."))
+                with get_default_graph().control_dependencies([check]):
+                    filler = convert_to_tensor(list(bucket_boundaries), dtype=dtypes.int64)[bucket_id] - 1
+                shapes = pack(window._stage.spec.structure, [
+                    [filler if d is None else d for d in TensorShape(s).as_list()]
+                    for s in flatten_up_to(window._stage.spec.structure, shapes, "padded_shapes")])
             return window.padded_batch(size, shapes, padding_values, drop_remainder)
         return self.group_by_window(bucket, batch, window_size_func=lambda bucket_id: convert_to_tensor(
             list(bucket_batch_sizes), dtype=dtypes.int64)[bucket_id])

@@ -112,6 +112,12 @@ def _experimental():
     yield "bucket_by_sequence_length/pad_to_boundary", data(
         ex + "bucket_by_sequence_length", fn(lambda tf: lambda x: tf.shape(x)[0]), [3, 5], [2, 2, 1],
         pad_to_bucket_boundary=True, on=lengths(1, 4, 2, 3))
+    yield "bucket_by_sequence_length/pad_past_the_last_boundary", data(
+        ex + "bucket_by_sequence_length", fn(lambda tf: lambda x: tf.shape(x)[0]), [3], [2, 2],
+        pad_to_bucket_boundary=True, on=lengths(1, 4))
+    yield "bucket_by_sequence_length/tuple_no_padding", data(
+        ex + "bucket_by_sequence_length", fn(lambda tf: lambda x, y: tf.cast(y, tf.int32)), [2], [2, 1],
+        no_padding=True, on=ds(lambda tf: tf.data.Dataset.range(4).map(lambda x: (tf.cast(x, tf.float32), x))))
     yield "bucket_by_sequence_length/bad_sizes", data(
         ex + "bucket_by_sequence_length", fn(lambda tf: lambda x: tf.shape(x)[0]), [3, 5], [2, 2],
         on=lengths(1, 2))

@@ -93,11 +93,6 @@ KNOWN = {
      "ringflow registers none and raises NotImplementedError naming the op"): [
         "strings/sparse/sparse.maximum/grad",
     ],
-    # the tf.data family (cases_data2.py)
-    ("bucket_by_sequence_length(pad_to_bucket_boundary=True) pads to a length computed in the graph from the "
-     "bucket; ringflow's padded_batch takes padded shapes known while building and raises NotImplementedError"): [
-        "data2/bucket_by_sequence_length/pad_to_boundary",
-    ],
 }
 
 
