@@ -5,6 +5,8 @@ Random draws come from numpy's generator seeded by TF1's (graph seed, op seed) p
 TF's Philox stream, so a seeded pipeline's order differs from TensorFlow's while its multiset of elements is the
 same.
 """
+import itertools
+
 import numpy as np
 
 from ..framework import dtypes
@@ -62,27 +64,41 @@ class ChooseStage(Stage):
 
 
 class SampleStage(Stage):
-    """Elements of datasets drawn at random, dataset i with probability weights[i] (normalized)."""
+    """Elements of datasets drawn at random, dataset i with probability weights[i] (normalized); the weights are a
+    tensor, or a dataset of weight vectors, one per draw (the output ends with it)."""
 
     def __init__(self, stages, weights, seed, seed2, stop_on_empty_dataset):
-        self.inputs, self.stop = tuple(stages), stop_on_empty_dataset
-        self.tensors = [weights]
+        self.datasets, self.stop = len(stages), stop_on_empty_dataset
+        if isinstance(weights, Stage):
+            if weights.spec.structure is not None or not weights.spec.types[0].is_floating:
+                raise TypeError(f"Invalid `weights`. `weights` must be a dataset of float vectors, got {weights.spec}")
+            self.inputs, self.tensors = tuple(stages) + (weights,), []
+        else:
+            self.inputs, self.tensors = tuple(stages), [weights]
         self.seed, self.seed2 = seed, seed2
         self.spec = _common_spec(stages, "sample_from_datasets")
 
+    def _weights(self, context):
+        if self.tensors:
+            return itertools.repeat(context.to_host(context.value(self.tensors[0])))
+        return (context.to_host(w[0]) for w in self.inputs[-1].iterate(context))
+
     def iterate(self, context):
-        weights = np.asarray(context.to_host(context.value(self.tensors[0])), np.float64)
-        if weights.shape != (len(self.inputs),) or (weights < 0).any() or not weights.sum() > 0:
-            raise InvalidArgumentError(f"sample_from_datasets needs a non-negative weight per dataset, not all zero; "
-                                       f"got {weights.tolist()} for {len(self.inputs)} datasets")
         rng = np.random.default_rng(context.seed_generator(self, self.seed, self.seed2).integers(2 ** 63))
-        live = weights.copy()
+        exhausted = np.zeros(self.datasets, bool)
 
         def draws():
-            while live.sum() > 0:
-                yield int(rng.choice(len(live), p=live / live.sum()))
+            for weights in self._weights(context):
+                weights = np.asarray(weights, np.float64)
+                if weights.shape != (self.datasets,) or (weights < 0).any() or not weights.sum() > 0:
+                    raise InvalidArgumentError(f"sample_from_datasets needs a non-negative weight per dataset, not "
+                                               f"all zero; got {weights.tolist()} for {self.datasets} datasets")
+                live = np.where(exhausted, 0.0, weights)
+                if not live.sum() > 0:
+                    return
+                yield int(rng.choice(self.datasets, p=live / live.sum()))
 
-        iterators = [iter(s.iterate(context)) for s in self.inputs]
+        iterators = [iter(s.iterate(context)) for s in self.inputs[:self.datasets]]
         for i in draws():
             element = next(iterators[i], None)
             if element is not None:
@@ -90,7 +106,7 @@ class SampleStage(Stage):
             elif self.stop:
                 return
             else:
-                live[i] = 0  # an exhausted dataset is not drawn again, as TF stops drawing it
+                exhausted[i] = True  # an exhausted dataset is not drawn again, as TF stops drawing it
 
 
 class RandomStage(Stage):

@@ -77,6 +77,8 @@ class Dataset:
         datasets = list(datasets)
         if weights is None:
             weights = [1.0 / len(datasets)] * len(datasets)
+        elif isinstance(weights, Dataset):
+            weights = weights.map(lambda w: cast(w, dtypes.float64))._stage
         elif not isinstance(weights, Tensor):
             weights = list(weights)
             if len(weights) != len(datasets):
@@ -85,8 +87,9 @@ class Dataset:
             kept = [(d, w) for d, w in zip(datasets, weights) if w != 0]  # TF skips a dataset of weight 0
             datasets, weights = [d for d, _ in kept], [w for _, w in kept]
         stages = [stage_of(d, "sample_from_datasets") for d in datasets]
-        return Dataset(SampleStage(stages, convert_to_tensor(weights, dtype=dtypes.float64), *get_seed(seed),
-                                   stop_on_empty_dataset))
+        if not isinstance(weights, Stage):
+            weights = convert_to_tensor(weights, dtype=dtypes.float64)
+        return Dataset(SampleStage(stages, weights, *get_seed(seed), stop_on_empty_dataset))
 
     # --- sources -----------------------------------------------------------------------------------
     @staticmethod

@@ -14,7 +14,9 @@ from .grouping import GroupByReducerStage
 from .structure import Spec
 from .csv_readers import CsvDataset, make_csv_dataset  # noqa: F401
 from .dataset import Dataset, stage_of
+from .example_readers import make_batched_features_dataset, parse_example_dataset  # noqa: F401
 from .optional import Optional, get_next_as_optional  # noqa: F401
+from .resampling import rejection_resample  # noqa: F401
 from .options import (AutoShardPolicy, AutotuneAlgorithm, AutotuneOptions, DistributeOptions,  # noqa: F401
                       ExternalStatePolicy, OptimizationOptions, SHARD_HINT, ThreadingOptions)
 from .scanning import AssertCardinalityStage

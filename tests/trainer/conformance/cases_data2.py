@@ -204,9 +204,58 @@ def _experimental():
         ["i,f,s", "1,2.5,a", "3,4,b"]), 5, shuffle=False, num_epochs=1, select_columns=["s", "i", "f"])
     yield "make_csv_dataset/bad_label", data(ex + "make_csv_dataset", csv_file(), 2, label_name="nope",
                                              shuffle=False, num_epochs=1)
+    labelled = ds(lambda tf: tf.data.Dataset.range(9).map(lambda x: (x % 3, x * 10)))
+    yield "rejection_resample/same_distribution", data(ex + "rejection_resample", fn(lambda tf: lambda c, x: c),
+                                                       [0.2, 0.3, 0.5], initial_dist=[0.2, 0.3, 0.5], on=labelled)
+    yield "rejection_resample/drop_a_class", data(ex + "rejection_resample", fn(lambda tf: lambda c, x: c),
+                                                  [0.5, 0.5, 0.0], initial_dist=[1 / 3, 1 / 3, 1 / 3], seed=3,
+                                                  on=labelled)
+    yield "rejection_resample/estimated", dict(data(
+        ex + "rejection_resample", fn(lambda tf: lambda x: tf.cast(x % 2, tf.int32)), [0.5, 0.5], seed=3,
+        on=r(8)), values=False)
+    yield "parse_example_dataset", data(ex + "parse_example_dataset", {"build": features},
+                                        on=ds(lambda tf: examples(tf).batch(2)))
+    yield "make_batched_features_dataset", data(ex + "make_batched_features_dataset", {"build": example_file}, 2,
+                                                {"build": features}, label_key="label", shuffle=False, num_epochs=1)
+    yield "make_batched_features_dataset/forever", data("data.Dataset.take", ds(
+        lambda tf: tf.data.experimental.make_batched_features_dataset(example_file(tf), 2, features(tf),
+                                                                      shuffle=False)), 3)
+    yield "make_batched_features_dataset/bad_label", data(ex + "make_batched_features_dataset",
+                                                          {"build": example_file}, 2, {"build": features},
+                                                          label_key="nope", shuffle=False, num_epochs=1)
+    yield "map_and_batch_with_legacy_function", data(ex + "map_and_batch_with_legacy_function",
+                                                     fn(lambda tf: lambda x: x + 1), 2, on=r(5))
     yield "with_options", data("data.Dataset.with_options", r(3), {"build": options})
     yield "Options/threading", data("data.Dataset.with_options", r(2), {"build": lambda tf: options(
         tf, threading=True)})
+
+
+def records(tf):
+    """Three serialized tf.train.Example protos: an int64 label, two float32 values, a string."""
+    out = []
+    for i in range(3):
+        out.append(tf.train.Example(features=tf.train.Features(feature={
+            "label": tf.train.Feature(int64_list=tf.train.Int64List(value=[i])),
+            "x": tf.train.Feature(float_list=tf.train.FloatList(value=[i * 0.5, -i])),
+            "s": tf.train.Feature(bytes_list=tf.train.BytesList(value=[b"ab"[:i]]))})).SerializeToString())
+    return out
+
+
+def examples(tf):
+    return tf.data.Dataset.from_tensor_slices(tf.constant(records(tf)))
+
+
+def example_file(tf):
+    path = os.path.join(tempfile.mkdtemp(prefix="data2_examples_"), "examples.tfrecord")
+    with tf.python_io.TFRecordWriter(path) as writer:
+        for record in records(tf):
+            writer.write(record)
+    return path
+
+
+def features(tf):
+    return {"label": tf.FixedLenFeature([], tf.int64), "x": tf.FixedLenFeature([2], tf.float32),
+            "s": tf.FixedLenFeature([], tf.string, default_value="?")}
 
 
 def options(tf, threading=False):
