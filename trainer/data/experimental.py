@@ -4,14 +4,16 @@ job (TF 2's names), so the two spellings share one implementation."""
 import numpy as np
 
 from ..framework import dtypes
-from ..ops.array_ops import cast
+from ..ops.array_ops import cast, zeros
+from ..ops.nest import same_structure
+from ..ops.stack_ops import stack
 from ..unsupported import missing_names
 from . import service  # noqa: F401  (tf.data.experimental.service: TF2's tf.data service, which ringflow lacks)
 from . import consumers
 from .consumers import fold, single_element, write_records
 from .function import DatasetFunction
 from .grouping import GroupByReducerStage
-from .structure import Spec
+from .structure import Spec, flatten, pack, to_tensor
 from .csv_readers import CsvDataset, make_csv_dataset  # noqa: F401
 from .dataset import Dataset, stage_of
 from .example_readers import make_batched_features_dataset, parse_example_dataset  # noqa: F401
@@ -21,6 +23,7 @@ from .options import (AutoShardPolicy, AutotuneAlgorithm, AutotuneOptions, Distr
                       ExternalStatePolicy, OptimizationOptions, SHARD_HINT, ThreadingOptions)
 from .scanning import AssertCardinalityStage
 from .sql import SqlDataset  # noqa: F401
+from .tables import DatasetInitializer, index_table_from_dataset, table_from_dataset  # noqa: F401
 from .stage import INFINITE as INFINITE_CARDINALITY, UNKNOWN as UNKNOWN_CARDINALITY  # noqa: F401
 from .transforms import AUTOTUNE  # noqa: F401  (tf.data.experimental.AUTOTUNE)
 
@@ -151,6 +154,40 @@ def assert_cardinality(expected_cardinality):
     dataset's cardinality() is then expected_cardinality."""
     return lambda dataset: Dataset(AssertCardinalityStage(stage_of(dataset, "assert_cardinality"),
                                                           expected_cardinality))
+
+
+def from_list(elements, name=None):
+    """A dataset of the given elements (each a nested structure of tensors, all alike), in order."""
+    if not elements:
+        raise ValueError("Invalid `elements`. `elements` should not be empty.")
+    parts = [flatten(e) for e in elements]
+    structure = parts[0][1]
+    for leaves, other in parts:
+        if not same_structure(structure, other):
+            raise ValueError(f"Invalid `elements`. Every element must have the structure of the first, "
+                             f"{elements[0]!r}; got {pack(other, leaves)!r}")
+    components = [stack([to_tensor(leaves[i]) for leaves, _ in parts]) for i in range(len(parts[0][0]))]
+    return Dataset.from_tensor_slices(pack(structure, components))
+
+
+def pad_to_cardinality(cardinality, mask_key="valid"):
+    """Dict elements, each with mask_key True, then elements of zeros with mask_key False up to `cardinality`
+    elements (the input must have a known cardinality not above it)."""
+    def apply(dataset):
+        types = dataset.output_types
+        if not isinstance(types, dict):
+            raise ValueError(f"`pad_to_cardinality` requires its input dataset to be a dictionary, got elements of "
+                             f"types {types}")
+        shapes = dataset.output_shapes
+        if not all(s.is_fully_defined() for s in shapes.values()):
+            raise ValueError(f"`pad_to_cardinality` needs fully defined element shapes to pad with zeros, got "
+                             f"{shapes}")
+        filler = {k: zeros(shapes[k], types[k]) for k in types}
+        filler[mask_key] = False
+        missing = cardinality - consumers.cardinality(stage_of(dataset, "pad_to_cardinality"))
+        marked = dataset.map(lambda element: {**element, mask_key: True})
+        return marked.concatenate(Dataset.from_tensors(filler).repeat(missing))
+    return apply
 
 
 def copy_to_device(target_device, source_device="/cpu:0"):

@@ -225,6 +225,20 @@ def _experimental():
                                                           label_key="nope", shuffle=False, num_epochs=1)
     yield "map_and_batch_with_legacy_function", data(ex + "map_and_batch_with_legacy_function",
                                                      fn(lambda tf: lambda x: x + 1), 2, on=r(5))
+    yield "from_list", data(ex + "from_list", [(1, "a"), (2, "b"), (3, "c")])
+    yield "from_list/dicts", data(ex + "from_list", [{"x": 1.5, "y": [1, 2]}, {"x": 2.5, "y": [3, 4]}])
+    yield "from_list/empty", data(ex + "from_list", {"list": []})
+    yield "pad_to_cardinality", data(ex + "pad_to_cardinality", 4, on=ds(
+        lambda tf: tf.data.Dataset.from_tensor_slices({"a": np.arange(2), "b": np.ones((2, 2), np.float32)})))
+    yield "pad_to_cardinality/not_a_dict", data(ex + "pad_to_cardinality", 4, on=r(2))
+    words = ds(lambda tf: tf.data.Dataset.from_tensor_slices(tf.constant(["the", "cat", "sat"])))
+    yield "index_table_from_dataset", dict(value(ex + "index_table_from_dataset", words),
+                                           method=["lookup", {"s": ["sat", "dog", "the"]}])
+    yield "index_table_from_dataset/oov", dict(value(ex + "index_table_from_dataset", words, num_oov_buckets=2),
+                                               method=["lookup", {"s": ["sat", "dog", "the"]}])
+    yield "table_from_dataset", dict(value(ex + "table_from_dataset", ds(lambda tf: tf.data.Dataset.zip((
+        tf.data.Dataset.range(3), tf.data.Dataset.from_tensor_slices(tf.constant([0.5, 1.5, 2.5]))))),
+        default_value=-1.0), method=["lookup", {"build": lambda tf: tf.constant([2, 7, 0], tf.int64)}])
     yield "with_options", data("data.Dataset.with_options", r(3), {"build": options})
     yield "Options/threading", data("data.Dataset.with_options", r(2), {"build": lambda tf: options(
         tf, threading=True)})
