@@ -4,6 +4,8 @@ A Dataset wraps one Stage (stage.py), the last transformation of a tree of them;
 Dataset and leaves this one as it is. Arguments are tensors as in TF1 (a Python number becomes a constant);
 functions given to map/filter/flat_map/interleave are traced once into the graph (function.py).
 """
+import os
+
 import numpy as np
 
 from ..framework.tensor import Tensor
@@ -192,8 +194,18 @@ class Dataset:
         return Dataset(ShardStage(self._stage, num_shards, index))
 
     def cache(self, filename=""):
-        """The elements, kept in memory after the first complete pass."""
+        """The elements, kept after the first complete pass: in memory, or in a file when `filename` is given,
+        which later iterators and sessions read instead of the input."""
         return Dataset(CacheStage(self._stage, filename))
+
+    def snapshot(self, path, compression="AUTO", reader_func=None, shard_func=None, name=None):
+        """The elements, written under the directory `path` by the first complete pass and read from there by
+        later ones, in order (a cache file of ringflow's own format, not TF's snapshot files)."""
+        if reader_func is not None or shard_func is not None:
+            raise NotImplementedError("snapshot(reader_func=..., shard_func=...): ringflow writes one file and reads "
+                                      "it in order; leave them None")
+        os.makedirs(path, exist_ok=True)
+        return Dataset(CacheStage(self._stage, os.path.join(path, "snapshot")))
 
     def prefetch(self, buffer_size):
         """The elements as they are: they are made when get_next asks, so there is nothing to overlap."""

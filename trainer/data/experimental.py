@@ -190,6 +190,11 @@ def pad_to_cardinality(cardinality, mask_key="valid"):
     return apply
 
 
+def snapshot(path, compression="AUTO", reader_func=None, shard_func=None):
+    """Dataset.snapshot, for Dataset.apply."""
+    return lambda dataset: dataset.snapshot(path, compression, reader_func, shard_func)
+
+
 def copy_to_device(target_device, source_device="/cpu:0"):
     """The elements as they are: on a machine without accelerators TF copies them from the CPU to the CPU."""
     return lambda dataset: dataset
@@ -223,7 +228,7 @@ __getattr__ = missing_names(__name__, have="ringflow's tf.data.experimental has 
                                 "dense_to_ragged_batch": "ragged tensors",
                                 "index_table_from_dataset": "TF2's lookup tables from datasets",
                                 "table_from_dataset": "TF2's lookup tables from datasets",
-                                "snapshot": "TF2's snapshot files", "enable_debug_mode": "TF2's eager debug mode",
+                                "enable_debug_mode": "TF2's eager debug mode",
                                 "make_saveable_from_iterator": "iterator checkpoints",
                                 "CheckpointInputPipelineHook": "iterator checkpoints",
                                 "DatasetInitializer": "TF2's lookup tables from datasets",

@@ -239,6 +239,10 @@ def _experimental():
     yield "table_from_dataset", dict(value(ex + "table_from_dataset", ds(lambda tf: tf.data.Dataset.zip((
         tf.data.Dataset.range(3), tf.data.Dataset.from_tensor_slices(tf.constant([0.5, 1.5, 2.5]))))),
         default_value=-1.0), method=["lookup", {"build": lambda tf: tf.constant([2, 7, 0], tf.int64)}])
+    yield "snapshot", data("data.Dataset.repeat", ds(lambda tf: tf.data.Dataset.range(4).map(lambda x: x * 2).apply(
+        tf.data.experimental.snapshot(tempfile.mkdtemp(prefix="data2_snapshot_")))), 2)
+    yield "snapshot/applied", data(ex + "snapshot", {"build": lambda tf: tempfile.mkdtemp(prefix="data2_snapshot_")},
+                                   on=ints([3, 1, 2]))
     yield "with_options", data("data.Dataset.with_options", r(3), {"build": options})
     yield "Options/threading", data("data.Dataset.with_options", r(2), {"build": lambda tf: options(
         tf, threading=True)})

@@ -19,14 +19,15 @@ def test_tfrecord_writer_writes_what_tfrecord_dataset_reads(tmp_path):
     assert drain(tf.data.TFRecordDataset(path, "GZIP")) == [b"x", b"yy", b"zzz"]
 
 
-def test_cache_file_serves_later_sessions_without_reading_the_input(tmp_path):
+@pytest.mark.parametrize("keep", [lambda d, path: d.cache(str(path / "cache")),
+                                  lambda d, path: d.apply(ex.snapshot(str(path / "snap")))], ids=["cache", "snapshot"])
+def test_cache_file_serves_later_sessions_without_reading_the_input(tmp_path, keep):
     calls = []
 
     def counted():
         calls.append(1)
         yield from range(3)
-    name = str(tmp_path / "cache")
-    dataset = tf.data.Dataset.from_generator(counted, tf.int64).map(lambda x: x * 2).cache(name)
+    dataset = keep(tf.data.Dataset.from_generator(counted, tf.int64).map(lambda x: x * 2), tmp_path)
     assert ints(dataset) == [0, 2, 4]
     assert ints(dataset) == [0, 2, 4]
     assert len(calls) == 1
