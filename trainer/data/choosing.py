@@ -84,7 +84,8 @@ class SampleStage(Stage):
         return (context.to_host(w[0]) for w in self.inputs[-1].iterate(context))
 
     def iterate(self, context):
-        rng = np.random.default_rng(context.seed_generator(self, self.seed, self.seed2).integers(2 ** 63))
+        seeds = context.seed_generator(self, self.seed, self.seed2)
+        rng = np.random.default_rng([seeds(), seeds()])
         exhausted = np.zeros(self.datasets, bool)
 
         def draws():

@@ -10,6 +10,7 @@ import threading
 
 import numpy as np
 
+from ..ops.kernels.philox import PhiloxStream, philox_blocks
 from ..platform.errors import OpError, OutOfRangeError
 
 ITERATORS, FUNCTIONS = "iterator", "dataset_function"  # containers of session.resources: by handle, by function
@@ -93,11 +94,37 @@ class Context:
         return context
 
     def seed_generator(self, stage, seed, seed2):
-        """The generator of per-pass seeds of a shuffle, created on first use; (None, None): fresh entropy."""
+        """The generator of a stage's per-pass seeds, Philox uint32s (TF's RandomSeedGenerator), created on first
+        use; (None, None): fresh entropy."""
         generators = self.resource.seed_generators
         if stage not in generators:
-            generators[stage] = np.random.default_rng(entropy(seed, seed2))
+            generators[stage] = PhiloxSamples(*fixed_seeds(seed, seed2))
         return generators[stage]
+
+
+class PhiloxSamples:
+    """TF's SingleSampleAdapter<PhiloxRandom>(seed, seed2): the uint32s of Philox's blocks, one per call (both
+    seeds 0 or None: fresh entropy, as TF's RandomSeeds)."""
+
+    BLOCKS = 64  # blocks computed at once: numpy's call overhead shared by 256 samples
+
+    def __init__(self, seed, seed2):
+        stream = PhiloxStream(seed, seed2)
+        self.key, self.counter, self.samples, self.next = stream.key, stream.counter, [], 0
+
+    def __call__(self):
+        if self.next == len(self.samples):
+            self.samples = philox_blocks(self.key, self.counter, self.BLOCKS).reshape(-1).tolist()
+            self.counter, self.next = self.counter + self.BLOCKS, 0
+        self.next += 1
+        return self.samples[self.next - 1]
+
+
+def fixed_seeds(seed, seed2):
+    """TF's (seed, seed2) for a Philox generator; both None or 0 (no graph or op seed) draws a fresh pair once."""
+    if not seed and not seed2:
+        return tuple(int(v) for v in np.random.SeedSequence().generate_state(2, np.uint64))
+    return seed or 0, seed2 or 0
 
 
 def entropy(seed, seed2):

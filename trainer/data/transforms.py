@@ -8,7 +8,7 @@ import numpy as np
 
 from ..framework import dtypes
 from ..platform.errors import InvalidArgumentError
-from .runtime import entropy
+from .runtime import PhiloxSamples, fixed_seeds
 from .stage import INFINITE, UNKNOWN, Stage, check, same_cardinality, scalar, static
 
 AUTOTUNE = -1  # TF1's tf.data.experimental.AUTOTUNE: "let the runtime choose"
@@ -137,10 +137,13 @@ class ShardStage(Stage):
 
 
 class ShuffleStage(Stage):
-    """TF1's shuffle buffer: fill a buffer of buffer_size elements, emit one picked uniformly at random, refill.
+    """TF's shuffle buffer, bit for bit: fill a buffer of buffer_size elements, emit the one at a uniformly drawn
+    offset (a Philox uint32 modulo the buffer's length, as TF's ShuffleDataset draws it), move the oldest into
+    its place, refill.
 
-    Each pass over the input (each epoch of a later repeat) draws its seed from a generator seeded by
-    (seed, seed2); without reshuffle_each_iteration every pass reuses the first seed, so it repeats one order.
+    Each pass over the input (each epoch of a later repeat) takes its Philox seeds from a generator seeded by
+    (seed, seed2), two uint32 draws per pass (TF's RandomSeedGenerator); without reshuffle_each_iteration every
+    pass uses (seed, seed2) itself (TF's FixedSeedGenerator), so it repeats one order.
     """
 
     def __init__(self, stage, buffer_size, seed, seed2, reshuffle_each_iteration):
@@ -154,19 +157,25 @@ class ShuffleStage(Stage):
         if size <= 0:
             raise InvalidArgumentError("buffer_size must be greater than zero.")
         if self.reshuffle:
-            seed = context.seed_generator(self, self.seed, self.seed2).integers(2 ** 63)
+            seeds = context.seed_generator(self, self.seed, self.seed2)
+            draw = PhiloxSamples(seeds(), seeds())
         else:
-            seed = context.state.setdefault(self, entropy(self.seed, self.seed2))
-        rng = np.random.default_rng(seed)
-        elements, buffer = iter(self.inputs[0].iterate(context)), []
+            draw = PhiloxSamples(*context.state.setdefault(self, fixed_seeds(self.seed, self.seed2)))
+        elements, buffer, start, end = iter(self.inputs[0].iterate(context)), {}, 0, 0
         while True:
-            for element in itertools.islice(elements, size - len(buffer)):
-                buffer.append(element)
-            if not buffer:
+            for element in itertools.islice(elements, size - (end - start)):
+                buffer[end] = element
+                end += 1
+            if start == end:
                 return
-            i = rng.integers(len(buffer))
-            buffer[i], buffer[-1] = buffer[-1], buffer[i]
-            yield buffer.pop()
+            chosen = start + draw() % (end - start)
+            element = buffer[chosen]
+            if chosen != start:
+                buffer[chosen] = buffer.pop(start)
+            else:
+                del buffer[start]
+            start += 1
+            yield element
 
     cardinality = same_cardinality
 

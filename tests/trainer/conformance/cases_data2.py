@@ -2,8 +2,9 @@
 each read to its end through an initializable iterator (cases.py's "drain"): every element's values in order, the
 element's dtypes, static shapes and classes, and the error that ends it, as real TensorFlow gives them.
 
-Random orders (shuffle_and_repeat, sample_from_datasets, list_files' shuffle) are not TF's Philox streams here, so
-those cases sort what they draw and compare the multiset."""
+A seeded shuffle (Dataset.shuffle, shuffle_and_repeat, list_files) is TF's order bit for bit: its buffer draws
+Philox uint32s as TF's does. sample_from_datasets and RandomDataset draw from numpy, so those cases compare the
+multiset (sorted) or dtypes and shapes only."""
 import os
 import sqlite3
 import tempfile
@@ -143,6 +144,7 @@ def _experimental():
                                                    num_parallel_batches=1, num_parallel_calls=1, on=r(7))
     yield "shuffle_and_repeat/multiset", data("data.Dataset.map", ds(lambda tf: tf.data.Dataset.range(5).apply(
         tf.data.experimental.shuffle_and_repeat(5, 2, seed=4)).batch(100)), fn(lambda tf: lambda x: tf.sort(x)))
+    yield "shuffle_and_repeat", data(ex + "shuffle_and_repeat", 4, 2, seed=6, on=r(6))
     yield "parallel_interleave", data(ex + "parallel_interleave", fn(
         lambda tf: lambda x: tf.data.Dataset.from_tensors(x).repeat(x)), 2, on=r(1, 5))
     yield "parallel_interleave/block", data(ex + "parallel_interleave", fn(
@@ -289,6 +291,16 @@ def options(tf, threading=False):
 
 def _methods():
     D = "data.Dataset."
+    yield "Dataset.shuffle/small_buffer", data(D + "shuffle", r(10), 3, seed=5)
+    yield "Dataset.shuffle/large_buffer", data(D + "shuffle", r(10), 100, seed=7)
+    yield "Dataset.shuffle/graph_seed", dict(data(D + "shuffle", r(8), 8, seed=2), graph_seed=4)
+    yield "Dataset.shuffle/reshuffle_each_pass", data("data.Dataset.repeat", ds(
+        lambda tf: tf.data.Dataset.range(6).shuffle(6, seed=1)), 3)
+    yield "Dataset.shuffle/same_order_each_pass", data("data.Dataset.repeat", ds(
+        lambda tf: tf.data.Dataset.range(6).shuffle(6, seed=1, reshuffle_each_iteration=False)), 2)
+    yield "Dataset.shuffle/tuples", data(D + "shuffle", ds(lambda tf: tf.data.Dataset.from_tensor_slices(
+        (np.arange(7), np.arange(7) * 0.5))), 4, seed=11)
+    yield "Dataset.list_files/shuffled", data(D + "list_files", {"build": lambda tf: list_glob()}, seed=9)
     yield "Dataset.reduce", value(D + "reduce", r(5), np.int64(0), fn(lambda tf: lambda s, x: s + x))
     yield "Dataset.reduce/tuple", value(D + "reduce", ints([1.0, 2.0, 4.0], "float32"), (np.float32(0), np.int64(0)),
                                         fn(lambda tf: lambda s, x: (s[0] + x, s[1] + 1)))
