@@ -12,24 +12,20 @@ from ..framework.tensor import Tensor
 from ..ops.tensor_util import constant_value
 from ..framework.random_seed import get_seed
 from ..framework import dtypes
-from ..framework.graph import get_default_graph
-from ..framework.tensor_shape import TensorShape
-from ..ops.check_ops import assert_less
 from ..ops.array_ops import cast
-from ..ops.reduction_ops import reduce_sum
 from ..ops.core_ops import convert_to_tensor
-from . import consumers
+from . import bucketing, consumers
 from . import iterator as _iterator
 from .batching import BatchStage, PaddedBatchStage, UnbatchStage
 from .choosing import ChooseStage, RandomStage, SampleStage
 from .function import DatasetFunction
 from .grouping import GroupByWindowStage, WindowingStage
-from .options import Options
+from .options import OptionsStage, merged_options
 from .scanning import IgnoreErrorsStage, ScanStage, TakeWhileStage, UniqueStage
 from .sources import (ConcatenateStage, GeneratorStage, ListFilesStage, RangeStage, SliceStage, SparseSliceStage,
                       TensorStage, ZipStage)
 from .stage import Stage, WindowStage, captures, scalar
-from .structure import Spec, flatten, flatten_up_to, pack
+from .structure import Spec, flatten
 from .transforms import (AUTOTUNE, CacheStage, FilterStage, InterleaveStage, MapStage, PrefetchStage, RepeatStage,
                          ShardStage, ShuffleStage, SkipStage, TakeStage)
 
@@ -261,34 +257,9 @@ class Dataset:
                                   no_padding=False, drop_remainder=False, name=None):
         """Elements batched (padded) with those of similar length: bucket i holds lengths in
         [bucket_boundaries[i-1], bucket_boundaries[i]) and batches bucket_batch_sizes[i] of them."""
-        if len(bucket_batch_sizes) != len(bucket_boundaries) + 1:
-            raise ValueError(f"`len(bucket_batch_sizes)` must equal `len(bucket_boundaries) + 1` but "
-                             f"`len(bucket_batch_sizes)={len(bucket_batch_sizes)}` and "
-                             f"`len(bucket_boundaries)={len(bucket_boundaries)}`.")
-        if list(bucket_boundaries) != sorted(bucket_boundaries):
-            raise ValueError(f"`bucket_boundaries` must be sorted, got {bucket_boundaries!r}")
-
-        def bucket(*element):
-            length = cast(element_length_func(*element), dtypes.int64)
-            return reduce_sum(cast(convert_to_tensor(list(bucket_boundaries), dtype=dtypes.int64) <= length,
-                                   dtypes.int64))
-
-        def batch(bucket_id, window):
-            size = convert_to_tensor(list(bucket_batch_sizes), dtype=dtypes.int64)[bucket_id]
-            if no_padding:
-                return window.batch(size, drop_remainder)
-            shapes = padded_shapes if padded_shapes is not None else window.output_shapes
-            if pad_to_bucket_boundary:  # the unknown dimensions padded to the bucket's boundary - 1, as TF does
-                check = assert_less(bucket_id, np.int64(len(bucket_batch_sizes) - 1), message=(
-                    "When pad_to_bucket_boundary=True, elements must have length < max(bucket_boundaries)."))
-                with get_default_graph().control_dependencies([check]):
-                    filler = convert_to_tensor(list(bucket_boundaries), dtype=dtypes.int64)[bucket_id] - 1
-                shapes = pack(window._stage.spec.structure, [
-                    [filler if d is None else d for d in TensorShape(s).as_list()]
-                    for s in flatten_up_to(window._stage.spec.structure, shapes, "padded_shapes")])
-            return window.padded_batch(size, shapes, padding_values, drop_remainder)
-        return self.group_by_window(bucket, batch, window_size_func=lambda bucket_id: convert_to_tensor(
-            list(bucket_batch_sizes), dtype=dtypes.int64)[bucket_id])
+        return bucketing.bucket_by_sequence_length(self, element_length_func, bucket_boundaries, bucket_batch_sizes,
+                                                   padded_shapes, padding_values, pad_to_bucket_boundary,
+                                                   no_padding, drop_remainder)
 
     def reduce(self, initial_state, reduce_func, name=None):
         """reduce_func(state, element) folded over the elements from initial_state: the final state."""
@@ -304,22 +275,11 @@ class Dataset:
 
     def with_options(self, options, name=None):
         """This dataset with `options` (tf.data.Options) merged into its own; they are kept, not acted on."""
-        if not isinstance(options, Options):
-            raise TypeError(f"with_options() needs a tf.data.Options, got {options!r}")
         return Dataset(OptionsStage(self._stage, options))
 
     def options(self):
         """The tf.data.Options set on this dataset and its inputs, merged."""
-        merged, stack = Options(), [self._stage]
-        found = []
-        while stack:
-            stage = stack.pop()
-            if isinstance(stage, OptionsStage):
-                found.append(stage.options)
-            stack += list(stage.inputs)
-        for options in reversed(found):
-            merged = merged.merge(options)
-        return merged
+        return merged_options(self._stage)
 
     def filter_with_legacy_function(self, predicate):
         """filter(predicate): TF1's legacy tracing and the current one give the same dataset here."""
@@ -404,16 +364,3 @@ def make_one_shot_iterator(dataset):
 def make_initializable_iterator(dataset, shared_name=None):
     """tf.compat.v1.data.make_initializable_iterator(dataset, shared_name=None)."""
     return _iterator.make_initializable_iterator(stage_of(dataset, "make_initializable_iterator"), shared_name)
-
-
-class OptionsStage(Stage):
-    """The input as it is, with the tf.data.Options given to with_options()."""
-
-    def __init__(self, stage, options):
-        self.inputs, self.spec, self.options = (stage,), stage.spec, options
-
-    def iterate(self, context):
-        yield from self.inputs[0].iterate(context)
-
-    def cardinality(self, context):
-        return self.inputs[0].cardinality(context)

@@ -6,6 +6,8 @@ them back. Each class has TF 2.15's attributes (None: "TF's default"); setting a
 """
 import enum
 
+from .stage import Stage
+
 
 class AutoShardPolicy(enum.IntEnum):
     OFF, AUTO, FILE, DATA, HINT = -1, 0, 1, 2, 3
@@ -105,3 +107,32 @@ class Options(OptionsBase):
 
     def __setattr__(self, name, value):
         super().__setattr__(self.ALIASES.get(name, name), value)
+
+
+class OptionsStage(Stage):
+    """The input as it is, with the tf.data.Options given to with_options()."""
+
+    def __init__(self, stage, options):
+        if not isinstance(options, Options):
+            raise TypeError(f"with_options() needs a tf.data.Options, got {options!r}")
+        self.inputs, self.spec, self.options = (stage,), stage.spec, options
+
+    def iterate(self, context):
+        yield from self.inputs[0].iterate(context)
+
+    def cardinality(self, context):
+        return self.inputs[0].cardinality(context)
+
+
+def merged_options(stage):
+    """The Options of every with_options() in a dataset's tree of stages, merged: the outer ones win."""
+    found, stack = [], [stage]
+    while stack:
+        s = stack.pop()
+        if isinstance(s, OptionsStage):
+            found.append(s.options)
+        stack += list(s.inputs)
+    merged = Options()
+    for options in reversed(found):
+        merged = merged.merge(options)
+    return merged

@@ -4,8 +4,6 @@ import itertools
 import os
 import pickle
 
-import numpy as np
-
 from ..framework import dtypes
 from ..platform.errors import InvalidArgumentError
 from .runtime import PhiloxSamples, fixed_seeds
