@@ -7,7 +7,7 @@ import pickle
 from ..framework import dtypes
 from ..platform.errors import InvalidArgumentError
 from .runtime import PhiloxSamples, fixed_seeds
-from .stage import INFINITE, UNKNOWN, Stage, check, same_cardinality, scalar, static
+from .stage import INFINITE, UNKNOWN, Stage, check, same_cardinality, scalar
 
 AUTOTUNE = -1  # TF1's tf.data.experimental.AUTOTUNE: "let the runtime choose"
 CACHE_SUFFIX = ".ringflow_cache"  # the file Dataset.cache(filename) writes: ringflow's own format, not TF's
@@ -112,13 +112,8 @@ class ShardStage(Stage):
 
     def __init__(self, stage, num_shards, index):
         self.inputs, self.spec = (stage,), stage.spec
+        # checked when the iterator starts, as TF's ShardDataset kernel checks them, even where they are constants
         self.tensors = [scalar(num_shards, dtypes.int64, "num_shards"), scalar(index, dtypes.int64, "index")]
-        check(self.tensors[0], lambda n: n > 0,
-              "Number of shards must be greater than zero (currently num_shards = {}).")
-        shards = static(self.tensors[0])
-        if shards is not None:
-            check(self.tensors[1], lambda i: 0 <= i < shards,
-                  f"Index must be between 0 and {shards - 1} (currently index = {{}}).")
 
     def iterate(self, context):
         shards, index = context.scalar(self.tensors[0]), context.scalar(self.tensors[1])

@@ -338,6 +338,8 @@ def _methods():
                                                       drop_remainder=True)
     yield "Dataset.padded_batch/strings", data(D + "padded_batch", ds(lambda tf: tf.data.Dataset.from_tensor_slices(
         tf.constant(["a b", "c", "d e f"])).map(lambda s: tf.strings.split([s]).values)), 2, [None])
+    yield "Dataset.shard/bad_index", data(D + "shard", r(5), 2, 2)
+    yield "Dataset.shard/no_shards", data(D + "shard", r(5), 0, 0)
     yield "Dataset.interleave/cycle_block", data(D + "interleave", r(1, 4), fn(
         lambda tf: lambda x: tf.data.Dataset.from_tensors(x).repeat(3)), cycle_length=2, block_length=2)
     yield "Dataset.interleave/parallel_calls", data(D + "interleave", r(1, 4), fn(
