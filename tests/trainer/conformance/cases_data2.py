@@ -359,6 +359,34 @@ def list_glob():
     return os.path.join(folder, "*.txt")
 
 
+def _readers():
+    def fixed(tf):
+        path = os.path.join(tempfile.mkdtemp(prefix="data2_fixed_"), "records.bin")
+        with open(path, "wb") as f:
+            f.write(b"HEAD" + b"abcdefghijkl" + b"FT")
+        return path
+
+    def tfrecords(tf):
+        path = os.path.join(tempfile.mkdtemp(prefix="data2_records_"), "r.tfrecord")
+        with tf.python_io.TFRecordWriter(path) as writer:
+            for record in (b"one", b"", b"three"):
+                writer.write(record)
+        return path
+    yield "TextLineDataset", data("data.TextLineDataset", csv_file())
+    yield "TextLineDataset/missing_file", data("data.TextLineDataset", "/nonexistent_data2/x.txt")
+    yield "TFRecordDataset", data("data.TFRecordDataset", {"build": tfrecords})
+    yield "FixedLengthRecordDataset", data("data.FixedLengthRecordDataset", {"build": fixed}, 4, header_bytes=4,
+                                           footer_bytes=2)
+    yield "FixedLengthRecordDataset/ragged_body", data("data.FixedLengthRecordDataset", {"build": fixed}, 5,
+                                                       header_bytes=4, footer_bytes=2)
+    yield "make_one_shot_iterator", dict(value("data.make_one_shot_iterator", ds(
+        lambda tf: tf.data.Dataset.range(3).map(lambda x: (x, -x))), runs=3), method=["get_next"])
+    yield "make_one_shot_iterator/past_the_end", dict(value("data.make_one_shot_iterator", r(2), runs=3),
+                                                      method=["get_next"])
+    yield "make_initializable_iterator/not_initialized", dict(value("data.make_initializable_iterator", r(2)),
+                                                              method=["get_next"])
+
+
 def _optional():
     ex = "data.experimental."
     one_shot = {"build": lambda tf: tf.data.make_one_shot_iterator(tf.data.Dataset.range(3))}
@@ -386,6 +414,6 @@ def _writer():
 
 def cases():
     found = {}
-    for generate in (_experimental, _methods, _optional, _writer):
+    for generate in (_experimental, _methods, _readers, _optional, _writer):
         found.update((f"data2/{name}", case) for name, case in generate())
     return found
