@@ -10,7 +10,8 @@ from ..framework.registry import get_array_module
 from ..ops.tensor_util import constant_value
 from ..framework.tensor_shape import TensorShape
 from .stage import Stage, check, scalar, static
-from .structure import Spec, flatten_up_to, to_tensor
+from ..ops.sparse_tensor import SparseTensorValue
+from .structure import Spec, SparseType, flatten_up_to, to_tensor
 
 
 def _batch_size(batch_size, drop_remainder):
@@ -54,7 +55,8 @@ class BatchStage(Stage):
 
     def iterate(self, context):
         for chunk in _chunks(context, self.inputs[0], *self.tensors):
-            yield [self._stack(i, [e[i] for e in chunk]) for i in range(len(chunk[0]))]
+            yield [stack_sparse(context, [e[i] for e in chunk]) if isinstance(chunk[0][i], SparseTensorValue)
+                   else self._stack(i, [e[i] for e in chunk]) for i in range(len(chunk[0]))]
 
     cardinality = _batches
 
@@ -77,6 +79,7 @@ class PaddedBatchStage(Stage):
     def __init__(self, stage, batch_size, padded_shapes, padding_values, drop_remainder):
         size, drop, known = _batch_size(batch_size, drop_remainder)
         spec = stage.spec
+        _dense_only(spec, "padded_batch")
         given = flatten_up_to(spec.structure, padded_shapes, "padded_shapes")
         self.shape_tensors = {i: to_tensor(p, dtype=dtypes.int64, name=f"padded_shape_{i}")
                               for i, p in enumerate(given) if _runtime_shape(p)}
@@ -149,6 +152,72 @@ class PaddedBatchStage(Stage):
         return out
 
 
+def stack_sparse(context, values):
+    """Sparse values batched into one of a rank more: entry k of value j at [j] + its index, the dense shape the
+    largest of each dimension (TF's batch of SparseTensors)."""
+    host = [[np.asarray(context.to_host(a)) for a in v] for v in values]
+    ranks = {len(shape) for _, _, shape in host}
+    if len(ranks) > 1:
+        raise InvalidArgumentError(f"Cannot batch SparseTensors of different ranks {sorted(ranks)}.")
+    rank = ranks.pop() if ranks else 0
+    indices = [np.concatenate([np.full((len(i), 1), j, np.int64), i.reshape(len(i), rank)], axis=1)
+               for j, (i, _, _) in enumerate(host)]
+    shape = np.max(np.stack([s for _, _, s in host]), axis=0) if host else np.zeros(0, np.int64)
+    return SparseTensorValue(*(context.to_device(a) for a in (
+        np.concatenate(indices).astype(np.int64), np.concatenate([v for _, v, _ in host]),
+        np.concatenate([[len(values)], shape]).astype(np.int64))))
+
+
+class DenseToSparseBatchStage(Stage):
+    """batch_size consecutive elements of one tensor gathered into a SparseTensor of dense shape
+    [batch, *row_shape] (None in row_shape: the largest in the batch), every entry of each element kept."""
+
+    def __init__(self, stage, batch_size, row_shape):
+        spec = stage.spec
+        if spec.structure is not None or isinstance(spec.types[0], SparseType):
+            raise TypeError(f"dense_to_sparse_batch needs a dataset of single dense tensors, got {spec}")
+        if isinstance(row_shape, Tensor):
+            row = row_shape
+            rank = row.shape[0] if row.shape.ndims == 1 else None
+            shape = TensorShape(None if rank is None else [None] * (rank + 1))
+        else:
+            dims = ([None if d is None else int(d) for d in row_shape] if isinstance(row_shape, (list, tuple))
+                    else TensorShape(row_shape).as_list())
+            for d in dims:
+                if d is not None and d < 0:
+                    raise ValueError(f"Dimension {d} must be >= 0 (row_shape {row_shape!r}: None for \"the "
+                                     "largest in the batch\")")
+            row = to_tensor([-1 if d is None else d for d in dims], dtype=dtypes.int64, name="row_shape")
+            shape = TensorShape([None] + dims)
+        size, drop, _ = _batch_size(batch_size, False)
+        self.inputs, self.tensors = (stage,), [size, drop, row]
+        self.spec = Spec(None, [shape], [SparseType(spec.types[0])])
+
+    def iterate(self, context):
+        row = [int(d) for d in np.asarray(context.to_host(context.value(self.tensors[2])))]
+        for chunk in _chunks(context, self.inputs[0], *self.tensors[:2]):
+            values = [np.asarray(context.to_host(e[0])) for e in chunk]
+            for v in values:
+                if v.ndim != len(row) or any(0 <= r < d for r, d in zip(row, v.shape)):
+                    raise DataLossError(f"Input element had shape ({', '.join(map(str, v.shape))}) that "
+                                               f"is incompatible with the row shape ({', '.join(map(str, row))}).")
+            dense = [max((v.shape[d] for v in values), default=0) if r < 0 else r for d, r in enumerate(row)]
+            indices = [np.concatenate([np.full((v.size, 1), j, np.int64),
+                                       np.stack(np.unravel_index(np.arange(v.size), v.shape), axis=1)
+                                       .reshape(v.size, v.ndim)], axis=1) for j, v in enumerate(values)]
+            yield [SparseTensorValue(*(context.to_device(a) for a in (
+                np.concatenate(indices).astype(np.int64), np.concatenate([v.reshape(-1) for v in values]),
+                np.array([len(values)] + dense, np.int64))))]
+
+    cardinality = _batches
+
+
+def _dense_only(spec, what):
+    if any(isinstance(t, SparseType) for t in spec.types):
+        raise TypeError(f"{what}() of SparseTensor components is not available in ringflow ({spec}): batch() "
+                        "them, or map them to dense tensors first (tf.sparse.to_dense)")
+
+
 def _runtime_shape(padded):
     """True for a padded shape whose value is known only when the graph runs: a tensor, or a list holding one."""
     if isinstance(padded, Tensor):
@@ -160,6 +229,7 @@ class UnbatchStage(Stage):
     """Each element's slices along its first dimension, as separate elements (tf.data.experimental.unbatch)."""
 
     def __init__(self, stage):
+        _dense_only(stage.spec, "unbatch")
         shapes = stage.spec.shapes
         if any(s.ndims == 0 for s in shapes):
             raise ValueError("Cannot unbatch an input with scalar components.")

@@ -15,7 +15,7 @@ from ..platform.tfrecord import compression_of
 from .function import DatasetFunction
 from .runtime import Context, IteratorResource
 from .stage import Stage, captures
-from .structure import Spec, most_specific_compatible_shape, normalize, pack
+from .structure import Spec, expand, most_specific_compatible_shape, normalize
 
 
 def _context(op, session, values):
@@ -38,6 +38,7 @@ def _single_element_kernel(op, session):
             raise InvalidArgumentError("Dataset was empty.")
         if next(elements, None) is not None:
             raise InvalidArgumentError("Dataset had more than one element.")
+        first = expand(first)
         return first[0] if len(first) == 1 else tuple(first)
     return run
 
@@ -66,7 +67,7 @@ def _write_kernel(op, session):
 
 
 def _elements(*inputs, **attrs):
-    return list(zip(attrs["dataset"].spec.shapes, attrs["dataset"].spec.types))
+    return attrs["dataset"].spec.physical()
 
 
 register("DatasetCardinality", kernel=_cardinality_kernel, infer=lambda *t, **attrs: [((), dtypes.int64)])
@@ -88,7 +89,7 @@ def cardinality(stage):
 def single_element(stage):
     """The one element of the dataset, as tensors packed in its structure."""
     op = _op("DatasetToSingleElement", stage, _elements(dataset=stage))
-    return pack(stage.spec.structure, list(op.outputs))
+    return stage.spec.pack_tensors(op.outputs)
 
 
 class Reducer(Stage):
@@ -133,7 +134,7 @@ def reduce(stage, initial_state, reduce_func):
     """Dataset.reduce: the final state, as tensors packed in initial_state's structure."""
     reducer = Reducer(stage, initial_state, reduce_func)
     op = _op("ReduceDataset", reducer, _elements(dataset=reducer))
-    return pack(reducer.spec.structure, list(op.outputs))
+    return reducer.spec.pack_tensors(op.outputs)
 
 
 def write_records(stage, filename, compression_type):

@@ -21,6 +21,7 @@ from .optional import Optional, get_next_as_optional  # noqa: F401
 from .resampling import rejection_resample  # noqa: F401
 from .options import (AutoShardPolicy, AutotuneAlgorithm, AutotuneOptions, DistributeOptions,  # noqa: F401
                       ExternalStatePolicy, OptimizationOptions, SHARD_HINT, ThreadingOptions)
+from .batching import DenseToSparseBatchStage
 from .scanning import AssertCardinalityStage
 from .sql import SqlDataset  # noqa: F401
 from .tables import DatasetInitializer, index_table_from_dataset, table_from_dataset  # noqa: F401
@@ -193,6 +194,13 @@ def pad_to_cardinality(cardinality, mask_key="valid"):
 def snapshot(path, compression="AUTO", reader_func=None, shard_func=None):
     """Dataset.snapshot, for Dataset.apply."""
     return lambda dataset: dataset.snapshot(path, compression, reader_func, shard_func)
+
+
+def dense_to_sparse_batch(batch_size, row_shape):
+    """batch_size consecutive elements into a SparseTensor of dense shape [batch, *row_shape] (None: the
+    largest in the batch), each element's entries at its row."""
+    return lambda dataset: Dataset(DenseToSparseBatchStage(stage_of(dataset, "dense_to_sparse_batch"), batch_size,
+                                                           row_shape))
 
 
 def copy_to_device(target_device, source_device="/cpu:0"):

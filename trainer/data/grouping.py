@@ -77,7 +77,7 @@ class GroupByReducerStage(Stage):
                 states[key] = context.call(init_function, [_key(context, key)])
             states[key] = context.call(reduce_function, list(states[key]) + list(element))
         for state in states.values():
-            yield context.call(finalize_function, state)
+            yield self.spec.gather(context.call(finalize_function, state))
 
 
 def _key(context, key):

@@ -12,7 +12,7 @@ from ..framework.registry import register
 from ..ops.core_ops import constant
 from ..platform.errors import FailedPreconditionError, InvalidArgumentError, OutOfRangeError
 from .runtime import ITERATORS
-from .structure import Spec, normalize, pack
+from .structure import Spec, expand, normalize
 
 
 def _next_kernel(op, session):
@@ -25,10 +25,10 @@ def _next_kernel(op, session):
                                           "that you have run the initializer operation for this iterator before "
                                           f"getting the next element (op {op.name!r}).")
         try:
-            element = resource.next()
+            element = expand(resource.next())
         except OutOfRangeError:
             empty = [np.zeros([d or 0 for d in s] if s.ndims is not None else [0], dtype=np.dtype(t))
-                     for s, t in zip(shapes, types)]
+                     for s, t in Spec(None, shapes, types).physical()]
             return tuple(session.to_device(e) for e in [np.array(False)] + empty)
         return (session.to_device(np.array(True)),) + tuple(element)
     return run
@@ -43,7 +43,7 @@ def _get_value_kernel(op, session):
 
 
 register("IteratorGetNextAsOptional", kernel=_next_kernel, persistent=True, infer=lambda handle, **attrs: [
-    ((), dtypes.bool)] + list(zip(attrs["output_shapes"], attrs["output_types"])))
+    ((), dtypes.bool)] + Spec(None, attrs["output_shapes"], attrs["output_types"]).physical())
 register("OptionalGetValue", kernel=_get_value_kernel, infer=lambda has, *values, **attrs: [
     (v.shape, v.dtype) for v in values])
 
@@ -69,7 +69,7 @@ class Optional:
         op = get_default_graph().create_op("OptionalGetValue", [self._has_value] + self._components,
                                            [(t.shape, t.dtype) for t in self._components],
                                            name=name or "OptionalGetValue")
-        return pack(self._spec.structure, list(op.outputs))
+        return self._spec.pack_tensors(op.outputs)
 
     @property
     def value_structure(self):
@@ -78,8 +78,7 @@ class Optional:
 
 def next_as_optional(handle, spec):
     """An Optional of the next element of the iterator `handle` (empty at the end of its data)."""
-    op = handle.graph.create_op("IteratorGetNextAsOptional", [handle],
-                                [((), dtypes.bool)] + list(zip(spec.shapes, spec.types)),
+    op = handle.graph.create_op("IteratorGetNextAsOptional", [handle], [((), dtypes.bool)] + spec.physical(),
                                 name="IteratorGetNextAsOptional",
                                 attrs={"output_types": tuple(spec.types), "output_shapes": tuple(spec.shapes)})
     return Optional(op.outputs[0], op.outputs[1:], spec)

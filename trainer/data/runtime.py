@@ -69,7 +69,7 @@ class Context:
     def call(self, function, element):
         """`function`'s output values for one element (a list of arrays)."""
         run = function_plan(self.session, function)
-        return run([element[i] for i in function.positions] + [self.values[t] for t in function.captured])
+        return run(function.feeds(element) + [self.values[t] for t in function.captured])
 
     def call_or_skip(self, function, element):
         """call(), or None when the function fails on this element below an ignore_errors() (TF skips the element

@@ -35,7 +35,7 @@ class ScanStage(Stage):
         for element in self.inputs[0].iterate(context):
             outputs = context.call(self.function, state + list(element))
             state = outputs[:n]
-            yield outputs[n:]
+            yield self.spec.gather(outputs[n:])
 
     cardinality = same_cardinality
 

@@ -5,6 +5,7 @@ from ..framework import dtypes
 from ..platform.errors import InvalidArgumentError, UnknownError
 from ..ops.core_ops import as_string_array
 from ..framework.tensor_shape import TensorShape
+from ..ops.sparse_tensor import SparseTensor, SparseTensorValue
 from ..platform import gfile
 from .stage import INFINITE, UNKNOWN, Stage, check, scalar
 from .structure import Spec, flatten_types, flatten_up_to, most_specific_compatible_shape, normalize, pack, substitute
@@ -14,11 +15,11 @@ class TensorStage(Stage):
     """One element: the given tensors (Dataset.from_tensors)."""
 
     def __init__(self, element):
-        self.tensors, structure = normalize(element, "Dataset.from_tensors()")
-        self.spec = Spec.of(self.tensors, structure)
+        components, structure = normalize(element, "Dataset.from_tensors()", sparse=True)
+        self.tensors, self.spec = parts(components), Spec.of(components, structure)
 
     def iterate(self, context):
-        yield [context.value(t) for t in self.tensors]
+        yield self.spec.gather([context.value(t) for t in self.tensors])
 
     def cardinality(self, context):
         return 1
@@ -28,9 +29,10 @@ class SliceStage(Stage):
     """The slices of the given tensors along their first dimension (Dataset.from_tensor_slices)."""
 
     def __init__(self, element):
-        self.tensors, structure = normalize(element, "Dataset.from_tensor_slices()")
+        components, structure = normalize(element, "Dataset.from_tensor_slices()", sparse=True)
+        self.tensors = parts(components)
         first = None
-        for t in self.tensors:
+        for t in components:
             if t.shape.ndims == 0:
                 raise ValueError(f"Dataset.from_tensor_slices() slices each component along its first dimension, "
                                  f"but {t.name!r} is a scalar: use Dataset.from_tensors() for a single element")
@@ -39,20 +41,43 @@ class SliceStage(Stage):
                 raise ValueError(f"Dimensions {first} and {size} are not compatible: every component of "
                                  f"Dataset.from_tensor_slices() needs the same first dimension")
             first = first if size is None else size
-        self.spec = Spec(structure, [TensorShape(None) if t.shape.ndims is None else t.shape[1:]
-                                     for t in self.tensors], [t.dtype for t in self.tensors])
+        whole = Spec.of(components, structure)
+        self.spec = Spec(structure, [TensorShape(None) if s.ndims is None else s[1:] for s in whole.shapes],
+                         whole.types)
 
     def iterate(self, context):
-        values = [context.value(t) for t in self.tensors]
-        sizes = {v.shape[0] if v.ndim else None for v in values}
+        values = self.spec.gather([context.value(t) for t in self.tensors])
+        sizes = {_rows(context, v) for v in values}
         if len(sizes) > 1 or None in sizes:
-            raise InvalidArgumentError(f"Dataset.from_tensor_slices() got components of shapes "
-                                       f"{[v.shape for v in values]}: each needs a first dimension, the same in all")
-        for i in range(values[0].shape[0]):
-            yield [v[i, ...] for v in values]  # [i, ...]: a 0-d array, not a numpy scalar
+            raise InvalidArgumentError(f"Dataset.from_tensor_slices() got components of {sorted(sizes, key=str)} "
+                                       f"rows: each needs a first dimension, the same in all")
+        for i in range(sizes.pop()):
+            yield [_sparse_row(context, v, i) if isinstance(v, SparseTensorValue) else v[i, ...]  # a 0-d array,
+                   for v in values]  # not a numpy scalar
 
     def cardinality(self, context):
-        return context.value(self.tensors[0]).shape[0]
+        return _rows(context, self.spec.gather([context.value(t) for t in self.tensors])[0])
+
+
+def parts(components):
+    """The tensors components run as: a SparseTensor's indices, values and dense_shape in its place."""
+    return [p for c in components for p in ((c.indices, c.values, c.dense_shape) if isinstance(c, SparseTensor)
+                                            else (c,))]
+
+
+def _rows(context, value):
+    if isinstance(value, SparseTensorValue):
+        shape = context.to_host(value.dense_shape)
+        return int(shape[0]) if len(shape) else None
+    return value.shape[0] if value.ndim else None
+
+
+def _sparse_row(context, value, row):
+    """Row `row` of a sparse value: its entries there, their indices and the dense shape without the first axis."""
+    indices, values, shape = (np.asarray(context.to_host(a)) for a in value)
+    mine = indices[:, 0] == row
+    return SparseTensorValue(*(context.to_device(np.ascontiguousarray(a)) for a in
+                               (indices[mine, 1:], values[mine], shape[1:])))
 
 
 class RangeStage(Stage):
@@ -218,11 +243,9 @@ class SparseSliceStage(Stage):
                          [dtypes.int64, values.dtype, dtypes.int64])
 
     def iterate(self, context):
-        indices, values, shape = (np.asarray(context.to_host(context.value(t))) for t in self.tensors)
-        for row in range(int(shape[0])):
-            mine = indices[:, 0] == row
-            yield [context.to_device(np.ascontiguousarray(indices[mine, 1:])),
-                   context.to_device(np.ascontiguousarray(values[mine])), context.to_device(shape[1:].copy())]
+        value = SparseTensorValue(*(context.value(t) for t in self.tensors))
+        for row in range(_rows(context, value)):
+            yield list(_sparse_row(context, value, row))
 
     def cardinality(self, context):
         return int(context.to_host(context.value(self.tensors[2]))[0])

@@ -24,7 +24,7 @@ class MapStage(Stage):
         for element in self.inputs[0].iterate(context):
             mapped = context.call_or_skip(self.function, element)
             if mapped is not None:
-                yield mapped
+                yield self.spec.gather(mapped)
 
 
 class FilterStage(Stage):

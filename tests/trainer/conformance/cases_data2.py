@@ -245,6 +245,12 @@ def _experimental():
         tf.data.experimental.snapshot(tempfile.mkdtemp(prefix="data2_snapshot_")))), 2)
     yield "snapshot/applied", data(ex + "snapshot", {"build": lambda tf: tempfile.mkdtemp(prefix="data2_snapshot_")},
                                    on=ints([3, 1, 2]))
+    yield "dense_to_sparse_batch", data(ex + "dense_to_sparse_batch", 2, [5], on=lengths(1, 3, 2))
+    yield "dense_to_sparse_batch/unknown_row", data(ex + "dense_to_sparse_batch", 2, [-1], on=lengths(2, 1, 3))
+    yield "dense_to_sparse_batch/matrix", data(ex + "dense_to_sparse_batch", 3, [2, 3], on=ds(
+        lambda tf: tf.data.Dataset.from_tensor_slices(np.arange(12.0).reshape(2, 2, 3))))
+    yield "dense_to_sparse_batch/largest_row", data(ex + "dense_to_sparse_batch", 2, [None], on=lengths(2, 1, 3))
+    yield "dense_to_sparse_batch/too_long", data(ex + "dense_to_sparse_batch", 2, [2], on=lengths(1, 3))
     yield "with_options", data("data.Dataset.with_options", r(3), {"build": options})
     yield "Options/threading", data("data.Dataset.with_options", r(2), {"build": lambda tf: options(
         tf, threading=True)})
@@ -316,6 +322,16 @@ def _methods():
                                                    fn(lambda tf: lambda x: (x, tf.cast(x, tf.float32) / 2)))
     yield "Dataset.from_sparse_tensor_slices", data(D + "from_sparse_tensor_slices", {"sparse": [
         [[0, 1], [2, 0], [2, 2]], t("float32", (3,)), [4, 3]]})
+    sparse = {"sparse": [[[0, 1], [2, 0], [2, 2]], t("float32", (3,)), [4, 3]]}
+    yield "Dataset.from_tensor_slices/sparse", data(D + "from_tensor_slices", sparse)
+    yield "Dataset.from_tensors/sparse", data(D + "from_tensors", sparse)
+    yield "Dataset.batch/sparse", data(D + "batch", ds(lambda tf: tf.data.Dataset.from_tensor_slices(
+        tf.SparseTensor([[0, 1], [2, 0], [2, 2]], [1.0, 2.0, 3.0], [4, 3]))), 3)
+    yield "Dataset.map/to_sparse", data(D + "map", r(1, 4), fn(
+        lambda tf: lambda x: (x, tf.SparseTensor([[0]], tf.reshape(x * 2, [1]), tf.reshape(x, [1])))))
+    yield "Dataset.map/from_sparse", data(D + "map", ds(lambda tf: tf.data.Dataset.from_tensor_slices(
+        tf.SparseTensor([[0, 1], [2, 0], [2, 2]], [1.0, 2.0, 3.0], [4, 3]))), fn(
+        lambda tf: lambda s: (tf.reduce_sum(s.values), s.dense_shape)))
     yield "Dataset.window", data("data.Dataset.flat_map", ds(lambda tf: tf.data.Dataset.range(7).window(3)),
                                  fn(lambda tf: lambda w: w.batch(3)))
     yield "Dataset.window/shift_drop", data("data.Dataset.flat_map", ds(

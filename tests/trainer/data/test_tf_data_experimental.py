@@ -93,3 +93,29 @@ def test_missing_names_say_why():
         ex.service.distribute  # noqa: B018
     with pytest.raises(NotImplementedError, match="not a variant tensor"):
         ex.to_variant  # noqa: B018
+
+
+def test_sparse_elements_through_a_reinitializable_iterator_and_whole_dataset_ops():
+    sparse = tf.SparseTensor([[0, 1], [2, 0]], [1.5, 2.5], [3, 2])
+    rows = tf.data.Dataset.from_tensor_slices(sparse)
+    assert tf.data.get_output_classes(rows) is tf.SparseTensor and rows.output_shapes.as_list() == [2]
+    it = tf.data.Iterator.from_structure(rows.output_types, rows.output_shapes, output_classes=rows.output_classes)
+    row = it.get_next()
+    batched = ex.get_single_element(rows.batch(3))
+    with tf.Session() as sess:
+        sess.run(it.make_initializer(rows))
+        first, second = sess.run(row), sess.run(row)
+        whole = sess.run(batched)
+    assert first.indices.tolist() == [[1]] and first.values.tolist() == [1.5] and first.dense_shape.tolist() == [2]
+    assert second.indices.shape == (0, 1) and second.values.shape == (0,)
+    assert whole.indices.tolist() == [[0, 1], [2, 0]] and whole.dense_shape.tolist() == [3, 2]
+
+
+def test_dense_to_sparse_batch_keeps_every_entry_and_pads_the_shape():
+    lengths = tf.data.Dataset.from_tensor_slices(np.array([1, 3], np.int64)).map(
+        lambda n: tf.fill(tf.reshape(n, [1]), n))
+    (batch,) = drain(lengths.apply(ex.dense_to_sparse_batch(2, [4])))
+    assert batch.indices.tolist() == [[0, 0], [1, 0], [1, 1], [1, 2]]
+    assert batch.values.tolist() == [1, 3, 3, 3] and batch.dense_shape.tolist() == [2, 4]
+    with pytest.raises(TypeError, match="padded_batch\\(\\) of SparseTensor components"):
+        lengths.apply(ex.dense_to_sparse_batch(2, [4])).padded_batch(2, [None])
