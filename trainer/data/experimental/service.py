@@ -1,6 +1,6 @@
 """tf.data.experimental.service: TF2's tf.data service (dispatcher and worker servers that run input pipelines for
 several trainers), which ringflow lacks; each name says so."""
-from ..unsupported import missing_names
+from ...unsupported import missing_names
 
 __getattr__ = missing_names(__name__, have="ringflow's input pipelines run in each training process (shard the "
                             "data per rank with Dataset.shard)",

@@ -3,30 +3,30 @@ tf.data.experimental, AUTOTUNE and the cardinality constants. Each transformatio
 job (TF 2's names), so the two spellings share one implementation."""
 import numpy as np
 
-from ..framework import dtypes
-from ..ops.array_ops import cast, zeros
-from ..ops.nest import same_structure
-from ..ops.stack_ops import stack
-from ..unsupported import missing_names
+from ...framework import dtypes
+from ...ops.array_ops import cast, zeros
+from ...ops.nest import same_structure
+from ...ops.stack_ops import stack
+from ...unsupported import missing_names
 from . import service  # noqa: F401  (tf.data.experimental.service: TF2's tf.data service, which ringflow lacks)
-from . import consumers
-from .consumers import fold, single_element, write_records
-from .function import DatasetFunction
-from .grouping import GroupByReducerStage
-from .structure import Spec, flatten, pack, to_tensor
-from .csv_readers import CsvDataset, make_csv_dataset  # noqa: F401
-from .dataset import Dataset, stage_of
-from .example_readers import make_batched_features_dataset, parse_example_dataset  # noqa: F401
-from .optional import Optional, get_next_as_optional  # noqa: F401
-from .resampling import rejection_resample  # noqa: F401
-from .options import (AutoShardPolicy, AutotuneAlgorithm, AutotuneOptions, DistributeOptions,  # noqa: F401
+from .. import consumers
+from ..consumers import fold, single_element, write_records
+from ..function import DatasetFunction
+from ..grouping import GroupByReducerStage
+from ..structure import Spec, flatten, pack, to_tensor
+from ..csv_readers import CsvDataset, make_csv_dataset  # noqa: F401
+from ..dataset import Dataset, stage_of
+from ..example_readers import make_batched_features_dataset, parse_example_dataset  # noqa: F401
+from ..optional import Optional, get_next_as_optional  # noqa: F401
+from ..resampling import rejection_resample  # noqa: F401
+from ..options import (AutoShardPolicy, AutotuneAlgorithm, AutotuneOptions, DistributeOptions,  # noqa: F401
                       ExternalStatePolicy, OptimizationOptions, SHARD_HINT, ThreadingOptions)
-from .batching import DenseToSparseBatchStage
-from .scanning import AssertCardinalityStage
-from .sql import SqlDataset  # noqa: F401
-from .tables import DatasetInitializer, index_table_from_dataset, table_from_dataset  # noqa: F401
-from .stage import INFINITE as INFINITE_CARDINALITY, UNKNOWN as UNKNOWN_CARDINALITY  # noqa: F401
-from .transforms import AUTOTUNE  # noqa: F401  (tf.data.experimental.AUTOTUNE)
+from ..batching import DenseToSparseBatchStage
+from ..scanning import AssertCardinalityStage
+from ..sql import SqlDataset  # noqa: F401
+from ..tables import DatasetInitializer, index_table_from_dataset, table_from_dataset  # noqa: F401
+from ..stage import INFINITE as INFINITE_CARDINALITY, UNKNOWN as UNKNOWN_CARDINALITY  # noqa: F401
+from ..transforms import AUTOTUNE  # noqa: F401  (tf.data.experimental.AUTOTUNE)
 
 
 def shuffle_and_repeat(buffer_size, count=None, seed=None):
