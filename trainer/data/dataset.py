@@ -16,7 +16,7 @@ from ..ops.array_ops import cast
 from ..ops.core_ops import convert_to_tensor
 from . import bucketing, consumers
 from . import iterator as _iterator
-from .batching import BatchStage, PaddedBatchStage, UnbatchStage
+from .batching import BatchStage, DenseToSparseBatchStage, PaddedBatchStage, UnbatchStage
 from .choosing import ChooseStage, RandomStage, SampleStage
 from .function import DatasetFunction
 from .grouping import GroupByWindowStage, WindowingStage
@@ -50,6 +50,14 @@ class Dataset:
         shuffle=False (sorted then); no match raises InvalidArgumentError when read."""
         files = Dataset(ListFilesStage(file_pattern))
         return files if shuffle is False else files.shuffle(np.iinfo(np.int64).max, seed)
+
+    @staticmethod
+    def counter(start=0, step=1, dtype=dtypes.int64, name=None):
+        """start, start + step, ... without end, as `dtype` scalars (tf.data.experimental.Counter)."""
+        bound = np.iinfo(np.int64).max if step > 0 else np.iinfo(np.int64).min
+        counts = Dataset.range(start, bound, step)
+        dtype = dtypes.as_dtype(dtype)
+        return counts if dtype == dtypes.int64 else counts.map(lambda n: cast(n, dtype))
 
     @staticmethod
     def from_sparse_tensor_slices(sparse_tensor):
@@ -219,6 +227,11 @@ class Dataset:
         """Windows of `size` elements, `stride` apart, one starting every `shift` (default size) elements: each an
         element whose components are datasets, for flat_map or interleave to read (e.g. lambda w: w.batch(size))."""
         return Dataset(WindowingStage(self._stage, size, shift, stride, drop_remainder, Dataset))
+
+    def sparse_batch(self, batch_size, row_shape, name=None):
+        """batch_size consecutive elements into a SparseTensor of dense shape [batch, *row_shape] (None: the
+        largest in the batch), each element's entries at its row (tf.data.experimental.dense_to_sparse_batch)."""
+        return Dataset(DenseToSparseBatchStage(self._stage, batch_size, row_shape))
 
     def scan(self, initial_state, scan_func, name=None):
         """scan_func(state, element) -> (new_state, output) over the elements from initial_state: the outputs."""

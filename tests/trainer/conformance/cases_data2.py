@@ -332,6 +332,7 @@ def _methods():
     yield "Dataset.map/from_sparse", data(D + "map", ds(lambda tf: tf.data.Dataset.from_tensor_slices(
         tf.SparseTensor([[0, 1], [2, 0], [2, 2]], [1.0, 2.0, 3.0], [4, 3]))), fn(
         lambda tf: lambda s: (tf.reduce_sum(s.values), s.dense_shape)))
+    yield "Dataset.sparse_batch", data(D + "sparse_batch", lengths(1, 3, 2), 2, [4])
     yield "Dataset.window", data("data.Dataset.flat_map", ds(lambda tf: tf.data.Dataset.range(7).window(3)),
                                  fn(lambda tf: lambda w: w.batch(3)))
     yield "Dataset.window/shift_drop", data("data.Dataset.flat_map", ds(

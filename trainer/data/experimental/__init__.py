@@ -1,10 +1,8 @@
 """tf.data.experimental: the TF1 transformations programs apply with Dataset.apply(), the readers and ops of
 tf.data.experimental, AUTOTUNE and the cardinality constants. Each transformation is the Dataset method of the same
 job (TF 2's names), so the two spellings share one implementation."""
-import numpy as np
-
 from ...framework import dtypes
-from ...ops.array_ops import cast, zeros
+from ...ops.array_ops import zeros
 from ...ops.nest import same_structure
 from ...ops.stack_ops import stack
 from ...unsupported import missing_names
@@ -21,7 +19,6 @@ from ..optional import Optional, get_next_as_optional  # noqa: F401
 from ..resampling import rejection_resample  # noqa: F401
 from ..options import (AutoShardPolicy, AutotuneAlgorithm, AutotuneOptions, DistributeOptions,  # noqa: F401
                       ExternalStatePolicy, OptimizationOptions, SHARD_HINT, ThreadingOptions)
-from ..batching import DenseToSparseBatchStage
 from ..scanning import AssertCardinalityStage
 from ..sql import SqlDataset  # noqa: F401
 from ..tables import DatasetInitializer, index_table_from_dataset, table_from_dataset  # noqa: F401
@@ -62,11 +59,8 @@ def enumerate_dataset(start=0):
 
 
 def Counter(start=0, step=1, dtype=dtypes.int64):  # noqa: N802 - TF1's name
-    """start, start + step, ... without end, as `dtype` scalars."""
-    bound = np.iinfo(np.int64).max if step > 0 else np.iinfo(np.int64).min
-    counts = Dataset.range(start, bound, step)
-    dtype = dtypes.as_dtype(dtype)
-    return counts if dtype == dtypes.int64 else counts.map(lambda n: cast(n, dtype))
+    """start, start + step, ... without end, as `dtype` scalars (Dataset.counter)."""
+    return Dataset.counter(start, step, dtype)
 
 
 def ignore_errors(log_warning=False):
@@ -197,10 +191,8 @@ def snapshot(path, compression="AUTO", reader_func=None, shard_func=None):
 
 
 def dense_to_sparse_batch(batch_size, row_shape):
-    """batch_size consecutive elements into a SparseTensor of dense shape [batch, *row_shape] (None: the
-    largest in the batch), each element's entries at its row."""
-    return lambda dataset: Dataset(DenseToSparseBatchStage(stage_of(dataset, "dense_to_sparse_batch"), batch_size,
-                                                           row_shape))
+    """Dataset.sparse_batch, for Dataset.apply."""
+    return lambda dataset: dataset.sparse_batch(batch_size, row_shape)
 
 
 def copy_to_device(target_device, source_device="/cpu:0"):
