@@ -14,7 +14,7 @@ from ..framework.random_seed import get_seed
 from ..framework import dtypes
 from ..ops.array_ops import cast
 from ..ops.core_ops import convert_to_tensor
-from . import bucketing, consumers
+from . import bucketing, consumers, resampling
 from . import iterator as _iterator
 from .batching import BatchStage, DenseToSparseBatchStage, PaddedBatchStage, UnbatchStage
 from .choosing import ChooseStage, RandomStage, SampleStage
@@ -273,6 +273,11 @@ class Dataset:
         return bucketing.bucket_by_sequence_length(self, element_length_func, bucket_boundaries, bucket_batch_sizes,
                                                    padded_shapes, padding_values, pad_to_bucket_boundary,
                                                    no_padding, drop_remainder)
+
+    def rejection_resample(self, class_func, target_dist, initial_dist=None, seed=None, name=None):
+        """(class, element) pairs resampled at random so that class_func(element)'s classes follow target_dist
+        (initial_dist: the data's, estimated as it goes when None)."""
+        return resampling.rejection_resample(self, class_func, target_dist, initial_dist, seed)
 
     def reduce(self, initial_state, reduce_func, name=None):
         """reduce_func(state, element) folded over the elements from initial_state: the final state."""

@@ -18,7 +18,6 @@ from ..ops.reduction_ops import reduce_max, reduce_min, reduce_sum
 from ..ops.shape_ops import expand_dims
 from ..ops.stack_ops import stack
 from ..ops.tensor_util import constant_value
-from .dataset import Dataset
 
 ESTIMATION_BATCH, SMOOTHING = 32, 10  # TF's: classes counted over batches of 32, from 10 of each class
 
@@ -40,34 +39,34 @@ def _estimated(target, classes):
     return classes.batch(ESTIMATION_BATCH).scan(np.full([count], SMOOTHING, np.int64), update).unbatch()
 
 
-def rejection_resample(class_func, target_dist, initial_dist=None, seed=None):
-    """(class, element) pairs of the dataset resampled so that class_func(element)'s classes follow target_dist."""
-    def apply(dataset):
-        target = cast(convert_to_tensor(target_dist, name="target_dist"), dtypes.float32)
-        if initial_dist is not None:
-            initial = cast(convert_to_tensor(initial_dist, name="initial_dist"), dtypes.float32)
-            accept, original = _mixing(initial, target)
-            accepts, originals = Dataset.from_tensors(accept).repeat(), Dataset.from_tensors(original).repeat()
-            known = constant_value(original)
-        else:
-            initials = _estimated(target, dataset.map(class_func))
-            mixed = initials.map(lambda initial: _mixing(initial, target))
-            accepts, originals, known = mixed.map(lambda a, _: a), mixed.map(lambda _, o: o), None
+def rejection_resample(dataset, class_func, target_dist, initial_dist=None, seed=None):
+    """(class, element) pairs of `dataset` resampled so that class_func(element)'s classes follow target_dist
+    (Dataset.rejection_resample: the sources it makes are the dataset's static methods, so this module imports no
+    Dataset)."""
+    target = cast(convert_to_tensor(target_dist, name="target_dist"), dtypes.float32)
+    if initial_dist is not None:
+        initial = cast(convert_to_tensor(initial_dist, name="initial_dist"), dtypes.float32)
+        accept, original = _mixing(initial, target)
+        accepts, originals = dataset.from_tensors(accept).repeat(), dataset.from_tensors(original).repeat()
+        known = constant_value(original)
+    else:
+        initials = _estimated(target, dataset.map(class_func))
+        mixed = initials.map(lambda initial: _mixing(initial, target))
+        accepts, originals, known = mixed.map(lambda a, _: a), mixed.map(lambda _, o: o), None
 
-        def with_class(*element):
-            return class_func(*element), element[0] if len(element) == 1 else element
+    def with_class(*element):
+        return class_func(*element), element[0] if len(element) == 1 else element
 
-        def probability(accept, *element):
-            label, data = with_class(*element)
-            return label, gather(accept, label), data
-        filtered = (Dataset.zip((accepts, dataset)).map(lambda a, e: probability(a, *(e if isinstance(e, tuple)
-                                                                                       else (e,))))
-                    .filter(lambda label, p, data: random_uniform([], seed=seed, dtype=p.dtype) < p)
-                    .map(lambda label, p, data: (label, data)).prefetch(3))
-        if known is not None and known == 1:
-            return dataset.map(with_class)
-        if known is not None and known == 0:
-            return filtered
-        return Dataset.sample_from_datasets([dataset.map(with_class), filtered],
-                                            originals.map(lambda o: stack([o, 1.0 - o])), seed)
-    return apply
+    def probability(accept, *element):
+        label, data = with_class(*element)
+        return label, gather(accept, label), data
+    filtered = (dataset.zip((accepts, dataset)).map(lambda a, e: probability(a, *(e if isinstance(e, tuple)
+                                                                                   else (e,))))
+                .filter(lambda label, p, data: random_uniform([], seed=seed, dtype=p.dtype) < p)
+                .map(lambda label, p, data: (label, data)).prefetch(3))
+    if known is not None and known == 1:
+        return dataset.map(with_class)
+    if known is not None and known == 0:
+        return filtered
+    return dataset.sample_from_datasets([dataset.map(with_class), filtered],
+                                        originals.map(lambda o: stack([o, 1.0 - o])), seed)

@@ -333,6 +333,9 @@ def _methods():
         tf.SparseTensor([[0, 1], [2, 0], [2, 2]], [1.0, 2.0, 3.0], [4, 3]))), fn(
         lambda tf: lambda s: (tf.reduce_sum(s.values), s.dense_shape)))
     yield "Dataset.sparse_batch", data(D + "sparse_batch", lengths(1, 3, 2), 2, [4])
+    yield "Dataset.rejection_resample", data(D + "rejection_resample", ds(
+        lambda tf: tf.data.Dataset.range(6).map(lambda x: (x % 2, x))), fn(lambda tf: lambda c, x: c), [1.0, 0.0],
+        initial_dist=[0.5, 0.5], seed=1)
     yield "Dataset.window", data("data.Dataset.flat_map", ds(lambda tf: tf.data.Dataset.range(7).window(3)),
                                  fn(lambda tf: lambda w: w.batch(3)))
     yield "Dataset.window/shift_drop", data("data.Dataset.flat_map", ds(

@@ -16,7 +16,6 @@ from ..csv_readers import CsvDataset, make_csv_dataset  # noqa: F401
 from ..dataset import Dataset, stage_of
 from ..example_readers import make_batched_features_dataset, parse_example_dataset  # noqa: F401
 from ..optional import Optional, get_next_as_optional  # noqa: F401
-from ..resampling import rejection_resample  # noqa: F401
 from ..options import (AutoShardPolicy, AutotuneAlgorithm, AutotuneOptions, DistributeOptions,  # noqa: F401
                       ExternalStatePolicy, OptimizationOptions, SHARD_HINT, ThreadingOptions)
 from ..scanning import AssertCardinalityStage
@@ -183,6 +182,11 @@ def pad_to_cardinality(cardinality, mask_key="valid"):
         marked = dataset.map(lambda element: {**element, mask_key: True})
         return marked.concatenate(Dataset.from_tensors(filler).repeat(missing))
     return apply
+
+
+def rejection_resample(class_func, target_dist, initial_dist=None, seed=None):
+    """Dataset.rejection_resample, for Dataset.apply."""
+    return lambda dataset: dataset.rejection_resample(class_func, target_dist, initial_dist, seed)
 
 
 def snapshot(path, compression="AUTO", reader_func=None, shard_func=None):
