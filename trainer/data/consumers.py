@@ -71,8 +71,9 @@ def _elements(*inputs, **attrs):
 
 
 register("DatasetCardinality", kernel=_cardinality_kernel, infer=lambda *t, **attrs: [((), dtypes.int64)])
-register("DatasetToSingleElement", kernel=_single_element_kernel, infer=_elements)
-register("ReduceDataset", kernel=_reduce_kernel, infer=_elements)
+# persistent: an element or a state may be the dataset's own data (a constant, a cached element), so fetches copy it
+register("DatasetToSingleElement", kernel=_single_element_kernel, infer=_elements, persistent=True)
+register("ReduceDataset", kernel=_reduce_kernel, infer=_elements, persistent=True)
 register("DatasetToTFRecord", kernel=_write_kernel, infer=lambda *t, **attrs: [])
 
 

@@ -13,8 +13,8 @@ per-op streams, so a seeded tf.image.random_flip_left_right is reproducible.
 from ..framework.graph import get_default_graph
 from ..ops.control_flow_bodies import Body, body_plan, claim, enclosing_body, run_body
 from ..framework.registry import register
-from .stage import WindowStage
 from ..ops.sparse_tensor import SparseTensor
+from .stage import WindowStage
 from .structure import Spec, expand, normalize, pack, physical, sparse_of
 
 

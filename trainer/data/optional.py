@@ -44,7 +44,7 @@ def _get_value_kernel(op, session):
 
 register("IteratorGetNextAsOptional", kernel=_next_kernel, persistent=True, infer=lambda handle, **attrs: [
     ((), dtypes.bool)] + Spec(None, attrs["output_shapes"], attrs["output_types"]).physical())
-register("OptionalGetValue", kernel=_get_value_kernel, infer=lambda has, *values, **attrs: [
+register("OptionalGetValue", kernel=_get_value_kernel, persistent=True, infer=lambda has, *values, **attrs: [
     (v.shape, v.dtype) for v in values])
 
 

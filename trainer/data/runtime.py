@@ -115,7 +115,7 @@ class PhiloxSamples:
     def __call__(self):
         if self.next == len(self.samples):
             self.samples = philox_blocks(self.key, self.counter, self.BLOCKS).reshape(-1).tolist()
-            self.counter, self.next = self.counter + self.BLOCKS, 0
+            self.counter, self.next = (self.counter + self.BLOCKS) % (1 << 128), 0  # TF's 128-bit counter wraps
         self.next += 1
         return self.samples[self.next - 1]
 
