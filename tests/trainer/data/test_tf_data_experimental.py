@@ -119,3 +119,14 @@ def test_dense_to_sparse_batch_keeps_every_entry_and_pads_the_shape():
     assert batch.values.tolist() == [1, 3, 3, 3] and batch.dense_shape.tolist() == [2, 4]
     with pytest.raises(TypeError, match="padded_batch\\(\\) of SparseTensor components"):
         lengths.apply(ex.dense_to_sparse_batch(2, [4])).padded_batch(2, [None])
+
+
+def test_fetched_whole_dataset_results_are_the_callers_own_arrays():
+    x = np.arange(3.0)
+    only = ex.get_single_element(tf.data.Dataset.from_tensors(x))
+    final = tf.data.Dataset.from_tensors(x).reduce(np.zeros(3), lambda state, element: element)
+    with tf.Session() as sess:
+        for fetch in (only, final):
+            mine = sess.run(fetch)
+            mine[0] = 99.0
+            assert sess.run(fetch).tolist() == [0.0, 1.0, 2.0]
