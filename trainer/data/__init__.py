@@ -10,6 +10,7 @@ from .experimental import AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY  #
 from .dataset import (Dataset, get_output_classes, get_output_shapes, get_output_types, make_initializable_iterator,
                       make_one_shot_iterator)
 from .iterator import Iterator  # noqa: F401
+from .options import Options, ThreadingOptions  # noqa: F401
 from .readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset  # noqa: F401
 from .pipeline import (FINGERPRINT_ROWS, STATE_KEYS, Pipeline, check_state, epoch_permutation, eval_batches,
                        fingerprint, shard_bounds, steps_for_epochs)
@@ -17,4 +18,8 @@ from .pipeline import (FINGERPRINT_ROWS, STATE_KEYS, Pipeline, check_state, epoc
 # the names of TF1's tf.data ringflow lacks say so (hasattr() still answers False)
 __getattr__ = missing_names(__name__, have="ringflow's tf.data has Dataset, Iterator, TextLineDataset, "
                             "TFRecordDataset, FixedLengthRecordDataset, tf.data.experimental and ringflow's sharding "
-                            "helpers (Pipeline, shard_bounds, ...)")
+                            "helpers (Pipeline, shard_bounds, ...)", reasons={
+                                "DatasetSpec": "TypeSpecs: a dataset's element is described by output_types, "
+                                               "output_shapes and output_classes",
+                                "NumpyIterator": "eager iteration (as_numpy_iterator): in graph mode, run an "
+                                                 "iterator's get_next()"})

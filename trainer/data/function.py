@@ -13,7 +13,9 @@ per-op streams, so a seeded tf.image.random_flip_left_right is reproducible.
 from ..framework.graph import get_default_graph
 from ..ops.control_flow_bodies import Body, body_plan, claim, enclosing_body, run_body
 from ..framework.registry import register
-from .structure import Spec, normalize, pack
+from ..ops.sparse_tensor import SparseTensor
+from .stage import WindowStage
+from .structure import Spec, expand, normalize, pack, physical, sparse_of
 
 
 def _arg_kernel(op, session):
@@ -46,12 +48,19 @@ class DatasetFunction:
         graph = get_default_graph()
         self.transformation = transformation
         self.body = body = FunctionBody(transformation, enclosing_body(graph))
+        self.windows = {i: WindowStage(spec.types[i].spec) for i in spec.datasets()}  # a window's dataset
+        self.positions = [i for i in range(len(spec.types)) if i not in self.windows]  # the tensor components
         with graph.control_dependencies(None), graph.name_scope(transformation.split("(")[0].replace(".", "_")):
-            self.args = [graph.create_op("DatasetFunctionArg", [], [(shape, dtype)], name="arg",
-                                         attrs={"shape": shape, "dtype": dtype,
-                                                "transformation": transformation}).outputs[0]
-                         for shape, dtype in zip(spec.shapes, spec.types)]
-            element = pack(spec.structure, self.args)
+            self.args, components = [], {}
+            for i in self.positions:
+                args = [graph.create_op("DatasetFunctionArg", [], [(shape, dtype)], name="arg",
+                                        attrs={"shape": shape, "dtype": dtype,
+                                               "transformation": transformation}).outputs[0]
+                        for shape, dtype in physical(spec.shapes[i], spec.types[i])]
+                self.args += args
+                components[i] = args[0] if len(args) == 1 else sparse_of(args, spec.shapes[i])
+            components.update((i, spec.types[i].wrap(stage)) for i, stage in self.windows.items())
+            element = pack(spec.structure, [components[i] for i in range(len(spec.types))])
             call_args = element if type(element) is tuple else (element,)  # TF1 unpacks tuples only
             result, start = run_body(graph, body, func, call_args)
             self.outputs, self.result = (finish or self._tensors)(result)
@@ -62,11 +71,20 @@ class DatasetFunction:
         if isinstance(result, list):  # TF1 takes a returned list as a tuple of components
             result = tuple(result)
         try:
-            tensors, structure = normalize(result, f"the function passed to {self.transformation}")
+            tensors, structure = normalize(result, f"the function passed to {self.transformation}", sparse=True)
         except TypeError as exc:
             raise TypeError(f"Unsupported return value from function passed to {self.transformation}: "
                             f"{result!r} ({exc})") from None
-        return tensors, Spec.of(tensors, structure)
+        return [p for t in tensors for p in ((t.indices, t.values, t.dense_shape) if isinstance(t, SparseTensor)
+                                             else (t,))], Spec.of(tensors, structure)
+
+    def feeds(self, element):
+        """The arrays this function's arguments take from an element's values (datasets aside)."""
+        return expand([element[i] for i in self.positions])
+
+    def window_values(self, element):
+        """{window stage: its elements} for the components of `element` that are datasets."""
+        return {stage: element[i] for i, stage in self.windows.items()}
 
     def compile(self, session):
         """A function of (element components + captured values) returning the output values in `session`."""

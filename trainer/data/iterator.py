@@ -17,9 +17,11 @@ from ..framework.graph import get_default_graph
 from ..ops.core_ops import convert_to_tensor
 from ..framework.registry import op_def, register
 from ..framework.tensor_shape import TensorShape
+from .optional import next_as_optional
 from .runtime import ITERATORS, Context, iterator_resource
 from .stage import Stage, captures
-from .structure import Spec, flatten_types, flatten_up_to, pack
+from ..ops.sparse_tensor import SparseTensor
+from .structure import Spec, SparseType, expand, flatten_types, flatten_up_to
 
 GET_NEXT_CALL_WARNING_THRESHOLD = 32  # TF1 warns past this many get_next() calls on one iterator: a loop building ops
 GLOBAL_ITERATORS = "iterators"  # TF1's collection of iterator handles
@@ -86,7 +88,7 @@ def _get_next_kernel(op, session):
             raise InvalidArgumentError(f"The iterator {handle[()]!r} yields elements of types "
                                        f"{[t.name for t in resource.types]}, but {op.name!r} expects "
                                        f"{[t.name for t in types]}")
-        element = resource.next()
+        element = expand(resource.next())
         return element[0] if single else tuple(element)
     return run
 
@@ -105,7 +107,7 @@ register("OneShotIterator", kernel=_one_shot_kernel, infer=lambda *t, **attrs: _
 register("MakeIterator", kernel=_make_iterator_kernel, infer=lambda *t, **attrs: [])
 # persistent: an element may share memory with the dataset's data (a slice, a cached element), so fetches copy it
 register("IteratorGetNext", kernel=_get_next_kernel, persistent=True,
-         infer=lambda handle, **attrs: list(zip(attrs["output_shapes"], attrs["output_types"])))
+         infer=lambda handle, **attrs: Spec(None, attrs["output_shapes"], attrs["output_types"]).physical())
 register("IteratorToStringHandle", lambda handle: handle, infer=lambda handle: _STRING_SCALAR)
 register("IteratorFromStringHandleV2", kernel=_from_string_handle_kernel, infer=lambda handle, **a: _STRING_SCALAR)
 
@@ -114,9 +116,7 @@ class Iterator:
     """The state of iterating through a Dataset (TF1's tf.data.Iterator); its ops belong to the default graph."""
 
     def __init__(self, iterator_resource, initializer, output_types, output_shapes, output_classes):
-        types, structure = flatten_types(output_types)
-        shapes = flatten_up_to(structure, output_shapes, "output_shapes")
-        self._spec = Spec(structure, shapes, types)
+        self._spec = _spec(output_types, output_shapes, output_classes)
         self._handle, self._initializer = iterator_resource, initializer
         self._string_handle = None
         self._get_next_calls = 0
@@ -129,14 +129,14 @@ class Iterator:
     @staticmethod
     def from_structure(output_types, output_shapes=None, shared_name=None, output_classes=None):
         """A new iterator of this element structure, not bound to a dataset: make_initializer(ds) binds it."""
-        spec = _spec(output_types, output_shapes)
+        spec = _spec(output_types, output_shapes, output_classes)
         return Iterator._of(_iterator_op(spec, shared_name), None, spec)
 
     @staticmethod
     def from_string_handle(string_handle, output_types, output_shapes=None, output_classes=None):
         """An iterator that runs whichever iterator `string_handle` (a tg.string tensor, often a placeholder
         fed with a value of Iterator.string_handle()) names in each Session.run."""
-        spec = _spec(output_types, output_shapes)
+        spec = _spec(output_types, output_shapes, output_classes)
         string_handle = convert_to_tensor(string_handle, dtype=dtypes.string)
         handle = get_default_graph().create_op("IteratorFromStringHandleV2", [string_handle], _STRING_SCALAR,
                                                name="IteratorFromStringHandleV2").outputs[0]
@@ -154,6 +154,7 @@ class Iterator:
         stage = getattr(dataset, "_stage", None)
         if not isinstance(stage, Stage):
             raise TypeError(f"make_initializer() needs a tf.data.Dataset, got {dataset!r}")
+        _tensors_only(stage)
         mine, theirs = self._spec, stage.spec
         if not mine.same_types(theirs):
             raise TypeError(f"Expected output types {mine.output_types()!r} but got dataset with output types "
@@ -171,9 +172,13 @@ class Iterator:
                           "an op. Call `next_element = iterator.get_next()` once, outside the training loop.")
         spec = self._spec
         op = self._handle.graph.create_op(
-            "IteratorGetNext", [self._handle], list(zip(spec.shapes, spec.types)), name=name or "IteratorGetNext",
+            "IteratorGetNext", [self._handle], spec.physical(), name=name or "IteratorGetNext",
             attrs={"output_types": tuple(spec.types), "output_shapes": tuple(spec.shapes)})
-        return pack(spec.structure, list(op.outputs))
+        return spec.pack_tensors(op.outputs)
+
+    def get_next_as_optional(self):
+        """An Optional of the next element: without a value at the end of the data, where get_next() raises."""
+        return next_as_optional(self._handle, self._spec)
 
     def string_handle(self, name=None):
         """A scalar tg.string tensor naming this iterator, for from_string_handle()."""
@@ -198,10 +203,14 @@ class Iterator:
         return self._spec.output_classes()
 
 
-def _spec(output_types, output_shapes):
+def _spec(output_types, output_shapes, output_classes=None):
+    """The Spec of an iterator's elements; a component whose class is SparseTensor is sparse."""
     types, structure = flatten_types(output_types)
     shapes = ([TensorShape(None)] * len(types) if output_shapes is None
               else [TensorShape(s) for s in flatten_up_to(structure, output_shapes, "output_shapes")])
+    if output_classes is not None:
+        classes = flatten_up_to(structure, output_classes, "output_classes")
+        types = [SparseType(t) if c is SparseTensor else t for t, c in zip(types, classes)]
     return Spec(structure, shapes, types)
 
 
@@ -216,8 +225,15 @@ def _make_iterator_op(handle, stage, name=None):
                                   attrs={"dataset": stage})
 
 
+def _tensors_only(stage):
+    if stage.spec.datasets():
+        raise TypeError(f"An iterator hands out tensors, and the elements of this dataset hold datasets "
+                        f"({stage.spec}): read each window with flat_map, e.g. .flat_map(lambda w: w.batch(n))")
+
+
 def make_initializable_iterator(stage, shared_name=None):
     """An iterator over `stage` with an initializer op (which must run before get_next)."""
+    _tensors_only(stage)
     handle = _iterator_op(stage.spec, shared_name)
     return Iterator._of(handle, _make_iterator_op(handle, stage), stage.spec)
 
@@ -225,6 +241,7 @@ def make_initializable_iterator(stage, shared_name=None):
 def make_one_shot_iterator(stage):
     """An iterator over `stage` that initializes itself on first use; the dataset may not capture placeholders
     or variables (TF1 embeds its inputs by value)."""
+    _tensors_only(stage)
     captured = captures(stage)
     _refuse_stateful(captured)
     graph = get_default_graph()

@@ -10,7 +10,8 @@ import threading
 
 import numpy as np
 
-from ..platform.errors import OutOfRangeError
+from ..ops.kernels.philox import PhiloxStream, philox_blocks
+from ..platform.errors import OpError, OutOfRangeError
 
 ITERATORS, FUNCTIONS = "iterator", "dataset_function"  # containers of session.resources: by handle, by function
 
@@ -56,6 +57,7 @@ class Context:
         self.session, self.values, self.resource = session, values, resource
         self.to_device, self.to_host = session.to_device, session.to_host
         self.state = {}
+        self.ignore_errors = False  # set below an ignore_errors(): an element whose function fails is dropped
 
     def value(self, tensor):
         return self.values[tensor]
@@ -67,18 +69,62 @@ class Context:
     def call(self, function, element):
         """`function`'s output values for one element (a list of arrays)."""
         run = function_plan(self.session, function)
-        return run(list(element) + [self.values[t] for t in function.captured])
+        return run(function.feeds(element) + [self.values[t] for t in function.captured])
+
+    def call_or_skip(self, function, element):
+        """call(), or None when the function fails on this element below an ignore_errors() (TF skips the element
+        whose GetNext failed and asks its input for the next)."""
+        try:
+            return self.call(function, element)
+        except OpError:
+            if self.ignore_errors:
+                return None
+            raise
 
     def nested(self, values):
         """The context of a dataset a flat_map/interleave function built: its own captured values."""
-        return Context(self.session, {**self.values, **values}, self.resource)
+        context = Context(self.session, {**self.values, **values}, self.resource)
+        context.ignore_errors = self.ignore_errors
+        return context
+
+    def ignoring_errors(self):
+        """This context, for the input of an ignore_errors()."""
+        context = Context(self.session, self.values, self.resource)
+        context.state, context.ignore_errors = self.state, True
+        return context
 
     def seed_generator(self, stage, seed, seed2):
-        """The generator of per-pass seeds of a shuffle, created on first use; (None, None): fresh entropy."""
+        """The generator of a stage's per-pass seeds, Philox uint32s (TF's RandomSeedGenerator), created on first
+        use; (None, None): fresh entropy."""
         generators = self.resource.seed_generators
         if stage not in generators:
-            generators[stage] = np.random.default_rng(entropy(seed, seed2))
+            generators[stage] = PhiloxSamples(*fixed_seeds(seed, seed2))
         return generators[stage]
+
+
+class PhiloxSamples:
+    """TF's SingleSampleAdapter<PhiloxRandom>(seed, seed2): the uint32s of Philox's blocks, one per call (both
+    seeds 0 or None: fresh entropy, as TF's RandomSeeds)."""
+
+    BLOCKS = 64  # blocks computed at once: numpy's call overhead shared by 256 samples
+
+    def __init__(self, seed, seed2):
+        stream = PhiloxStream(seed, seed2)
+        self.key, self.counter, self.samples, self.next = stream.key, stream.counter, [], 0
+
+    def __call__(self):
+        if self.next == len(self.samples):
+            self.samples = philox_blocks(self.key, self.counter, self.BLOCKS).reshape(-1).tolist()
+            self.counter, self.next = (self.counter + self.BLOCKS) % (1 << 128), 0  # TF's 128-bit counter wraps
+        self.next += 1
+        return self.samples[self.next - 1]
+
+
+def fixed_seeds(seed, seed2):
+    """TF's (seed, seed2) for a Philox generator; both None or 0 (no graph or op seed) draws a fresh pair once."""
+    if not seed and not seed2:
+        return tuple(int(v) for v in np.random.SeedSequence().generate_state(2, np.uint64))
+    return seed or 0, seed2 or 0
 
 
 def entropy(seed, seed2):

@@ -5,7 +5,9 @@ from ..framework import dtypes
 from ..platform.errors import InvalidArgumentError, UnknownError
 from ..ops.core_ops import as_string_array
 from ..framework.tensor_shape import TensorShape
-from .stage import Stage, check, scalar
+from ..ops.sparse_tensor import SparseTensor, SparseTensorValue
+from ..platform import gfile
+from .stage import INFINITE, UNKNOWN, Stage, check, scalar
 from .structure import Spec, flatten_types, flatten_up_to, most_specific_compatible_shape, normalize, pack, substitute
 
 
@@ -13,20 +15,24 @@ class TensorStage(Stage):
     """One element: the given tensors (Dataset.from_tensors)."""
 
     def __init__(self, element):
-        self.tensors, structure = normalize(element, "Dataset.from_tensors()")
-        self.spec = Spec.of(self.tensors, structure)
+        components, structure = normalize(element, "Dataset.from_tensors()", sparse=True)
+        self.tensors, self.spec = parts(components), Spec.of(components, structure)
 
     def iterate(self, context):
-        yield [context.value(t) for t in self.tensors]
+        yield self.spec.gather([context.value(t) for t in self.tensors])
+
+    def cardinality(self, context):
+        return 1
 
 
 class SliceStage(Stage):
     """The slices of the given tensors along their first dimension (Dataset.from_tensor_slices)."""
 
     def __init__(self, element):
-        self.tensors, structure = normalize(element, "Dataset.from_tensor_slices()")
+        components, structure = normalize(element, "Dataset.from_tensor_slices()", sparse=True)
+        self.tensors = parts(components)
         first = None
-        for t in self.tensors:
+        for t in components:
             if t.shape.ndims == 0:
                 raise ValueError(f"Dataset.from_tensor_slices() slices each component along its first dimension, "
                                  f"but {t.name!r} is a scalar: use Dataset.from_tensors() for a single element")
@@ -35,17 +41,43 @@ class SliceStage(Stage):
                 raise ValueError(f"Dimensions {first} and {size} are not compatible: every component of "
                                  f"Dataset.from_tensor_slices() needs the same first dimension")
             first = first if size is None else size
-        self.spec = Spec(structure, [TensorShape(None) if t.shape.ndims is None else t.shape[1:]
-                                     for t in self.tensors], [t.dtype for t in self.tensors])
+        whole = Spec.of(components, structure)
+        self.spec = Spec(structure, [TensorShape(None) if s.ndims is None else s[1:] for s in whole.shapes],
+                         whole.types)
 
     def iterate(self, context):
-        values = [context.value(t) for t in self.tensors]
-        sizes = {v.shape[0] if v.ndim else None for v in values}
+        values = self.spec.gather([context.value(t) for t in self.tensors])
+        sizes = {_rows(context, v) for v in values}
         if len(sizes) > 1 or None in sizes:
-            raise InvalidArgumentError(f"Dataset.from_tensor_slices() got components of shapes "
-                                       f"{[v.shape for v in values]}: each needs a first dimension, the same in all")
-        for i in range(values[0].shape[0]):
-            yield [v[i, ...] for v in values]  # [i, ...]: a 0-d array, not a numpy scalar
+            raise InvalidArgumentError(f"Dataset.from_tensor_slices() got components of {sorted(sizes, key=str)} "
+                                       f"rows: each needs a first dimension, the same in all")
+        for i in range(sizes.pop()):
+            yield [_sparse_row(context, v, i) if isinstance(v, SparseTensorValue) else v[i, ...]  # a 0-d array,
+                   for v in values]  # not a numpy scalar
+
+    def cardinality(self, context):
+        return _rows(context, self.spec.gather([context.value(t) for t in self.tensors])[0])
+
+
+def parts(components):
+    """The tensors components run as: a SparseTensor's indices, values and dense_shape in its place."""
+    return [p for c in components for p in ((c.indices, c.values, c.dense_shape) if isinstance(c, SparseTensor)
+                                            else (c,))]
+
+
+def _rows(context, value):
+    if isinstance(value, SparseTensorValue):
+        shape = context.to_host(value.dense_shape)
+        return int(shape[0]) if len(shape) else None
+    return value.shape[0] if value.ndim else None
+
+
+def _sparse_row(context, value, row):
+    """Row `row` of a sparse value: its entries there, their indices and the dense shape without the first axis."""
+    indices, values, shape = (np.asarray(context.to_host(a)) for a in value)
+    mine = indices[:, 0] == row
+    return SparseTensorValue(*(context.to_device(np.ascontiguousarray(a)) for a in
+                               (indices[mine, 1:], values[mine], shape[1:])))
 
 
 class RangeStage(Stage):
@@ -66,6 +98,9 @@ class RangeStage(Stage):
             raise InvalidArgumentError("step must be a non-zero integer.")
         for i in range(start, stop, step):
             yield [context.to_device(np.array(i, dtype=np.int64))]
+
+    def cardinality(self, context):
+        return len(range(*(context.scalar(t) for t in self.tensors)))
 
 
 class GeneratorStage(Stage):
@@ -149,6 +184,13 @@ class ZipStage(Stage):
                 element += part
             yield element
 
+    def cardinality(self, context):
+        counts = [s.cardinality(context) for s in self.inputs]
+        if UNKNOWN in counts:
+            return UNKNOWN
+        finite = [n for n in counts if n != INFINITE]
+        return min(finite) if finite else INFINITE
+
 
 class ConcatenateStage(Stage):
     """The elements of one dataset, then those of another of the same structure and types."""
@@ -164,3 +206,46 @@ class ConcatenateStage(Stage):
     def iterate(self, context):
         for stage in self.inputs:
             yield from stage.iterate(context)
+
+    def cardinality(self, context):
+        counts = [s.cardinality(context) for s in self.inputs]
+        return UNKNOWN if UNKNOWN in counts else INFINITE if INFINITE in counts else sum(counts)
+
+
+class ListFilesStage(Stage):
+    """The names of the files matching a glob pattern (or any of a vector of them), sorted (Dataset.list_files)."""
+
+    def __init__(self, file_pattern):
+        self.tensors = normalize(file_pattern, "Dataset.list_files()")[0]
+        if self.tensors[0].dtype != dtypes.string:
+            raise TypeError(f"`file_pattern` must be a string or a vector of strings, got {file_pattern!r}")
+        self.spec = Spec(None, [()], [dtypes.string])
+
+    def iterate(self, context):
+        patterns = [p.decode() for p in np.asarray(context.to_host(context.value(self.tensors[0])),
+                                                   dtype=object).reshape(-1)]
+        names = sorted({name for pattern in patterns for name in gfile.Glob(pattern)})
+        if not names:
+            raise InvalidArgumentError(f"No files matched pattern: {', '.join(patterns)}")
+        for name in names:
+            yield [as_string_array(name.encode())]
+
+
+class SparseSliceStage(Stage):
+    """The rows of a SparseTensor as (indices, values, dense_shape) of each row (Dataset.from_sparse_tensor_slices)."""
+
+    def __init__(self, sparse_tensor):
+        indices, values, shape = sparse_tensor.indices, sparse_tensor.values, sparse_tensor.dense_shape
+        self.tensors = [indices, values, shape]
+        rank = shape.shape[0] if shape.shape.ndims == 1 else None
+        self.spec = Spec((tuple, None, [None, None, None]),
+                         [[None, None if rank is None else rank - 1], [None], [None if rank is None else rank - 1]],
+                         [dtypes.int64, values.dtype, dtypes.int64])
+
+    def iterate(self, context):
+        value = SparseTensorValue(*(context.value(t) for t in self.tensors))
+        for row in range(_rows(context, value)):
+            yield list(_sparse_row(context, value, row))
+
+    def cardinality(self, context):
+        return int(context.to_host(context.value(self.tensors[2]))[0])

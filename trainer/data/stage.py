@@ -12,6 +12,9 @@ from ..framework.tensor import Tensor
 from ..ops.tensor_util import constant_value
 from .structure import to_tensor
 
+INFINITE, UNKNOWN = -1, -2  # what TF's cardinality() answers for a dataset without end, one it cannot count
+
+
 
 class Stage:
     """One transformation; subclasses set `spec` and implement `iterate`."""
@@ -23,6 +26,29 @@ class Stage:
 
     def iterate(self, context):
         raise NotImplementedError(f"{type(self).__name__} does not implement iterate()")
+
+    def cardinality(self, context):
+        """How many elements one pass yields, INFINITE or UNKNOWN, as TF's tf.data.experimental.cardinality."""
+        return UNKNOWN
+
+
+class WindowStage(Stage):
+    """A dataset of elements given when it runs: a window of Dataset.window, a group of group_by_window (the stage
+    running it puts the elements, as lists of arrays, in the context under this stage)."""
+
+    def __init__(self, spec):
+        self.spec = spec
+
+    def iterate(self, context):
+        yield from context.value(self)
+
+    def cardinality(self, context):
+        return len(context.value(self))
+
+
+def same_cardinality(stage, context):
+    """A stage that yields one element per input element (map, prefetch, cache, shuffle)."""
+    return stage.inputs[0].cardinality(context)
 
 
 def captures(stage):

@@ -2,19 +2,19 @@
 prefetch, and flat_map/interleave (a function that returns a dataset per element)."""
 import itertools
 import os
-
-import numpy as np
+import pickle
 
 from ..framework import dtypes
 from ..platform.errors import InvalidArgumentError
-from .runtime import entropy
-from .stage import Stage, check, scalar, static
+from .runtime import PhiloxSamples, fixed_seeds
+from .stage import INFINITE, UNKNOWN, Stage, check, same_cardinality, scalar
 
 AUTOTUNE = -1  # TF1's tf.data.experimental.AUTOTUNE: "let the runtime choose"
+CACHE_SUFFIX = ".ringflow_cache"  # the file Dataset.cache(filename) writes: ringflow's own format, not TF's
 
 
 class MapStage(Stage):
-    """map_func's outputs for each element."""
+    """map_func's outputs for each element (its cardinality is UNKNOWN: TF1's map does not preserve it)."""
 
     def __init__(self, stage, function):
         self.inputs, self.functions, self.function = (stage,), (function,), function
@@ -22,7 +22,9 @@ class MapStage(Stage):
 
     def iterate(self, context):
         for element in self.inputs[0].iterate(context):
-            yield context.call(self.function, element)
+            mapped = context.call_or_skip(self.function, element)
+            if mapped is not None:
+                yield self.spec.gather(mapped)
 
 
 class FilterStage(Stage):
@@ -37,7 +39,8 @@ class FilterStage(Stage):
 
     def iterate(self, context):
         for element in self.inputs[0].iterate(context):
-            if context.to_host(context.call(self.function, element)[0]):
+            keep = context.call_or_skip(self.function, element)
+            if keep is not None and context.to_host(keep[0]):
                 yield element
 
 
@@ -59,6 +62,12 @@ class RepeatStage(Stage):
             if empty:
                 return
 
+    def cardinality(self, context):
+        n, count = self.inputs[0].cardinality(context), context.scalar(self.tensors[0])
+        if count < 0:
+            return 0 if n == 0 else INFINITE
+        return 0 if count == 0 else n if n < 0 else count * n
+
 
 class TakeStage(Stage):
     """At most `count` elements (-1: all)."""
@@ -71,6 +80,12 @@ class TakeStage(Stage):
         count = context.scalar(self.tensors[0])
         elements = self.inputs[0].iterate(context)
         yield from elements if count < 0 else itertools.islice(elements, count)
+
+    def cardinality(self, context):
+        n, count = self.inputs[0].cardinality(context), context.scalar(self.tensors[0])
+        if n == UNKNOWN:
+            return UNKNOWN
+        return count if n == INFINITE else n if count < 0 else min(n, count)
 
 
 class SkipStage(Stage):
@@ -87,19 +102,18 @@ class SkipStage(Stage):
             pass
         yield from elements
 
+    def cardinality(self, context):
+        n, count = self.inputs[0].cardinality(context), context.scalar(self.tensors[0])
+        return n if n < 0 else 0 if count < 0 else max(0, n - count)
+
 
 class ShardStage(Stage):
     """Elements index, index + num_shards, index + 2 num_shards, ... (TF1's round-robin shard)."""
 
     def __init__(self, stage, num_shards, index):
         self.inputs, self.spec = (stage,), stage.spec
+        # checked when the iterator starts, as TF's ShardDataset kernel checks them, even where they are constants
         self.tensors = [scalar(num_shards, dtypes.int64, "num_shards"), scalar(index, dtypes.int64, "index")]
-        check(self.tensors[0], lambda n: n > 0,
-              "Number of shards must be greater than zero (currently num_shards = {}).")
-        shards = static(self.tensors[0])
-        if shards is not None:
-            check(self.tensors[1], lambda i: 0 <= i < shards,
-                  f"Index must be between 0 and {shards - 1} (currently index = {{}}).")
 
     def iterate(self, context):
         shards, index = context.scalar(self.tensors[0]), context.scalar(self.tensors[1])
@@ -109,12 +123,20 @@ class ShardStage(Stage):
             raise InvalidArgumentError(f"Index must be between 0 and {shards - 1} (currently index = {index}).")
         yield from itertools.islice(self.inputs[0].iterate(context), index, None, shards)
 
+    def cardinality(self, context):
+        n = self.inputs[0].cardinality(context)
+        shards, index = context.scalar(self.tensors[0]), context.scalar(self.tensors[1])
+        return n if n < 0 else n // shards + (index < n % shards)
+
 
 class ShuffleStage(Stage):
-    """TF1's shuffle buffer: fill a buffer of buffer_size elements, emit one picked uniformly at random, refill.
+    """TF's shuffle buffer, bit for bit: fill a buffer of buffer_size elements, emit the one at a uniformly drawn
+    offset (a Philox uint32 modulo the buffer's length, as TF's ShuffleDataset draws it), move the oldest into
+    its place, refill.
 
-    Each pass over the input (each epoch of a later repeat) draws its seed from a generator seeded by
-    (seed, seed2); without reshuffle_each_iteration every pass reuses the first seed, so it repeats one order.
+    Each pass over the input (each epoch of a later repeat) takes its Philox seeds from a generator seeded by
+    (seed, seed2), two uint32 draws per pass (TF's RandomSeedGenerator); without reshuffle_each_iteration every
+    pass uses (seed, seed2) itself (TF's FixedSeedGenerator), so it repeats one order.
     """
 
     def __init__(self, stage, buffer_size, seed, seed2, reshuffle_each_iteration):
@@ -128,33 +150,43 @@ class ShuffleStage(Stage):
         if size <= 0:
             raise InvalidArgumentError("buffer_size must be greater than zero.")
         if self.reshuffle:
-            seed = context.seed_generator(self, self.seed, self.seed2).integers(2 ** 63)
+            seeds = context.seed_generator(self, self.seed, self.seed2)
+            draw = PhiloxSamples(seeds(), seeds())
         else:
-            seed = context.state.setdefault(self, entropy(self.seed, self.seed2))
-        rng = np.random.default_rng(seed)
-        elements, buffer = iter(self.inputs[0].iterate(context)), []
+            draw = PhiloxSamples(*context.state.setdefault(self, fixed_seeds(self.seed, self.seed2)))
+        elements, buffer, start, end = iter(self.inputs[0].iterate(context)), {}, 0, 0
         while True:
-            for element in itertools.islice(elements, size - len(buffer)):
-                buffer.append(element)
-            if not buffer:
+            for element in itertools.islice(elements, size - (end - start)):
+                buffer[end] = element
+                end += 1
+            if start == end:
                 return
-            i = rng.integers(len(buffer))
-            buffer[i], buffer[-1] = buffer[-1], buffer[i]
-            yield buffer.pop()
+            chosen = start + draw() % (end - start)
+            element = buffer[chosen]
+            if chosen != start:
+                buffer[chosen] = buffer.pop(start)
+            else:
+                del buffer[start]
+            start += 1
+            yield element
+
+    cardinality = same_cardinality
 
 
 class CacheStage(Stage):
-    """The input's elements, kept in memory by the first complete pass and replayed by later passes of the
-    same initialization (a pass left unfinished keeps nothing, as in TF1)."""
+    """The input's elements, kept by the first complete pass and replayed by later ones (a pass left unfinished
+    keeps nothing, as in TF1): in memory for this initialization, or, given a filename, in a file that later
+    iterators and sessions read instead of the input, as TF's cache files are."""
 
     def __init__(self, stage, filename):
-        if filename not in ("", None):
-            raise NotImplementedError(f"Dataset.cache(filename={filename!r}): caching to files is not implemented; "
-                                      "use cache() (in memory)")
         self.inputs, self.spec = (stage,), stage.spec
+        self.file = None if filename in ("", None) else f"{os.fsdecode(filename)}{CACHE_SUFFIX}"
 
     def iterate(self, context):
         cached = context.state.get(self)
+        if cached is None and self.file is not None and os.path.exists(self.file):
+            with open(self.file, "rb") as f:
+                cached = [[context.to_device(v) for v in element] for element in pickle.load(f)]
         if cached is not None:
             yield from cached
             return
@@ -163,6 +195,12 @@ class CacheStage(Stage):
             elements.append(element)
             yield element
         context.state[self] = elements
+        if self.file is not None:
+            with open(self.file + ".tmp", "wb") as f:
+                pickle.dump([[context.to_host(v) for v in element] for element in elements], f)
+            os.replace(self.file + ".tmp", self.file)  # a reader never sees half a cache
+
+    cardinality = same_cardinality
 
 
 class PrefetchStage(Stage):
@@ -175,6 +213,8 @@ class PrefetchStage(Stage):
 
     def iterate(self, context):
         yield from self.inputs[0].iterate(context)
+
+    cardinality = same_cardinality
 
 
 class InterleaveStage(Stage):
@@ -217,5 +257,6 @@ class InterleaveStage(Stage):
             slot, taken = (slot + 1) % cycle, 0
 
     def _open(self, context, element):
-        values = context.call(self.function, element)
-        return iter(self.function.result.stage.iterate(context.nested(dict(zip(self.function.outputs, values)))))
+        values = dict(zip(self.function.outputs, context.call(self.function, element)))
+        values.update(self.function.window_values(element))
+        return iter(self.function.result.stage.iterate(context.nested(values)))

@@ -12,10 +12,13 @@ initialized to it, {"fn": path, "kwargs": {...}} the module's function with thos
 cond, while_loop, map_fn and the folds), {"s": nested strings} a tf.string constant, {"sparse": [indices, values,
 shape]} a SparseTensor (values an argument; a result gives values, indices, shape), {"make": path, "args": [...],
 "kwargs": {...}} what that call returns (a table's initializer), {"sp_p": dtype, "feed": [indices, values, shape]}
-a sparse_placeholder (of static "shape" when given); anything else is passed as is. A SparseTensor result is
+a sparse_placeholder (of static "shape" when given), {"build": f} what f(module) returns (a tf.data Dataset, a
+function that builds datasets); anything else is passed as is. A SparseTensor result is
 compared on its three parts, strings on their bytes; a case's "method": [name, args...] calls that method of the
 call's result (a table's lookup), its "pick": i keeps result i alone (a metric's update op); tables and local
-variables are initialized before the run.
+variables are initialized before the run. A tf.data case adds "then": [args] (the call made a transformation: it
+is called on them, a dataset) and "drain": true (the result is a Dataset, read to its end through an initializable
+iterator: each element's values, its structure of classes, and the error that ends it).
 
 Seeded random cases add "graph_seed" (tf.set_random_seed before building), "runs" (Session.run that many times
 in one session: each run's values are recorded, so the second draw is compared too) and "exact" (values compared
@@ -537,6 +540,8 @@ class Builder:
         elif isinstance(a, dict) and "sparse" in a:
             indices, value, shape = a["sparse"]
             return tf.SparseTensor(indices, self.arg(value), shape)
+        elif isinstance(a, dict) and "build" in a:
+            return a["build"](tf)
         elif isinstance(a, dict) and "sp_p" in a:
             x = tf.sparse_placeholder(getattr(tf, a["sp_p"]), a.get("shape"))
             indices, value, shape = a["feed"]
@@ -585,7 +590,41 @@ def construct(tf, case, builder):
         result = getattr(result, name)(*[builder.arg(a) for a in rest])
     if "pick" in case:  # one of the results (a metric's update_op, run once)
         result = result[case["pick"]]
+    if case.get("then") is not None:  # a tf.data transformation, applied to its dataset
+        result = result(*[builder.arg(a) for a in case["then"]])
     return result
+
+
+DRAIN_LIMIT = 200  # elements read from a drained dataset at most: a case's datasets are short or repeat forever
+
+
+def structure(tf, nested):
+    """A tf.data element's structure with its leaves' classes: "(Tensor, {'a': SparseTensor})"."""
+    if isinstance(nested, tuple):
+        return "(" + ", ".join(structure(tf, x) for x in nested) + ")"
+    if isinstance(nested, dict):
+        return "{" + ", ".join(f"{k!r}: {structure(tf, nested[k])}" for k in sorted(nested)) + "}"
+    return nested.__name__
+
+
+def drained(tf, dataset):
+    """What a drained case compares before running: its iterator, next element's tensors and structure."""
+    iterator = tf.data.make_initializable_iterator(dataset)
+    element = iterator.get_next()
+    return iterator, [x for leaf in tf.nest.flatten(element) for x in flatten(leaf)], structure(
+        tf, tf.data.get_output_classes(dataset))
+
+
+def drain(tf, sess, iterator, fetches, feed):
+    """Every element's values, and the error class that ended the reading (None past DRAIN_LIMIT)."""
+    sess.run(iterator.initializer, feed)
+    got = []
+    for _ in range(DRAIN_LIMIT):
+        try:
+            got += sess.run(fetches, feed)
+        except tf.errors.OutOfRangeError as end:
+            return got, type(end).__name__
+    return got, None
 
 
 def failure(stage, error):
@@ -640,13 +679,17 @@ def probe(tf, case):
             tf.set_random_seed(case["graph_seed"])
         try:
             with scopes(tf, case.get("scope", [])):
-                outs = flatten(construct(tf, case, builder))
+                if case.get("drain"):
+                    iterator, outs, classes = drained(tf, construct(tf, case, builder))
+                else:
+                    outs = flatten(construct(tf, case, builder))
                 if case.get("twice"):
                     again = flatten(construct(tf, case, builder))
                     return {"stage": "ok", "names": [outs[0].name, again[0].name]}
         except Exception as error:  # every exception is an answer to record
             return failure("construct", error)
         found = {"stage": "ok", "outputs": [describe(x) for x in outs],
+                 **({"structure": classes} if case.get("drain") else {}),
                  "collections": {k: len(tf.get_collection(k)) for k in KEYS if tf.get_collection(k)},
                  "variables": [v.name for v in tf.global_variables()]}
         tensors = [x for x in outs if "dtype" in describe(x)]
@@ -670,7 +713,10 @@ def probe(tf, case):
                     sess.run(tf.local_variables_initializer())
                 if tf.get_collection("table_initializer"):
                     sess.run(tf.tables_initializer())
-                got = [v for _ in range(case.get("runs", 1)) for v in sess.run(fetches, builder.feed)]
+                if case.get("drain"):
+                    got, found["end"] = drain(tf, sess, iterator, fetches, builder.feed)
+                else:
+                    got = [v for _ in range(case.get("runs", 1)) for v in sess.run(fetches, builder.feed)]
         except Exception as error:
             return dict(found, **failure("run", error))
         if case.get("values", True):

@@ -56,9 +56,9 @@ def differences(tf, rf):
     if "names" in tf:
         return [] if tf["names"] == rf["names"] else [f"names: ringflow {rf['names']}, TF {tf['names']}"]
     found = []
-    for key in ("variables", "collections"):
-        if tf[key] != rf[key]:
-            found.append(f"{key}: ringflow {rf[key]}, TF {tf[key]}")
+    for key in ("variables", "collections", "structure", "end"):  # the last two: a drained tf.data case's
+        if tf.get(key) != rf.get(key):
+            found.append(f"{key}: ringflow {rf.get(key)}, TF {tf.get(key)}")
     if len(tf["outputs"]) != len(rf["outputs"]):
         return found + [f"outputs: ringflow {len(rf['outputs'])}, TF {len(tf['outputs'])}"]
     for i, (want, got) in enumerate(zip(tf["outputs"], rf["outputs"])):
@@ -71,6 +71,8 @@ def differences(tf, rf):
     for i, (want, got) in enumerate(zip(tf_grads, rf_grads)):
         if want and got and (want["dtype"], want["shape"]) != (got["dtype"], got["shape"]):
             found.append(f"gradient {i}: ringflow {got['dtype']} {got['shape']}, TF {want['dtype']} {want['shape']}")
+    if not found and len(tf["values"]) != len(rf["values"]):  # a drained dataset's elements: one list of all
+        found.append(f"values: ringflow fetched {len(rf['values'])}, TF {len(tf['values'])}")
     if not found:
         labels = [f"output {i}" for i in range(len(tf["outputs"]))] + [f"gradient {i}" for i in range(len(tf_grads))]
         runs = len(tf["values"]) // max(1, len(labels))  # a case run several times records each run's values

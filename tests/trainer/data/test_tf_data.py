@@ -87,7 +87,7 @@ def test_padded_batch_pads_to_the_longest_or_to_a_fixed_shape_with_the_padding_v
 
 def test_padded_batch_errors_name_the_culprit():
     seqs = tf.data.Dataset.range(1, 4).map(lambda n: tf.fill(tf.expand_dims(n, 0), n))
-    with pytest.raises(tf.errors.InvalidArgumentError, match="Attempted to pad to a smaller size"):
+    with pytest.raises(tf.errors.DataLossError, match="Attempted to pad to a smaller size"):
         drain(seqs.padded_batch(3, padded_shapes=[2]))
     with pytest.raises(ValueError, match="not compatible with the corresponding input component shape"):
         tf.data.Dataset.from_tensor_slices(np.zeros((4, 3))).padded_batch(2, padded_shapes=[2])
@@ -143,11 +143,11 @@ def test_repeat_take_skip_and_shard_follow_their_closed_forms():
             assert ints(r(11).shard(k, i)) == list(range(i, 11, k))  # round robin: i, i + k, i + 2k, ...
 
 
-def test_shard_rejects_bad_worker_arguments():
+def test_shard_rejects_bad_worker_arguments_when_the_iterator_starts():
     with pytest.raises(tf.errors.InvalidArgumentError, match="Number of shards must be greater than zero"):
-        tf.data.Dataset.range(4).shard(0, 0)
+        drain(tf.data.Dataset.range(4).shard(0, 0))
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"Index must be between 0 and 1 \(currently index = 2\)"):
-        tf.data.Dataset.range(4).shard(2, 2)
+        drain(tf.data.Dataset.range(4).shard(2, 2))
     index = tf.placeholder(tf.int64, [])
     with pytest.raises(tf.errors.InvalidArgumentError, match="currently index = 5"):
         drain(tf.data.Dataset.range(4).shard(3, index), feed_dict={index: 5})
