@@ -1,10 +1,10 @@
 """tf.keras in ringflow: TF 1.15's graph-mode tf.keras (Keras 2.2.4-tf) on ringflow's graph, variables and sessions.
 
 Models (functional, Sequential, subclassed), compile/fit/evaluate/predict, the core, convolution, pooling,
-embedding, normalization, merge, advanced-activation, recurrent, wrapper and noise layers with masking, losses,
-metrics, optimizers, callbacks, backend, utils, preprocessing (sequence, text, image), datasets from the local Keras
-cache, Keras' HDF5 files when h5py is importable, and the ImageNet applications. Missing names
-(LocallyConnected2D, ...) raise NotInRingflow saying so.
+embedding, normalization, merge, advanced-activation, attention, locally connected, recurrent, wrapper and noise
+layers with masking, losses, metrics, optimizers, callbacks, backend, utils, preprocessing (sequence, text, image),
+datasets from the local Keras cache, Keras' HDF5 files when h5py is importable, and the ImageNet applications.
+Missing names (DenseFeatures, ...) raise NotInRingflow saying so.
 """
 from ..unsupported import MISSING, missing_names
 from . import (activations, applications, backend, callbacks, constraints, datasets, estimator, initializers, layers,

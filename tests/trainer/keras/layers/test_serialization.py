@@ -145,6 +145,10 @@ LAYER_CASES = {
     L.SpatialDropout2D: (lambda: L.SpatialDropout2D(0.5), [(4, 4, 2)]),
     L.SpatialDropout3D: (lambda: L.SpatialDropout3D(0.5), [(4, 4, 4, 2)]),
     L.ThresholdedReLU: (lambda: L.ThresholdedReLU(0.5), [(3,)]),
+    L.Attention: (lambda: L.Attention(use_scale=True, causal=True), [(3, 2), (4, 2)]),
+    L.AdditiveAttention: (lambda: L.AdditiveAttention(), [(3, 2), (4, 2), (4, 2)]),
+    L.LocallyConnected1D: (lambda: L.LocallyConnected1D(2, 2, implementation=3), [(5, 3)]),
+    L.LocallyConnected2D: (lambda: L.LocallyConnected2D(2, 2, padding="same", implementation=2), [(4, 3, 2)]),
 }
 # configs only: cells run inside an RNN, an InputLayer starts a model
 CONFIG_CASES = {
