@@ -110,3 +110,4 @@ def test_loss_classes_match_tf_keras(name):
     assert {k: config[k] for k in case["config"] if k != "reduction"} == \
         {k: v for k, v in case["config"].items() if k != "reduction"}
     assert type(keras.losses.deserialize(keras.losses.serialize(loss))) is type(loss)
+

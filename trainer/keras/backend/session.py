@@ -5,6 +5,7 @@ initialized the first time Keras hands the session out, unless manual_variable_i
 phase is a boolean placeholder_with_default(False) per graph, in a graph collection, that fit feeds True;
 K.function runs in that session.
 """
+import contextlib
 import weakref
 
 from ...client.session import Session
@@ -108,6 +109,20 @@ def set_learning_phase(value):
     graph = get_default_graph()
     graph.clear_collection(LEARNING_PHASE)
     graph.add_to_collection(LEARNING_PHASE, value)
+
+
+@contextlib.contextmanager
+def learning_phase_scope(value):
+    """Within the block, the learning phase is `value` (0 or 1); the earlier phase comes back after it."""
+    graph = get_default_graph()
+    earlier = list(graph.get_collection(LEARNING_PHASE))
+    set_learning_phase(value)
+    try:
+        yield value
+    finally:
+        graph.clear_collection(LEARNING_PHASE)
+        for phase in earlier:
+            graph.add_to_collection(LEARNING_PHASE, phase)
 
 
 def in_train_phase(x, alt, training=None):

@@ -6,7 +6,7 @@ import json
 from ...framework.graph import get_default_graph
 from ...train.saver import Saver
 from .. import backend as K
-from ..utils.generic_utils import from_config, to_list
+from ..utils.generic_utils import from_config, known_objects, to_list
 from ..utils.layer_utils import print_summary
 from . import hdf5_format
 from .base_layer import LAYERS, Layer, call_masked, history, mask_of
@@ -233,7 +233,7 @@ class Network(Layer):
     @classmethod
     def from_config(cls, config, custom_objects=None):
         """The model `config` describes, with new layers (new weights) wired as it says."""
-        known = dict(LAYERS, **(custom_objects or {}))
+        known = known_objects(LAYERS, custom_objects)
         made, pending = {}, []
         for spec in config["layers"]:
             if spec["class_name"] not in known:

@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import optimizers
 from . import hdf5_format
+from ..utils.generic_utils import known_objects
 from .base_layer import LAYERS
 
 FORMAT = "ringflow-keras-1"
@@ -102,7 +103,7 @@ def load_model(filepath, custom_objects=None, compile=True):  # noqa: A002 - Ker
 
 
 def _from_config(config, custom_objects):
-    known = dict(LAYERS, **(custom_objects or {}))
+    known = known_objects(LAYERS, custom_objects)
     cls = known.get(config["class_name"])
     if cls is None:
         raise ValueError(f"Unknown model class {config['class_name']!r}; pass it in custom_objects")

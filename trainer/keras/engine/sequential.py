@@ -3,7 +3,7 @@ input_shape on the first layer, or the first data it meets)."""
 import numpy as np
 
 from .. import backend as K
-from ..utils.generic_utils import from_config
+from ..utils.generic_utils import from_config, known_objects
 from .base_layer import LAYERS, Layer
 from .input_layer import InputLayer
 from .training import Model
@@ -94,7 +94,7 @@ class Sequential(Model):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        known = dict(LAYERS, **(custom_objects or {}))
+        known = known_objects(LAYERS, custom_objects)
         specs = config["layers"] if isinstance(config, dict) else config
         model = cls(name=config.get("name") if isinstance(config, dict) else None)
         for spec in specs:

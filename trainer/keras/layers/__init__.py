@@ -26,8 +26,9 @@ from .normalization import BatchNormalization, LayerNormalization
 from .pooling import (AveragePooling1D, AveragePooling2D, AvgPool1D, AvgPool2D, GlobalAveragePooling1D,
                       GlobalAveragePooling2D, GlobalAvgPool1D, GlobalAvgPool2D, GlobalMaxPool1D, GlobalMaxPool2D,
                       GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPool1D, MaxPool2D, MaxPooling1D, MaxPooling2D)
-from .recurrent import RNN, StackedRNNCells
+from .recurrent import RNN, AbstractRNNCell, StackedRNNCells
 from .recurrent_cells import GRU, LSTM, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell
+from .serialization import deserialize, serialize
 from .wrappers import Bidirectional, TimeDistributed, Wrapper
 
 __getattr__ = missing_names(__name__, have="tf.keras.layers has the core, convolution, pooling, embedding, "

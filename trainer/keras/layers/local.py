@@ -6,11 +6,11 @@ import itertools
 
 import numpy as np
 
-from ...ops.array_ops import reshape, transpose
+from ...ops.array_ops import reshape
 from ...ops.gather_nd_ops import scatter_nd
 from ...ops.math_ops import matmul
-from ...ops.stack_ops import stack
 from .. import activations
+from ..backend.conv import local_conv
 from ..engine.base_layer import InputSpec, Layer
 from .convolutional import normalize_tuple
 from .data_format import normalize_data_format
@@ -102,11 +102,8 @@ class LocallyConnected(Layer):
 
     def call(self, inputs):
         if self.implementation == 1:
-            patches = []
-            for out in itertools.product(*(range(n) for n in self.spatial_out)):
-                window = tuple(slice(at * s, at * s + k) for at, s, k in zip(out, self.strides, self.kernel_size))
-                patches.append(reshape(inputs[(slice(None),) + window], (-1, self.kernel.shape[1])))
-            output = transpose(matmul(stack(patches), self.kernel), (1, 0, 2))
+            output = local_conv(inputs, self.kernel, self.kernel_size, self.strides, self.spatial_out,
+                                "channels_last")
         else:
             flat = reshape(inputs, (-1, int(np.prod(self.spatial_in)) * inputs.shape[-1]))
             if self.implementation == 2:

@@ -267,3 +267,38 @@ def _lstm_steps(weights, x, h, c):
         h = hard_sigmoid(z[:, 3 * u:]) * np.tanh(c)
         outs.append(h)
     return np.stack(outs, 1), h, c
+
+
+class RunningSum(keras.layers.AbstractRNNCell):
+    """h_t = h_{t-1} + x_t W: a cell of one's own on Keras' base."""
+
+    def __init__(self, units, **kwargs):
+        super().__init__(**kwargs)
+        self.units = units
+
+    @property
+    def state_size(self):
+        return self.units
+
+    @property
+    def output_size(self):
+        return self.units
+
+    def build(self, input_shape):
+        self.kernel = self.add_weight("kernel", (input_shape[-1], self.units), initializer="ones")
+        self.built = True
+
+    def call(self, inputs, states):
+        output = states[0] + keras.backend.dot(inputs, self.kernel)
+        return output, [output]
+
+
+def test_a_cell_on_abstract_rnn_cell_runs_in_rnn():
+    x = np.random.RandomState(0).uniform(-1, 1, (2, 4, 3)).astype(np.float32)
+    cell = RunningSum(2)
+    out = keras.Model(*(lambda i: (i, keras.layers.RNN(cell, return_sequences=True)(i)))(keras.Input((4, 3))))
+    np.testing.assert_allclose(out.predict(x), np.cumsum(x.sum(-1, keepdims=True), axis=1).repeat(2, -1), rtol=1e-5)
+    zeros = keras.backend.get_session().run(cell.get_initial_state(keras.backend.constant(x[:, 0])))
+    np.testing.assert_array_equal(zeros, np.zeros((2, 2)))
+    with pytest.raises(NotImplementedError, match="state_size"):
+        keras.layers.AbstractRNNCell().state_size
