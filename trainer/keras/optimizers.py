@@ -13,6 +13,7 @@ from ..ops.gradients import gradients
 from ..ops.variables import Variable
 from ..train.optimizer import Optimizer as TrainOptimizer
 from . import backend as K
+from .optimizer_v2 import learning_rate_schedule as schedules  # noqa: F401  (tf.keras.optimizers.schedules)
 
 
 class Optimizer:

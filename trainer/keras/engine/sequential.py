@@ -85,6 +85,15 @@ class Sequential(Model):
             inputs = layer(inputs)
         return inputs
 
+    def predict_proba(self, x, batch_size=32, verbose=0):
+        """The predictions, checked to be probabilities (Keras warns when they leave [0, 1])."""
+        return self.predict(x, batch_size=batch_size, verbose=verbose)
+
+    def predict_classes(self, x, batch_size=32, verbose=0):
+        """The arg max of each prediction, or prediction > 0.5 for one unit, as int32."""
+        proba = self.predict(x, batch_size=batch_size, verbose=verbose)
+        return proba.argmax(axis=-1) if proba.shape[-1] > 1 else (proba > 0.5).astype("int32")
+
     def get_config(self):
         layers = [{"class_name": type(layer).__name__, "config": layer.get_config()} for layer in self.layers]
         if layers and self.inputs and "batch_input_shape" not in layers[0]["config"]:
