@@ -1,10 +1,12 @@
-"""tf.keras.experimental: the cosine learning-rate decays of TF 1.15; its other names (LinearModel, WideDeepModel,
-PeepholeLSTMCell, SequenceFeatures, export_saved_model, load_from_saved_model) raise NotInRingflow saying so."""
+"""tf.keras.experimental: the cosine learning-rate decays of TF 1.15 and its premade LinearModel; its other names
+(WideDeepModel, PeepholeLSTMCell, SequenceFeatures, export_saved_model, load_from_saved_model) raise NotInRingflow
+saying so."""
 from ..unsupported import missing_names
 from .optimizer_v2.learning_rate_schedule import (CosineDecay, CosineDecayRestarts, LinearCosineDecay,
                                                   NoisyLinearCosineDecay)
+from .premade.linear import LinearModel
 
-__all__ = ["CosineDecay", "CosineDecayRestarts", "LinearCosineDecay", "NoisyLinearCosineDecay",
+__all__ = ["CosineDecay", "CosineDecayRestarts", "LinearCosineDecay", "LinearModel", "NoisyLinearCosineDecay",
            "terminate_keras_multiprocessing_pools"]
 
 
@@ -13,10 +15,8 @@ def terminate_keras_multiprocessing_pools(grace_period=0.1, use_sigkill=False):
     return []
 
 
-__getattr__ = missing_names(__name__, have="tf.keras.experimental has the cosine decays "
+__getattr__ = missing_names(__name__, have="tf.keras.experimental has LinearModel and the cosine decays "
                             "(CosineDecay, CosineDecayRestarts, LinearCosineDecay, NoisyLinearCosineDecay)", reasons={
-                                "LinearModel": "Keras' linear model: use a Dense layer on the features, or "
-                                               "tf.estimator.LinearClassifier",
                                 "WideDeepModel": "Keras' wide-and-deep model: use tf.estimator's "
                                                  "DNNLinearCombinedClassifier or -Regressor",
                                 "PeepholeLSTMCell": "use tf.nn.rnn_cell.LSTMCell(use_peepholes=True)",

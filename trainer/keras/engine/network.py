@@ -113,18 +113,19 @@ class Network(Layer):
     def trainable_weights(self):
         if not self.trainable:
             return []
-        return _unique(w for layer in self.layers for w in layer.trainable_weights)
+        # the layers' weights, then those the model made itself with add_weight (a subclassed model's), as TF 1.15
+        return _unique([w for layer in self.layers for w in layer.trainable_weights] + super().trainable_weights)
 
     @property
     def non_trainable_weights(self):
         inner = [w for layer in self.layers for w in layer.non_trainable_weights]
         if not self.trainable:
             inner = [w for layer in self.layers for w in layer.trainable_weights] + inner
-        return _unique(inner)
+        return _unique(inner + super().non_trainable_weights)
 
     @property
     def weights(self):
-        return _unique(w for layer in self.layers for w in layer.weights)
+        return _unique([w for layer in self.layers for w in layer.weights] + super().weights)
 
     def get_weights(self):
         """Every layer's weights in layer order (kernel then bias for Dense), as numpy arrays."""
