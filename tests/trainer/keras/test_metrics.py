@@ -64,8 +64,10 @@ def test_metric_updates_and_results_match_tf_keras(name):
     metric.reset_states()
     assert np.all(session.run(result) == 0) or name in ("MeanTensor",)
     config = {k: v for k, v in metric.get_config().items() if k != "dtype"}
+    tf_1_15_only = {"thresholds"} if name.startswith("AUC") else set()  # TF 2.15 writes them only when given
     for key, value in config.items():
-        assert json.loads(json.dumps(value)) == case["config"][key], key
+        if key not in tf_1_15_only or key in case["config"]:
+            assert json.loads(json.dumps(value)) == pytest.approx(case["config"][key]), key
     again = type(metric).from_config(metric.get_config())
     assert again.get_config() == dict(metric.get_config(), name=again.name)
 

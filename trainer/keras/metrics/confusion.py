@@ -22,11 +22,11 @@ def thresholds_or(thresholds, default):
     return [float(t) for t in thresholds] if isinstance(thresholds, (list, tuple)) else [float(thresholds)]
 
 
-def curve_thresholds(num_thresholds):
-    """num_thresholds thresholds spread evenly over [0, 1], the ends just outside it (TF 1.15's AUC and
-    sensitivity/specificity)."""
+def curve_thresholds(num_thresholds, margin):
+    """num_thresholds thresholds spread evenly over [0, 1], the ends `margin` outside it (TF 1.15's AUC puts them
+    just outside, so predictions of exactly 0 and 1 count; its sensitivity/specificity metrics at 0 and 1)."""
     inner = [(i + 1) * 1.0 / (num_thresholds - 1) for i in range(num_thresholds - 2)]
-    return [0.0 - K.epsilon()] + inner + [1.0 + K.epsilon()]
+    return [0.0 - margin] + inner + [1.0 + margin]
 
 
 def keep_top_k(y_pred, k):
@@ -144,8 +144,8 @@ class SensitivitySpecificityBase(ConfusionCounts):
         if num_thresholds <= 0:
             raise ValueError(f"`num_thresholds` must be > 0; got {num_thresholds!r}")
         self.value, self.num_thresholds = value, num_thresholds
-        super().__init__(curve_thresholds(num_thresholds) if num_thresholds > 1 else [0.5], CONDITIONS, name=name,
-                         dtype=dtype)
+        super().__init__(curve_thresholds(num_thresholds, 0.0) if num_thresholds > 1 else [0.5], CONDITIONS,
+                         name=name, dtype=dtype)
 
     def at_closest(self, rate, target, numerator, other):
         """numerator / (numerator + other) at the threshold whose `rate` is closest to `target`."""
@@ -203,7 +203,7 @@ class AUC(ConfusionCounts):
         else:
             if num_thresholds <= 1:
                 raise ValueError(f"`num_thresholds` must be > 1; got {num_thresholds!r}")
-            limits = curve_thresholds(num_thresholds)
+            limits = curve_thresholds(num_thresholds, K.epsilon())
         self.num_thresholds, self.curve, self.summation_method = num_thresholds, curve.upper(), summation_method.lower()
         super().__init__(limits, CONDITIONS, name=name, dtype=dtype)
 
@@ -234,7 +234,7 @@ class AUC(ConfusionCounts):
 
     def get_config(self):
         return dict(super().get_config(), num_thresholds=self.num_thresholds, curve=self.curve,
-                    summation_method=self.summation_method)
+                    summation_method=self.summation_method, thresholds=self.thresholds[1:-1])
 
 
 class MeanIoU(Metric):
