@@ -13,7 +13,7 @@ MISSING = {  # README, "tf.keras": the names ringflow lacks
     "keras.experimental.export_saved_model",
     "keras.experimental.load_from_saved_model", "keras.mixed_precision.experimental.LossScaleOptimizer",
     "keras.mixed_precision.experimental.Policy", "keras.mixed_precision.experimental.global_policy",
-    "keras.mixed_precision.experimental.set_policy", "keras.optimizers.Ftrl", "keras.utils.HDF5Matrix",
+    "keras.mixed_precision.experimental.set_policy", "keras.optimizers.Ftrl",
     "keras.backend.ctc_batch_cost", "keras.backend.ctc_decode", "keras.backend.ctc_label_dense_to_sparse",
 }
 
@@ -42,4 +42,4 @@ def test_ringflow_has_every_tf_1_15_keras_name_but_the_ones_readme_lists():
         except AttributeError:
             lacking.add(name)
     assert lacking == MISSING
-    assert (len(NAMES), len(NAMES) - len(MISSING)) == (615, 601)  # README's counts
+    assert (len(NAMES), len(NAMES) - len(MISSING)) == (615, 602)  # README's counts
