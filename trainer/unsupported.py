@@ -4,8 +4,8 @@ One exception, NotInRingflow, and one way for a module to raise it: `__getattr__
 """
 
 MISSING = {
-    "keras": "of tf.keras, the locally connected and attention layers are missing: build those parts with "
-             "tf.layers and tf.nn",
+    "keras": "tf.keras here is TF 1.15's but for the names README's tf.keras section lists as missing: build "
+             "those parts with tf.layers and tf.nn",
     "lite": "tf.lite",
     "IndexedSlices": "IndexedSlices: gradients are dense tensors here", "py_func": "tf.py_func: the graph runs numpy kernels; register an op instead",
     "numpy_function": "tf.numpy_function: register an op instead", "py_function": "tf.py_function",

@@ -74,7 +74,11 @@ def _model_fn(architecture, spec, features, labels, mode):
     metrics = {}
     for metric in spec["metrics"]:
         fn, name = keras_metrics.resolve(metric, loss_fn, K.int_shape(outputs))
-        metrics[name] = mean(fn(labels, outputs))
+        if isinstance(fn, keras_metrics.Metric):  # its own state, in this graph: a clone, as TF 1.15 makes
+            clone = type(fn).from_config(fn.get_config())
+            metrics[name] = (clone.result(), clone.update_state(labels, outputs))
+        else:
+            metrics[name] = mean(fn(labels, outputs))
     train_op = None
     if mode == ModeKeys.TRAIN:
         optimizer = optimizers.deserialize(spec["optimizer"])

@@ -1,6 +1,7 @@
 """tf.keras.activations: the activation functions by name ('relu', 'softmax', ...), as layers look them up."""
 from ..ops.activation_ops import selu as tf_selu
 from . import backend as K
+from .utils.generic_utils import known_objects
 
 
 def softmax(x, axis=-1):
@@ -58,7 +59,7 @@ def serialize(activation):
 
 
 def deserialize(name, custom_objects=None):
-    found = dict(_BY_NAME, **(custom_objects or {}))
+    found = known_objects(_BY_NAME, custom_objects)
     if name not in found:
         raise ValueError(f"Unknown activation function: {name!r}; known: {sorted(_BY_NAME)}")
     return found[name]

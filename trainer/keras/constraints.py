@@ -75,9 +75,36 @@ class MinMaxNorm(Constraint):
         return {"min_value": self.min_value, "max_value": self.max_value, "rate": self.rate, "axis": self.axis}
 
 
-max_norm, non_neg, unit_norm, min_max_norm = MaxNorm, NonNeg, UnitNorm, MinMaxNorm
+def radial_rings(size):
+    """(ring masks, the kernel position whose value each ring takes), innermost first, of TF 1.15's
+    RadialConstraint on a size x size kernel: the centre (one entry, or 2 x 2 for an even size) takes the value at
+    (size // 2 - 1) twice, and each ring around it the next value down the diagonal."""
+    half = size // 2
+    offset = np.abs(2 * np.arange(size) - (size - 1))
+    distance = np.maximum(offset[:, None], offset[None, :]) // 2
+    first = 0 if size % 2 else 1  # TF's loop index where the rings start
+    masks = [(distance == d).astype(np.float32) for d in range(distance.max() + 1)]
+    sources = [half - 1] + [half + i for i in range(first, half)]
+    return masks, sources
+
+
+class RadialConstraint(Constraint):
+    """Each 2-D slice of a (height, width, in, out) kernel made radially symmetric, as TF 1.15 makes it."""
+
+    def __call__(self, w):
+        shape = tuple(w.shape)
+        if len(shape) != 4 or shape[0] is None or shape[0] != shape[1]:
+            raise ValueError(f"The weight tensor must be of rank 4 with square kernels, but is of shape: {shape}")
+        masks, sources = radial_rings(shape[0])
+        rings = [math_ops.multiply(w[i:i + 1, i:i + 1], mask[:, :, None, None].astype(np.dtype(w.dtype)))
+                 for mask, i in zip(masks, sources)]
+        return math_ops.add_n(rings) if len(rings) > 1 else rings[0]
+
+
+max_norm, non_neg, unit_norm, min_max_norm, radial_constraint = MaxNorm, NonNeg, UnitNorm, MinMaxNorm, RadialConstraint
 _BY_NAME = {"MaxNorm": MaxNorm, "NonNeg": NonNeg, "UnitNorm": UnitNorm, "MinMaxNorm": MinMaxNorm,
-            "max_norm": MaxNorm, "non_neg": NonNeg, "unit_norm": UnitNorm, "min_max_norm": MinMaxNorm}
+            "RadialConstraint": RadialConstraint, "max_norm": MaxNorm, "non_neg": NonNeg, "unit_norm": UnitNorm,
+            "min_max_norm": MinMaxNorm, "radial_constraint": RadialConstraint}
 
 
 def serialize(constraint):

@@ -100,6 +100,7 @@ lecun_normal = _scaling("lecun_normal", 1.0, "fan_in", "truncated_normal")
 lecun_uniform = _scaling("lecun_uniform", 1.0, "fan_in", "uniform")
 zeros, ones, constant, identity, orthogonal = Zeros, Ones, Constant, Identity, Orthogonal
 random_normal, random_uniform, truncated_normal = RandomNormal, RandomUniform, TruncatedNormal
+normal, uniform = RandomNormal, RandomUniform  # TF 1.15's tf.keras.initializers.normal and .uniform
 
 _BY_NAME = {"Zeros": Zeros, "Ones": Ones, "Constant": Constant, "RandomNormal": RandomNormal,
             "RandomUniform": RandomUniform, "TruncatedNormal": TruncatedNormal, "VarianceScaling": VarianceScaling,

@@ -22,11 +22,19 @@ def mean_squared_logarithmic_error(y_true, y_pred):
     return K.mean(K.square(first - second), axis=-1)
 
 
+def signed_labels(y_true):
+    """Labels that are all 0 or 1 as -1 or 1 (TF 1.15's hinge losses take either); other labels as they are."""
+    binary = K.all(K.equal(y_true, 0.0) | K.equal(y_true, 1.0))
+    return y_true + K.cast(binary, K.dtype(y_true)) * (y_true - 1.0)
+
+
 def squared_hinge(y_true, y_pred):
+    y_true = signed_labels(K.cast(y_true, K.dtype(y_pred)))
     return K.mean(K.square(K.maximum(1.0 - y_true * y_pred, 0.0)), axis=-1)
 
 
 def hinge(y_true, y_pred):
+    y_true = signed_labels(K.cast(y_true, K.dtype(y_pred)))
     return K.mean(K.maximum(1.0 - y_true * y_pred, 0.0), axis=-1)
 
 
@@ -67,6 +75,19 @@ def cosine_proximity(y_true, y_pred):
     return -K.sum(K.l2_normalize(y_true, axis=-1) * K.l2_normalize(y_pred, axis=-1), axis=-1)
 
 
+def cosine_similarity(y_true, y_pred, axis=-1):
+    """Minus the cosine of the angle between labels and predictions along `axis` (a loss to minimize)."""
+    return -K.sum(K.l2_normalize(y_true, axis=axis) * K.l2_normalize(y_pred, axis=axis), axis=axis)
+
+
+def huber_loss(y_true, y_pred, delta=1.0):
+    """0.5 error**2 where |error| <= delta, else delta (|error| - 0.5 delta), elementwise (TF 1.15 takes no
+    mean over the last axis)."""
+    error = K.abs(y_pred - y_true)
+    quadratic = K.minimum(error, delta)
+    return 0.5 * K.square(quadratic) + delta * (error - quadratic)
+
+
 mse = MSE = mean_squared_error
 mae = MAE = mean_absolute_error
 mape = MAPE = mean_absolute_percentage_error
@@ -87,6 +108,8 @@ class Loss:
     def __call__(self, y_true, y_pred, sample_weight=None):
         losses = self.call(y_true, y_pred)
         if sample_weight is not None:
+            while K.ndim(sample_weight) < K.ndim(losses):  # per sample, on elementwise losses (Huber)
+                sample_weight = K.expand_dims(sample_weight, -1)
             losses = losses * sample_weight
         if self.reduction == "none":
             return losses
@@ -132,16 +155,45 @@ CategoricalCrossentropy = _loss_class("CategoricalCrossentropy", categorical_cro
 SparseCategoricalCrossentropy = _loss_class("SparseCategoricalCrossentropy", sparse_categorical_crossentropy,
                                             has_logits=True)
 
+
+class Huber(Loss):
+    """Loss object of the Huber loss: quadratic up to |error| = delta, linear beyond."""
+
+    def __init__(self, delta=1.0, reduction="sum_over_batch_size", name="huber_loss"):
+        super().__init__(reduction=reduction, name=name)
+        self.delta = delta
+
+    def call(self, y_true, y_pred):
+        return huber_loss(y_true, y_pred, self.delta)
+
+    def get_config(self):
+        return dict(super().get_config(), delta=self.delta)
+
+
+class CosineSimilarity(Loss):
+    """Loss object of cosine_similarity along `axis`."""
+
+    def __init__(self, axis=-1, reduction="sum_over_batch_size", name="cosine_similarity"):
+        super().__init__(reduction=reduction, name=name)
+        self.axis = axis
+
+    def call(self, y_true, y_pred):
+        return cosine_similarity(y_true, y_pred, self.axis)
+
+    def get_config(self):
+        return dict(super().get_config(), axis=self.axis)
+
 _FUNCTIONS = (mean_squared_error, mean_absolute_error, mean_absolute_percentage_error,
               mean_squared_logarithmic_error, squared_hinge, hinge, categorical_hinge, logcosh,
               categorical_crossentropy, sparse_categorical_crossentropy, binary_crossentropy,
-              kullback_leibler_divergence, poisson, cosine_proximity)
+              kullback_leibler_divergence, poisson, cosine_proximity, cosine_similarity)
 _BY_NAME = dict({f.__name__: f for f in _FUNCTIONS}, mse=mse, MSE=mse, mae=mae, MAE=mae, mape=mape, MAPE=mape,
                 msle=msle, MSLE=msle, kld=kld, KLD=kld, cosine=cosine)
 _BY_NAME.update({c.__name__: c for c in (MeanSquaredError, MeanAbsoluteError, MeanAbsolutePercentageError,
                                          MeanSquaredLogarithmicError, Hinge, SquaredHinge, CategoricalHinge, LogCosh,
                                          KLDivergence, Poisson, CosineProximity, BinaryCrossentropy,
-                                         CategoricalCrossentropy, SparseCategoricalCrossentropy)})
+                                         CategoricalCrossentropy, SparseCategoricalCrossentropy, Huber,
+                                         CosineSimilarity)})
 
 
 def serialize(loss):

@@ -1,18 +1,24 @@
 """tf.keras.models: Model, Sequential, saving and loading, and the JSON round trip of an architecture."""
 import json
 
+try:  # PyYAML is optional, as in Keras: model_from_yaml says so when it is missing
+    import yaml
+except ImportError:
+    yaml = None
+
 from .engine.base_layer import LAYERS
 from .engine.saving import load_model, save_model
 from .engine.sequential import Sequential
 from .engine.training import Model
+from .utils.generic_utils import known_objects
 
-__all__ = ["Model", "Sequential", "load_model", "save_model", "model_from_json", "model_from_config",
-           "clone_model"]
+__all__ = ["Model", "Sequential", "load_model", "save_model", "model_from_json", "model_from_yaml",
+           "model_from_config", "clone_model"]
 
 
 def model_from_config(config, custom_objects=None):
     """A model (new weights) from {'class_name', 'config'}."""
-    known = dict(LAYERS, **(custom_objects or {}))
+    known = known_objects(LAYERS, custom_objects)
     name = config.get("class_name")
     if name not in known:
         raise ValueError(f"Unknown model class {name!r}; pass it in custom_objects")
@@ -23,6 +29,15 @@ def model_from_config(config, custom_objects=None):
 def model_from_json(json_string, custom_objects=None):
     """A model (new weights) from model.to_json()'s string."""
     return model_from_config(json.loads(json_string), custom_objects)
+
+
+def model_from_yaml(yaml_string, custom_objects=None):
+    """A model (new weights) from a YAML architecture (Keras' model.to_yaml()); needs PyYAML."""
+    if yaml is None:
+        raise ImportError("Requires yaml module installed (`pip install pyyaml`); model_from_json reads the JSON "
+                          "form of an architecture without it")
+    return model_from_config(yaml.load(yaml_string, Loader=getattr(yaml, "FullLoader", yaml.SafeLoader)),
+                             custom_objects)
 
 
 def clone_model(model, input_tensors=None):

@@ -10,6 +10,7 @@ from ..framework.tensor import Tensor
 from ..ops.variables import Variable
 from ..train.optimizer import Optimizer as TrainOptimizer
 from . import backend as K
+from .optimizer_v2 import learning_rate_schedule as schedules  # noqa: F401  (tf.keras.optimizers.schedules)
 from .optimizer_v2.optimizer_v2 import OptimizerV2 as Optimizer
 
 

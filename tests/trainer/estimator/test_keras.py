@@ -44,6 +44,19 @@ def test_the_estimator_starts_from_the_models_weights_and_learns(tmp_path):
     assert after["global_step"] == 200 and after["loss"] < 1e-3 < first["loss"]
 
 
+def test_stateful_keras_metrics_evaluate_as_the_keras_model(tmp_path):
+    model = keras.Sequential([keras.layers.Dense(1, activation="sigmoid", input_shape=(3,), name="out")])
+    model.compile(keras.optimizers.SGD(lr=0.1), "binary_crossentropy",
+                  metrics=[keras.metrics.AUC(num_thresholds=20), keras.metrics.Precision(), "acc"])
+    labels = (Y > 0).astype("float32")
+    before = dict(zip(model.metrics_names, model.evaluate(X, labels, batch_size=16, verbose=0)))
+    est = keras.estimator.model_to_estimator(keras_model=model, model_dir=str(tmp_path))
+    got = est.evaluate(tg.estimator.inputs.numpy_input_fn({"out_input": X}, labels, batch_size=16, num_epochs=1,
+                                                          shuffle=False))
+    for name in ("auc", "precision", "acc"):
+        assert got[name] == pytest.approx(before[name], rel=1e-5), name
+
+
 def test_one_step_is_the_keras_optimizers_step(tmp_path):
     model = linear(lr=0.05)
     est = keras.estimator.model_to_estimator(keras_model=model, model_dir=str(tmp_path))

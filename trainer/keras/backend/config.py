@@ -3,6 +3,11 @@
 _CONFIG = {"floatx": "float32", "epsilon": 1e-7, "image_data_format": "channels_last"}
 
 
+def backend():
+    """The backend's name: 'tensorflow', as tf.keras answers."""
+    return "tensorflow"
+
+
 def floatx():
     """The default float type as a string ('float32')."""
     return _CONFIG["floatx"]

@@ -3,16 +3,18 @@ import numpy as np
 
 from ...ops import math_ops
 from ...ops.array_ops import argmax as tf_argmax, argmin as tf_argmin, cast as tf_cast, concat
-from ...ops.array_ops import one_hot as tf_one_hot, reshape as tf_reshape, transpose as tf_transpose
+from ...ops.array_ops import one_hot as tf_one_hot, reshape as tf_reshape, shape as tf_shape, transpose as tf_transpose
 from ...ops.clip_ops import clip_by_value
 from ...ops.core_ops import identity as tf_identity
 from ...ops.cwise_ops import round as tf_round, stop_gradient as tf_stop_gradient
 from ...ops.gradients import gradients as tf_gradients
 from ...ops.control_flow_ops import cond
+from ...ops.cwise_ops import cos as tf_cos, sin as tf_sin
 from ...ops.fill_ops import range as tf_range
-from ...ops.gather_ops import gather as tf_gather
+from ...ops.gather_ops import gather as tf_gather, in_top_k as tf_in_top_k
 from ...ops.pad_ops import tile as tf_tile
-from ...ops.scan_ops import cumsum as tf_cumsum
+from ...ops.reverse_ops import reverse as tf_reverse
+from ...ops.scan_ops import cumprod as tf_cumprod, cumsum as tf_cumsum
 from ...ops.reduction_ops import reduce_all, reduce_any, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum
 from ...ops.shape_ops import expand_dims as tf_expand_dims, squeeze as tf_squeeze
 from ...ops.stack_ops import stack as tf_stack
@@ -265,3 +267,39 @@ def arange(start, stop=None, step=1, dtype="int32"):
 
 def cumsum(x, axis=0):
     return tf_cumsum(x, axis=axis)
+
+
+def cumprod(x, axis=0):
+    return tf_cumprod(x, axis=axis)
+
+
+def cos(x):
+    return tf_cos(x)
+
+
+def sin(x):
+    return tf_sin(x)
+
+
+def reverse(x, axes):
+    """x reversed along `axes` (an int or a list)."""
+    return tf_reverse(x, [axes] if isinstance(axes, int) else list(axes))
+
+
+def repeat_elements(x, rep, axis):
+    """Each entry repeated `rep` times along `axis`, as np.repeat."""
+    rank = ndim(x)
+    axis = axis % rank
+    tiled = tf_tile(tf_expand_dims(x, axis + 1), [1] * (axis + 1) + [rep] + [1] * (rank - axis - 1))
+    dims = list(int_shape(x))
+    unknown = None in dims
+    if unknown:
+        dynamic = tf_shape(x)
+        dims = [dynamic[i] if d is None else d for i, d in enumerate(dims)]
+    dims[axis] = dims[axis] * rep
+    return tf_reshape(tiled, tf_stack(dims) if unknown else dims)
+
+
+def in_top_k(predictions, targets, k):
+    """Whether each target is among its row's k largest predictions."""
+    return tf_in_top_k(predictions, targets, k)

@@ -1,4 +1,6 @@
 """Keras' neural-network functions: activations, cross-entropies, bias, convolution, pooling and dropout."""
+import numpy as np
+
 from ...ops import math_ops, nn_ops
 from ...ops.activation_ops import softplus as tf_softplus, softsign as tf_softsign
 from ...ops.array_ops import cast as tf_cast, reshape as tf_reshape
@@ -6,7 +8,8 @@ from ...ops.clip_ops import clip_by_value
 from ...ops.conv1d_ops import conv1d as tf_conv1d
 from ...ops.conv_ops import avg_pool, conv2d as tf_conv2d, max_pool
 from ...ops.dropout_ops import dropout as tf_dropout
-from ...ops.nn_impl import l2_normalize as tf_l2_normalize
+from ...ops.batch_norm_ops import batch_normalization as tf_batch_normalization, fused_batch_norm
+from ...ops.nn_impl import l2_normalize as tf_l2_normalize, moments
 from ...ops.reduction_ops import reduce_sum
 from .config import epsilon
 from .variables import int_shape
@@ -113,6 +116,36 @@ def pool2d(x, pool_size, strides=(1, 1), padding="valid", data_format=None, pool
         raise ValueError(f"Invalid pool_mode: {pool_mode!r}; use 'max' or 'avg'")
     pool = max_pool if pool_mode == "max" else avg_pool
     return pool(x, (1,) + tuple(pool_size) + (1,), (1,) + tuple(strides) + (1,), padding.upper())
+
+
+def _broadcastable(param, x, axis):
+    """A 1-D parameter along `axis` of x reshaped to broadcast against it."""
+    if param is None or len(int_shape(param)) != 1 or axis in (-1, len(int_shape(x)) - 1):
+        return param
+    shape = [1] * len(int_shape(x))
+    shape[axis] = -1
+    return tf_reshape(param, shape)
+
+
+def batch_normalization(x, mean, var, beta, gamma, axis=-1, epsilon=1e-3):
+    """(x - mean) / sqrt(var + epsilon) * gamma + beta, the statistics along `axis`."""
+    mean, var, beta, gamma = (_broadcastable(p, x, axis) for p in (mean, var, beta, gamma))
+    return tf_batch_normalization(x, mean, var, beta, gamma, epsilon)
+
+
+def normalize_batch_in_training(x, gamma, beta, reduction_axes, epsilon=1e-3):
+    """(x normalized by its batch statistics over reduction_axes, the mean, the variance). 4-D inputs reduced
+    over all but the last axis go through TF's fused batch norm, whose variance is unbiased, as Keras does on CPUs
+    (channels-first ones take the plain path there)."""
+    rank, axes = len(int_shape(x)), sorted(a % len(int_shape(x)) for a in reduction_axes)
+    kept = [a for a in range(rank) if a not in axes]
+    if rank == 4 and axes == [0, 1, 2]:
+        ones = np.ones(int_shape(x)[3], np.dtype(x.dtype))
+        return fused_batch_norm(x, ones if gamma is None else gamma, 0 * ones if beta is None else beta,
+                                epsilon=epsilon)
+    mean, var = moments(x, axes, keepdims=False)
+    axis = kept[0] if len(kept) == 1 else -1
+    return batch_normalization(x, mean, var, beta, gamma, axis=axis, epsilon=epsilon), mean, var
 
 
 def dropout(x, level, noise_shape=None, seed=None):

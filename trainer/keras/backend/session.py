@@ -5,6 +5,7 @@ initialized the first time Keras hands the session out, unless manual_variable_i
 phase is a boolean placeholder_with_default(False) per graph, in a graph collection, that fit feeds True;
 K.function runs in that session.
 """
+import contextlib
 import weakref
 
 from ...client.session import Session
@@ -19,6 +20,8 @@ from ...ops.variables import assign, global_variables, is_variable_initialized, 
 
 _SESSION = [None]  # the session Keras made, replaced when the default graph changes (Keras' global _SESSION)
 LEARNING_PHASE = "keras_learning_phase"  # the graph collection holding the graph's learning phase
+# the graph collection of variables Keras initializes though they are in no global collection (metrics' state)
+TRACKED_VARIABLES = "keras_tracked_variables"
 KERAS_CONTAINER = "keras"  # the container of session.resources holding Keras' own state for that session
 _MANUAL_INIT = [False]
 _UIDS = weakref.WeakKeyDictionary()  # graph -> {layer name prefix: how many layers took it}
@@ -57,9 +60,15 @@ def get_session(op_input_list=()):
     return session
 
 
+def track_variable(v):
+    """Have get_session() initialize `v` as it initializes the global variables (TF 1.15's K.track_variable)."""
+    v.graph.add_to_collection(TRACKED_VARIABLES, v)
+
+
 def _initialize_variables(session):
     ready = session.resources.lookup_or_create(KERAS_CONTAINER, "initialized_variables", set)
-    candidates = [v for v in global_variables() if v not in ready]
+    everything = {id(v): v for v in global_variables() + get_default_graph().get_collection(TRACKED_VARIABLES)}
+    candidates = [v for v in everything.values() if v not in ready]
     if not candidates:
         return
     flags = session.run([is_variable_initialized(v) for v in candidates])
@@ -99,6 +108,20 @@ def set_learning_phase(value):
     graph = get_default_graph()
     graph.clear_collection(LEARNING_PHASE)
     graph.add_to_collection(LEARNING_PHASE, value)
+
+
+@contextlib.contextmanager
+def learning_phase_scope(value):
+    """Within the block, the learning phase is `value` (0 or 1); the earlier phase comes back after it."""
+    graph = get_default_graph()
+    earlier = list(graph.get_collection(LEARNING_PHASE))
+    set_learning_phase(value)
+    try:
+        yield value
+    finally:
+        graph.clear_collection(LEARNING_PHASE)
+        for phase in earlier:
+            graph.add_to_collection(LEARNING_PHASE, phase)
 
 
 def in_train_phase(x, alt, training=None):

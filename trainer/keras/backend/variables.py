@@ -5,6 +5,9 @@ from ...framework import dtypes
 from ...framework.tensor import Tensor
 from ...ops.array_ops import shape as tf_shape
 from ...ops.core_ops import constant as tf_constant, placeholder as tf_placeholder
+from ...ops.logging_ops import Print
+from ...ops.sparse_ops import sparse_tensor_to_dense
+from ...ops.sparse_tensor import SparseTensor
 from ...ops.variables import Variable, assign, assign_add, assign_sub
 from .config import floatx
 from .session import get_session
@@ -114,6 +117,34 @@ def update(x, new_x):
 
 def update_add(x, increment):
     return assign_add(x, increment)
+
+
+def update_sub(x, decrement):
+    return assign_sub(x, decrement)
+
+
+def eye(size, dtype=None, name=None):
+    """A variable holding the size x size identity matrix (Keras makes it a variable)."""
+    return variable(np.eye(size), dtype=dtype, name=name)
+
+
+def cast_to_floatx(x):
+    """x as a numpy array of Keras' float type."""
+    return np.asarray(x, dtype=floatx())
+
+
+def is_sparse(tensor):
+    return isinstance(tensor, SparseTensor)
+
+
+def to_dense(tensor):
+    """A sparse tensor made dense; other tensors as they are."""
+    return sparse_tensor_to_dense(tensor) if is_sparse(tensor) else tensor
+
+
+def print_tensor(x, message=""):
+    """x, printing `message` and its value each time it is evaluated."""
+    return Print(x, [x], message)
 
 
 def moving_average_update(x, value, momentum):

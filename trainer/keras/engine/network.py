@@ -6,7 +6,7 @@ import json
 from ...framework.graph import get_default_graph
 from ...train.saver import Saver
 from .. import backend as K
-from ..utils.generic_utils import from_config, to_list
+from ..utils.generic_utils import from_config, known_objects, to_list
 from ..utils.layer_utils import print_summary
 from . import hdf5_format
 from .base_layer import LAYERS, Layer, call_masked, history, mask_of
@@ -113,18 +113,19 @@ class Network(Layer):
     def trainable_weights(self):
         if not self.trainable:
             return []
-        return _unique(w for layer in self.layers for w in layer.trainable_weights)
+        # the layers' weights, then those the model made itself with add_weight (a subclassed model's), as TF 1.15
+        return _unique([w for layer in self.layers for w in layer.trainable_weights] + super().trainable_weights)
 
     @property
     def non_trainable_weights(self):
         inner = [w for layer in self.layers for w in layer.non_trainable_weights]
         if not self.trainable:
             inner = [w for layer in self.layers for w in layer.trainable_weights] + inner
-        return _unique(inner)
+        return _unique(inner + super().non_trainable_weights)
 
     @property
     def weights(self):
-        return _unique(w for layer in self.layers for w in layer.weights)
+        return _unique([w for layer in self.layers for w in layer.weights] + super().weights)
 
     def get_weights(self):
         """Every layer's weights in layer order (kernel then bias for Dense), as numpy arrays."""
@@ -233,7 +234,7 @@ class Network(Layer):
     @classmethod
     def from_config(cls, config, custom_objects=None):
         """The model `config` describes, with new layers (new weights) wired as it says."""
-        known = dict(LAYERS, **(custom_objects or {}))
+        known = known_objects(LAYERS, custom_objects)
         made, pending = {}, []
         for spec in config["layers"]:
             if spec["class_name"] not in known:

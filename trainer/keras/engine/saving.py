@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import optimizers
 from . import hdf5_format
+from ..utils.generic_utils import known_objects
 from .base_layer import LAYERS
 
 FORMAT = "ringflow-keras-1"
@@ -156,7 +157,7 @@ def _from_per_variable(filepath, state, optimizer):
 
 
 def _from_config(config, custom_objects):
-    known = dict(LAYERS, **(custom_objects or {}))
+    known = known_objects(LAYERS, custom_objects)
     cls = known.get(config["class_name"])
     if cls is None:
         raise ValueError(f"Unknown model class {config['class_name']!r}; pass it in custom_objects")

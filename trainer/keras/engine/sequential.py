@@ -3,7 +3,7 @@ input_shape on the first layer, or the first data it meets)."""
 import numpy as np
 
 from .. import backend as K
-from ..utils.generic_utils import from_config
+from ..utils.generic_utils import from_config, known_objects
 from .base_layer import LAYERS, Layer
 from .input_layer import InputLayer
 from .training import Model
@@ -85,6 +85,15 @@ class Sequential(Model):
             inputs = layer(inputs)
         return inputs
 
+    def predict_proba(self, x, batch_size=32, verbose=0):
+        """The predictions, checked to be probabilities (Keras warns when they leave [0, 1])."""
+        return self.predict(x, batch_size=batch_size, verbose=verbose)
+
+    def predict_classes(self, x, batch_size=32, verbose=0):
+        """The arg max of each prediction, or prediction > 0.5 for one unit, as int32."""
+        proba = self.predict(x, batch_size=batch_size, verbose=verbose)
+        return proba.argmax(axis=-1) if proba.shape[-1] > 1 else (proba > 0.5).astype("int32")
+
     def get_config(self):
         layers = [{"class_name": type(layer).__name__, "config": layer.get_config()} for layer in self.layers]
         if layers and self.inputs and "batch_input_shape" not in layers[0]["config"]:
@@ -94,7 +103,7 @@ class Sequential(Model):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        known = dict(LAYERS, **(custom_objects or {}))
+        known = known_objects(LAYERS, custom_objects)
         specs = config["layers"] if isinstance(config, dict) else config
         model = cls(name=config.get("name") if isinstance(config, dict) else None)
         for spec in specs:

@@ -181,17 +181,29 @@ class Model(Network):
             return [0.0] * len(self.metrics_names)
         return [loss_sum / (steps if batches.unit == "step" else seen)] + self._accumulate([])
 
-    def _accumulate(self, parts):
-        """Add a batch's (sum, count) pairs to the metrics' totals; their running means."""
-        parts = np.array(parts, dtype=np.float64).reshape(-1, 2)
-        if len(parts):
-            self._metric_totals = parts if self._metric_totals is None else self._metric_totals + parts
-        return [ratio(t, c) for t, c in ([] if self._metric_totals is None else self._metric_totals)]
+    def _accumulate(self, values):
+        """Add a batch's (sum, count) pairs to the running means' totals; the metrics' values now (a stateful
+        Metric's is its result after the batch)."""
+        if values:
+            totals, at = [], 0
+            for i, part in enumerate(self.objective.parts):
+                batch, at = values[at:at + len(part)], at + len(part)
+                if len(part) == 1:
+                    totals.append(batch[0])
+                    continue
+                total, count = self._metric_totals[i] if self._metric_totals else (0.0, 0.0)
+                totals.append((total + float(batch[0]), count + float(batch[1])))
+            self._metric_totals = totals
+        return [ratio(*t) if isinstance(t, tuple) else float(t) if np.ndim(t) == 0 else np.asarray(t)
+                for t in self._metric_totals or []]
 
     def reset_metrics(self):
         """Start the metrics' running means afresh (fit and evaluate do at each epoch, *_on_batch after the batch
-        unless reset_metrics=False)."""
+        unless reset_metrics=False), and the stateful metrics' states."""
         self._metric_totals = None
+        objective = getattr(self, "objective", None)
+        for metric in objective.stateful_metrics if objective is not None else []:
+            metric.reset_states()
 
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose=1, callbacks=None, validation_split=0.0,
             validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0,

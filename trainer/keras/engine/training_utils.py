@@ -3,8 +3,10 @@ sample-weight placeholder (one weight per sample, or per timestep in sample_weig
 its metrics; the total loss is the weighted sum of the output losses plus the layers' regularization losses.
 
 A metric is a running mean over the epoch, as TF 1.15's stateful metrics are: each batch gives the weighted sum of
-its values and the sum of the weights, and the epoch's value divides the totals. An output's Keras mask weighs its
-masked entries 0 in losses and metrics; `weighted_metrics` are also weighted by the sample weights."""
+its values and the sum of the weights, and the epoch's value divides the totals. A Metric object that is no mean of
+a per-sample function (Precision, AUC, ...) keeps its own running state in its variables: each batch updates it and
+reads its result. An output's Keras mask weighs its masked entries 0 in losses and metrics; `weighted_metrics` are
+also weighted by the sample weights."""
 import numpy as np
 
 from ...framework.graph import get_default_graph
@@ -12,6 +14,7 @@ from ...ops.math_ops import add_n
 from .. import backend as K
 from .. import losses as losses_module
 from .. import metrics as metrics_module
+from ..metrics.base import Metric
 from ..utils.generic_utils import to_list
 from .base_layer import mask_of
 
@@ -103,7 +106,8 @@ def standardize_weights(y, size, sample_weight, class_weight, mode, name, output
 
 class Objective:
     """The loss and metric tensors of a compiled model, with the placeholders they are fed through. `parts` holds
-    per entry of metrics_names[1:] the (sum, count) tensors of its running mean."""
+    per entry of metrics_names[1:] the (sum, count) tensors of its running mean, or (result,) for a Metric object
+    that keeps its own running state (listed in `stateful_metrics`)."""
 
     def __init__(self, outputs, names, loss, loss_weights, metrics, regularization, weighted_metrics=None,
                  sample_weight_mode=None, target_tensors=None):
@@ -121,6 +125,7 @@ class Objective:
         self.fed_targets, self.fed_names = [], []
         self.sample_weight_modes = []
         self.metrics_names, self.metrics_tensors, self.parts = ["loss"], [], []
+        self.stateful_metrics = []
         weighted, output_losses = [], []
         with graph.name_scope("loss"):
             for output, name, fn, weight, mode, target in zip(outputs, names, loss_fns, weights, modes, given):
@@ -166,6 +171,13 @@ class Objective:
                     metric_fn, suffix = metrics_module.resolve(metric, fn, K.int_shape(output))
                     suffix = suffix if weight is None else f"weighted_{suffix}"
                     label = suffix if len(names) == 1 else f"{name}_{suffix}"
+                    if isinstance(metric_fn, Metric):
+                        result = metric_fn(target, output, sample_weight=masked(weight, output, output))
+                        self.metrics_tensors.append(result)
+                        self.parts.append((result,))
+                        self.stateful_metrics.append(metric_fn)
+                        self.metrics_names.append(label)
+                        continue
                     with graph.name_scope(label):
                         values = metric_fn(target, output)
                         total, count = mean_parts(values, masked(weight, output, values))

@@ -15,7 +15,9 @@ from .convolutional_recurrent import ConvLSTM2D
 from .core import (Activation, ActivityRegularization, Dense, Dropout, Flatten, Lambda, Masking, Permute, RepeatVector,
                    Reshape)
 from .cudnn_recurrent import CuDNNGRU, CuDNNLSTM
+from .dense_attention import AdditiveAttention, Attention
 from .embeddings import Embedding
+from .local import LocallyConnected1D, LocallyConnected2D
 from .merge import (Add, Average, Concatenate, Dot, Maximum, Minimum, Multiply, Subtract, add, average, concatenate,
                     dot, maximum, minimum, multiply, subtract)
 from .noise import (AlphaDropout, GaussianDropout, GaussianNoise, SpatialDropout1D, SpatialDropout2D,
@@ -24,10 +26,12 @@ from .normalization import BatchNormalization, LayerNormalization
 from .pooling import (AveragePooling1D, AveragePooling2D, AvgPool1D, AvgPool2D, GlobalAveragePooling1D,
                       GlobalAveragePooling2D, GlobalAvgPool1D, GlobalAvgPool2D, GlobalMaxPool1D, GlobalMaxPool2D,
                       GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPool1D, MaxPool2D, MaxPooling1D, MaxPooling2D)
-from .recurrent import RNN, StackedRNNCells
+from .recurrent import RNN, AbstractRNNCell, StackedRNNCells
 from .recurrent_cells import GRU, LSTM, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell
+from .serialization import deserialize, serialize
 from .wrappers import Bidirectional, TimeDistributed, Wrapper
 
 __getattr__ = missing_names(__name__, have="tf.keras.layers has the core, convolution, pooling, embedding, "
-                            "normalization, merge, advanced-activation, recurrent, wrapper and noise layers "
+                            "normalization, merge, advanced-activation, attention, locally connected, recurrent, "
+                            "wrapper and noise layers "
                             "(README, 'tf.keras')")

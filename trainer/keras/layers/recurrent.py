@@ -7,6 +7,7 @@ A cell with fused_sequence (LSTMCell, where its math allows) runs every step in 
 """
 import numpy as np
 
+from ...ops.array_ops import zeros
 from ...ops.core_ops import snapshot
 from ...ops.pad_ops import tile
 from ...ops.reverse_ops import reverse
@@ -35,6 +36,29 @@ def dropout_masks(like, rate, training, count):
     used at every step, as Keras' recurrent dropout does."""
     ones = K.ones_like(like)
     return [K.in_train_phase(lambda: K.dropout(ones, rate), ones, training=training) for _ in range(count)]
+
+
+class AbstractRNNCell(Layer):
+    """The base of a cell of one's own: subclasses give state_size, output_size and call(inputs, states) ->
+    (output, new states), and make their weights in build(input_shape)."""
+
+    def call(self, inputs, states):
+        raise NotImplementedError(f"{type(self).__name__} must define call(inputs, states) -> (output, states)")
+
+    @property
+    def state_size(self):
+        raise NotImplementedError(f"{type(self).__name__} must define state_size (an int or a list of ints)")
+
+    @property
+    def output_size(self):
+        raise NotImplementedError(f"{type(self).__name__} must define output_size (an int)")
+
+    def get_initial_state(self, inputs=None, batch_size=None, dtype=None):
+        """Zeros for each state: (batch, size), the batch from `inputs` (batch, ...) when given."""
+        if inputs is not None:
+            batch_size, dtype = K.shape(inputs)[0], inputs.dtype
+        states = [zeros(K.stack([batch_size, size]), dtype=dtype or K.floatx()) for size in state_sizes(self)]
+        return states if hasattr(self.state_size, "__len__") else states[0]
 
 
 class DropoutRNNCell(Layer):

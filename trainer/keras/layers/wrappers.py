@@ -4,7 +4,7 @@ from ...framework.graph import get_default_graph
 from ...ops.reverse_ops import reverse
 from .. import backend as K
 from ..engine.base_layer import LAYERS, Layer, call_arguments
-from ..utils.generic_utils import to_list
+from ..utils.generic_utils import known_objects, to_list
 
 
 def _layer_config(layer):
@@ -12,9 +12,10 @@ def _layer_config(layer):
 
 
 def _layer_from(spec):
-    if spec["class_name"] not in LAYERS:
+    known = known_objects(LAYERS)
+    if spec["class_name"] not in known:
         raise ValueError(f"Unknown layer: {spec['class_name']}; define the layer class before loading the model")
-    return LAYERS[spec["class_name"]].from_config(spec["config"])
+    return known[spec["class_name"]].from_config(spec["config"])
 
 
 def _call(layer, inputs, **kwargs):

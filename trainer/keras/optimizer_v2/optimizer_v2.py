@@ -21,6 +21,7 @@ from ...ops.core_ops import group
 from ...ops.gradients import gradients
 from ...ops.variables import Variable
 from .. import backend as K
+from . import learning_rate_schedule
 
 BASE_KWARGS = ("clipnorm", "clipvalue", "lr", "decay", "gradient_aggregator")
 
@@ -87,7 +88,10 @@ class OptimizerV2:
     def _get_hyper(self, name, dtype=None):
         self._create_hypers()
         value = self._hyper[name]
-        value = value() if callable(value) and not isinstance(value, Tensor) else value
+        if isinstance(value, learning_rate_schedule.LearningRateSchedule):  # TF 1.15: the rate at this step
+            value = value(self.iterations)
+        elif callable(value) and not isinstance(value, Tensor):
+            value = value()
         return K.cast(value, dtype) if dtype is not None else value
 
     def _create_hypers(self):
@@ -100,6 +104,8 @@ class OptimizerV2:
 
     def _serialize_hyperparameter(self, name):
         value = self._hyper[name]
+        if isinstance(value, learning_rate_schedule.LearningRateSchedule):
+            return learning_rate_schedule.serialize(value)
         if callable(value) and not isinstance(value, Tensor):
             value = value()
         return float(K.get_value(value)) if isinstance(value, Tensor) else value
@@ -277,4 +283,6 @@ class OptimizerV2:
         config = dict(config)
         if "lr" in config:
             config["learning_rate"] = config.pop("lr")
+        if isinstance(config.get("learning_rate"), dict):  # a serialized schedule
+            config["learning_rate"] = learning_rate_schedule.deserialize(config["learning_rate"], custom_objects)
         return cls(**config)

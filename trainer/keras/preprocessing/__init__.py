@@ -1,5 +1,5 @@
-"""tf.keras.preprocessing: sequence.pad_sequences, text (Tokenizer, one_hot, hashing_trick), image
-(ImageDataGenerator)."""
+"""tf.keras.preprocessing: sequence (pad_sequences, TimeseriesGenerator, skipgrams), text (Tokenizer, one_hot,
+hashing_trick, tokenizer_from_json), image (ImageDataGenerator, the affine transformations)."""
 from ...unsupported import missing_names
 from . import image, sequence, text
 

@@ -1,68 +1,21 @@
 """tf.keras.preprocessing.image: ImageDataGenerator's normalization and random affine augmentation of
-channels-last image batches, and flow(x, y) over numpy arrays as a keras Sequence.
+channels-last image batches, and flow(x, y) over numpy arrays as a keras Sequence (an Iterator).
 
-The transforms are keras_preprocessing 1.1's: rotation, shift, shear (degrees) and zoom composed about the image
-centre, resampled bilinearly (scipy's order 1) with fill_mode 'nearest', 'constant', 'reflect' or 'wrap'.
+The transforms are keras_preprocessing 1.1's (affine_transformations.py): rotation, shift, shear (degrees) and
+zoom composed about the image centre, resampled bilinearly.
 The randomness is each iterator's own numpy RandomState, seeded by flow's `seed`, so a seeded flow gives the same
-batches in every run (Keras draws from numpy's global generator instead). Reading image files (flow_from_directory,
-load_img) needs PIL, which ringflow does not use: they fail saying so.
+batches in every run (Keras draws from numpy's global generator instead). Reading and writing image files
+(flow_from_directory, DirectoryIterator, load_img, array_to_img, save_img) needs PIL, which ringflow does not use:
+they fail saying so.
 """
 import numpy as np
 
 from ..utils.data_utils import Sequence
+from .affine_transformations import (  # noqa: F401  (tf.keras.preprocessing.image's names)
+    NEEDS_PIL, apply_affine_transform, apply_brightness_shift, apply_channel_shift, random_brightness,
+    random_channel_shift, random_rotation, random_shear, random_shift, random_zoom)
 
 STD_EPSILON = 1e-6  # keras_preprocessing's guard against dividing by a zero standard deviation
-NEEDS_PIL = ("needs PIL (Pillow) to read image files, which ringflow does not use: load the images into a numpy "
-             "array [N, height, width, channels] yourself and use ImageDataGenerator.flow(x, y)")
-
-
-def _affine_matrix(theta, tx, ty, shear, zx, zy, rows, cols):
-    """The 3x3 matrix mapping an output pixel (row, col, 1) to the input position it samples."""
-    theta, shear = np.deg2rad(theta), np.deg2rad(shear)
-    rotation = np.array([[np.cos(theta), -np.sin(theta), 0], [np.sin(theta), np.cos(theta), 0], [0, 0, 1]])
-    shift = np.array([[1, 0, tx], [0, 1, ty], [0, 0, 1]])
-    shearing = np.array([[1, -np.sin(shear), 0], [0, np.cos(shear), 0], [0, 0, 1]])
-    zoom = np.array([[zx, 0, 0], [0, zy, 0], [0, 0, 1]])
-    o_x, o_y = rows / 2 - 0.5, cols / 2 - 0.5
-    offset = np.array([[1, 0, o_x], [0, 1, o_y], [0, 0, 1]])
-    reset = np.array([[1, 0, -o_x], [0, 1, -o_y], [0, 0, 1]])
-    return offset @ rotation @ shift @ shearing @ zoom @ reset
-
-
-def _fill_index(index, size, fill_mode):
-    """Integer positions mapped into [0, size) by fill_mode, and where they fell outside (for 'constant')."""
-    outside = (index < 0) | (index >= size)
-    if fill_mode == "nearest" or fill_mode == "constant":
-        return np.clip(index, 0, size - 1), outside
-    if fill_mode == "wrap":
-        return np.mod(index, size), outside
-    period = np.mod(index, 2 * size)  # 'reflect': d c b a | a b c d | d c b a
-    return np.where(period < size, period, 2 * size - 1 - period), outside
-
-
-def apply_affine_transform(x, theta=0, tx=0, ty=0, shear=0, zx=1, zy=1, row_axis=0, col_axis=1, channel_axis=2,
-                           fill_mode="nearest", cval=0.0):
-    """One image `x` rotated by theta degrees, shifted by (tx, ty) pixels, sheared and zoomed, about its centre."""
-    if fill_mode not in ("nearest", "constant", "reflect", "wrap"):
-        raise ValueError(f"fill_mode must be 'nearest', 'constant', 'reflect' or 'wrap', got {fill_mode!r}")
-    image = np.moveaxis(np.asarray(x), (row_axis, col_axis, channel_axis), (0, 1, 2))
-    rows, cols = image.shape[:2]
-    matrix = _affine_matrix(theta, tx, ty, shear, zx, zy, rows, cols)
-    r, c = np.meshgrid(np.arange(rows), np.arange(cols), indexing="ij")
-    src_r = matrix[0, 0] * r + matrix[0, 1] * c + matrix[0, 2]
-    src_c = matrix[1, 0] * r + matrix[1, 1] * c + matrix[1, 2]
-    r0, c0 = np.floor(src_r).astype(int), np.floor(src_c).astype(int)
-    fr, fc = (src_r - r0)[..., None], (src_c - c0)[..., None]
-    out = np.zeros(image.shape, dtype=np.float64)
-    for dr, dc, weight in ((0, 0, (1 - fr) * (1 - fc)), (0, 1, (1 - fr) * fc), (1, 0, fr * (1 - fc)), (1, 1, fr * fc)):
-        rr, out_r = _fill_index(r0 + dr, rows, fill_mode)
-        cc, out_c = _fill_index(c0 + dc, cols, fill_mode)
-        values = image[rr, cc].astype(np.float64)
-        if fill_mode == "constant":
-            values = np.where((out_r | out_c)[..., None], cval, values)
-        out += weight * values
-    return np.moveaxis(out.astype(image.dtype if image.dtype.kind == "f" else np.float64), (0, 1, 2),
-                       (row_axis, col_axis, channel_axis))
 
 
 def _range(value, name):
@@ -181,23 +134,14 @@ class ImageDataGenerator:
         raise ImportError(f"ImageDataGenerator.flow_from_dataframe {NEEDS_PIL}")
 
 
-class NumpyArrayIterator(Sequence):
-    """Batches of (transformed x, y[, sample_weight]), reshuffled each epoch; indexable (a keras Sequence) and
-    iterable without end, as Keras' iterators are."""
+class Iterator(Sequence):
+    """Keras' base of the image iterators: n samples in batches, reshuffled each epoch by the iterator's own
+    RandomState; indexable (a keras Sequence) and iterable without end. Subclasses give
+    _get_batches_of_transformed_samples(index_array), Keras' override point."""
 
-    def __init__(self, x, y, generator, batch_size=32, shuffle=False, sample_weight=None, seed=None,
-                 dtype="float32"):
-        self.x = np.asarray(x, dtype=dtype)
-        if self.x.ndim != 4:
-            raise ValueError(f"Input data in `NumpyArrayIterator` should have rank 4 ([N, rows, cols, channels]), "
-                             f"got shape {self.x.shape}")
-        if y is not None and len(y) != len(self.x):
-            raise ValueError(f"`x` (images tensor) and `y` (labels) should have the same length. Found: "
-                             f"x.shape = {self.x.shape}, y.shape = {np.asarray(y).shape}")
-        self.y = None if y is None else np.asarray(y)
-        self.sample_weight = None if sample_weight is None else np.asarray(sample_weight)
-        self.generator, self.batch_size, self.shuffle = generator, batch_size, shuffle
-        self.n, self.rng = len(self.x), np.random.RandomState(seed)
+    def __init__(self, n, batch_size, shuffle, seed):
+        self.n, self.batch_size, self.shuffle, self.seed = n, batch_size, shuffle, seed
+        self.rng = np.random.RandomState(seed)
         self.batch_index, self.index_array = 0, None
         self._set_index_array()
 
@@ -210,13 +154,11 @@ class NumpyArrayIterator(Sequence):
     def __getitem__(self, idx):
         if idx >= len(self):
             raise ValueError(f"Asked to retrieve element {idx}, but the Sequence has length {len(self)}")
-        indices = self.index_array[self.batch_size * idx:self.batch_size * (idx + 1)]
-        batch = np.stack([self.generator.standardize(self.generator.random_transform(self.x[j], rng=self.rng))
-                          for j in indices]).astype(self.x.dtype)
-        if self.y is None:
-            return batch
-        out = (batch, self.y[indices])
-        return out + (self.sample_weight[indices],) if self.sample_weight is not None else out
+        return self._get_batches_of_transformed_samples(
+            self.index_array[self.batch_size * idx:self.batch_size * (idx + 1)])
+
+    def _get_batches_of_transformed_samples(self, index_array):
+        raise NotImplementedError(f"{type(self).__name__} must define _get_batches_of_transformed_samples")
 
     def on_epoch_end(self):
         self._set_index_array()
@@ -237,8 +179,49 @@ class NumpyArrayIterator(Sequence):
     next = __next__
 
 
+class NumpyArrayIterator(Iterator):
+    """Batches of (transformed x, y[, sample_weight]) of numpy arrays."""
+
+    def __init__(self, x, y, generator, batch_size=32, shuffle=False, sample_weight=None, seed=None,
+                 dtype="float32"):
+        self.x = np.asarray(x, dtype=dtype)
+        if self.x.ndim != 4:
+            raise ValueError(f"Input data in `NumpyArrayIterator` should have rank 4 ([N, rows, cols, channels]), "
+                             f"got shape {self.x.shape}")
+        if y is not None and len(y) != len(self.x):
+            raise ValueError(f"`x` (images tensor) and `y` (labels) should have the same length. Found: "
+                             f"x.shape = {self.x.shape}, y.shape = {np.asarray(y).shape}")
+        self.y = None if y is None else np.asarray(y)
+        self.sample_weight = None if sample_weight is None else np.asarray(sample_weight)
+        self.generator = generator
+        super().__init__(len(self.x), batch_size, shuffle, seed)
+
+    def _get_batches_of_transformed_samples(self, index_array):
+        batch = np.stack([self.generator.standardize(self.generator.random_transform(self.x[j], rng=self.rng))
+                          for j in index_array]).astype(self.x.dtype)
+        if self.y is None:
+            return batch
+        out = (batch, self.y[index_array])
+        return out + (self.sample_weight[index_array],) if self.sample_weight is not None else out
+
+
+class DirectoryIterator(Iterator):
+    """Keras reads the images of a directory tree with PIL: ImportError here."""
+
+    def __init__(self, directory, image_data_generator, *args, **kwargs):
+        raise ImportError(f"DirectoryIterator({directory!r}) {NEEDS_PIL}")
+
+
 def load_img(path, *args, **kwargs):
     raise ImportError(f"load_img({path!r}) {NEEDS_PIL}")
+
+
+def array_to_img(x, data_format=None, scale=True, dtype=None):
+    raise ImportError(f"array_to_img makes a PIL image: it {NEEDS_PIL}")
+
+
+def save_img(path, x, data_format=None, file_format=None, scale=True, **kwargs):
+    raise ImportError(f"save_img({path!r}) writes through PIL: it {NEEDS_PIL}")
 
 
 def img_to_array(img, data_format="channels_last", dtype="float32"):

@@ -2,6 +2,7 @@
 Tokenizer that indexes a corpus' words by frequency and turns texts into index sequences or count matrices."""
 import collections
 import hashlib
+import json
 
 import numpy as np
 
@@ -135,5 +136,27 @@ class Tokenizer:
         return x
 
     def get_config(self):
+        """The settings and, as JSON strings (Keras' form), the counts and indexes fit_on_texts made."""
         return {"num_words": self.num_words, "filters": self.filters, "lower": self.lower, "split": self.split,
-                "char_level": self.char_level, "oov_token": self.oov_token, "document_count": self.document_count}
+                "char_level": self.char_level, "oov_token": self.oov_token, "document_count": self.document_count,
+                "word_counts": json.dumps(self.word_counts), "word_docs": json.dumps(self.word_docs),
+                "index_docs": json.dumps(self.index_docs), "index_word": json.dumps(self.index_word),
+                "word_index": json.dumps(self.word_index)}
+
+    def to_json(self, **kwargs):
+        """{'class_name': 'Tokenizer', 'config': get_config()} as JSON; tokenizer_from_json reads it back."""
+        return json.dumps({"class_name": type(self).__name__, "config": self.get_config()}, **kwargs)
+
+
+def tokenizer_from_json(json_string):
+    """The Tokenizer a to_json string describes (Keras' own included), fitted as it was."""
+    config = dict(json.loads(json_string)["config"])
+    fitted = {name: json.loads(config.pop(name))
+              for name in ("word_counts", "word_docs", "index_docs", "index_word", "word_index")}
+    tokenizer = Tokenizer(**config)
+    tokenizer.word_counts = collections.OrderedDict(fitted["word_counts"])
+    tokenizer.word_docs = collections.defaultdict(int, fitted["word_docs"])
+    tokenizer.index_docs = collections.defaultdict(int, {int(k): v for k, v in fitted["index_docs"].items()})
+    tokenizer.index_word = {int(k): v for k, v in fitted["index_word"].items()}
+    tokenizer.word_index = fitted["word_index"]
+    return tokenizer

@@ -1,5 +1,5 @@
-"""Keras' object registry (names and configs to objects), function (de)serialization for Lambda layers, and the
-Progbar."""
+"""Keras' object registry (names and configs to objects, the global custom objects and their scopes), function
+(de)serialization for Lambda layers, and the Progbar."""
 import binascii
 import codecs
 import marshal
@@ -8,6 +8,42 @@ import time
 import types
 
 import numpy as np
+
+_GLOBAL_CUSTOM_OBJECTS = {}  # Keras' one registry of the user's own classes and functions, by name
+
+
+def get_custom_objects():
+    """The global dict of custom objects (name -> class or function) every deserialization looks in; add to it
+    to register your own."""
+    return _GLOBAL_CUSTOM_OBJECTS
+
+
+class CustomObjectScope:
+    """Within `with CustomObjectScope({name: obj}, ...)`, those names deserialize to those objects; the previous
+    custom objects come back on exit."""
+
+    def __init__(self, *args):
+        self.custom_objects, self.backup = args, None
+
+    def __enter__(self):
+        self.backup = dict(_GLOBAL_CUSTOM_OBJECTS)
+        for objects in self.custom_objects:
+            _GLOBAL_CUSTOM_OBJECTS.update(objects)
+        return self
+
+    def __exit__(self, *exc):
+        _GLOBAL_CUSTOM_OBJECTS.clear()
+        _GLOBAL_CUSTOM_OBJECTS.update(self.backup)
+
+
+def custom_object_scope(*args):
+    """A CustomObjectScope of the given dicts."""
+    return CustomObjectScope(*args)
+
+
+def known_objects(module_objects, custom_objects=None):
+    """The names a deserialization knows: the module's, then the global custom objects, then `custom_objects`."""
+    return dict(module_objects, **_GLOBAL_CUSTOM_OBJECTS, **(custom_objects or {}))
 
 
 def serialize_keras_object(instance):
@@ -62,9 +98,9 @@ def func_load(code, defaults=None, closure=None, globs=None):
 
 
 def deserialize_keras_object(identifier, module_objects, custom_objects=None, printable_module_name="object"):
-    """The object a name or {'class_name', 'config'} identifier stands for, looked up in `custom_objects` first."""
-    known = dict(module_objects)
-    known.update(custom_objects or {})
+    """The object a name or {'class_name', 'config'} identifier stands for, looked up in `custom_objects` first,
+    then in the global custom objects."""
+    known = known_objects(module_objects, custom_objects)
     if isinstance(identifier, dict):
         name = identifier["class_name"]
         if name not in known:

@@ -1,7 +1,14 @@
-"""Model.summary()'s table, in Keras' layout: 65 columns for a chain of layers, 98 with "Connected to" otherwise."""
+"""Model.summary()'s table, in Keras' layout: 65 columns for a chain of layers, 98 with "Connected to" otherwise;
+the source inputs of a Keras tensor; kernels converted between Theano's and TensorFlow's flips."""
 import numpy as np
 
-from ..engine.base_layer import history
+from .. import backend as K
+
+
+def history(tensor):
+    """(layer, node index, tensor index) of a Keras tensor: Keras' own mark on it (engine/base_layer.py's Node
+    sets it; utils stands below engine, so it reads the mark rather than importing the engine)."""
+    return tensor._keras_history
 
 
 def count_params(weights):
@@ -58,3 +65,35 @@ def print_summary(model, line_length=None, positions=None, print_fn=print):
 def _where(tensor):
     layer, node_index, tensor_index = history(tensor)
     return layer.name, node_index, tensor_index
+
+
+def get_source_inputs(tensor, layer=None, node_index=None):
+    """The input tensors (outputs of Input) that `tensor` is computed from, in order, each once."""
+    if not hasattr(tensor, "_keras_history"):
+        return tensor
+    if layer is None:
+        layer, node_index, _ = history(tensor)
+    if not layer.inbound_nodes:
+        return [tensor]
+    node = layer.inbound_nodes[node_index or 0]
+    if not node.input_tensors:  # an InputLayer's node
+        return node.output_tensors
+    found = []
+    for x in node.input_tensors:
+        for source in get_source_inputs(x):
+            if not any(source is f for f in found):
+                found.append(source)
+    return found
+
+
+def convert_kernel(kernel):
+    """A convolution kernel with its spatial axes reversed (Theano's and TensorFlow's conventions differ so)."""
+    kernel = np.asarray(kernel)
+    return np.copy(kernel[(slice(None, None, -1),) * (kernel.ndim - 2) + (slice(None), slice(None))])
+
+
+def convert_all_kernels_in_model(model):
+    """Reverse the spatial axes of every Conv1D/2D/3D and Conv2DTranspose kernel of `model`, in place."""
+    flipped = ("Conv1D", "Conv2D", "Conv3D", "Conv2DTranspose")
+    K.batch_set_value([(layer.kernel, convert_kernel(K.get_value(layer.kernel))) for layer in model.layers
+                       if type(layer).__name__ in flipped])

@@ -267,3 +267,64 @@ def _lstm_steps(weights, x, h, c):
         h = hard_sigmoid(z[:, 3 * u:]) * np.tanh(c)
         outs.append(h)
     return np.stack(outs, 1), h, c
+
+
+class RunningSum(keras.layers.AbstractRNNCell):
+    """h_t = h_{t-1} + x_t W: a cell of one's own on Keras' base."""
+
+    def __init__(self, units, **kwargs):
+        super().__init__(**kwargs)
+        self.units = units
+
+    @property
+    def state_size(self):
+        return self.units
+
+    @property
+    def output_size(self):
+        return self.units
+
+    def build(self, input_shape):
+        self.kernel = self.add_weight("kernel", (input_shape[-1], self.units), initializer="ones")
+        self.built = True
+
+    def call(self, inputs, states):
+        output = states[0] + keras.backend.dot(inputs, self.kernel)
+        return output, [output]
+
+
+def test_a_cell_on_abstract_rnn_cell_runs_in_rnn():
+    x = np.random.RandomState(0).uniform(-1, 1, (2, 4, 3)).astype(np.float32)
+    cell = RunningSum(2)
+    out = keras.Model(*(lambda i: (i, keras.layers.RNN(cell, return_sequences=True)(i)))(keras.Input((4, 3))))
+    np.testing.assert_allclose(out.predict(x), np.cumsum(x.sum(-1, keepdims=True), axis=1).repeat(2, -1), rtol=1e-5)
+    zeros = keras.backend.get_session().run(cell.get_initial_state(keras.backend.constant(x[:, 0])))
+    np.testing.assert_array_equal(zeros, np.zeros((2, 2)))
+    with pytest.raises(NotImplementedError, match="state_size"):
+        keras.layers.AbstractRNNCell().state_size
+
+
+def test_peephole_lstm_cell_steps_as_gers_and_schmidhuber():
+    x = np.random.RandomState(1).uniform(-1, 1, (2, 3, 4)).astype(np.float32)
+    cell = keras.experimental.PeepholeLSTMCell(3, recurrent_activation="sigmoid")
+    out = keras.Model(*(lambda i: (i, keras.layers.RNN(cell, return_sequences=True)(i)))(keras.Input((3, 4))))
+    rng = np.random.RandomState(2)
+    weights = [rng.uniform(-1, 1, w.shape).astype(np.float32) for w in out.get_weights()]
+    out.set_weights(weights)
+    kernel, recurrent, bias, w_i, w_f, w_o = weights
+    assert [w.shape for w in weights] == [(4, 12), (3, 12), (12,), (3,), (3,), (3,)]
+    assert [w.name for w in cell.weights][3:] == ["rnn/input_gate_peephole_weights:0",
+                                                  "rnn/forget_gate_peephole_weights:0",
+                                                  "rnn/output_gate_peephole_weights:0"]
+
+    def sigmoid(v):
+        return 1 / (1 + np.exp(-v))
+    h, c, want = np.zeros((2, 3)), np.zeros((2, 3)), []
+    for t in range(3):
+        z = x[:, t] @ kernel + h @ recurrent + bias
+        i = sigmoid(z[:, :3] + w_i * c)
+        f = sigmoid(z[:, 3:6] + w_f * c)
+        c = f * c + i * np.tanh(z[:, 6:9])
+        h = sigmoid(z[:, 9:] + w_o * c) * np.tanh(c)
+        want.append(h)
+    np.testing.assert_allclose(out.predict(x), np.stack(want, 1), rtol=1e-5, atol=1e-6)

@@ -73,3 +73,47 @@ def test_what_needs_pil_says_so():
         image.ImageDataGenerator().flow_from_directory("/data/train")
     with pytest.raises(ValueError, match="zca_whitening"):
         image.ImageDataGenerator(zca_whitening=True)
+
+
+def test_random_transforms_draw_from_numpys_generator_with_keras_axes():
+    x = np.random.RandomState(4).uniform(0, 1, (3, 6, 5)).astype(np.float32)  # channels first: Keras' defaults
+    for draw, apply in ((lambda: image.random_rotation(x, 30), lambda r: dict(theta=r.uniform(-30, 30))),
+                        (lambda: image.random_shear(x, 20), lambda r: dict(shear=r.uniform(-20, 20))),
+                        (lambda: image.random_shift(x, 0.2, 0.3),
+                         lambda r: dict(tx=r.uniform(-0.3, 0.3) * 6, ty=r.uniform(-0.2, 0.2) * 5)),
+                        (lambda: image.random_zoom(x, (0.7, 1.2)),
+                         lambda r: dict(zip(("zx", "zy"), r.uniform(0.7, 1.2, 2))))):
+        np.random.seed(9)
+        got = draw()
+        params = apply(np.random.RandomState(9))
+        want = image.apply_affine_transform(x, row_axis=1, col_axis=2, channel_axis=0, **params)
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+        assert not np.allclose(got, x)
+    with pytest.raises(ValueError, match="two floats"):
+        image.random_zoom(x, (0.5,))
+
+
+def test_channel_shift_clips_to_the_image_range():
+    x = np.array([[[0.0, 0.5]], [[1.0, 0.2]]])  # (channels, rows, cols)
+    np.testing.assert_allclose(image.apply_channel_shift(x, 0.3), [[[0.3, 0.8]], [[1.0, 0.5]]])
+    np.random.seed(1)
+    shifted = image.random_channel_shift(x, 0.4)
+    np.random.seed(1)
+    np.testing.assert_allclose(shifted, image.apply_channel_shift(x, np.random.uniform(-0.4, 0.4)))
+
+
+def test_reading_and_writing_images_needs_pil_and_says_so():
+    for call in (lambda: image.array_to_img(np.zeros((2, 2, 3))), lambda: image.save_img("x.png", np.zeros((2, 2))),
+                 lambda: image.random_brightness(np.zeros((2, 2, 3)), (0.5, 1.5)),
+                 lambda: image.DirectoryIterator("photos/", image.ImageDataGenerator())):
+        with pytest.raises(ImportError, match="PIL"):
+            call()
+
+
+def test_an_iterator_of_ones_own_batches_its_index_arrays():
+    class Indices(image.Iterator):
+        def _get_batches_of_transformed_samples(self, index_array):
+            return index_array
+
+    batches = Indices(7, 3, shuffle=True, seed=0)
+    assert len(batches) == 3 and sorted(np.concatenate([batches[i] for i in range(3)])) == list(range(7))
