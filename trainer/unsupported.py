@@ -14,6 +14,11 @@ MISSING = {
     "tpu": "TPUs", "xla": "XLA compilation", "autograph": "AutoGraph (graph mode is the only mode)",
     "function": "tf.function (graph mode is the only mode)", "GradientTape": "eager gradients (graph mode only)",
     "enable_resource_variables": "resource variables",
+    "load_op_library": "custom C++ op libraries: ringflow's ops are Python; register one with "
+                       "trainer.framework.registry.register",
+    "load_library": "custom C++ kernel libraries: ringflow's ops are Python; register one with "
+                    "trainer.framework.registry.register",
+    "load_file_system_library": "C++ file system plugins: tf.gfile reads local paths",
     "sysconfig": "tf.sysconfig: the compile and link flags for C++ ops built against TensorFlow's library; ringflow's "
                  "ops are Python: register one with trainer.framework.registry.register",
 }

@@ -15,6 +15,20 @@ def executing_eagerly():
     return False
 
 
+def executing_eagerly_outside_functions():
+    """False: outside functions too, ringflow builds graphs."""
+    return False
+
+
+def resource_variables_enabled():
+    """False: ringflow's variables are TF1's reference variables (VariableV2), as TF 1.15's default."""
+    return False
+
+
+def disable_resource_variables():
+    """Nothing to do: resource variables are never enabled here."""
+
+
 def disable_eager_execution():
     """Nothing to do: graph mode is the only mode."""
 

@@ -164,6 +164,11 @@ def identity_n(input, name=None):  # noqa: A002 - TF1's name
     return [identity(t) for t in input]
 
 
+def convert_to_tensor_or_indexed_slices(value, dtype=None, name=None):
+    """convert_to_tensor: ringflow's gradients are dense Tensors, never IndexedSlices."""
+    return convert_to_tensor(value, dtype=dtype, name=name)
+
+
 def is_tensor(x):
     """Whether `x` is a graph Tensor (a Variable is one)."""
     return isinstance(x, Tensor)

@@ -6,7 +6,7 @@ from .array_ops import cast, shape as shape_of
 from .core_ops import convert_to_tensor
 from ..framework.registry import host_kernel
 from .kernels.scatter_at import ufunc_at
-from .math_ops import zeros_like
+from .math_ops import equal, zeros_like
 from .tensor_util import constant_value, static_shape
 
 
@@ -74,6 +74,22 @@ register("TensorScatterSub", kernel=host_kernel(_tensor_scatter(lambda out, at, 
          infer=lambda t, i, u: [(t.shape, t.dtype)], grad=lambda op, g: [g, None, -gather_nd(g, op.inputs[1])])
 
 
+
+def _min_max_grad(op, g):
+    # the gradient goes where the output came from, shared equally where tensor and updates tie (TF's rule)
+    x, indices, y = op.inputs
+    out = op.outputs[0]
+    x_hit = cast(equal(x, out), g.dtype)
+    y_hit = cast(equal(y, gather_nd(out, indices)), g.dtype)
+    hits = x_hit + scatter_nd(indices, y_hit, cast(shape_of(x), indices.dtype))
+    return [g * x_hit / hits, None, gather_nd(g / hits, indices) * y_hit]
+
+
+for _type, _ufunc in (("TensorScatterMax", "maximum"), ("TensorScatterMin", "minimum")):
+    register(_type, kernel=host_kernel(_tensor_scatter(lambda out, at, u, f=_ufunc: ufunc_at(f, out, at, u))),
+             fresh=True, infer=lambda t, i, u: [(t.shape, t.dtype)], grad=_min_max_grad)
+
+
 def _indices(indices, what):
     indices = convert_to_tensor(indices)
     if indices.dtype.kind not in "iu":
@@ -132,3 +148,9 @@ tensor_scatter_nd_add = _tensor_scatter_builder("TensorScatterAdd", "tensor_scat
                                                 "A copy of tensor with `updates` added at `indices`.")
 tensor_scatter_nd_sub = _tensor_scatter_builder("TensorScatterSub", "tensor_scatter_nd_sub",
                                                 "A copy of tensor with `updates` subtracted at `indices`.")
+tensor_scatter_nd_max = _tensor_scatter_builder("TensorScatterMax", "tensor_scatter_nd_max",
+                                                "A copy of tensor, each element at `indices` the maximum of it and "
+                                                "its `updates`.")
+tensor_scatter_nd_min = _tensor_scatter_builder("TensorScatterMin", "tensor_scatter_nd_min",
+                                                "A copy of tensor, each element at `indices` the minimum of it and "
+                                                "its `updates`.")

@@ -71,3 +71,41 @@ scatter_mul = _scatter("ScatterMul", "scatter_mul")
 scatter_div = _scatter("ScatterDiv", "scatter_div")
 scatter_max = _scatter("ScatterMax", "scatter_max")
 scatter_min = _scatter("ScatterMin", "scatter_min")
+
+
+# the nd forms: each row of `indices` (its last axis K long) names a slice var[i0, ..., iK-1]
+_ND_UPDATES = {"ScatterNdUpdate": _assign_rows,
+               "ScatterNdAdd": lambda current, i, u: ufunc_at("add", current, i, u),
+               "ScatterNdSub": lambda current, i, u: ufunc_at("subtract", current, i, u)}
+
+
+def _scatter_nd_kernel(update):
+    def make(op, session):
+        store, var = session.variables, op.inputs[0].op
+
+        def kernel(indices, updates):
+            current = store[var]
+            depth = indices.shape[-1] if indices.ndim else 0
+            rows = indices.reshape(-1, depth)
+            expected = indices.shape[:-1] + current.shape[depth:]
+            if depth > current.ndim or updates.shape != expected:
+                raise InvalidArgumentError(f"scatter_nd: updates of shape {updates.shape} and indices of shape "
+                                           f"{indices.shape} do not fit variable {var.name!r} of shape "
+                                           f"{current.shape}: expected updates of shape {expected}")
+            bad = ((rows < 0) | (rows >= current.shape[:depth])).any(axis=1)
+            if bad.any():
+                raise InvalidArgumentError(f"indices{list(rows[bad][0])} does not index into variable {var.name!r} "
+                                           f"of shape {current.shape}")
+            update(current, tuple(rows.T), updates.reshape((len(rows),) + current.shape[depth:]))
+            return current
+        return kernel
+    return make
+
+
+for _type, _update in _ND_UPDATES.items():
+    register(_type, kernel=_scatter_nd_kernel(_update), infer=lambda ref, i, u: [(ref.shape, ref.dtype)],
+             ref_inputs=1)
+
+scatter_nd_update = _scatter("ScatterNdUpdate", "scatter_nd_update")
+scatter_nd_add = _scatter("ScatterNdAdd", "scatter_nd_add")
+scatter_nd_sub = _scatter("ScatterNdSub", "scatter_nd_sub")

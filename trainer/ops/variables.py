@@ -273,6 +273,17 @@ def variables_initializer(var_list, name="init"):
     return group(*[v.initializer for v in var_list], name=name)
 
 
+initialize_variables = variables_initializer  # TF1's deprecated name
+
+
+def get_local_variable(name, shape=None, dtype=None, initializer=None, regularizer=None, trainable=False,
+                       collections=None, **kwargs):
+    """get_variable for a local variable: not trainable, in LOCAL_VARIABLES (plus `collections`), not saved."""
+    collections = list(collections or []) + [GraphKeys.LOCAL_VARIABLES]
+    return get_variable(name, shape, dtype, initializer, regularizer, trainable=False, collections=collections,
+                        **kwargs)
+
+
 def global_variables_initializer():
     """An op that initializes every global variable of the default graph."""
     return variables_initializer(global_variables())
