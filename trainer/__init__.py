@@ -107,6 +107,7 @@ from .ops.nn_ops import sigmoid, tanh
 from .ops.pad_ops import pad, tile
 from .ops.qr_ops import qr
 from .ops.random_ops import random_normal, random_uniform, truncated_normal
+from .ops.gamma_poisson_ops import random_gamma, random_poisson
 from .ops.reduction_ops import (count_nonzero, reduce_all, reduce_any, reduce_logsumexp, reduce_max, reduce_mean,
                                 reduce_min, reduce_prod, reduce_sum)
 from .ops.reverse_ops import reverse, reverse_sequence, reverse_v2
