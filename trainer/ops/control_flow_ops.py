@@ -11,6 +11,7 @@ from ..framework import dtypes
 from ..platform.errors import InvalidArgumentError
 from ..framework.operation import Operation
 from ..framework.graph import get_default_graph
+from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
 from .control_flow_bodies import Body, body_plan, claim, enclosing_body, encloses, run_body, visible
 from .core_ops import constant, convert_to_tensor, identity
@@ -186,9 +187,12 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
         raise ValueError(f"switch_case needs branch_fns: callables, or (index, callable) pairs with indices 0 .. n - 1; "
                          f"got {branch_fns!r}")
     fns = [f for _, f in items]
+    if not isinstance(branch_index, Tensor):
+        raise TypeError(f"switch_case: branch_index must be a Tensor, got {branch_index!r}: use tg.constant for a "
+                        "fixed one")
     graph = get_default_graph()
     with graph.name_scope(name or "switch_case"):
-        index = convert_to_tensor(branch_index, name="branch_index")
+        index = branch_index
         if index.dtype != dtypes.int32:
             raise TypeError(f"switch_case: branch_index must be an int32 Tensor, got {index.name!r} of dtype "
                             f"{index.dtype.name}")

@@ -94,7 +94,7 @@ def _scatter_nd_kernel(update):
                                            f"{current.shape}: expected updates of shape {expected}")
             bad = ((rows < 0) | (rows >= current.shape[:depth])).any(axis=1)
             if bad.any():
-                raise InvalidArgumentError(f"indices{list(rows[bad][0])} does not index into variable {var.name!r} "
+                raise InvalidArgumentError(f"indices{rows[bad][0].tolist()} does not index into variable {var.name!r} "
                                            f"of shape {current.shape}")
             update(current, tuple(rows.T), updates.reshape((len(rows),) + current.shape[depth:]))
             return current

@@ -83,8 +83,9 @@ def _draw(op_type, shape, seed, dtype, bounds=()):
 
 def _scaled(op_type, default_name, shape, seed, scale, shift, dtype, name):
     dtype = dtypes.as_dtype(dtype)
-    if dtype not in (dtypes.float16, dtypes.float32, dtypes.float64):
-        raise ValueError(f"{default_name} draws floats (float16, float32, float64), got dtype {dtype.name}")
+    if dtype not in (dtypes.float16, dtypes.float32, dtypes.float64):  # TF: the uniform's dtype check, the others'
+        error = ValueError if op_type == "StatelessRandomUniform" else TypeError  # conversion of their mean
+        raise error(f"{default_name} draws floats (float16, float32, float64), got dtype {dtype.name}")
     graph = get_default_graph()
     with name_scope(name, default_name) as scope:
         names = ("maxval", "minval") if op_type == "StatelessRandomUniform" else ("stddev", "mean")
