@@ -21,7 +21,7 @@ from . import saved_model  # tf.saved_model
 from . import config  # tf.config
 from . import tf_io as io
 from . import python_io, queue
-from .framework import dtypes
+from .ops import tf_dtypes as dtypes
 from .ops import tf_initializers as initializers
 from .python.framework import graph_util  # tf.graph_util
 from .python.util import nest  # tf.nest
@@ -37,6 +37,7 @@ from .framework.graph_keys import GraphKeys
 from .framework.graph_wrappers import (add_to_collection, add_to_collections, colocate_with, control_dependencies,
                                        device, get_collection, get_collection_ref, get_name_scope, name_scope, op_scope)
 from .framework.meta_graph import MetaGraphDef, TensorInfo
+from .framework.device_spec import DeviceSpec
 from .framework.operation import Operation
 from .framework.node_def import AttrValue, GraphDef, NodeDef
 from .framework.random_seed import get_seed, set_random_seed
@@ -59,16 +60,18 @@ from .ops.scaling_initializers import (glorot_normal_initializer, orthogonal_ini
                                        uniform_unit_scaling_initializer, variance_scaling_initializer)
 from .ops.scopes import AUTO_REUSE, VariableScope, get_variable_scope, no_regularizer, variable_op_scope, variable_scope
 from .ops.template import make_template
+from .ops.variables import (VariableAggregation, VariableSynchronization, get_local_variable,
+                            initialize_variables)
 from .ops.variables import (Variable, all_variables, assert_variables_initialized, assign, assign_add, assign_sub,
-                            count_up_to, get_local_variable, get_variable, global_variables, global_variables_initializer,
-                            initialize_variables,
+                            count_up_to, get_variable, global_variables, global_variables_initializer,
                             initialize_all_variables, initialize_local_variables, is_variable_initialized, local_variables,
                             local_variables_initializer, model_variables, report_uninitialized_variables,
                             trainable_variables, variables_initializer)
 
 # ops (TF1's array_ops, math_ops, control_flow_ops, ...)
 from .ops.array_ops import (arg_max, arg_min, argmax, argmin, cast, concat, one_hot, ones, reshape, shape,
-                            to_complex64, to_complex128, to_double, to_float, to_int32, to_int64, transpose, zeros)
+                            to_bfloat16, to_complex64, to_complex128, to_double, to_float, to_int32, to_int64,
+                            transpose, zeros)
 from .ops.bitcast_ops import bitcast
 from .ops.check_ops import (Assert, add_check_numerics_ops, assert_equal, assert_greater, assert_greater_equal,
                             assert_integer, assert_less, assert_less_equal, assert_negative, assert_non_negative,
@@ -82,8 +85,9 @@ from .ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, VarLenFe
 from .ops.file_ops import matching_files, read_file, write_file
 from .ops.reader_ops import (FixedLengthRecordReader, IdentityReader, ReaderBase, TFRecordReader, TextLineReader,
                              WholeFileReader)
-from .ops.core_ops import (constant, convert_to_tensor, convert_to_tensor_or_indexed_slices, group, identity,
-                           identity_n, is_tensor, no_op, placeholder, placeholder_with_default)
+from .ops.core_ops import (constant, convert_to_tensor, convert_to_tensor_or_indexed_slices, group, guarantee_const,
+                           identity, identity_n, is_symbolic_tensor, is_tensor, no_op, placeholder,
+                           placeholder_with_default, register_tensor_conversion_function)
 from .ops.division_ops import div, div_no_nan, floor_div, realdiv, scalar_mul, truncatediv, truncatemod
 from .ops.cwise_ops import (ceil, cos, expm1, floor, floordiv, floormod, is_finite, is_inf, is_nan, log1p,
                             logical_and, logical_not, logical_or, logical_xor, mod, reciprocal, round, rsqrt, sin,
@@ -92,6 +96,7 @@ from .ops.fill_ops import fill, lin_space, linspace, range
 from .ops.functional_ops import foldl, foldr, map_fn, scan
 from .ops.gather_ops import gather
 from .ops.gradients import AggregationMethod, UnconnectedGradients, gradients, hessians
+from .ops.custom_gradient import custom_gradient
 from .ops.lookup_ops import tables_initializer
 from .ops.lookup_ops import tables_initializer as initialize_all_tables
 from .ops.linalg_ops import einsum, eye, matrix_diag_part, matrix_transpose, norm, tensordot, trace
@@ -100,6 +105,7 @@ from .ops.logging_ops import Print, print_v2 as print, timestamp
 from .ops.math_ops import (abs, add, add_n, divide, equal, exp, greater, greater_equal, less, less_equal, log, matmul,
                            maximum, minimum, multiply, negative, not_equal, ones_like, pow, sign, sqrt, square,
                            subtract, where, where as where_v2, zeros_like)  # tg.where broadcasts, as where_v2
+from .ops.math_ops import sparse_matmul
 from .ops.mask_ops import broadcast_to, matrix_band_part, sequence_mask
 from .ops.matrix_ops import cholesky, matrix_determinant, matrix_inverse, self_adjoint_eig, self_adjoint_eigvals
 from .ops.activation_ops import log_sigmoid
@@ -113,6 +119,7 @@ from .ops.reduction_ops import (count_nonzero, reduce_all, reduce_any, reduce_lo
 from .ops.reverse_ops import reverse, reverse_sequence, reverse_v2
 from .ops.sampling_ops import multinomial, random_crop
 from .ops.scan_ops import cumprod, cumsum
+from .ops.script_ops import numpy_function, py_func
 from .ops.scatter_ops import (scatter_add, scatter_div, scatter_max, scatter_min, scatter_mul, scatter_sub,
                               scatter_nd_add, scatter_nd_sub, scatter_nd_update, scatter_update)
 from .ops.segment_ops import boolean_mask, segment_mean, segment_sum, unsorted_segment_sum
@@ -145,7 +152,7 @@ from .ops.check_ops import is_non_decreasing, is_strictly_increasing
 from .ops.clip_ops import clip_by_average_norm
 from .ops.depth_space_ops import depth_to_space, space_to_depth
 from .ops.diag_ops import matrix_diag, matrix_set_diag, tensor_diag_part as diag_part
-from .ops.gather_nd_ops import (gather_nd, scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_max,
+from .ops.gather_nd_ops import (batch_gather, gather_nd, scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_max,
                                 tensor_scatter_nd_min, tensor_scatter_nd_sub, tensor_scatter_nd_update)
 from .ops.gather_nd_ops import (tensor_scatter_nd_add as tensor_scatter_add, tensor_scatter_nd_sub as tensor_scatter_sub,
                                 tensor_scatter_nd_update as tensor_scatter_update)
@@ -158,7 +165,8 @@ from .ops.complex_ops import angle, complex, conj, imag, real
 from .ops.solve_ops import cholesky_solve, matrix_solve, matrix_solve_ls, matrix_triangular_solve, svd
 from .ops.spectral_ops import fft, fft2d, fft3d, ifft, ifft2d, ifft3d
 from . import bitwise, manip, signal, signal as spectral  # tf.spectral: TF1's older name of tf.signal's transforms
-from .ops.depth_space_ops import batch_to_space, batch_to_space_nd, space_to_batch, space_to_batch_nd
+from .ops.depth_space_ops import (batch_to_space, batch_to_space_nd, required_space_to_batch_paddings, space_to_batch,
+                                  space_to_batch_nd)
 from .ops.type_checks import (assert_near, assert_proper_iterable, assert_rank_at_least, assert_rank_in,
                               assert_same_float_dtype, assert_scalar, is_numeric_tensor, verify_tensor_all_finite)
 from .image.color import saturate_cast

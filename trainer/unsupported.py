@@ -7,8 +7,9 @@ MISSING = {
     "keras": "of tf.keras, the locally connected and attention layers are missing: build those parts with "
              "tf.layers and tf.nn",
     "lite": "tf.lite",
-    "IndexedSlices": "IndexedSlices: gradients are dense tensors here", "py_func": "tf.py_func: the graph runs numpy kernels; register an op instead",
-    "numpy_function": "tf.numpy_function: register an op instead", "py_function": "tf.py_function",
+    "IndexedSlices": "IndexedSlices: gradients are dense tensors here",
+    "py_function": "tf.py_function (its function takes eager tensors): use tf.py_func, whose function takes numpy "
+                   "arrays",
     "RaggedTensor": "ragged tensors", "ragged": "ragged tensors",
     "distribute": "tf.distribute: use ringflow's DistributedOptimizer",
     "tpu": "TPUs", "xla": "XLA compilation", "autograph": "AutoGraph (graph mode is the only mode)",

@@ -2,7 +2,11 @@
 tensor at coordinates). Each is the others' adjoint, so their gradients are built from one another."""
 from ..framework.registry import apply_op, get_array_module, register
 from ..platform.errors import InvalidArgumentError
-from .array_ops import cast, shape as shape_of
+from .array_ops import cast, concat, reshape, shape as shape_of
+from ..framework.graph_wrappers import name_scope
+from .fill_ops import range as range_
+from .gather_ops import gather
+from .reduction_ops import reduce_prod
 from .core_ops import convert_to_tensor
 from ..framework.registry import host_kernel
 from .kernels.scatter_at import ufunc_at
@@ -154,3 +158,21 @@ tensor_scatter_nd_max = _tensor_scatter_builder("TensorScatterMax", "tensor_scat
 tensor_scatter_nd_min = _tensor_scatter_builder("TensorScatterMin", "tensor_scatter_nd_min",
                                                 "A copy of tensor, each element at `indices` the minimum of it and "
                                                 "its `updates`.")
+
+
+def batch_gather(params, indices, name=None):
+    """For each batch index (all of indices' dims but the last), params' rows at that batch's indices: shape
+    indices.shape + params.shape[indices.ndim:] (TF1's gather with batch_dims = rank(indices) - 1)."""
+    with name_scope(name, "BatchGather"):
+        indices, params = convert_to_tensor(indices, name="indices"), convert_to_tensor(params, name="params")
+        if indices.ndim is None:
+            raise ValueError(f"batch_gather needs indices of known rank, got {indices.name!r} of shape {indices.shape}")
+        batch = indices.ndim - 1
+        if batch <= 0:
+            return gather(params, indices)
+        indices_shape, params_shape = shape_of(indices), shape_of(params)
+        rows = cast(params_shape[batch], indices.dtype)
+        offsets = cast(range_(reduce_prod(indices_shape[:batch])), indices.dtype) * rows
+        offsets = reshape(offsets, concat([indices_shape[:batch], [1]], 0))
+        flat = reshape(params, concat([[-1], params_shape[batch + 1:]], 0))
+        return gather(flat, indices + offsets)

@@ -96,7 +96,15 @@ def _scatter_nd_kernel(update):
             if bad.any():
                 raise InvalidArgumentError(f"indices{rows[bad][0].tolist()} does not index into variable {var.name!r} "
                                            f"of shape {current.shape}")
-            update(current, tuple(rows.T), updates.reshape((len(rows),) + current.shape[depth:]))
+            # one flat row index per coordinate tuple, into a view of the variable with its first `depth` dims
+            # flattened: the same update, with the single index array CuPy's scatter kernels take
+            flat_index = rows[:, 0] if depth else rows.sum(axis=1)
+            for k in range(1, depth):
+                flat_index = flat_index * current.shape[k] + rows[:, k]
+            rows_view = current.reshape((-1,) + current.shape[depth:])
+            update(rows_view, flat_index, updates.reshape((len(rows),) + current.shape[depth:]))
+            if not current.flags.c_contiguous:  # the reshape was a copy: write it back
+                current[...] = rows_view.reshape(current.shape)
             return current
         return kernel
     return make

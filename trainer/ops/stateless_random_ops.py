@@ -6,6 +6,8 @@ as TF's kernels do (kernels/philox.py's stateless_stream), then TF's distributio
 As in TF, the op draws the standard distribution and the graph scales and shifts it (noise * stddev + mean, the
 add named after the scope), so gradients reach mean and stddev; the draw itself has none.
 """
+import enum
+
 import numpy as np
 
 from ..framework import dtypes
@@ -35,6 +37,26 @@ def _full_int(stream, n, dtype):
         return distributions.uint32s(stream, n).view(dtype)
     bits = distributions.uint32s(stream, 2 * n).astype(np.uint64)
     return (bits[0::2] | bits[1::2] << np.uint64(32)).view(dtype)
+
+
+class Algorithm(enum.Enum):
+    """The counter-based generators of TF's stateless ops; on a CPU "auto_select" is Philox, ringflow's one."""
+    PHILOX = 1
+    THREEFRY = 2
+    AUTO_SELECT = 3
+
+
+def _check_alg(alg):
+    if isinstance(alg, str) and alg.upper() in Algorithm.__members__:
+        alg = Algorithm[alg.upper()]
+    try:
+        alg = Algorithm(alg)
+    except ValueError:
+        raise ValueError(f"Unknown random algorithm {alg!r}: use one of {[a.name.lower() for a in Algorithm]}") \
+            from None
+    if alg is Algorithm.THREEFRY:
+        raise NotImplementedError("The ThreeFry generator is not implemented: use alg='philox' or 'auto_select' "
+                                  "(TF's choice on a CPU)")
 
 
 def _stream(seed):
@@ -81,7 +103,8 @@ def _draw(op_type, shape, seed, dtype, bounds=()):
                     static=static)
 
 
-def _scaled(op_type, default_name, shape, seed, scale, shift, dtype, name):
+def _scaled(op_type, default_name, shape, seed, scale, shift, dtype, name, alg):
+    _check_alg(alg)
     dtype = dtypes.as_dtype(dtype)
     if dtype not in (dtypes.float16, dtypes.float32, dtypes.float64):  # TF: the uniform's dtype check, the others'
         error = ValueError if op_type == "StatelessRandomUniform" else TypeError  # conversion of their mean
@@ -96,23 +119,27 @@ def _scaled(op_type, default_name, shape, seed, scale, shift, dtype, name):
         return graph.create_op("Add", inputs, op_def("Add").infer(*inputs), name=scope[:-1], unique=False).outputs[0]
 
 
-def stateless_random_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
+def stateless_random_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None, alg="auto_select"):
     """Normal values determined by `shape` and the int pair `seed` alone: the same on every run."""
-    return _scaled("StatelessRandomNormal", "stateless_random_normal", shape, seed, stddev, mean, dtype, name)
+    return _scaled("StatelessRandomNormal", "stateless_random_normal", shape, seed, stddev, mean, dtype, name, alg)
 
 
-def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
+def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None,
+                               alg="auto_select"):
     """Normal values within two standard deviations, determined by `shape` and the int pair `seed` alone."""
-    return _scaled("StatelessTruncatedNormal", "stateless_truncated_normal", shape, seed, stddev, mean, dtype, name)
+    return _scaled("StatelessTruncatedNormal", "stateless_truncated_normal", shape, seed, stddev, mean, dtype, name,
+                   alg)
 
 
-def stateless_random_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, name=None):
+def stateless_random_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, name=None,
+                             alg="auto_select"):
     """Uniform values in [minval, maxval) determined by `shape` and the int pair `seed` alone (integer dtypes need
     maxval)."""
     dtype = dtypes.as_dtype(dtype)
     if dtype not in (dtypes.int32, dtypes.int64):
         return _scaled("StatelessRandomUniform", "stateless_random_uniform", shape, seed,
-                       1 if maxval is None else maxval, minval, dtype, name)
+                       1 if maxval is None else maxval, minval, dtype, name, alg)
+    _check_alg(alg)
     if (minval is None) != (maxval is None):
         raise ValueError(f"stateless_random_uniform of dtype {dtype.name} needs minval and maxval both given or "
                          f"both None (the full range), got minval={minval!r} and maxval={maxval!r}")
@@ -127,16 +154,16 @@ def stateless_random_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.fl
                                              unique=False).outputs[0]
 
 
-def stateless_split(seed, num=2):
+def stateless_split(seed, num=2, alg="auto_select"):
     """`num` new seed pairs ([num, 2], seed's dtype) drawn from the pair `seed`, for further stateless ops."""
     seed = convert_to_tensor(seed)
-    return stateless_random_uniform([num, 2], seed, None, None, dtype=seed.dtype)
+    return stateless_random_uniform([num, 2], seed, None, None, dtype=seed.dtype, alg=alg)
 
 
-def stateless_fold_in(seed, data):
+def stateless_fold_in(seed, data, alg="auto_select"):
     """A new seed pair from the pair `seed` and the integer scalar `data` (a step number, say)."""
     data = convert_to_tensor(data)
-    return stack([stateless_random_uniform([], seed, None, None, dtype=data.dtype), data])
+    return stack([stateless_random_uniform([], seed, None, None, dtype=data.dtype, alg=alg), data])
 
 
 def _multinomial_kernel(op, session):

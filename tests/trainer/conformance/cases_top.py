@@ -75,6 +75,8 @@ def _stateless():
                                                                dtype={"dtype": "int32"}))
     yield "top/random.stateless_multinomial", exact(call("random.stateless_multinomial", t("float32", (2, 3)), 4,
                                                          [8, 0]))
+    yield "top/random.stateless_normal/philox", exact(call("random.stateless_normal", [5], [3, 1], alg="philox"))
+    yield "top/random.stateless_uniform/bad_alg", call("random.stateless_uniform", [5], [3, 1], alg="mersenne")
     yield "top/random.split", exact(call("random.split", [1, 2], 3))
     yield "top/random.split/int64", exact(call("random.split", t("int64", (2,))))
     yield "top/random.fold_in", exact(call("random.fold_in", [3, 4], 7))
@@ -113,6 +115,19 @@ def _arrays():
     for fn_name in ("to_complex64", "to_complex128"):
         yield f"top/{fn_name}", call(fn_name, t("float32"))
         yield f"top/{fn_name}/int", call(fn_name, t("int32", (3,)))
+    yield "top/batch_gather", call("batch_gather", t("float64", (2, 3, 2)), {"py": [[2, 0], [1, 1]]}, grad=True)
+    yield "top/batch_gather/vector", call("batch_gather", t("float32", (4,)), {"py": [3, 0]})
+    yield "top/batch_gather/unknown_batch", call("batch_gather", p("float32", (None, 3), (2, 3)),
+                                                 p("int64", (None, 1), (2, 1), "idx3"))
+    yield "top/guarantee_const", call("guarantee_const", t())
+    yield "top/sparse_matmul", call("sparse_matmul", t(), t("float32", (2, 3), salt=1), transpose_b=True,
+                                    a_is_sparse=True, grad=True)
+    yield "top/sparse_matmul/float64", call("sparse_matmul", t("float64"), t("float64", (3, 2)))
+    yield "top/required_space_to_batch_paddings", call("required_space_to_batch_paddings", [5, 7], [2, 3],
+                                                       [[1, 0], [0, 2]])
+    yield "top/required_space_to_batch_paddings/fed", call("required_space_to_batch_paddings",
+                                                           p("int32", (2,), (2,), "pos"), [4, 3])
+    yield "top/required_space_to_batch_paddings/no_block", call("required_space_to_batch_paddings", [], [])
     yield "top/convert_to_tensor_or_indexed_slices", call("convert_to_tensor_or_indexed_slices", {"py": [1, 2]})
     yield "top/convert_to_tensor_or_indexed_slices/dtype", call("convert_to_tensor_or_indexed_slices",
                                                                 {"py": [1, 2]}, {"dtype": "float64"})
