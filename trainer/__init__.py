@@ -97,6 +97,7 @@ from .ops.functional_ops import foldl, foldr, map_fn, scan
 from .ops.gather_ops import gather
 from .ops.gradients import AggregationMethod, UnconnectedGradients, gradients, hessians
 from .ops.custom_gradient import custom_gradient
+from .ops.not_differentiable import NoGradient, NotDifferentiable, RegisterGradient, no_gradient
 from .ops.lookup_ops import tables_initializer
 from .ops.lookup_ops import tables_initializer as initialize_all_tables
 from .ops.linalg_ops import einsum, eye, matrix_diag_part, matrix_transpose, norm, tensordot, trace
@@ -182,8 +183,9 @@ from .ops.tensor_util import get_static_value
 # sessions and their options (TF1's client/, protobuf/config.proto)
 from .client.config import ConfigProto, GPUOptions, GraphOptions, OptimizerOptions, RunMetadata, RunOptions
 from .client.session import InteractiveSession, Session
-from .compat.v1 import (disable_eager_execution, disable_resource_variables, disable_v2_behavior,
-                        enable_eager_execution, enable_v2_behavior, executing_eagerly,
+from .compat.v1 import (control_flow_v2_enabled, disable_control_flow_v2, disable_eager_execution,
+                        disable_resource_variables, disable_tensor_equality, disable_v2_behavior,
+                        disable_v2_tensorshape, enable_eager_execution, enable_v2_behavior, executing_eagerly,
                         executing_eagerly_outside_functions, resource_variables_enabled)
 
 # summaries and training (TF1's summary/, training/)

@@ -25,3 +25,40 @@ for _type in NOT_DIFFERENTIABLE:
     if op_def(_type).grad is not None:
         raise ValueError(f"Op type {_type!r} has a gradient rule, but TF1 declares it NotDifferentiable")
     register_gradient(_type)(_no_gradient)
+
+
+def no_gradient(op_type):
+    """Declare the registered op type `op_type` not differentiable (TF1's tf.NotDifferentiable): tg.gradients gives
+    its inputs no gradient instead of raising."""
+    if not isinstance(op_type, str):
+        raise TypeError(f"op_type must be the name of an op type (a string), got {op_type!r}")
+    _claim(op_type)
+    register_gradient(op_type)(_no_gradient)
+
+
+NoGradient = NotDifferentiable = no_gradient
+
+
+class RegisterGradient:
+    """Decorator making f(op, *output_grads) the gradient of the registered op type `op_type` (TF1's
+    tf.RegisterGradient; f may return one Tensor for a one-input op). Graph.gradient_override_map is not
+    available: a name registered here is an op type's own gradient."""
+
+    def __init__(self, op_type):
+        if not isinstance(op_type, str):
+            raise TypeError(f"op_type must be the name of an op type (a string), got {op_type!r}")
+        self._op_type = op_type
+
+    def __call__(self, f):
+        _claim(self._op_type)
+
+        def rule(op, *grads):
+            found = f(op, *grads)
+            return list(found) if isinstance(found, (list, tuple)) else [found]
+        register_gradient(self._op_type)(rule)
+        return f
+
+
+def _claim(op_type):
+    if op_def(op_type).grad is not None:  # op_def names the known op types when op_type is not one
+        raise KeyError(f"Registering two gradients with name {op_type!r}: op type {op_type!r} has one already")

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import trainer as tg
+from trainer.framework.registry import OPS, apply_op, register
 from tests.trainer.op_oracle import fresh_graph  # noqa: F401 (fresh_graph: autouse)
 
 
@@ -115,3 +116,34 @@ def test_registered_conversion_functions_let_every_op_take_a_type():
     assert calls[-1] == tg.float64
     with pytest.raises(TypeError, match="Python numeric types and NumPy"):
         tg.register_tensor_conversion_function(np.ndarray, to_tensor)
+
+
+@pytest.fixture
+def op_types_without_gradients():
+    register("TopLevelTestDouble", lambda x: x * 2)
+    register("TopLevelTestSign", lambda x: np.sign(x))
+    yield
+    for name in ("TopLevelTestDouble", "TopLevelTestSign"):  # the registry is the process's: leave it as found
+        OPS.pop(name)
+
+
+def test_not_differentiable_and_register_gradient_set_a_registered_op_types_gradient(op_types_without_gradients):
+    x = tg.constant([1.0, -3.0])
+    double = apply_op("TopLevelTestDouble", [x])
+    sign = apply_op("TopLevelTestSign", [x])
+    with pytest.raises(NotImplementedError, match="TopLevelTestDouble"):
+        tg.gradients(double, x)
+
+    @tg.RegisterGradient("TopLevelTestDouble")
+    def _double_grad(op, grad):
+        return grad * 2.0  # one Tensor for the one input, as TF1 allows
+
+    tg.NotDifferentiable("TopLevelTestSign")
+    with tg.Session() as sess:
+        np.testing.assert_array_equal(sess.run(tg.gradients(double, x)[0]), [2.0, 2.0])
+    assert tg.gradients(sign, x) == [None]
+    with pytest.raises(KeyError, match="Registering two gradients with name 'MatMul'"):
+        tg.no_gradient("MatMul")
+    with pytest.raises(TypeError, match="a string"):
+        tg.RegisterGradient(tg.matmul)
+    assert not tg.control_flow_v2_enabled() and tg.disable_v2_tensorshape() is None
