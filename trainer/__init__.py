@@ -96,7 +96,7 @@ from .ops.fill_ops import fill, lin_space, linspace, range
 from .ops.functional_ops import foldl, foldr, map_fn, scan
 from .ops.gather_ops import gather
 from .ops.gradients import AggregationMethod, UnconnectedGradients, gradients, hessians
-from .ops.custom_gradient import custom_gradient
+from .ops.custom_gradient import custom_gradient, grad_pass_through
 from .ops.not_differentiable import NoGradient, NotDifferentiable, RegisterGradient, no_gradient
 from .ops.lookup_ops import tables_initializer
 from .ops.lookup_ops import tables_initializer as initialize_all_tables
@@ -123,6 +123,7 @@ from .ops.scan_ops import cumprod, cumsum
 from .ops.script_ops import numpy_function, py_func
 from .ops.scatter_ops import (scatter_add, scatter_div, scatter_max, scatter_min, scatter_mul, scatter_sub,
                               scatter_nd_add, scatter_nd_sub, scatter_nd_update, scatter_update)
+from .ops.scatter_ops import batch_scatter_update
 from .ops.segment_ops import boolean_mask, segment_mean, segment_sum, unsorted_segment_sum
 from .ops.shape_ops import expand_dims, rank, size, squeeze
 from .ops.shuffle_ops import random_shuffle

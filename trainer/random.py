@@ -9,14 +9,15 @@ from .ops.sampling_ops import categorical, multinomial
 from .ops.shuffle_ops import random_shuffle as shuffle
 from .framework.random_seed import get_seed, set_random_seed
 from .ops.gamma_poisson_ops import random_gamma as gamma, random_poisson as poisson
-from .ops.stateless_random_ops import (Algorithm, stateless_categorical, stateless_fold_in as fold_in,
+from .ops import tf_random_experimental as experimental
+from .ops.stateless_random_ops import (Algorithm, create_rng_state, stateless_categorical, stateless_fold_in as fold_in,
                                        stateless_multinomial, stateless_random_normal as stateless_normal,
                                        stateless_random_uniform as stateless_uniform, stateless_split as split,
                                        stateless_truncated_normal)
 
 set_seed = set_random_seed  # TF2's spelling, which TF1.15 programs written for both use
 
-__all__ = ["Algorithm", "all_candidate_sampler", "categorical", "fixed_unigram_candidate_sampler", "fold_in", "gamma",
+__all__ = ["Algorithm", "all_candidate_sampler", "categorical", "create_rng_state", "experimental", "fixed_unigram_candidate_sampler", "fold_in", "gamma",
            "get_seed", "learned_unigram_candidate_sampler", "log_uniform_candidate_sampler", "multinomial", "normal",
            "poisson", "set_random_seed", "set_seed", "shuffle", "split", "stateless_categorical",
            "stateless_multinomial", "stateless_normal", "stateless_truncated_normal", "stateless_uniform",

@@ -51,3 +51,12 @@ def custom_gradient(f):
                              attrs={"grad_fn": grad_fn, "n": len(outputs)})
         return list(op.outputs) if several else op.outputs[0]
     return decorated
+
+
+def grad_pass_through(f):
+    """f with the identity as its gradient (a straight-through estimator: round in the forward pass, pass the
+    gradient on unchanged); f's outputs match its Tensor arguments one for one."""
+    @functools.wraps(f)
+    def wrapped(*args, **kwargs):
+        return custom_gradient(lambda *xs: (f(*xs, **kwargs), lambda *grads: grads))(*args)
+    return wrapped

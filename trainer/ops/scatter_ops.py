@@ -1,8 +1,14 @@
-"""Sparse updates of a variable in place: scatter_update/add/sub/mul/div/max/min at rows `indices`."""
+"""Sparse updates of a variable in place: scatter_update/add/sub/mul/div/max/min at rows `indices`, the nd forms at
+coordinate tuples, and batch_scatter_update."""
 
 from ..platform.errors import InvalidArgumentError
 from ..framework.tensor import Tensor
+from .array_ops import cast, concat, reshape, shape as shape_of
 from .core_ops import convert_to_tensor
+from .fill_ops import range as range_
+from ..framework.graph_wrappers import name_scope
+from .math_ops import ones_like
+from .shape_ops import expand_dims
 from ..framework.registry import apply_op, register
 from .kernels.scatter_at import ufunc_at
 
@@ -117,3 +123,19 @@ for _type, _update in _ND_UPDATES.items():
 scatter_nd_update = _scatter("ScatterNdUpdate", "scatter_nd_update")
 scatter_nd_add = _scatter("ScatterNdAdd", "scatter_nd_add")
 scatter_nd_sub = _scatter("ScatterNdSub", "scatter_nd_sub")
+
+
+def batch_scatter_update(ref, indices, updates, use_locking=True, name=None):
+    """scatter_update with leading batch dimensions: ref[b..., indices[b..., j]] = updates[b..., j] (TF1's, through
+    scatter_nd_update: each index is given its batch coordinates)."""
+    with name_scope(name, "BatchScatterUpdate"):
+        indices = convert_to_tensor(indices, name="indices")
+        if indices.ndim is None:
+            raise ValueError(f"batch_scatter_update needs indices of known rank, got {indices.name!r}")
+        coordinates, shape = [], shape_of(indices)
+        for axis in range(indices.ndim - 1):  # each batch axis's position, broadcast to the indices' shape
+            along = reshape(cast(range_(shape[axis]), indices.dtype),
+                            [-1 if k == axis else 1 for k in range(indices.ndim)])
+            coordinates.append(expand_dims(along * ones_like(indices), -1))
+        return scatter_nd_update(ref, concat(coordinates + [expand_dims(indices, -1)], -1), updates,
+                                 use_locking=use_locking)

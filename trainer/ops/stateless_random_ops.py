@@ -15,7 +15,9 @@ from ..framework.graph import get_default_graph
 from ..framework.graph_wrappers import name_scope
 from ..framework.registry import apply_op, on_host, op_def, register, register_gradient, to_numpy
 from ..platform.errors import InvalidArgumentError
-from .core_ops import convert_to_tensor
+from .array_ops import cast, concat, reshape, zeros
+from .core_ops import constant, convert_to_tensor
+from ..framework.tensor import Tensor
 from .kernels import random_distributions as distributions
 from .kernels.philox import stateless_stream
 from .shape_tensors import shape_argument
@@ -46,15 +48,18 @@ class Algorithm(enum.Enum):
     AUTO_SELECT = 3
 
 
-def _check_alg(alg):
+def _algorithm(alg):
     if isinstance(alg, str) and alg.upper() in Algorithm.__members__:
         alg = Algorithm[alg.upper()]
     try:
-        alg = Algorithm(alg)
+        return Algorithm(alg)
     except ValueError:
         raise ValueError(f"Unknown random algorithm {alg!r}: use one of {[a.name.lower() for a in Algorithm]}") \
             from None
-    if alg is Algorithm.THREEFRY:
+
+
+def _check_alg(alg):
+    if _algorithm(alg) is Algorithm.THREEFRY:
         raise NotImplementedError("The ThreeFry generator is not implemented: use alg='philox' or 'auto_select' "
                                   "(TF's choice on a CPU)")
 
@@ -204,3 +209,28 @@ def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=No
     return stateless_multinomial(logits, num_samples, seed, output_dtype=dtype, name=name or "stateless_categorical")
 
 
+
+
+
+_STATE_SIZES = {Algorithm.PHILOX: 3, Algorithm.THREEFRY: 2}  # int64s: Philox's 128-bit counter and 64-bit key
+
+
+def create_rng_state(seed, alg):
+    """The int64 state vector (a Tensor) a tf.random.Generator of algorithm `alg` starts from for `seed`: an int
+    cut into 64-bit words low first, or a vector of words, cut to the state's size or zero-padded on the left, as
+    TF makes it (a short seed then fills the key, not the counter)."""
+    alg = _algorithm(alg)
+    if alg not in _STATE_SIZES:
+        raise ValueError(f"create_rng_state needs a concrete algorithm (philox or threefry), got {alg.name.lower()}")
+    size = _STATE_SIZES[alg]
+    if isinstance(seed, int):
+        seed = [(seed >> (64 * i)) & 0xFFFFFFFFFFFFFFFF for i in range(size)]
+    if not isinstance(seed, Tensor):
+        words = [int(w) - (1 << 64) if int(w) >= 1 << 63 else int(w) for w in np.asarray(seed, object).ravel()][:size]
+        return constant(np.array([0] * (size - len(words)) + words, np.int64), name="rng_state")
+    seed = reshape(cast(seed, dtypes.int64), [-1])
+    length = static_shape(seed)[0]
+    if length is None:
+        raise ValueError(f"create_rng_state needs a seed vector of known length, got {seed.name!r}")
+    seed = seed[:size]
+    return concat([zeros([max(size - length, 0)], dtypes.int64), seed], 0) if length < size else seed

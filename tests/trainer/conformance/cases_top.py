@@ -77,6 +77,11 @@ def _stateless():
                                                          [8, 0]))
     yield "top/random.stateless_normal/philox", exact(call("random.stateless_normal", [5], [3, 1], alg="philox"))
     yield "top/random.stateless_uniform/bad_alg", call("random.stateless_uniform", [5], [3, 1], alg="mersenne")
+    yield "top/random.create_rng_state/int", call("random.create_rng_state", 5, "philox")
+    yield "top/random.create_rng_state/big_int", call("random.create_rng_state", 2 ** 64 + 3, "threefry")
+    yield "top/random.create_rng_state/short_vector", call("random.create_rng_state", {"py": [1, 2 ** 64 - 1]}, 1)
+    yield "top/random.create_rng_state/long_vector", call("random.create_rng_state", {"py": [4, 5, 6, 7]}, "philox")
+    yield "top/random.create_rng_state/tensor", call("random.create_rng_state", t("int32", (2,)), "philox")
     yield "top/random.split", exact(call("random.split", [1, 2], 3))
     yield "top/random.split/int64", exact(call("random.split", t("int64", (2,))))
     yield "top/random.fold_in", exact(call("random.fold_in", [3, 4], 7))
@@ -157,6 +162,11 @@ def _control():
     yield "top/make_template", made("make_template", "lin", fn("layers.dense", units=2,
                                                                   kernel_initializer=init("ones")), method=[t()])
     yield "top/timestamp", call("timestamp", values=False)
+    yield "top/grad_pass_through", made("grad_pass_through", fn("round"), method=[t("float64")], grad=True)
+    yield "top/batch_scatter_update", call("batch_scatter_update", var(t("float32", (2, 3, 2))),
+                                           {"py": [[2, 0], [1, 1]]}, t("float32", (2, 2, 2), salt=1))
+    yield "top/batch_scatter_update/vector", call("batch_scatter_update", var(t("int32", (4,))), {"py": [3, 1]},
+                                                  t("int32", (2,), salt=1))
 
 
 def cases():

@@ -44,3 +44,13 @@ def test_a_grad_fn_returning_the_wrong_count_or_wanting_variables_is_refused():
     with_vars = tg.custom_gradient(lambda x: (x, lambda dy, variables=None: dy))
     with pytest.raises(NotImplementedError, match="variables"):
         with_vars(tg.constant(1.0))
+
+
+def test_grad_pass_through_keeps_the_forward_and_passes_the_gradient_on():
+    x = tg.constant([0.4, 1.6, -2.5])
+    y = tg.grad_pass_through(tg.round)(x)
+    grad = tg.gradients(y * 3.0, x)[0]
+    with tg.Session() as sess:
+        value, g = sess.run([y, grad])
+    np.testing.assert_array_equal(value, np.round([0.4, 1.6, -2.5]))
+    np.testing.assert_array_equal(g, [3.0, 3.0, 3.0])

@@ -71,3 +71,19 @@ def test_tensor_scatter_nd_max_and_min_keep_the_extreme_and_route_its_gradient(f
     shares = from_x + np.bincount(np.array(indices)[:, 0], from_u, minlength=4)
     np.testing.assert_allclose(gx, from_x / shares)
     np.testing.assert_allclose(gu, from_u / shares[np.array(indices)[:, 0]])
+
+
+def test_batch_scatter_update_writes_each_batchs_rows():
+    init = RNG.uniform(1, 2, (2, 3, 2)).astype(np.float32)
+    indices = np.array([[2, 0], [1, 2]])
+    updates = -RNG.uniform(1, 2, (2, 2, 2)).astype(np.float32)
+    v = tg.Variable(init)
+    op = tg.batch_scatter_update(v, indices, updates)
+    expected = init.copy()
+    for b in range(2):
+        expected[b, indices[b]] = updates[b]
+    with tg.Session() as sess:
+        sess.run(v.initializer)
+        np.testing.assert_array_equal(sess.run(op), expected)
+    with pytest.raises(ValueError, match="known rank"):
+        tg.batch_scatter_update(v, tg.placeholder(tg.int32), updates)

@@ -115,3 +115,16 @@ def test_seeded_gamma_and_poisson_repeat_in_a_new_session_and_move_on_each_run()
     for a, b, c in zip(first, second, again):
         np.testing.assert_array_equal(a, c)
         assert not np.array_equal(a, b)
+
+
+def test_create_rng_state_cuts_and_left_pads_the_seed_as_tf():
+    states = [tg.random.create_rng_state(5, "philox"), tg.random.create_rng_state(2 ** 64 + 3, "threefry"),
+              tg.random.create_rng_state([1, 2 ** 64 - 1], tg.random.Algorithm.PHILOX),
+              tg.random.experimental.create_rng_state(tg.constant([7, 8, 9, 10]), 1)]
+    with tg.Session() as sess:
+        got = [s.tolist() for s in sess.run(states)]
+    assert got == [[5, 0, 0], [3, 1], [0, 1, -1], [7, 8, 9]]
+    with pytest.raises(ValueError, match="concrete algorithm"):
+        tg.random.create_rng_state(1, "auto_select")
+    with pytest.raises(NotImplementedError, match="ThreeFry"):
+        tg.random.stateless_normal([2], [1, 2], alg="threefry")
