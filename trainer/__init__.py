@@ -60,6 +60,7 @@ from .ops.scaling_initializers import (glorot_normal_initializer, orthogonal_ini
                                        uniform_unit_scaling_initializer, variance_scaling_initializer)
 from .ops.scopes import AUTO_REUSE, VariableScope, get_variable_scope, no_regularizer, variable_op_scope, variable_scope
 from .ops.template import make_template
+from .ops.module import Module
 from .ops.variables import (VariableAggregation, VariableSynchronization, get_local_variable,
                             initialize_variables)
 from .ops.variables import (Variable, all_variables, assert_variables_initialized, assign, assign_add, assign_sub,
@@ -190,7 +191,7 @@ from .compat.v1 import (control_flow_v2_enabled, disable_control_flow_v2, disabl
                         executing_eagerly_outside_functions, resource_variables_enabled)
 
 # summaries and training (TF1's summary/, training/)
-from .summary.protos import Event, HistogramProto, SessionLog, Summary
+from .summary.protos import Event, HistogramProto, LogMessage, SessionLog, Summary, SummaryMetadata
 from .train.meta_graph import import_graph_def
 from .train.moving_averages import moving_average_variables
 
