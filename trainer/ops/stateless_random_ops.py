@@ -91,7 +91,8 @@ for _type, _draw in _DRAWS.items():
     register_gradient(_type)(lambda op, *grads: [None] * len(op.inputs))
 
 
-def _seed(seed):
+def seed_pair(seed):
+    """`seed` as the int32 or int64 [2] Tensor a stateless op takes, checked."""
     seed = convert_to_tensor(seed, name="seed")
     if seed.dtype not in (dtypes.int32, dtypes.int64):
         raise TypeError(f"A stateless random op's seed is an int32 or int64 pair, got {seed.name!r} of dtype "
@@ -103,7 +104,7 @@ def _seed(seed):
 
 def _draw(op_type, shape, seed, dtype, bounds=()):
     static, tensor = shape_argument(shape, op_type)
-    inputs = ([] if tensor is None else [tensor]) + [_seed(seed)] + list(bounds)
+    inputs = ([] if tensor is None else [tensor]) + [seed_pair(seed)] + list(bounds)
     return apply_op(op_type, inputs, name=op_type, shape=None if tensor is not None else static, dtype=dtype,
                     static=static)
 
@@ -153,7 +154,7 @@ def stateless_random_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.fl
         bounds = [] if minval is None else [
             convert_to_tensor(v, dtype=dtype, name=n) for v, n in ((minval, "min"), (maxval, "max"))]
         static, tensor = shape_argument(shape, "stateless_random_uniform")
-        inputs = ([] if tensor is None else [tensor]) + [_seed(seed)] + bounds
+        inputs = ([] if tensor is None else [tensor]) + [seed_pair(seed)] + bounds
         attrs = dict(shape=None if tensor is not None else static, dtype=dtype, static=static)
         return get_default_graph().create_op(op_type, inputs, [(static, dtype)], name=scope[:-1], attrs=attrs,
                                              unique=False).outputs[0]
@@ -200,7 +201,7 @@ def stateless_multinomial(logits, num_samples, seed, output_dtype=dtypes.int64, 
                              f"of dtype {logits.dtype.name} and shape {logits.shape}")
         known = constant_value(num_samples)
         n = convert_to_tensor(num_samples, dtype=dtypes.int32, name="num_samples")
-        return apply_op("StatelessMultinomial", [logits, n, _seed(seed)], name="StatelessMultinomial",
+        return apply_op("StatelessMultinomial", [logits, n, seed_pair(seed)], name="StatelessMultinomial",
                         output_dtype=dtypes.as_dtype(output_dtype), static_n=None if known is None else int(known))
 
 

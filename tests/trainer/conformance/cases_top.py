@@ -108,6 +108,20 @@ def _parameterized_random():
     yield "top/random_poisson/int64", call("random_poisson", [1.0, 4.0], [2, 2], {"dtype": "int64"}, seed=1,
                                            values=False)
     yield "top/random.poisson", call("random.poisson", 3.0, [0], values=False)
+    yield "top/random.stateless_gamma", call("random.stateless_gamma", [4, 2], [1, 2], t("float32", (2,), "pos"),
+                                             values=False)
+    yield "top/random.stateless_gamma/beta", call("random.stateless_gamma", [3], [1, 2], 2.0,
+                                                  t("float64", (3,), "pos"), dtype={"dtype": "float64"},
+                                                  values=False, grad=True)
+    yield "top/random.stateless_poisson", call("random.stateless_poisson", [2, 3], [5, 6], t("float32", (3,), "pos"),
+                                               values=False)
+    yield "top/random.stateless_poisson/float", call("random.stateless_poisson", [5], [5, 6], 2.0,
+                                                     dtype={"dtype": "float32"}, values=False)
+    yield "top/random.stateless_binomial", call("random.stateless_binomial", [2, 2], [7, 8], [5.0, 10.0], 0.25,
+                                                values=False)
+    yield "top/random.stateless_binomial/int64", call("random.stateless_binomial", [3], [7, 8], 4.0,
+                                                      t("float64", (3,), "prob"), output_dtype={"dtype": "int64"},
+                                                      values=False)
 
 
 def _arrays():

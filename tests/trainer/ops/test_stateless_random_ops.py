@@ -128,3 +128,22 @@ def test_create_rng_state_cuts_and_left_pads_the_seed_as_tf():
         tg.random.create_rng_state(1, "auto_select")
     with pytest.raises(NotImplementedError, match="ThreeFry"):
         tg.random.stateless_normal([2], [1, 2], alg="threefry")
+
+
+def test_stateless_gamma_poisson_and_binomial_follow_their_distributions_and_their_seed():
+    seed = tg.placeholder(tg.int32, [2])
+    gamma = tg.random.stateless_gamma([20000, 2], seed, [1.0, 3.0], beta=2.0)
+    poisson = tg.random.stateless_poisson([20000], seed, 4.0, dtype=tg.int64)
+    binomial = tg.random.stateless_binomial([20000, 2], seed, [5, 10], [0.5, 0.2])
+    with tg.Session() as sess:
+        g, p, b = sess.run([gamma, poisson, binomial], {seed: [1, 2]})
+        again = sess.run(gamma, {seed: [1, 2]})
+        other = sess.run(gamma, {seed: [1, 3]})
+    np.testing.assert_array_equal(g, again)
+    assert not np.array_equal(g, other)
+    np.testing.assert_allclose(g.mean(0), [0.5, 1.5], rtol=0.05)
+    np.testing.assert_allclose(g.var(0), [0.25, 0.75], rtol=0.1)
+    assert p.dtype == np.int64 and p.mean() == pytest.approx(4.0, rel=0.05) and p.var() == pytest.approx(4.0, rel=0.1)
+    assert b.dtype == np.int32 and b.shape == (20000, 2)
+    np.testing.assert_allclose(b.mean(0), [2.5, 2.0], rtol=0.05)
+    np.testing.assert_allclose(b.var(0), [1.25, 1.6], rtol=0.1)
