@@ -8,7 +8,7 @@ import numpy as np
 
 from ..framework import dtypes
 from ..framework.random_seed import get_seed
-from ..framework.registry import apply_op, on_host, register, register_gradient
+from ..framework.registry import apply_op, on_host, register
 from ..framework.graph_wrappers import name_scope
 from .core_ops import convert_to_tensor
 from .kernels.philox import stateless_stream
@@ -38,8 +38,8 @@ register("RandomGamma", kernel=on_host(_draw_kernel(lambda rng, alpha, size: rng
 register("RandomPoissonV2", kernel=on_host(_draw_kernel(lambda rng, lam, size: rng.poisson(lam, size))),
          fresh=True, infer=lambda *inputs, dtype, out, **attrs: [(out, dtype)])
 # TF's gradient of a gamma draw with respect to alpha (implicit reparameterization) is not implemented: asking for
-# it raises NotImplementedError; beta's gradient flows (the draw is divided by it)
-register_gradient("RandomPoissonV2")(lambda op, *grads: [None] * len(op.inputs))
+# it raises NotImplementedError; beta's gradient flows (the draw is divided by it). The counts are not
+# differentiable (not_differentiable.py).
 
 
 def _draw(op_type, shape, param, dtype, seed):
@@ -111,8 +111,6 @@ def _stateless_kernel(sample):
 for _type, _sample in _STATELESS.items():
     register(_type, kernel=on_host(_stateless_kernel(_sample)), fresh=True,
              infer=lambda *inputs, shape, dtype, params, out: [(out, dtype)])
-    if _type != "StatelessRandomGammaV3":  # counts have no gradient; gamma's alpha gradient is not implemented
-        register_gradient(_type)(lambda op, *grads: [None] * len(op.inputs))
 
 
 def _stateless(op_type, shape, seed, params, dtype):

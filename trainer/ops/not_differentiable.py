@@ -1,7 +1,8 @@
 """The op types TF1 declares NotDifferentiable: tg.gradients passes through them giving no gradient to their
 inputs, where an op type without any gradient rule is an error.
 
-TF1 registers these with ops.NotDifferentiable (random_ops.py, array_grad.py, math_grad.py, nn_grad.py):
+TF1 registers these with ops.NotDifferentiable (random_ops.py, stateless_random_ops.py, array_grad.py, math_grad.py,
+nn_grad.py):
 random draws (their noise is a constant of the parameters, so z = mean + stddev * noise still reaches mean
 and stddev), shapes and sizes, comparisons and logic, arg-extrema, one_hot and range. ringflow's op names
 for TF1's RandomStandardNormal ("RandomNormal") and its argsort ("Argsort") stand in for them.
@@ -9,7 +10,9 @@ for TF1's RandomStandardNormal ("RandomNormal") and its argsort ("Argsort") stan
 from ..framework.registry import op_def, register_gradient
 
 NOT_DIFFERENTIABLE = (
-    "RandomNormal", "TruncatedNormal", "RandomUniform", "RandomUniformInt", "Multinomial",
+    "RandomNormal", "TruncatedNormal", "RandomUniform", "RandomUniformInt", "Multinomial", "RandomPoissonV2",
+    "StatelessRandomNormal", "StatelessTruncatedNormal", "StatelessRandomUniform", "StatelessRandomUniformInt",
+    "StatelessRandomUniformFullInt", "StatelessMultinomial", "StatelessRandomPoisson", "StatelessRandomBinomial",
     "Shape", "Rank", "Size", "OneHot", "Range", "Unique", "Where",
     "ArgMax", "ArgMin", "Argsort", "InTopKV2",
     "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual",

@@ -13,7 +13,7 @@ import numpy as np
 from ..framework import dtypes
 from ..framework.graph import get_default_graph
 from ..framework.graph_wrappers import name_scope
-from ..framework.registry import apply_op, on_host, op_def, register, register_gradient, to_numpy
+from ..framework.registry import apply_op, on_host, op_def, register, to_numpy
 from ..platform.errors import InvalidArgumentError
 from .array_ops import cast, concat, reshape, zeros
 from .core_ops import constant, convert_to_tensor
@@ -88,7 +88,6 @@ def _draw_kernel(draw):
 for _type, _draw in _DRAWS.items():
     register(_type, kernel=on_host(_draw_kernel(_draw)), fresh=True,
              infer=lambda *inputs, shape, dtype, static: [(static, dtype)])
-    register_gradient(_type)(lambda op, *grads: [None] * len(op.inputs))
 
 
 def seed_pair(seed):
@@ -189,7 +188,6 @@ def _multinomial_kernel(op, session):
 register("StatelessMultinomial", kernel=on_host(_multinomial_kernel), fresh=True,
          infer=lambda logits, n, seed, output_dtype, static_n: [
              (((static_shape(logits) or (None,))[0], static_n), output_dtype)])
-register_gradient("StatelessMultinomial")(lambda op, *grads: [None] * len(op.inputs))
 
 
 def stateless_multinomial(logits, num_samples, seed, output_dtype=dtypes.int64, name=None):

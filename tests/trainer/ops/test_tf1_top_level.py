@@ -97,12 +97,11 @@ def test_device_spec_reads_merges_and_writes_device_strings_as_tf1():
         tg.DeviceSpec.from_string("/foo:bar")
 
 
-class Interval:
-    def __init__(self, low, high):
-        self.low, self.high = low, high
-
-
 def test_registered_conversion_functions_let_every_op_take_a_type():
+    class Interval:  # a new type each run: the registry, like TF's, is the process's and keeps what it was given
+        def __init__(self, low, high):
+            self.low, self.high = low, high
+
     calls = []
 
     def to_tensor(value, dtype=None, name=None, as_ref=False):
