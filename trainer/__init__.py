@@ -22,6 +22,7 @@ from . import config  # tf.config
 from . import tf_io as io
 from . import python_io, queue
 from .ops import tf_dtypes as dtypes
+from .ops import tf_user_ops as user_ops
 from .ops import tf_initializers as initializers
 from .python.framework import graph_util  # tf.graph_util
 from .python.util import nest  # tf.nest
@@ -98,6 +99,7 @@ from .ops.functional_ops import foldl, foldr, map_fn, scan
 from .ops.gather_ops import gather
 from .ops.gradients import AggregationMethod, UnconnectedGradients, gradients, hessians
 from .ops.custom_gradient import custom_gradient, grad_pass_through
+from .ops.fingerprint_ops import fingerprint
 from .ops.not_differentiable import NoGradient, NotDifferentiable, RegisterGradient, no_gradient
 from .ops.lookup_ops import tables_initializer
 from .ops.lookup_ops import tables_initializer as initialize_all_tables

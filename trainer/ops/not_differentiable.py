@@ -13,6 +13,7 @@ NOT_DIFFERENTIABLE = (
     "RandomNormal", "TruncatedNormal", "RandomUniform", "RandomUniformInt", "Multinomial", "RandomPoissonV2",
     "StatelessRandomNormal", "StatelessTruncatedNormal", "StatelessRandomUniform", "StatelessRandomUniformInt",
     "StatelessRandomUniformFullInt", "StatelessMultinomial", "StatelessRandomPoisson", "StatelessRandomBinomial",
+    "Fingerprint",
     "Shape", "Rank", "Size", "OneHot", "Range", "Unique", "Where",
     "ArgMax", "ArgMin", "Argsort", "InTopKV2",
     "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual",

@@ -233,3 +233,22 @@ def create_rng_state(seed, alg):
         raise ValueError(f"create_rng_state needs a seed vector of known length, got {seed.name!r}")
     seed = seed[:size]
     return concat([zeros([max(size - length, 0)], dtypes.int64), seed], 0) if length < size else seed
+
+
+def _shuffle_kernel(op, session):
+    def run(value, seed):
+        order = distributions.shuffled_order(_stream(seed), len(value)) if value.ndim else None
+        return value if order is None else value[order]
+    return run
+
+
+register("StatelessShuffle", kernel=on_host(_shuffle_kernel), fresh=True, infer=lambda value, seed: [
+    (static_shape(value), value.dtype)])
+
+
+def stateless_shuffle(value, seed, alg="auto_select", name=None):
+    """`value`'s rows (along axis 0) in an order determined by the int pair `seed` alone (TF's RandomShuffle order
+    from the seed's Philox key and counter)."""
+    _check_alg(alg)
+    value = convert_to_tensor(value, name="value")
+    return apply_op("StatelessShuffle", [value, seed_pair(seed)], name=name or "StatelessShuffle")

@@ -82,6 +82,12 @@ def _stateless():
     yield "top/random.create_rng_state/short_vector", call("random.create_rng_state", {"py": [1, 2 ** 64 - 1]}, 1)
     yield "top/random.create_rng_state/long_vector", call("random.create_rng_state", {"py": [4, 5, 6, 7]}, "philox")
     yield "top/random.create_rng_state/tensor", call("random.create_rng_state", t("int32", (2,)), "philox")
+    yield "top/random.experimental.stateless_shuffle", exact(call("random.experimental.stateless_shuffle",
+                                                                  t("float64", (9, 2)), [1, 2]))
+    yield "top/random.experimental.stateless_shuffle/vector", exact(call("random.experimental.stateless_shuffle",
+                                                                         t("int32", (10,)), t("int64", (2,))))
+    yield "top/random.experimental.stateless_shuffle/one_row", exact(call("random.experimental.stateless_shuffle",
+                                                                          t("int32", (1, 3)), [4, 4]))
     yield "top/random.split", exact(call("random.split", [1, 2], 3))
     yield "top/random.split/int64", exact(call("random.split", t("int64", (2,))))
     yield "top/random.fold_in", exact(call("random.fold_in", [3, 4], 7))
@@ -151,6 +157,14 @@ def _arrays():
     yield "top/convert_to_tensor_or_indexed_slices/dtype", call("convert_to_tensor_or_indexed_slices",
                                                                 {"py": [1, 2]}, {"dtype": "float64"})
     yield "top/get_static_value", call("get_static_value", t())
+    yield "top/fingerprint", call("fingerprint", t("int32", (3, 2)))
+    yield "top/fingerprint/float_rows", call("fingerprint", t("float64", (2, 2, 3)))
+    yield "top/fingerprint/strings", call("fingerprint", {"s": ["ab", "", "a longer string than sixteen bytes"]})
+    yield "top/fingerprint/string_rows", call("fingerprint", {"s": [["ab", "c"], ["d", ""]]})
+    yield "top/fingerprint/empty", call("fingerprint", t("float32", (0, 3)))
+    yield "top/fingerprint/scalar", call("fingerprint", t("int32", ()))
+    yield "top/fingerprint/bad_method", call("fingerprint", t("int32", (2,)), "md5")
+    yield "top/user_ops.my_fact", call("user_ops.my_fact")
     for fn_name in ("tensor_scatter_nd_max", "tensor_scatter_nd_min"):
         yield f"top/{fn_name}", call(fn_name, t("float64", (4, 2)), {"py": [[0], [2]]}, t("float64", (2, 2), salt=1),
                                      grad=True)

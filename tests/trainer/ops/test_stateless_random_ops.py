@@ -147,3 +147,14 @@ def test_stateless_gamma_poisson_and_binomial_follow_their_distributions_and_the
     assert b.dtype == np.int32 and b.shape == (20000, 2)
     np.testing.assert_allclose(b.mean(0), [2.5, 2.0], rtol=0.05)
     np.testing.assert_allclose(b.var(0), [1.25, 1.6], rtol=0.1)
+
+
+def test_stateless_shuffle_permutes_rows_by_the_seed_alone():
+    seed = tg.placeholder(tg.int64, [2])
+    rows = np.arange(20).reshape(10, 2)
+    shuffled = tg.random.experimental.stateless_shuffle(rows, seed)
+    with tg.Session() as sess:
+        first, again, other = (sess.run(shuffled, {seed: s}) for s in ([1, 2], [1, 2], [2, 1]))
+    np.testing.assert_array_equal(first, again)
+    assert sorted(first[:, 0].tolist()) == list(range(0, 20, 2)) and (first[:, 1] == first[:, 0] + 1).all()
+    assert not np.array_equal(first, other)

@@ -146,3 +146,8 @@ def test_not_differentiable_and_register_gradient_set_a_registered_op_types_grad
     with pytest.raises(TypeError, match="a string"):
         tg.RegisterGradient(tg.matmul)
     assert not tg.control_flow_v2_enabled() and tg.disable_v2_tensorshape() is None
+
+
+def test_the_example_user_op_says_what_tfs_does():
+    with tg.Session() as sess:
+        assert sess.run(tg.user_ops.my_fact()) == b"0! == 1"
