@@ -23,6 +23,7 @@ from . import tf_io as io
 from . import python_io, queue
 from .ops import tf_dtypes as dtypes
 from .ops import tf_user_ops as user_ops
+from .ops import tf_audio as audio
 from .ops import tf_initializers as initializers
 from .python.framework import graph_util  # tf.graph_util
 from .python.util import nest  # tf.nest

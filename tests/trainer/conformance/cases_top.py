@@ -180,6 +180,26 @@ def _arrays():
                                                t("float32", (1,)))
 
 
+# a mono 16-bit file at 8 kHz with a LIST chunk before its five samples; the same with an odd-sized LIST chunk and
+# RIFF's pad byte after it (TF's reader does not skip the pad, so it finds no data); an 8-bit file
+MONO_WAV = "UklGRjoAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAATElTVAQAAABJTkZPZGF0YQoAAABkADj//38AgAcA"
+PADDED_WAV = "UklGRjwAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAATElTVAUAAABJTkZPeABkYXRhCgAAAGQAOP//fwCABwA="
+EIGHT_BIT_WAV = "UklGRicAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQMAAABhYmM="
+
+
+def _audio():
+    yield "top/audio.encode_wav", call("audio.encode_wav", t("float32", (4, 2), "unit"), 16000)
+    yield "top/audio.encode_wav/clipped", call("audio.encode_wav", {"py": [[1.5], [-2.0], [0.49999]]}, 44100)
+    yield "top/audio.encode_wav/rank", call("audio.encode_wav", t("float32", (4,)), 8000)
+    yield "top/audio.decode_wav", call("audio.decode_wav", {"b64": MONO_WAV})
+    yield "top/audio.decode_wav/desired", call("audio.decode_wav", {"b64": MONO_WAV}, desired_channels=2,
+                                               desired_samples=7)
+    yield "top/audio.decode_wav/fewer_samples", call("audio.decode_wav", {"b64": MONO_WAV}, desired_samples=2)
+    yield "top/audio.decode_wav/padded_chunk", call("audio.decode_wav", {"b64": PADDED_WAV})
+    yield "top/audio.decode_wav/eight_bit", call("audio.decode_wav", {"b64": EIGHT_BIT_WAV})
+    yield "top/audio.decode_wav/not_wav", call("audio.decode_wav", {"s": "not a wav file at all"})
+
+
 def _control():
     branches = {"list": [fn("constant", value=1.5), fn("constant", value=2.5), fn("constant", value=3.5)]}
     yield "top/switch_case", call("switch_case", p("int32", (), (), "idx3", salt=1), branches)
@@ -199,6 +219,6 @@ def _control():
 
 def cases():
     found = {}
-    for part in (_initializers, _stateless, _parameterized_random, _arrays, _control):
+    for part in (_initializers, _stateless, _parameterized_random, _arrays, _audio, _control):
         found.update(part())
     return found
