@@ -142,6 +142,7 @@ from .ops.sparse_reduction_ops import (sparse_reduce_max, sparse_reduce_max_spar
 from .ops.sparse_slice_ops import sparse_reset_shape, sparse_slice, sparse_split, sparse_to_indicator
 from .ops.sparse_ops import (sparse_concat, sparse_fill_empty_rows, sparse_reorder, sparse_reshape, sparse_retain,
                              sparse_tensor_to_dense, sparse_to_dense, sparse_transpose)
+from .ops.indexed_slices import IndexedSlices, IndexedSlicesValue
 from .ops.sparse_tensor import (SparseTensor, SparseTensorValue, convert_to_tensor_or_sparse_tensor,
                                 sparse_placeholder)
 from .ops.stack_ops import split, stack, unstack

@@ -7,7 +7,6 @@ MISSING = {
     "keras": "of tf.keras, the locally connected and attention layers are missing: build those parts with "
              "tf.layers and tf.nn",
     "lite": "tf.lite",
-    "IndexedSlices": "IndexedSlices: gradients are dense tensors here",
     "py_function": "tf.py_function (its function takes eager tensors): use tf.py_func, whose function takes numpy "
                    "arrays",
     "RaggedTensor": "ragged tensors", "ragged": "ragged tensors",

@@ -153,6 +153,12 @@ def _arrays():
     yield "top/required_space_to_batch_paddings/fed", call("required_space_to_batch_paddings",
                                                            p("int32", (2,), (2,), "pos"), [4, 3])
     yield "top/required_space_to_batch_paddings/no_block", call("required_space_to_batch_paddings", [], [])
+    slices = {"make": "IndexedSlices", "args": [t("float32", (2, 3)), {"py": [2, 0]}, {"py": [4, 3]}], "kwargs": {}}
+    yield "top/IndexedSlices", call("IndexedSlices", t("float32", (2, 3)), {"py": [2, 2]}, {"py": [4, 3]})
+    yield "top/IndexedSlices/to_dense", call("convert_to_tensor", slices)
+    yield "top/IndexedSlices/in_an_op", call("add", slices, 1.0)
+    yield "top/IndexedSlices/no_dense_shape", call("convert_to_tensor", {"make": "IndexedSlices", "args": [
+        t("float32", (1, 3)), {"py": [1]}], "kwargs": {}})
     yield "top/convert_to_tensor_or_indexed_slices", call("convert_to_tensor_or_indexed_slices", {"py": [1, 2]})
     yield "top/convert_to_tensor_or_indexed_slices/dtype", call("convert_to_tensor_or_indexed_slices",
                                                                 {"py": [1, 2]}, {"dtype": "float64"})
