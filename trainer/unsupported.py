@@ -7,13 +7,18 @@ MISSING = {
     "keras": "tf.keras here is TF 1.15's but for the names README's tf.keras section lists as missing: build "
              "those parts with tf.layers and tf.nn",
     "lite": "tf.lite",
-    "IndexedSlices": "IndexedSlices: gradients are dense tensors here", "py_func": "tf.py_func: the graph runs numpy kernels; register an op instead",
-    "numpy_function": "tf.numpy_function: register an op instead", "py_function": "tf.py_function",
+    "py_function": "tf.py_function (its function takes eager tensors): use tf.py_func, whose function takes numpy "
+                   "arrays",
     "RaggedTensor": "ragged tensors", "ragged": "ragged tensors",
     "distribute": "tf.distribute: use ringflow's DistributedOptimizer",
     "tpu": "TPUs", "xla": "XLA compilation", "autograph": "AutoGraph (graph mode is the only mode)",
     "function": "tf.function (graph mode is the only mode)", "GradientTape": "eager gradients (graph mode only)",
     "enable_resource_variables": "resource variables",
+    "load_op_library": "custom C++ op libraries: ringflow's ops are Python; register one with "
+                       "trainer.framework.registry.register",
+    "load_library": "custom C++ kernel libraries: ringflow's ops are Python; register one with "
+                    "trainer.framework.registry.register",
+    "load_file_system_library": "C++ file system plugins: tf.gfile reads local paths",
     "sysconfig": "tf.sysconfig: the compile and link flags for C++ ops built against TensorFlow's library; ringflow's "
                  "ops are Python: register one with trainer.framework.registry.register",
 }

@@ -14,7 +14,7 @@ ROOT = pathlib.Path(trainer.unsupported.__file__).resolve().parent
 
 # module: (its TF1 spelling, a name it lacks with a reason, words of that reason)
 MODULES = {
-    "trainer": ("tf", "py_func", "register an op"),
+    "trainer": ("tf", "py_function", "eager tensors"),
     "trainer.compat.v1": ("tf.compat.v1", "RaggedTensor", "ragged tensors"),
     "trainer.config": ("tf.config", None, None),
     "trainer.config.experimental": ("tf.config.experimental", None, None),

@@ -9,6 +9,7 @@ from ..framework import dtypes
 from ..framework.operation import Operation
 from ..framework.tensor import Tensor, format_shape
 from ..ops.core_ops import as_string_array
+from ..ops.indexed_slices import IndexedSlices, IndexedSlicesValue
 from ..ops.sparse_tensor import SparseTensor, SparseTensorValue
 from ..framework.registry import get_array_module, op_def
 
@@ -108,6 +109,9 @@ def flatten_fetches(fetches):
         return [fetches], lambda values: values[0]
     if isinstance(fetches, SparseTensor):  # fetched as TF1 does: a SparseTensorValue of its three parts
         return [fetches.indices, fetches.values, fetches.dense_shape], lambda values: SparseTensorValue(*values)
+    if isinstance(fetches, IndexedSlices):  # an IndexedSlicesValue, dense_shape None when it has none
+        parts = [fetches.values, fetches.indices] + ([] if fetches.dense_shape is None else [fetches.dense_shape])
+        return parts, lambda values: IndexedSlicesValue(*values, *([None] * (3 - len(values))))
     if isinstance(fetches, (list, tuple)):
         parts = [flatten_fetches(f) for f in fetches]
         leaves = [leaf for p in parts for leaf in p[0]]

@@ -15,6 +15,37 @@ def executing_eagerly():
     return False
 
 
+def executing_eagerly_outside_functions():
+    """False: outside functions too, ringflow builds graphs."""
+    return False
+
+
+def resource_variables_enabled():
+    """False: ringflow's variables are TF1's reference variables (VariableV2), as TF 1.15's default."""
+    return False
+
+
+def disable_resource_variables():
+    """Nothing to do: resource variables are never enabled here."""
+
+
+def control_flow_v2_enabled():
+    """False: tg.cond and tg.while_loop build TF1's graph control flow, not TF 2's functional ops."""
+    return False
+
+
+def disable_control_flow_v2():
+    """Nothing to do: TF 2's functional control flow is never on here."""
+
+
+def disable_v2_tensorshape():
+    """Nothing to do: shapes behave as TF1's (an unknown dimension is Dimension(None)) and stay so."""
+
+
+def disable_tensor_equality():
+    """Nothing to do: Tensors compare by identity and are hashable, as TF1's."""
+
+
 def disable_eager_execution():
     """Nothing to do: graph mode is the only mode."""
 

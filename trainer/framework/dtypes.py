@@ -8,8 +8,9 @@ import numpy as np
 
 # TF1's DataType enum values (types.proto), for as_datatype_enum.
 _ENUMS = {"float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6, "string": 7, "complex64": 8,
-          "int64": 9, "bool": 10, "bfloat16": 14, "uint16": 17, "complex128": 18, "float16": 19, "uint32": 22,
-          "uint64": 23}
+          "int64": 9, "bool": 10, "qint8": 11, "quint8": 12, "qint32": 13, "bfloat16": 14, "qint16": 15, "quint16": 16,
+          "uint16": 17, "complex128": 18, "float16": 19, "resource": 20, "variant": 21, "uint32": 22, "uint64": 23}
+_HANDLES = ("resource", "variant")  # handles to a runtime object: no numbers, no numpy equivalent
 
 
 class DType:
@@ -31,8 +32,8 @@ class DType:
 
     @property
     def as_numpy_dtype(self):
-        """The numpy scalar type, as TF1 gives it (np.float32 for tg.float32)."""
-        return self.dtype.type
+        """The numpy scalar type, as TF1 gives it (np.float32 for tg.float32; the record dtype for quantized ones)."""
+        return self.dtype if self.is_quantized else self.dtype.type
 
     @property
     def base_dtype(self):
@@ -52,7 +53,7 @@ class DType:
 
     @property
     def is_integer(self):
-        return self._name != "bfloat16" and self.dtype.kind in "iu"
+        return self._name != "bfloat16" and not self.is_quantized and self.dtype.kind in "iu"
 
     @property
     def is_unsigned(self):
@@ -68,15 +69,15 @@ class DType:
 
     @property
     def is_quantized(self):
-        return False
+        return self._name in _QUANTIZED
 
     @property
     def is_numpy_compatible(self):
-        return self._numpy is not None
+        return self._numpy is not None and self._name not in _HANDLES
 
     @property
     def size(self):
-        return self.dtype.itemsize
+        return 0 if self._name in _HANDLES else self.dtype.itemsize
 
     @property
     def min(self):
@@ -92,7 +93,7 @@ class DType:
         return self._limits()
 
     def _limits(self):
-        if self._name in ("bool", "string") or self.is_complex:
+        if self._name in ("bool", "string") + _HANDLES or self.is_complex or self.is_quantized:
             raise TypeError(f"Cannot find the minimum or maximum value of {self!r}: it is not a real number type")
         info = np.finfo(self.dtype) if self.is_floating else np.iinfo(self.dtype)
         return info.min, info.max
@@ -158,11 +159,18 @@ complex64 = DType("complex64", np.dtype(np.complex64))
 complex128 = DType("complex128", np.dtype(np.complex128))
 bool = DType("bool", np.dtype(np.bool_))  # noqa: A001 - TF1's name
 string = DType("string", np.dtype(object))  # TF1's tf.string: elements are Python bytes
+# TF1's quantized types are its integers under another name: a one-field record dtype, as TF's own numpy types
+_QUANTIZED = {"qint8": np.int8, "quint8": np.uint8, "qint16": np.int16, "quint16": np.uint16, "qint32": np.int32}
+qint8, quint8, qint16, quint16, qint32 = (DType(name, np.dtype([(name, base)])) for name, base in _QUANTIZED.items())
+QUANTIZED_DTYPES = frozenset([qint8, quint8, qint16, quint16, qint32])
+resource = DType("resource", np.dtype(object))
+variant = DType("variant", np.dtype(object))
 
 _BY_NAME = {d.name: d for d in [float16, float32, float64, bfloat16, int8, int16, int32, int64, uint8, uint16,
-                                uint32, uint64, complex64, complex128, bool, string]}
+                                uint32, uint64, complex64, complex128, bool, string, qint8, quint8, qint16, quint16,
+                                qint32, resource, variant]}
 _BY_NAME.update({"float": float32, "double": float64, "half": float16, "int": int32, "long": int64})
-_BY_NUMPY = {d._numpy: d for d in _BY_NAME.values() if d._numpy is not None}
+_BY_NUMPY = {d._numpy: d for d in _BY_NAME.values() if d._numpy is not None and d.name not in _HANDLES}
 _BY_ENUM = {enum: name for name, enum in _ENUMS.items()}
 
 

@@ -26,6 +26,11 @@ def name_scope(name, default_name=None, values=None):
                                                    else default_name))
 
 
+def op_scope(values, name, default_name=None):
+    """TF1's deprecated name_scope(name, default_name, values)."""
+    return name_scope(name, default_name, values)
+
+
 def get_name_scope():
     """The default graph's current name scope."""
     return get_default_graph().get_name_scope()

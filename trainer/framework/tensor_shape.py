@@ -325,3 +325,11 @@ def unknown_shape(rank=None, ndims=None):
 
 def scalar():
     return TensorShape([])
+
+
+def dimension_at_index(shape, index):
+    """The Dimension of `shape` at `index`, unknown when the rank is unknown (TF1's tf.dimension_at_index)."""
+    shape = as_shape(shape)
+    if shape.ndims is None:
+        return Dimension(None)
+    return as_dimension(shape.dims[index])

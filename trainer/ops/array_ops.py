@@ -147,6 +147,21 @@ def to_float(x, name="ToFloat"):
     return cast(x, dtypes.float32, name=name)
 
 
+def to_bfloat16(x, name="ToBFloat16"):
+    """x cast to bfloat16 (computing in it needs the ml_dtypes package, see tg.bfloat16)."""
+    return cast(x, dtypes.bfloat16, name=name)
+
+
+def to_complex64(x, name="ToComplex64"):
+    """x cast to complex64."""
+    return cast(x, dtypes.complex64, name=name)
+
+
+def to_complex128(x, name="ToComplex128"):
+    """x cast to complex128."""
+    return cast(x, dtypes.complex128, name=name)
+
+
 def to_double(x, name="ToDouble"):
     """x cast to float64."""
     return cast(x, dtypes.float64, name=name)

@@ -11,6 +11,7 @@ from ..framework import dtypes
 from ..platform.errors import InvalidArgumentError
 from ..framework.operation import Operation
 from ..framework.graph import get_default_graph
+from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
 from .control_flow_bodies import Body, body_plan, claim, enclosing_body, encloses, run_body, visible
 from .core_ops import constant, convert_to_tensor, identity
@@ -173,4 +174,33 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
             if k == len(fns):
                 return default()
             return cond(equal(index, k), fns[k], lambda: chain(k + 1), strict=strict, name=f"If_{k}")
+        return chain(0)
+
+
+def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
+    """The result of branch_fns[branch_index]() for an int32 scalar index; out of range, of default() (the last
+    branch when there is no default), as TF1's tf.switch_case. branch_fns: callables, (int, callable) pairs or a
+    dict with keys 0 .. n - 1."""
+    items = sorted(branch_fns.items()) if isinstance(branch_fns, dict) else [
+        f if isinstance(f, (list, tuple)) else (i, f) for i, f in enumerate(branch_fns)]
+    if not items or [k for k, _ in items] != list(range(len(items))) or not all(callable(f) for _, f in items):
+        raise ValueError(f"switch_case needs branch_fns: callables, or (index, callable) pairs with indices 0 .. n - 1; "
+                         f"got {branch_fns!r}")
+    fns = [f for _, f in items]
+    if not isinstance(branch_index, Tensor):
+        raise TypeError(f"switch_case: branch_index must be a Tensor, got {branch_index!r}: use tg.constant for a "
+                        "fixed one")
+    graph = get_default_graph()
+    with graph.name_scope(name or "switch_case"):
+        index = branch_index
+        if index.dtype != dtypes.int32:
+            raise TypeError(f"switch_case: branch_index must be an int32 Tensor, got {index.name!r} of dtype "
+                            f"{index.dtype.name}")
+        last = len(fns) if default is not None else len(fns) - 1
+        default = default or fns[-1]
+
+        def chain(k):
+            if k == last:
+                return default()
+            return cond(equal(index, k), fns[k], lambda: chain(k + 1), name=f"If_{k}")
         return chain(0)

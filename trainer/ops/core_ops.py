@@ -29,6 +29,8 @@ register("Const", infer=_const_infer, constant=True)
 register("Placeholder", kernel=_placeholder_kernel,
          infer=lambda dtype, shape: [(shape, dtype)])
 register("Identity", lambda x: x, view=True, grad=lambda op, g: [g])
+# TF1's promise that the value will not change while the graph runs (a hint to its optimizer): an identity here
+register("GuaranteeConst", lambda x: x, view=True)
 # TF's Snapshot: a copy, for a value read before an in-place assignment that the same run may do later
 register("Snapshot", lambda x: x.copy(), fresh=True, grad=lambda op, g: [g])
 register("PlaceholderWithDefault", lambda x, shape: x, infer=_with_default_infer, view=True,
@@ -116,9 +118,45 @@ def convert_to_tensor(value, dtype=None, name=None):
             raise TypeError(f"Tensor {value.name!r} has dtype {value.dtype.name}, expected "
                             f"{dtypes.as_dtype(dtype).name}; use tg.cast to convert")
         return value
+    for _, base_type, convert in _CONVERSIONS:
+        if isinstance(value, base_type):
+            converted = convert(value, dtype=dtype, name=name, as_ref=False)
+            if converted is not NotImplemented:
+                return _checked_conversion(convert, value, converted, dtype)
     if holds_tensor(value):
         return _autopack(value, dtype, name or "packed")
     return constant(value, dtype=dtype, name=name or "Const")
+
+
+_CONVERSIONS = []  # (priority, base type, function), lowest priority first, in order of registration among equals
+
+
+def register_tensor_conversion_function(base_type, conversion_func, priority=100):
+    """Have convert_to_tensor (and so every op) take instances of `base_type` (a type or a tuple of types) by
+    calling conversion_func(value, dtype=None, name=None, as_ref=False), which returns a Tensor or NotImplemented
+    (to let the next function try); lower priorities are tried first."""
+    types = base_type if isinstance(base_type, tuple) else (base_type,)
+    if not all(isinstance(t, type) for t in types):
+        raise TypeError(f"register_tensor_conversion_function: base_type must be a type or a tuple of types, got "
+                        f"{base_type!r}")
+    if any(issubclass(t, (int, float, np.generic, np.ndarray)) for t in types):
+        raise TypeError(f"Cannot register conversions for Python numeric types and NumPy scalars and arrays, got "
+                        f"{base_type!r}: they always become constants")
+    if not callable(conversion_func):
+        raise TypeError(f"register_tensor_conversion_function: conversion_func must be callable, got "
+                        f"{conversion_func!r}")
+    _CONVERSIONS.append((priority, base_type, conversion_func))
+    _CONVERSIONS.sort(key=lambda entry: entry[0])
+
+
+def _checked_conversion(convert, value, converted, dtype):
+    if not isinstance(converted, Tensor):
+        raise RuntimeError(f"Conversion function {convert!r} for type {type(value).__name__} returned non-Tensor: "
+                           f"{converted!r}")
+    if dtype is not None and converted.dtype != dtypes.as_dtype(dtype):
+        raise RuntimeError(f"Conversion function {convert!r} for type {type(value).__name__} returned a Tensor of "
+                           f"dtype {converted.dtype.name} where {dtypes.as_dtype(dtype).name} was asked for")
+    return converted
 
 
 def _first_dtype(value):
@@ -162,6 +200,21 @@ def group(*inputs, name=None):
 def identity_n(input, name=None):  # noqa: A002 - TF1's name
     """Each of `input`'s tensors, as is (TF1's IdentityN)."""
     return [identity(t) for t in input]
+
+
+def convert_to_tensor_or_indexed_slices(value, dtype=None, name=None):
+    """convert_to_tensor: ringflow's gradients are dense Tensors, never IndexedSlices."""
+    return convert_to_tensor(value, dtype=dtype, name=name)
+
+
+def guarantee_const(input, name=None):  # noqa: A002 - TF1's name
+    """`input`, declared constant for the run (TF1 lets its graph optimizer fold it; here it is an identity)."""
+    return apply_op("GuaranteeConst", [convert_to_tensor(input)], name=name or "GuaranteeConst")
+
+
+def is_symbolic_tensor(tensor):
+    """Whether `tensor` is a graph Tensor (every Tensor is: ringflow builds graphs only)."""
+    return isinstance(tensor, Tensor)
 
 
 def is_tensor(x):

@@ -7,6 +7,9 @@ from ..framework import dtypes
 from ..framework.registry import apply_op, register
 from ..platform.errors import InvalidArgumentError
 from .core_ops import convert_to_tensor
+from .array_ops import zeros
+from ..framework.graph_wrappers import name_scope
+from .stack_ops import stack
 from .tensor_util import constant_value, static_shape
 
 
@@ -195,3 +198,29 @@ def batch_to_space(input, crops, block_size, name=None, block_shape=None):  # no
     """TF1's 4-D form: batch_to_space_nd with a square block of block_size over height and width."""
     size = block_shape if block_size is None else block_size
     return batch_to_space_nd(input, [int(size)] * 2, crops, name=name)
+
+
+def required_space_to_batch_paddings(input_shape, block_shape, base_paddings=None, name=None):
+    """(paddings, crops) for space_to_batch_nd and batch_to_space_nd: base_paddings plus what makes each padded
+    spatial dim of `input_shape` a multiple of its block size, and the crops that take that extra off again."""
+    with name_scope(name, "required_space_to_batch_paddings"):
+        input_shape = convert_to_tensor(input_shape, dtype=dtypes.int32, name="input_shape")
+        block_shape = convert_to_tensor(block_shape, dtype=dtypes.int32, name="block_shape")
+        known = static_shape(block_shape)
+        if known is None or len(known) != 1 or known[0] is None:
+            raise ValueError(f"required_space_to_batch_paddings needs a block_shape vector of known length, got "
+                             f"{block_shape.name!r} of shape {block_shape.shape}")
+        dims = known[0]
+        if dims == 0:
+            return zeros([0, 2], dtypes.int32), zeros([0, 2], dtypes.int32)
+        if base_paddings is None:
+            base_paddings = zeros([dims, 2], dtypes.int32)
+        base_paddings = convert_to_tensor(base_paddings, dtype=dtypes.int32, name="base_paddings")
+        constants = [constant_value(t) for t in (block_shape, input_shape, base_paddings)]
+        if all(c is not None for c in constants):  # TF1 computes known shapes in numpy: constants come out
+            block_shape, input_shape, base_paddings = constants
+        pad_start, pad_end = base_paddings[:, 0], base_paddings[:, 1]
+        extra = (block_shape - (input_shape + pad_start + pad_end) % block_shape) % block_shape
+        pad_end = pad_end + extra
+        return (stack([[pad_start[i], pad_end[i]] for i in range(dims)], name="paddings"),
+                stack([[0, extra[i]] for i in range(dims)], name="crops"))

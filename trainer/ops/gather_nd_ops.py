@@ -2,11 +2,15 @@
 tensor at coordinates). Each is the others' adjoint, so their gradients are built from one another."""
 from ..framework.registry import apply_op, get_array_module, register
 from ..platform.errors import InvalidArgumentError
-from .array_ops import cast, shape as shape_of
+from .array_ops import cast, concat, reshape, shape as shape_of
+from ..framework.graph_wrappers import name_scope
+from .fill_ops import range as range_
+from .gather_ops import gather
+from .reduction_ops import reduce_prod
 from .core_ops import convert_to_tensor
 from ..framework.registry import host_kernel
 from .kernels.scatter_at import ufunc_at
-from .math_ops import zeros_like
+from .math_ops import equal, zeros_like
 from .tensor_util import constant_value, static_shape
 
 
@@ -74,6 +78,22 @@ register("TensorScatterSub", kernel=host_kernel(_tensor_scatter(lambda out, at, 
          infer=lambda t, i, u: [(t.shape, t.dtype)], grad=lambda op, g: [g, None, -gather_nd(g, op.inputs[1])])
 
 
+
+def _min_max_grad(op, g):
+    # the gradient goes where the output came from, shared equally where tensor and updates tie (TF's rule)
+    x, indices, y = op.inputs
+    out = op.outputs[0]
+    x_hit = cast(equal(x, out), g.dtype)
+    y_hit = cast(equal(y, gather_nd(out, indices)), g.dtype)
+    hits = x_hit + scatter_nd(indices, y_hit, cast(shape_of(x), indices.dtype))
+    return [g * x_hit / hits, None, gather_nd(g / hits, indices) * y_hit]
+
+
+for _type, _ufunc in (("TensorScatterMax", "maximum"), ("TensorScatterMin", "minimum")):
+    register(_type, kernel=host_kernel(_tensor_scatter(lambda out, at, u, f=_ufunc: ufunc_at(f, out, at, u))),
+             fresh=True, infer=lambda t, i, u: [(t.shape, t.dtype)], grad=_min_max_grad)
+
+
 def _indices(indices, what):
     indices = convert_to_tensor(indices)
     if indices.dtype.kind not in "iu":
@@ -132,3 +152,27 @@ tensor_scatter_nd_add = _tensor_scatter_builder("TensorScatterAdd", "tensor_scat
                                                 "A copy of tensor with `updates` added at `indices`.")
 tensor_scatter_nd_sub = _tensor_scatter_builder("TensorScatterSub", "tensor_scatter_nd_sub",
                                                 "A copy of tensor with `updates` subtracted at `indices`.")
+tensor_scatter_nd_max = _tensor_scatter_builder("TensorScatterMax", "tensor_scatter_nd_max",
+                                                "A copy of tensor, each element at `indices` the maximum of it and "
+                                                "its `updates`.")
+tensor_scatter_nd_min = _tensor_scatter_builder("TensorScatterMin", "tensor_scatter_nd_min",
+                                                "A copy of tensor, each element at `indices` the minimum of it and "
+                                                "its `updates`.")
+
+
+def batch_gather(params, indices, name=None):
+    """For each batch index (all of indices' dims but the last), params' rows at that batch's indices: shape
+    indices.shape + params.shape[indices.ndim:] (TF1's gather with batch_dims = rank(indices) - 1)."""
+    with name_scope(name, "BatchGather"):
+        indices, params = convert_to_tensor(indices, name="indices"), convert_to_tensor(params, name="params")
+        if indices.ndim is None:
+            raise ValueError(f"batch_gather needs indices of known rank, got {indices.name!r} of shape {indices.shape}")
+        batch = indices.ndim - 1
+        if batch <= 0:
+            return gather(params, indices)
+        indices_shape, params_shape = shape_of(indices), shape_of(params)
+        rows = cast(params_shape[batch], indices.dtype)
+        offsets = cast(range_(reduce_prod(indices_shape[:batch])), indices.dtype) * rows
+        offsets = reshape(offsets, concat([indices_shape[:batch], [1]], 0))
+        flat = reshape(params, concat([[-1], params_shape[batch + 1:]], 0))
+        return gather(flat, indices + offsets)

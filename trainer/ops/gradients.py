@@ -1,9 +1,13 @@
 """Reverse-mode autodiff as a graph-to-graph transform: gradient rules add ops to the same graph."""
+import enum
+
 import numpy as np
 
 from ..framework.tensor import Tensor
+from .array_ops import reshape
 from .core_ops import constant, convert_to_tensor
-from .math_ops import add_n, ones_like
+from .math_ops import add_n, ones_like, zeros_like
+from .stack_ops import stack
 from ..framework.registry import op_def
 
 
@@ -16,14 +20,21 @@ class AggregationMethod:
     EXPERIMENTAL_ACCUMULATE_N = 2
 
 
+class UnconnectedGradients(enum.Enum):
+    """What tg.gradients gives an x that does not reach the ys: None (TF1's default) or zeros of x's shape."""
+    NONE = "none"
+    ZERO = "zero"
+
+
 def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_ops=False, gate_gradients=False,
-              aggregation_method=None, stop_gradients=None):
+              aggregation_method=None, stop_gradients=None, unconnected_gradients=UnconnectedGradients.NONE):
     """d(sum of ys)/d(x) for each x in xs, as Tensors of the same graph (None where x does not reach ys).
 
     Gradients do not flow back through `stop_gradients` (TF1); a control-flow gradient uses it to stop at
     a branch's captured inputs. The placement/aggregation arguments are accepted and ignored (one device).
     """
     ys, xs = _as_list(ys), _as_list(xs)
+    unconnected = UnconnectedGradients(unconnected_gradients)  # a bad value raises ValueError naming it
     stops = set(_as_list(stop_gradients)) if stop_gradients is not None else set()
     grad_ys = [None] * len(ys) if grad_ys is None else _as_list(grad_ys)
     if len(grad_ys) != len(ys):
@@ -52,7 +63,26 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
             for t, g in zip(op.inputs, in_grads):
                 if g is not None and t.dtype.kind in "fc":
                     grads.setdefault(t, []).append(g)
-        return [_sum(grads.get(x)) for x in xs]
+        found = [_sum(grads.get(x)) for x in xs]
+        if unconnected is UnconnectedGradients.ZERO:
+            found = [zeros_like(x) if g is None else g for x, g in zip(xs, found)]
+        return found
+
+
+def hessians(ys, xs, name="hessians", colocate_gradients_with_ops=False, gate_gradients=False,
+             aggregation_method=None):
+    """For each x of xs, the second derivatives of sum(ys): a Tensor of shape x.shape + x.shape (x's shape known)."""
+    found = []
+    for x in _as_list(xs):
+        if x.ndim is None or None in x.shape:
+            raise ValueError(f"hessians needs {x.name!r} to have a fully known shape, got {x.shape}: "
+                             "reshape it to a known shape first")
+        with x.graph.as_default(), x.graph.name_scope(name):
+            grad = reshape(gradients(ys, x)[0], [-1])
+            size = int(np.prod(x.shape, dtype=np.int64))
+            rows = [gradients(grad[i], x, unconnected_gradients="zero")[0] for i in range(size)]
+            found.append(reshape(stack(rows), list(x.shape) * 2))
+    return found
 
 
 def _given_grad_y(y, gy):

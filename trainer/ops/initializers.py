@@ -101,6 +101,3 @@ class identity_initializer:
         dtype = dtypes.as_dtype(dtype or self.dtype)
         return constant(self.gain * np.eye(*[int(d) for d in shape], dtype=dtype), dtype=dtype, name="Initializer")
 
-
-# tf.initializers' short names
-zeros, ones, identity = zeros_initializer, ones_initializer, identity_initializer

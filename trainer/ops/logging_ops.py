@@ -1,6 +1,7 @@
 """Printing from inside a run: TF1's tf.Print (an identity that prints) and tf.print (an op that prints)."""
 import itertools
 import sys
+import time
 
 import numpy as np
 
@@ -149,3 +150,15 @@ def print_v2(*inputs, output_stream=sys.stderr, sep=" ", end="\n", summarize=3, 
 
 
 print_v2.__name__ = print_v2.__qualname__ = "print"  # TF1 exports it as tf.print
+
+
+def _timestamp_kernel(op, session):
+    return lambda: session.to_device(np.float64(time.time()))
+
+
+register("Timestamp", kernel=_timestamp_kernel, infer=lambda: [((), np.dtype(np.float64))], fresh=True)
+
+
+def timestamp(name=None):
+    """A float64 scalar: the seconds since the Unix epoch when the op runs (TF1's tf.timestamp)."""
+    return apply_op("Timestamp", [], name=name or "Timestamp")

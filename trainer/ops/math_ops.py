@@ -341,3 +341,15 @@ def _like(op_type, x, dtype, name):
     if dtype is not None and dtypes.as_dtype(dtype) != x.dtype:
         x = apply_op("Cast", [x], dtype=dtypes.as_dtype(dtype))
     return apply_op(op_type, [x], name=name)
+
+
+def sparse_matmul(a, b, transpose_a=False, transpose_b=False, a_is_sparse=False, b_is_sparse=False, name=None):
+    """TF1's SparseMatMul: the float32 product of two matrices; a_is_sparse and b_is_sparse are hints for TF's
+    kernel (the product is the same)."""
+    a, b = convert_to_tensor(a, name="a"), convert_to_tensor(b, name="b")
+    for x in (a, b):
+        if x.dtype != dtypes.float32:
+            raise TypeError(f"sparse_matmul multiplies float32 matrices, got {x.name!r} of dtype {x.dtype.name}")
+        if x.ndim not in (None, 2):
+            raise ValueError(f"sparse_matmul multiplies matrices, got {x.name!r} of shape {x.shape}")
+    return matmul(a, b, transpose_a=transpose_a, transpose_b=transpose_b, name=name or "SparseMatMul")

@@ -92,3 +92,23 @@ class orthogonal_initializer:  # noqa: N801 - TF1's name
         q, r = qr(normal)
         q = q * sign(matrix_diag_part(r))
         return reshape(self.gain * (q if rows >= cols else transpose(q)), shape, name="Initializer")
+
+
+def he_normal(seed=None):
+    """Truncated normal values of variance 2 / fan_in (He et al., 2015)."""
+    return variance_scaling_initializer(2.0, "fan_in", "truncated_normal", seed)
+
+
+def he_uniform(seed=None):
+    """Uniform values in +-sqrt(6 / fan_in)."""
+    return variance_scaling_initializer(2.0, "fan_in", "uniform", seed)
+
+
+def lecun_normal(seed=None):
+    """Truncated normal values of variance 1 / fan_in (LeCun et al., 1998)."""
+    return variance_scaling_initializer(1.0, "fan_in", "truncated_normal", seed)
+
+
+def lecun_uniform(seed=None):
+    """Uniform values in +-sqrt(3 / fan_in)."""
+    return variance_scaling_initializer(1.0, "fan_in", "uniform", seed)

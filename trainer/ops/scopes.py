@@ -127,6 +127,14 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
             _close_subscopes(counts, scope.name, before if isinstance(name_or_scope, VariableScope) else None)
 
 
+def variable_op_scope(values, name_or_scope, default_name=None, initializer=None, regularizer=None,
+                      caching_device=None, partitioner=None, custom_getter=None, reuse=None, dtype=None,
+                      use_resource=None, constraint=None):
+    """TF1's deprecated variable_scope(name_or_scope, default_name, values, ...)."""
+    return variable_scope(name_or_scope, default_name, values, initializer, regularizer, caching_device, partitioner,
+                          custom_getter, reuse, dtype, use_resource, constraint)
+
+
 def _close_subscopes(counts, name, before):
     """TF1's count keeping on leaving a scope, which default names (dense, dense_1, ...) are made from: a scope
     entered by name forgets the scopes opened inside it, so entering it again (to reuse its variables) names

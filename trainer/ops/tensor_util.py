@@ -84,3 +84,9 @@ def normalize_axis(axis, rank, what):
     if not -rank <= axis < rank:
         raise ValueError(f"{what}: axis {axis} is out of range for a tensor of rank {rank}")
     return axis % rank
+
+
+def get_static_value(tensor, partial=False):
+    """tf.get_static_value: the value of `tensor` as a numpy array when it is known while building, else None."""
+    known = constant_value(tensor)
+    return None if known is None else np.asarray(known)

@@ -1,4 +1,5 @@
 """Variables: tensors whose values live in a Session and persist across runs."""
+import enum
 import traceback
 
 import numpy as np
@@ -271,6 +272,36 @@ def model_variables(scope=None):
 def variables_initializer(var_list, name="init"):
     """An op that runs the initializers of `var_list`."""
     return group(*[v.initializer for v in var_list], name=name)
+
+
+initialize_variables = variables_initializer  # TF1's deprecated name
+
+
+class VariableSynchronization(enum.Enum):
+    """When a replicated variable's copies agree (TF1's): with one copy per rank and gradients averaged before they
+    are applied, every setting gives the same variable here, as in TF1 without a distribution strategy."""
+    AUTO = 0
+    NONE = 1
+    ON_WRITE = 2
+    ON_READ = 3
+
+
+class VariableAggregation(enum.Enum):
+    """How a replicated variable's updates combine (TF1's): without a distribution strategy TF1 applies updates as
+    they come whatever is set, and so does ringflow, whose data parallelism averages gradients instead."""
+    NONE = 0
+    SUM = 1
+    MEAN = 2
+    ONLY_FIRST_REPLICA = 3
+    ONLY_FIRST_TOWER = 3  # TF1's older name, an alias of ONLY_FIRST_REPLICA
+
+
+def get_local_variable(name, shape=None, dtype=None, initializer=None, regularizer=None, trainable=False,
+                       collections=None, **kwargs):
+    """get_variable for a local variable: not trainable, in LOCAL_VARIABLES (plus `collections`), not saved."""
+    collections = list(collections or []) + [GraphKeys.LOCAL_VARIABLES]
+    return get_variable(name, shape, dtype, initializer, regularizer, trainable=False, collections=collections,
+                        **kwargs)
 
 
 def global_variables_initializer():

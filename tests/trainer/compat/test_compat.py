@@ -63,8 +63,8 @@ def test_version_reads_as_tf_1_15():
 
 def test_tf1_names_ringflow_lacks_say_what_to_use_and_hasattr_still_works():
     import trainer as tf
-    with pytest.raises(AttributeError, match=r"tf\.py_func is not available in ringflow .*register an op"):
-        tf.py_func
+    with pytest.raises(AttributeError, match=r"tf\.py_function is not available in ringflow .*tf\.py_func"):
+        tf.py_function
     assert hasattr(tf, "estimator") and hasattr(tf.compat.v1.estimator.inputs, "numpy_input_fn")  # now provided
     assert hasattr(tf, "contrib") and tf.contrib.rnn.LSTMCell is tf.nn.rnn_cell.LSTMCell  # tg.contrib exists now
     with pytest.raises(AttributeError, match=r"tf\.contrib\.crf is not available in ringflow"):

@@ -178,3 +178,19 @@ def test_while_loop_with_a_tensor_dependent_trip_count_and_shape_invariants():
         np.testing.assert_array_equal(sess.run(grown), [1, 2, 2, 2, 2])
     with pytest.raises(ValueError, match=r"enters the loop with shape \(1,\), but has shape \(2,\)"):
         tg.while_loop(lambda t: tg.size(t) < 5, lambda t: tg.concat([t, t], 0), [tg.ones([1])])
+
+
+def test_switch_case_runs_the_indexed_branch_and_the_default_or_last_out_of_range():
+    index = tg.placeholder(tg.int32, [])
+    branches = [lambda: tg.constant(10.0), lambda: tg.constant(20.0), lambda: tg.constant(30.0)]
+    with_default = tg.switch_case(index, branches, default=lambda: tg.constant(-1.0))
+    without = tg.switch_case(index, {0: branches[0], 1: branches[1]})
+    with tg.Session() as sess:
+        got = [sess.run([with_default, without], {index: i}) for i in (0, 1, 2, 5, -1)]
+    assert got == [[10.0, 10.0], [20.0, 20.0], [30.0, 20.0], [-1.0, 20.0], [-1.0, 20.0]]
+    with pytest.raises(TypeError, match="branch_index must be a Tensor"):
+        tg.switch_case(1, branches)
+    with pytest.raises(TypeError, match="int32"):
+        tg.switch_case(tg.constant(1, tg.int64), branches)
+    with pytest.raises(ValueError, match="0 .. n - 1"):
+        tg.switch_case(index, {1: branches[0]})

@@ -101,3 +101,29 @@ def test_gradient_through_shared_subexpression_and_reuse():
             expected = (2 * t + 1) * (1 - t * t)
             np.testing.assert_allclose(sess.run(g), expected)
             np.testing.assert_allclose(sess.run(g2), expected)
+
+
+def test_unconnected_gradients_are_none_or_zeros_as_asked():
+    x, y = tg.constant([1.0, 2.0]), tg.constant([[3.0]])
+    loss = tg.reduce_sum(x * x)
+    assert tg.gradients(loss, [x, y])[1] is None
+    gx, gy = tg.gradients(loss, [x, y], unconnected_gradients=tg.UnconnectedGradients.ZERO)
+    with tg.Session() as sess:
+        np.testing.assert_array_equal(sess.run(gy), [[0.0]])
+        np.testing.assert_array_equal(sess.run(gx), [2.0, 4.0])
+    with pytest.raises(ValueError, match="'some'"):
+        tg.gradients(loss, [x], unconnected_gradients="some")
+
+
+def test_hessians_are_the_second_derivatives_in_x_shape_twice():
+    x = tg.constant([[1.0, 2.0], [3.0, 0.5]], tg.float64)
+    y = tg.reduce_sum(x[0] ** 3) + x[0, 0] * x[1, 1] + tg.reduce_sum(tg.sin(x[1]))
+    (h,) = tg.hessians(y, x)
+    assert h.shape == (2, 2, 2, 2)
+    with tg.Session() as sess:
+        got = sess.run(h).reshape(4, 4)
+    expected = np.diag([6.0, 12.0, -np.sin(3.0), -np.sin(0.5)])
+    expected[0, 3] = expected[3, 0] = 1.0
+    np.testing.assert_allclose(got, expected)
+    with pytest.raises(ValueError, match="fully known shape"):
+        tg.hessians(y, tg.placeholder(tg.float64, [None]))

@@ -1,4 +1,6 @@
 """tf.Print and tf.print: identity ops that print in TF1's format."""
+import time
+
 import numpy as np
 import pytest
 
@@ -32,3 +34,11 @@ def test_tf_print_returns_an_op(capfd):
     assert isinstance(op, tg.Operation) and tg.print.__name__ == "print"
     run_initialized(op)
     assert capfd.readouterr().out == "x: [0 1 2 ... 7 8 9]\n"
+
+
+def test_timestamp_is_the_time_the_op_runs():
+    stamp = tg.timestamp()
+    before = time.time()
+    with tg.Session() as sess:
+        got = sess.run(stamp)
+    assert stamp.dtype == tg.float64 and stamp.shape == () and before <= got <= time.time()

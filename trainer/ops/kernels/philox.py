@@ -93,3 +93,18 @@ class PhiloxStream:
 
     def set_state(self, state):
         self.key, self.counter = tuple(int(k) for k in state["key"]), int(state["counter"])
+
+
+# TF's stateless ops scramble their seed pair into a key and a counter with one Philox block under this fixed key
+# (kSeedMix in TF's stateless_random_ops.cc), so that either seed alone may be weak
+_SEED_MIX = (0x3EC8F720, 0x02461E29)
+
+
+def stateless_stream(seed0, seed1):
+    """The stream a stateless op of seed pair (seed0, seed1) draws from, at the start of its counters: the same
+    numbers on every run, as TF's StatelessRandom* kernels give them."""
+    seed0, seed1 = int(seed0) % (1 << 64), int(seed1) % (1 << 64)
+    mix = philox_blocks(_SEED_MIX, seed0 | seed1 << 64, 1)[0].tolist()
+    stream = PhiloxStream(1, 1)
+    stream.set_state({"key": mix[:2], "counter": (mix[2] | mix[3] << 32) << 64})
+    return stream

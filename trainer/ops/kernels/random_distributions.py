@@ -86,8 +86,8 @@ def normal(stream, n, dtype):
     wide = _wide(dtype)
     bits = _fixed_blocks(stream, n, 2 if wide else 4)
     step = _CHUNK * (4 if wide else 2)  # uint32s per pass, whole Box-Muller pairs
-    return np.concatenate([_pairs(bits[s:s + step], wide) for s in range(0, len(bits), step)])[:n].astype(
-        dtype, copy=False)
+    parts = [_pairs(bits[s:s + step], wide) for s in range(0, len(bits), step)]
+    return np.concatenate(parts or [np.empty(0)])[:n].astype(dtype, copy=False)
 
 
 def truncated_normal(stream, n, dtype):

@@ -1,0 +1,59 @@
+"""TF1's IndexedSlices: rows `values[i]` of a tensor at row `indices[i]`, the others zero. ringflow's gradients are
+dense, so it makes none itself; programs that build one (or test gradients for one) get TF's class, which converts
+to its dense tensor (rows at repeated indices add up) wherever a Tensor is expected, and is fetched as an
+IndexedSlicesValue."""
+import collections
+
+from ..framework.tensor_shape import TensorShape
+from .core_ops import convert_to_tensor, register_tensor_conversion_function
+from .segment_ops import unsorted_segment_sum
+from .tensor_util import constant_value, static_shape
+
+
+class IndexedSlicesValue(collections.namedtuple("IndexedSlicesValue", ["values", "indices", "dense_shape"])):
+    """An IndexedSlices' value: numpy values, indices and dense_shape (what Session.run returns for one)."""
+
+
+class IndexedSlices:
+    """Sparse rows of a dense tensor: `values` (rows), `indices` (their row numbers), `dense_shape` (optional)."""
+
+    def __init__(self, values, indices, dense_shape=None):
+        # kept as given, as TF keeps them: converted when the slices are made dense
+        self._values, self._indices, self._dense_shape = values, indices, dense_shape
+
+    values = property(lambda self: self._values)
+    indices = property(lambda self: self._indices)
+    dense_shape = property(lambda self: self._dense_shape)
+    name = property(lambda self: self._values.name)
+    op = property(lambda self: self._values.op)
+    graph = property(lambda self: self._values.graph)
+    device = property(lambda self: self._values.op.device)
+    dtype = property(lambda self: self._values.dtype)
+
+    @property
+    def shape(self):
+        """The dense tensor's static shape: dense_shape's value where it is known while building."""
+        if self._dense_shape is None:
+            return TensorShape(None)
+        known = constant_value(self._dense_shape)
+        if known is not None:
+            return TensorShape([int(d) for d in known])
+        length = static_shape(self._dense_shape)
+        return TensorShape(None if length is None or length[0] is None else [None] * length[0])
+
+    def __repr__(self):
+        shape = "" if self._dense_shape is None else f", dense_shape={self._dense_shape!r}"
+        return f"IndexedSlices(indices={self._indices!r}, values={self._values!r}{shape})"
+
+
+def _to_dense(value, dtype=None, name=None, as_ref=False):
+    if value.dense_shape is None:
+        raise ValueError(f"Tensor conversion requested for IndexedSlices without dense_shape: {value!r}; give it a "
+                         "dense_shape")
+    known = constant_value(value.dense_shape)  # a known row count gives the dense tensor its static shape, as TF's
+    rows = value.dense_shape[0] if known is None else int(known[0])
+    dense = unsorted_segment_sum(value.values, value.indices, rows, name=name)
+    return dense if dtype is None else convert_to_tensor(dense, dtype=dtype)
+
+
+register_tensor_conversion_function(IndexedSlices, _to_dense)
