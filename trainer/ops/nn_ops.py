@@ -24,6 +24,23 @@ def _relu_grad_inplace(g, y):
     return np.multiply(g, y > 0, out=g)
 
 
+# numpy's maximum against a scalar runs a scalar loop; against a contiguous block of zeros, its SIMD one: 3-4x
+# faster over a conv layer's activations, to the same bits (NaNs and signed zeros included). Blocks of 16384 values
+# (64 KiB of float32 zeros, made per call) measured best of 1024-65536 on LeNet's and a dense layer's activations.
+RELU_BLOCK = 16384
+
+
+def _relu(x, out=None):
+    if type(x) is not np.ndarray or x.size < RELU_BLOCK or not x.flags.c_contiguous:
+        return np.maximum(x, 0, out=out)
+    out = np.empty_like(x) if out is None else out
+    flat, dest = x.reshape(-1), out.reshape(-1)
+    n = flat.size - flat.size % RELU_BLOCK
+    np.maximum(flat[:n].reshape(-1, RELU_BLOCK), np.zeros(RELU_BLOCK, x.dtype), out=dest[:n].reshape(-1, RELU_BLOCK))
+    np.maximum(flat[n:], 0, out=dest[n:])
+    return out
+
+
 def _sigmoid(x):
     """1 / (1 + exp(-x)), as exp(x) / (1 + exp(x)) for negative x: exp(-|x|) never overflows and keeps the relative
     precision of tiny results (logaddexp was 10-100x slower). The numerator max(e, x >= 0) is 1 where x >= 0 (e <= 1)
@@ -34,11 +51,11 @@ def _sigmoid(x):
 
 
 _ACTIVATIONS = {  # type: (forward, gradient op type, gradient forward on (g, y))
-    "Relu": (lambda x: np.maximum(x, 0), "ReluGrad", _relu_grad),
+    "Relu": (_relu, "ReluGrad", _relu_grad),
     "Sigmoid": (_sigmoid, "SigmoidGrad", lambda g, y: g * (y * (1 - y))),
     "Tanh": (np.tanh, "TanhGrad", lambda g, y: g * (1 - y * y)),
 }
-_INPLACE = {"Relu": lambda x: np.maximum(x, 0, out=x), "ReluGrad": _relu_grad_inplace}
+_INPLACE = {"Relu": lambda x: _relu(x, out=x), "ReluGrad": _relu_grad_inplace}
 
 
 def _relu_gradient(op, g):

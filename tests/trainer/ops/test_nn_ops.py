@@ -24,6 +24,23 @@ def test_activations(name, shape):
     check_op(getattr(tg.nn, name), [_away_from_zero(shape)], torch_fn=torch and getattr(torch, name))
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int32])
+def test_relu_of_large_arrays_is_numpys_maximum_to_the_bit(dtype):
+    """Large arrays take the SIMD path (blocks of zeros): the same bits as np.maximum(x, 0), NaN payloads and signed
+    zeros included, whether the kernel writes in place (a dead input buffer) or into a new array."""
+    specials = [-0.0, 0.0, np.nan, -np.nan, np.inf, -np.inf, 1e-45, -1e-45] if dtype != np.int32 else [0, -1, 1]
+    x = RNG.standard_normal(7 * 7025) * 100  # not a whole number of blocks
+    x[RNG.integers(0, x.size, 400)] = RNG.choice(specials, 400)
+    x = x.astype(dtype).reshape(-1, 7)
+    with tg.Graph().as_default():
+        c = tg.constant(x)
+        with tg.Session() as sess:
+            kept, in_place = sess.run([tg.nn.relu(c), tg.nn.relu(tg.negative(tg.negative(c)))])
+    expected = np.maximum(x, 0)
+    for value in (kept, in_place):
+        assert value.dtype == dtype and value.tobytes() == expected.tobytes()
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_sigmoid_tails_are_exact_and_quiet(dtype):
     """Far from 0 the sigmoid neither overflows nor loses its tail: sigmoid(-x) = exp(-x) / (1 + exp(-x))."""
