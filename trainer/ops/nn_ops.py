@@ -62,8 +62,8 @@ def _relu_gradient(op, g):
     """ReluGrad(g, y), or, where g is max pooling's gradient of y itself (conv, ReLU, pool), the pooling gradient of
     the pooled gradient masked by the pooled values: a window sends its gradient to a tap holding its maximum p, so
     y > 0 there exactly where p > 0, and the mask is taken over a quarter of the values (2x2 pooling) instead of
-    a pass over the full-size gradient. (A window holding NaN sends it to its last tap whatever y is there, and
-    now none; its loss is NaN either way.)"""
+    a pass over the full-size gradient. Only a window holding NaN differs: pooling's gradient sends it to the window's
+    last tap, which y's mask keeps where that tap is positive and the pooled mask drops; its loss is NaN either way."""
     y, pool = op.outputs[0], g.op
     if pool.type == "MaxPoolGrad" and pool.inputs[0] is y:
         _, pooled, pooled_grad = pool.inputs
