@@ -30,10 +30,19 @@ def _relu_grad_inplace(g, y):
 RELU_BLOCK = 16384
 
 
-def _relu(x, out=None):
+def _relu(x):
     if type(x) is not np.ndarray or x.size < RELU_BLOCK or not x.flags.c_contiguous:
-        return np.maximum(x, 0, out=out)
-    out = np.empty_like(x) if out is None else out
+        return np.maximum(x, 0)
+    return _relu_blocks(x, np.empty_like(x))
+
+
+def _relu_inplace(x):
+    if type(x) is not np.ndarray or x.size < RELU_BLOCK or not x.flags.c_contiguous:
+        return np.maximum(x, 0, out=x)
+    return _relu_blocks(x, x)
+
+
+def _relu_blocks(x, out):
     flat, dest = x.reshape(-1), out.reshape(-1)
     n = flat.size - flat.size % RELU_BLOCK
     np.maximum(flat[:n].reshape(-1, RELU_BLOCK), np.zeros(RELU_BLOCK, x.dtype), out=dest[:n].reshape(-1, RELU_BLOCK))
@@ -55,7 +64,7 @@ _ACTIVATIONS = {  # type: (forward, gradient op type, gradient forward on (g, y)
     "Sigmoid": (_sigmoid, "SigmoidGrad", lambda g, y: g * (y * (1 - y))),
     "Tanh": (np.tanh, "TanhGrad", lambda g, y: g * (1 - y * y)),
 }
-_INPLACE = {"Relu": lambda x: _relu(x, out=x), "ReluGrad": _relu_grad_inplace}
+_INPLACE = {"Relu": _relu_inplace, "ReluGrad": _relu_grad_inplace}
 
 
 def _relu_gradient(op, g):
@@ -295,11 +304,15 @@ def l2_loss(t, name=None):
     return apply_op("L2Loss", [t], name=name or "L2Loss")
 
 
+GEMV_MIN_VALUES = 4096  # below this, making the ones vector and calling BLAS costs more than numpy's reduction
+
+
 def _column_sums(g, out=None):
     """The sum over every axis but the last, as one GEMV (ones @ g) for a contiguous float32/float64 host array:
     numpy's reduction over leading axes adds row by row, 8x slower on a conv layer's (N*H*W, C) gradient (and 1.5x
     on a dense layer's), where the GEMV is memory-bound and, summing in blocks, closer to the exact sum."""
-    if type(g) is np.ndarray and g.dtype.char in "fd" and g.ndim >= 2 and g.size and g.flags.c_contiguous:
+    if (type(g) is np.ndarray and g.size >= GEMV_MIN_VALUES and g.dtype.char in "fd" and g.ndim >= 2
+            and g.flags.c_contiguous):
         rows = g.size // g.shape[-1]
         return np.dot(np.ones(rows, g.dtype), g.reshape(rows, g.shape[-1]), out=out)
     return g.sum(axis=tuple(range(g.ndim - 1)), out=out)

@@ -163,9 +163,10 @@ def test_bias_add(shape):
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
-@pytest.mark.parametrize("shape", [(64, 10), (6, 9, 9, 16)], ids=str)
+@pytest.mark.parametrize("shape", [(64, 10), (512, 10), (6, 9, 9, 16)], ids=str)
 def test_bias_add_gradient_is_the_sum_over_every_axis_but_the_last(shape, dtype):
-    """BiasAddGrad (one GEMV for float32/float64) against the exact sum, within the dtype's rounding of it."""
+    """BiasAddGrad (numpy's reduction for few values, one GEMV for many float32/float64 ones) against the exact sum,
+    within the dtype's rounding of it."""
     g = (RNG.standard_normal(shape) * 4).astype(dtype)
     with tg.Graph().as_default():
         x, b = tg.placeholder(dtype, shape), tg.placeholder(dtype, shape[-1:])
