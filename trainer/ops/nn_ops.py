@@ -307,25 +307,30 @@ def l2_loss(t, name=None):
 GEMV_MIN_VALUES = 4096  # below this, making the ones vector and calling BLAS costs more than numpy's reduction
 
 
-def _column_sums(g, out=None):
-    """The sum over every axis but the last, as one GEMV (ones @ g) for a contiguous float32/float64 host array:
-    numpy's reduction over leading axes adds row by row, 8x slower on a conv layer's (N*H*W, C) gradient (and 1.5x
-    on a dense layer's), where the GEMV is memory-bound and, summing in blocks, closer to the exact sum."""
+def _gemv_sums(g, out=None):
+    """The sum over every axis but the last as one GEMV (ones @ g), or None where numpy's reduction is the better
+    choice: numpy's reduction over leading axes adds row by row, 8x slower on a conv layer's (N*H*W, C) gradient
+    (1.5x on a dense layer's), where the GEMV is memory-bound and, summing in blocks, closer to the exact sum."""
     if (type(g) is np.ndarray and g.size >= GEMV_MIN_VALUES and g.dtype.char in "fd" and g.ndim >= 2
             and g.flags.c_contiguous):
         rows = g.size // g.shape[-1]
         return np.dot(np.ones(rows, g.dtype), g.reshape(rows, g.shape[-1]), out=out)
-    return g.sum(axis=tuple(range(g.ndim - 1)), out=out)
+    return None
 
 
 @cuda_kernels.on_cupy(cuda_kernels.column_sums)
 def _bias_add_grad(g):
-    return _column_sums(g)
+    if g.size >= GEMV_MIN_VALUES:
+        summed = _gemv_sums(g)
+        if summed is not None:
+            return summed
+    return g.sum(axis=tuple(range(g.ndim - 1))) if g.ndim > 2 else np.add.reduce(g, axis=0)
 
 
 @cuda_kernels.on_cupy(cuda_kernels.column_sums_into)
 def _bias_add_grad_into(out, g):
-    return _column_sums(g, out=out)
+    summed = _gemv_sums(g, out=out)
+    return g.sum(axis=tuple(range(g.ndim - 1)), out=out) if summed is None else summed
 
 
 register("BiasAdd", np.add, infer=lambda x, b: [(x.shape, x.dtype)], fresh=True, inplace=inplace_binary(np.add),
