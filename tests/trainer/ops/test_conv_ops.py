@@ -257,3 +257,26 @@ def test_an_empty_batch_convolves_and_pools_to_empty_results():
             y_value, dx, dw = sess.run([y] + grads, {x: np.zeros((0, 6, 6, 2), np.float32)})
     assert y_value.shape == (0, 3, 3, 4) and dx.shape == (0, 6, 6, 2)
     np.testing.assert_array_equal(dw, np.zeros((3, 3, 2, 4)))
+
+
+def test_a_training_step_runs_no_input_gradient_for_a_first_layer_and_no_full_size_relu_mask():
+    """LeNet's pattern, traced: the first convolution's input is a placeholder, so its input gradient is built but
+    never run; each ReLU's mask is applied to the pooled gradient (pooled shape), not after the pooling gradient."""
+    with tg.Graph().as_default():
+        x = tg.placeholder(tg.float32, [None, 8, 8, 1])
+        h = x
+        for i, channels in enumerate((4, 6)):
+            w = tg.Variable(RNG.standard_normal((3, 3, h.shape[3], channels)).astype(np.float32))
+            h = tg.nn.relu(tg.nn.bias_add(tg.nn.conv2d(h, w, strides=1, padding="SAME"), tg.zeros([channels])))
+            h = tg.nn.max_pool(h, ksize=2, strides=2, padding="VALID")
+        train = tg.train.GradientDescentOptimizer(0.1).minimize(tg.reduce_sum(h))
+        metadata = tg.RunMetadata()
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            sess.run(train, {x: RNG.standard_normal((2, 8, 8, 1))},
+                     options=tg.RunOptions(trace_level=tg.RunOptions.FULL_TRACE), run_metadata=metadata)
+    ran = [n for n in metadata.step_stats.dev_stats[0].node_stats]
+    kinds = [n.timeline_label.split(" = ")[1].split("(")[0] for n in ran]
+    assert kinds.count("Conv2DBackpropInput") == 1 and kinds.count("Conv2DBackpropFilter") == 2
+    masks = [[d.size for d in n.output[0].tensor_description.shape.dim] for n, k in zip(ran, kinds) if k == "ReluGrad"]
+    assert sorted(masks) == [[2, 2, 2, 6], [2, 4, 4, 4]]

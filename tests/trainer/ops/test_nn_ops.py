@@ -24,6 +24,23 @@ def test_activations(name, shape):
     check_op(getattr(tg.nn, name), [_away_from_zero(shape)], torch_fn=torch and getattr(torch, name))
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int32])
+def test_relu_of_large_arrays_is_numpys_maximum_to_the_bit(dtype):
+    """Large arrays take the SIMD path (blocks of zeros): the same bits as np.maximum(x, 0), NaN payloads and signed
+    zeros included, whether the kernel writes in place (a dead input buffer) or into a new array."""
+    specials = [-0.0, 0.0, np.nan, -np.nan, np.inf, -np.inf, 1e-45, -1e-45] if dtype != np.int32 else [0, -1, 1]
+    x = RNG.standard_normal(7 * 7025) * 100  # not a whole number of blocks
+    x[RNG.integers(0, x.size, 400)] = RNG.choice(specials, 400)
+    x = x.astype(dtype).reshape(-1, 7)
+    with tg.Graph().as_default():
+        c = tg.constant(x)
+        with tg.Session() as sess:
+            kept, in_place = sess.run([tg.nn.relu(c), tg.nn.relu(tg.negative(tg.negative(c)))])
+    expected = np.maximum(x, 0)
+    for value in (kept, in_place):
+        assert value.dtype == dtype and value.tobytes() == expected.tobytes()
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_sigmoid_tails_are_exact_and_quiet(dtype):
     """Far from 0 the sigmoid neither overflows nor loses its tail: sigmoid(-x) = exp(-x) / (1 + exp(-x))."""
@@ -145,6 +162,24 @@ def test_bias_add(shape):
              torch_fn=torch and (lambda x, b: x + b))
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(64, 10), (512, 10), (6, 9, 9, 16)], ids=str)
+def test_bias_add_gradient_is_the_sum_over_every_axis_but_the_last(shape, dtype):
+    """BiasAddGrad (numpy's reduction for few values, one GEMV for many float32/float64 ones) against the exact sum,
+    within the dtype's rounding of it."""
+    g = (RNG.standard_normal(shape) * 4).astype(dtype)
+    with tg.Graph().as_default():
+        x, b = tg.placeholder(dtype, shape), tg.placeholder(dtype, shape[-1:])
+        db = tg.gradients(tg.reduce_sum(tg.nn.bias_add(x, b) * tg.constant(g)), [b])[0]
+        with tg.Session() as sess:
+            value = sess.run(db, {x: np.zeros(shape, dtype), b: np.zeros(shape[-1:], dtype)})
+    exact = g.astype(np.float64).reshape(-1, shape[-1]).sum(axis=0)
+    rows = np.abs(g).astype(np.float64).reshape(-1, shape[-1])
+    bound = float(np.finfo(dtype).eps) * len(rows) * rows.sum(axis=0)
+    assert value.dtype == dtype and value.shape == shape[-1:]
+    assert np.all(np.abs(value - exact) <= bound)
+
+
 def test_huge_logits_give_finite_losses_and_gradients():
     logits = np.array([[1e4, -1e4, 0.0], [-5e3, 5e3, 1e3]], dtype=np.float32)
     with tg.Graph().as_default():
@@ -205,6 +240,30 @@ def test_max_pool(stride, size, k, padding):
     x = RNG.permutation(2 * size * size * 2).reshape(2, size, size, 2) / 7.0  # distinct values: no ties
     check_op(lambda a: tg.nn.max_pool(a, ksize=[1, k, k, 1], strides=[1, stride, stride, 1], padding=padding), [x],
              torch_fn=F and (lambda a: _torch_pool(a, k, stride, padding)))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("ksize,strides,padding", [(2, 2, "VALID"), (3, 2, "SAME"), (2, 1, "SAME")], ids=str)
+def test_relu_gradient_through_max_pooling_masks_the_pooled_gradient(ksize, strides, padding, dtype):
+    """relu then max_pool: the ReLU's gradient is the mask applied before the pooling gradient (on pooled values),
+    equal to the bit to ReluGrad after MaxPoolGrad (the same graph with an identity between the two), ties of
+    zeros and of equal positive values included."""
+    x = np.round(RNG.standard_normal((3, 9, 8, 4)) * 2).astype(dtype)  # many equal values per window
+    seed, grads = RNG.integers(1 << 30), []
+    for between in (None, tg.identity):
+        with tg.Graph().as_default() as graph:
+            a = tg.constant(x)
+            r = tg.nn.relu(a)
+            y = tg.nn.max_pool(r if between is None else between(r), ksize, strides, padding)
+            weights = np.random.default_rng(seed).standard_normal(y.shape).astype(dtype)
+            grad = tg.gradients(tg.reduce_sum(y * weights), [a])[0]
+            with tg.Session() as sess:
+                grads.append(sess.run(grad))
+            masked = [op.outputs[0].shape for op in graph.get_operations() if op.type == "ReluGrad"]
+            assert masked == [y.shape if between is None else a.shape]
+    assert grads[0].dtype == dtype
+    np.testing.assert_array_equal(grads[0], grads[1])
+    assert np.count_nonzero(grads[0]) and np.count_nonzero(grads[0]) < x.size
 
 
 def test_conv_with_unknown_batch_size():

@@ -1,6 +1,6 @@
 """Keras' BatchNormalization: batch statistics while training (and moving averages updated by fit), the moving
 averages at inference, switched by the learning phase; LayerNormalization: each example's own statistics."""
-from ...ops.batch_norm_ops import batch_normalization
+from ...ops.batch_norm_ops import batch_normalization, fused_batch_norm
 from ...ops.nn_impl import moments
 from .. import constraints, initializers, regularizers
 from .. import backend as K
@@ -52,6 +52,8 @@ class BatchNormalization(Layer):
         self.built = True
 
     def call(self, inputs, training=None):
+        if self.unbiased and K.dtype(inputs) == "float32":
+            return self._fused_call(inputs, training)
         rank = K.ndim(inputs)
         axes = [i for i in range(rank) if i != self.channel_axis]
         mean, variance = self._moments(inputs, axes, keep_dims=False)
@@ -74,6 +76,26 @@ class BatchNormalization(Layer):
                          K.moving_average_update(self.moving_variance, new_variance, self.momentum)])
         return K.in_train_phase(lambda: normalize(mean, variance),
                                 lambda: normalize(self.moving_mean, self.moving_variance), training=training)
+
+    def _fused_call(self, inputs, training):
+        """TF 1.15's fused path (FusedBatchNormV3 and its gradient op: two kernels where the formula above takes
+        about fifteen and their gradients), with the batch's statistics while training, the moving ones otherwise;
+        the moving variance takes the batch's with Bessel's correction, as the fused kernel returns it."""
+        data_format = "NHWC" if self.channel_axis == 3 else "NCHW"
+        gamma = self.gamma if self.scale else K.ones_like(self.moving_mean)
+        beta = self.beta if self.center else K.zeros_like(self.moving_mean)
+
+        def train():
+            return fused_batch_norm(inputs, gamma, beta, epsilon=self.epsilon, data_format=data_format)
+
+        def infer():
+            outputs = fused_batch_norm(inputs, gamma, beta, self.moving_mean, self.moving_variance, self.epsilon,
+                                       data_format, is_training=False)[0]
+            return outputs, self.moving_mean, self.moving_variance
+        outputs, mean, variance = K.in_train_phase(train, infer, training=training)
+        self.add_update([K.moving_average_update(self.moving_mean, mean, self.momentum),
+                         K.moving_average_update(self.moving_variance, variance, self.momentum)])
+        return outputs
 
     def _moments(self, inputs, reduction_axes, keep_dims):
         """The batch's (mean, variance) over reduction_axes: the override point of TF's layer, which Horovod's

@@ -50,3 +50,42 @@ def test_batch_normalization_over_a_middle_axis_normalizes_each_channel():
     session = K.get_session()
     mean, var = x.mean(axis=(0, 2), keepdims=True), x.var(axis=(0, 2), keepdims=True)
     np.testing.assert_allclose(session.run(out), (x - mean) / np.sqrt(var + 1e-3), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("axis,center,scale", [(-1, True, True), (1, False, True), (3, True, False)], ids=str)
+def test_images_take_the_fused_kernel_with_the_values_of_keras_formula(axis, center, scale):
+    """4-D float32 images normalized over their channels run FusedBatchNormV3 (and its gradient op), as TF 1.15's
+    Keras does; outputs, gradients and moving averages are those of the formula (the layer with fused=False, whose
+    moving variance is the biased one), within float32 rounding, in both phases of a fed learning phase."""
+    x = RNG.normal(1.0, 2.0, (6, 5, 4, 3)).astype(np.float32)
+    channels = x.shape[axis]
+    gamma, beta = RNG.uniform(0.5, 2.0, channels), RNG.normal(0.0, 1.0, channels)
+    weights = RNG.normal(0.0, 1.0, x.shape).astype(np.float32)
+    results = {}
+    for fused in (None, False):
+        K.clear_session()
+        layer = keras.layers.BatchNormalization(axis=axis, momentum=0.5, center=center, scale=scale, fused=fused)
+        inp = K.placeholder(shape=(None, 5, 4, 3))
+        out = layer(inp)
+        layer.set_weights([p for p, kept in ((gamma, scale), (beta, center)) if kept] +
+                          [np.full(channels, 0.5), np.full(channels, 2.0)])
+        grads = K.gradients(K.sum(out * weights), [inp] + layer.trainable_weights)
+        session = K.get_session()
+        types = {op.type for op in session.graph.get_operations()}
+        assert ("FusedBatchNormV3" in types and "FusedBatchNormGradV3" in types) == (fused is None)
+        phases = [session.run([out] + grads, {inp: x, K.learning_phase(): phase}) for phase in (1, 0)]
+        session.run(layer.updates, {inp: x, K.learning_phase(): 1})
+        results[fused] = phases, K.batch_get_value([layer.moving_mean, layer.moving_variance])
+    (fused_phases, (mean, variance)), (formula_phases, (formula_mean, formula_variance)) = results[None], results[False]
+    for fused_values, formula_values in zip(fused_phases, formula_phases):
+        for a, b in zip(fused_values, formula_values):
+            np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-5)
+    reduced = tuple(i for i in range(4) if i != axis % 4)
+    along = [-1 if i == axis % 4 else 1 for i in range(4)]
+    np.testing.assert_allclose(mean, 0.25 + 0.5 * x.mean(reduced), rtol=1e-5)
+    np.testing.assert_allclose(formula_mean, mean, rtol=1e-6)
+    np.testing.assert_allclose(variance, 1.0 + 0.5 * x.var(reduced, ddof=1), rtol=1e-5)
+    np.testing.assert_allclose(formula_variance, 1.0 + 0.5 * x.var(reduced), rtol=1e-5)
+    moving = (x - 0.5) / np.sqrt(2.0 + 1e-3) * np.reshape(gamma if scale else 1.0, along)
+    np.testing.assert_allclose(fused_phases[1][0], moving + np.reshape(beta if center else 0.0, along), rtol=1e-5,
+                               atol=1e-5)
