@@ -9,7 +9,8 @@
         tf.train.load_checkpoint, through import_meta_graph + Saver.restore and through the SaverDef's ops run by
         name, the SavedModels of simple_save and of a DNNClassifier's export_saved_model, for raw features and for
         serialized tf.Examples, through tf.compat.v1.saved_model.loader.load; a CNN's training graph through
-        import_meta_graph + restore, trained 3 more steps), compares them with DIR/expected.json and prints a verdict.
+        import_meta_graph + restore, trained 3 more steps; a graph with tf.cond and batch norm on a `training`
+        placeholder, its Switch/Merge nodes run and trained on), compares them with DIR/expected.json, prints a verdict.
     /work/tfvenv/bin/python scripts/record_tf_files.py tf-graphs tests/trainer/train/fixtures/tf_graphs
         writes a SavedModel whose graph holds ops in TF's own form (Const inputs where ringflow has attrs: Sum's
         reduction_indices, Reshape's shape, ConcatV2's axis, ...; Cast's SrcT/DstT; ParseExampleV2 of dense,
@@ -270,6 +271,18 @@ def check(directory):
         losses = [sess.run(["train", "loss:0"], feed)[1] for _ in range(3)]
         same("CNN training graph: import_meta_graph + restore, 3 more steps' losses (to 2e-6)",
              np.allclose(losses, train["losses"], rtol=2e-6), True)
+    cond = expected.get("cond")  # ringflow's tf.cond as Switch/Merge: TF runs the branch fed, trains on alike
+    if cond is not None:
+        with tf.Graph().as_default(), v1.Session() as sess:
+            prefix = os.path.join(directory, cond["prefix"])
+            v1.train.import_meta_graph(prefix + ".meta").restore(sess, prefix)
+            x = np.asarray(cond["x"], np.float32)
+            losses = [sess.run(["loss:0", "train"], {"x:0": x, "training:0": t})[0] for t in cond["training"]]
+            same("tf.cond and batch norm on a training placeholder: import_meta_graph + restore, the "
+                 "losses of steps fed training=True/False (to 2e-6)", np.allclose(losses, cond["losses"], rtol=2e-6),
+                 True)
+            if not np.allclose(losses, cond["losses"], rtol=2e-6):
+                print(f"     TensorFlow's losses {losses}, ringflow's {cond['losses']}")
     verdict = "PASS" if not failures else f"FAIL ({len(failures)})"
     print(f"verdict: {verdict}: TensorFlow {tf.__version__} read ringflow's files in {directory}")
     return failures

@@ -5,7 +5,8 @@
 DIR gets a tg.train.Saver checkpoint (model.ckpt-5.index, .data-00000-of-00001, .meta, `checkpoint`), a
 SavedModel (saved_model/, by tg.saved_model.simple_save), a DNNClassifier's export_saved_model for raw features
 (estimator/<time>/) and for serialized tf.Examples (estimator_parsing/<time>/), a CNN's training checkpoint and
-.meta (cnn/), and expected.json: the variables' values, y = x @ W + b for a fixed x and the classifier's predictions, which
+.meta (cnn/), a training graph with tf.cond and batch normalization on a `training` placeholder (cond/), and
+expected.json: the variables' values, y = x @ W + b for a fixed x and the classifier's predictions, which
 TensorFlow must read back.
 """
 import json
@@ -37,10 +38,11 @@ def write(directory):
             tg.saved_model.simple_save(sess, os.path.join(directory, "saved_model"), {"x": x}, {"y": y})
     export_dir, parsing_dir, probabilities = export_classifier(directory)
     train = train_cnn(directory)
+    cond = train_cond(directory)
     expected = {"ringflow": tg.__version__, "checkpoint": os.path.basename(prefix),
                 "estimator_export": os.path.relpath(export_dir, directory), "probabilities": probabilities,
                 "parsing_export": os.path.relpath(parsing_dir, directory),
-                "examples": [e.hex() for e in examples(INPUT)], "train": train,
+                "examples": [e.hex() for e in examples(INPUT)], "train": train, "cond": cond,
                 "values": {k: np.asarray(v).tolist() for k, v in VALUES.items()},
                 "dtypes": {k: np.asarray(v).dtype.name for k, v in VALUES.items()},
                 "input": INPUT.tolist(), "output": output.tolist()}
@@ -77,6 +79,39 @@ def train_cnn(directory):
             prefix = tg.train.Saver().save(sess, os.path.join(directory, "cnn", "model.ckpt"), global_step=step)
             losses = [float(sess.run([train, loss], feed)[1]) for _ in range(3)]
     return {"prefix": os.path.relpath(prefix, directory), "x": x_value.tolist(), "y": y_value.tolist(),
+            "losses": losses}
+
+
+COND_STEPS = (True, False, True, True, False)  # the `training` fed at each step
+
+
+def train_cond(directory):
+    """A model with a tf.cond on a `training` placeholder (a nested cond in its false branch) and batch
+    normalization on the same placeholder, trained 3 steps and saved; the losses of COND_STEPS' steps, which
+    TensorFlow must reproduce after import_meta_graph + restore: its Switch/Merge nodes run only the branch the
+    placeholder picks. (ringflow's dropout is one op of its own, "Dropout", which TensorFlow lacks.)"""
+    x_value = np.linspace(-1.0, 1.0, 24, dtype=np.float32).reshape(6, 4)
+    with tg.Graph().as_default():
+        tg.set_random_seed(2)
+        x = tg.placeholder(tg.float32, [None, 4], name="x")
+        training = tg.placeholder_with_default(False, [], name="training")
+        h = tg.layers.dense(x, 3)
+        h = tg.layers.batch_normalization(h, training=training)
+
+        def evaluating():
+            return tg.cond(tg.reduce_sum(h) > 0.0, lambda: h - 1.0, lambda: tg.constant(3.0) * h, name="inner")
+        h = tg.cond(training, lambda: h * 2.0 + tg.constant(1.0), evaluating, name="outer")
+        loss = tg.reduce_mean(tg.square(h), name="loss")
+        with tg.control_dependencies(tg.get_collection(tg.GraphKeys.UPDATE_OPS)):
+            tg.train.GradientDescentOptimizer(0.1).minimize(loss, name="train",
+                                                            gate_gradients=tg.train.Optimizer.GATE_GRAPH)
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            for _ in range(3):
+                sess.run("train", {x: x_value, training: True})
+            prefix = tg.train.Saver().save(sess, os.path.join(directory, "cond", "model.ckpt"))
+            losses = [float(sess.run([loss, "train"], {x: x_value, training: t})[0]) for t in COND_STEPS]
+    return {"prefix": os.path.relpath(prefix, directory), "x": x_value.tolist(), "training": list(COND_STEPS),
             "losses": losses}
 
 

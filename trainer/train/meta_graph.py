@@ -33,6 +33,7 @@ SUB_GRAPHS = ("bodies", "control_flow")
 NONE = "_ringflow_none_attrs"  # attrs that are None (an AttrValue has no None), which kernels read all the same
 _SHAPES = "_output_shapes"
 ALIASES = {
+    "SelectV2": "Select",  # ringflow's Select broadcasts as TF's SelectV2 does (tf_node_defs.py)
     "AddV2": "Add",  # TF2's name for the op TF 1.15 graphs also call AddV2; ringflow's is TF1's older Add
     # A resource variable (tf.keras' weights, get_variable(use_resource=True), TF 2's canned estimators) is read,
     # assigned and updated through its handle; ringflow rebuilds it as a variable of its own and these as the

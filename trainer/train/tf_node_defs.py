@@ -339,6 +339,15 @@ def _swap_inputs(node, op, nodes):
     return True
 
 
+def _select(node, op, nodes):
+    """ringflow's Select broadcasts as numpy's where, which is TF's SelectV2: TF's Select takes equal shapes."""
+    shapes = {str(t.shape) if t.shape.is_fully_defined() else None for t in op.inputs}
+    if len(shapes) == 1 and None not in shapes:
+        return False
+    node.op = "SelectV2"
+    return True
+
+
 TO_TF = {
     "ConcatV2": _concat, "Pack": _pack, "AddN": _pack, "GatherV2": _gather, "Cast": _cast, "Sum": _reduction,
     "Mean": _reduction, "Max": _reduction, "Min": _reduction, "Prod": _reduction,
@@ -347,7 +356,7 @@ TO_TF = {
     "Tile": _attr_input("multiples", "multiples", "Tmultiples"), "ScalarSummary": _summary("tags"),
     "HistogramSummary": _summary("tag"), "RandomUniform": _random_uniform, "StridedSlice": _strided_slice,
     "FusedBatchNormV3": _fused_batch_norm, "FusedBatchNormGradV3": _fused_batch_norm,
-    "TanhGrad": _swap_inputs, "SigmoidGrad": _swap_inputs,
+    "TanhGrad": _swap_inputs, "SigmoidGrad": _swap_inputs, "Select": _select,
     "Conv2D": _conv, "Conv2DBackpropInput": _conv_input_grad, "Conv2DBackpropFilter": _conv_filter_grad,
     "MaxPool": _pool, "AvgPool": _pool, "MaxPoolGrad": _pool, "AvgPoolGrad": _avg_pool_grad,
     "StridedSliceGrad": _strided_slice_grad,

@@ -54,3 +54,19 @@ def test_fused_batch_norm_is_exported_with_tfs_type_attrs_and_imports_back(tmp_p
         tg.train.import_meta_graph(str(tmp_path / "g.meta"))
         with tg.Session() as sess:
             np.testing.assert_array_equal(sess.run("y:0", {"x:0": x}), want)
+
+
+def test_a_broadcasting_where_is_written_as_tfs_select_v2_and_reads_back(tmp_path):
+    with tg.Graph().as_default():
+        flag = tg.placeholder(tg.bool, [], name="flag")
+        x = tg.placeholder(tg.float32, [2, 3], name="x")
+        tg.where(flag, x, tg.zeros([3]), name="picked")  # batch normalization's training switch, ringflow's way
+        tg.where(tg.ones([2, 3], tg.bool), x, x, name="same_shapes")
+        meta = tg.train.export_meta_graph(str(tmp_path / "w.meta"))
+    ops = {n.name: n.op for n in meta.graph_def.node}
+    assert (ops["picked"], ops["same_shapes"]) == ("SelectV2", "Select")  # TF's Select takes equal shapes only
+    with tg.Graph().as_default(), tg.Session() as sess:
+        tg.train.import_meta_graph(str(tmp_path / "w.meta"))
+        x = np.arange(6, dtype=np.float32).reshape(2, 3)
+        np.testing.assert_array_equal(sess.run("picked:0", {"flag:0": False, "x:0": x}), np.zeros((2, 3)))
+        np.testing.assert_array_equal(sess.run("picked:0", {"flag:0": True, "x:0": x}), x)
