@@ -18,6 +18,9 @@
     /work/tfvenv/bin/python scripts/record_tf_files.py train-graphs tests/trainer/train/fixtures/tf_graphs
         writes two training graphs TF builds (a CNN with Adam, an MLP of resource variables with momentum) saved
         after 3 steps, and the losses of 3 more (train_values.json): import_meta_graph + restore trains on alike.
+    /work/tfvenv/bin/python scripts/record_tf_files.py cond-graphs tests/trainer/train/fixtures/tf_graphs
+        writes a training graph with TF1's tf.cond (Switch/Merge: dropout and batch normalization on a `training`
+        placeholder) saved after 3 steps, and the losses of 5 more fed training=True/False (cond_values.json).
 """
 import json
 import os
@@ -202,6 +205,41 @@ def train_graphs(directory):
     print(f"recorded with TensorFlow {tf.__version__} into {directory}")
 
 
+COND_X = np.linspace(-1.0, 1.0, 24, dtype=np.float32).reshape(6, 4)
+COND_STEPS = (True, False, True, True, False)  # the `training` fed at each step
+
+
+def cond_graphs(directory):
+    """A training graph whose tf.conds TF1 writes as Switch/Merge nodes: dropout and fused batch normalization on a
+    `training` placeholder (their gradients and moving-average updates conds too), trained 3 steps and saved; then
+    the losses of COND_STEPS' steps from a fresh session, as an importer's session starts (the dropout's random
+    stream starts again), into cond_values.json. Fixed shapes keep TF's gradients to ops ringflow reads (Tile)."""
+    with tf.Graph().as_default():
+        v1.set_random_seed(1)
+        x = v1.placeholder(tf.float32, [6, 4], name="x")
+        training = v1.placeholder_with_default(False, [], name="training")
+        h = v1.layers.dropout(v1.layers.dense(x, 3), 0.25, training=training)
+        h = v1.layers.batch_normalization(tf.reshape(h, [6, 1, 1, 3]), training=training, fused=True)
+        loss = tf.reduce_mean(tf.square(tf.reshape(h, [6, 3]) - 0.5), name="loss")
+        with tf.control_dependencies(v1.get_collection(v1.GraphKeys.UPDATE_OPS)):
+            train = v1.train.GradientDescentOptimizer(0.1).minimize(loss, name="train",
+                                                                   gate_gradients=v1.train.Optimizer.GATE_GRAPH)
+        saver = v1.train.Saver()
+        with v1.Session() as sess:
+            sess.run(v1.global_variables_initializer())
+            for _ in range(3):
+                sess.run(train, {x: COND_X, training: True})
+            prefix = saver.save(sess, os.path.join(directory, "cond", "model.ckpt"))
+        with v1.Session() as sess:
+            saver.restore(sess, prefix)
+            losses = [float(sess.run([loss, train], {x: COND_X, training: t})[0]) for t in COND_STEPS]
+    record = {"tensorflow": tf.__version__, "prefix": os.path.relpath(prefix, directory), "x": COND_X.tolist(),
+              "training": list(COND_STEPS), "losses": losses}
+    with open(os.path.join(directory, "cond_values.json"), "w") as f:
+        json.dump(record, f, indent=1)
+    print(f"recorded with TensorFlow {tf.__version__} into {directory}")
+
+
 def check(directory):
     """Compare what TensorFlow reads from ringflow's files with DIR/expected.json; returns the failures."""
     with open(os.path.join(directory, "expected.json")) as f:
@@ -290,7 +328,7 @@ def check(directory):
 
 if __name__ == "__main__":
     commands = {"record": record, "sharded": sharded, "graph-text": graph_text, "tf-graphs": tf_graphs,
-                "train-graphs": train_graphs}
+                "train-graphs": train_graphs, "cond-graphs": cond_graphs}
     if len(sys.argv) != 3 or sys.argv[1] not in (*commands, "check"):
         sys.exit(__doc__)
     v1.disable_v2_behavior()  # TF1's graph: reference variables (VariableV2), as a TF 1.15 program writes them

@@ -20,6 +20,7 @@ BODY = "_ringflow_body"  # "<cond name>:<0 true | 1 false>": the innermost branc
 INPUTS = "_ringflow_inputs"  # a branch node's inputs as ringflow built it (the file's read the Switches)
 PART = "_ringflow_cond"  # on the scaffolding: "pred_id", "pivot", "switch" or "merge"
 OUTPUTS = ("_ringflow_then", "_ringflow_else")  # on C/pred_id: each branch's outputs ("" where it has none)
+OWNER = "_ringflow_cond_name"  # on a Merge whose cond is not named by its scope (one read from TF's own nodes)
 
 
 def written_as_nodes(op):
@@ -173,6 +174,11 @@ def body_of(node):
 def part_of(node):
     """The node's role in a cond's scaffolding ("pred_id", "pivot", "switch", "merge"), or None."""
     return node.attr[PART].s.decode() if PART in node.attr else None
+
+
+def cond_of(merge):
+    """The name of the cond a Merge node belongs to."""
+    return merge.attr[OWNER].s.decode() if OWNER in merge.attr else merge.name.rpartition("/")[0]
 
 
 def ringflow_inputs(node):

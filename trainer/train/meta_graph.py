@@ -21,7 +21,8 @@ from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.dtypes import as_dtype
 from ..ops.variables import Variable, imported_variable
-from .cond_nodes import body_of, part_of, rebuild_cond, ringflow_inputs, write_conds, written_as_nodes
+from .cond_nodes import body_of, cond_of, part_of, rebuild_cond, ringflow_inputs, write_conds, written_as_nodes
+from .tf_cond_nodes import has_tf_conds, read_tf_conds
 from .tf_node_defs import ADDED, ORIGINAL, from_tf_form, from_tf_inputs, strided_slice_key, to_tf_form
 from ..platform import tf_logging as logging
 from ..platform.version import GIT_VERSION, TF_API_VERSION
@@ -224,6 +225,8 @@ def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, import_sco
     graph = graph or get_default_graph()
     constants = {n.name: attr_python(n.attr["value"]) for n in meta.graph_def.node if n.op == "Const"}
     kept = _inputs_first([n for n in _without_tf_saver(meta) if ADDED not in n.attr])
+    if has_tf_conds(kept):
+        kept = read_tf_conds(kept)
     ringflows = {n.name for n in kept if ORIGINAL in n.attr}  # nodes ringflow wrote in TF's form, and kept
     parts = {n.name: part_of(n) for n in kept if part_of(n)}
     bodies = {}
@@ -245,7 +248,7 @@ def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, import_sco
     def build(group):
         for node in group:
             part = parts.get(node.name)
-            cond_name = node.name.rpartition("/")[0]
+            cond_name = cond_of(node) if part == "merge" else None
             if part == "merge" and f"{cond_name}:0" not in conds:
                 _reserve(graph, scoped(cond_name))
                 conds.update(rebuild_cond(by_name[f"{cond_name}/pred_id"], resolve,

@@ -517,6 +517,16 @@ def _tf_adam(node, data, attrs, constants):
     return data, attrs
 
 
+def _tf_random_uniform(node, data, attrs, constants):
+    """TF's RandomUniform draws in [0, 1) of the shape its input gives (a Const, or a Shape a run computes)."""
+    attrs = {k: v for k, v in attrs.items() if k != "T"}
+    attrs.update(minval=0.0, maxval=1.0, tensor_params=())
+    shape = constants.get(data[0].partition(":")[0])
+    if shape is None:
+        return data, dict(attrs, shape=None)
+    return data[1:], dict(attrs, shape=tuple(int(d) for d in np.asarray(shape).ravel()))
+
+
 FROM_TF = {  # op type: (the attr ringflow's op holds and TF's lacks, the rule giving it)
     "Cast": ("dtype", _tf_cast), "Reshape": ("shape", _tf_tensor_input("shape")),
     "Tile": ("multiples", _tf_tensor_input("multiples")), "Squeeze": ("axis", _tf_squeeze),
@@ -538,7 +548,7 @@ FROM_TF = {  # op type: (the attr ringflow's op holds and TF's lacks, the rule g
     "MaxPoolGrad": (None, _tf_conv_or_pool(("ksize", "strides"))),
     "Conv2DBackpropInput": (None, _tf_with_sizes((2, 0, 1))), "Conv2DBackpropFilter": (None, _tf_with_sizes((0, 2, 1))),
     "AvgPoolGrad": (None, _tf_with_sizes((0, 1))), "StridedSliceGrad": ("key", _tf_strided_slice_grad),
-    "VarIsInitializedOp": (None, _tf_drop()), "OneHot": ("dtype", _tf_one_hot), "ApplyAdam": (None, _tf_adam), "ResourceApplyAdam": (None, _tf_adam),
+    "RandomUniform": ("minval", _tf_random_uniform), "VarIsInitializedOp": (None, _tf_drop()), "OneHot": ("dtype", _tf_one_hot), "ApplyAdam": (None, _tf_adam), "ResourceApplyAdam": (None, _tf_adam),
 }
 
 
