@@ -19,8 +19,9 @@
         writes two training graphs TF builds (a CNN with Adam, an MLP of resource variables with momentum) saved
         after 3 steps, and the losses of 3 more (train_values.json): import_meta_graph + restore trains on alike.
     /work/tfvenv/bin/python scripts/record_tf_files.py cond-graphs tests/trainer/train/fixtures/tf_graphs
-        writes a training graph with TF1's tf.cond (Switch/Merge: dropout and batch normalization on a `training`
-        placeholder) saved after 3 steps, and the losses of 5 more fed training=True/False (cond_values.json).
+        writes training graphs with TF1's tf.cond (Switch/Merge: dropout and batch normalization on a `training`
+        placeholder; nested conds) saved after 3 steps, and the losses of 5 more fed training=True/False
+        (cond_values.json).
 """
 import json
 import os
@@ -210,31 +211,40 @@ COND_STEPS = (True, False, True, True, False)  # the `training` fed at each step
 
 
 def cond_graphs(directory):
-    """A training graph whose tf.conds TF1 writes as Switch/Merge nodes: dropout and fused batch normalization on a
-    `training` placeholder (their gradients and moving-average updates conds too), trained 3 steps and saved; then
-    the losses of COND_STEPS' steps from a fresh session, as an importer's session starts (the dropout's random
-    stream starts again), into cond_values.json. Fixed shapes keep TF's gradients to ops ringflow reads (Tile)."""
-    with tf.Graph().as_default():
-        v1.set_random_seed(1)
-        x = v1.placeholder(tf.float32, [6, 4], name="x")
-        training = v1.placeholder_with_default(False, [], name="training")
-        h = v1.layers.dropout(v1.layers.dense(x, 3), 0.25, training=training)
-        h = v1.layers.batch_normalization(tf.reshape(h, [6, 1, 1, 3]), training=training, fused=True)
-        loss = tf.reduce_mean(tf.square(tf.reshape(h, [6, 3]) - 0.5), name="loss")
-        with tf.control_dependencies(v1.get_collection(v1.GraphKeys.UPDATE_OPS)):
-            train = v1.train.GradientDescentOptimizer(0.1).minimize(loss, name="train",
-                                                                   gate_gradients=v1.train.Optimizer.GATE_GRAPH)
-        saver = v1.train.Saver()
-        with v1.Session() as sess:
-            sess.run(v1.global_variables_initializer())
-            for _ in range(3):
-                sess.run(train, {x: COND_X, training: True})
-            prefix = saver.save(sess, os.path.join(directory, "cond", "model.ckpt"))
-        with v1.Session() as sess:
-            saver.restore(sess, prefix)
-            losses = [float(sess.run([loss, train], {x: COND_X, training: t})[0]) for t in COND_STEPS]
-    record = {"tensorflow": tf.__version__, "prefix": os.path.relpath(prefix, directory), "x": COND_X.tolist(),
-              "training": list(COND_STEPS), "losses": losses}
+    """Training graphs whose tf.conds TF1 writes as Switch/Merge nodes, trained 3 steps and saved: dropout and fused
+    batch normalization on a `training` placeholder (their gradients and moving-average updates conds too), and
+    nested tf.conds of two outputs each, trained with Adam; then the losses of COND_STEPS' steps from a fresh
+    session, as an importer's session starts (the dropout's random stream starts again), into cond_values.json.
+    Fixed shapes keep TF's gradients to ops ringflow reads (Tile, not BroadcastTo)."""
+    record = {"tensorflow": tf.__version__, "x": COND_X.tolist(), "training": list(COND_STEPS)}
+    for kind in ("dropout_batch_norm", "nested"):
+        with tf.Graph().as_default():
+            v1.set_random_seed(1)
+            x = v1.placeholder(tf.float32, [6, 4], name="x")
+            training = v1.placeholder_with_default(False, [], name="training")
+            if kind == "nested":
+                h = v1.layers.dense(x, 3, activation=tf.nn.tanh)
+                a, b = v1.cond(training, lambda: (h * 2.0 + 1.0, tf.nn.relu(h)), lambda: v1.cond(
+                    tf.reduce_sum(h) > 0.0, lambda: (h - 1.0, h * h), lambda: (3.0 * h, h + 1.0)))
+                loss = tf.reduce_mean(tf.square(a * b - 0.5), name="loss")
+                optimizer = v1.train.AdamOptimizer(0.05)
+            else:
+                h = v1.layers.dropout(v1.layers.dense(x, 3), 0.25, training=training)
+                h = v1.layers.batch_normalization(tf.reshape(h, [6, 1, 1, 3]), training=training, fused=True)
+                loss = tf.reduce_mean(tf.square(tf.reshape(h, [6, 3]) - 0.5), name="loss")
+                optimizer = v1.train.GradientDescentOptimizer(0.1)
+            with tf.control_dependencies(v1.get_collection(v1.GraphKeys.UPDATE_OPS)):
+                train = optimizer.minimize(loss, name="train", gate_gradients=v1.train.Optimizer.GATE_GRAPH)
+            saver = v1.train.Saver()
+            with v1.Session() as sess:
+                sess.run(v1.global_variables_initializer())
+                for _ in range(3):
+                    sess.run(train, {x: COND_X, training: True})
+                prefix = saver.save(sess, os.path.join(directory, kind, "model.ckpt"))
+            with v1.Session() as sess:
+                saver.restore(sess, prefix)
+                losses = [float(sess.run([loss, train], {x: COND_X, training: t})[0]) for t in COND_STEPS]
+        record[kind] = {"prefix": os.path.relpath(prefix, directory), "losses": losses}
     with open(os.path.join(directory, "cond_values.json"), "w") as f:
         json.dump(record, f, indent=1)
     print(f"recorded with TensorFlow {tf.__version__} into {directory}")

@@ -123,14 +123,15 @@ def _leave(merge, inherited, contexts, by_name, key):
 
 def _take(start, body, pred, branch, by_name, contexts, owner, key, pivots):
     """Give `body` the nodes behind `start` that run in branch `branch` of `pred` and no earlier Merge took."""
-    stack = [start]
+    stack, seen = [start], set()
     while stack:
         name = stack.pop()
         node = by_name.get(name)
-        if node is None or name in owner or (pred, branch) not in contexts.get(name, ()) or name in pivots:
+        if node is None or name in seen or (pred, branch) not in contexts.get(name, ()) or name in pivots:
             continue
+        seen.add(name)
         if node.op in SWITCHES and key(node.input[1]) == pred:
             continue
-        if node.op not in SWITCHES:
-            owner[name] = body
+        if node.op not in SWITCHES:  # a nested cond's nodes stay its own; what they read from here is ours
+            owner.setdefault(name, body)
         stack += [_split(i)[0] for i in node.input]

@@ -548,7 +548,8 @@ FROM_TF = {  # op type: (the attr ringflow's op holds and TF's lacks, the rule g
     "MaxPoolGrad": (None, _tf_conv_or_pool(("ksize", "strides"))),
     "Conv2DBackpropInput": (None, _tf_with_sizes((2, 0, 1))), "Conv2DBackpropFilter": (None, _tf_with_sizes((0, 2, 1))),
     "AvgPoolGrad": (None, _tf_with_sizes((0, 1))), "StridedSliceGrad": ("key", _tf_strided_slice_grad),
-    "RandomUniform": ("minval", _tf_random_uniform), "VarIsInitializedOp": (None, _tf_drop()), "OneHot": ("dtype", _tf_one_hot), "ApplyAdam": (None, _tf_adam), "ResourceApplyAdam": (None, _tf_adam),
+    "RandomUniform": ("minval", _tf_random_uniform),
+    "VarIsInitializedOp": (None, _tf_drop()), "OneHot": ("dtype", _tf_one_hot), "ApplyAdam": (None, _tf_adam), "ResourceApplyAdam": (None, _tf_adam),
 }
 
 
