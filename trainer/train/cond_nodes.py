@@ -2,10 +2,11 @@
 
 Export writes each Cond as tf.cond in TF 1.15 builds it (v1 control flow): `C/pred_id` (Identity of the
 predicate), `C/Switch` of the predicate with the pivots `C/switch_t` and `C/switch_f`, one `C/Switch_k` per captured
-tensor, whose output 1 (true) or 0 (false) the branch nodes read, and one `C/Merge_j` per output, of the false then
-the true branch's value. A branch node with no input from its branch waits for the branch's pivot, so TensorFlow
-runs only the taken branch. An output one branch lacks (a forward value a gradient cond reads) is a Merge of one
-input. The branch nodes stay in the graph under their own names.
+tensor, whose output 1 (true) or 0 (false) the branch nodes read, one `C/Merge_j` per output, of the false then
+the true branch's value, and `C` itself, an Identity of the first output. A branch node with no input from its
+branch waits for the branch's pivot, so TensorFlow runs only the taken branch. An output one branch lacks (a
+forward value a gradient cond reads) is a Merge of one input. The branch nodes keep their own names. A node no
+session can run (a gradient nothing uses, reading a branch's value from outside it) is left out.
 
 The nodes carry what ringflow needs to rebuild the cond (TensorFlow ignores "_" attrs): each branch node its branch
 (BODY) and its inputs as ringflow built them (INPUTS); the scaffolding its role (PART); `C/pred_id` the branches'
@@ -18,7 +19,7 @@ from ..ops.control_flow_ops import cond
 
 BODY = "_ringflow_body"  # "<cond name>:<0 true | 1 false>": the innermost branch a node runs in
 INPUTS = "_ringflow_inputs"  # a branch node's inputs as ringflow built it (the file's read the Switches)
-PART = "_ringflow_cond"  # on the scaffolding: "pred_id", "pivot", "switch" or "merge"
+PART = "_ringflow_cond"  # on the scaffolding: "pred_id", "pivot", "switch", "merge" or "alias"
 OUTPUTS = ("_ringflow_then", "_ringflow_else")  # on C/pred_id: each branch's outputs ("" where it has none)
 OWNER = "_ringflow_cond_name"  # on a Merge whose cond is not named by its scope (one read from TF's own nodes)
 
@@ -133,6 +134,9 @@ class _Writer:
             nodes.append(NodeDef(name=self.merges[c][j], op="Merge", input=values, attr={
                 "T": AttrValue(type=out.dtype.as_datatype_enum), "N": AttrValue(i=len(values)),
                 PART: AttrValue(s=b"merge")}))
+        # the cond's own name, as ringflow's op has it, so that TensorFlow fetches "C" and "C:0" too
+        nodes.append(NodeDef(name=c.name, op="Identity", input=[self.merges[c][0]], attr={
+            "T": AttrValue(type=c.outputs[0].dtype.as_datatype_enum), PART: AttrValue(s=b"alias")}))
         if where is not None:
             for node in nodes:
                 node.attr[BODY] = AttrValue(s=f"{where.owner.name}:{where.index}".encode())

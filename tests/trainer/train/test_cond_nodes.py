@@ -64,7 +64,7 @@ def test_the_meta_graph_holds_tf1_switch_and_merge_nodes_not_ringflows_cond(tmp_
     ops = {node.name: node.op for node in meta.graph_def.node}
     assert "Cond" not in ops.values()
     assert ops["outer/Merge"] == "Merge" and ops["outer/Switch"] == "Switch" and ops["outer/pred_id"] == "Identity"
-    assert ops["outer/inner/Merge"] == "Merge"
+    assert ops["outer/inner/Merge"] == "Merge" and ops["outer"] == "Identity"  # TF fetches "outer:0" too
     consts = {node.name: list(node.input) for node in meta.graph_def.node if node.name.startswith("outer/Const")}
     # a branch's constants wait for its pivot, so TensorFlow runs them only in the branch taken
     assert consts == {"outer/Const": ["^outer/switch_t"], "outer/Const_1": ["^outer/switch_t"],
@@ -85,6 +85,29 @@ def test_only_the_branch_taken_runs_its_assignment_after_import(tmp_path):
             saver.restore(sess, str(tmp_path / "v"))
             got = [sess.run("maybe_add:0", {"flag:0": f}) for f in (False, True, False, True)]
     assert got == [1.0, 11.0, 11.0, 21.0]
+
+
+def test_a_cond_applying_gradients_or_not_trains_on_after_import(tmp_path):
+    """The cond parallel's apply_if builds: a group of updates in one branch, a no_op in the other."""
+    def steps(sess, x, apply):
+        return [sess.run(["loss:0", "maybe_apply"], {x: X, apply: a})[0] for a in (True, False, True, True)]
+    with tg.Graph().as_default():
+        x = tg.placeholder(tg.float32, [4, 3], name="x")
+        apply = tg.placeholder_with_default(True, [], name="apply")
+        loss = tg.reduce_mean(tg.square(tg.matmul(x, tg.Variable(np.ones((3, 1), np.float32))) - 1.0), name="loss")
+        optimizer = tg.train.GradientDescentOptimizer(0.1)
+        grads = optimizer.compute_gradients(loss)
+        tg.cond(apply, lambda: tg.group(optimizer.apply_gradients(grads)), tg.no_op, name="maybe_apply")
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            tg.train.Saver().save(sess, str(tmp_path / "m"))
+            want = steps(sess, x, apply)
+    with tg.Graph().as_default():
+        saver = tg.train.import_meta_graph(str(tmp_path / "m.meta"))
+        with tg.Session() as sess:
+            saver.restore(sess, str(tmp_path / "m"))
+            got = steps(sess, "x:0", "apply:0")
+    assert got == want and got[1] == got[2] != got[3]  # the step fed apply=False left the weights alone
 
 
 def test_a_cond_returning_an_outside_tensor_and_an_import_scope(tmp_path):
