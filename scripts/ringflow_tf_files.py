@@ -5,7 +5,8 @@
 DIR gets a tg.train.Saver checkpoint (model.ckpt-5.index, .data-00000-of-00001, .meta, `checkpoint`), a
 SavedModel (saved_model/, by tg.saved_model.simple_save), a DNNClassifier's export_saved_model for raw features
 (estimator/<time>/) and for serialized tf.Examples (estimator_parsing/<time>/), a CNN's training checkpoint and
-.meta (cnn/), a training graph with tf.cond and batch normalization on a `training` placeholder (cond/), and
+.meta (cnn/), a training graph with tf.cond and batch normalization on a `training` placeholder (cond/), the graphs with tf.cond
+TensorFlow wrote (tests' fixtures) imported and saved again (tf_round_trip/), and
 expected.json: the variables' values, y = x @ W + b for a fixed x and the classifier's predictions, which
 TensorFlow must read back.
 """
@@ -39,6 +40,7 @@ def write(directory):
     export_dir, parsing_dir, probabilities = export_classifier(directory)
     train = train_cnn(directory)
     cond = train_cond(directory)
+    cond["round_trip"] = resave_tf_conds(directory)
     expected = {"ringflow": tg.__version__, "checkpoint": os.path.basename(prefix),
                 "estimator_export": os.path.relpath(export_dir, directory), "probabilities": probabilities,
                 "parsing_export": os.path.relpath(parsing_dir, directory),
@@ -113,6 +115,27 @@ def train_cond(directory):
             losses = [float(sess.run([loss, "train"], {x: x_value, training: t})[0]) for t in COND_STEPS]
     return {"prefix": os.path.relpath(prefix, directory), "x": x_value.tolist(), "training": list(COND_STEPS),
             "losses": losses}
+
+
+TF_GRAPHS = os.path.join(os.path.dirname(__file__), "..", "tests", "trainer", "train", "fixtures", "tf_graphs")
+
+
+def resave_tf_conds(directory):
+    """The graphs with TF1's tf.cond that TensorFlow wrote (record_tf_files.py cond-graphs), imported, restored and
+    saved again by ringflow (tf_round_trip/<kind>/), with the losses of the steps TensorFlow recorded, which
+    TensorFlow must reproduce from ringflow's files."""
+    with open(os.path.join(TF_GRAPHS, "cond_values.json")) as f:
+        record = json.load(f)
+    x, result = np.asarray(record["x"], np.float32), {"x": record["x"], "training": record["training"]}
+    for kind in ("dropout_batch_norm", "nested"):
+        prefix = os.path.join(TF_GRAPHS, record[kind]["prefix"])
+        os.makedirs(os.path.join(directory, "tf_round_trip", kind), exist_ok=True)
+        with tg.Graph().as_default(), tg.Session() as sess:
+            tg.train.import_meta_graph(prefix + ".meta").restore(sess, prefix)
+            saved = tg.train.Saver().save(sess, os.path.join(directory, "tf_round_trip", kind, "model.ckpt"))
+            losses = [float(sess.run(["loss:0", "train"], {"x:0": x, "training:0": t})[0]) for t in record["training"]]
+        result[kind] = {"prefix": os.path.relpath(saved, directory), "losses": losses}
+    return result
 
 
 def examples(x):

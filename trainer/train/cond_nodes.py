@@ -85,6 +85,14 @@ class _Writer:
         op = self.ops.get(op)
         return None if op is None else op.outputs[int(index or 0)]
 
+    def home(self, name):
+        """The op a node TF's form added belongs to ("x/shape" is x's), whose branch it runs in."""
+        while "/" in name:
+            name = name.rpartition("/")[0]
+            if name in self.ops:
+                return self.ops[name]
+        return None
+
     def rewrite(self, node, op):
         """Point `node`'s inputs at the Merges and Switches; True when one of them changed."""
         body = op.control_flow if op is not None else None
@@ -159,7 +167,7 @@ def write_conds(graph_def, graph):
         if op in writer.merges or node.name in dropped:
             continue
         before = list(node.input)
-        if writer.rewrite(node, op):
+        if writer.rewrite(node, op if op is not None else writer.home(node.name)):
             node.attr[INPUTS] = _strings(before)
         if op is not None and op.control_flow is not None:
             node.attr[BODY] = AttrValue(s=f"{op.control_flow.owner.name}:{op.control_flow.index}".encode())

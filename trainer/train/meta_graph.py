@@ -65,7 +65,7 @@ def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, c
     added = []
     for node, op in zip(nodes.node, graph.get_operations()):
         to_tf_form(node, op, added)
-    nodes.node.extend(added)
+    nodes.node.extend(_unclashed(nodes.node, added))
     write_conds(nodes, graph)
     meta = MetaGraphDef(graph_def=nodes)
     info = meta.meta_info_def
@@ -83,6 +83,22 @@ def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, c
         if collection is not None:
             meta.collection_def[key] = collection
     return meta
+
+
+def _unclashed(nodes, added):
+    """The nodes TF's form adds, less those a graph TF wrote already holds (a Sum's reduction_indices Const, which
+    ringflow's import read into an attr and kept): the same Const under the same name. Another node of that name is
+    a clash, named."""
+    by_name = {node.name: node for node in nodes}
+    kept = []
+    for node in added:
+        held = by_name.get(node.name)
+        if held is None:
+            kept.append(node)
+        elif held.op != node.op or held.attr.get("value") != node.attr.get("value"):
+            raise ValueError(f"export_meta_graph: node {node.name!r} ({held.op}) has the name of the {node.op} "
+                             "TensorFlow's form of its consumer needs; rename the op")
+    return kept
 
 
 def _collection_def(key, items):
@@ -259,8 +275,10 @@ def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, import_sco
     with graph.as_default(), graph.name_scope(None), graph.control_dependencies(None):
         build(bodies.get(None, []))
         for key, collection in meta.collection_def.items():
-            if key == "savers":
-                continue  # SaverDefs: import_meta_graph builds the Saver anew
+            if key in ("savers", "cond_context", "while_context"):
+                # SaverDefs: import_meta_graph builds the Saver anew; TF's control-flow contexts name the Switch
+                # and Merge nodes ringflow's conds replace, and would not hold in a graph ringflow exports
+                continue
             for item in _collection_items(graph, collection, scoped, import_scope, key in _VARIABLE_KEYS):
                 if isinstance(item, Variable):
                     made[item.op.name] = item

@@ -99,7 +99,9 @@ def _random_uniform(node, op, nodes):
     dtype, low, high = op.outputs[0].dtype, op.attrs["minval"], op.attrs["maxval"]
     unit = NodeDef(name=f"{node.name}/unit", op="RandomUniform",
                    input=[_const(nodes, f"{node.name}/shape", list(op.attrs["shape"]))],
-                   attr={"dtype": _type(dtype), "T": _type(int32), ADDED: AttrValue(b=True)})
+                   attr={"dtype": _type(dtype), "T": _type(int32), ADDED: AttrValue(b=True),
+                         # the op's seeds, so TensorFlow draws the numbers ringflow draws (TF's own, seeded)
+                         **{k: AttrValue(i=int(op.attrs.get(k) or 0)) for k in ("seed", "seed2")}})
     nodes.append(unit)
     scaled = NodeDef(name=f"{node.name}/mul", op="Mul", attr={"T": _type(dtype), ADDED: AttrValue(b=True)},
                      input=[unit.name, _const(nodes, f"{node.name}/range", high - low, dtype)])
