@@ -5,9 +5,9 @@
 DIR gets a tg.train.Saver checkpoint (model.ckpt-5.index, .data-00000-of-00001, .meta, `checkpoint`), a
 SavedModel (saved_model/, by tg.saved_model.simple_save), a DNNClassifier's export_saved_model for raw features
 (estimator/<time>/) and for serialized tf.Examples (estimator_parsing/<time>/), a CNN's training checkpoint and
-.meta (cnn/), a training graph with tf.cond and batch normalization on a `training` placeholder (cond/), the graphs with tf.cond
-TensorFlow wrote (tests' fixtures) imported and saved again (tf_round_trip/), and
-expected.json: the variables' values, y = x @ W + b for a fixed x and the classifier's predictions, which
+.meta (cnn/), a training graph with tf.cond and batch normalization on a `training` placeholder (cond/), the
+graphs with tf.cond TensorFlow wrote (tests' fixtures) imported and saved again (tf_round_trip/), and expected.json:
+the variables' values, y = x @ W + b for a fixed x and the classifier's predictions, which
 TensorFlow must read back.
 """
 import json
