@@ -9,7 +9,7 @@
         tf.train.load_checkpoint, through import_meta_graph + Saver.restore and through the SaverDef's ops run by
         name, the SavedModels of simple_save and of a DNNClassifier's export_saved_model, for raw features and for
         serialized tf.Examples, through tf.compat.v1.saved_model.loader.load; a CNN's training graph through
-        import_meta_graph + restore, trained 3 more steps; a graph with tf.cond and batch norm on a `training`
+        import_meta_graph + restore, trained 3 more steps; a graph with tf.cond, dropout and batch norm on a `training`
         placeholder, its Switch/Merge nodes run and trained on), compares them with DIR/expected.json, prints a verdict.
     /work/tfvenv/bin/python scripts/record_tf_files.py tf-graphs tests/trainer/train/fixtures/tf_graphs
         writes a SavedModel whose graph holds ops in TF's own form (Const inputs where ringflow has attrs: Sum's
@@ -326,7 +326,7 @@ def check(directory):
             v1.train.import_meta_graph(prefix + ".meta").restore(sess, prefix)
             x = np.asarray(cond["x"], np.float32)
             losses = [sess.run(["loss:0", "train"], {"x:0": x, "training:0": t})[0] for t in cond["training"]]
-            same("tf.cond and batch norm on a training placeholder: import_meta_graph + restore, the "
+            same("tf.cond, dropout and batch norm on a training placeholder: import_meta_graph + restore, the "
                  "losses of steps fed training=True/False (to 2e-6)", np.allclose(losses, cond["losses"], rtol=2e-6),
                  True)
             if not np.allclose(losses, cond["losses"], rtol=2e-6):

@@ -5,7 +5,7 @@
 DIR gets a tg.train.Saver checkpoint (model.ckpt-5.index, .data-00000-of-00001, .meta, `checkpoint`), a
 SavedModel (saved_model/, by tg.saved_model.simple_save), a DNNClassifier's export_saved_model for raw features
 (estimator/<time>/) and for serialized tf.Examples (estimator_parsing/<time>/), a CNN's training checkpoint and
-.meta (cnn/), a training graph with tf.cond and batch normalization on a `training` placeholder (cond/), the
+.meta (cnn/), a training graph with tf.cond, dropout and batch normalization on a `training` placeholder (cond/), the
 graphs with tf.cond TensorFlow wrote (tests' fixtures) imported and saved again (tf_round_trip/), and expected.json:
 the variables' values, y = x @ W + b for a fixed x and the classifier's predictions, which
 TensorFlow must read back.
@@ -88,17 +88,19 @@ COND_STEPS = (True, False, True, True, False)  # the `training` fed at each step
 
 
 def train_cond(directory):
-    """A model with a tf.cond on a `training` placeholder (a nested cond in its false branch) and batch
-    normalization on the same placeholder, trained 3 steps and saved; the losses of COND_STEPS' steps, which
+    """A model with a tf.cond on a `training` placeholder (a nested cond in its false branch), dropout (a number
+    rate, and a Tensor one) and batch normalization on the same placeholder, trained 3 steps and saved; the losses
+    of COND_STEPS' steps from a fresh session (the dropouts' random streams start again, as in TensorFlow's), which
     TensorFlow must reproduce after import_meta_graph + restore: its Switch/Merge nodes run only the branch the
-    placeholder picks. (ringflow's dropout is one op of its own, "Dropout", which TensorFlow lacks.)"""
+    placeholder picks."""
     x_value = np.linspace(-1.0, 1.0, 24, dtype=np.float32).reshape(6, 4)
     with tg.Graph().as_default():
         tg.set_random_seed(2)
         x = tg.placeholder(tg.float32, [None, 4], name="x")
         training = tg.placeholder_with_default(False, [], name="training")
         h = tg.layers.dense(x, 3)
-        h = tg.layers.batch_normalization(h, training=training)
+        h = tg.layers.dropout(tg.layers.batch_normalization(h, training=training), 0.25, training=training)
+        h = tg.nn.dropout(h, rate=tg.constant(0.125) * tg.cast(training, tg.float32))
 
         def evaluating():
             return tg.cond(tg.reduce_sum(h) > 0.0, lambda: h - 1.0, lambda: tg.constant(3.0) * h, name="inner")
@@ -112,6 +114,8 @@ def train_cond(directory):
             for _ in range(3):
                 sess.run("train", {x: x_value, training: True})
             prefix = tg.train.Saver().save(sess, os.path.join(directory, "cond", "model.ckpt"))
+        with tg.Session() as sess:
+            tg.train.Saver().restore(sess, prefix)
             losses = [float(sess.run([loss, "train"], {x: x_value, training: t})[0]) for t in COND_STEPS]
     return {"prefix": os.path.relpath(prefix, directory), "x": x_value.tolist(), "training": list(COND_STEPS),
             "losses": losses}

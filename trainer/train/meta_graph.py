@@ -21,9 +21,10 @@ from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.dtypes import as_dtype
 from ..ops.variables import Variable, imported_variable
-from .cond_nodes import body_of, cond_of, part_of, rebuild_cond, ringflow_inputs, write_conds, written_as_nodes
+from .cond_nodes import (INPUTS, body_of, cond_of, part_of, rebuild_cond, ringflow_inputs, write_conds,
+                         written_as_nodes)
 from .tf_cond_nodes import has_tf_conds, read_tf_conds
-from .tf_node_defs import ADDED, ORIGINAL, from_tf_form, from_tf_inputs, strided_slice_key, to_tf_form
+from .tf_node_defs import ADDED, MOVED, ORIGINAL, from_tf_form, from_tf_inputs, strided_slice_key, to_tf_form
 from ..platform import tf_logging as logging
 from ..platform.version import GIT_VERSION, TF_API_VERSION
 
@@ -67,6 +68,7 @@ def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, c
         to_tf_form(node, op, added)
     nodes.node.extend(_unclashed(nodes.node, added))
     write_conds(nodes, graph)
+    _read_moved_outputs(nodes.node)
     meta = MetaGraphDef(graph_def=nodes)
     info = meta.meta_info_def
     if meta_info_def is not None:
@@ -83,6 +85,17 @@ def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, c
         if collection is not None:
             meta.collection_def[key] = collection
     return meta
+
+
+def _read_moved_outputs(nodes):
+    """Point the inputs that read an output TF's op lacks ("dropout/mul_1:1") at the added node computing it,
+    keeping ringflow's own inputs for import."""
+    moved = {n.attr[MOVED].s.decode(): n.name for n in nodes if MOVED in n.attr}
+    for node in nodes if moved else ():
+        if any(i in moved for i in node.input):
+            if INPUTS not in node.attr and ORIGINAL not in node.attr:
+                node.attr[INPUTS] = AttrValue(list=AttrValue.ListValue(s=[i.encode() for i in node.input]))
+            node.input[:] = [moved.get(i, i) for i in node.input]
 
 
 def _unclashed(nodes, added):

@@ -14,6 +14,7 @@ from ..framework.node_def import AttrValue, NodeDef, attr_value
 
 ORIGINAL = "_ringflow_node"
 ADDED = "_ringflow_added"
+MOVED = "_ringflow_output_of"  # on an added node that computes another node's output ("x:1"), which TF's op lacks
 
 
 def _const(nodes, name, value, dtype=np.int32):
@@ -350,13 +351,46 @@ def _select(node, op, nodes):
     return True
 
 
+def _dropout(node, op, nodes):
+    """ringflow's Dropout as TF1's dropout ops: keep = RandomUniform(Shape(x), its seeds) >= rate, then
+    SelectV2(keep, x * scale, 0) (x / (1 - rate) for a Tensor rate); the scaled mask, its output 1 (what the
+    gradient multiplies by), is an added node that takes its place."""
+    if op.attrs.get("noise_shape") is not None:
+        return False
+    x, rate = node.input[:2]
+    dtype, scale = op.outputs[0].dtype, op.attrs.get("scale")
+    numpy, t = as_dtype(dtype).as_numpy_dtype, {"T": _type(dtype)}
+    uniform = _added(nodes, f"{node.name}/random_uniform", "RandomUniform",
+                     [_shape(nodes, f"{node.name}/shape", x, dtype)], dtype=_type(dtype), T=_type(int32),
+                     **{k: AttrValue(i=int(op.attrs.get(k) or 0)) for k in ("seed", "seed2")})
+    keep = _added(nodes, f"{node.name}/keep", "GreaterEqual", [uniform, rate], **t)
+    if scale is not None:
+        factor = _const(nodes, f"{node.name}/scale", scale, numpy)
+        kept = _added(nodes, f"{node.name}/kept", "Mul", [x, factor], **t)
+    else:
+        keep_prob = _added(nodes, f"{node.name}/keep_prob", "Sub",
+                           [_const(nodes, f"{node.name}/one", 1, numpy), rate], **t)
+        factor = _added(nodes, f"{node.name}/scale", "RealDiv", [f"{node.name}/one", keep_prob], **t)
+        kept = _added(nodes, f"{node.name}/kept", "RealDiv", [x, keep_prob], **t)
+    cast = _added(nodes, f"{node.name}/keep_mask", "Cast", [keep], SrcT=_type(np.bool_), DstT=_type(dtype))
+    _added(nodes, f"{node.name}/mask", "Mul", [cast, factor], **t)
+    nodes[-1].attr[MOVED] = AttrValue(s=f"{node.name}:1".encode())
+    node.op = "SelectV2"
+    node.input[:] = [keep, kept, _const(nodes, f"{node.name}/zero", 0, numpy)] + [
+        i for i in node.input if i.startswith("^")]
+    for key in [k for k in node.attr if not k.startswith("_")]:
+        node.attr.pop(key)
+    node.attr.update(t)
+    return True
+
+
 TO_TF = {
     "ConcatV2": _concat, "Pack": _pack, "AddN": _pack, "GatherV2": _gather, "Cast": _cast, "Sum": _reduction,
     "Mean": _reduction, "Max": _reduction, "Min": _reduction, "Prod": _reduction,
     "Reshape": _attr_input("shape", "shape", "Tshape"), "ArgMax": _attr_input("axis", "dimension", "Tidx"),
     "ArgMin": _attr_input("axis", "dimension", "Tidx"), "ExpandDims": _attr_input("axis", "dim", "Tdim"),
     "Tile": _attr_input("multiples", "multiples", "Tmultiples"), "ScalarSummary": _summary("tags"),
-    "HistogramSummary": _summary("tag"), "RandomUniform": _random_uniform, "StridedSlice": _strided_slice,
+    "HistogramSummary": _summary("tag"), "RandomUniform": _random_uniform, "Dropout": _dropout, "StridedSlice": _strided_slice,
     "FusedBatchNormV3": _fused_batch_norm, "FusedBatchNormGradV3": _fused_batch_norm,
     "TanhGrad": _swap_inputs, "SigmoidGrad": _swap_inputs, "Select": _select,
     "Conv2D": _conv, "Conv2DBackpropInput": _conv_input_grad, "Conv2DBackpropFilter": _conv_filter_grad,
