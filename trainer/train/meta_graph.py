@@ -226,6 +226,14 @@ def _inputs_first(nodes):
     return ordered
 
 
+# TF2's functional control flow (cond_v2, while_v2: tf.function's, and TF 2.x estimators' summaries) keeps its
+# bodies as FunctionDefs in the GraphDef's library, which ringflow does not read
+FUNCTIONAL = {op: "TF2's functional control flow: its branches are functions in the GraphDef's library, which "
+                  "ringflow does not rebuild; TF1's tf.cond (Switch/Merge) imports"
+              for op in ("If", "StatelessIf", "While", "StatelessWhile", "Case", "StatelessCase",
+                         "PartitionedCall", "StatefulPartitionedCall")}
+
+
 def _check_rebuildable(nodes, parts):
     lost = {}
     for node in nodes:
@@ -238,7 +246,8 @@ def _check_rebuildable(nodes, parts):
             try:
                 op_def(op_type)
             except NotImplementedError:
-                lost.setdefault(node.op, {"(the op type is not registered in ringflow)"})
+                why = FUNCTIONAL.get(node.op, "the op type is not registered in ringflow")
+                lost.setdefault(node.op, {why})
     if lost:
         described = "; ".join(f"{op} ({', '.join(sorted(attrs))})" for op, attrs in sorted(lost.items()))
         raise NotImplementedError(

@@ -64,3 +64,10 @@ def test_a_graph_tensorflow_wrote_with_conds_saves_again_for_tensorflow_and_ring
         x = np.asarray(record["x"], np.float32)
         got = [sess.run(["loss:0", "train"], {"x:0": x, "training:0": t})[0] for t in record["training"]]
     np.testing.assert_allclose(got, record["dropout_batch_norm"]["losses"], rtol=2e-6)
+
+
+def test_tf2_functional_control_flow_is_named_as_what_ringflow_does_not_rebuild():
+    nodes = [NodeDef(name="p", op="Placeholder"), NodeDef(name="if", op="StatelessIf", input=["p"])]
+    with tg.Graph().as_default(), pytest.raises(NotImplementedError, match=r"StatelessIf \(TF2's functional "
+                                                                           r"control flow.*TF1's tf.cond"):
+        tg.train.import_meta_graph(MetaGraphDef(graph_def=GraphDef(node=nodes)))
