@@ -9,7 +9,8 @@
         tf.train.load_checkpoint, through import_meta_graph + Saver.restore and through the SaverDef's ops run by
         name, the SavedModels of simple_save and of a DNNClassifier's export_saved_model, for raw features and for
         serialized tf.Examples, through tf.compat.v1.saved_model.loader.load; a CNN's training graph through
-        import_meta_graph + restore, trained 3 more steps), compares them with DIR/expected.json and prints a verdict.
+        import_meta_graph + restore, trained 3 more steps; a graph with tf.cond, dropout and batch norm on a `training`
+        placeholder, its Switch/Merge nodes run and trained on), compares them with DIR/expected.json, prints a verdict.
     /work/tfvenv/bin/python scripts/record_tf_files.py tf-graphs tests/trainer/train/fixtures/tf_graphs
         writes a SavedModel whose graph holds ops in TF's own form (Const inputs where ringflow has attrs: Sum's
         reduction_indices, Reshape's shape, ConcatV2's axis, ...; Cast's SrcT/DstT; ParseExampleV2 of dense,
@@ -17,6 +18,10 @@
     /work/tfvenv/bin/python scripts/record_tf_files.py train-graphs tests/trainer/train/fixtures/tf_graphs
         writes two training graphs TF builds (a CNN with Adam, an MLP of resource variables with momentum) saved
         after 3 steps, and the losses of 3 more (train_values.json): import_meta_graph + restore trains on alike.
+    /work/tfvenv/bin/python scripts/record_tf_files.py cond-graphs tests/trainer/train/fixtures/tf_graphs
+        writes training graphs with TF1's tf.cond (Switch/Merge: dropout and batch normalization on a `training`
+        placeholder; nested conds) saved after 3 steps, and the losses of 5 more fed training=True/False
+        (cond_values.json).
 """
 import json
 import os
@@ -201,6 +206,50 @@ def train_graphs(directory):
     print(f"recorded with TensorFlow {tf.__version__} into {directory}")
 
 
+COND_X = np.linspace(-1.0, 1.0, 24, dtype=np.float32).reshape(6, 4)
+COND_STEPS = (True, False, True, True, False)  # the `training` fed at each step
+
+
+def cond_graphs(directory):
+    """Training graphs whose tf.conds TF1 writes as Switch/Merge nodes, trained 3 steps and saved: dropout and fused
+    batch normalization on a `training` placeholder (their gradients and moving-average updates conds too), and
+    nested tf.conds of two outputs each, trained with Adam; then the losses of COND_STEPS' steps from a fresh
+    session, as an importer's session starts (the dropout's random stream starts again), into cond_values.json.
+    Fixed shapes keep TF's gradients to ops ringflow reads (Tile, not BroadcastTo)."""
+    record = {"tensorflow": tf.__version__, "x": COND_X.tolist(), "training": list(COND_STEPS)}
+    for kind in ("dropout_batch_norm", "nested"):
+        with tf.Graph().as_default():
+            v1.set_random_seed(1)
+            x = v1.placeholder(tf.float32, [6, 4], name="x")
+            training = v1.placeholder_with_default(False, [], name="training")
+            if kind == "nested":
+                h = v1.layers.dense(x, 3, activation=tf.nn.tanh)
+                a, b = v1.cond(training, lambda: (h * 2.0 + 1.0, tf.nn.relu(h)), lambda: v1.cond(
+                    tf.reduce_sum(h) > 0.0, lambda: (h - 1.0, h * h), lambda: (3.0 * h, h + 1.0)))
+                loss = tf.reduce_mean(tf.square(a * b - 0.5), name="loss")
+                optimizer = v1.train.AdamOptimizer(0.05)
+            else:
+                h = v1.layers.dropout(v1.layers.dense(x, 3), 0.25, training=training)
+                h = v1.layers.batch_normalization(tf.reshape(h, [6, 1, 1, 3]), training=training, fused=True)
+                loss = tf.reduce_mean(tf.square(tf.reshape(h, [6, 3]) - 0.5), name="loss")
+                optimizer = v1.train.GradientDescentOptimizer(0.1)
+            with tf.control_dependencies(v1.get_collection(v1.GraphKeys.UPDATE_OPS)):
+                train = optimizer.minimize(loss, name="train", gate_gradients=v1.train.Optimizer.GATE_GRAPH)
+            saver = v1.train.Saver()
+            with v1.Session() as sess:
+                sess.run(v1.global_variables_initializer())
+                for _ in range(3):
+                    sess.run(train, {x: COND_X, training: True})
+                prefix = saver.save(sess, os.path.join(directory, kind, "model.ckpt"))
+            with v1.Session() as sess:
+                saver.restore(sess, prefix)
+                losses = [float(sess.run([loss, train], {x: COND_X, training: t})[0]) for t in COND_STEPS]
+        record[kind] = {"prefix": os.path.relpath(prefix, directory), "losses": losses}
+    with open(os.path.join(directory, "cond_values.json"), "w") as f:
+        json.dump(record, f, indent=1)
+    print(f"recorded with TensorFlow {tf.__version__} into {directory}")
+
+
 def check(directory):
     """Compare what TensorFlow reads from ringflow's files with DIR/expected.json; returns the failures."""
     with open(os.path.join(directory, "expected.json")) as f:
@@ -270,6 +319,27 @@ def check(directory):
         losses = [sess.run(["train", "loss:0"], feed)[1] for _ in range(3)]
         same("CNN training graph: import_meta_graph + restore, 3 more steps' losses (to 2e-6)",
              np.allclose(losses, train["losses"], rtol=2e-6), True)
+    cond = expected.get("cond")  # ringflow's tf.cond as Switch/Merge: TF runs the branch fed, trains on alike
+    if cond is not None:
+        with tf.Graph().as_default(), v1.Session() as sess:
+            prefix = os.path.join(directory, cond["prefix"])
+            v1.train.import_meta_graph(prefix + ".meta").restore(sess, prefix)
+            x = np.asarray(cond["x"], np.float32)
+            losses = [sess.run(["loss:0", "train"], {"x:0": x, "training:0": t})[0] for t in cond["training"]]
+            same("tf.cond, dropout and batch norm on a training placeholder: import_meta_graph + restore, the "
+                 "losses of steps fed training=True/False (to 2e-6)", np.allclose(losses, cond["losses"], rtol=2e-6),
+                 True)
+            if not np.allclose(losses, cond["losses"], rtol=2e-6):
+                print(f"     TensorFlow's losses {losses}, ringflow's {cond['losses']}")
+        trip = cond["round_trip"]  # graphs TF wrote with tf.cond, imported and saved again by ringflow
+        for kind in ("dropout_batch_norm", "nested"):
+            with tf.Graph().as_default(), v1.Session() as sess:
+                prefix = os.path.join(directory, trip[kind]["prefix"])
+                v1.train.import_meta_graph(prefix + ".meta").restore(sess, prefix)
+                x = np.asarray(trip["x"], np.float32)
+                losses = [sess.run(["loss:0", "train"], {"x:0": x, "training:0": t})[0] for t in trip["training"]]
+                same(f"TF's tf.cond graph ({kind}) imported and saved by ringflow: TF trains on to ringflow's losses "
+                     "(to 2e-6)", np.allclose(losses, trip[kind]["losses"], rtol=2e-6), True)
     verdict = "PASS" if not failures else f"FAIL ({len(failures)})"
     print(f"verdict: {verdict}: TensorFlow {tf.__version__} read ringflow's files in {directory}")
     return failures
@@ -277,7 +347,7 @@ def check(directory):
 
 if __name__ == "__main__":
     commands = {"record": record, "sharded": sharded, "graph-text": graph_text, "tf-graphs": tf_graphs,
-                "train-graphs": train_graphs}
+                "train-graphs": train_graphs, "cond-graphs": cond_graphs}
     if len(sys.argv) != 3 or sys.argv[1] not in (*commands, "check"):
         sys.exit(__doc__)
     v1.disable_v2_behavior()  # TF1's graph: reference variables (VariableV2), as a TF 1.15 program writes them

@@ -5,7 +5,9 @@
 DIR gets a tg.train.Saver checkpoint (model.ckpt-5.index, .data-00000-of-00001, .meta, `checkpoint`), a
 SavedModel (saved_model/, by tg.saved_model.simple_save), a DNNClassifier's export_saved_model for raw features
 (estimator/<time>/) and for serialized tf.Examples (estimator_parsing/<time>/), a CNN's training checkpoint and
-.meta (cnn/), and expected.json: the variables' values, y = x @ W + b for a fixed x and the classifier's predictions, which
+.meta (cnn/), a training graph with tf.cond, dropout and batch normalization on a `training` placeholder (cond/), the
+graphs with tf.cond TensorFlow wrote (tests' fixtures) imported and saved again (tf_round_trip/), and expected.json:
+the variables' values, y = x @ W + b for a fixed x and the classifier's predictions, which
 TensorFlow must read back.
 """
 import json
@@ -37,10 +39,12 @@ def write(directory):
             tg.saved_model.simple_save(sess, os.path.join(directory, "saved_model"), {"x": x}, {"y": y})
     export_dir, parsing_dir, probabilities = export_classifier(directory)
     train = train_cnn(directory)
+    cond = train_cond(directory)
+    cond["round_trip"] = resave_tf_conds(directory)
     expected = {"ringflow": tg.__version__, "checkpoint": os.path.basename(prefix),
                 "estimator_export": os.path.relpath(export_dir, directory), "probabilities": probabilities,
                 "parsing_export": os.path.relpath(parsing_dir, directory),
-                "examples": [e.hex() for e in examples(INPUT)], "train": train,
+                "examples": [e.hex() for e in examples(INPUT)], "train": train, "cond": cond,
                 "values": {k: np.asarray(v).tolist() for k, v in VALUES.items()},
                 "dtypes": {k: np.asarray(v).dtype.name for k, v in VALUES.items()},
                 "input": INPUT.tolist(), "output": output.tolist()}
@@ -78,6 +82,64 @@ def train_cnn(directory):
             losses = [float(sess.run([train, loss], feed)[1]) for _ in range(3)]
     return {"prefix": os.path.relpath(prefix, directory), "x": x_value.tolist(), "y": y_value.tolist(),
             "losses": losses}
+
+
+COND_STEPS = (True, False, True, True, False)  # the `training` fed at each step
+
+
+def train_cond(directory):
+    """A model with a tf.cond on a `training` placeholder (a nested cond in its false branch), dropout (a number
+    rate, and a Tensor one) and batch normalization on the same placeholder, trained 3 steps and saved; the losses
+    of COND_STEPS' steps from a fresh session (the dropouts' random streams start again, as in TensorFlow's), which
+    TensorFlow must reproduce after import_meta_graph + restore: its Switch/Merge nodes run only the branch the
+    placeholder picks."""
+    x_value = np.linspace(-1.0, 1.0, 24, dtype=np.float32).reshape(6, 4)
+    with tg.Graph().as_default():
+        tg.set_random_seed(2)
+        x = tg.placeholder(tg.float32, [None, 4], name="x")
+        training = tg.placeholder_with_default(False, [], name="training")
+        h = tg.layers.dense(x, 3)
+        h = tg.layers.dropout(tg.layers.batch_normalization(h, training=training), 0.25, training=training)
+        h = tg.nn.dropout(h, rate=tg.constant(0.125) * tg.cast(training, tg.float32))
+
+        def evaluating():
+            return tg.cond(tg.reduce_sum(h) > 0.0, lambda: h - 1.0, lambda: tg.constant(3.0) * h, name="inner")
+        h = tg.cond(training, lambda: h * 2.0 + tg.constant(1.0), evaluating, name="outer")
+        loss = tg.reduce_mean(tg.square(h), name="loss")
+        with tg.control_dependencies(tg.get_collection(tg.GraphKeys.UPDATE_OPS)):
+            tg.train.GradientDescentOptimizer(0.1).minimize(loss, name="train",
+                                                            gate_gradients=tg.train.Optimizer.GATE_GRAPH)
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            for _ in range(3):
+                sess.run("train", {x: x_value, training: True})
+            prefix = tg.train.Saver().save(sess, os.path.join(directory, "cond", "model.ckpt"))
+        with tg.Session() as sess:
+            tg.train.Saver().restore(sess, prefix)
+            losses = [float(sess.run([loss, "train"], {x: x_value, training: t})[0]) for t in COND_STEPS]
+    return {"prefix": os.path.relpath(prefix, directory), "x": x_value.tolist(), "training": list(COND_STEPS),
+            "losses": losses}
+
+
+TF_GRAPHS = os.path.join(os.path.dirname(__file__), "..", "tests", "trainer", "train", "fixtures", "tf_graphs")
+
+
+def resave_tf_conds(directory):
+    """The graphs with TF1's tf.cond that TensorFlow wrote (record_tf_files.py cond-graphs), imported, restored and
+    saved again by ringflow (tf_round_trip/<kind>/), with the losses of the steps TensorFlow recorded, which
+    TensorFlow must reproduce from ringflow's files."""
+    with open(os.path.join(TF_GRAPHS, "cond_values.json")) as f:
+        record = json.load(f)
+    x, result = np.asarray(record["x"], np.float32), {"x": record["x"], "training": record["training"]}
+    for kind in ("dropout_batch_norm", "nested"):
+        prefix = os.path.join(TF_GRAPHS, record[kind]["prefix"])
+        os.makedirs(os.path.join(directory, "tf_round_trip", kind), exist_ok=True)
+        with tg.Graph().as_default(), tg.Session() as sess:
+            tg.train.import_meta_graph(prefix + ".meta").restore(sess, prefix)
+            saved = tg.train.Saver().save(sess, os.path.join(directory, "tf_round_trip", kind, "model.ckpt"))
+            losses = [float(sess.run(["loss:0", "train"], {"x:0": x, "training:0": t})[0]) for t in record["training"]]
+        result[kind] = {"prefix": os.path.relpath(saved, directory), "losses": losses}
+    return result
 
 
 def examples(x):

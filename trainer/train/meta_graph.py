@@ -4,9 +4,9 @@ tf.train's export_meta_graph / import_meta_graph (saver.py) and tf.saved_model b
 Export writes the GraphDef (every node with its attrs and "_output_shapes"), the collections TF1 keeps (variables
 as VariableDef bytes, ops and tensors as node names, numbers and strings as lists; Python objects such as queue
 runners are left out, as TF1 leaves them out) and the SaverDef. Import rebuilds each node through the op registry
-from its type and attrs, variables as Variables, then the collections. A node whose attrs cannot be written (a
-cond or while_loop body, a tf.data function: a sub-graph, not data) is marked at export, and importing it raises
-NotImplementedError naming the op types.
+from its type and attrs, variables as Variables, then the collections. A tg.cond is written as TF1's Switch and
+Merge nodes and rebuilt as a cond (cond_nodes.py). A node whose attrs cannot be written (a while_loop body, a tf.data
+function: a sub-graph, not data) is marked at export, and importing it raises NotImplementedError naming the op types.
 """
 import inspect
 
@@ -14,14 +14,17 @@ import numpy as np
 
 from ..framework.graph import get_default_graph
 from ..framework.meta_graph import CollectionDef, MetaGraphDef, VariableDef, attr_python
-from ..framework.node_def import AttrValue, attr_value, graph_def
+from ..framework.node_def import AttrValue, NodeDef, attr_value, graph_def
 from ..framework.operation import Operation
 from ..framework.registry import op_def
 from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.dtypes import as_dtype
 from ..ops.variables import Variable, imported_variable
-from .tf_node_defs import ADDED, ORIGINAL, from_tf_form, from_tf_inputs, strided_slice_key, to_tf_form
+from .cond_nodes import (INPUTS, body_of, cond_of, part_of, rebuild_cond, ringflow_inputs, write_conds,
+                         written_as_nodes)
+from .tf_cond_nodes import has_tf_conds, read_tf_conds
+from .tf_node_defs import ADDED, MOVED, ORIGINAL, from_tf_form, from_tf_inputs, strided_slice_key, to_tf_form
 from ..platform import tf_logging as logging
 from ..platform.version import GIT_VERSION, TF_API_VERSION
 
@@ -32,6 +35,7 @@ SUB_GRAPHS = ("bodies", "control_flow")
 NONE = "_ringflow_none_attrs"  # attrs that are None (an AttrValue has no None), which kernels read all the same
 _SHAPES = "_output_shapes"
 ALIASES = {
+    "SelectV2": "Select",  # ringflow's Select broadcasts as TF's SelectV2 does (tf_node_defs.py)
     "AddV2": "Add",  # TF2's name for the op TF 1.15 graphs also call AddV2; ringflow's is TF1's older Add
     # A resource variable (tf.keras' weights, get_variable(use_resource=True), TF 2's canned estimators) is read,
     # assigned and updated through its handle; ringflow rebuilds it as a variable of its own and these as the
@@ -52,7 +56,7 @@ def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, c
     nodes = graph_def(graph, add_shapes=True)
     for node, op in zip(nodes.node, graph.get_operations()):
         lost = sorted(k for k, v in op.attrs.items() if v is not None and attr_value(v) is None)
-        lost += [k for k in SUB_GRAPHS if getattr(op, k, None)]
+        lost += [k for k in SUB_GRAPHS if getattr(op, k, None) and not written_as_nodes(op)]
         nones = sorted(k for k, v in op.attrs.items() if v is None)
         for key, names in ((UNWRITTEN, lost), (NONE, nones)):
             if names:
@@ -62,7 +66,9 @@ def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, c
     added = []
     for node, op in zip(nodes.node, graph.get_operations()):
         to_tf_form(node, op, added)
-    nodes.node.extend(added)
+    nodes.node.extend(_unclashed(nodes.node, added))
+    write_conds(nodes, graph)
+    _read_moved_outputs(nodes.node)
     meta = MetaGraphDef()
     meta.graph_def.node.extend(nodes.node)  # the nodes themselves: MetaGraphDef(graph_def=...) would copy them all
     info = meta.meta_info_def
@@ -80,6 +86,33 @@ def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, c
         if collection is not None:
             meta.collection_def[key] = collection
     return meta
+
+
+def _read_moved_outputs(nodes):
+    """Point the inputs that read an output TF's op lacks ("dropout/mul_1:1") at the added node computing it,
+    keeping ringflow's own inputs for import."""
+    moved = {n.attr[MOVED].s.decode(): n.name for n in nodes if MOVED in n.attr}
+    for node in nodes if moved else ():
+        if any(i in moved for i in node.input):
+            if INPUTS not in node.attr and ORIGINAL not in node.attr:
+                node.attr[INPUTS] = AttrValue(list=AttrValue.ListValue(s=[i.encode() for i in node.input]))
+            node.input[:] = [moved.get(i, i) for i in node.input]
+
+
+def _unclashed(nodes, added):
+    """The nodes TF's form adds, less those a graph TF wrote already holds (a Sum's reduction_indices Const, which
+    ringflow's import read into an attr and kept): the same Const under the same name. Another node of that name is
+    a clash, named."""
+    by_name = {node.name: node for node in nodes}
+    kept = []
+    for node in added:
+        held = by_name.get(node.name)
+        if held is None:
+            kept.append(node)
+        elif held.op != node.op or held.attr.get("value") != node.attr.get("value"):
+            raise ValueError(f"export_meta_graph: node {node.name!r} ({held.op}) has the name of the {node.op} "
+                             "TensorFlow's form of its consumer needs; rename the op")
+    return kept
 
 
 def _collection_def(key, items):
@@ -194,9 +227,19 @@ def _inputs_first(nodes):
     return ordered
 
 
-def _check_rebuildable(nodes):
+# TF2's functional control flow (cond_v2, while_v2: tf.function's, and TF 2.x estimators' summaries) keeps its
+# bodies as FunctionDefs in the GraphDef's library, which ringflow does not read
+FUNCTIONAL = {op: "TF2's functional control flow: its branches are functions in the GraphDef's library, which "
+                  "ringflow does not rebuild; TF1's tf.cond (Switch/Merge) imports"
+              for op in ("If", "StatelessIf", "While", "StatelessWhile", "Case", "StatelessCase",
+                         "PartitionedCall", "StatefulPartitionedCall")}
+
+
+def _check_rebuildable(nodes, parts):
     lost = {}
     for node in nodes:
+        if node.name in parts:
+            continue
         op_type = ALIASES.get(node.op, node.op)
         if UNWRITTEN in node.attr:
             lost.setdefault(node.op, set()).update(s.decode() for s in node.attr[UNWRITTEN].list.s)
@@ -204,7 +247,8 @@ def _check_rebuildable(nodes):
             try:
                 op_def(op_type)
             except NotImplementedError:
-                lost.setdefault(node.op, {"(the op type is not registered in ringflow)"})
+                why = FUNCTIONAL.get(node.op, "the op type is not registered in ringflow")
+                lost.setdefault(node.op, {why})
     if lost:
         described = "; ".join(f"{op} ({', '.join(sorted(attrs))})" for op, attrs in sorted(lost.items()))
         raise NotImplementedError(
@@ -219,47 +263,45 @@ def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, import_sco
     meta = read_meta_graph_file(meta_graph_or_file) if isinstance(meta_graph_or_file, str) else meta_graph_or_file
     graph = graph or get_default_graph()
     constants = {n.name: attr_python(n.attr["value"]) for n in meta.graph_def.node if n.op == "Const"}
-    kept = [n for n in _without_tf_saver(meta) if ADDED not in n.attr]
+    kept = _inputs_first([n for n in _without_tf_saver(meta) if ADDED not in n.attr])
+    if has_tf_conds(kept):
+        kept = read_tf_conds(kept)
     ringflows = {n.name for n in kept if ORIGINAL in n.attr}  # nodes ringflow wrote in TF's form, and kept
-    nodes = [from_tf_form(n) for n in kept]
-    _check_rebuildable(nodes)
-    nodes = _inputs_first(nodes)
+    parts = {n.name: part_of(n) for n in kept if part_of(n)}
+    bodies = {}
+    for n in kept:
+        bodies.setdefault(body_of(n), []).append(_ringflow_form(n))
+    _check_rebuildable([node for group in bodies.values() for node in group], parts)
+    by_name = {node.name: node for group in bodies.values() for node in group}
 
     def scoped(name):
         return f"{import_scope}/{name}" if import_scope else name
 
-    made, taken = {}, {op.name for op in graph.get_operations()}
+    made, taken, conds = {}, {op.name for op in graph.get_operations()}, {}
+
+    def resolve(name):
+        op, k = _split(name)
+        made_by_cond = conds.get(f"{op}:{k}")
+        return graph.get_operation_by_name(scoped(op)).outputs[k] if made_by_cond is None else made_by_cond
+
+    def build(group):
+        for node in group:
+            part = parts.get(node.name)
+            cond_name = cond_of(node) if part == "merge" else None
+            if part == "merge" and f"{cond_name}:0" not in conds:
+                _reserve(graph, scoped(cond_name))
+                conds.update(rebuild_cond(by_name[f"{cond_name}/pred_id"], resolve,
+                                          lambda body: build(bodies.get(body, [])), scoped))
+            elif part is None:
+                _build_node(graph, node, scoped, resolve, taken, constants, node.name in ringflows, clear_devices)
+
     with graph.as_default(), graph.name_scope(None), graph.control_dependencies(None):
-        for node in nodes:
-            name = scoped(node.name)
-            if name in taken:
-                raise ValueError(f"import_meta_graph: the graph already has an op named {name!r}; import into an "
-                                 "empty graph (tg.Graph().as_default()) or give import_scope")
-            _reserve(graph, name)
-            attrs = _attrs(node)
-            data = [i for i in node.input if not i.startswith("^")]
-            if node.op == "StridedSlice" and "key" not in attrs:  # TF's form (tf_node_defs.py)
-                key = strided_slice_key(node, constants)
-                if key is None:
-                    raise NotImplementedError(f"import_meta_graph: StridedSlice {node.name!r} takes its positions "
-                                              "from tensors that are not constants, which ringflow cannot rebuild")
-                data, attrs = data[:1], {"key": key}
-            elif node.name not in ringflows:
-                data, attrs = from_tf_inputs(node, data, attrs, constants)
-            inputs = [graph.get_operation_by_name(scoped(op)).outputs[k] for op, k in map(_split, data)]
-            controls = [graph.get_operation_by_name(scoped(i[1:])) for i in node.input if i.startswith("^")]
-            op_type = ALIASES.get(node.op, node.op)
-            if op_type == "VariableV2":
-                op = imported_variable(graph, name, attrs["shape"], attrs["dtype"]).op
-            else:
-                attrs, outputs = _outputs(node, op_type, inputs, attrs)
-                op = graph.create_op(op_type, inputs, outputs, name=name, attrs=attrs, control_inputs=controls,
-                                     unique=False)
-            if node.device and not clear_devices:
-                op.device = node.device
+        build(bodies.get(None, []))
         for key, collection in meta.collection_def.items():
-            if key == "savers":
-                continue  # SaverDefs: import_meta_graph builds the Saver anew
+            if key in ("savers", "cond_context", "while_context"):
+                # SaverDefs: import_meta_graph builds the Saver anew; TF's control-flow contexts name the Switch
+                # and Merge nodes ringflow's conds replace, and would not hold in a graph ringflow exports
+                continue
             for item in _collection_items(graph, collection, scoped, import_scope, key in _VARIABLE_KEYS):
                 if isinstance(item, Variable):
                     made[item.op.name] = item
@@ -285,6 +327,45 @@ def _collection_items(graph, collection, scoped, import_scope, variables):
     if kind == "float_list":
         return list(collection.float_list.value)
     return []
+
+
+def _ringflow_form(node):
+    """The node as ringflow built it: its ORIGINAL, or its inputs before export pointed them at Switches/Merges."""
+    if ORIGINAL in node.attr:
+        return from_tf_form(node)
+    ringflow = NodeDef.FromString(node.SerializeToString())
+    del ringflow.input[:]
+    ringflow.input.extend(ringflow_inputs(node))
+    return ringflow
+
+
+def _build_node(graph, node, scoped, resolve, taken, constants, ringflow_form, clear_devices):
+    name = scoped(node.name)
+    if name in taken:
+        raise ValueError(f"import_meta_graph: the graph already has an op named {name!r}; import into an "
+                         "empty graph (tg.Graph().as_default()) or give import_scope")
+    _reserve(graph, name)
+    attrs = _attrs(node)
+    data = [i for i in node.input if not i.startswith("^")]
+    if node.op == "StridedSlice" and "key" not in attrs:  # TF's form (tf_node_defs.py)
+        key = strided_slice_key(node, constants)
+        if key is None:
+            raise NotImplementedError(f"import_meta_graph: StridedSlice {node.name!r} takes its positions "
+                                      "from tensors that are not constants, which ringflow cannot rebuild")
+        data, attrs = data[:1], {"key": key}
+    elif not ringflow_form:
+        data, attrs = from_tf_inputs(node, data, attrs, constants)
+    inputs = [resolve(i) for i in data]
+    controls = [graph.get_operation_by_name(scoped(i[1:])) for i in node.input if i.startswith("^")]
+    op_type = ALIASES.get(node.op, node.op)
+    if op_type == "VariableV2":
+        op = imported_variable(graph, name, attrs["shape"], attrs["dtype"]).op
+    else:
+        attrs, outputs = _outputs(node, op_type, inputs, attrs)
+        op = graph.create_op(op_type, inputs, outputs, name=name, attrs=attrs, control_inputs=controls,
+                             unique=False)
+    if node.device and not clear_devices:
+        op.device = node.device
 
 
 def _reserve(graph, name):

@@ -14,6 +14,7 @@ from ..framework.node_def import AttrValue, NodeDef, attr_value
 
 ORIGINAL = "_ringflow_node"
 ADDED = "_ringflow_added"
+MOVED = "_ringflow_output_of"  # on an added node that computes another node's output ("x:1"), which TF's op lacks
 
 
 def _const(nodes, name, value, dtype=np.int32):
@@ -99,7 +100,9 @@ def _random_uniform(node, op, nodes):
     dtype, low, high = op.outputs[0].dtype, op.attrs["minval"], op.attrs["maxval"]
     unit = NodeDef(name=f"{node.name}/unit", op="RandomUniform",
                    input=[_const(nodes, f"{node.name}/shape", list(op.attrs["shape"]))],
-                   attr={"dtype": _type(dtype), "T": _type(int32), ADDED: AttrValue(b=True)})
+                   attr={"dtype": _type(dtype), "T": _type(int32), ADDED: AttrValue(b=True),
+                         # the op's seeds, so TensorFlow draws the numbers ringflow draws (TF's own, seeded)
+                         **{k: AttrValue(i=int(op.attrs.get(k) or 0)) for k in ("seed", "seed2")}})
     nodes.append(unit)
     scaled = NodeDef(name=f"{node.name}/mul", op="Mul", attr={"T": _type(dtype), ADDED: AttrValue(b=True)},
                      input=[unit.name, _const(nodes, f"{node.name}/range", high - low, dtype)])
@@ -339,6 +342,48 @@ def _swap_inputs(node, op, nodes):
     return True
 
 
+def _select(node, op, nodes):
+    """ringflow's Select broadcasts as numpy's where, which is TF's SelectV2: TF's Select takes equal shapes."""
+    shapes = {str(t.shape) if t.shape.is_fully_defined() else None for t in op.inputs}
+    if len(shapes) == 1 and None not in shapes:
+        return False
+    node.op = "SelectV2"
+    return True
+
+
+def _dropout(node, op, nodes):
+    """ringflow's Dropout as TF1's dropout ops: keep = RandomUniform(Shape(x), its seeds) >= rate, then
+    SelectV2(keep, x * scale, 0) (x / (1 - rate) for a Tensor rate); the scaled mask, its output 1 (what the
+    gradient multiplies by), is an added node that takes its place."""
+    if op.attrs.get("noise_shape") is not None:
+        return False
+    x, rate = node.input[:2]
+    dtype, scale = op.outputs[0].dtype, op.attrs.get("scale")
+    numpy, t = as_dtype(dtype).as_numpy_dtype, {"T": _type(dtype)}
+    uniform = _added(nodes, f"{node.name}/random_uniform", "RandomUniform",
+                     [_shape(nodes, f"{node.name}/shape", x, dtype)], dtype=_type(dtype), T=_type(int32),
+                     **{k: AttrValue(i=int(op.attrs.get(k) or 0)) for k in ("seed", "seed2")})
+    keep = _added(nodes, f"{node.name}/keep", "GreaterEqual", [uniform, rate], **t)
+    if scale is not None:
+        factor = _const(nodes, f"{node.name}/scale", scale, numpy)
+        kept = _added(nodes, f"{node.name}/kept", "Mul", [x, factor], **t)
+    else:
+        keep_prob = _added(nodes, f"{node.name}/keep_prob", "Sub",
+                           [_const(nodes, f"{node.name}/one", 1, numpy), rate], **t)
+        factor = _added(nodes, f"{node.name}/scale", "RealDiv", [f"{node.name}/one", keep_prob], **t)
+        kept = _added(nodes, f"{node.name}/kept", "RealDiv", [x, keep_prob], **t)
+    cast = _added(nodes, f"{node.name}/keep_mask", "Cast", [keep], SrcT=_type(np.bool_), DstT=_type(dtype))
+    _added(nodes, f"{node.name}/mask", "Mul", [cast, factor], **t)
+    nodes[-1].attr[MOVED] = AttrValue(s=f"{node.name}:1".encode())
+    node.op = "SelectV2"
+    node.input[:] = [keep, kept, _const(nodes, f"{node.name}/zero", 0, numpy)] + [
+        i for i in node.input if i.startswith("^")]
+    for key in [k for k in node.attr if not k.startswith("_")]:
+        node.attr.pop(key)
+    node.attr.update(t)
+    return True
+
+
 TO_TF = {
     "ConcatV2": _concat, "Pack": _pack, "AddN": _pack, "GatherV2": _gather, "Cast": _cast, "Sum": _reduction,
     "Mean": _reduction, "Max": _reduction, "Min": _reduction, "Prod": _reduction,
@@ -346,8 +391,9 @@ TO_TF = {
     "ArgMin": _attr_input("axis", "dimension", "Tidx"), "ExpandDims": _attr_input("axis", "dim", "Tdim"),
     "Tile": _attr_input("multiples", "multiples", "Tmultiples"), "ScalarSummary": _summary("tags"),
     "HistogramSummary": _summary("tag"), "RandomUniform": _random_uniform, "StridedSlice": _strided_slice,
+    "Dropout": _dropout,
     "FusedBatchNormV3": _fused_batch_norm, "FusedBatchNormGradV3": _fused_batch_norm,
-    "TanhGrad": _swap_inputs, "SigmoidGrad": _swap_inputs,
+    "TanhGrad": _swap_inputs, "SigmoidGrad": _swap_inputs, "Select": _select,
     "Conv2D": _conv, "Conv2DBackpropInput": _conv_input_grad, "Conv2DBackpropFilter": _conv_filter_grad,
     "MaxPool": _pool, "AvgPool": _pool, "MaxPoolGrad": _pool, "AvgPoolGrad": _avg_pool_grad,
     "StridedSliceGrad": _strided_slice_grad,
@@ -508,6 +554,16 @@ def _tf_adam(node, data, attrs, constants):
     return data, attrs
 
 
+def _tf_random_uniform(node, data, attrs, constants):
+    """TF's RandomUniform draws in [0, 1) of the shape its input gives (a Const, or a Shape a run computes)."""
+    attrs = {k: v for k, v in attrs.items() if k != "T"}
+    attrs.update(minval=0.0, maxval=1.0, tensor_params=())
+    shape = constants.get(data[0].partition(":")[0])
+    if shape is None:
+        return data, dict(attrs, shape=None)
+    return data[1:], dict(attrs, shape=tuple(int(d) for d in np.asarray(shape).ravel()))
+
+
 FROM_TF = {  # op type: (the attr ringflow's op holds and TF's lacks, the rule giving it)
     "Cast": ("dtype", _tf_cast), "Reshape": ("shape", _tf_tensor_input("shape")),
     "Tile": ("multiples", _tf_tensor_input("multiples")), "Squeeze": ("axis", _tf_squeeze),
@@ -529,6 +585,7 @@ FROM_TF = {  # op type: (the attr ringflow's op holds and TF's lacks, the rule g
     "MaxPoolGrad": (None, _tf_conv_or_pool(("ksize", "strides"))),
     "Conv2DBackpropInput": (None, _tf_with_sizes((2, 0, 1))), "Conv2DBackpropFilter": (None, _tf_with_sizes((0, 2, 1))),
     "AvgPoolGrad": (None, _tf_with_sizes((0, 1))), "StridedSliceGrad": ("key", _tf_strided_slice_grad),
+    "RandomUniform": ("minval", _tf_random_uniform),
     "VarIsInitializedOp": (None, _tf_drop()), "OneHot": ("dtype", _tf_one_hot), "ApplyAdam": (None, _tf_adam), "ResourceApplyAdam": (None, _tf_adam),
 }
 

@@ -96,12 +96,11 @@ def test_collections_variables_and_import_scope_round_trip(tmp_path):
 
 def test_graphs_with_sub_graphs_in_their_attrs_refuse_to_import_by_op_type(tmp_path):
     with tg.Graph().as_default():
-        flag = tg.placeholder(tg.bool, [], name="flag")
-        tg.cond(flag, lambda: tg.constant(1.0) * 2, lambda: tg.constant(2.0))
-        tg.train.export_meta_graph(str(tmp_path / "cond.meta"))
+        tg.while_loop(lambda i: i < 3, lambda i: i + 1, [tg.constant(0)])
+        tg.train.export_meta_graph(str(tmp_path / "loop.meta"))
     with tg.Graph().as_default(), pytest.raises(NotImplementedError, match=r"cannot rebuild the op types "
-                                                                           r"\['Cond', 'Const', 'Mul'\].*bodies"):
-        tg.train.import_meta_graph(str(tmp_path / "cond.meta"))
+                                                                           r"\[.*'While'\].*While \(bodies\)"):
+        tg.train.import_meta_graph(str(tmp_path / "loop.meta"))
 
 
 def test_a_name_clash_and_a_foreign_file_are_named(tmp_path):

@@ -2,6 +2,7 @@
 key), so TensorFlow imports them (scripts/record_tf_files.py check), and ringflow's import rebuilds the graph as
 it was built: same values from the same feeds."""
 import numpy as np
+import pytest
 
 import trainer as tg
 from trainer.train.tf_node_defs import ORIGINAL, strided_slice_key
@@ -54,3 +55,43 @@ def test_fused_batch_norm_is_exported_with_tfs_type_attrs_and_imports_back(tmp_p
         tg.train.import_meta_graph(str(tmp_path / "g.meta"))
         with tg.Session() as sess:
             np.testing.assert_array_equal(sess.run("y:0", {"x:0": x}), want)
+
+
+def test_a_broadcasting_where_is_written_as_tfs_select_v2_and_reads_back(tmp_path):
+    with tg.Graph().as_default():
+        flag = tg.placeholder(tg.bool, [], name="flag")
+        x = tg.placeholder(tg.float32, [2, 3], name="x")
+        tg.where(flag, x, tg.zeros([3]), name="picked")  # batch normalization's training switch, ringflow's way
+        tg.where(tg.ones([2, 3], tg.bool), x, x, name="same_shapes")
+        meta = tg.train.export_meta_graph(str(tmp_path / "w.meta"))
+    ops = {n.name: n.op for n in meta.graph_def.node}
+    assert (ops["picked"], ops["same_shapes"]) == ("SelectV2", "Select")  # TF's Select takes equal shapes only
+    with tg.Graph().as_default(), tg.Session() as sess:
+        tg.train.import_meta_graph(str(tmp_path / "w.meta"))
+        x = np.arange(6, dtype=np.float32).reshape(2, 3)
+        np.testing.assert_array_equal(sess.run("picked:0", {"flag:0": False, "x:0": x}), np.zeros((2, 3)))
+        np.testing.assert_array_equal(sess.run("picked:0", {"flag:0": True, "x:0": x}), x)
+
+
+@pytest.mark.parametrize("rate", [0.25, "tensor"])
+def test_dropout_is_written_as_tfs_ops_and_reads_back_with_its_gradient(tmp_path, rate):
+    def run(sess, fetches):
+        return sess.run(fetches, {"x:0": np.linspace(1, 2, 12, dtype=np.float32).reshape(3, 4)})
+    with tg.Graph().as_default():
+        tg.set_random_seed(5)
+        x = tg.placeholder(tg.float32, [3, 4], name="x")
+        y = tg.nn.dropout(x, rate=tg.constant(0.25) if rate == "tensor" else rate)
+        tg.identity(tg.gradients(tg.reduce_sum(y * y), x)[0], name="dx")
+        tg.identity(y, name="y")
+        with tg.Session() as sess:
+            want = run(sess, ["y:0", "dx:0"])
+        meta = tg.train.export_meta_graph(str(tmp_path / "d.meta"))
+    ops = {n.name: n.op for n in meta.graph_def.node}
+    assert "Dropout" not in ops.values()  # TensorFlow has no such op
+    assert ops["dropout/mul_1"] == "SelectV2" and ops["dropout/mul_1/random_uniform"] == "RandomUniform"
+    with tg.Graph().as_default(), tg.Session() as sess:
+        tg.train.import_meta_graph(str(tmp_path / "d.meta"))
+        got = run(sess, ["y:0", "dx:0"])
+    for a, b in zip(got, want):
+        np.testing.assert_array_equal(a, b)
+    assert 0 < np.count_nonzero(got[0]) < got[0].size
