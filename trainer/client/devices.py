@@ -63,6 +63,14 @@ def gpu_count():
         return 0
 
 
+def gpu_properties(ordinal):
+    """(name, major, minor): GPU `ordinal`'s name and compute capability, as its CUDA driver reports them."""
+    import cupy
+    props = cupy.cuda.runtime.getDeviceProperties(ordinal)
+    name = props["name"]
+    return (name.decode() if isinstance(name, bytes) else name), props["major"], props["minor"]
+
+
 def _same(value):
     return value
 
