@@ -3,7 +3,8 @@ from .adam import AdamOptimizer
 from .gradient_descent import GradientDescentOptimizer
 from .momentum import MomentumOptimizer
 from .optimizer import Optimizer
-from .training_util import GLOBAL_STEP, get_global_step, get_or_create_global_step
+from .training_util import (GLOBAL_STEP, assert_global_step, create_global_step, get_global_step,
+                            get_or_create_global_step, global_step)
 from .adadelta import AdadeltaOptimizer
 from .adagrad import AdagradOptimizer
 from .ftrl import FtrlOptimizer
@@ -13,21 +14,23 @@ from .checkpoint_management import (CheckpointState, NewCheckpointReader, checkp
                                     generate_checkpoint_state_proto, get_checkpoint_mtimes, get_checkpoint_state,
                                     latest_checkpoint, list_variables, load_checkpoint, load_variable,
                                     remove_checkpoint, update_checkpoint_state)
-from .learning_rate_decay import (cosine_decay, exponential_decay, inverse_time_decay, natural_exp_decay,
-                                  piecewise_constant, polynomial_decay)
+from .learning_rate_decay import (cosine_decay, cosine_decay_restarts, exponential_decay, inverse_time_decay,
+                                  linear_cosine_decay, natural_exp_decay, noisy_linear_cosine_decay,
+                                  piecewise_constant, piecewise_constant_decay, polynomial_decay)
 from .saver import Saver, export_meta_graph, import_meta_graph
 from .checkpoint_utils import init_from_checkpoint
 from ..framework.graph_io import write_graph
 from .moving_averages import ExponentialMovingAverage  # noqa: E402
 
 __all__ = ["AdamOptimizer", "GradientDescentOptimizer", "MomentumOptimizer", "Optimizer", "GLOBAL_STEP",
-           "get_global_step", "get_or_create_global_step",
+           "get_global_step", "get_or_create_global_step", "assert_global_step", "create_global_step", "global_step",
            "AdadeltaOptimizer", "AdagradOptimizer", "FtrlOptimizer", "ProximalGradientDescentOptimizer",
            "RMSPropOptimizer", "CheckpointState", "NewCheckpointReader", "checkpoint_exists", "checkpoint_meta",
            "generate_checkpoint_state_proto", "get_checkpoint_mtimes", "get_checkpoint_state", "latest_checkpoint",
            "list_variables", "load_checkpoint", "load_variable", "remove_checkpoint", "update_checkpoint_state",
            "cosine_decay", "exponential_decay", "inverse_time_decay", "natural_exp_decay", "piecewise_constant",
-           "polynomial_decay", "Saver", "export_meta_graph", "import_meta_graph", "init_from_checkpoint",
+           "polynomial_decay", "cosine_decay_restarts", "linear_cosine_decay", "noisy_linear_cosine_decay",
+           "piecewise_constant_decay", "Saver", "export_meta_graph", "import_meta_graph", "init_from_checkpoint",
            "write_graph"]
 __all__.append("ExponentialMovingAverage")
 
