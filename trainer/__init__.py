@@ -25,6 +25,8 @@ from .framework import dtypes
 from .ops import initializers
 from .python.framework import graph_util  # tf.graph_util
 from .python.util import nest  # tf.nest
+from .python import autograph  # tf.autograph
+from .platform import resource_loader  # tf.resource_loader
 from .platform import app, errors, flags, gfile, version
 from .platform import tf_logging as logging
 

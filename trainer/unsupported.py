@@ -11,7 +11,7 @@ MISSING = {
     "numpy_function": "tf.numpy_function: register an op instead", "py_function": "tf.py_function",
     "RaggedTensor": "ragged tensors", "ragged": "ragged tensors",
     "distribute": "tf.distribute: use ringflow's DistributedOptimizer",
-    "tpu": "TPUs", "xla": "XLA compilation", "autograph": "AutoGraph (graph mode is the only mode)",
+    "tpu": "TPUs", "xla": "XLA compilation",
     "function": "tf.function (graph mode is the only mode)", "GradientTape": "eager gradients (graph mode only)",
     "enable_resource_variables": "resource variables",
     "sysconfig": "tf.sysconfig: the compile and link flags for C++ ops built against TensorFlow's library; ringflow's "

@@ -46,6 +46,7 @@ MODULES = {
     "trainer.lookup": ("tf.lookup", "experimental", "mutable"),
     "trainer.metrics": ("tf.metrics", "precision_at_k", "does not implement"),
     "trainer.nn": ("tf.nn", "ctc_loss", "temporal classification"),
+    "trainer.python.autograph": ("tf.python.autograph", "to_graph", "tf.while_loop"),
     "trainer.python.framework.ops": ("tf.python.framework.ops", None, None),
     "trainer.sparse": ("tf.sparse", None, None),
     "trainer.strings": ("tf.strings", None, None),
