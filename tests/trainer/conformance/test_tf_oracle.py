@@ -56,9 +56,9 @@ def differences(tf, rf):
     if "names" in tf:
         return [] if tf["names"] == rf["names"] else [f"names: ringflow {rf['names']}, TF {tf['names']}"]
     found = []
-    for key in ("variables", "collections"):
-        if tf[key] != rf[key]:
-            found.append(f"{key}: ringflow {rf[key]}, TF {tf[key]}")
+    for key in ("variables", "collections", "python"):
+        if tf.get(key) != rf.get(key):
+            found.append(f"{key}: ringflow {rf.get(key)}, TF {tf.get(key)}")
     if len(tf["outputs"]) != len(rf["outputs"]):
         return found + [f"outputs: ringflow {len(rf['outputs'])}, TF {len(tf['outputs'])}"]
     for i, (want, got) in enumerate(zip(tf["outputs"], rf["outputs"])):

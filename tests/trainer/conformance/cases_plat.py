@@ -1,0 +1,122 @@
+"""The platform family: tf.train's learning-rate schedules and global-step checks, tf.config's device lists and
+settings, tf.debugging's, tf.autograph's and tf.io.gfile's framework-side names, as real TensorFlow answers them.
+
+A call that answers in Python values (a device list, a setting) is compared by their repr ("python_values"). The
+settings are process-wide, so the cases only read them or set them to TF's defaults: a case that changed one would
+change what the cases after it read."""
+from .cases import call, p, t
+
+STEPS = p("int64", (None,), (10,), "idx30")  # 0, 3, 6, ..., 27: before, across and after the decay horizons
+CPU = {"make": "config.PhysicalDevice", "args": ["/physical_device:CPU:0", "CPU"], "kwargs": {}}
+EMPTY_GRAPH = {"make": "GraphDef", "args": [], "kwargs": {}}
+GPU_7 = {"make": "config.PhysicalDevice", "args": ["/physical_device:GPU:7", "GPU"], "kwargs": {}}
+
+
+def py(fn, *args, **kwargs):
+    """A call compared on the Python values it returns."""
+    return dict(call(fn, *args, **kwargs), python_values=True)
+
+
+SCHEDULES = [
+    ("train.cosine_decay_restarts", call("train.cosine_decay_restarts", 0.1, STEPS, 4)),
+    ("train.cosine_decay_restarts/t_mul_1", call("train.cosine_decay_restarts", 0.1, STEPS, 5, t_mul=1.0, m_mul=0.5)),
+    ("train.cosine_decay_restarts/alpha", call("train.cosine_decay_restarts", 0.1, STEPS, 3, t_mul=1.5, m_mul=0.8,
+                                               alpha=0.1)),
+    ("train.cosine_decay_restarts/float64", call("train.cosine_decay_restarts", t("float64", (), "pos"), STEPS, 4)),
+    ("train.cosine_decay_restarts/named", call("train.cosine_decay_restarts", 0.1, t("int32", ()), 4, name="lr")),
+    ("train.cosine_decay_restarts/no_step", call("train.cosine_decay_restarts", 0.1, None, 4)),
+    ("train.linear_cosine_decay", call("train.linear_cosine_decay", 0.1, STEPS, 20)),
+    ("train.linear_cosine_decay/periods", call("train.linear_cosine_decay", 0.1, STEPS, 12, num_periods=2.0,
+                                               alpha=0.1, beta=0.01)),
+    ("train.linear_cosine_decay/float64", call("train.linear_cosine_decay", t("float64", (), "pos"), STEPS, 20)),
+    ("train.linear_cosine_decay/no_step", call("train.linear_cosine_decay", 0.1, None, 20)),
+    ("train.noisy_linear_cosine_decay", call("train.noisy_linear_cosine_decay", 0.1, t("int64", ()), 20,
+                                             values=False)),
+    ("train.noisy_linear_cosine_decay/no_noise", call("train.noisy_linear_cosine_decay", 0.1, t("int64", (4,), "pos"),
+                                                      10, initial_variance=0.0)),
+    ("train.noisy_linear_cosine_decay/unknown_shape", call("train.noisy_linear_cosine_decay", 0.1, STEPS, 20)),
+    ("train.noisy_linear_cosine_decay/float64", call("train.noisy_linear_cosine_decay", t("float64", (), "pos"),
+                                                     t("int32", ()), 20, values=False)),
+    ("train.piecewise_constant_decay", call("train.piecewise_constant_decay", p("int64", (), (), "idx30"), [5, 20],
+                                            [0.1, 0.01, 0.001])),
+    ("train.piecewise_constant_decay/bad_lengths", call("train.piecewise_constant_decay", t("int64", ()), [5], [0.1])),
+]
+GLOBAL_STEP = [
+    ("train.create_global_step", call("train.create_global_step")),
+    ("train.assert_global_step/variable", call("train.assert_global_step", {"var": t("int64", ())})),
+    ("train.assert_global_step/unknown_shape", call("train.assert_global_step", p("int32", None, ()))),
+    ("train.assert_global_step/float", call("train.assert_global_step", t("float32", ()))),
+    ("train.assert_global_step/vector", call("train.assert_global_step", t("int64", (2,)))),
+    ("train.assert_global_step/not_a_tensor", call("train.assert_global_step", 3)),
+]
+# setters first (in recording order), each to TF's default, so that every later read sees the defaults
+CONFIG = [
+    ("config.threading.set_intra_op_parallelism_threads", call("config.threading.set_intra_op_parallelism_threads", 0)),
+    ("config.threading.set_inter_op_parallelism_threads", call("config.threading.set_inter_op_parallelism_threads", 0)),
+    ("config.optimizer.set_jit", call("config.optimizer.set_jit", False)),
+    ("config.optimizer.set_experimental_options", call("config.optimizer.set_experimental_options", {})),
+    ("config.set_soft_device_placement", call("config.set_soft_device_placement", False)),
+    ("config.run_functions_eagerly", call("config.run_functions_eagerly", False)),
+    ("config.experimental.set_device_policy", call("config.experimental.set_device_policy", None)),
+    ("config.experimental.set_device_policy/bad", call("config.experimental.set_device_policy", "bogus")),
+    ("config.experimental.set_synchronous_execution", call("config.experimental.set_synchronous_execution", None)),
+    ("debugging.set_log_device_placement", call("debugging.set_log_device_placement", False)),
+    ("config.set_visible_devices/unknown", call("config.set_visible_devices", ["x"])),
+    ("config.set_visible_devices/wrong_type", call("config.set_visible_devices", {"list": [CPU]}, "GPU")),
+    ("config.set_visible_devices/unknown_gpu", call("config.set_visible_devices", {"list": [GPU_7]})),
+    ("config.set_logical_device_configuration/cpu_memory_limit", call(
+        "config.set_logical_device_configuration", CPU,
+        {"list": [{"make": "config.LogicalDeviceConfiguration", "args": [], "kwargs": {"memory_limit": 10}}]})),
+    ("config.experimental.set_memory_growth/cpu", call("config.experimental.set_memory_growth", CPU, True)),
+    ("config.experimental.set_memory_growth/unknown", call("config.experimental.set_memory_growth", "x", True)),
+    ("config.threading.get_intra_op_parallelism_threads", py("config.threading.get_intra_op_parallelism_threads")),
+    ("config.threading.get_inter_op_parallelism_threads", py("config.threading.get_inter_op_parallelism_threads")),
+    ("config.optimizer.get_jit", py("config.optimizer.get_jit")),
+    ("config.optimizer.get_experimental_options", py("config.optimizer.get_experimental_options")),
+    ("config.get_soft_device_placement", py("config.get_soft_device_placement")),
+    ("config.functions_run_eagerly", py("config.functions_run_eagerly")),
+    ("config.experimental.get_device_policy", py("config.experimental.get_device_policy")),
+    ("config.experimental.get_synchronous_execution", py("config.experimental.get_synchronous_execution")),
+    ("debugging.get_log_device_placement", py("debugging.get_log_device_placement")),
+    ("config.get_visible_devices/cpu", py("config.get_visible_devices", "CPU")),
+    ("config.get_visible_devices/lower_case", py("config.get_visible_devices", "cpu")),
+    ("config.experimental.get_visible_devices/cpu", py("config.experimental.get_visible_devices", "CPU")),
+    ("config.get_logical_device_configuration", py("config.get_logical_device_configuration", CPU)),
+    ("config.get_logical_device_configuration/unknown", call("config.get_logical_device_configuration", "x")),
+    ("config.experimental.get_virtual_device_configuration", py(
+        "config.experimental.get_virtual_device_configuration", CPU)),
+    ("config.LogicalDeviceConfiguration", py("config.LogicalDeviceConfiguration", memory_limit=100)),
+    ("config.LogicalDeviceConfiguration/positional", py("config.LogicalDeviceConfiguration", 1, 2, 3)),
+    ("config.experimental.VirtualDeviceConfiguration", py("config.experimental.VirtualDeviceConfiguration", 5)),
+    ("config.experimental.get_device_details/cpu", py("config.experimental.get_device_details", CPU)),
+    ("config.experimental.get_device_details/not_a_device", call("config.experimental.get_device_details", "x")),
+    ("config.experimental.get_memory_growth/unknown", call("config.experimental.get_memory_growth", "x")),
+]
+OTHERS = [
+    ("autograph.experimental.do_not_convert", call("autograph.experimental.do_not_convert", {"fn": "abs",
+                                                                                             "kwargs": {}})),
+    ("autograph.experimental.set_loop_options", call("autograph.experimental.set_loop_options",
+                                                     maximum_iterations=3)),
+    ("autograph.set_verbosity", call("autograph.set_verbosity", 0)),
+    ("autograph.trace", call("autograph.trace")),
+    ("io.gfile.join", py("io.gfile.join", "a", "b/", "c")),
+    ("io.gfile.join/absolute", py("io.gfile.join", "a", "/b")),
+    ("io.gfile.join/scheme", py("io.gfile.join", "gs://bucket", "dir", "f")),
+    ("io.gfile.get_registered_schemes", call("io.gfile.get_registered_schemes")),
+    ("resource_loader.readahead_file_path", py("resource_loader.readahead_file_path", "data/x.txt", "1M")),
+    ("resource_loader.get_data_files_path", call("resource_loader.get_data_files_path")),
+    ("resource_loader.get_path_to_datafile", call("resource_loader.get_path_to_datafile", "x.txt")),
+    ("resource_loader.get_root_dir_with_all_resources", call("resource_loader.get_root_dir_with_all_resources")),
+    ("resource_loader.load_resource/absent", call("resource_loader.load_resource", "no/such/file.txt")),
+    ("test.assert_equal_graph_def/not_graph_defs", call("test.assert_equal_graph_def", 1, 2)),
+    ("test.assert_equal_graph_def/empty", call("test.assert_equal_graph_def", EMPTY_GRAPH, EMPTY_GRAPH)),
+    ("test.StubOutForTesting", call("test.StubOutForTesting")),
+    ("test.with_eager_op_as_function", call("test.with_eager_op_as_function", only_as_function=True)),
+    ("test.is_built_with_rocm", py("test.is_built_with_rocm")),
+    ("test.disable_with_predicate", call("test.disable_with_predicate", {"fn": "no_op", "kwargs": {}}, "skip")),
+]
+
+
+def cases():
+    """{case id: case} of the family, every id under "plat/"."""
+    return {f"plat/{name}": case for name, case in SCHEDULES + GLOBAL_STEP + CONFIG + OTHERS}
