@@ -92,8 +92,8 @@ def get_device_details(device):
     _known(device)
     if device.device_type != "GPU":
         return {}
-    name, major, minor = gpu_properties(int(device.name.rpartition(":")[2]))
-    return {"device_name": name, "compute_capability": (major, minor)}
+    gpu = gpu_properties(int(device.name.rpartition(":")[2]))
+    return {"device_name": gpu["name"], "compute_capability": gpu["compute_capability"]}
 
 
 def set_memory_growth(device, enable):
