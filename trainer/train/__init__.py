@@ -63,10 +63,13 @@ __all__ += ["SessionRunArgs", "SessionRunContext", "SessionRunHook", "SessionRun
 
 # Parameter-server clusters over MPI (trainer/parallel/ps/).
 from .server_lib import ClusterSpec, Server  # noqa: E402
+from .cluster_protos import ClusterDef, JobDef, ServerDef  # noqa: E402
+from ..framework.meta_graph import SaverDef  # noqa: E402
 from .device_setter import replica_device_setter  # noqa: E402
 from .sync_replicas_optimizer import SyncReplicasOptimizer  # noqa: E402
 
-__all__ += ["ClusterSpec", "Server", "replica_device_setter", "SyncReplicasOptimizer"]
+__all__ += ["ClusterSpec", "Server", "replica_device_setter", "SyncReplicasOptimizer", "ClusterDef", "JobDef",
+            "ServerDef", "SaverDef"]
 
 # Queue-based input pipelines (TF1's training/input.py, queue_runner_impl.py).
 from .queue_runner import QueueRunner, add_queue_runner  # noqa: E402

@@ -92,6 +92,21 @@ CONFIG = [
     ("config.experimental.get_device_details/not_a_device", call("config.experimental.get_device_details", "x")),
     ("config.experimental.get_memory_growth/unknown", call("config.experimental.get_memory_growth", "x")),
 ]
+CLUSTER = {"worker": ["a:1", "b:2"], "ps": {3: "c:3"}}
+CLUSTER_DEF = {"make": "train.ClusterDef", "args": [], "kwargs": {"job": {"list": [
+    {"make": "train.JobDef", "args": [], "kwargs": {"name": "ps", "tasks": {3: "c:3"}}},
+    {"make": "train.JobDef", "args": [], "kwargs": {"name": "worker", "tasks": {0: "a:1", 1: "b:2"}}}]}}}
+PROTOS = [
+    ("train.SaverDef", py("train.SaverDef", max_to_keep=3, keep_checkpoint_every_n_hours=0.5)),
+    ("train.JobDef", py("train.JobDef", name="x", tasks={2: "b", 0: "a"})),
+    ("train.ClusterDef", py("train.ClusterDef", job={"list": [
+        {"make": "train.JobDef", "args": [], "kwargs": {"name": "w", "tasks": {0: "a"}}}]})),
+    ("train.ServerDef", py("train.ServerDef", cluster=CLUSTER_DEF, job_name="worker", task_index=1, protocol="grpc")),
+    ("train.ClusterSpec/as_cluster_def", dict(py("train.ClusterSpec", CLUSTER), method=["as_cluster_def"])),
+    ("train.ClusterSpec/from_cluster_def", dict(py("train.ClusterSpec", CLUSTER_DEF), method=["as_dict"])),
+    ("train.ClusterSpec/from_server_def", call("train.ClusterSpec", {"make": "train.ServerDef", "args": [],
+                                                                     "kwargs": {"cluster": CLUSTER_DEF}})),
+]
 OTHERS = [
     ("autograph.experimental.do_not_convert", call("autograph.experimental.do_not_convert", {"fn": "abs",
                                                                                              "kwargs": {}})),
@@ -119,4 +134,4 @@ OTHERS = [
 
 def cases():
     """{case id: case} of the family, every id under "plat/"."""
-    return {f"plat/{name}": case for name, case in SCHEDULES + GLOBAL_STEP + CONFIG + OTHERS}
+    return {f"plat/{name}": case for name, case in SCHEDULES + GLOBAL_STEP + CONFIG + PROTOS + OTHERS}
