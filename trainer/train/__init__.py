@@ -18,7 +18,7 @@ from .learning_rate_decay import (cosine_decay, cosine_decay_restarts, exponenti
                                   linear_cosine_decay, natural_exp_decay, noisy_linear_cosine_decay,
                                   piecewise_constant, piecewise_constant_decay, polynomial_decay)
 from .saver import Saver, export_meta_graph, import_meta_graph
-from .checkpoint_utils import init_from_checkpoint
+from .checkpoint_utils import checkpoints_iterator, init_from_checkpoint
 from ..framework.graph_io import write_graph
 from .moving_averages import ExponentialMovingAverage  # noqa: E402
 
@@ -29,7 +29,8 @@ __all__ = ["AdamOptimizer", "GradientDescentOptimizer", "MomentumOptimizer", "Op
            "generate_checkpoint_state_proto", "get_checkpoint_mtimes", "get_checkpoint_state", "latest_checkpoint",
            "list_variables", "load_checkpoint", "load_variable", "remove_checkpoint", "update_checkpoint_state",
            "cosine_decay", "exponential_decay", "inverse_time_decay", "natural_exp_decay", "piecewise_constant",
-           "polynomial_decay", "cosine_decay_restarts", "linear_cosine_decay", "noisy_linear_cosine_decay",
+           "polynomial_decay", "checkpoints_iterator", "cosine_decay_restarts", "linear_cosine_decay",
+           "noisy_linear_cosine_decay",
            "piecewise_constant_decay", "Saver", "export_meta_graph", "import_meta_graph", "init_from_checkpoint",
            "write_graph"]
 __all__.append("ExponentialMovingAverage")
@@ -53,13 +54,14 @@ from .session_manager import SessionManager  # noqa: E402
 from .monitored_session import (ChiefSessionCreator, MonitoredSession, MonitoredTrainingSession, SessionCreator,
                                 SingularMonitoredSession, WorkerSessionCreator)
 from .supervisor import Supervisor  # noqa: E402
+from .basic_loops import basic_train_loop  # noqa: E402
 
 __all__ += ["SessionRunArgs", "SessionRunContext", "SessionRunHook", "SessionRunValues", "SecondOrStepTimer",
             "CheckpointSaverHook", "CheckpointSaverListener", "FeedFnHook", "FinalOpsHook", "GlobalStepWaiterHook",
             "LoggingTensorHook", "NanLossDuringTrainingError", "NanTensorHook", "ProfilerHook", "StepCounterHook",
             "StopAtStepHook", "SummarySaverHook", "Coordinator", "LooperThread", "start_queue_runners", "Scaffold",
             "SessionManager", "ChiefSessionCreator", "MonitoredSession", "MonitoredTrainingSession", "SessionCreator",
-            "SingularMonitoredSession", "WorkerSessionCreator", "Supervisor"]
+            "SingularMonitoredSession", "WorkerSessionCreator", "Supervisor", "basic_train_loop"]
 
 # Parameter-server clusters over MPI (trainer/parallel/ps/).
 from .server_lib import ClusterSpec, Server  # noqa: E402

@@ -48,7 +48,7 @@ def _cosine(lr, step, decay_steps, alpha):
 def _cosine_restarts(lr, step, first_decay_steps, t_mul, m_mul, alpha):
     xp = get_array_module(step)
     fraction = step / first_decay_steps
-    # restart i begins after first_decay_steps * (1 + t_mul + ... + t_mul^(i-1)) steps: a geometric sum unless t_mul is 1
+    # restart i begins after first_decay_steps * (1 + t_mul + ... + t_mul^(i-1)) steps (geometric unless t_mul is 1)
     ratio = xp.where(t_mul == 1, 2, t_mul)  # keeps the unused geometric branch finite when t_mul is 1
     i_geometric = np.floor(np.log(1 - fraction * (1 - ratio)) / np.log(ratio))
     i_restart = xp.where(t_mul == 1, np.floor(fraction), i_geometric)

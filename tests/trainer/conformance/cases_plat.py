@@ -48,6 +48,9 @@ GLOBAL_STEP = [
     ("train.assert_global_step/float", call("train.assert_global_step", t("float32", ()))),
     ("train.assert_global_step/vector", call("train.assert_global_step", t("int64", (2,)))),
     ("train.assert_global_step/not_a_tensor", call("train.assert_global_step", 3)),
+    ("train.checkpoints_iterator/none_in_time", dict(call("train.checkpoints_iterator", "/no/such/dir", timeout=0),
+                                                     method=["__next__"])),
+    ("train.basic_train_loop/no_supervisor", call("train.basic_train_loop", None, {"fn": "no_op", "kwargs": {}})),
 ]
 # setters first (in recording order), each to TF's default, so that every later read sees the defaults
 CONFIG = [
