@@ -18,3 +18,8 @@ __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "PaddingFIFOQueue", "Pr
            "VarLenFeature", "decode_bmp", "decode_csv", "decode_gif", "decode_image", "decode_jpeg", "decode_png",
            "decode_raw", "encode_png", "gfile", "is_jpeg", "match_filenames_once", "matching_files", "parse_example",
            "parse_single_example", "read_file", "tf_record_iterator", "write_file", "write_graph"]
+
+from .ops.encoding_ops import (decode_base64, decode_compressed, encode_base64, parse_tensor,  # noqa: E402
+                               serialize_tensor)
+
+__all__ += ["decode_base64", "decode_compressed", "encode_base64", "parse_tensor", "serialize_tensor"]

@@ -110,6 +110,35 @@ PROTOS = [
     ("train.ClusterSpec/from_server_def", call("train.ClusterSpec", {"make": "train.ServerDef", "args": [],
                                                                      "kwargs": {"cluster": CLUSTER_DEF}})),
 ]
+ZLIB = {"b64": "eJzLSM3JyVfIQJAAOi4GfQ=="}  # zlib.compress(b"hello hello hello")
+GZIP = {"b64": "H4sIAAAAAAACAytJ08vMBwAA3tyPBQAAAA=="}  # gzip.compress(b"tf.io", mtime=0)
+
+
+def serialized(arg):
+    return {"make": "io.serialize_tensor", "args": [arg], "kwargs": {}}
+
+
+ENCODING = [
+    ("io.encode_base64", call("io.encode_base64", {"s": [["hello?>", ""], ["ab", "abc"]]})),
+    ("io.encode_base64/pad", call("io.encode_base64", {"s": ["hello?>", "a", "ab"]}, pad=True)),
+    ("io.decode_base64", call("io.decode_base64", {"s": ["aGVsbG8_Pg", "aGVsbG8_Pg==", "", "YWI"]})),
+    ("io.decode_base64/bad", call("io.decode_base64", {"s": ["a*b="]})),
+    ("io.decode_compressed/zlib", call("io.decode_compressed", {"list": [ZLIB]}, "ZLIB")),
+    ("io.decode_compressed/gzip", call("io.decode_compressed", GZIP, compression_type="GZIP")),
+    ("io.decode_compressed/none", call("io.decode_compressed", {"s": [["ab"], ["c"]]})),
+    ("io.decode_compressed/bad", call("io.decode_compressed", {"s": ["not zlib"]}, "ZLIB")),
+    ("io.serialize_tensor/float32", call("io.serialize_tensor", t())),
+    ("io.serialize_tensor/int64_scalar", call("io.serialize_tensor", t("int64", ()))),
+    ("io.serialize_tensor/bool", call("io.serialize_tensor", t("bool", (3,)))),
+    ("io.serialize_tensor/float64_zero_size", call("io.serialize_tensor", t("float64", (0, 2)))),
+    ("io.serialize_tensor/strings", call("io.serialize_tensor", {"s": [["a", "bc"], ["", "d\u00e9"]]})),
+    ("io.serialize_tensor/unknown_shape", call("io.serialize_tensor", p("int32", None, (2, 2)))),
+    ("io.parse_tensor", call("io.parse_tensor", serialized(t()), {"dtype": "float32"})),
+    ("io.parse_tensor/int64", call("io.parse_tensor", serialized(t("int64", (2, 1, 2))), {"dtype": "int64"})),
+    ("io.parse_tensor/strings", call("io.parse_tensor", serialized({"s": ["x", "yz"]}), {"dtype": "string"})),
+    ("io.parse_tensor/wrong_dtype", call("io.parse_tensor", serialized(t()), {"dtype": "int32"})),
+    ("io.parse_tensor/not_a_tensor_proto", call("io.parse_tensor", {"s": "\u00ff\u00ff"}, {"dtype": "float32"})),
+]
 OTHERS = [
     ("autograph.experimental.do_not_convert", call("autograph.experimental.do_not_convert", {"fn": "abs",
                                                                                              "kwargs": {}})),
@@ -137,4 +166,4 @@ OTHERS = [
 
 def cases():
     """{case id: case} of the family, every id under "plat/"."""
-    return {f"plat/{name}": case for name, case in SCHEDULES + GLOBAL_STEP + CONFIG + PROTOS + OTHERS}
+    return {f"plat/{name}": case for name, case in SCHEDULES + GLOBAL_STEP + CONFIG + PROTOS + ENCODING + OTHERS}
