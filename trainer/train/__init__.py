@@ -9,6 +9,7 @@ from .adadelta import AdadeltaOptimizer
 from .adagrad import AdagradOptimizer
 from .ftrl import FtrlOptimizer
 from .proximal_gradient_descent import ProximalGradientDescentOptimizer
+from .proximal_adagrad import AdagradDAOptimizer, ProximalAdagradOptimizer
 from .rmsprop import RMSPropOptimizer
 from .checkpoint_management import (CheckpointState, NewCheckpointReader, checkpoint_exists, checkpoint_meta,
                                     generate_checkpoint_state_proto, get_checkpoint_mtimes, get_checkpoint_state,
@@ -25,6 +26,7 @@ from .moving_averages import ExponentialMovingAverage  # noqa: E402
 __all__ = ["AdamOptimizer", "GradientDescentOptimizer", "MomentumOptimizer", "Optimizer", "GLOBAL_STEP",
            "get_global_step", "get_or_create_global_step", "assert_global_step", "create_global_step", "global_step",
            "AdadeltaOptimizer", "AdagradOptimizer", "FtrlOptimizer", "ProximalGradientDescentOptimizer",
+           "AdagradDAOptimizer", "ProximalAdagradOptimizer",
            "RMSPropOptimizer", "CheckpointState", "NewCheckpointReader", "checkpoint_exists", "checkpoint_meta",
            "generate_checkpoint_state_proto", "get_checkpoint_mtimes", "get_checkpoint_state", "latest_checkpoint",
            "list_variables", "load_checkpoint", "load_variable", "remove_checkpoint", "update_checkpoint_state",

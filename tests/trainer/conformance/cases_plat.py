@@ -50,6 +50,12 @@ GLOBAL_STEP = [
     ("train.assert_global_step/not_a_tensor", call("train.assert_global_step", 3)),
     ("train.checkpoints_iterator/none_in_time", dict(call("train.checkpoints_iterator", "/no/such/dir", timeout=0),
                                                      method=["__next__"])),
+    ("train.ProximalAdagradOptimizer", call("train.ProximalAdagradOptimizer", 0.1, l1_regularization_strength=0.1)),
+    ("train.ProximalAdagradOptimizer/zero_accumulator", call("train.ProximalAdagradOptimizer", 0.1,
+                                                             initial_accumulator_value=0.0)),
+    ("train.AdagradDAOptimizer", call("train.AdagradDAOptimizer", 0.1, {"var": t("int64", ())})),
+    ("train.AdagradDAOptimizer/negative_accumulator", call(
+        "train.AdagradDAOptimizer", 0.1, None, initial_gradient_squared_accumulator_value=-1.0)),
     ("train.basic_train_loop/no_supervisor", call("train.basic_train_loop", None, {"fn": "no_op", "kwargs": {}})),
 ]
 # setters first (in recording order), each to TF's default, so that every later read sees the defaults
