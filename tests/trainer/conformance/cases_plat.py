@@ -145,6 +145,20 @@ ENCODING = [
     ("io.parse_tensor/wrong_dtype", call("io.parse_tensor", serialized(t()), {"dtype": "int32"})),
     ("io.parse_tensor/not_a_tensor_proto", call("io.parse_tensor", {"s": "\u00ff\u00ff"}, {"dtype": "float32"})),
 ]
+NODE_DEF = {"make": "NodeDef", "args": [], "kwargs": {"name": "s", "op": "TensorSummaryV2"}}
+SUMMARY = [
+    ("summary.audio", call("summary.audio", "clip", t("float32", (2, 6), "unit"), 8000)),
+    ("summary.audio/one", call("summary.audio", "clip", t("float32", (3, 4), "unit"), 22050.0, max_outputs=1)),
+    ("summary.audio/stereo_clipped", call("summary.audio", "sound", t("float32", (1, 5, 2)), 16000,
+                                          family="fam")),
+    ("summary.audio/fed_rate", call("summary.audio", "clip", t("float32", (1, 3), "unit"),
+                                    p("float32", (), (), "pos"))),
+    ("summary.audio/int_audio", call("summary.audio", "clip", t("int32", (1, 3)), 8000)),
+    ("summary.audio/rank_1", call("summary.audio", "clip", p("float32", None, (3,), "unit"), 8000)),
+    ("summary.TaggedRunMetadata", py("summary.TaggedRunMetadata", tag="step1", run_metadata=b"\x01")),
+    ("summary.all_v2_summary_ops", py("summary.all_v2_summary_ops")),
+    ("summary.get_summary_description/not_tensor_summary", call("summary.get_summary_description", NODE_DEF)),
+]
 OTHERS = [
     ("autograph.experimental.do_not_convert", call("autograph.experimental.do_not_convert", {"fn": "abs",
                                                                                              "kwargs": {}})),
@@ -172,4 +186,4 @@ OTHERS = [
 
 def cases():
     """{case id: case} of the family, every id under "plat/"."""
-    return {f"plat/{name}": case for name, case in SCHEDULES + GLOBAL_STEP + CONFIG + PROTOS + ENCODING + OTHERS}
+    return {f"plat/{name}": case for name, case in SCHEDULES + GLOBAL_STEP + CONFIG + PROTOS + ENCODING + SUMMARY + OTHERS}
