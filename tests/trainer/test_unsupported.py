@@ -51,6 +51,8 @@ MODULES = {
     "trainer.sparse": ("tf.sparse", None, None),
     "trainer.strings": ("tf.strings", None, None),
     "trainer.train": ("tf.train", None, None),
+    "trainer.train.experimental": ("tf.train.experimental", "enable_mixed_precision_graph_rewrite",
+                                   "float16 graph rewrite"),
 }
 
 

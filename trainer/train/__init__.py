@@ -10,6 +10,7 @@ from .adagrad import AdagradOptimizer
 from .ftrl import FtrlOptimizer
 from .proximal_gradient_descent import ProximalGradientDescentOptimizer
 from .proximal_adagrad import AdagradDAOptimizer, ProximalAdagradOptimizer
+from . import experimental
 from .rmsprop import RMSPropOptimizer
 from .checkpoint_management import (CheckpointState, NewCheckpointReader, checkpoint_exists, checkpoint_meta,
                                     generate_checkpoint_state_proto, get_checkpoint_mtimes, get_checkpoint_state,
@@ -26,7 +27,7 @@ from .moving_averages import ExponentialMovingAverage  # noqa: E402
 __all__ = ["AdamOptimizer", "GradientDescentOptimizer", "MomentumOptimizer", "Optimizer", "GLOBAL_STEP",
            "get_global_step", "get_or_create_global_step", "assert_global_step", "create_global_step", "global_step",
            "AdadeltaOptimizer", "AdagradOptimizer", "FtrlOptimizer", "ProximalGradientDescentOptimizer",
-           "AdagradDAOptimizer", "ProximalAdagradOptimizer",
+           "AdagradDAOptimizer", "ProximalAdagradOptimizer", "experimental",
            "RMSPropOptimizer", "CheckpointState", "NewCheckpointReader", "checkpoint_exists", "checkpoint_meta",
            "generate_checkpoint_state_proto", "get_checkpoint_mtimes", "get_checkpoint_state", "latest_checkpoint",
            "list_variables", "load_checkpoint", "load_variable", "remove_checkpoint", "update_checkpoint_state",

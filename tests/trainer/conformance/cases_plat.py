@@ -159,6 +159,24 @@ SUMMARY = [
     ("summary.all_v2_summary_ops", py("summary.all_v2_summary_ops")),
     ("summary.get_summary_description/not_tensor_summary", call("summary.get_summary_description", NODE_DEF)),
 ]
+SGD = {"make": "train.GradientDescentOptimizer", "args": [0.1], "kwargs": {}}
+LOSS_SCALE = [
+    ("train.experimental.FixedLossScale", py("train.experimental.FixedLossScale", 128)),
+    ("train.experimental.FixedLossScale/call", dict(call("train.experimental.FixedLossScale", 64.0),
+                                                    method=["__call__"])),
+    ("train.experimental.FixedLossScale/below_one", call("train.experimental.FixedLossScale", 0.5)),
+    ("train.experimental.DynamicLossScale", dict(call("train.experimental.DynamicLossScale", initial_loss_scale=4,
+                                                      increment_period=3, multiplier=1.5), method=["__call__"])),
+    ("train.experimental.DynamicLossScale/get_config", dict(py("train.experimental.DynamicLossScale"),
+                                                            method=["get_config"])),
+    ("train.experimental.LossScale/abstract", call("train.experimental.LossScale")),
+    ("train.experimental.MixedPrecisionLossScaleOptimizer", call("train.experimental.MixedPrecisionLossScaleOptimizer",
+                                                                 SGD, "dynamic")),
+    ("train.experimental.MixedPrecisionLossScaleOptimizer/not_an_optimizer", call(
+        "train.experimental.MixedPrecisionLossScaleOptimizer", 3, 3)),
+    ("train.experimental.MixedPrecisionLossScaleOptimizer/bad_loss_scale", call(
+        "train.experimental.MixedPrecisionLossScaleOptimizer", SGD, "bogus")),
+]
 OTHERS = [
     ("autograph.experimental.do_not_convert", call("autograph.experimental.do_not_convert", {"fn": "abs",
                                                                                              "kwargs": {}})),
@@ -186,4 +204,4 @@ OTHERS = [
 
 def cases():
     """{case id: case} of the family, every id under "plat/"."""
-    return {f"plat/{name}": case for name, case in SCHEDULES + GLOBAL_STEP + CONFIG + PROTOS + ENCODING + SUMMARY + OTHERS}
+    return {f"plat/{name}": case for name, case in SCHEDULES + GLOBAL_STEP + CONFIG + PROTOS + ENCODING + SUMMARY + LOSS_SCALE + OTHERS}
