@@ -47,6 +47,7 @@ MODULES = {
     "trainer.metrics": ("tf.metrics", "precision_at_k", "does not implement"),
     "trainer.nn": ("tf.nn", "ctc_loss", "temporal classification"),
     "trainer.python.autograph": ("tf.python.autograph", "to_graph", "tf.while_loop"),
+    "trainer.python.framework.graph_util": ("tf.python.framework.graph_util", None, None),
     "trainer.python.framework.ops": ("tf.python.framework.ops", None, None),
     "trainer.sparse": ("tf.sparse", None, None),
     "trainer.strings": ("tf.strings", None, None),

@@ -193,6 +193,8 @@ OTHERS = [
     ("resource_loader.get_path_to_datafile", call("resource_loader.get_path_to_datafile", "x.txt")),
     ("resource_loader.get_root_dir_with_all_resources", call("resource_loader.get_root_dir_with_all_resources")),
     ("resource_loader.load_resource/absent", call("resource_loader.load_resource", "no/such/file.txt")),
+    ("graph_util.import_graph_def", call("graph_util.import_graph_def", EMPTY_GRAPH, name="")),
+    ("graph_util.import_graph_def/not_a_graph_def", call("graph_util.import_graph_def", 3)),
     ("test.assert_equal_graph_def/not_graph_defs", call("test.assert_equal_graph_def", 1, 2)),
     ("test.assert_equal_graph_def/empty", call("test.assert_equal_graph_def", EMPTY_GRAPH, EMPTY_GRAPH)),
     ("test.StubOutForTesting", call("test.StubOutForTesting")),
