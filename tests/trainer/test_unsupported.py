@@ -43,7 +43,7 @@ MODULES = {
     "trainer.keras.preprocessing.sequence": ("tf.keras.preprocessing.sequence", None, None),
     "trainer.keras.utils": ("tf.keras.utils", None, None),
     "trainer.linalg": ("tf.linalg", "LinearOperatorDiag", "dense matrix"),
-    "trainer.lookup": ("tf.lookup", "experimental", "mutable"),
+    "trainer.lookup": ("tf.lookup", None, None),
     "trainer.metrics": ("tf.metrics", "precision_at_k", "does not implement"),
     "trainer.nn": ("tf.nn", "ctc_loss", "temporal classification"),
     "trainer.python.autograph": ("tf.python.autograph", "to_graph", "tf.while_loop"),

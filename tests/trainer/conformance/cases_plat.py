@@ -177,6 +177,19 @@ LOSS_SCALE = [
     ("train.experimental.MixedPrecisionLossScaleOptimizer/bad_loss_scale", call(
         "train.experimental.MixedPrecisionLossScaleOptimizer", SGD, "bogus")),
 ]
+MUTABLE = ["lookup.experimental.MutableHashTable", {"dtype": "string"}, {"dtype": "int64"}, -1]
+DENSE = ["lookup.experimental.DenseHashTable", {"dtype": "int64"}, {"dtype": "float32"}, 0.5]
+TABLES = [
+    ("lookup.experimental.MutableHashTable/lookup_empty", dict(call(*MUTABLE), method=["lookup", {"s": [["a"],
+                                                                                                     ["b"]]}])),
+    ("lookup.experimental.MutableHashTable/size", dict(call(*MUTABLE), method=["size"])),
+    ("lookup.experimental.MutableHashTable/wrong_key_dtype", dict(call(*MUTABLE), method=["lookup", t("int64", (2,))])),
+    ("lookup.experimental.DenseHashTable/lookup_empty", dict(call(*DENSE, empty_key=-1, deleted_key=-2),
+                                                             method=["lookup", t("int64", (3,), "pos")])),
+    ("lookup.experimental.DenseHashTable/size", dict(call(*DENSE, empty_key=-1, deleted_key=-2), method=["size"])),
+    ("lookup.experimental.DenseHashTable/same_reserved_keys", dict(call(*DENSE, empty_key=-1, deleted_key=-1),
+                                                                   method=["size"])),
+]
 OTHERS = [
     ("autograph.experimental.do_not_convert", call("autograph.experimental.do_not_convert", {"fn": "abs",
                                                                                              "kwargs": {}})),
@@ -206,4 +219,4 @@ OTHERS = [
 
 def cases():
     """{case id: case} of the family, every id under "plat/"."""
-    return {f"plat/{name}": case for name, case in SCHEDULES + GLOBAL_STEP + CONFIG + PROTOS + ENCODING + SUMMARY + LOSS_SCALE + OTHERS}
+    return {f"plat/{name}": case for name, case in SCHEDULES + GLOBAL_STEP + CONFIG + PROTOS + ENCODING + SUMMARY + LOSS_SCALE + TABLES + OTHERS}
