@@ -22,3 +22,7 @@ __all__ += ["assert_all_finite", "assert_near", "assert_proper_iterable", "asser
 from .config.settings import get_log_device_placement, set_log_device_placement  # noqa: E402
 
 __all__ += ["get_log_device_placement", "set_log_device_placement"]
+
+from .ops.shape_assertions import assert_shapes  # noqa: E402
+
+__all__ += ["assert_shapes"]

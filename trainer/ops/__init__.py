@@ -14,5 +14,6 @@ from . import (bitwise_ops, complex_ops, depth_space_ops, diag_ops, gather_nd_op
                special_ops, spectral_ops, statistics_ops, type_checks)
 from . import encoding_ops  # noqa: F401,E402  (tf.io's base64, decompression and serialized tensors)
 from . import mutable_lookup_ops  # noqa: F401,E402  (tf.lookup.experimental's tables)
+from . import shape_assertions  # noqa: F401,E402  (tf.debugging.assert_shapes)
 from . import batch_matmul_ops  # noqa: F401,E402  (tf.matmul of batches: math_ops builds it by name)
 from . import not_differentiable  # noqa: F401,E402  (after every op type it marks is registered)

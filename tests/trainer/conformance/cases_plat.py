@@ -190,6 +190,33 @@ TABLES = [
     ("lookup.experimental.DenseHashTable/same_reserved_keys", dict(call(*DENSE, empty_key=-1, deleted_key=-1),
                                                                    method=["size"])),
 ]
+def shapes(*pairs):
+    return {"list": [{"list": [tensor, {"list": list(spec)}]} for tensor, spec in pairs]}
+
+
+ASSERT_SHAPES = [
+    ("debugging.assert_shapes", call("debugging.assert_shapes", shapes((t(), ["N", "D"]), (t("float32", (3,)),
+                                                                                          ["D"])))),
+    ("debugging.assert_shapes/symbol_mismatch", call("debugging.assert_shapes", shapes(
+        (t(), ["N", "D"]), (t("float32", (3,)), ["N"])))),
+    ("debugging.assert_shapes/explicit", call("debugging.assert_shapes", shapes((t(), [2, "."]), (t(), [None, 3])))),
+    ("debugging.assert_shapes/explicit_mismatch", call("debugging.assert_shapes", shapes((t(), [2, 4])))),
+    ("debugging.assert_shapes/rank", call("debugging.assert_shapes", shapes((t(), ["N"])))),
+    ("debugging.assert_shapes/scalar_as_one", call("debugging.assert_shapes", shapes((t("float32", ()), ["N"]),
+                                                                                     (t("float32", (1,)), [])))),
+    ("debugging.assert_shapes/leading_star", call("debugging.assert_shapes", shapes(
+        (t("float32", (2, 3, 4)), ["*", "A", 4]), (t("float32", (3,)), ["A"])))),
+    ("debugging.assert_shapes/string_dots_is_a_name", call("debugging.assert_shapes", shapes(
+        (t("float32", (2, 3, 4)), ["...", 4])))),
+    ("debugging.assert_shapes/star_not_first", call("debugging.assert_shapes", shapes((t(), ["N", "*"])))),
+    ("debugging.assert_shapes/not_iterable", call("debugging.assert_shapes", {"list": [{"list": [t(), 3]}]},
+                                                  message="m")),
+    ("debugging.assert_shapes/empty_spec", call("debugging.assert_shapes", shapes((t("float32", (1,)), [])))),
+    ("debugging.assert_shapes/unknown_dims", call("debugging.assert_shapes", shapes(
+        (p("float32", (None, None), (2, 3)), ["N", "D"]), (t("float32", (3,)), ["D"])))),
+    ("debugging.assert_shapes/unknown_rank", call("debugging.assert_shapes", shapes(
+        (p("float32", None, (2, 3)), ["N", 3])))),
+]
 OTHERS = [
     ("autograph.experimental.do_not_convert", call("autograph.experimental.do_not_convert", {"fn": "abs",
                                                                                              "kwargs": {}})),
@@ -219,4 +246,4 @@ OTHERS = [
 
 def cases():
     """{case id: case} of the family, every id under "plat/"."""
-    return {f"plat/{name}": case for name, case in SCHEDULES + GLOBAL_STEP + CONFIG + PROTOS + ENCODING + SUMMARY + LOSS_SCALE + TABLES + OTHERS}
+    return {f"plat/{name}": case for name, case in SCHEDULES + GLOBAL_STEP + CONFIG + PROTOS + ENCODING + SUMMARY + LOSS_SCALE + TABLES + ASSERT_SHAPES + OTHERS}
