@@ -21,6 +21,7 @@ from .learning_rate_decay import (cosine_decay, cosine_decay_restarts, exponenti
                                   piecewise_constant, piecewise_constant_decay, polynomial_decay)
 from .saver import Saver, export_meta_graph, import_meta_graph
 from .checkpoint_utils import checkpoints_iterator, init_from_checkpoint
+from .warm_starting_util import VocabInfo, warm_start
 from ..framework.graph_io import write_graph
 from .moving_averages import ExponentialMovingAverage  # noqa: E402
 
@@ -32,9 +33,8 @@ __all__ = ["AdamOptimizer", "GradientDescentOptimizer", "MomentumOptimizer", "Op
            "generate_checkpoint_state_proto", "get_checkpoint_mtimes", "get_checkpoint_state", "latest_checkpoint",
            "list_variables", "load_checkpoint", "load_variable", "remove_checkpoint", "update_checkpoint_state",
            "cosine_decay", "exponential_decay", "inverse_time_decay", "natural_exp_decay", "piecewise_constant",
-           "polynomial_decay", "checkpoints_iterator", "cosine_decay_restarts", "linear_cosine_decay",
-           "noisy_linear_cosine_decay",
-           "piecewise_constant_decay", "Saver", "export_meta_graph", "import_meta_graph", "init_from_checkpoint",
+           "polynomial_decay", "VocabInfo", "warm_start", "checkpoints_iterator", "cosine_decay_restarts",
+           "linear_cosine_decay", "noisy_linear_cosine_decay", "piecewise_constant_decay", "Saver", "export_meta_graph", "import_meta_graph", "init_from_checkpoint",
            "write_graph"]
 __all__.append("ExponentialMovingAverage")
 

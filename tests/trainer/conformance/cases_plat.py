@@ -56,6 +56,11 @@ GLOBAL_STEP = [
     ("train.AdagradDAOptimizer", call("train.AdagradDAOptimizer", 0.1, {"var": t("int64", ())})),
     ("train.AdagradDAOptimizer/negative_accumulator", call(
         "train.AdagradDAOptimizer", 0.1, None, initial_gradient_squared_accumulator_value=-1.0)),
+    ("train.VocabInfo", py("train.VocabInfo", "new.txt", 3, 1, "old.txt")),
+    ("train.VocabInfo/axis_2", call("train.VocabInfo", "new.txt", 3, 1, "old.txt", axis=2)),
+    ("train.warm_start/nothing_to_start", call("train.warm_start", "/no/such/checkpoint")),
+    ("train.warm_start/unused_vocab_info", call("train.warm_start", "/no/such/checkpoint", None, {
+        "nope": {"make": "train.VocabInfo", "args": ["new.txt", 3, 1, "old.txt"], "kwargs": {}}})),
     ("train.basic_train_loop/no_supervisor", call("train.basic_train_loop", None, {"fn": "no_op", "kwargs": {}})),
 ]
 # setters first (in recording order), each to TF's default, so that every later read sees the defaults
