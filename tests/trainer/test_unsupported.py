@@ -44,7 +44,7 @@ MODULES = {
     "trainer.keras.utils": ("tf.keras.utils", None, None),
     "trainer.linalg": ("tf.linalg", "LinearOperatorDiag", "dense matrix"),
     "trainer.lookup": ("tf.lookup", None, None),
-    "trainer.metrics": ("tf.metrics", "precision_at_k", "does not implement"),
+    "trainer.metrics": ("tf.metrics", None, None),
     "trainer.nn": ("tf.nn", "ctc_loss", "temporal classification"),
     "trainer.python.autograph": ("tf.python.autograph", "to_graph", "tf.while_loop"),
     "trainer.python.framework.graph_util": ("tf.python.framework.graph_util", None, None),

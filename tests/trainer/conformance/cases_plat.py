@@ -222,6 +222,36 @@ ASSERT_SHAPES = [
     ("debugging.assert_shapes/unknown_rank", call("debugging.assert_shapes", shapes(
         (p("float32", None, (2, 3)), ["N", 3])))),
 ]
+LABELS, PREDICTIONS = t("int64", (3, 2), "idx5"), t("float32", (3, 5))
+TOP_K = t("int32", (3, 2), "idx5", salt=3)  # rows [3, 1], [4, 2], [0, 3]: one label each
+
+
+def metric(fn, *args, pick=1, **kwargs):
+    """The metric's update op's value after one batch (pick=1), or its value before any (pick=0)."""
+    return dict(call(fn, *args, **kwargs), pick=pick)
+
+
+TOP_K_METRICS = [
+    ("metrics.recall_at_k", metric("metrics.recall_at_k", LABELS, PREDICTIONS, 2)),
+    ("metrics.recall_at_k/before_any_batch", metric("metrics.recall_at_k", LABELS, PREDICTIONS, 2, pick=0)),
+    ("metrics.recall_at_k/class_id", metric("metrics.recall_at_k", LABELS, PREDICTIONS, 3, class_id=3)),
+    ("metrics.recall_at_k/one_label", metric("metrics.recall_at_k", t("int64", (3,), "idx5"), PREDICTIONS, 3)),
+    ("metrics.precision_at_k", metric("metrics.precision_at_k", LABELS, PREDICTIONS, 2)),
+    ("metrics.precision_at_k/weights", metric("metrics.precision_at_k", LABELS, PREDICTIONS, 3,
+                                              weights=t("float32", (3,), "pos"))),
+    ("metrics.precision_at_k/class_id", metric("metrics.precision_at_k", LABELS, PREDICTIONS, 2, class_id=3)),
+    ("metrics.recall_at_top_k", metric("metrics.recall_at_top_k", LABELS, TOP_K)),
+    ("metrics.precision_at_top_k", metric("metrics.precision_at_top_k", LABELS, TOP_K, k=2,
+                                          weights=t("float64", (3,), "pos"))),
+    ("metrics.average_precision_at_k", metric("metrics.average_precision_at_k", LABELS, PREDICTIONS, 3)),
+    ("metrics.average_precision_at_k/before_any_batch", metric("metrics.average_precision_at_k", LABELS,
+                                                               PREDICTIONS, 3, pick=0)),
+    ("metrics.average_precision_at_k/weights", metric("metrics.average_precision_at_k", LABELS, PREDICTIONS, 2,
+                                                      weights=t("float32", (3,), "pos"))),
+    ("metrics.sparse_precision_at_k", metric("metrics.sparse_precision_at_k", LABELS, PREDICTIONS, 1)),
+    ("metrics.sparse_average_precision_at_k", metric("metrics.sparse_average_precision_at_k", LABELS,
+                                                     PREDICTIONS, 4)),
+]
 OTHERS = [
     ("autograph.experimental.do_not_convert", call("autograph.experimental.do_not_convert", {"fn": "abs",
                                                                                              "kwargs": {}})),
@@ -251,4 +281,4 @@ OTHERS = [
 
 def cases():
     """{case id: case} of the family, every id under "plat/"."""
-    return {f"plat/{name}": case for name, case in SCHEDULES + GLOBAL_STEP + CONFIG + PROTOS + ENCODING + SUMMARY + LOSS_SCALE + TABLES + ASSERT_SHAPES + OTHERS}
+    return {f"plat/{name}": case for name, case in SCHEDULES + GLOBAL_STEP + CONFIG + PROTOS + ENCODING + SUMMARY + LOSS_SCALE + TABLES + ASSERT_SHAPES + TOP_K_METRICS + OTHERS}
