@@ -19,7 +19,8 @@ __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "PaddingFIFOQueue", "Pr
            "decode_raw", "encode_png", "gfile", "is_jpeg", "match_filenames_once", "matching_files", "parse_example",
            "parse_single_example", "read_file", "tf_record_iterator", "write_file", "write_graph"]
 
-from .ops.encoding_ops import (decode_base64, decode_compressed, encode_base64, parse_tensor,  # noqa: E402
-                               serialize_tensor)
+from .ops.encoding_ops import (decode_base64, decode_compressed, deserialize_many_sparse, encode_base64,  # noqa: E402
+                               parse_tensor, serialize_many_sparse, serialize_sparse, serialize_tensor)
 
-__all__ += ["decode_base64", "decode_compressed", "encode_base64", "parse_tensor", "serialize_tensor"]
+__all__ += ["decode_base64", "decode_compressed", "deserialize_many_sparse", "encode_base64", "parse_tensor",
+            "serialize_many_sparse", "serialize_sparse", "serialize_tensor"]

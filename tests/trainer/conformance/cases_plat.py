@@ -129,7 +129,25 @@ def serialized(arg):
     return {"make": "io.serialize_tensor", "args": [arg], "kwargs": {}}
 
 
+SPARSE = {"sparse": [[[0, 1], [1, 0], [1, 2]], t("float32", (3,)), [2, 3]]}
+SPARSE_3D = {"sparse": [[[0, 0, 1], [0, 1, 0], [2, 1, 1]], t("int64", (3,)), [3, 2, 4]]}
+
+
+def many(sparse):
+    return {"make": "io.serialize_many_sparse", "args": [sparse], "kwargs": {}}
+
+
 ENCODING = [
+    ("io.serialize_sparse", call("io.serialize_sparse", SPARSE)),
+    ("io.serialize_sparse/strings", call("io.serialize_sparse", {"sparse": [[[1]], {"s": ["x"]}, [4]]})),
+    ("io.serialize_sparse/not_sparse", call("io.serialize_sparse", t())),
+    ("io.serialize_many_sparse", call("io.serialize_many_sparse", SPARSE)),
+    ("io.serialize_many_sparse/rank_3", call("io.serialize_many_sparse", SPARSE_3D)),
+    ("io.deserialize_many_sparse", call("io.deserialize_many_sparse", many(SPARSE), {"dtype": "float32"})),
+    ("io.deserialize_many_sparse/rank_3", call("io.deserialize_many_sparse", many(SPARSE_3D), {"dtype": "int64"},
+                                               rank=3)),
+    ("io.deserialize_many_sparse/wrong_dtype", call("io.deserialize_many_sparse", many(SPARSE),
+                                                    {"dtype": "int32"})),
     ("io.encode_base64", call("io.encode_base64", {"s": [["hello?>", ""], ["ab", "abc"]]})),
     ("io.encode_base64/pad", call("io.encode_base64", {"s": ["hello?>", "a", "ab"]}, pad=True)),
     ("io.decode_base64", call("io.decode_base64", {"s": ["aGVsbG8_Pg", "aGVsbG8_Pg==", "", "YWI"]})),

@@ -70,3 +70,21 @@ def test_parsing_as_another_dtype_or_from_garbage_fails_at_run_time():
             run(tg.io.parse_tensor(serialized, tg.int32))
         with pytest.raises(tg.errors.InvalidArgumentError, match="Could not parse"):
             run(tg.io.parse_tensor(b"\xff\xff", tg.float32))
+
+
+def test_a_sparse_batch_serializes_row_by_row_and_comes_back():
+    with tg.Graph().as_default():
+        sp = tg.SparseTensor([[0, 1], [1, 0], [1, 2], [3, 1]], np.array([b"a", b"bc", b"", b"d"], object), [4, 3])
+        one, many = tg.io.serialize_sparse(sp), tg.io.serialize_many_sparse(sp)
+        back = tg.io.deserialize_many_sparse(many, tg.string, rank=2)
+        assert one.shape == (3,) and many.shape.as_list() == [None, 3] and back.indices.shape.as_list() == [None, 2]
+        with tg.Session() as sess:
+            whole, rows, value = sess.run([one, many, back])
+            assert rows.shape == (4, 3)
+            row = tg.io.parse_tensor(rows[1, 1], tg.string)  # row 1's values
+            assert sess.run(row).tolist() == [b"bc", b""]
+            with pytest.raises(tg.errors.InvalidArgumentError, match="Type mismatch"):
+                sess.run(tg.io.deserialize_many_sparse(many, tg.float32))
+    # row 2 is empty; the dense shape is the batch by the largest row, as TF makes it
+    assert value.indices.tolist() == [[0, 1], [1, 0], [1, 2], [3, 1]] and value.dense_shape.tolist() == [4, 3]
+    assert value.values.tolist() == [b"a", b"bc", b"", b"d"] and len(whole) == 3
