@@ -125,6 +125,24 @@ ZLIB = {"b64": "eJzLSM3JyVfIQJAAOi4GfQ=="}  # zlib.compress(b"hello hello hello"
 GZIP = {"b64": "H4sIAAAAAAACAytJ08vMBwAA3tyPBQAAAA=="}  # gzip.compress(b"tf.io", mtime=0)
 
 
+# JPEGs TF's encode_jpeg wrote: a 4 x 3 RGB image, and a progressive 2 x 5 gray one
+JPEG_RGB = {"b64": (
+    "/9j/4AAQSkZJRgABAQEBLAEsAAD/2wBDAAIBAQEBAQIBAQECAgICAgQDAgICAgUEBAMEBgUGBgYFBgYGBwkIBgcJBwYGCAsICQoK"
+    "CgoKBggLDAsKDAkKCgr/2wBDAQICAgICAgUDAwUKBwYHCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoK"
+    "CgoKCgoKCgr/wAARCAAEAAMDASIAAhEBAxEB/8QAHwAAAQUBAQEBAQEAAAAAAAAAAAECAwQFBgcICQoL/8QAtRAAAgEDAwIEAwUF"
+    "BAQAAAF9AQIDAAQRBRIhMUEGE1FhByJxFDKBkaEII0KxwRVS0fAkM2JyggkKFhcYGRolJicoKSo0NTY3ODk6Q0RFRkdISUpTVFVW"
+    "V1hZWmNkZWZnaGlqc3R1dnd4eXqDhIWGh4iJipKTlJWWl5iZmqKjpKWmp6ipqrKztLW2t7i5usLDxMXGx8jJytLT1NXW19jZ2uHi"
+    "4+Tl5ufo6erx8vP09fb3+Pn6/8QAHwEAAwEBAQEBAQEBAQAAAAAAAAECAwQFBgcICQoL/8QAtREAAgECBAQDBAcFBAQAAQJ3AAEC"
+    "AxEEBSExBhJBUQdhcRMiMoEIFEKRobHBCSMzUvAVYnLRChYkNOEl8RcYGRomJygpKjU2Nzg5OkNERUZHSElKU1RVVldYWVpjZGVm"
+    "Z2hpanN0dXZ3eHl6goOEhYaHiImKkpOUlZaXmJmaoqOkpaanqKmqsrO0tba3uLm6wsPExcbHyMnK0tPU1dbX2Nna4uPk5ebn6Onq"
+    "8vP09fb3+Pn6/9oADAMBAAIRAxEAPwD7Y+Fn/BDP/gnN/wAK90n/AIs3/wAug/5aR+p/6Z0UUV6h55//2Q==")}
+JPEG_GRAY = {"b64": (
+    "/9j/4AAQSkZJRgABAQEBLAEsAAD/2wBDAAIBAQEBAQIBAQECAgICAgQDAgICAgUEBAMEBgUGBgYFBgYGBwkIBgcJBwYGCAsICQoK"
+    "CgoKBggLDAsKDAkKCgr/wgALCAACAAUBAREA/8QAFAABAAAAAAAAAAAAAAAAAAAABf/aAAgBAQAAAAF3/8QAFRABAQAAAAAAAAAA"
+    "AAAAAAAABhX/2gAIAQEAAQUCEnT8n//EABoQAAAHAAAAAAAAAAAAAAAAAAACBDVBRNH/2gAIAQEABj8CYkcVi4P/xAAVEAEBAAAA"
+    "AAAAAAAAAAAAAAAAEf/aAAgBAQABPyGc2//aAAgBAQAAABB//8QAFhABAQEAAAAAAAAAAAAAAAAAAQDw/9oACAEBAAE/EN8Yz//Z")}
+
+
 def serialized(arg):
     return {"make": "io.serialize_tensor", "args": [arg], "kwargs": {}}
 
@@ -156,6 +174,10 @@ ENCODING = [
     ("io.decode_compressed/gzip", call("io.decode_compressed", GZIP, compression_type="GZIP")),
     ("io.decode_compressed/none", call("io.decode_compressed", {"s": [["ab"], ["c"]]})),
     ("io.decode_compressed/bad", call("io.decode_compressed", {"s": ["not zlib"]}, "ZLIB")),
+    ("io.extract_jpeg_shape", call("io.extract_jpeg_shape", JPEG_RGB)),
+    ("io.extract_jpeg_shape/progressive_int64", call("io.extract_jpeg_shape", JPEG_GRAY, {"dtype": "int64"})),
+    ("io.extract_jpeg_shape/not_a_jpeg", call("io.extract_jpeg_shape", {"s": "notajpeg"})),
+    ("io.extract_jpeg_shape/float_output", call("io.extract_jpeg_shape", JPEG_RGB, {"dtype": "float32"})),
     ("io.serialize_tensor/float32", call("io.serialize_tensor", t())),
     ("io.serialize_tensor/int64_scalar", call("io.serialize_tensor", t("int64", ()))),
     ("io.serialize_tensor/bool", call("io.serialize_tensor", t("bool", (3,)))),
@@ -299,4 +321,6 @@ OTHERS = [
 
 def cases():
     """{case id: case} of the family, every id under "plat/"."""
-    return {f"plat/{name}": case for name, case in SCHEDULES + GLOBAL_STEP + CONFIG + PROTOS + ENCODING + SUMMARY + LOSS_SCALE + TABLES + ASSERT_SHAPES + TOP_K_METRICS + OTHERS}
+    families = (SCHEDULES, GLOBAL_STEP, CONFIG, PROTOS, ENCODING, SUMMARY, LOSS_SCALE, TABLES, ASSERT_SHAPES,
+                TOP_K_METRICS, OTHERS)
+    return {f"plat/{name}": case for rows in families for name, case in rows}
