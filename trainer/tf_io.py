@@ -19,8 +19,9 @@ __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "PaddingFIFOQueue", "Pr
            "encode_png", "extract_jpeg_shape", "gfile", "is_jpeg", "match_filenames_once", "matching_files",
            "parse_example", "parse_single_example", "read_file", "tf_record_iterator", "write_file", "write_graph"]
 
-from .ops.encoding_ops import (decode_base64, decode_compressed, deserialize_many_sparse, encode_base64,  # noqa: E402
-                               parse_tensor, serialize_many_sparse, serialize_sparse, serialize_tensor)
+from .ops.encoding_ops import (decode_base64, decode_compressed, decode_json_example,  # noqa: E402
+                               deserialize_many_sparse, encode_base64, parse_tensor, serialize_many_sparse,
+                               serialize_sparse, serialize_tensor)
 
-__all__ += ["decode_base64", "decode_compressed", "deserialize_many_sparse", "encode_base64", "parse_tensor",
-            "serialize_many_sparse", "serialize_sparse", "serialize_tensor"]
+__all__ += ["decode_base64", "decode_compressed", "decode_json_example", "deserialize_many_sparse", "encode_base64",
+            "parse_tensor", "serialize_many_sparse", "serialize_sparse", "serialize_tensor"]

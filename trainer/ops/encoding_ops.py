@@ -14,6 +14,8 @@ from ..framework.registry import host_kernel, op_def, register
 from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_util import TensorProto, make_ndarray
 from ..platform.errors import DataLossError, InvalidArgumentError
+from ..platform import protobuf_text
+from ..platform.example_protos import Example
 from ..platform.protobuf_wire import decode_varint, encode_varint
 from .core_ops import convert_to_tensor
 from .sparse_tensor import SparseTensor, is_sparse
@@ -139,6 +141,17 @@ def _deserialize_many_sparse(serialized, dtype, rank):
     return indices, values.astype(object) if dtype == dtypes.string else values, shape
 
 
+def _decode_json_example(json_examples):
+    def decode(text):
+        try:
+            return protobuf_text.parse_json(text.decode("utf-8"), Example()).SerializeToString()
+        except (ValueError, TypeError, KeyError) as exc:
+            raise InvalidArgumentError(f"Error while parsing JSON: {exc}") from None
+    return _each(json_examples, decode)
+
+
+register("DecodeJSONExample", kernel=host_kernel(_decode_json_example),
+         infer=lambda x, **a: [(x.shape, dtypes.string)])
 register("EncodeBase64", kernel=host_kernel(_encode_base64), infer=lambda x, **a: [(x.shape, dtypes.string)])
 register("DecodeBase64", kernel=host_kernel(_decode_base64), infer=lambda x, **a: [(x.shape, dtypes.string)])
 register("DecodeCompressed", kernel=host_kernel(_decode_compressed), infer=lambda x, **a: [(x.shape, dtypes.string)])
@@ -223,3 +236,9 @@ def _sparse(sp_input, what, out_type):
 def _op_outputs(op_type, inputs, name, **attrs):
     specs = op_def(op_type).infer(*inputs, **attrs)
     return get_default_graph().create_op(op_type, inputs, specs, name=name or op_type, attrs=attrs).outputs
+
+
+def decode_json_example(json_examples, name=None):
+    """Each JSON form of a tf.train.Example (protobuf's JSON: {"features": {"feature": {"x": {"floatList": ...}}}})
+    as the serialized Example; InvalidArgumentError at run for text that is not one."""
+    return _op("DecodeJSONExample", [convert_to_tensor(json_examples, dtype=dtypes.string)], name)

@@ -1,5 +1,8 @@
 """Protobuf's text format read back into a Message (what protobuf's text_format.Merge does): the `.pbtxt` graphs
-tf.train.write_graph(as_text=True) writes, which tensorflow.python.tools.freeze_graph reads."""
+tf.train.write_graph(as_text=True) writes, which tensorflow.python.tools.freeze_graph reads; and protobuf's JSON
+form (json_format.Parse), which tf.io.decode_json_example reads."""
+import base64
+import json
 import re
 
 from .protobuf import Message
@@ -155,3 +158,68 @@ def parse(text, message):
     """text_format.Parse: `message` cleared, then read from `text`."""
     message.Clear()
     return merge(text, message)
+
+
+def _json_name(name):
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def _json_scalar(kind, value, names, where):
+    if kind == "bytes":
+        text = value + "=" * (-len(value) % 4)
+        return base64.urlsafe_b64decode(text) if ("-" in text or "_" in text) else base64.b64decode(text)
+    if kind == "enum" and isinstance(value, str):
+        return {name: number for number, name in (names or {}).items()}[value]
+    if kind in ("float", "double"):  # JSON spells the specials "NaN", "Infinity" and "-Infinity"
+        return float({"Infinity": "inf", "-Infinity": "-inf"}.get(value, value))
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise ValueError(f"protobuf JSON: {where} takes true or false, got {value!r}")
+        return value
+    if kind == "string":
+        return value
+    if isinstance(value, float) and not value.is_integer():
+        raise ValueError(f"protobuf JSON: {where} takes an integer, got {value!r}")
+    return int(value)
+
+
+def _json_into(message, fields):
+    if not isinstance(fields, dict):
+        raise ValueError(f"protobuf JSON: a {type(message).__name__} is an object, got {fields!r}")
+    by_json = {_json_name(name): name for name in message.FIELDS}
+    for key, value in fields.items():
+        name = key if key in message.FIELDS else by_json.get(key)
+        if name is None:
+            raise ValueError(f"protobuf JSON: {type(message).__name__} has no field {key!r}; its fields are "
+                             f"{sorted(by_json)}")
+        field, where = message.FIELDS[name], f"{type(message).__name__}.{name}"
+        if value is None:
+            continue
+        if field.kind == "map":
+            target = getattr(message, name)
+            for k, v in value.items():
+                key_value = _json_scalar(field.key, k, None, where)
+                target[key_value] = _json_into(field.message(), v) if isinstance(field.message, type) else \
+                    _json_scalar(field.message, v, None, where)
+        elif field.repeated:
+            items = getattr(message, name)
+            for item in value:
+                items.append(_json_into(field.message(), item) if field.kind == "message" else
+                             _json_scalar(field.kind, item, field.names, where))
+        elif field.kind == "message":
+            getattr(message, name).CopyFrom(_json_into(field.message(), value))
+        else:
+            setattr(message, name, _json_scalar(field.kind, value, field.names, where))
+    return message
+
+
+def parse_json(text, message):
+    """json_format.Parse: `message` cleared, then read from protobuf's JSON form (lowerCamelCase or the proto's
+    own field names, 64-bit integers as numbers or strings, bytes in base64); ValueError names what is wrong."""
+    try:
+        fields = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"protobuf JSON: not JSON ({exc})") from None
+    message.Clear()
+    return _json_into(message, fields)

@@ -174,6 +174,14 @@ ENCODING = [
     ("io.decode_compressed/gzip", call("io.decode_compressed", GZIP, compression_type="GZIP")),
     ("io.decode_compressed/none", call("io.decode_compressed", {"s": [["ab"], ["c"]]})),
     ("io.decode_compressed/bad", call("io.decode_compressed", {"s": ["not zlib"]}, "ZLIB")),
+    ("io.decode_json_example", call("io.decode_json_example", {"s": [
+        '{"features": {"feature": {"x": {"floatList": {"value": [1.5, 2, "NaN"]}}}}}',
+        '{"features": {"feature": {"ids": {"int64_list": {"value": ["3", 4, -5]}}}}}',
+        '{"features": {"feature": {"raw": {"bytesList": {"value": ["YWJj", ""]}}}}}', '{}']})),
+    ("io.decode_json_example/two_features", call("io.decode_json_example", {"s": (
+        '{"features": {"feature": {"a": {"floatList": {"value": [1]}}, "b": {"int64List": {"value": [2]}}}}}')})),
+    ("io.decode_json_example/not_json", call("io.decode_json_example", {"s": ["{features"]})),
+    ("io.decode_json_example/unknown_field", call("io.decode_json_example", {"s": ['{"feature": {}}']})),
     ("io.extract_jpeg_shape", call("io.extract_jpeg_shape", JPEG_RGB)),
     ("io.extract_jpeg_shape/progressive_int64", call("io.extract_jpeg_shape", JPEG_GRAY, {"dtype": "int64"})),
     ("io.extract_jpeg_shape/not_a_jpeg", call("io.extract_jpeg_shape", {"s": "notajpeg"})),

@@ -88,3 +88,19 @@ def test_a_sparse_batch_serializes_row_by_row_and_comes_back():
     # row 2 is empty; the dense shape is the batch by the largest row, as TF makes it
     assert value.indices.tolist() == [[0, 1], [1, 0], [1, 2], [3, 1]] and value.dense_shape.tolist() == [4, 3]
     assert value.values.tolist() == [b"a", b"bc", b"", b"d"] and len(whole) == 3
+
+
+def test_a_json_example_decodes_to_the_example_it_describes():
+    text = ('{"features": {"feature": {"x": {"floatList": {"value": [1.5, 2, "NaN"]}}, '
+            '"ids": {"int64_list": {"value": ["3", 4]}}, "raw": {"bytesList": {"value": ["YWJj"]}}}}}')
+    with tg.Graph().as_default():
+        decoded = tg.io.decode_json_example([text, "{}"])
+        parsed = tg.io.parse_single_example(decoded[0], {
+            "x": tg.io.FixedLenFeature([3], tg.float32), "ids": tg.io.FixedLenFeature([2], tg.int64),
+            "raw": tg.io.FixedLenFeature([], tg.string)})
+        with tg.Session() as sess:
+            got, empty = sess.run([parsed, decoded[1]])
+            with pytest.raises(tg.errors.InvalidArgumentError, match="Error while parsing JSON"):
+                sess.run(tg.io.decode_json_example('{"feature": {}}'))
+    np.testing.assert_array_equal(got["x"], [1.5, 2.0, np.nan])
+    assert got["ids"].tolist() == [3, 4] and got["raw"] == b"abc" and empty == b""

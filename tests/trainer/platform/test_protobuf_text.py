@@ -43,3 +43,16 @@ def test_what_cannot_be_read_is_named():
         protobuf_text.parse("node { name: 'x'", tg.GraphDef())
     with pytest.raises(AttributeError, match="GraphDef has no field 'nodes'"):
         protobuf_text.parse("nodes {}", tg.GraphDef())
+
+
+def test_protobufs_json_form_reads_into_a_message():
+    value = protobuf_text.parse_json('{"list": {"i": ["7", 8], "s": ["YWI=", "-_8"], "f": ["NaN", 1.5]}}',
+                                     AttrValue())
+    assert list(value.list.i) == [7, 8] and list(value.list.s) == [b"ab", b"\xfb\xff"]
+    assert np.isnan(value.list.f[0]) and value.list.f[1] == 1.5
+    node = protobuf_text.parse_json('{"name": "n", "attr": {"T": {"type": "DT_FLOAT"}}}', tg.NodeDef())
+    assert node.attr["T"].type == tg.float32.as_datatype_enum
+    with pytest.raises(ValueError, match="NodeDef has no field 'nme'"):
+        protobuf_text.parse_json('{"nme": "n"}', tg.NodeDef())
+    with pytest.raises(ValueError, match="not JSON"):
+        protobuf_text.parse_json("{name", tg.NodeDef())
