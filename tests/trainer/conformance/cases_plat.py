@@ -300,6 +300,27 @@ TOP_K_METRICS = [
     ("metrics.sparse_average_precision_at_k", metric("metrics.sparse_average_precision_at_k", LABELS,
                                                      PREDICTIONS, 4)),
 ]
+def column(fn, *args, **kwargs):
+    return {"make": f"feature_column.{fn}", "args": list(args), "kwargs": kwargs}
+
+
+HASHED = column("categorical_column_with_hash_bucket", "w", 10)
+FEATURE_COLUMNS = [
+    ("feature_column.categorical_column_with_hash_bucket/zero_buckets", call(
+        "feature_column.categorical_column_with_hash_bucket", "w", 0)),
+    ("feature_column.categorical_column_with_hash_bucket/float", call(
+        "feature_column.categorical_column_with_hash_bucket", "w", 3, dtype={"dtype": "float32"})),
+    ("feature_column.make_parse_example_spec", py("feature_column.make_parse_example_spec", {"list": [
+        column("numeric_column", "x", [2]), column("indicator_column", HASHED),
+        column("embedding_column", column("categorical_column_with_hash_bucket", "n", 7, dtype={"dtype": "int64"}),
+               3), column("bucketized_column", column("numeric_column", "b"), [0.0, 1.0]),
+        column("categorical_column_with_identity", "i", 4),
+        column("categorical_column_with_vocabulary_list", "v", ["a", "b"])]})),
+    ("feature_column.make_parse_example_spec/conflict", call("feature_column.make_parse_example_spec", {"list": [
+        column("numeric_column", "x"), column("categorical_column_with_hash_bucket", "x", 3)]})),
+    ("feature_column.make_parse_example_spec/not_a_column", call("feature_column.make_parse_example_spec",
+                                                                 {"list": [3]})),
+]
 OTHERS = [
     ("autograph.experimental.do_not_convert", call("autograph.experimental.do_not_convert", {"fn": "abs",
                                                                                              "kwargs": {}})),
@@ -330,5 +351,5 @@ OTHERS = [
 def cases():
     """{case id: case} of the family, every id under "plat/"."""
     families = (SCHEDULES, GLOBAL_STEP, CONFIG, PROTOS, ENCODING, SUMMARY, LOSS_SCALE, TABLES, ASSERT_SHAPES,
-                TOP_K_METRICS, OTHERS)
+                TOP_K_METRICS, FEATURE_COLUMNS, OTHERS)
     return {f"plat/{name}": case for rows in families for name, case in rows}
