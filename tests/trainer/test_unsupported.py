@@ -51,7 +51,7 @@ MODULES = {
     "trainer.python.framework.ops": ("tf.python.framework.ops", None, None),
     "trainer.sparse": ("tf.sparse", None, None),
     "trainer.strings": ("tf.strings", None, None),
-    "trainer.train": ("tf.train", None, None),
+    "trainer.train": ("tf.train", "sdca_optimizer", "FtrlOptimizer"),
     "trainer.train.experimental": ("tf.train.experimental", "enable_mixed_precision_graph_rewrite",
                                    "float16 graph rewrite"),
 }

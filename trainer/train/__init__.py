@@ -95,4 +95,10 @@ __all__ += ["match_filenames_once", "BytesList", "Example", "Feature", "FeatureL
 
 from ..unsupported import missing_names  # noqa: E402
 
-__getattr__ = missing_names(__name__)
+_OBJECT_CHECKPOINTS = "TF2's object-based checkpoints; save and restore variables with tf.train.Saver"
+_SDCA = ("the SDCA solver ops of contrib's SDCAOptimizer for linear models; train them with tf.train.FtrlOptimizer "
+         "(or ProximalAdagradOptimizer)")
+__getattr__ = missing_names(__name__, reasons={
+    "Checkpoint": _OBJECT_CHECKPOINTS, "CheckpointManager": _OBJECT_CHECKPOINTS,
+    "CheckpointOptions": _OBJECT_CHECKPOINTS, "sdca_optimizer": _SDCA, "sdca_fprint": _SDCA,
+    "sdca_shrink_l1": _SDCA, "do_quantize_training_on_graphdef": "TF's quantization rewrite of a GraphDef"})
