@@ -2,7 +2,6 @@
 a serialized TensorProto (serialize_tensor / parse_tensor), and a SparseTensor as three of them. Host kernels, as TF
 places its string ops on the CPU."""
 import base64
-import binascii
 import gzip
 import zlib
 
