@@ -27,6 +27,8 @@ from .ops import tf_audio as audio
 from .ops import tf_initializers as initializers
 from .python.framework import graph_util  # tf.graph_util
 from .python.util import nest  # tf.nest
+from .python import autograph  # tf.autograph
+from .platform import resource_loader  # tf.resource_loader
 from .platform import app, errors, flags, gfile, version
 from .platform import tf_logging as logging
 

@@ -18,3 +18,11 @@ from .ops.type_checks import (assert_near, assert_proper_iterable, assert_rank_a
 
 __all__ += ["assert_all_finite", "assert_near", "assert_proper_iterable", "assert_rank_at_least", "assert_rank_in",
             "assert_same_float_dtype", "assert_scalar", "is_numeric_tensor"]
+
+from .config.settings import get_log_device_placement, set_log_device_placement  # noqa: E402
+
+__all__ += ["get_log_device_placement", "set_log_device_placement"]
+
+from .ops.shape_assertions import assert_shapes  # noqa: E402
+
+__all__ += ["assert_shapes"]

@@ -11,7 +11,7 @@ MISSING = {
                    "arrays",
     "RaggedTensor": "ragged tensors", "ragged": "ragged tensors",
     "distribute": "tf.distribute: use ringflow's DistributedOptimizer",
-    "tpu": "TPUs", "xla": "XLA compilation", "autograph": "AutoGraph (graph mode is the only mode)",
+    "tpu": "TPUs", "xla": "XLA compilation",
     "function": "tf.function (graph mode is the only mode)", "GradientTape": "eager gradients (graph mode only)",
     "enable_resource_variables": "resource variables",
     "load_op_library": "custom C++ op libraries: ringflow's ops are Python; register one with "

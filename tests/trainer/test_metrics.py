@@ -128,11 +128,11 @@ def test_bad_weights_and_shapes_are_named():
             tg.metrics.accuracy(tg.placeholder(tg.int32, [4], name="l"), tg.placeholder(tg.int32, [5], name="p"))
 
 
-def test_unimplemented_metrics_say_so():
-    with pytest.raises(NotImplementedError, match=r"tf.metrics.precision_at_k is not available in ringflow.*has "
+def test_unknown_metrics_say_so():
+    with pytest.raises(NotImplementedError, match=r"tf.metrics.nonsense is not available in ringflow.*has "
                                                   r"accuracy"):
-        tg.metrics.precision_at_k
-    assert not hasattr(tg.metrics, "recall_at_k")  # hasattr still answers, as for any missing attribute
+        tg.metrics.nonsense
+    assert not hasattr(tg.metrics, "recall_at_5")  # hasattr still answers, as for any missing attribute
     with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
         tg.metrics.nonsense
     assert tg.compat.v1.metrics.accuracy is tg.metrics.accuracy
@@ -202,3 +202,28 @@ def test_per_class_and_per_threshold_metrics_stream_over_batches():
     hits = np.array([np.sum(positive & (p > t)) for t in (0.2, 0.7)])
     np.testing.assert_allclose(got[2], hits)
     np.testing.assert_allclose(got[3], hits / (np.array([np.sum(p > t) for t in (0.2, 0.7)]) + 1e-7), rtol=1e-6)
+
+
+def test_top_k_metrics_stream_over_batches_as_tf():
+    labels = np.array([[0, 2], [1, 1], [3, 4]], np.int64)  # row 1 repeats its label: it counts once
+    scores = np.array([[0.1, 0.5, 0.3, 0.0, 0.2], [0.9, 0.1, 0.0, 0.3, 0.2], [0.0, 0.1, 0.2, 0.6, 0.5]], np.float32)
+    with tg.Graph().as_default():
+        y, p = tg.placeholder(tg.int64, [None, 2]), tg.placeholder(tg.float32, [None, 5])
+        metrics = [tg.metrics.recall_at_k(y, p, 2), tg.metrics.precision_at_k(y, p, 2),
+                   tg.metrics.recall_at_k(y, p, 2, class_id=1), tg.metrics.average_precision_at_k(y, p, 3),
+                   tg.metrics.precision_at_top_k(y, tg.constant([[1, 2], [0, 3], [3, 4]]),
+                                                 weights=tg.constant([1.0, 2.0, 0.5]))]
+        assert [m[0].name for m in metrics[:1]] + [metrics[3][1].name] == ["recall_at_2:0",
+                                                                          "average_precision_at_3:0"]
+        assert sorted(v.op.name for v in tg.local_variables())[:2] == ["average_precision_at_3/max",
+                                                                      "average_precision_at_3/total"]
+        with tg.Session() as sess:
+            sess.run(tg.local_variables_initializer())
+            before = sess.run([m[0] for m in metrics])
+            once = sess.run([m[1] for m in metrics], {y: labels, p: scores})
+            twice = sess.run([m[1] for m in metrics], {y: labels[:1], p: scores[:1]})
+    # TF 2.15's tf.compat.v1 answers for the first batch; the second adds row 0 again
+    assert np.isnan(before[0]) and np.isnan(before[1]) and before[3] == 0.0
+    np.testing.assert_allclose(once, [0.6, 0.5, 0.0, 0.4166666666666667, 0.2857142857142857], rtol=1e-12)
+    np.testing.assert_allclose(twice[:2], [4 / 7, 4 / 8], rtol=1e-12)
+    np.testing.assert_allclose(twice[3], (0.25 + 0 + 1 + 0.25) / 4, rtol=1e-12)

@@ -46,13 +46,17 @@ MODULES = {
     "trainer.keras.preprocessing.sequence": ("tf.keras.preprocessing.sequence", None, None),
     "trainer.keras.utils": ("tf.keras.utils", None, None),
     "trainer.linalg": ("tf.linalg", "LinearOperatorDiag", "dense matrix"),
-    "trainer.lookup": ("tf.lookup", "experimental", "mutable"),
-    "trainer.metrics": ("tf.metrics", "precision_at_k", "does not implement"),
+    "trainer.lookup": ("tf.lookup", None, None),
+    "trainer.metrics": ("tf.metrics", None, None),
     "trainer.nn": ("tf.nn", "ctc_loss", "temporal classification"),
+    "trainer.python.autograph": ("tf.python.autograph", "to_graph", "tf.while_loop"),
+    "trainer.python.framework.graph_util": ("tf.python.framework.graph_util", None, None),
     "trainer.python.framework.ops": ("tf.python.framework.ops", None, None),
     "trainer.sparse": ("tf.sparse", None, None),
     "trainer.strings": ("tf.strings", None, None),
-    "trainer.train": ("tf.train", None, None),
+    "trainer.train": ("tf.train", "sdca_optimizer", "FtrlOptimizer"),
+    "trainer.train.experimental": ("tf.train.experimental", "enable_mixed_precision_graph_rewrite",
+                                   "float16 graph rewrite"),
 }
 
 

@@ -63,6 +63,18 @@ def gpu_count():
         return 0
 
 
+def gpu_properties(ordinal):
+    """GPU `ordinal` as its CUDA driver reports it: {"name", "compute_capability": (major, minor), "pci_bus_id"
+    ("0000:00:04.0"), "memory" (bytes)}."""
+    import cupy
+    props = cupy.cuda.runtime.getDeviceProperties(ordinal)
+    name = props["name"]
+    return {"name": name.decode() if isinstance(name, bytes) else name,
+            "compute_capability": (props["major"], props["minor"]),
+            "pci_bus_id": f"{props['pciDomainID']:04x}:{props['pciBusID']:02x}:{props['pciDeviceID']:02x}.0",
+            "memory": props["totalGlobalMem"]}
+
+
 def _same(value):
     return value
 

@@ -21,6 +21,7 @@ from ..ops.initializers import truncated_normal_initializer
 from ..ops.math_ops import equal, greater_equal, less, maximum, not_equal, sqrt, where, zeros_like
 from ..ops.reduction_ops import reduce_sum
 from ..ops.shape_ops import expand_dims
+from ..ops.string_ops import as_string, string_to_hash_bucket_fast
 from ..ops.variables import get_variable
 
 MISSING_ID = -1
@@ -120,6 +121,25 @@ class VocabularyListCategoricalColumn(collections.namedtuple(
         found = reduce_sum(cast(matches, dtypes.int64), axis=-1)
         index = reduce_sum(cast(matches, dtypes.int64) * constant(list(range(self.num_buckets)), dtypes.int64), axis=-1)
         ids = where(equal(found, 0), zeros_like(index) + self.default_value, index)
+        missing = equal(values, b"" if text else MISSING_ID)
+        return where(missing, zeros_like(ids) + MISSING_ID, ids)
+
+
+class HashedCategoricalColumn(collections.namedtuple("HashedCategoricalColumn", ["key", "hash_bucket_size",
+                                                                                  "dtype"])):
+    """Each value's FarmHash Fingerprint64 bucket among hash_bucket_size (integers hashed as their decimal text, as
+    TF1); "" (strings) and -1 (integers) are missing values."""
+
+    name = property(lambda self: self.key)
+    num_buckets = property(lambda self: self.hash_bucket_size)
+
+    def ids(self, features):
+        values = feature(features, self.key)
+        text = self.dtype == dtypes.string
+        if (values.dtype == dtypes.string) != text or (not text and values.dtype.kind not in "iu"):
+            raise ValueError(f"Column dtype and SparseTensors dtype must be compatible. key: {self.key!r}, column "
+                             f"dtype: {self.dtype.name}, tensor dtype: {values.dtype.name}")
+        ids = string_to_hash_bucket_fast(values if text else as_string(values), self.hash_bucket_size)
         missing = equal(values, b"" if text else MISSING_ID)
         return where(missing, zeros_like(ids) + MISSING_ID, ids)
 

@@ -15,11 +15,13 @@ from ..ops.initializers import zeros_initializer
 from ..ops.math_ops import add_n, matmul
 from ..ops.scopes import variable_scope
 from ..ops.variables import get_variable, global_variables
-from .columns import (COMBINERS, BucketizedColumn, EmbeddingColumn, IdentityCategoricalColumn, IndicatorColumn,
-                      NumericColumn, VocabularyListCategoricalColumn, combined_rows)
+from .columns import (COMBINERS, BucketizedColumn, EmbeddingColumn, HashedCategoricalColumn,
+                      IdentityCategoricalColumn, IndicatorColumn, NumericColumn, VocabularyListCategoricalColumn,
+                      combined_rows)
+from ..ops.parsing_ops import FixedLenFeature, VarLenFeature
 
 DENSE = (NumericColumn, BucketizedColumn, IndicatorColumn, EmbeddingColumn)
-CATEGORICAL = (IdentityCategoricalColumn, VocabularyListCategoricalColumn, BucketizedColumn)
+CATEGORICAL = (IdentityCategoricalColumn, VocabularyListCategoricalColumn, HashedCategoricalColumn, BucketizedColumn)
 
 
 def _check_key(key):
@@ -91,6 +93,47 @@ def categorical_column_with_vocabulary_list(key, vocabulary_list, dtype=None, de
         raise ValueError(f"default_value {default_value!r} not in range [0, {len(vocabulary_list)}), column {key!r}")
     values = tuple(v.encode() if isinstance(v, str) else v for v in vocabulary_list)
     return VocabularyListCategoricalColumn(key, values, dtype, int(default_value))
+
+
+def categorical_column_with_hash_bucket(key, hash_bucket_size, dtype=dtypes.string):
+    """String (or integer) feature `key` whose ids are its values' hash buckets, in [0, hash_bucket_size)."""
+    _check_key(key)
+    if hash_bucket_size is None:
+        raise ValueError(f"hash_bucket_size must be set. key: {key}")
+    if hash_bucket_size < 1:
+        raise ValueError(f"hash_bucket_size must be at least 1. hash_bucket_size: {hash_bucket_size}, key: {key}")
+    dtype = dtypes.as_dtype(dtype)
+    if dtype != dtypes.string and dtype.kind not in "iu":
+        raise ValueError(f"dtype must be string or integer. dtype: {dtype.name}, column_name: {key}")
+    return HashedCategoricalColumn(key, int(hash_bucket_size), dtype)
+
+
+def _parse_spec(column):
+    """{feature key: its FixedLenFeature or VarLenFeature} for one column (a derived column's is its source's)."""
+    if isinstance(column, NumericColumn):
+        return {column.key: FixedLenFeature(tuple(column.shape), column.dtype, column.default_value)}
+    if isinstance(column, BucketizedColumn):
+        return _parse_spec(column.source_column)
+    if isinstance(column, (IndicatorColumn, EmbeddingColumn)):
+        return _parse_spec(column.categorical_column)
+    if isinstance(column, IdentityCategoricalColumn):
+        return {column.key: VarLenFeature(dtypes.int64)}
+    if isinstance(column, (VocabularyListCategoricalColumn, HashedCategoricalColumn)):
+        return {column.key: VarLenFeature(column.dtype)}
+    raise ValueError(f"All feature_columns must be FeatureColumn instances. Given: {column!r}")
+
+
+def make_parse_example_spec(feature_columns):
+    """The tf.parse_example features dict the columns read: one spec per feature key (ValueError where two columns
+    want one key parsed two ways)."""
+    spec = {}
+    for column in feature_columns:
+        for key, wanted in _parse_spec(column).items():
+            if key in spec and spec[key] != wanted:
+                raise ValueError(f"feature_columns contain different parse_spec for key {key}. Given {wanted} "
+                                 f"and {spec[key]}")
+            spec[key] = wanted
+    return spec
 
 
 def _check_categorical(column, what):

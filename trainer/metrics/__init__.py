@@ -1,6 +1,6 @@
 """tf.metrics: streaming evaluation metrics, each a (value, update_op) pair over running totals in local variables
 (metrics_impl.py: means, errors, confusion counts, precision, recall, auc; confusion.py: the per-threshold and
-per-class metrics)."""
+per-class metrics; top_k.py: precision, recall and average precision at k)."""
 from .confusion import (false_negatives_at_thresholds, false_positives_at_thresholds, mean_iou,
                         mean_per_class_accuracy, precision_at_thresholds, recall_at_thresholds,
                         sensitivity_at_specificity, specificity_at_sensitivity, true_negatives_at_thresholds,
@@ -18,8 +18,9 @@ __all__ = ["accuracy", "auc", "false_negatives", "false_negatives_at_thresholds"
            "sensitivity_at_specificity", "specificity_at_sensitivity", "true_negatives",
            "true_negatives_at_thresholds", "true_positives", "true_positives_at_thresholds"]
 
-# TF1's top-k metrics compare each example's k best predictions with its set of labels
-_AT_K = "a top-k metric ringflow does not implement: compute it from fetched predictions with numpy (np.argsort)"
-__getattr__ = missing_names(__name__, reasons={name: _AT_K for name in (
-    "average_precision_at_k", "precision_at_k", "precision_at_top_k", "recall_at_k", "recall_at_top_k",
-    "sparse_average_precision_at_k", "sparse_precision_at_k")}, have=f"ringflow's tf.metrics has {', '.join(__all__)}")
+from .top_k import (average_precision_at_k, precision_at_k, precision_at_top_k, recall_at_k,  # noqa: E402
+                    recall_at_top_k, sparse_average_precision_at_k, sparse_precision_at_k)
+
+__all__ += ["average_precision_at_k", "precision_at_k", "precision_at_top_k", "recall_at_k", "recall_at_top_k",
+            "sparse_average_precision_at_k", "sparse_precision_at_k"]
+__getattr__ = missing_names(__name__, have=f"ringflow's tf.metrics has {', '.join(__all__)}")

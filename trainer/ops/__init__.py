@@ -12,6 +12,9 @@ from . import (activation_ops, array_ops, batch_norm_ops, block_lstm_ops, candid
 from . import (bitwise_ops, complex_ops, depth_space_ops, diag_ops, gather_nd_ops, index_ops,  # noqa: F401,E402
                nn_dispatch, partition_ops, search_ops, segment_reduce_ops, shape_functions, signal_ops, solve_ops,
                special_ops, spectral_ops, statistics_ops, type_checks)
+from . import encoding_ops  # noqa: F401,E402  (tf.io's base64, decompression and serialized tensors)
+from . import mutable_lookup_ops  # noqa: F401,E402  (tf.lookup.experimental's tables)
+from . import shape_assertions  # noqa: F401,E402  (tf.debugging.assert_shapes)
 from . import batch_matmul_ops  # noqa: F401,E402  (tf.matmul of batches: math_ops builds it by name)
 from . import (audio_ops, bitcast_ops, custom_gradient, fingerprint_ops, gamma_poisson_ops,  # noqa: F401,E402
                script_ops, stateless_random_ops, tf_user_ops)

@@ -1,5 +1,5 @@
 """tf.image.decode_jpeg, decode_bmp and decode_gif: encoded image bytes as uint8 arrays (PNG, and decode_image's
-choice by contents, are trainer/image/codecs.py's, which needs no Pillow).
+choice by contents, are trainer/image/codecs.py's, which needs no Pillow); extract_jpeg_shape reads a JPEG's header.
 
 The kernels decode with Pillow, imported when an image is first decoded (it is no dependency of ringflow: a graph
 that only builds these ops, or never runs them, needs no Pillow); without it, running one says what to install.
@@ -10,7 +10,7 @@ import numpy as np
 
 from ..framework import dtypes
 from ..framework.graph import get_default_graph
-from ..framework.registry import on_host, register
+from ..framework.registry import host_kernel, on_host, register
 from ..platform.errors import InvalidArgumentError, UnimplementedError
 from .core_ops import convert_to_tensor
 
@@ -77,3 +77,40 @@ def decode_bmp(contents, channels=0, name=None):
 def decode_gif(contents, name=None):
     """A GIF's frames as uint8 [frames, height, width, 3]."""
     return _op("DecodeGif", contents, 3, name, rank=4)
+
+
+# the start-of-frame markers of baseline, extended, progressive and lossless JPEGs (not DHT 0xC4, JPG 0xC8, DAC 0xCC)
+_FRAME_MARKERS = set(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
+
+
+def jpeg_shape(data):
+    """[height, width, components] from a JPEG's frame header, read without decoding the image."""
+    pos = 2
+    while data[:2] == b"\xff\xd8" and pos + 4 <= len(data):
+        if data[pos] != 0xFF:
+            break
+        marker, length = data[pos + 1], int.from_bytes(data[pos + 2:pos + 4], "big")
+        if marker in _FRAME_MARKERS and pos + 10 <= len(data):
+            height, width = int.from_bytes(data[pos + 5:pos + 7], "big"), int.from_bytes(data[pos + 7:pos + 9], "big")
+            return [height, width, data[pos + 9]]
+        pos += 2 + length
+    raise InvalidArgumentError(f"Invalid JPEG data, size {len(data)}: no frame header found")
+
+
+def _extract_jpeg_shape(contents, output_type):
+    return np.array(jpeg_shape(np.asarray(contents, dtype=object)[()]), dtype=output_type.dtype)
+
+
+register("ExtractJpegShape", kernel=host_kernel(_extract_jpeg_shape),
+         infer=lambda contents, output_type: [((3,), output_type)])
+
+
+def extract_jpeg_shape(contents, output_type=dtypes.int32, name=None):
+    """A JPEG's [height, width, channels] from its header, without decoding it (no Pillow needed)."""
+    output_type = dtypes.as_dtype(output_type)
+    if output_type not in (dtypes.int32, dtypes.int64):
+        raise TypeError(f"extract_jpeg_shape's output_type must be int32 or int64, got {output_type.name}")
+    contents = convert_to_tensor(contents, dtype=dtypes.string)
+    return get_default_graph().create_op("ExtractJpegShape", [contents], [((3,), output_type)],
+                                         name=name or "ExtractJpegShape", attrs={"output_type": output_type}
+                                         ).outputs[0]

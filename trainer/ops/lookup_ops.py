@@ -34,14 +34,15 @@ class Table(dict):
     initialized = False
 
 
-def _table(session, handle):
+def session_table(session, handle):
+    """The Table of `session` that the table op's output `handle` names (made empty on first use)."""
     name = handle.item() if isinstance(handle, np.ndarray) else handle
     return session.resources.lookup_or_create(TABLES, name, Table)
 
 
 def _initialize_kernel(op, session):
     def run(handle, keys, values):
-        table = _table(session, session.to_host(handle))
+        table = session_table(session, session.to_host(handle))
         if not table.initialized:  # TF1 keeps the first contents when an initializer runs again
             keys, values = np.asarray(session.to_host(keys)).reshape(-1), np.asarray(session.to_host(values))
             if values.reshape(-1).shape != keys.shape:
@@ -61,7 +62,7 @@ def _find_kernel(op, session):
     value_dtype = op.attrs["value_dtype"]
 
     def run(handle, keys, default):
-        table = _table(session, session.to_host(handle))
+        table = session_table(session, session.to_host(handle))
         if not table.initialized:
             raise FailedPreconditionError(None, op, f"Table not initialized: run tf.tables_initializer() (or the "
                                                     f"table's initializer) before {op.name!r}")
@@ -73,7 +74,7 @@ def _find_kernel(op, session):
 
 def _size_kernel(op, session):
     def run(handle):
-        table = _table(session, session.to_host(handle))
+        table = session_table(session, session.to_host(handle))
         return session.to_device(np.int64(len(table)))
     return run
 

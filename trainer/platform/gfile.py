@@ -7,6 +7,7 @@ import contextlib
 import errno
 import glob as _glob
 import os
+import posixpath
 import shutil
 
 from . import errors
@@ -132,6 +133,16 @@ def Stat(filename):  # noqa: N802
     with _os_errors(filename):
         st = os.stat(_local(filename))
     return FileStatistics(st.st_size, st.st_mtime_ns, os.path.isdir(_local(filename)))
+
+
+def join(path, *paths):
+    """tf.io.gfile.join: a path with a scheme ("gs://b") joins with "/" as a URL, any other as os.path.join."""
+    return (posixpath.join if "://" in os.fsdecode(path)[1:] else os.path.join)(path, *paths)
+
+
+def get_registered_schemes():
+    """The schemes this file API reads: "" (plain local paths) and "file"."""
+    return ["", "file"]
 
 
 def walk(top, topdown=True, onerror=None):

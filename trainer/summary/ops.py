@@ -1,4 +1,5 @@
 """TF1's summary ops: each one's kernel returns a serialized Summary protobuf (a Python bytes)."""
+import json
 import re
 
 import numpy as np
@@ -13,7 +14,8 @@ from ..framework.registry import op_def, register, to_numpy
 from ..framework.tensor_util import make_tensor_proto
 from .histogram import histogram_proto
 from .png import encode_png
-from .protos import Summary, SummaryMetadata
+from .wav import encode_wav
+from .protos import Summary, SummaryDescription, SummaryMetadata
 
 _INVALID_TAG_CHARACTERS = re.compile(r"[^-/\w.]")
 BAD_COLOR = np.array([255, 0, 0, 255], np.uint8)  # TF1's default for non-finite pixels: opaque red
@@ -78,6 +80,22 @@ def _image(images, tag, max_images):
     return _serialize(*values)
 
 
+def _audio(audio, sample_rate, tag, max_outputs):
+    audio, rate = to_numpy(audio), float(to_numpy(sample_rate))
+    if audio.ndim not in (2, 3):
+        raise InvalidArgumentError(f"Tensor must be 3-D or 2-D, got: {list(audio.shape)} (tag {tag!r})")
+    if rate <= 0:
+        raise InvalidArgumentError(f"sample_rate must be > 0, got {rate} (tag {tag!r})")
+    values = []
+    for i, clip in enumerate(audio[:max_outputs]):
+        clip = clip.reshape(clip.shape[0], -1)
+        values.append(Summary.Value(
+            tag=f"{tag}/audio/{i}" if max_outputs > 1 else f"{tag}/audio",
+            audio=Summary.Audio(sample_rate=rate, num_channels=clip.shape[1], length_frames=clip.shape[0],
+                                encoded_audio_string=encode_wav(clip, rate), content_type="audio/wav")))
+    return _serialize(*values)
+
+
 def _tensor(tensor, tag, serialized_summary_metadata):
     return _serialize(Summary.Value(tag=tag, metadata=SummaryMetadata.FromString(serialized_summary_metadata),
                                     tensor=make_tensor_proto(to_numpy(tensor))))
@@ -114,6 +132,12 @@ def _image_infer(x, **attrs):
     return [((), string)]
 
 
+def _audio_infer(x, rate, **attrs):
+    if x.dtype.name != "float32":
+        raise TypeError(f"tg.summary.audio takes float32 audio, got {x.name!r} of dtype {x.dtype.name}")
+    return [((), string)]
+
+
 def _strings_infer(*inputs, **attrs):
     for t in inputs:
         if t.dtype != string:
@@ -129,6 +153,7 @@ def _not_differentiable(op, *grads):
 register("ScalarSummary", _scalar, infer=_real("tg.summary.scalar"), grad=_not_differentiable)
 register("HistogramSummary", _histogram, infer=_real("tg.summary.histogram"), grad=_not_differentiable)
 register("ImageSummary", _image, infer=_image_infer, grad=_not_differentiable)
+register("AudioSummaryV2", _audio, infer=_audio_infer, grad=_not_differentiable)
 register("TensorSummaryV2", _tensor, infer=lambda x, **attrs: [((), string)], grad=_not_differentiable)
 register("MergeSummary", _merge, infer=_strings_infer, grad=_not_differentiable)
 
@@ -178,6 +203,15 @@ def image(name, tensor, max_outputs=3, collections=None, family=None):
     return _summary_op("ImageSummary", name, family, [tensor], collections, max_images=int(max_outputs))
 
 
+def audio(name, tensor, sample_rate, max_outputs=3, collections=None, family=None):
+    """WAV summaries of up to `max_outputs` clips of float32 audio in [-1, 1], [batch, frames] or [batch, frames,
+    channels], at `sample_rate` frames a second (tags name/audio/i, or name/audio when max_outputs=1)."""
+    if int(max_outputs) < 1:
+        raise ValueError(f"max_outputs must be at least 1, got {max_outputs!r}")
+    rate = sample_rate if isinstance(sample_rate, Tensor) else np.float32(sample_rate)
+    return _summary_op("AudioSummaryV2", name, family, [tensor, rate], collections, max_outputs=int(max_outputs))
+
+
 def tensor_summary(name, tensor, summary_description=None, collections=None, summary_metadata=None,
                    family=None, display_name=None):
     """A summary holding the whole tensor as a TensorProto (with optional plugin metadata)."""
@@ -219,3 +253,18 @@ def merge_all(key=GraphKeys.SUMMARIES, scope=None, name=None):
     """Merge every summary in collection `key` (names matching regex `scope`); None when there are none."""
     found = get_default_graph().get_collection(key, scope)
     return merge(found, name=name) if found else None
+
+
+def all_v2_summary_ops():
+    """The graph's TF2-style summary ops (its "_SUMMARY_V2" collection): ringflow builds only TF1's, so this holds
+    what a program put there itself."""
+    return get_default_graph().get_collection("_SUMMARY_V2")
+
+
+def get_summary_description(node_def):
+    """The SummaryDescription a TensorSummary node carries in its "description" attr (JSON); ValueError for any
+    other op, as TF (tf.summary.tensor_summary builds TensorSummaryV2, which carries none)."""
+    if node_def.op != "TensorSummary":
+        raise ValueError(f"Can't get_summary_description on {node_def.op}")
+    fields = json.loads(node_def.attr["description"].s.decode("utf-8") or "{}")
+    return SummaryDescription(type_hint=fields.get("typeHint", fields.get("type_hint", "")))

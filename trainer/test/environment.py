@@ -38,6 +38,11 @@ def is_built_with_gpu_support():
     return is_built_with_cuda()
 
 
+def is_built_with_xla():
+    """False: ringflow has no XLA compiler."""
+    return False
+
+
 def is_xla_enabled():
     """False: ringflow has no XLA (TF's tests skip or shorten their XLA-only parts on it)."""
     return False

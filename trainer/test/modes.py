@@ -79,3 +79,22 @@ def for_all_test_methods(decorator, *args, **kwargs):
                 setattr(cls, name, decorator(*args, **kwargs)(value))
         return cls
     return decorate
+
+
+def disable_with_predicate(pred, skip_message):
+    """A test-method decorator that skips the test (saying `skip_message`) when pred() is true at its run."""
+    def decorator(func):
+        @functools.wraps(func)
+        def decorated(self, *args, **kwargs):
+            if pred():
+                self.skipTest(skip_message)
+            return func(self, *args, **kwargs)
+        return decorated
+    return decorator
+
+
+def with_eager_op_as_function(cls=None, only_as_function=False):
+    """The class as it is: its tests run in graph mode, and the eager op-as-function variants TF adds have no
+    counterpart here."""
+    del only_as_function
+    return _method_or_decorator(cls, lambda c: c)

@@ -1,4 +1,7 @@
-"""tf.train.init_from_checkpoint: variables whose initializers read their values from a checkpoint (TF1's)."""
+"""tf.train.init_from_checkpoint: variables whose initializers read their values from a checkpoint (TF1's); and
+checkpoints_iterator, the newest checkpoints of a directory as training writes them (an evaluator's loop)."""
+import time
+
 from .checkpoint_management import latest_checkpoint, load_checkpoint
 from ..framework.graph import get_default_graph
 from ..framework.graph_wrappers import device
@@ -6,6 +9,7 @@ from ..framework.tensor_shape import TensorShape
 from ..ops.core_ops import constant
 from ..ops.io_ops import restore_v2
 from ..ops.variables import GLOBAL_VARIABLES, Variable
+from ..platform import tf_logging as logging
 
 
 def init_from_checkpoint(ckpt_dir_or_file, assignment_map):
@@ -50,3 +54,35 @@ def _initialize_from(var, prefix, name, shapes):
     with graph.as_default(), device(var.device):
         value = restore_v2(constant(prefix), [name], [""], [var.dtype], name="checkpoint_initializer")[0]
         var.initializer, var.initial_value = var.assign(value).op, value
+
+
+def _wait_for_new_checkpoint(checkpoint_dir, last, timeout, seconds_to_sleep=1):
+    """The directory's latest checkpoint once it is not `last`; None when `timeout` seconds pass first."""
+    logging.info("Waiting for new checkpoint at %s", checkpoint_dir)
+    stop = None if timeout is None else time.time() + timeout
+    while True:
+        path = latest_checkpoint(checkpoint_dir)
+        if path is not None and path != last:
+            logging.info("Found new checkpoint at %s", path)
+            return path
+        if stop is not None and time.time() + seconds_to_sleep > stop:
+            return None
+        time.sleep(seconds_to_sleep)
+
+
+def checkpoints_iterator(checkpoint_dir, min_interval_secs=0, timeout=None, timeout_fn=None):
+    """Yield each new latest checkpoint of `checkpoint_dir`, at most one per min_interval_secs. After `timeout`
+    seconds without one it ends, unless timeout_fn() (where given) answers False, which waits again."""
+    path = None
+    while True:
+        found = _wait_for_new_checkpoint(checkpoint_dir, path, timeout)
+        if found is None:
+            if timeout_fn is None:
+                logging.info("Timed-out waiting for a checkpoint.")
+                return
+            if timeout_fn():
+                return
+            continue
+        start, path = time.time(), found
+        yield path
+        time.sleep(max(0.0, start + min_interval_secs - time.time()))

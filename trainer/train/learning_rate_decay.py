@@ -10,6 +10,7 @@ from ..framework.tensor import Tensor
 from ..framework.graph import get_default_graph
 from ..ops.array_ops import cast
 from ..ops.core_ops import constant, convert_to_tensor
+from ..ops.random_ops import random_normal
 from ..framework.registry import broadcast_shapes, get_array_module, op_def, register
 
 
@@ -44,6 +45,28 @@ def _cosine(lr, step, decay_steps, alpha):
     return lr * ((1 - alpha) * 0.5 * (1 + np.cos(math.pi * fraction)) + alpha)
 
 
+def _cosine_restarts(lr, step, first_decay_steps, t_mul, m_mul, alpha):
+    xp = get_array_module(step)
+    fraction = step / first_decay_steps
+    # restart i begins after first_decay_steps * (1 + t_mul + ... + t_mul^(i-1)) steps (geometric unless t_mul is 1)
+    ratio = xp.where(t_mul == 1, 2, t_mul)  # keeps the unused geometric branch finite when t_mul is 1
+    i_geometric = np.floor(np.log(1 - fraction * (1 - ratio)) / np.log(ratio))
+    i_restart = xp.where(t_mul == 1, np.floor(fraction), i_geometric)
+    done = (1 - ratio ** i_geometric) / (1 - ratio)
+    fraction = xp.where(t_mul == 1, fraction - i_restart, (fraction - done) / ratio ** i_geometric)
+    cosine = 0.5 * m_mul ** i_restart * (1 + np.cos(math.pi * fraction))
+    return lr * ((1 - alpha) * cosine + alpha)
+
+
+def _linear_cosine(lr, step, decay_steps, num_periods, alpha, beta, initial_variance=0, variance_decay=0, noise=0):
+    step = np.minimum(step, decay_steps)
+    linear = (decay_steps - step) / decay_steps
+    # the noisy schedule adds noise of variance initial_variance / (1 + step)^variance_decay (noise is N(0, 1))
+    linear = linear + np.sqrt(initial_variance / (1 + step) ** variance_decay) * noise
+    cosine = 0.5 * (1 + np.cos(math.pi * 2 * num_periods * step / decay_steps))
+    return lr * ((alpha + linear) * cosine + beta)
+
+
 def _in_dtype_of_lr(schedule):
     def forward(lr, *rest, **attrs):
         return schedule(lr, *[r.astype(lr.dtype) for r in rest], **attrs).astype(lr.dtype)
@@ -56,7 +79,8 @@ def _infer(lr, *rest, **attrs):
 
 for _type, _schedule in [("ExponentialDecay", _exponential), ("NaturalExpDecay", _natural_exp),
                          ("InverseTimeDecay", _inverse_time), ("PolynomialDecay", _polynomial),
-                         ("CosineDecay", _cosine)]:
+                         ("CosineDecay", _cosine), ("SGDRDecay", _cosine_restarts),
+                         ("LinearCosineDecay", _linear_cosine), ("NoisyLinearCosineDecay", _linear_cosine)]:
     register(_type, _in_dtype_of_lr(_schedule), infer=_infer)
 
 
@@ -75,6 +99,7 @@ def _schedule(op_type, default_name, name, learning_rate, global_step, hyper, **
     with graph.as_default(), graph.name_scope(name or op_type) as scope:
         lr = _learning_rate(learning_rate)
         step = convert_to_tensor(global_step)
+        hyper = [(n, v(step) if callable(v) else v) for n, v in hyper]  # a callable builds its input in the scope
         inputs = [lr, step] + [v if isinstance(v, Tensor) else constant(v, dtype=lr.dtype, name=n)
                                for n, v in hyper]
         specs = op_def(op_type).infer(*inputs, **attrs)
@@ -114,6 +139,41 @@ def cosine_decay(learning_rate, global_step, decay_steps, alpha=0.0, name=None):
                      [("decay_steps", decay_steps), ("alpha", alpha)])
 
 
+def cosine_decay_restarts(learning_rate, global_step, first_decay_steps, t_mul=2.0, m_mul=1.0, alpha=0.0,
+                          name=None):
+    """Cosine decay restarted after first_decay_steps, each period t_mul times the last and each restart's rate
+    m_mul times the last's (SGDR); the result is named "SGDRDecay" as in TF."""
+    return _schedule("SGDRDecay", "cosine_decay_restarts", name, learning_rate, global_step,
+                     [("first_decay_steps", first_decay_steps), ("t_mul", t_mul), ("m_mul", m_mul),
+                      ("alpha", alpha)])
+
+
+def linear_cosine_decay(learning_rate, global_step, decay_steps, num_periods=0.5, alpha=0.0, beta=0.001, name=None):
+    """learning_rate * ((alpha + linear) * cosine + beta): linear falls from 1 to 0 over decay_steps while the
+    cosine makes num_periods periods."""
+    return _schedule("LinearCosineDecay", "linear_cosine_decay", name, learning_rate, global_step,
+                     [("decay_steps", decay_steps), ("num_periods", num_periods), ("alpha", alpha), ("beta", beta)])
+
+
+def noisy_linear_cosine_decay(learning_rate, global_step, decay_steps, initial_variance=1.0, variance_decay=0.55,
+                              num_periods=0.5, alpha=0.0, beta=0.001, name=None):
+    """linear_cosine_decay with Gaussian noise added to its linear part, of variance
+    initial_variance / (1 + global_step)^variance_decay, drawn afresh each run."""
+    return _schedule("NoisyLinearCosineDecay", "noisy_linear_cosine_decay", name, learning_rate, global_step,
+                     [("decay_steps", decay_steps), ("num_periods", num_periods), ("alpha", alpha), ("beta", beta),
+                      ("initial_variance", initial_variance), ("variance_decay", variance_decay),
+                      ("noise", _noise_like)])
+
+
+def _noise_like(step):
+    """N(0, 1) noise in the step's static shape, which TF needs fully known to draw it."""
+    if not step.shape.is_fully_defined():
+        raise ValueError(f"Cannot convert a partially known TensorShape {step.shape} to a Tensor: "
+                         f"noisy_linear_cosine_decay draws its noise in the shape of the global step "
+                         f"{step.name!r}; give the step a fully known shape")
+    return random_normal(step.shape.as_list())
+
+
 def _piecewise(x, *boundaries_and_values):
     n = len(boundaries_and_values) // 2
     boundaries, values = boundaries_and_values[:n], boundaries_and_values[n:]
@@ -151,3 +211,6 @@ def _boundary(b, x):
         raise ValueError(f"Boundaries ({b.dtype.name}) must have the same dtype as x ({x.dtype.name}): "
                          f"boundary {b.name!r} vs x {x.name!r}")
     return b
+
+
+piecewise_constant_decay = piecewise_constant  # TF's other name for it

@@ -8,6 +8,7 @@ rank aborts the whole job, so a crashed worker never leaves the ps and the other
 Server.create_local_server() is the exception: a one-task server inside this process (local_server.py).
 """
 from . import local_server
+from .cluster_protos import ClusterDef, JobDef, ServerDef
 
 RUNTIMES = []  # the cluster runtime: trainer.parallel.ps registers itself here when trainer is imported
 
@@ -31,9 +32,11 @@ class ClusterSpec:
     def __init__(self, cluster):
         if isinstance(cluster, ClusterSpec):
             cluster = cluster.as_dict()
+        if isinstance(cluster, ClusterDef):
+            cluster = {job.name: dict(job.tasks) for job in cluster.job}
         if not isinstance(cluster, dict):
-            raise TypeError(f"ClusterSpec takes a dict of job name -> list (or dict task index -> address) "
-                            f"or a ClusterSpec, got {cluster!r}")
+            raise TypeError(f"ClusterSpec takes a dict of job name -> list (or dict task index -> address), "
+                            f"a ClusterDef or a ClusterSpec, got {cluster!r}")
         self._jobs = {}
         for job, tasks in cluster.items():
             if not isinstance(job, str):
@@ -91,8 +94,8 @@ class ClusterSpec:
         return [table.get(i) for i in range(max(table) + 1)] if table else []
 
     def as_cluster_def(self):
-        raise NotImplementedError("ClusterSpec.as_cluster_def: ringflow has no protocol buffers for clusters; "
-                                  "use as_dict()")
+        """The cluster as TF's ClusterDef message, jobs by name."""
+        return ClusterDef(job=[JobDef(name=job, tasks=self._jobs[job]) for job in self.jobs])
 
     def _table(self, job_name):
         if job_name not in self._jobs:
@@ -109,6 +112,11 @@ class Server:
 
     def __init__(self, server_or_cluster_def, job_name=None, task_index=None, protocol=None, config=None,
                  start=True):
+        if isinstance(server_or_cluster_def, ServerDef):  # its task unless the arguments name another
+            server_def = server_or_cluster_def
+            server_or_cluster_def = server_def.cluster
+            job_name = job_name or server_def.job_name or None
+            task_index = server_def.task_index if task_index is None else task_index
         cluster = ClusterSpec(server_or_cluster_def)
         if job_name is None:
             if len(cluster.jobs) != 1:
@@ -130,8 +138,9 @@ class Server:
 
     @property
     def server_def(self):
-        raise NotImplementedError("Server.server_def: ringflow has no ServerDef protocol buffer; use "
-                                  "server.cluster_spec, server.job_name and server.task_index")
+        """This task as TF's ServerDef: the cluster, the job and task, over MPI."""
+        return ServerDef(cluster=self.cluster_spec.as_cluster_def(), job_name=self.job_name,
+                         task_index=self.task_index, protocol="mpi")
 
     def start(self):
         """Accepted for TF1 programs: the server already serves once created."""

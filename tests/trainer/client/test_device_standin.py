@@ -42,6 +42,7 @@ OP_TEST_FILES += ["estimator/test_estimator_inputs.py"]
 OP_TEST_FILES += ["ops/test_data_flow_ops.py", "ops/test_parsing_ops.py", "ops/test_file_ops.py",
                   "ops/test_image_decode_ops.py",
                   "train/test_queue_pipelines.py", "train/test_queue_idioms.py"]
+OP_TEST_FILES += ["ops/test_encoding_ops.py", "summary/test_audio.py", "ops/test_mutable_lookup_ops.py"]
 OP_TEST_FILES += ["data/test_tf_data.py", "data/test_tf_data_functions.py", "data/test_tf_data_iterators.py",
                   "data/test_tf_data_programs.py"]
 OP_TEST_FILES += ["data/test_tf_data_experimental.py"]

@@ -15,10 +15,11 @@ shape]} a SparseTensor (values an argument; a result gives values, indices, shap
 a sparse_placeholder (of static "shape" when given), {"build": f} what f(module) returns (a tf.data Dataset, a
 function that builds datasets); anything else is passed as is. A SparseTensor result is
 compared on its three parts, strings on their bytes; a case's "method": [name, args...] calls that method of the
-call's result (a table's lookup), its "pick": i keeps result i alone (a metric's update op); tables and local
-variables are initialized before the run. A tf.data case adds "then": [args] (the call made a transformation: it
-is called on them, a dataset) and "drain": true (the result is a Dataset, read to its end through an initializable
-iterator: each element's values, its structure of classes, and the error that ends it).
+call's result (a table's lookup), its "pick": i keeps result i alone (a metric's update op), its "python_values"
+compares results that are Python values (not tensors) by their repr; tables and local variables are initialized
+before the run. A tf.data case adds "then": [args] (the call made a transformation: it is called on them, a
+dataset) and "drain": true (the result is a Dataset, read to its end through an initializable iterator: each
+element's values, its structure of classes, and the error that ends it).
 
 Seeded random cases add "graph_seed" (tf.set_random_seed before building), "runs" (Session.run that many times
 in one session: each run's values are recorded, so the second draw is compared too) and "exact" (values compared
@@ -692,6 +693,8 @@ def probe(tf, case):
                  **({"structure": classes} if case.get("drain") else {}),
                  "collections": {k: len(tf.get_collection(k)) for k in KEYS if tf.get_collection(k)},
                  "variables": [v.name for v in tf.global_variables()]}
+        if case.get("python_values"):  # a call answering in Python values (a setting, a device list): their reprs
+            found["python"] = [describe(x).get("python") for x in outs]
         tensors = [x for x in outs if "dtype" in describe(x)]
         grads = []
         if case.get("grad") and tensors:
@@ -705,6 +708,8 @@ def probe(tf, case):
                 return dict(found, **failure("gradients", error))
             found["grads"] = [None if g is None else describe(g) for g in grads]
         fetches = tensors + [g for g in grads if g is not None]
+        if not graph.get_operations():  # a call that builds nothing (a setting, a device list): TF runs no session
+            return dict(found, values=[])
         try:
             with tf.Session(graph=graph) as sess:
                 if tf.global_variables():

@@ -56,7 +56,8 @@ def differences(tf, rf):
     if "names" in tf:
         return [] if tf["names"] == rf["names"] else [f"names: ringflow {rf['names']}, TF {tf['names']}"]
     found = []
-    for key in ("variables", "collections", "structure", "end"):  # the last two: a drained tf.data case's
+    for key in ("variables", "collections", "structure", "end", "python"):  # structure, end: a drained tf.data
+        # case's; python: a call answering in Python values
         if tf.get(key) != rf.get(key):
             found.append(f"{key}: ringflow {rf.get(key)}, TF {tf.get(key)}")
     if len(tf["outputs"]) != len(rf["outputs"]):

@@ -174,3 +174,31 @@ def test_vocabulary_list_ids_skip_missing_values_and_default_the_unknown():
         fc.categorical_column_with_vocabulary_list("c", ["a"], num_oov_buckets=2)
     with pytest.raises(ValueError, match="Column dtype and SparseTensors dtype must be compatible"):
         fc.input_layer({"size": np.array(["10"])}, [fc.indicator_column(sizes)])
+
+
+def test_hashed_columns_bucket_as_tf_and_drop_missing_values():
+    fc = tg.feature_column
+    words, numbers = fc.categorical_column_with_hash_bucket("w", 10), fc.categorical_column_with_hash_bucket(
+        "n", 7, dtype=tg.int64)
+    with tg.Graph().as_default():
+        out = fc.input_layer({"w": tg.constant([["a", "b"], ["", "c"]]), "n": tg.constant([[1], [-1]], tg.int64)},
+                             [fc.indicator_column(words), fc.indicator_column(numbers)])
+        with tg.Session() as sess:
+            got = sess.run(out)
+    # TF 2.15's tf.compat.v1 answer: "" and -1 are missing, the rest land in FarmHash Fingerprint64's buckets
+    assert got.tolist() == [[0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1],
+                            [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]]
+    with pytest.raises(ValueError, match="hash_bucket_size must be at least 1"):
+        fc.categorical_column_with_hash_bucket("w", 0)
+
+
+def test_the_parse_spec_is_what_each_column_reads():
+    fc = tg.feature_column
+    spec = fc.make_parse_example_spec([fc.numeric_column("x", (2,)),
+                                       fc.indicator_column(fc.categorical_column_with_hash_bucket("w", 10)),
+                                       fc.bucketized_column(fc.numeric_column("b"), [0.0])])
+    assert repr(spec) == ("{'x': FixedLenFeature(shape=(2,), dtype=tf.float32, default_value=None), 'w': "
+                          "VarLenFeature(dtype=tf.string), 'b': FixedLenFeature(shape=(1,), dtype=tf.float32, "
+                          "default_value=None)}")
+    with pytest.raises(ValueError, match="different parse_spec for key x"):
+        fc.make_parse_example_spec([fc.numeric_column("x"), fc.categorical_column_with_hash_bucket("x", 3)])

@@ -1,6 +1,7 @@
 """tf.image's decoders: PNG needs nothing but numpy and zlib; JPEG, GIF and BMP decode with Pillow where it is
 installed (not a ringflow dependency) and, without it, fail at Session.run saying what to install. The PNG and BMP
 files are built here byte by byte from their formats, so the decoded pixels are known exactly."""
+import base64
 import struct
 import sys
 import zlib
@@ -81,3 +82,26 @@ def test_encode_png_round_trips_through_decode_png():
         encoded = sess.run(tg.image.encode_png(tg.constant(PIXELS)))
         assert encoded.startswith(b"\x89PNG\r\n\x1a\n")
         assert np.array_equal(sess.run(tg.image.decode_png(tg.constant(encoded))), PIXELS)
+
+
+# a progressive 2 x 5 grayscale JPEG, as TF's encode_jpeg wrote it
+GRAY_JPEG = base64.b64decode(
+    "/9j/4AAQSkZJRgABAQEBLAEsAAD/2wBDAAIBAQEBAQIBAQECAgICAgQDAgICAgUEBAMEBgUGBgYFBgYGBwkIBgcJBwYGCAsICQoK"
+    "CgoKBggLDAsKDAkKCgr/wgALCAACAAUBAREA/8QAFAABAAAAAAAAAAAAAAAAAAAABf/aAAgBAQAAAAF3/8QAFRABAQAAAAAAAAAA"
+    "AAAAAAAABhX/2gAIAQEAAQUCEnT8n//EABoQAAAHAAAAAAAAAAAAAAAAAAACBDVBRNH/2gAIAQEABj8CYkcVi4P/xAAVEAEBAAAA"
+    "AAAAAAAAAAAAAAAAEf/aAAgBAQABPyGc2//aAAgBAQAAABB//8QAFhABAQEAAAAAAAAAAAAAAAAAAQDw/9oACAEBAAE/EN8Yz//Z")
+
+
+def test_extract_jpeg_shape_reads_the_header_without_pillow():
+    with tg.Graph().as_default():
+        shape = tg.io.extract_jpeg_shape(GRAY_JPEG)
+        wide = tg.io.extract_jpeg_shape(GRAY_JPEG, tg.int64)
+        assert shape.shape == (3,) and shape.dtype == tg.int32 and wide.dtype == tg.int64
+        with tg.Session() as sess:
+            assert sess.run(shape).tolist() == [2, 5, 1] and sess.run(wide).tolist() == [2, 5, 1]
+            with pytest.raises(tg.errors.InvalidArgumentError, match="Invalid JPEG data, size 8"):
+                sess.run(tg.io.extract_jpeg_shape(b"notajpeg"))
+            with pytest.raises(tg.errors.InvalidArgumentError, match="Invalid JPEG data"):
+                sess.run(tg.io.extract_jpeg_shape(GRAY_JPEG[:20]))  # cut before the frame header
+        with pytest.raises(TypeError, match="int32 or int64"):
+            tg.io.extract_jpeg_shape(GRAY_JPEG, tg.float32)

@@ -111,3 +111,11 @@ def test_walk_bottom_up_and_onerror(tmp_path):
     seen = []
     assert list(gfile.walk(str(tmp_path / "nope"), onerror=seen.append)) == []
     assert len(seen) == 1 and isinstance(seen[0], errors.NotFoundError)
+
+
+def test_join_joins_local_paths_as_os_and_urls_with_slashes():
+    assert gfile.join("a", "b/", "c") == os.path.join("a", "b/", "c")
+    assert gfile.join("a", "/b") == "/b"  # an absolute part restarts the path, as os.path.join does
+    assert gfile.join("gs://bucket", "dir", "f") == "gs://bucket/dir/f"
+    assert gfile.get_registered_schemes() == ["", "file"]
+    assert tg.io.gfile.join is gfile.join

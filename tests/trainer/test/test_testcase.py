@@ -267,6 +267,23 @@ def test_the_tf1_suites_test_util_helpers_run_skip_or_answer_as_on_a_cpu_without
     assert (test_util.is_xla_enabled(), test_util.is_mkl_enabled(), test_util.IsMklEnabled()) == (False,) * 3
 
 
+def test_disable_with_predicate_skips_when_the_predicate_holds_at_run_time():
+    seen, skip = [], [False]
+
+    @tg.test.with_eager_op_as_function
+    class Cases(tg.test.TestCase):
+        @tg.test.disable_with_predicate(lambda: skip[0], "not on this machine")
+        def testMaybe(self):
+            seen.append("ran")
+
+    for skip[0] in (False, True):
+        result = unittest.TestResult()
+        unittest.TestLoader().loadTestsFromTestCase(Cases).run(result)
+    assert seen == ["ran"] and result.skipped[0][1] == "not on this machine"
+    assert tg.test.with_eager_op_as_function(only_as_function=True)(Cases) is Cases
+    assert tg.test.is_built_with_xla() is False
+
+
 def test_the_older_unittest_names_tf_tests_use_still_work_on_every_python(case):
     with case.assertRaisesRegexp(ValueError, "bad.*value"):
         raise ValueError("a bad value")

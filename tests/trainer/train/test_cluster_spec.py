@@ -4,6 +4,25 @@ import pytest
 import trainer as tg
 
 
+def test_a_cluster_spec_is_a_cluster_def_and_back():
+    spec = tg.train.ClusterSpec({"worker": ["a:1", "b:2"], "ps": {3: "c:3"}})
+    cluster_def = spec.as_cluster_def()
+    assert [job.name for job in cluster_def.job] == ["ps", "worker"]  # by name, as TF
+    assert dict(cluster_def.job[1].tasks) == {0: "a:1", 1: "b:2"}
+    assert tg.train.ClusterSpec(cluster_def) == spec
+    server_def = tg.train.ServerDef(cluster=cluster_def, job_name="worker", task_index=1)
+    assert tg.train.ServerDef.FromString(server_def.SerializeToString()) == server_def
+    with pytest.raises(TypeError, match="a ClusterDef or a ClusterSpec"):
+        tg.train.ClusterSpec(server_def)  # TF takes a ServerDef in Server, not in ClusterSpec
+
+
+def test_a_local_servers_server_def_names_its_task():
+    server = tg.train.Server.create_local_server()
+    server_def = server.server_def
+    assert (server_def.job_name, server_def.task_index, server_def.protocol) == ("localhost", 0, "mpi")
+    assert tg.train.ClusterSpec(server_def.cluster) == server.cluster_spec
+
+
 def test_cluster_spec_reads_jobs_tasks_and_addresses():
     spec = tg.train.ClusterSpec({"ps": ["a:1"], "worker": {0: "b:2", 2: "c:3"}})
     assert spec.jobs == ["ps", "worker"]

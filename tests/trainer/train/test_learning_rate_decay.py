@@ -44,7 +44,35 @@ SCHEDULES = {
                lambda s: 0.1 * 0.5 * (1 + math.cos(math.pi * min(s, 20) / 20))),
     "cosine_alpha": (lambda g: tg.train.cosine_decay(0.1, g, 20, alpha=0.2),
                      lambda s: 0.1 * (0.8 * 0.5 * (1 + math.cos(math.pi * min(s, 20) / 20)) + 0.2)),
+    "cosine_restarts": (lambda g: tg.train.cosine_decay_restarts(0.1, g, 4),
+                        lambda s: _sgdr(s, 0.1, 4, 2.0, 1.0, 0.0)),
+    "cosine_restarts_constant_period": (lambda g: tg.train.cosine_decay_restarts(0.1, g, 5, t_mul=1.0, m_mul=0.5,
+                                                                                 alpha=0.1),
+                                        lambda s: _sgdr(s, 0.1, 5, 1.0, 0.5, 0.1)),
+    "linear_cosine": (lambda g: tg.train.linear_cosine_decay(0.1, g, 20),
+                      lambda s: _linear_cosine(s, 0.1, 20, 0.5, 0.0, 0.001)),
+    "linear_cosine_periods": (lambda g: tg.train.linear_cosine_decay(0.1, g, 12, num_periods=2.0, alpha=0.1,
+                                                                     beta=0.01),
+                              lambda s: _linear_cosine(s, 0.1, 12, 2.0, 0.1, 0.01)),
+    "noisy_linear_cosine_without_noise": (lambda g: tg.train.noisy_linear_cosine_decay(0.1, g, 20,
+                                                                                       initial_variance=0.0),
+                                          lambda s: _linear_cosine(s, 0.1, 20, 0.5, 0.0, 0.001)),
 }
+
+
+def _sgdr(step, lr, period, t_mul, m_mul, alpha):
+    """Walk the restarts one period at a time (SGDR), as a reference for the closed form."""
+    start, restart = 0.0, 0
+    while step >= start + period * t_mul ** restart:
+        start, restart = start + period * t_mul ** restart, restart + 1
+    fraction = (step - start) / (period * t_mul ** restart)
+    return lr * ((1 - alpha) * 0.5 * m_mul ** restart * (1 + math.cos(math.pi * fraction)) + alpha)
+
+
+def _linear_cosine(step, lr, decay_steps, periods, alpha, beta):
+    step = min(step, decay_steps)
+    cosine = 0.5 * (1 + math.cos(math.pi * 2 * periods * step / decay_steps))
+    return lr * ((alpha + (decay_steps - step) / decay_steps) * cosine + beta)
 
 
 @pytest.mark.parametrize("name", list(SCHEDULES))
@@ -120,3 +148,44 @@ def test_global_step_is_required():
             tg.train.exponential_decay(0.1, None, 10, 0.5)
         with pytest.raises(TypeError, match="learning rate must be a float Tensor.*int32"):
             tg.train.cosine_decay(tg.constant(1), tg.constant(0), 10)
+
+
+def test_noisy_linear_cosine_decay_draws_fresh_noise_that_fades_with_the_step():
+    with tg.Graph().as_default():
+        tg.set_random_seed(1)
+        step = tg.placeholder(tg.int64, [1000])
+        lr = tg.train.noisy_linear_cosine_decay(1.0, step, 10 ** 6, initial_variance=1.0, variance_decay=0.55)
+        assert lr.name == "NoisyLinearCosineDecay:0" and lr.shape == (1000,)
+        with tg.Session() as sess:
+            early, again = (sess.run(lr, {step: np.zeros(1000, np.int64)}) for _ in range(2))
+            late = sess.run(lr, {step: np.full(1000, 10 ** 5, np.int64)})
+    # at step 0 the rate is 1 + beta plus N(0, 1) noise; at step s its noise has variance (1 + s)^-0.55
+    assert abs(early.mean() - 1.001) < 0.15 and 0.85 < early.std() < 1.15 and not np.array_equal(early, again)
+    assert late.std() < 0.1
+
+
+def test_noisy_linear_cosine_decay_needs_the_steps_shape():
+    with tg.Graph().as_default():
+        with pytest.raises(ValueError, match="partially known TensorShape.*fully known shape"):
+            tg.train.noisy_linear_cosine_decay(0.1, tg.placeholder(tg.int64, [None]), 10)
+
+
+def test_the_global_step_is_created_once_read_and_checked():
+    with tg.Graph().as_default():
+        step = tg.train.create_global_step()
+        assert step.name == "global_step:0" and tg.train.get_or_create_global_step() is step
+        with pytest.raises(ValueError, match='"global_step" already exists'):
+            tg.train.create_global_step()
+        tg.train.assert_global_step(step)
+        tg.train.assert_global_step(tg.placeholder(tg.int32))  # unknown shape passes, as in TF
+        with pytest.raises(TypeError, match="does not have integer type: float32"):
+            tg.train.assert_global_step(tg.constant(1.0))
+        with pytest.raises(TypeError, match="is not scalar"):
+            tg.train.assert_global_step(tg.constant([1, 2]))
+        with pytest.raises(TypeError, match="must be a Variable or Tensor: 3"):
+            tg.train.assert_global_step(3)
+        with tg.Session() as sess:
+            sess.run(step.initializer)
+            sess.run(step.assign_add(np.int64(5)))
+            value = tg.train.global_step(sess, step)
+    assert value == 5 and type(value) is int

@@ -316,3 +316,21 @@ def test_the_programs_record_rides_in_the_bundle_and_damage_is_named(tmp_path):
         saver.restore(sess, second)
     with pytest.warns(RuntimeWarning, match="m-2.*crc32c"):
         assert tg.train.latest_checkpoint(str(tmp_path)) == first
+
+
+def test_checkpoints_iterator_yields_each_new_checkpoint_then_times_out(tmp_path):
+    with tg.Graph().as_default():
+        v = tg.Variable(1.0)
+        saver = tg.train.Saver()
+        with tg.Session() as sess:
+            sess.run(v.initializer)
+            first = saver.save(sess, str(tmp_path / "model"), global_step=1)
+            found = tg.train.checkpoints_iterator(str(tmp_path), timeout=0)
+            assert next(found) == first
+            second = saver.save(sess, str(tmp_path / "model"), global_step=2)
+            assert next(found) == second
+            assert list(found) == []  # none newer within the timeout
+            waits = []
+            again = tg.train.checkpoints_iterator(str(tmp_path / "empty"), timeout=0,
+                                                  timeout_fn=lambda: waits.append(1) or len(waits) == 2)
+            assert list(again) == [] and len(waits) == 2  # timeout_fn said go on once, then stop

@@ -98,3 +98,15 @@ def test_a_cluster_of_one_task_needs_no_peers(tmp_path):
     """, tmp_path)
     assert run.returncode == 0, run.stderr
     assert "ok mpi://localhost:2222" in run.stdout
+
+
+def test_a_server_def_names_the_task_a_server_runs(tmp_path):
+    run = _python("""
+        import trainer as tf
+        cluster = tf.train.ClusterSpec({"local": ["localhost:2222", "localhost:2223"]}).as_cluster_def()
+        server = tf.train.Server(tf.train.ServerDef(cluster=cluster, job_name="local", task_index=1))
+        print("task", server.job_name, server.task_index, server.target)
+        print("def", server.server_def.job_name, server.server_def.task_index)
+    """, tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "task local 1 mpi://localhost:2223" in run.stdout and "def local 1" in run.stdout

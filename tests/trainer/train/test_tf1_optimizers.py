@@ -209,3 +209,51 @@ def test_bad_hyper_parameters_are_named():
         tg.train.FtrlOptimizer(0.1, learning_rate_power=0.5)
     with pytest.raises(ValueError, match=r"l1_regularization_strength -1\.0 needs to be positive or zero"):
         tg.train.FtrlOptimizer(0.1, l1_regularization_strength=-1.0)
+
+
+# w after each of three steps on sum((w * x - 1)^2), w = [0.5, -1, 2], x = [1, 2, -3] (float32), as TF 2.15's
+# tf.compat.v1 trained it, with the variables TF made
+PROXIMAL_ADAGRAD_RUNS = [
+    (lambda step: tg.train.ProximalAdagradOptimizer(0.1), ["global_step", "w", "w/ProximalAdagrad"],
+     [[0.5953462719917297, -0.9000347256660461, 1.9000028371810913],
+      [0.656437337398529, -0.8318146467208862, 1.8308581113815308],
+      [0.7024803757667542, -0.7773772478103638, 1.7751942873001099]]),
+    (lambda step: tg.train.ProximalAdagradOptimizer(0.2, initial_accumulator_value=0.5, l1_regularization_strength=0.3,
+                                                    l2_regularization_strength=0.1),
+     ["global_step", "w", "w/ProximalAdagrad"],
+     [[0.6044391393661499, -0.7940338253974915, 1.7977440357208252],
+      [0.6627160906791687, -0.658909022808075, 1.6612396240234375],
+      [0.7006247043609619, -0.554126501083374, 1.5531409978866577]]),
+    (lambda step: tg.train.AdagradDAOptimizer(0.1, step), ["global_step", "w", "w/AdagradDA", "w/AdagradDA_1"],
+     [[0.09534626454114914, 0.09996529668569565, -0.09999717026948929],
+      [0.13433218002319336, 0.12235163152217865, -0.10945113003253937],
+      [0.1672440767288208, 0.14251649379730225, -0.11845956742763519]]),
+    (lambda step: tg.train.AdagradDAOptimizer(0.2, step, initial_gradient_squared_accumulator_value=0.5,
+                                              l1_regularization_strength=0.3, l2_regularization_strength=0.1),
+     ["global_step", "w", "w/AdagradDA", "w/AdagradDA_1"],
+     [[0.11247284710407257, 0.19433899223804474, -0.1984488070011139],
+      [0.19804051518440247, 0.22499847412109375, -0.20812925696372986],
+      [0.2532341778278351, 0.25146764516830444, -0.21699301898479462]]),
+]
+
+
+@pytest.mark.parametrize("make, variables, steps", PROXIMAL_ADAGRAD_RUNS,
+                         ids=["proximal_adagrad", "proximal_adagrad_l1_l2", "adagrad_da", "adagrad_da_l1_l2"])
+def test_proximal_adagrad_and_adagrad_da_train_as_tf(make, variables, steps):
+    with tg.Graph().as_default():
+        step = tg.train.get_or_create_global_step()
+        w = tg.Variable(np.array([0.5, -1.0, 2.0], np.float32), name="w")
+        loss = tg.reduce_sum(tg.square(w * np.array([1.0, 2.0, -3.0], np.float32) - 1.0))
+        train = make(step).minimize(loss, global_step=step)
+        assert sorted(v.op.name for v in tg.global_variables()) == variables
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            got = [sess.run(train) or sess.run(w).tolist() for _ in range(3)]
+    np.testing.assert_allclose(got, steps, rtol=2e-6)
+
+
+def test_the_adagrad_variants_want_a_positive_initial_accumulator():
+    with pytest.raises(ValueError, match="initial_accumulator_value must be positive: 0.0"):
+        tg.train.ProximalAdagradOptimizer(0.1, initial_accumulator_value=0.0)
+    with pytest.raises(ValueError, match="initial_gradient_squared_accumulator_value must be positive"):
+        tg.train.AdagradDAOptimizer(0.1, None, initial_gradient_squared_accumulator_value=-1)

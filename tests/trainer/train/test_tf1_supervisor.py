@@ -158,3 +158,24 @@ def test_supervisor_loop_and_stop(tmp_path):
             sv.request_stop()
             assert sv.should_stop()
         assert not looper.is_alive() and len(calls) >= 3
+
+
+def test_basic_train_loop_steps_until_the_supervisor_stops_and_retries_after_an_abort():
+    with tf.Graph().as_default():
+        step = tf.train.get_or_create_global_step()
+        increment = step.assign_add(1)
+        sv = tf.train.Supervisor(logdir=None, global_step=step)
+        seen, aborted = [], []
+
+        def train_step(sess, scale, offset=0):
+            value = sess.run(increment)
+            seen.append(value * scale + offset)
+            if value == 2 and not aborted:
+                aborted.append(True)
+                raise tf.errors.AbortedError(None, None, "a worker restarted")
+            if value >= 4:
+                sv.request_stop()
+
+        tf.train.basic_train_loop(sv, train_step, args=[10], kwargs={"offset": 1})
+    # the abort opened a new session, whose initialized step counts from 0 again
+    assert seen == [11, 21, 11, 21, 31, 41]

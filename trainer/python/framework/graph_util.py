@@ -7,6 +7,8 @@ from ...framework.node_def import AttrValue, GraphDef, NodeDef
 from ...framework.operation import Operation
 from ...framework.tensor_util import make_tensor_proto
 from ...platform import tf_logging as logging
+from ...unsupported import missing_names
+from ..views import namespace_view
 
 VARIABLE_OPS = ("Variable", "VariableV2", "VarHandleOp")
 
@@ -117,3 +119,14 @@ def tensor_shape_from_node_def_name(graph, input_name):
     """The static shape of the tensor `input_name` ("node" for output 0, or "node:k") of `graph`."""
     name = input_name if ":" in input_name else input_name + ":0"
     return graph.get_tensor_by_name(name).get_shape()
+
+
+# tf.graph_util.import_graph_def is tf.import_graph_def, which stands above this floor: read from the tg namespace
+_TG_NAMES, _ = namespace_view(__name__, "")
+_LACKS = missing_names(__name__, have="tf.graph_util has the GraphDef surgery above and import_graph_def")
+
+
+def __getattr__(name):  # noqa: N807  (the module hook's name)
+    if name == "import_graph_def":
+        return _TG_NAMES(name)
+    _LACKS(name)

@@ -1,0 +1,1 @@
+"""tensorflow.python.tools: freeze_graph, the checkpoint-into-constants tool TF1 serving tutorials run."""
