@@ -17,6 +17,7 @@ from . import ops  # registers every op type
 from . import (compat, contrib, data, debugging, estimator, feature_column, image, keras, layers, linalg, lookup,
                losses, math, metrics, nn, random, sets, sparse, strings, summary, train)
 from . import test  # tf.test
+from . import distributions  # tf.distributions
 from . import saved_model  # tf.saved_model
 from . import config  # tf.config
 from . import tf_io as io
