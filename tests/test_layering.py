@@ -59,6 +59,7 @@ FLOORS = [
     ("trainer/lookup.py", 8, "tf.lookup"),
     ("trainer/sets.py", 8, "tf.sets"),
     ("trainer/distributions/", 8, "tf.distributions"),  # distributions built of ops; samplers from tf.random
+    ("trainer/quantization/", 8, "tf.quantization"),  # aliases of ops/quantize_ops.py
     ("trainer/train/", 9, "tf.train"),  # optimizers, Saver, MonitoredSession; its hooks write summaries
     ("trainer/keras/", 10, "tf.keras"),  # compiles and fits on train's optimizers and sessions
     ("trainer/saved_model/", 10, "tf.saved_model"),  # a graph and its variables for serving, on train's Saver

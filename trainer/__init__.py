@@ -18,6 +18,11 @@ from . import (compat, contrib, data, debugging, estimator, feature_column, imag
                losses, math, metrics, nn, random, sets, sparse, strings, summary, train)
 from . import test  # tf.test
 from . import distributions  # tf.distributions
+from . import quantization  # tf.quantization
+from .ops.quantize_ops import (fake_quant_with_min_max_args, fake_quant_with_min_max_args_gradient,
+                               fake_quant_with_min_max_vars, fake_quant_with_min_max_vars_gradient,
+                               fake_quant_with_min_max_vars_per_channel,
+                               fake_quant_with_min_max_vars_per_channel_gradient)
 from . import saved_model  # tf.saved_model
 from . import config  # tf.config
 from . import tf_io as io

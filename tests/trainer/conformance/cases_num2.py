@@ -145,8 +145,64 @@ def _kl():
                                              allow_nan_stats=False)
 
 
+Q = "quantization."
+WIDE = t("float32", (4, 5), salt=1)  # -2.1 .. 2.3: some inside, some outside the ranges below
+
+
+def _quantization():
+    for fn in ("fake_quant_with_min_max_args", Q + "fake_quant_with_min_max_args"):
+        yield fn, call(fn, WIDE, min=-1.3, max=1.7, grad=True)
+    q = Q + "fake_quant_with_min_max_args"
+    yield f"{q}/default", call(q, t("float32", (2, 3), salt=3))
+    yield f"{q}/narrow_4bit", call(q, WIDE, min=-0.5, max=2.0, num_bits=4, narrow_range=True)
+    yield f"{q}/positive_range", call(q, WIDE, min=0.3, max=1.9, grad=True)
+    yield f"{q}/negative_range", call(q, WIDE, min=-1.9, max=-0.2)
+    yield f"{q}/unknown_dim", call(q, p("float32", (None, 5), (4, 5), salt=1), min=-1.0, max=1.0)
+    yield f"{q}/zero_size", call(q, t("float32", (0, 3)))
+    yield f"{q}/min_above_max", call(q, WIDE, min=1.0, max=-1.0)
+    yield f"{q}/num_bits_1", call(q, WIDE, num_bits=1)
+    yield f"{q}/float64", call(q, t("float64", (2, 3)))
+    for fn in ("fake_quant_with_min_max_args_gradient", Q + "fake_quant_with_min_max_args_gradient"):
+        yield fn, call(fn, t("float32", (4, 5), salt=2), WIDE, min=-1.3, max=1.7, num_bits=5)
+    lo, hi = t("float32", (), salt=4), t("float32", (), "pos", 5)  # -0.86, 2.75
+    for fn in ("fake_quant_with_min_max_vars", Q + "fake_quant_with_min_max_vars"):
+        yield fn, call(fn, WIDE, lo, hi, grad=True)
+    v = Q + "fake_quant_with_min_max_vars"
+    yield f"{v}/narrow", call(v, WIDE, {"py": -1.0}, {"py": 1.0}, num_bits=3, narrow_range=True)
+    yield f"{v}/fed_range", call(v, WIDE, p("float32", (), (), salt=4), p("float32", (), (), "pos", 5))
+    yield f"{v}/vector_range", call(v, WIDE, t("float32", (5,)), t("float32", (5,), "pos"))
+    yield f"{v}/min_above_max", call(v, WIDE, {"py": 1.0}, {"py": -1.0})
+    for fn in ("fake_quant_with_min_max_vars_gradient", Q + "fake_quant_with_min_max_vars_gradient"):
+        yield fn, call(fn, t("float32", (4, 5), salt=2), WIDE, lo, hi, num_bits=6)
+    lo5, hi5 = t("float32", (5,), salt=4), t("float32", (5,), "pos", 5)
+    for fn in ("fake_quant_with_min_max_vars_per_channel", Q + "fake_quant_with_min_max_vars_per_channel"):
+        yield fn, call(fn, WIDE, lo5, hi5, grad=True)
+    c = Q + "fake_quant_with_min_max_vars_per_channel"
+    yield f"{c}/rank3", call(c, t("float32", (2, 3, 4), salt=1), t("float32", (4,)), t("float32", (4,), "pos", 1),
+                             num_bits=7)
+    yield f"{c}/scalar_range", call(c, WIDE, lo, hi)
+    for fn in ("fake_quant_with_min_max_vars_per_channel_gradient",
+               Q + "fake_quant_with_min_max_vars_per_channel_gradient"):
+        yield fn, call(fn, t("float32", (4, 5), salt=2), WIDE, lo5, hi5, narrow_range=True)
+    for fn in ("quantize_and_dequantize", "quantize_and_dequantize_v2"):
+        f = Q + fn
+        yield f, call(f, WIDE, {"py": -1.0}, {"py": 1.0}, grad=True)
+        yield f"{f}/range_given", call(f, WIDE, {"py": -1.0}, {"py": 1.5}, range_given=True, grad=True)
+        yield f"{f}/unsigned", call(f, t("float32", (4, 5), "pos"), {"py": 0.0}, {"py": 1.0}, signed_input=False,
+                                    num_bits=4)
+        yield f"{f}/half_up_narrow", call(f, WIDE, {"py": -2.0}, {"py": 2.0}, range_given=True,
+                                          round_mode="HALF_UP", narrow_range=True, num_bits=3)
+        yield f"{f}/float64", call(f, t("float64", (3, 4)), {"py": 0.0}, {"py": 0.0})
+        yield f"{f}/axis", call(f, WIDE, t("float32", (4,), salt=4), t("float32", (4,), "pos", 5), axis=0,
+                                range_given=True, grad=True)
+        yield f"{f}/axis_from_input", call(f, WIDE, {"py": [0.0] * 5}, {"py": [0.0] * 5}, axis=-1)
+        yield f"{f}/bad_range", call(f, WIDE, {"py": 1.0}, {"py": -1.0}, range_given=True)
+        yield f"{f}/int", call(f, t("int32"), {"py": 0}, {"py": 1})
+
+
 def cases():
     found = {}
     for group in (_scalar_families, _other_families, _kl):
         found.update((f"num2/{D}{name}", case) for name, case in group())
+    found.update((f"num2/{name}", case) for name, case in _quantization())
     return found
