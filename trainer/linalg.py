@@ -31,6 +31,13 @@ from .ops.solve_ops import expm
 
 __all__ += ["expm", "matrix_transpose"]
 
+from .ops.lu_ops import lu, lu_matrix_inverse, lu_reconstruct, lu_solve
+from .ops.matrix_function_ops import logm, sqrtm
+from .ops.tridiagonal_ops import eigh_tridiagonal, tridiagonal_matmul, tridiagonal_solve
+
+__all__ += ["eigh_tridiagonal", "logm", "lu", "lu_matrix_inverse", "lu_reconstruct", "lu_solve", "sqrtm",
+            "tridiagonal_matmul", "tridiagonal_solve"]
+
 # what tf.linalg has and ringflow does not: each fails with why and what to use instead
 OPERATORS = ("the LinearOperator classes: build the dense matrix and use tf.linalg's functions (matmul, solve, "
              "logdet, ...)")
@@ -43,8 +50,4 @@ MISSING = {name: OPERATORS for name in ["LinearOperator", "LinearOperatorAdjoint
                                         "LinearOperatorLowRankUpdate", "LinearOperatorLowerTriangular",
                                         "LinearOperatorPermutation", "LinearOperatorScaledIdentity",
                                         "LinearOperatorToeplitz", "LinearOperatorTridiag", "LinearOperatorZeros"]}
-MISSING.update(dict.fromkeys(["tridiagonal_matmul", "tridiagonal_solve", "eigh_tridiagonal"],
-                             "tridiagonal solvers: build the dense matrix and use matmul, solve or eigh"))
-MISSING.update(dict.fromkeys(["lu", "lu_solve", "lu_matrix_inverse", "lu_reconstruct"],
-                             "the LU factorization: use solve, inv or det"))
 __getattr__ = missing_names(__name__, reasons=MISSING)

@@ -1,6 +1,8 @@
 """tf.distributions, tf.quantization and the rest of the numeric namespaces' names checked against real TensorFlow:
 values, dtypes and static shapes, gradients, sample shapes (and seeded draws bit for bit), and TF's errors.
 Recorded into fixtures/tf_oracle_num2.json (record_tf_oracle.py --family num2)."""
+import numpy as np
+
 from .cases import call, p, t
 
 D = "distributions."
@@ -200,8 +202,87 @@ def _quantization():
         yield f"{f}/int", call(f, t("int32"), {"py": 0}, {"py": 1})
 
 
+L = "linalg."
+SQUARE = t("float64", (3, 3), "diag")  # 3 on the diagonal: well conditioned
+TRIDIAG = [[0.5, -1.0, 2.0, 0.25, 9.0], [4.0, 3.0, -5.0, 4.5, 6.0], [9.0, 1.5, 0.5, -2.0, 1.0]]
+
+
+def const(value, dtype="float32"):
+    return {"make": "constant", "args": [{"py": value}], "kwargs": {"dtype": {"dtype": dtype}}}
+
+
+def _linalg():
+    yield "lu", call(L + "lu", SQUARE)
+    yield "lu/float32_batch", call(L + "lu", t("float32", (2, 4, 4)))
+    yield "lu/int64_perm", call(L + "lu", t("float64", (3, 3)), output_idx_type={"dtype": "int64"})
+    yield "lu/ties", call(L + "lu", {"py": [[1.0, 2.0, 3.0], [-1.0, 0.5, 2.0], [1.0, -4.0, 0.0]]})
+    yield "lu/unknown_batch", call(L + "lu", p("float32", (None, 3, 3), (2, 3, 3), "diag"))
+    yield "lu/zero_size", call(L + "lu", t("float32", (0, 2, 2)))
+    yield "lu/not_square", call(L + "lu", t("float32", (2, 3)))
+    yield "lu/int", call(L + "lu", t("int32", (2, 2)))
+    perm = {"py": [2, 0, 1]}
+    yield "lu_solve", call(L + "lu_solve", SQUARE, perm, t("float64", (3, 2), salt=1), grad=True)
+    yield "lu_solve/batch", call(L + "lu_solve", t("float32", (2, 3, 3), "diag"), {"py": [[2, 0, 1], [0, 1, 2]]},
+                                 t("float32", (2, 3, 1), salt=1))
+    yield "lu_solve/broadcast_rhs", call(L + "lu_solve", t("float64", (2, 3, 3), "diag"),
+                                         {"py": [[1, 2, 0], [0, 2, 1]]}, t("float64", (3, 2), salt=1))
+    yield "lu_solve/vector_rhs", call(L + "lu_solve", SQUARE, perm, t("float64", (3,), salt=1))
+    yield "lu_solve/mismatch", call(L + "lu_solve", SQUARE, perm, t("float64", (4, 2), salt=1))
+    yield "lu_matrix_inverse", call(L + "lu_matrix_inverse", SQUARE, perm, grad=True)
+    yield "lu_matrix_inverse/batch", call(L + "lu_matrix_inverse", t("float32", (2, 3, 3), "diag"),
+                                          {"py": [[2, 0, 1], [1, 2, 0]]})
+    yield "lu_reconstruct", call(L + "lu_reconstruct", SQUARE, perm, grad=True)
+    yield "lu_reconstruct/batch", call(L + "lu_reconstruct", t("float32", (2, 3, 3)), {"py": [[2, 0, 1], [1, 2, 0]]})
+    short = {"list": [const(TRIDIAG[0][:-1]), const(TRIDIAG[1]), const(TRIDIAG[2][1:])]}
+    full = {"list": [const(row) for row in TRIDIAG]}
+    dense = const((np.diag(TRIDIAG[1]) + np.diag(TRIDIAG[0][:-1], 1) + np.diag(TRIDIAG[2][1:], -1)).tolist())
+    for fmt, diagonals in (("compact", const(TRIDIAG)), ("sequence", full), ("matrix", dense)):
+        yield f"tridiagonal_matmul/{fmt}", call(L + "tridiagonal_matmul", diagonals, t("float32", (5, 2)),
+                                               diagonals_format=fmt)
+        yield f"tridiagonal_solve/{fmt}", call(L + "tridiagonal_solve", diagonals, t("float32", (5, 2)),
+                                              diagonals_format=fmt)
+    yield "tridiagonal_matmul/short_sequence", call(L + "tridiagonal_matmul", short, t("float32", (5, 2)),
+                                                    diagonals_format="sequence")
+    yield "tridiagonal_solve/short_sequence", call(L + "tridiagonal_solve", short, t("float32", (5, 2)),
+                                                   diagonals_format="sequence")
+    yield "tridiagonal_matmul/grad", call(L + "tridiagonal_matmul", t("float64", (2, 3, 4)), t("float64", (2, 4, 3)),
+                                          grad=True)
+    yield "tridiagonal_solve/grad", call(L + "tridiagonal_solve", {"make": "add", "args": [
+        const([[[0.0] * 4, [6.0] * 4, [0.0] * 4]], "float64"), t("float64", (1, 3, 4))], "kwargs": {}},
+        t("float64", (1, 4, 2), salt=1), grad=True)
+    yield "tridiagonal_solve/vector_rhs", call(L + "tridiagonal_solve", const(TRIDIAG, "float64"), t("float64", (5,)))
+    yield "tridiagonal_solve/transpose_rhs", call(L + "tridiagonal_solve", const(TRIDIAG, "float64"), t("float64", (2, 5)),
+                                                  transpose_rhs=True)
+    yield "tridiagonal_solve/no_pivoting", call(L + "tridiagonal_solve", const(TRIDIAG, "float64"), t("float64", (5, 1)),
+                                                partial_pivoting=False)
+    yield "tridiagonal_solve/singular", call(L + "tridiagonal_solve", const([[1.0, 1.0, 0.0], [1.0, 1.0, 1.0],
+                                                                             [0.0, 1.0, 1.0]], "float64"),
+                                             t("float64", (3, 1)))
+    yield "tridiagonal_solve/four_diagonals", call(L + "tridiagonal_solve", t("float64", (4, 5)), t("float64", (5, 1)))
+    yield "tridiagonal_solve/rank", call(L + "tridiagonal_solve", const(TRIDIAG, "float64"), t("float64", (1, 1, 5, 1)))
+    yield "sqrtm", call(L + "sqrtm", SQUARE, grad=True)
+    yield "sqrtm/float32_batch", call(L + "sqrtm", t("float32", (2, 3, 3), "diag"))
+    yield "sqrtm/spd", call(L + "sqrtm", {"py": [[4.0, 1.0], [1.0, 3.0]]})
+    yield "matrix_square_root", call("matrix_square_root", {"py": [[9.0, 0.0], [0.0, 4.0]]})
+    yield "sqrtm/not_square", call(L + "sqrtm", t("float32", (2, 3)))
+    yield "logm", call(L + "logm", t("complex128", (3, 3), "diag"))
+    yield "logm/complex64", call(L + "logm", t("complex64", (2, 2, 2), "diag"))
+    yield "logm/float", call(L + "logm", SQUARE)
+    alpha, beta = {"py": [1.0, 2.0, -1.0, 0.5]}, {"py": [0.5, 1.5, -0.25]}
+    yield "eigh_tridiagonal", call(L + "eigh_tridiagonal", alpha, beta)
+    yield "eigh_tridiagonal/float64", call(L + "eigh_tridiagonal", t("float64", (5,)), t("float64", (4,), salt=1))
+    yield "eigh_tridiagonal/select_i", call(L + "eigh_tridiagonal", alpha, beta, select="i", select_range=[1, 2])
+    yield "eigh_tridiagonal/select_v", call(L + "eigh_tridiagonal", alpha, beta, select="v",
+                                            select_range=[-0.5, 2.0])
+    yield "eigh_tridiagonal/vectors_shape", call(L + "eigh_tridiagonal", alpha, beta, eigvals_only=False,
+                                                 values=False)
+    yield "eigh_tridiagonal/bad_beta", call(L + "eigh_tridiagonal", alpha, {"py": [1.0]})
+
+
 def cases():
     found = {}
+    found.update((f"num2/{L}{name}" if not name.startswith("matrix_") else f"num2/{name}", case)
+                 for name, case in _linalg())
     for group in (_scalar_families, _other_families, _kl):
         found.update((f"num2/{D}{name}", case) for name, case in group())
     found.update((f"num2/{name}", case) for name, case in _quantization())
