@@ -279,8 +279,45 @@ def _linalg():
     yield "eigh_tridiagonal/bad_beta", call(L + "eigh_tridiagonal", alpha, {"py": [1.0]})
 
 
+VOL = (1, 4, 4, 4, 2)
+
+
+def _checked_aliases():
+    """Names ringflow had without a case of their own: convolutions and pools, samplers' bookkeeping, linalg."""
+    yield "nn.conv3d", call("nn.conv3d", t("float64", VOL), t("float64", (2, 2, 2, 2, 3), salt=1),
+                            [1, 1, 1, 1, 1], "SAME", grad=True)
+    yield "nn.conv3d/valid_stride", call("nn.conv3d", t("float32", VOL), t("float32", (3, 3, 3, 2, 1), salt=1),
+                                         [1, 2, 2, 2, 1], "VALID")
+    yield "nn.conv3d_transpose", call("nn.conv3d_transpose", t("float64", (1, 2, 2, 2, 3)),
+                                      t("float64", (2, 2, 2, 2, 3), salt=1), [1, 4, 4, 4, 2], [1, 2, 2, 2, 1],
+                                      "SAME", grad=True)
+    yield "nn.avg_pool3d", call("nn.avg_pool3d", t("float32", VOL), [1, 2, 2, 2, 1], [1, 2, 2, 2, 1], "VALID",
+                                grad=True)
+    yield "nn.max_pool3d", call("nn.max_pool3d", t("float32", VOL), [1, 2, 2, 2, 1], [1, 1, 1, 1, 1], "SAME")
+    yield "nn.max_pool3d/grad", call("nn.max_pool3d", t("float32", (1, 3, 2, 2, 1)), [1, 2, 2, 2, 1],
+                                     [1, 1, 1, 1, 1], "SAME", grad=True)  # 12 distinct values: no ties
+    yield "nn.depthwise_conv2d", call("nn.depthwise_conv2d", t("float64", (1, 5, 5, 2)),
+                                      t("float64", (3, 3, 2, 2), salt=1), [1, 1, 1, 1], "SAME", grad=True)
+    yield "nn.depthwise_conv2d/rate", call("nn.depthwise_conv2d", t("float32", (1, 6, 6, 2)),
+                                           t("float32", (2, 2, 2, 1), salt=1), [1, 1, 1, 1], "VALID", rate=[2, 2])
+    yield "nn.depthwise_conv2d_native", call("nn.depthwise_conv2d_native", t("float32", (2, 5, 5, 3)),
+                                             t("float32", (2, 2, 3, 2), salt=1), [1, 2, 2, 1], "SAME")
+    yield "nn.separable_conv2d", call("nn.separable_conv2d", t("float64", (1, 5, 5, 2)),
+                                      t("float64", (3, 3, 2, 2), salt=1), t("float64", (1, 1, 4, 3), salt=2),
+                                      [1, 1, 1, 1], "VALID", grad=True)
+    yield "nn.compute_accidental_hits", call("nn.compute_accidental_hits", {"py": [[1, 2], [0, 3]]},
+                                             {"py": [2, 0, 5, 3]}, 2)
+    yield "linalg.cross", call("linalg.cross", t("float64", (2, 3)), t("float64", (2, 3), salt=1), grad=True)
+    yield "linalg.eigvalsh", call("linalg.eigvalsh", {"py": [[2.0, 1.0], [1.0, 3.0]]})
+    yield "linalg.eigh/diagonal", call("linalg.eigh", {"py": [[5.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, 3.0]]})
+    yield "linalg.tensor_diag", call("linalg.tensor_diag", t("float32", (2, 2)))
+    yield "signal.inverse_stft_window_fn", dict(call("signal.inverse_stft_window_fn", 4),
+                                                method=["__call__", 8, {"dtype": "float32"}])
+
+
 def cases():
     found = {}
+    found.update((f"num2/{name}", case) for name, case in _checked_aliases())
     found.update((f"num2/{L}{name}" if not name.startswith("matrix_") else f"num2/{name}", case)
                  for name, case in _linalg())
     for group in (_scalar_families, _other_families, _kl):
