@@ -55,6 +55,10 @@ __all__ += ["approx_max_k", "approx_min_k", "atrous_conv2d", "avg_pool1d", "avg_
             "log_poisson_loss", "max_pool1d", "max_pool2d", "max_pool_v2", "normalize_moments", "pool", "relu_layer",
             "scale_regularization_loss", "silu", "sufficient_statistics", "weighted_moments"]
 
+from .ops.morphology_ops import dilation2d, erosion2d, max_pool_with_argmax  # noqa: E402
+
+__all__ += ["dilation2d", "erosion2d", "max_pool_with_argmax"]
+
 # what tf.nn has and ringflow does not: each fails with why and what to use instead
 MISSING = {**dict.fromkeys(["ctc_loss", "ctc_loss_v2", "ctc_beam_search_decoder", "ctc_beam_search_decoder_v2",
                             "ctc_greedy_decoder", "ctc_unique_labels", "collapse_repeated"],

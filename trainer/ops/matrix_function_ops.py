@@ -33,7 +33,8 @@ def _sqrtm_grad(s, g):
         t = np.conj(s[index]).T
         n = t.shape[0]
         eye = np.eye(n, dtype=t.dtype)
-        system = np.kron(t, eye) + np.kron(eye, t.T)  # row-major vec: vec(t X) = (t ⊗ I) vec X, vec(X t) = (I ⊗ tᵀ)
+        # row-major vec: vec(t X) = (t ⊗ I) vec X and vec(X t) = (I ⊗ tᵀ) vec X
+        system = np.kron(t, eye) + np.kron(eye, t.T)
         out[index] = np.linalg.solve(system, g[index].reshape(-1)).reshape(n, n) if n else g[index]
     return out
 

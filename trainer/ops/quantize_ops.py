@@ -4,8 +4,8 @@ straight-through gradients, and quantize_and_dequantize with TF's scale that kee
 fake_quant: the range [min, max] is nudged so that 0 is a quantized value: scale = (max - min) / (qmax - qmin),
 the zero point qmin - min / scale is rounded half away from zero (std::round) into [qmin, qmax], and the nudged
 range is (q - zero point) * scale for q = qmin, qmax. Inputs are clamped to it and rounded to the grid by
-floor(x * inverse scale + 0.5) * scale, in float32 as TF's kernels compute. The gradient passes where the input lies inside the
-nudged range; min's and max's gradients sum what falls below and above it.
+floor(x * inverse scale + 0.5) * scale, in float32 as TF's kernels compute. The gradient passes where the input
+lies inside the nudged range; min's and max's gradients sum what falls below and above it.
 """
 import numpy as np
 
@@ -111,8 +111,8 @@ def fake_quant_with_min_max_args(inputs, min=-6, max=6, num_bits=8, narrow_range
                     narrow_range=bool(narrow_range))
 
 
-def fake_quant_with_min_max_args_gradient(gradients, inputs, min=-6, max=6, num_bits=8, narrow_range=False,  # noqa: A002
-                                          name=None):
+def fake_quant_with_min_max_args_gradient(gradients, inputs, min=-6, max=6,  # noqa: A002 - TF's names
+                                          num_bits=8, narrow_range=False, name=None):
     """gradients where inputs lie inside the nudged [min, max], 0 elsewhere."""
     return apply_op("FakeQuantWithMinMaxArgsGradient", [_float32(gradients, "fake_quant gradients"),
                                                         _float32(inputs, "fake_quant inputs")],
@@ -247,8 +247,8 @@ def quantize_and_dequantize(input, input_min, input_max, signed_input=True, num_
                                     num_bits, range_given, round_mode, name, narrow_range, axis)
 
 
-def quantize_and_dequantize_v2(input, input_min, input_max, signed_input=True, num_bits=8, range_given=False,  # noqa: A002
-                               round_mode="HALF_TO_EVEN", name=None, narrow_range=False, axis=None):
+def quantize_and_dequantize_v2(input, input_min, input_max, signed_input=True, num_bits=8,  # noqa: A002
+                               range_given=False, round_mode="HALF_TO_EVEN", name=None, narrow_range=False, axis=None):
     """quantize_and_dequantize whose gradient passes only where the input lies in [input_min, input_max]."""
     return _quantize_and_dequantize("QuantizeAndDequantizeV4", input, input_min, input_max, signed_input,
                                     num_bits, range_given, round_mode, name, narrow_range, axis)

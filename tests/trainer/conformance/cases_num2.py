@@ -251,10 +251,10 @@ def _linalg():
         const([[[0.0] * 4, [6.0] * 4, [0.0] * 4]], "float64"), t("float64", (1, 3, 4))], "kwargs": {}},
         t("float64", (1, 4, 2), salt=1), grad=True)
     yield "tridiagonal_solve/vector_rhs", call(L + "tridiagonal_solve", const(TRIDIAG, "float64"), t("float64", (5,)))
-    yield "tridiagonal_solve/transpose_rhs", call(L + "tridiagonal_solve", const(TRIDIAG, "float64"), t("float64", (2, 5)),
-                                                  transpose_rhs=True)
-    yield "tridiagonal_solve/no_pivoting", call(L + "tridiagonal_solve", const(TRIDIAG, "float64"), t("float64", (5, 1)),
-                                                partial_pivoting=False)
+    yield "tridiagonal_solve/transpose_rhs", call(L + "tridiagonal_solve", const(TRIDIAG, "float64"),
+                                                  t("float64", (2, 5)), transpose_rhs=True)
+    yield "tridiagonal_solve/no_pivoting", call(L + "tridiagonal_solve", const(TRIDIAG, "float64"),
+                                                t("float64", (5, 1)), partial_pivoting=False)
     yield "tridiagonal_solve/singular", call(L + "tridiagonal_solve", const([[1.0, 1.0, 0.0], [1.0, 1.0, 1.0],
                                                                              [0.0, 1.0, 1.0]], "float64"),
                                              t("float64", (3, 1)))
@@ -315,8 +315,31 @@ def _checked_aliases():
                                                 method=["__call__", 8, {"dtype": "float32"}])
 
 
+def _nn():
+    img, filt = t("float64", (2, 5, 5, 3)), t("float64", (2, 2, 3), salt=1)
+    yield "nn.dilation2d", call("nn.dilation2d", img, filt, [1, 1, 1, 1], [1, 1, 1, 1], "SAME", grad=True)
+    yield "nn.dilation2d/rates_stride", call("nn.dilation2d", t("float32", (1, 6, 7, 2)), t("float32", (2, 3, 2)),
+                                             [1, 2, 1, 1], [1, 2, 2, 1], "VALID", grad=True)
+    yield "nn.dilation2d/same_stride", call("nn.dilation2d", t("float32", (1, 6, 7, 2), salt=2),
+                                            t("float32", (3, 2, 2)), [1, 2, 3, 1], [1, 1, 1, 1], "SAME")
+    yield "nn.dilation2d/unknown_batch", call("nn.dilation2d", p("float32", (None, 5, 5, 3), (2, 5, 5, 3)),
+                                              t("float32", (2, 2, 3)), [1, 1, 1, 1], [1, 1, 1, 1], "SAME")
+    yield "nn.dilation2d/bad_strides", call("nn.dilation2d", img, filt, [2, 1, 1, 1], [1, 1, 1, 1], "SAME")
+    yield "nn.erosion2d", call("nn.erosion2d", img, filt, [1, 1, 1, 1], [1, 1, 1, 1], "SAME", grad=True)
+    yield "nn.erosion2d/valid", call("nn.erosion2d", t("float32", (1, 6, 6, 1)), t("float32", (3, 2, 1), salt=1),
+                                     [1, 2, 2, 1], [1, 1, 2, 1], "VALID")
+    yield "nn.max_pool_with_argmax", call("nn.max_pool_with_argmax", t("float32", (2, 4, 5, 3)), [1, 2, 2, 1],
+                                          [1, 2, 2, 1], "SAME", grad=True)
+    yield "nn.max_pool_with_argmax/overlap", call("nn.max_pool_with_argmax", t("float32", (1, 5, 5, 2), salt=3),
+                                                  [1, 3, 3, 1], [1, 1, 1, 1], "VALID", Targmax={"dtype": "int32"})
+    yield "nn.max_pool_with_argmax/batch_index", call("nn.max_pool_with_argmax", t("float32", (2, 4, 4, 1)),
+                                                      [1, 2, 2, 1], [1, 2, 2, 1], "VALID",
+                                                      include_batch_in_index=True)
+
+
 def cases():
     found = {}
+    found.update((f"num2/{name}", case) for name, case in _nn())
     found.update((f"num2/{name}", case) for name, case in _checked_aliases())
     found.update((f"num2/{L}{name}" if not name.startswith("matrix_") else f"num2/{name}", case)
                  for name, case in _linalg())
