@@ -42,7 +42,7 @@ FLOORS = [
     ("trainer/rnn/", 7, "RNN cells and RNNs"),  # a cell is a tf.layers Layer
     # the tf.* namespace modules gather names from the floors below: tf.nn holds rnn_cell and dynamic_rnn
     ("trainer/nn.py", 8, "tf.nn"),
-    ("trainer/math.py", 8, "tf.math"),
+    ("trainer/math/", 8, "tf.math"),
     ("trainer/linalg.py", 8, "tf.linalg"),
     ("trainer/random.py", 8, "tf.random"),
     ("trainer/config/", 8, "tf.config"),

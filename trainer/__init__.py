@@ -19,6 +19,7 @@ from . import (compat, contrib, data, debugging, estimator, feature_column, imag
 from . import test  # tf.test
 from . import distributions  # tf.distributions
 from . import quantization  # tf.quantization
+from .ops.incomplete_gamma_ops import betainc, igamma, igammac
 from .ops.matrix_function_ops import sqrtm as matrix_square_root
 from .ops.quantize_ops import (fake_quant_with_min_max_args, fake_quant_with_min_max_args_gradient,
                                fake_quant_with_min_max_vars, fake_quant_with_min_max_vars_gradient,

@@ -1,7 +1,6 @@
 """tf.distributions' scalar continuous families: Normal, Laplace, Uniform, Gamma, Exponential, Beta and StudentT,
-each with its KL divergence where TF1 registers one. The Gamma-based samplers draw with tf.random.gamma and
-Beta's, StudentT's and Gamma's CDFs need the incomplete gamma and beta functions: where ringflow lacks those,
-the call says so."""
+each with its KL divergence where TF1 registers one. The Gamma-based samplers draw with tf.random.gamma, which
+ringflow's tf.random lacks today: sampling them says so."""
 import math
 
 import numpy as np
@@ -12,11 +11,12 @@ from ..framework.graph_wrappers import name_scope
 from ..framework.tensor_shape import TensorShape
 from ..ops.array_ops import concat, ones, shape as shape_of
 from ..ops.core_ops import constant, convert_to_tensor, identity
-from ..ops.cwise_ops import expm1, is_nan, log1p, logical_or, rsqrt
+from ..ops.cwise_ops import is_nan, log1p, logical_or, rsqrt
 from ..ops.fill_ops import fill
 from ..ops.cwise_ops import squared_difference
 from ..ops.math_ops import (abs, exp, log, ones_like, sign, sqrt, square, where,
                             zeros_like)
+from ..ops.incomplete_gamma_ops import betainc, igamma
 from ..ops.random_ops import random_normal, random_uniform
 from ..ops.shape_functions import broadcast_dynamic_shape, broadcast_static_shape
 from ..ops.special_ops import digamma, lbeta, lgamma, ndtri, xlogy
@@ -33,10 +33,6 @@ def random_gamma(shape, alpha, beta=None, dtype=dtypes.float32, seed=None):
         raise NotImplementedError("sampling this distribution draws from tf.random.gamma, which ringflow does not "
                                   "have yet: its log_prob, mean and the other statistics work")
     return gamma(shape, alpha, beta=beta, dtype=dtype, seed=seed)
-
-
-def _needs(function, method, cls):
-    raise NotImplementedError(f"{cls}.{method} needs tf.math.{function}, which ringflow does not have yet")
 
 
 class Scalar(Distribution):
@@ -236,7 +232,8 @@ class Gamma(Scalar):
             lgamma(self.concentration) - self.concentration * log(self.rate))
 
     def _cdf(self, x):
-        _needs("igamma", "cdf", type(self).__name__)
+        float_parameters(x, self.concentration)
+        return igamma(self.concentration, self.rate * x)
 
     def _entropy(self):
         c = self.concentration
@@ -279,9 +276,6 @@ class Exponential(Gamma):
     def _log_survival_function(self, x):
         return self._log_prob(x) - log(self._rate)
 
-    def _cdf(self, x):  # igamma(1, rate * x), in closed form
-        return -expm1(-self._rate * x)
-
     def _sample_n(self, n, seed=None):
         u = random_uniform(concat([[n], shape_of(self._rate)], 0), minval=np.finfo(self.dtype.type).tiny,
                            maxval=1.0, dtype=self.dtype, seed=seed)
@@ -319,8 +313,11 @@ class Beta(Scalar):
     def _prob(self, x):
         return exp(self._log_prob(x))
 
+    def _log_cdf(self, x):
+        return log(self._cdf(x))
+
     def _cdf(self, x):
-        _needs("betainc", "cdf", "Beta")
+        return betainc(self.concentration1, self.concentration0, x)
 
     def _entropy(self):
         a, b, t = self.concentration1, self.concentration0, self._total
@@ -377,7 +374,9 @@ class StudentT(Scalar):
         return -0.5 * (self.df + 1.0) * log1p(y ** 2.0 / self.df) - self._log_normalization()
 
     def _cdf(self, x):
-        _needs("betainc", "cdf", "StudentT")
+        y = (x - self.loc) / abs(self.scale)
+        neg_cdf = 0.5 * betainc(0.5 * self.df, 0.5 * ones_like(self.df), self.df / (y ** 2.0 + self.df))
+        return where(y < 0.0, neg_cdf, 1.0 - neg_cdf)
 
     def _entropy(self):
         v = self._ones()

@@ -62,9 +62,10 @@ def test_a_nan_kl_fails_the_run_when_nan_statistics_are_not_allowed():
         run(kl, {scale: np.nan})
 
 
-def test_what_needs_a_missing_special_function_says_which():
+def test_cdfs_through_the_incomplete_gamma_and_beta_functions_have_their_closed_forms():
     tg.reset_default_graph()
-    with pytest.raises(NotImplementedError, match="betainc"):
-        D.Beta(2.0, 3.0).cdf(0.5)
-    with pytest.raises(NotImplementedError, match="igamma"):
-        D.Gamma(2.0, 3.0).cdf(0.5)
+    x = np.array([0.1, 0.5, 2.0])
+    gamma, beta, t = run([D.Gamma(1.0, 3.0).cdf(x), D.Beta(2.0, 1.0).cdf(x / 4.0), D.StudentT(1.0, 0.0, 1.0).cdf(x)])
+    np.testing.assert_allclose(gamma, 1.0 - np.exp(-3.0 * x), rtol=1e-6)  # Gamma(1, rate) is Exponential(rate)
+    np.testing.assert_allclose(beta, (x / 4.0) ** 2, rtol=1e-6)  # Beta(2, 1) has density 2x
+    np.testing.assert_allclose(t, 0.5 + np.arctan(x) / np.pi, rtol=1e-6)  # StudentT(1) is Cauchy
