@@ -369,8 +369,29 @@ def _special():
         yield f"math.{fn}/int", call(f"math.{fn}", t("int32"))
 
 
+def _image():
+    img = t("float32", (2, 4, 5, 3))
+    for fn in ("image.resize_bicubic", "image.resize_area"):
+        yield fn, call(fn, img, [7, 3])
+        yield f"{fn}/align_corners", call(fn, img, [3, 8], align_corners=True)
+        yield f"{fn}/int", call(fn, t("int32", (1, 5, 4, 1)), [2, 6])
+        yield f"{fn}/float64", call(fn, t("float64", (1, 3, 3, 2)), [5, 5])
+        yield f"{fn}/unknown_batch", call(fn, p("float32", (None, 4, 5, 3), (2, 4, 5, 3)), [6, 6])
+        yield f"{fn}/same_size", call(fn, img, [4, 5])
+        yield f"{fn}/rank3", call(fn, t("float32", (4, 5, 3)), [2, 2])
+    yield "image.resize_bicubic/half_pixel", call("image.resize_bicubic", img, [9, 2], half_pixel_centers=True)
+    yield "image.resize_bicubic/grad", call("image.resize_bicubic", t("float64", (1, 4, 3, 2)), [6, 5], grad=True)
+    yield "image.resize_bicubic/half_pixel_grad", call("image.resize_bicubic", t("float64", (1, 3, 4, 1)), [2, 7],
+                                                       half_pixel_centers=True, grad=True)
+    yield "image.resize_area/grad", call("image.resize_area", t("float64", (1, 4, 3, 2)), [6, 5], grad=True)
+    for method in (2, 3):
+        yield f"image.resize_images/method{method}", call("image.resize_images", t("float32", (4, 6, 1)), [3, 9],
+                                                          method=method)
+
+
 def cases():
     found = {}
+    found.update((f"num2/{name}", case) for name, case in _image())
     found.update((f"num2/{name}", case) for name, case in _special())
     found.update((f"num2/{name}", case) for name, case in _nn())
     found.update((f"num2/{name}", case) for name, case in _checked_aliases())
