@@ -56,8 +56,10 @@ __all__ += ["approx_max_k", "approx_min_k", "atrous_conv2d", "avg_pool1d", "avg_
             "scale_regularization_loss", "silu", "sufficient_statistics", "weighted_moments"]
 
 from .ops.morphology_ops import dilation2d, erosion2d, max_pool_with_argmax  # noqa: E402
+from .ops.sparse_embedding_ops import embedding_lookup_sparse, safe_embedding_lookup_sparse  # noqa: E402
 
-__all__ += ["dilation2d", "erosion2d", "max_pool_with_argmax"]
+__all__ += ["dilation2d", "embedding_lookup_sparse", "erosion2d", "max_pool_with_argmax",
+            "safe_embedding_lookup_sparse"]
 
 # what tf.nn has and ringflow does not: each fails with why and what to use instead
 MISSING = {**dict.fromkeys(["ctc_loss", "ctc_loss_v2", "ctc_beam_search_decoder", "ctc_beam_search_decoder_v2",
@@ -66,7 +68,5 @@ MISSING = {**dict.fromkeys(["ctc_loss", "ctc_loss_v2", "ctc_beam_search_decoder"
            **dict.fromkeys(["quantized_avg_pool", "quantized_conv2d", "quantized_max_pool", "quantized_relu_x"],
                            "quantized ops: ringflow computes in floating point"),
            **dict.fromkeys(["fractional_avg_pool", "fractional_max_pool"], "fractional pooling: use avg_pool/max_pool"),
-           **dict.fromkeys(["embedding_lookup_sparse", "safe_embedding_lookup_sparse"],
-                           "sparse tensors: use embedding_lookup on dense ids"),
            "static_state_saving_rnn": "state-saving RNNs (they need queues): use static_rnn or dynamic_rnn"}
 __getattr__ = missing_names(__name__, reasons=MISSING)

@@ -389,8 +389,37 @@ def _image():
                                                           method=method)
 
 
+def _sparse_embeddings():
+    idx = [[0, 0], [0, 1], [2, 0], [2, 1], [2, 2]]
+    ids = {"sparse": [idx, t("int64", (5,), "idx6"), [4, 3]]}
+    weights = {"sparse": [idx, t("float64", (5,), "pos", 1), [4, 3]]}
+    table = t("float64", (6, 2))
+    for combiner in ("sum", "mean", "sqrtn"):
+        # no gradients: TF's to the table is an IndexedSlices, ringflow's dense (test_sparse_embedding_ops.py)
+        yield f"nn.embedding_lookup_sparse/{combiner}", call("nn.embedding_lookup_sparse", table, ids, None,
+                                                             combiner=combiner)
+        yield f"nn.embedding_lookup_sparse/weighted_{combiner}", call("nn.embedding_lookup_sparse", table, ids,
+                                                                      weights, combiner=combiner)
+        yield f"nn.safe_embedding_lookup_sparse/{combiner}", call("nn.safe_embedding_lookup_sparse", table, ids,
+                                                                  weights, combiner=combiner)
+    yield "nn.embedding_lookup_sparse/default", call("nn.embedding_lookup_sparse", t("float32", (6, 3)), ids, None)
+    yield "nn.embedding_lookup_sparse/shards", call("nn.embedding_lookup_sparse",
+                                                    {"list": [t("float32", (3, 2)), t("float32", (3, 2), salt=1)]},
+                                                    ids, None, partition_strategy="div")
+    yield "nn.embedding_lookup_sparse/bad_combiner", call("nn.embedding_lookup_sparse", table, ids, None,
+                                                          combiner="max")
+    negative = {"sparse": [idx, {"py": [1, -1, 3, 5, -2]}, [4, 3]]}
+    yield "nn.safe_embedding_lookup_sparse/pruned", call("nn.safe_embedding_lookup_sparse", t("float32", (6, 2)),
+                                                         negative)
+    yield "nn.safe_embedding_lookup_sparse/default_id", call("nn.safe_embedding_lookup_sparse", t("float32", (6, 2)),
+                                                             negative, default_id=4)
+    deep = {"sparse": [[[0, 0, 0], [0, 1, 1], [1, 1, 0]], {"py": [2, 0, 5]}, [2, 2, 2]]}
+    yield "nn.safe_embedding_lookup_sparse/rank3", call("nn.safe_embedding_lookup_sparse", t("float32", (6, 2)), deep)
+
+
 def cases():
     found = {}
+    found.update((f"num2/{name}", case) for name, case in _sparse_embeddings())
     found.update((f"num2/{name}", case) for name, case in _image())
     found.update((f"num2/{name}", case) for name, case in _special())
     found.update((f"num2/{name}", case) for name, case in _nn())
