@@ -57,14 +57,15 @@ __all__ += ["approx_max_k", "approx_min_k", "atrous_conv2d", "avg_pool1d", "avg_
 
 from .ops.morphology_ops import dilation2d, erosion2d, max_pool_with_argmax  # noqa: E402
 from .ops.sparse_embedding_ops import embedding_lookup_sparse, safe_embedding_lookup_sparse  # noqa: E402
+from .ops.ctc_ops import collapse_repeated, ctc_greedy_decoder, ctc_loss, ctc_loss_v2  # noqa: E402
 
-__all__ += ["dilation2d", "embedding_lookup_sparse", "erosion2d", "max_pool_with_argmax",
+__all__ += ["collapse_repeated", "ctc_greedy_decoder", "ctc_loss", "ctc_loss_v2", "dilation2d",
+            "embedding_lookup_sparse", "erosion2d", "max_pool_with_argmax",
             "safe_embedding_lookup_sparse"]
 
 # what tf.nn has and ringflow does not: each fails with why and what to use instead
-MISSING = {**dict.fromkeys(["ctc_loss", "ctc_loss_v2", "ctc_beam_search_decoder", "ctc_beam_search_decoder_v2",
-                            "ctc_greedy_decoder", "ctc_unique_labels", "collapse_repeated"],
-                           "connectionist temporal classification (CTC)"),
+MISSING = {**dict.fromkeys(["ctc_beam_search_decoder", "ctc_beam_search_decoder_v2", "ctc_unique_labels"],
+                           "CTC beam search and unique labels: decode with ctc_greedy_decoder"),
            **dict.fromkeys(["quantized_avg_pool", "quantized_conv2d", "quantized_max_pool", "quantized_relu_x"],
                            "quantized ops: ringflow computes in floating point"),
            **dict.fromkeys(["fractional_avg_pool", "fractional_max_pool"], "fractional pooling: use avg_pool/max_pool"),

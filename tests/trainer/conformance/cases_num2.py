@@ -417,8 +417,49 @@ def _sparse_embeddings():
     yield "nn.safe_embedding_lookup_sparse/rank3", call("nn.safe_embedding_lookup_sparse", t("float32", (6, 2)), deep)
 
 
+def _ctc():
+    labels = {"sparse": [[[0, 0], [0, 1], [1, 0], [1, 1], [1, 2], [2, 0]], {"py": [1, 2, 0, 0, 2, 3]}, [3, 3]]}
+    logits = t("float32", (6, 3, 5), salt=1)  # float32: TF's float64 CTC is itself 1e-9 from an exact sum
+    lengths = {"py": [6, 5, 4]}
+    yield "nn.ctc_loss", call("nn.ctc_loss", labels, logits, lengths, grad=True)
+    yield "nn.ctc_loss/float64", call("nn.ctc_loss", labels, t("float64", (6, 3, 5), salt=1), lengths,
+                                      values=False)
+    yield "nn.ctc_loss/batch_major", call("nn.ctc_loss", labels, t("float32", (3, 6, 5), salt=2), lengths,
+                                          time_major=False, grad=True)
+    yield "nn.ctc_loss/no_merge", call("nn.ctc_loss", labels, logits, lengths, ctc_merge_repeated=False, grad=True)
+    yield "nn.ctc_loss/collapse", call("nn.ctc_loss", labels, logits, lengths, preprocess_collapse_repeated=True)
+    yield "nn.ctc_loss/too_short", call("nn.ctc_loss", labels, logits, {"py": [6, 2, 4]})
+    yield "nn.ctc_loss/repeats_too_short", call("nn.ctc_loss", labels, logits, {"py": [6, 3, 4]})
+    yield "nn.ctc_loss/ignore_longer", call("nn.ctc_loss", labels, logits, {"py": [6, 2, 4]},
+                                            ignore_longer_outputs_than_inputs=True, grad=True)
+    yield "nn.ctc_loss/dense_labels", call("nn.ctc_loss", t("int32", (3, 3)), logits, lengths)
+    dense = const([[1, 2, 0], [3, 3, 4], [2, 0, 0]], "int32")
+    yield "nn.ctc_loss_v2/dense", call("nn.ctc_loss_v2", dense, logits, {"py": [2, 3, 1]}, {"py": [6, 6, 4]},
+                                       grad=True)
+    yield "nn.ctc_loss_v2/dense_blank_last", call("nn.ctc_loss_v2", const([[1, 2, 0], [3, 3, 1], [2, 0, 0]], "int32"),
+                                                  logits, {"py": [2, 3, 1]},
+                                                  {"py": [6, 6, 4]}, blank_index=-1)
+    yield "nn.ctc_loss_v2/sparse", call("nn.ctc_loss_v2", labels, logits, None, lengths, blank_index=2, grad=True)
+    yield "nn.ctc_loss_v2/sparse_no_blank", call("nn.ctc_loss_v2", labels, logits, None, lengths)
+    yield "nn.ctc_loss_v2/batch_major", call("nn.ctc_loss_v2", dense, t("float32", (3, 6, 5)), {"py": [2, 3, 1]},
+                                             {"py": [6, 6, 4]}, logits_time_major=False)
+    decode = t("float32", (5, 3, 4), salt=3)
+    yield "nn.ctc_greedy_decoder", call("nn.ctc_greedy_decoder", decode, {"py": [5, 4, 2]})
+    yield "nn.ctc_greedy_decoder/no_merge", call("nn.ctc_greedy_decoder", decode, {"py": [5, 4, 2]},
+                                                 merge_repeated=False)
+    yield "nn.ctc_greedy_decoder/ties", call("nn.ctc_greedy_decoder", t("float64", (6, 2, 3), "idx2"), {"py": [6, 3]})
+    yield "nn.ctc_greedy_decoder/blank_index", call("nn.ctc_greedy_decoder", decode, {"py": [5, 4, 2]},
+                                                    blank_index=1)
+    yield "nn.ctc_greedy_decoder/int", call("nn.ctc_greedy_decoder", t("int32", (5, 3, 4)), {"py": [5, 4, 2]})
+    rows = const([[1, 1, 2, 2, 3], [4, 4, 4, 0, 0], [5, 6, 6, 5, 5]], "int32")
+    yield "nn.collapse_repeated", call("nn.collapse_repeated", rows, {"py": [5, 3, 4]})
+    yield "nn.collapse_repeated/int64", call("nn.collapse_repeated", const([[2, 2], [3, 1]], "int64"),
+                                             const([2, 1], "int64"))
+
+
 def cases():
     found = {}
+    found.update((f"num2/{name}", case) for name, case in _ctc())
     found.update((f"num2/{name}", case) for name, case in _sparse_embeddings())
     found.update((f"num2/{name}", case) for name, case in _image())
     found.update((f"num2/{name}", case) for name, case in _special())
