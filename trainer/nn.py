@@ -58,7 +58,10 @@ __all__ += ["approx_max_k", "approx_min_k", "atrous_conv2d", "avg_pool1d", "avg_
 from .ops.morphology_ops import dilation2d, erosion2d, max_pool_with_argmax  # noqa: E402
 from .ops.sparse_embedding_ops import embedding_lookup_sparse, safe_embedding_lookup_sparse  # noqa: E402
 from .ops.ctc_ops import collapse_repeated, ctc_greedy_decoder, ctc_loss, ctc_loss_v2  # noqa: E402
+from .ops.nn_dispatch import atrous_conv2d_transpose, conv3d_backprop_filter_v2  # noqa: E402
+from .ops.nn_dispatch import conv3d_backprop_filter_v2 as conv3d_backprop_filter  # noqa: E402  (TF's alias)
 
+__all__ += ["atrous_conv2d_transpose", "conv3d_backprop_filter", "conv3d_backprop_filter_v2"]
 __all__ += ["collapse_repeated", "ctc_greedy_decoder", "ctc_loss", "ctc_loss_v2", "dilation2d",
             "embedding_lookup_sparse", "erosion2d", "max_pool_with_argmax",
             "safe_embedding_lookup_sparse"]

@@ -302,6 +302,20 @@ def _checked_aliases():
     yield "nn.separable_conv2d", call("nn.separable_conv2d", t("float64", (1, 5, 5, 2)),
                                       t("float64", (3, 3, 2, 2), salt=1), t("float64", (1, 1, 4, 3), salt=2),
                                       [1, 1, 1, 1], "VALID", grad=True)
+    for fn in ("nn.conv3d_backprop_filter", "nn.conv3d_backprop_filter_v2"):
+        yield fn, call(fn, t("float64", VOL), [2, 2, 2, 2, 3], t("float64", (1, 4, 4, 4, 3), salt=1),
+                       [1, 1, 1, 1, 1], "SAME", grad=True)
+    yield "nn.conv3d_backprop_filter/stride_valid", call("nn.conv3d_backprop_filter", t("float32", VOL),
+                                                         [3, 3, 3, 2, 1], t("float32", (1, 1, 1, 1, 1), salt=1),
+                                                         [1, 2, 2, 2, 1], "VALID")
+    yield "nn.atrous_conv2d_transpose", call("nn.atrous_conv2d_transpose", t("float64", (1, 5, 5, 2)),
+                                             t("float64", (3, 3, 3, 2), salt=1), [1, 5, 5, 3], 2, "SAME", grad=True)
+    yield "nn.atrous_conv2d_transpose/valid", call("nn.atrous_conv2d_transpose", t("float32", (2, 2, 3, 2)),
+                                                   t("float32", (2, 2, 1, 2), salt=1), [2, 4, 5, 1], 2, "VALID")
+    yield "nn.atrous_conv2d_transpose/rate1", call("nn.atrous_conv2d_transpose", t("float32", (1, 3, 3, 2)),
+                                                   t("float32", (2, 2, 1, 2), salt=1), [1, 3, 3, 1], 1, "SAME")
+    yield "nn.atrous_conv2d_transpose/rate0", call("nn.atrous_conv2d_transpose", t("float32", (1, 3, 3, 2)),
+                                                   t("float32", (2, 2, 1, 2), salt=1), [1, 3, 3, 1], 0, "SAME")
     yield "nn.compute_accidental_hits", call("nn.compute_accidental_hits", {"py": [[1, 2], [0, 3]]},
                                              {"py": [2, 0, 5, 3]}, 2)
     yield "linalg.cross", call("linalg.cross", t("float64", (2, 3)), t("float64", (2, 3), salt=1), grad=True)
