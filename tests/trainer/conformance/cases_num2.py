@@ -471,8 +471,44 @@ def _ctc():
                                              const([2, 1], "int64"))
 
 
+def _operators():
+    ops = {"FullMatrix": ([t("float64", (3, 3), "diag")], {}),
+           "FullMatrix/batch": ([t("float32", (2, 3, 3), "diag")], {}),
+           "Diag": ([t("float64", (3,), "pos")], {}),
+           "Diag/batch": ([t("float32", (2, 3), "pos")], {}),
+           "LowerTriangular": ([t("float64", (3, 3), "diag")], {}),
+           "ScaledIdentity": ([3, t("float64", (), "pos")], {}),
+           "ScaledIdentity/batch": ([3, t("float32", (2,), "pos")], {}),
+           "Identity": ([3], {"dtype": {"dtype": "float64"}}),
+           "Identity/batch": ([3], {"batch_shape": [2]})}
+    for label, (args, kwargs) in ops.items():
+        fn = "linalg.LinearOperator" + label.split("/")[0]
+        dtype = "float32" if label.endswith("/batch") or label == "Identity/batch" else "float64"
+        rhs = t(dtype, (3, 2), salt=3)
+        for name, rest, grad in (("to_dense", [], True), ("matmul", [rhs], True), ("solve", [rhs], True),
+                                 ("matvec", [t(dtype, (3,), salt=4)], False), ("determinant", [], True),
+                                 ("log_abs_determinant", [], True), ("diag_part", [], False), ("trace", [], False),
+                                 ("add_to_tensor", [t(dtype, (3, 3), salt=5)], False),
+                                 ("solvevec", [t(dtype, (3,), salt=4)], False)):
+            case = dict(call(fn, *args, grad=grad and dtype == "float64", **kwargs), method=[name, *rest])
+            yield f"{fn}/{label.partition('/')[2] or 'one'}/{name}", case
+        yield f"{fn}/{label.partition('/')[2] or 'one'}/adjoint_matmul", dict(call(fn, *args, **kwargs),
+                                                                               method=["matmul", rhs, True])
+    yield "linalg.LinearOperatorDiag/int", call("linalg.LinearOperatorDiag", t("int32", (3,)))
+    yield "linalg.LinearOperatorDiag/scalar", call("linalg.LinearOperatorDiag", t("float32", ()))
+    yield "linalg.LinearOperatorFullMatrix/int", call("linalg.LinearOperatorFullMatrix", t("int32", (2, 2)))
+    yield "linalg.LinearOperatorFullMatrix/rect_solve", dict(
+        call("linalg.LinearOperatorFullMatrix", t("float32", (2, 3)), is_square=False),
+        method=["solve", t("float32", (2, 1))])
+    yield "linalg.LinearOperatorFullMatrix/rect_matmul", dict(
+        call("linalg.LinearOperatorFullMatrix", t("float32", (2, 3))), method=["matmul", t("float32", (3, 2))])
+    yield "linalg.LinearOperatorFullMatrix/shape_tensor", dict(
+        call("linalg.LinearOperatorFullMatrix", p("float32", (None, 3, 3), (2, 3, 3))), method=["shape_tensor"])
+
+
 def cases():
     found = {}
+    found.update((f"num2/{name}", case) for name, case in _operators())
     found.update((f"num2/{name}", case) for name, case in _ctc())
     found.update((f"num2/{name}", case) for name, case in _sparse_embeddings())
     found.update((f"num2/{name}", case) for name, case in _image())
