@@ -42,7 +42,7 @@ MODULES = {
     "trainer.keras.preprocessing": ("tf.keras.preprocessing", None, None),
     "trainer.keras.preprocessing.sequence": ("tf.keras.preprocessing.sequence", None, None),
     "trainer.keras.utils": ("tf.keras.utils", None, None),
-    "trainer.linalg": ("tf.linalg", "LinearOperatorDiag", "dense matrix"),
+    "trainer.linalg": ("tf.linalg", "LinearOperatorToeplitz", "dense matrix"),
     "trainer.lookup": ("tf.lookup", "experimental", "mutable"),
     "trainer.math.special": ("tf.math.special", "bessel_j0", "bessel_i0"),
     "trainer.metrics": ("tf.metrics", "precision_at_k", "does not implement"),
