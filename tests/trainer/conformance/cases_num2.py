@@ -1,6 +1,8 @@
 """tf.distributions, tf.quantization and the rest of the numeric namespaces' names checked against real TensorFlow:
 values, dtypes and static shapes, gradients, sample shapes (and seeded draws bit for bit), and TF's errors.
 Recorded into fixtures/tf_oracle_num2.json (record_tf_oracle.py --family num2)."""
+import base64
+
 import numpy as np
 
 from .cases import call, p, t
@@ -506,8 +508,45 @@ def _operators():
         call("linalg.LinearOperatorFullMatrix", p("float32", (None, 3, 3), (2, 3, 3))), method=["shape_tensor"])
 
 
+def _b64(data):
+    return {"b64": base64.b64encode(data).decode()}
+
+
+def _unicode():
+    words = {"s": [["héllo", "wörld"], ["😀 ok", ""]]}
+    bad = {"list": [_b64(b"a\xffb"), _b64(b"ok"), _b64(b"\xc3")]}
+    for out in ("UTF-8", "UTF-16-BE", "UTF-32-BE"):
+        yield f"strings.unicode_transcode/{out}", call("strings.unicode_transcode", words, "UTF-8", out)
+    yield "strings.unicode_transcode/from_utf16", call("strings.unicode_transcode",
+                                                       {"list": [_b64("hé😀".encode("utf-16-be"))]}, "UTF-16-BE",
+                                                       "UTF-8")
+    yield "strings.unicode_transcode/latin1", call("strings.unicode_transcode", {"list": [_b64(b"caf\xe9")]},
+                                                   "ISO-8859-1", "UTF-8")
+    for errors in ("replace", "ignore", "strict"):
+        yield f"strings.unicode_transcode/{errors}", call("strings.unicode_transcode", bad, "UTF-8", "UTF-8",
+                                                          errors=errors)
+    yield "strings.unicode_transcode/replacement_char", call("strings.unicode_transcode", bad, "UTF-8", "UTF-16-BE",
+                                                             replacement_char=63)
+    yield "strings.unicode_transcode/control", call("strings.unicode_transcode", {"s": ["a\tb\x01c"]}, "UTF-8",
+                                                    "UTF-8", replace_control_characters=True)
+    yield "strings.unicode_transcode/bad_encoding", call("strings.unicode_transcode", words, "UTF-8", "UTF-7")
+    yield "strings.unicode_transcode/int", call("strings.unicode_transcode", t("int32"), "UTF-8", "UTF-8")
+    codes = const([[104, 233, 108], [128512, 32, 111]], "int32")
+    for out in ("UTF-8", "UTF-16-BE", "UTF-32-BE"):
+        yield f"strings.unicode_encode/{out}", call("strings.unicode_encode", codes, out)
+    yield "strings.unicode_encode/rank3", call("strings.unicode_encode", const([[[72, 105]], [[33, 33]]], "int32"),
+                                               "UTF-8")
+    invalid = const([[72, -1, 0x110000, 0xD800, 105]], "int32")
+    for errors in ("replace", "ignore", "strict"):
+        yield f"strings.unicode_encode/{errors}", call("strings.unicode_encode", invalid, "UTF-8", errors=errors)
+    yield "strings.unicode_encode/replacement_char", call("strings.unicode_encode", invalid, "UTF-8",
+                                                          replacement_char=42)
+    yield "strings.unicode_encode/int64", call("strings.unicode_encode", const([[72]], "int64"), "UTF-8")
+
+
 def cases():
     found = {}
+    found.update((f"num2/{name}", case) for name, case in _unicode())
     found.update((f"num2/{name}", case) for name, case in _operators())
     found.update((f"num2/{name}", case) for name, case in _ctc())
     found.update((f"num2/{name}", case) for name, case in _sparse_embeddings())
