@@ -15,6 +15,7 @@ from . import (bitwise_ops, complex_ops, depth_space_ops, diag_ops, gather_nd_op
 from . import lu_ops, matrix_function_ops, tridiagonal_ops  # noqa: F401,E402  (tf.linalg's LU, sqrtm, tridiagonal)
 from . import incomplete_gamma_ops  # noqa: F401,E402  (igamma, betainc, the Bessel I functions)
 from . import sparse_embedding_ops  # noqa: F401,E402  (tf.nn's embedding_lookup_sparse)
+from . import sparse_merge_ops  # noqa: F401,E402  (tf.sparse.merge)
 from . import unicode_ops  # noqa: F401,E402  (tf.strings' unicode_encode, unicode_transcode)
 from . import ctc_ops  # noqa: F401,E402  (tf.nn's CTC loss and greedy decoder)
 from . import morphology_ops  # noqa: F401,E402  (tf.nn's dilation2d, erosion2d, max_pool_with_argmax)

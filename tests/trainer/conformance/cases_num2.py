@@ -544,8 +544,23 @@ def _unicode():
     yield "strings.unicode_encode/int64", call("strings.unicode_encode", const([[72]], "int64"), "UTF-8")
 
 
+def _sparse_merge():
+    idx = [[0, 0], [0, 1], [1, 0], [2, 0], [2, 1]]
+    ids = {"sparse": [idx, {"py": [4, 1, 0, 2, 2]}, [3, 2]]}
+    values = {"sparse": [idx, t("float32", (5,)), [3, 2]]}
+    for fn in ("sparse.merge", "sparse_merge"):
+        yield fn, call(fn, ids, values, 5)
+    yield "sparse.merge/sorted", call("sparse.merge", ids, values, 5, already_sorted=True)
+    yield "sparse.merge/int64", call("sparse.merge", {"sparse": [idx, t("int64", (5,), "idx3"), [3, 2]]}, values, 3)
+    yield "sparse.merge/two", call("sparse.merge", {"list": [ids, {"sparse": [idx, {"py": [1, 0, 1, 1, 0]}, [3, 2]]}]},
+                                   values, [5, 2])
+    yield "sparse.merge/float_ids", call("sparse.merge", {"sparse": [idx, t("float32", (5,), "pos"), [3, 2]]},
+                                         values, 5)
+
+
 def cases():
     found = {}
+    found.update((f"num2/{name}", case) for name, case in _sparse_merge())
     found.update((f"num2/{name}", case) for name, case in _unicode())
     found.update((f"num2/{name}", case) for name, case in _operators())
     found.update((f"num2/{name}", case) for name, case in _ctc())
