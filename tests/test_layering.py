@@ -42,7 +42,7 @@ FLOORS = [
     ("trainer/rnn/", 7, "RNN cells and RNNs"),  # a cell is a tf.layers Layer
     # the tf.* namespace modules gather names from the floors below: tf.nn holds rnn_cell and dynamic_rnn
     ("trainer/nn.py", 8, "tf.nn"),
-    ("trainer/math.py", 8, "tf.math"),
+    ("trainer/math/", 8, "tf.math"),
     ("trainer/linalg.py", 8, "tf.linalg"),
     ("trainer/random.py", 8, "tf.random"),
     ("trainer/config/", 8, "tf.config"),
@@ -58,6 +58,8 @@ FLOORS = [
     ("trainer/strings.py", 8, "tf.strings"),
     ("trainer/lookup.py", 8, "tf.lookup"),
     ("trainer/sets.py", 8, "tf.sets"),
+    ("trainer/distributions/", 8, "tf.distributions"),  # distributions built of ops; samplers from tf.random
+    ("trainer/quantization/", 8, "tf.quantization"),  # aliases of ops/quantize_ops.py
     ("trainer/train/", 9, "tf.train"),  # optimizers, Saver, MonitoredSession; its hooks write summaries
     ("trainer/keras/", 10, "tf.keras"),  # compiles and fits on train's optimizers and sessions
     ("trainer/saved_model/", 10, "tf.saved_model"),  # a graph and its variables for serving, on train's Saver

@@ -17,6 +17,15 @@ from . import ops  # registers every op type
 from . import (compat, contrib, data, debugging, estimator, feature_column, image, keras, layers, linalg, lookup,
                losses, math, metrics, nn, random, sets, sparse, strings, summary, train)
 from . import test  # tf.test
+from . import distributions  # tf.distributions
+from . import quantization  # tf.quantization
+from .ops.incomplete_gamma_ops import betainc, igamma, igammac
+from .ops.matrix_function_ops import sqrtm as matrix_square_root
+from .ops.sparse_merge_ops import sparse_merge
+from .ops.quantize_ops import (fake_quant_with_min_max_args, fake_quant_with_min_max_args_gradient,
+                               fake_quant_with_min_max_vars, fake_quant_with_min_max_vars_gradient,
+                               fake_quant_with_min_max_vars_per_channel,
+                               fake_quant_with_min_max_vars_per_channel_gradient)
 from . import saved_model  # tf.saved_model
 from . import config  # tf.config
 from . import tf_io as io

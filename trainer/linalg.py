@@ -31,20 +31,28 @@ from .ops.solve_ops import expm
 
 __all__ += ["expm", "matrix_transpose"]
 
+from .ops.lu_ops import lu, lu_matrix_inverse, lu_reconstruct, lu_solve
+from .ops.matrix_function_ops import logm, sqrtm
+from .ops.tridiagonal_ops import eigh_tridiagonal, tridiagonal_matmul, tridiagonal_solve
+
+__all__ += ["eigh_tridiagonal", "logm", "lu", "lu_matrix_inverse", "lu_reconstruct", "lu_solve", "sqrtm",
+            "tridiagonal_matmul", "tridiagonal_solve"]
+
+from .ops.linear_operator import (LinearOperator, LinearOperatorDiag, LinearOperatorFullMatrix,
+                                  LinearOperatorIdentity, LinearOperatorLowerTriangular, LinearOperatorScaledIdentity)
+
+__all__ += ["LinearOperator", "LinearOperatorDiag", "LinearOperatorFullMatrix", "LinearOperatorIdentity",
+            "LinearOperatorLowerTriangular", "LinearOperatorScaledIdentity"]
+
 # what tf.linalg has and ringflow does not: each fails with why and what to use instead
-OPERATORS = ("the LinearOperator classes: build the dense matrix and use tf.linalg's functions (matmul, solve, "
+OPERATORS = ("this LinearOperator class (ringflow has FullMatrix, Diag, Identity, ScaledIdentity and "
+             "LowerTriangular): build the dense matrix and use tf.linalg's functions (matmul, solve, "
              "logdet, ...)")
-MISSING = {name: OPERATORS for name in ["LinearOperator", "LinearOperatorAdjoint", "LinearOperatorBlockDiag",
+MISSING = {name: OPERATORS for name in ["LinearOperatorAdjoint", "LinearOperatorBlockDiag",
                                         "LinearOperatorBlockLowerTriangular", "LinearOperatorCirculant",
                                         "LinearOperatorCirculant2D", "LinearOperatorCirculant3D",
-                                        "LinearOperatorComposition", "LinearOperatorDiag", "LinearOperatorFullMatrix",
-                                        "LinearOperatorHouseholder", "LinearOperatorIdentity",
+                                        "LinearOperatorComposition", "LinearOperatorHouseholder",
                                         "LinearOperatorInversion", "LinearOperatorKronecker",
-                                        "LinearOperatorLowRankUpdate", "LinearOperatorLowerTriangular",
-                                        "LinearOperatorPermutation", "LinearOperatorScaledIdentity",
+                                        "LinearOperatorLowRankUpdate", "LinearOperatorPermutation",
                                         "LinearOperatorToeplitz", "LinearOperatorTridiag", "LinearOperatorZeros"]}
-MISSING.update(dict.fromkeys(["tridiagonal_matmul", "tridiagonal_solve", "eigh_tridiagonal"],
-                             "tridiagonal solvers: build the dense matrix and use matmul, solve or eigh"))
-MISSING.update(dict.fromkeys(["lu", "lu_solve", "lu_matrix_inverse", "lu_reconstruct"],
-                             "the LU factorization: use solve, inv or det"))
 __getattr__ = missing_names(__name__, reasons=MISSING)

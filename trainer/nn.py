@@ -55,14 +55,22 @@ __all__ += ["approx_max_k", "approx_min_k", "atrous_conv2d", "avg_pool1d", "avg_
             "log_poisson_loss", "max_pool1d", "max_pool2d", "max_pool_v2", "normalize_moments", "pool", "relu_layer",
             "scale_regularization_loss", "silu", "sufficient_statistics", "weighted_moments"]
 
+from .ops.morphology_ops import dilation2d, erosion2d, max_pool_with_argmax  # noqa: E402
+from .ops.sparse_embedding_ops import embedding_lookup_sparse, safe_embedding_lookup_sparse  # noqa: E402
+from .ops.ctc_ops import collapse_repeated, ctc_greedy_decoder, ctc_loss, ctc_loss_v2  # noqa: E402
+from .ops.nn_dispatch import atrous_conv2d_transpose, conv3d_backprop_filter_v2  # noqa: E402
+from .ops.nn_dispatch import conv3d_backprop_filter_v2 as conv3d_backprop_filter  # noqa: E402  (TF's alias)
+
+__all__ += ["atrous_conv2d_transpose", "conv3d_backprop_filter", "conv3d_backprop_filter_v2"]
+__all__ += ["collapse_repeated", "ctc_greedy_decoder", "ctc_loss", "ctc_loss_v2", "dilation2d",
+            "embedding_lookup_sparse", "erosion2d", "max_pool_with_argmax",
+            "safe_embedding_lookup_sparse"]
+
 # what tf.nn has and ringflow does not: each fails with why and what to use instead
-MISSING = {**dict.fromkeys(["ctc_loss", "ctc_loss_v2", "ctc_beam_search_decoder", "ctc_beam_search_decoder_v2",
-                            "ctc_greedy_decoder", "ctc_unique_labels", "collapse_repeated"],
-                           "connectionist temporal classification (CTC)"),
+MISSING = {**dict.fromkeys(["ctc_beam_search_decoder", "ctc_beam_search_decoder_v2", "ctc_unique_labels"],
+                           "CTC beam search and unique labels: decode with ctc_greedy_decoder"),
            **dict.fromkeys(["quantized_avg_pool", "quantized_conv2d", "quantized_max_pool", "quantized_relu_x"],
                            "quantized ops: ringflow computes in floating point"),
            **dict.fromkeys(["fractional_avg_pool", "fractional_max_pool"], "fractional pooling: use avg_pool/max_pool"),
-           **dict.fromkeys(["embedding_lookup_sparse", "safe_embedding_lookup_sparse"],
-                           "sparse tensors: use embedding_lookup on dense ids"),
            "static_state_saving_rnn": "state-saving RNNs (they need queues): use static_rnn or dynamic_rnn"}
 __getattr__ = missing_names(__name__, reasons=MISSING)

@@ -21,6 +21,10 @@ __all__ = ["SparseTensor", "add", "concat", "expand_dims", "eye", "fill_empty_ro
            "segment_mean", "segment_sqrt_n", "segment_sum", "slice", "softmax", "sparse_dense_matmul", "split",
            "to_dense", "to_indicator", "transpose"]
 
-# the rest of tf.sparse (cross, bincount, merge, mask, ...) is not implemented
+from .ops.sparse_merge_ops import sparse_merge as merge  # noqa: E402
+
+__all__ += ["merge"]
+
+# the rest of tf.sparse (cross, bincount, mask, ...) is not implemented
 __getattr__ = missing_names(__name__, have="tf.sparse has " + ", ".join(__all__) + "; tf.sparse.to_dense then the "
                             "dense ops does the rest")

@@ -11,5 +11,10 @@ __all__ = ["as_string", "format", "join", "length", "lower", "reduce_join", "reg
            "strip", "substr", "to_hash_bucket", "to_hash_bucket_fast", "to_hash_bucket_strong", "to_number",
            "unsorted_segment_join", "upper"]
 
-# the unicode ops, ngrams and bytes_split (a RaggedTensor in TF) are not implemented
+from .ops.unicode_ops import unicode_encode, unicode_transcode  # noqa: E402
+
+__all__ += ["unicode_encode", "unicode_transcode"]
+
+# what answers a RaggedTensor in TF (unicode_decode, unicode_split, ngrams, bytes_split), and unicode_script (ICU's
+# script table), are not implemented
 __getattr__ = missing_names(__name__, have="tf.strings has " + ", ".join(__all__))

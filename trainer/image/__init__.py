@@ -10,7 +10,8 @@ from .color import (adjust_brightness, adjust_contrast, convert_image_dtype, per
 from .crops import (central_crop, crop_to_bounding_box, pad_to_bounding_box, resize_image_with_crop_or_pad,
                     resize_image_with_pad, resize_with_crop_or_pad)
 from .geometry import flip_left_right, flip_up_down, random_flip_left_right, random_flip_up_down, rot90, transpose_image
-from .resize import ResizeMethod, resize, resize_bilinear, resize_images, resize_nearest_neighbor
+from .resize import (ResizeMethod, resize, resize_area, resize_bicubic, resize_bilinear, resize_images,
+                     resize_nearest_neighbor)
 
 from .colorspaces import (adjust_gamma, adjust_hue, adjust_saturation, grayscale_to_rgb, hsv_to_rgb, random_hue,
                           random_saturation, rgb_to_grayscale, rgb_to_hsv, rgb_to_yiq, rgb_to_yuv, yiq_to_rgb,
@@ -26,7 +27,7 @@ __all__ = ["decode_bmp", "decode_gif", "decode_jpeg",
            "ResizeMethod", "adjust_brightness", "adjust_contrast", "central_crop", "convert_image_dtype",
            "crop_to_bounding_box", "flip_left_right", "flip_up_down", "pad_to_bounding_box",
            "per_image_standardization", "random_brightness", "random_contrast", "random_crop",
-           "random_flip_left_right", "random_flip_up_down", "resize", "resize_bilinear", "resize_image_with_crop_or_pad",
+           "random_flip_left_right", "random_flip_up_down", "resize", "resize_area", "resize_bicubic", "resize_bilinear", "resize_image_with_crop_or_pad",
            "resize_images", "resize_nearest_neighbor", "resize_with_crop_or_pad", "rot90", "transpose",
            "transpose_image"]
 __all__ += ["adjust_gamma", "adjust_hue", "adjust_saturation", "grayscale_to_rgb", "hsv_to_rgb", "image_gradients",
@@ -41,8 +42,6 @@ JPEG = ("JPEG encoding and JPEG-specific decoding need a codec ringflow does not
         "through Pillow (decode_jpeg, decode_image) and encodes PNG (encode_png)")
 MISSING = {**dict.fromkeys(["encode_jpeg", "decode_and_crop_jpeg", "extract_jpeg_shape",
                             "adjust_jpeg_quality", "random_jpeg_quality"], JPEG),
-           "resize_bicubic": "bicubic resizing: use resize_bilinear",
-           "resize_area": "area resizing: use resize_bilinear",
            "crop_and_resize": "crop_and_resize: crop_to_bounding_box, then resize_bilinear",
            "draw_bounding_boxes": "drawing boxes into images",
            "sample_distorted_bounding_box": "sample_distorted_bounding_box: use random_crop"}

@@ -5,8 +5,11 @@ Where output pixel i samples the input (scale computed in float32, as TF1's kern
   align_corners=True:                           src = i * (in - 1) / (out - 1)   (0 when out == 1)
   half_pixel_centers=True (bilinear only here): src = (i + 0.5) * in / out - 0.5
 Bilinear mixes rows floor(src) and min(ceil(src), in - 1) by src - floor(src), then columns the same way, in
-float32; nearest takes min(floor(src), in - 1) (round(src) with align_corners). Both are separable, so each
-gradient is two small matrix products: the transposed sampling matrices applied to the output gradient.
+float32; nearest takes min(floor(src), in - 1) (round(src) with align_corners). Bicubic weighs the four rows
+around src with Keys' cubic (a = -0.75, or -0.5 with half-pixel centers, where taps outside the image drop out and
+the rest are renormalized), read from TF's 1024-entry table; area averages the input cells [i * scale,
+(i + 1) * scale) covers, by the fraction covered. All are separable: bicubic and area run as two products with
+their sampling matrices, and each gradient is the transposed matrices applied to the output gradient.
 """
 import numpy as np
 
@@ -63,8 +66,56 @@ def _nearest(images, size, align_corners, half_pixel_centers):
     return xp.take(xp.take(images, rows, axis=1), cols, axis=2)
 
 
+CUBIC_TABLE = 1024  # TF's kernel reads Keys' cubic from a table of this many steps per unit
+
+
+def _cubic_table(a):
+    x = np.arange(CUBIC_TABLE + 1, dtype=np.float32).astype(np.float64) / CUBIC_TABLE
+    x = x.astype(np.float32).astype(np.float64)
+    near = (((a + 2) * x - (a + 3)) * x * x + 1).astype(np.float32)
+    far = (((a * (x + 1) - 5 * a) * (x + 1) + 8 * a) * (x + 1) - 4 * a).astype(np.float32)
+    return near, far
+
+
+def _cubic_matrix(in_size, out_size, align_corners, half_pixel):
+    """[out_size, in_size] weights of TF's ResizeBicubic along one axis (float64 holding float32 weights)."""
+    near, far = _cubic_table(-0.5 if half_pixel else -0.75)
+    src = _sources(np, in_size, out_size, align_corners, half_pixel)
+    base = np.floor(src).astype(np.int64)
+    offset = np.rint((src - base) * np.float32(CUBIC_TABLE)).astype(np.int64)
+    weights = np.stack([far[offset], near[offset], near[CUBIC_TABLE - offset], far[CUBIC_TABLE - offset]], 1)
+    taps = base[:, None] + np.arange(-1, 3)
+    index = np.clip(taps, 0, in_size - 1)
+    if half_pixel:  # Keys' form: taps outside the image drop out, the others are renormalized
+        weights = np.where(index == taps, weights, np.float32(0))
+        total = ((weights[:, :1] + weights[:, 1:2]) + weights[:, 2:3]) + weights[:, 3:]  # TF's order, in float32
+        weights = np.where(np.abs(total) >= 1000 * np.finfo(np.float32).tiny, weights * (np.float32(1) / total),
+                           weights)
+    out = np.zeros((out_size, in_size))
+    np.add.at(out, (np.repeat(np.arange(out_size), 4), index.reshape(-1)), weights.reshape(-1))
+    return out
+
+
+def _area_matrix(in_size, out_size, align_corners):
+    """[out_size, in_size] weights of TF's ResizeArea along one axis: each cell's covered fraction / scale."""
+    scale = np.float32((in_size - 1) / np.float32(out_size - 1) if align_corners and out_size > 1
+                       else in_size / np.float32(out_size))
+    out = np.zeros((out_size, in_size))
+    for y in range(out_size):
+        lo, hi = np.float32(y * scale), np.float32((y + 1) * scale)
+        for i in range(int(np.floor(lo)), int(np.ceil(hi))):
+            cover = (scale if i + 1 > hi else i + 1 - lo) if i < lo else (hi - i if i + 1 > hi else 1.0)
+            out[y, min(i, in_size - 1)] += np.float32(cover)
+    return out / scale
+
+
 def _sampling_matrix(xp, in_size, out_size, op_type, attrs, dtype):
     """[out_size, in_size]: row i holds the weights output i gives each input index along one axis."""
+    if op_type == "ResizeBicubic":
+        return xp.asarray(_cubic_matrix(in_size, out_size, attrs["align_corners"], attrs["half_pixel_centers"]),
+                          dtype)
+    if op_type == "ResizeArea":
+        return xp.asarray(_area_matrix(in_size, out_size, attrs["align_corners"]), dtype)
     cols = xp.arange(in_size)[None, :]
     if op_type == "ResizeNearestNeighbor":
         pick = _nearest_taps(xp, in_size, out_size, attrs["align_corners"], attrs["half_pixel_centers"])
@@ -87,7 +138,20 @@ def _resize_grad_kernel(op_type):
     return run
 
 
-def _infer(images, size, align_corners, half_pixel_centers, out_dtype=None):
+def _separable(op_type):
+    """The forward of a resize given by its sampling matrices: rows, then columns, in float32."""
+    def run(images, size, align_corners, half_pixel_centers=False, out_dtype=None):
+        xp = get_array_module(images)
+        attrs = dict(align_corners=align_corners, half_pixel_centers=half_pixel_centers)
+        rows = _sampling_matrix(xp, images.shape[1], size[0], op_type, attrs, np.float32)
+        cols = _sampling_matrix(xp, images.shape[2], size[1], op_type, attrs, np.float32)
+        channels_first = xp.moveaxis(images.astype(np.float32), 3, 1)  # [n, c, h, w]
+        out = xp.matmul(xp.matmul(rows, channels_first), cols.T)
+        return xp.ascontiguousarray(xp.moveaxis(out, 1, 3))
+    return run
+
+
+def _infer(images, size, align_corners, half_pixel_centers=False, out_dtype=None):
     n, _, _, c = static_shape(images) if images.ndim == 4 else (None,) * 4
     return [((n, size[0], size[1], c), out_dtype or images.dtype)]
 
@@ -104,7 +168,10 @@ def _grad(op_type):
 
 register("ResizeBilinear", _bilinear, infer=_infer, grad=_grad("ResizeBilinear"), fresh=True)
 register("ResizeNearestNeighbor", _nearest, infer=_infer, grad=_grad("ResizeNearestNeighbor"), fresh=True)
-_OUT = {"ResizeBilinear": {"out_dtype": dtypes.float32}, "ResizeNearestNeighbor": {}}
+register("ResizeBicubic", _separable("ResizeBicubic"), infer=_infer, grad=_grad("ResizeBicubic"), fresh=True)
+register("ResizeArea", _separable("ResizeArea"), infer=_infer, fresh=True)  # TF gives ResizeArea no gradient
+_OUT = {"ResizeBilinear": {"out_dtype": dtypes.float32}, "ResizeNearestNeighbor": {},
+        "ResizeBicubic": {"out_dtype": dtypes.float32}}
 for _type in _OUT:
     # The gradient is linear in g: its own gradient is the resize again.
     register(_type + "Grad", _resize_grad_kernel(_type), fresh=True,
@@ -128,7 +195,7 @@ def _resize_op(op_type, images, size, align_corners, half_pixel_centers, name, w
     if images.dtype.kind not in "iuf":
         raise TypeError(f"{what}: images of dtype {images.dtype.name} cannot be resized; use integers or floats")
     attrs = dict(size=tuple(new), align_corners=bool(align_corners), half_pixel_centers=bool(half_pixel_centers))
-    attrs.update(_OUT[op_type])  # TF1's bilinear resize always answers in float32
+    attrs.update(_OUT.get(op_type, {"out_dtype": dtypes.float32}))  # TF1's bilinear, bicubic, area: float32
     return apply_op(op_type, [images], name=name or op_type, **attrs)
 
 
@@ -143,6 +210,18 @@ def resize_nearest_neighbor(images, size, align_corners=False, name=None, half_p
                       "resize_nearest_neighbor")
 
 
+def resize_bicubic(images, size, align_corners=False, name=None, half_pixel_centers=False):
+    """[batch, height, width, channels] images resized to size = [new_height, new_width] by Keys' bicubic
+    (float32)."""
+    return _resize_op("ResizeBicubic", images, size, align_corners, half_pixel_centers, name, "resize_bicubic")
+
+
+def resize_area(images, size, align_corners=False, name=None):
+    """[batch, height, width, channels] images resized to size = [new_height, new_width] by averaging the area
+    each output pixel covers (float32; TF gives it no gradient)."""
+    return _resize_op("ResizeArea", images, size, align_corners, False, name, "resize_area")
+
+
 class ResizeMethod:
     """TF1's resize methods (tf.image.ResizeMethod)."""
     BILINEAR = 0
@@ -152,16 +231,15 @@ class ResizeMethod:
 
 
 _METHODS = {ResizeMethod.BILINEAR: resize_bilinear, "bilinear": resize_bilinear,
-            ResizeMethod.NEAREST_NEIGHBOR: resize_nearest_neighbor, "nearest": resize_nearest_neighbor}
+            ResizeMethod.NEAREST_NEIGHBOR: resize_nearest_neighbor, "nearest": resize_nearest_neighbor,
+            ResizeMethod.BICUBIC: resize_bicubic, "bicubic": resize_bicubic,
+            ResizeMethod.AREA: resize_area, "area": resize_area}
 
 
 def resize_images(images, size, method=ResizeMethod.BILINEAR, align_corners=False, preserve_aspect_ratio=False,
                   name=None):
     """One image or a batch resized to size = [new_height, new_width] (bilinear gives float32, nearest keeps the
     dtype; an image already of that size is returned as it is)."""
-    if method in (ResizeMethod.BICUBIC, ResizeMethod.AREA, "bicubic", "area"):
-        raise NotImplementedError(f"resize_images: method {method!r} (bicubic / area) is not implemented in "
-                                  "ringflow; use ResizeMethod.BILINEAR or ResizeMethod.NEAREST_NEIGHBOR")
     if method not in _METHODS:
         raise ValueError(f"resize_images: unknown method {method!r}; use one of tf.image.ResizeMethod's")
     with name_scope(name or "resize"):

@@ -49,7 +49,10 @@ register("Conv3D", taps.conv, infer=_conv_infer, grad=_conv_grad, fresh=True)
 register("Conv3DBackpropInputV2", lambda g, x, w, **attrs: taps.conv_input_grad(g, x.shape, w, **attrs),
          infer=lambda g, x, w, **a: [(x.shape, g.dtype)], fresh=True)
 register("Conv3DBackpropFilterV2", lambda x, g, w, **attrs: taps.conv_filter_grad(x, g, w.shape, **attrs),
-         infer=lambda x, g, w, **a: [(w.shape, g.dtype)], fresh=True)
+         infer=lambda x, g, w, **a: [(w.shape, g.dtype)], fresh=True,
+         # bilinear in x and g: each gradient is the other direction of the convolution with the upstream h
+         grad=lambda op, h: [apply_op("Conv3DBackpropInputV2", [op.inputs[1], op.inputs[0], h], **op.attrs),
+                             apply_op("Conv3D", [op.inputs[0], h], **op.attrs), None])
 
 
 def conv3d(input, filter=None, strides=None, padding=None, data_format="NDHWC", dilations=None,  # noqa: A002

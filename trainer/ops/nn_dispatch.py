@@ -8,8 +8,9 @@ from .conv1d_ops import conv1d
 from .conv3d_ops import avg_pool3d, conv3d, conv3d_transpose, max_pool3d
 from .conv_ops import avg_pool, check_padding, conv2d, max_pool, spatial_values
 from .conv_transpose_ops import conv2d_transpose
-from .array_ops import zeros
+from .array_ops import reshape, shape as shape_of, zeros
 from .core_ops import convert_to_tensor
+from .pad_ops import pad
 from .shape_ops import expand_dims, squeeze
 from .tensor_util import static_ints
 
@@ -125,6 +126,26 @@ def atrous_conv2d(value, filters, rate, padding, name=None):
                   name=name or "atrous_conv2d")
 
 
+def atrous_conv2d_transpose(value, filters, output_shape, rate, padding, name=None):
+    """The transpose (gradient) of atrous_conv2d: conv2d_transpose with the filter's taps `rate` pixels apart."""
+    if int(rate) < 1:
+        raise ValueError(f"rate {rate!r} cannot be less than one")
+    with name_scope(name or "atrous_conv2d_transpose"):
+        return conv2d_transpose(value, _dilated(convert_to_tensor(filters), int(rate)), output_shape, [1, 1, 1, 1],
+                                padding=padding)
+
+
+def _dilated(filters, rate):
+    """The [kh, kw, out, in] filter with rate - 1 zeros between its taps (graph ops: the gradient reaches it)."""
+    shape = static_ints(shape_of(filters), "atrous_conv2d_transpose filters' shape") if rate > 1 else None
+    for axis in (0, 1) if rate > 1 else ():
+        spread = pad(expand_dims(filters, axis + 1), [[0, rate - 1] if i == axis + 1 else [0, 0] for i in range(5)])
+        dims = [d * rate if i == axis else d for i, d in enumerate(shape)]
+        filters = reshape(spread, dims)[(slice(None),) * axis + (slice(0, (shape[axis] - 1) * rate + 1),)]
+        shape = [(shape[axis] - 1) * rate + 1 if i == axis else d for i, d in enumerate(shape)]
+    return filters
+
+
 def conv2d_backprop_input(input_sizes, filter=None, out_backprop=None, strides=None, padding=None,  # noqa: A002
                           use_cudnn_on_gpu=True, data_format="NHWC", dilations=None, name=None, filters=None):
     """The gradient of conv2d with respect to its input, of shape input_sizes (TF1's Conv2DBackpropInput)."""
@@ -133,6 +154,21 @@ def conv2d_backprop_input(input_sizes, filter=None, out_backprop=None, strides=N
         raise NotImplementedError(f"conv2d_backprop_input with data_format={data_format!r}: only NHWC here")
     return conv2d_transpose(out_backprop, w, input_sizes, strides, padding=padding, dilations=dilations,
                             name=name or "Conv2DBackpropInput")
+
+
+def conv3d_backprop_filter_v2(input, filter_sizes, out_backprop, strides, padding, data_format="NDHWC",  # noqa: A002
+                              dilations=(1, 1, 1, 1, 1), name=None):
+    """The gradient of conv3d with respect to its filter, of shape filter_sizes (TF's Conv3DBackpropFilterV2)."""
+    if data_format != "NDHWC":
+        raise NotImplementedError(f"conv3d_backprop_filter with data_format={data_format!r}: only NDHWC here")
+    strides, dilations = list(strides), list(dilations)
+    if len(strides) != 5 or strides[0] != 1 or strides[4] != 1 or list(dilations) != [1] * 5:
+        raise ValueError(f"conv3d_backprop_filter takes strides [1, d, h, w, 1] and no dilations, got strides "
+                         f"{strides!r} and dilations {dilations!r}")
+    x, g = convert_to_tensor(input), convert_to_tensor(out_backprop)
+    like = zeros(static_ints(filter_sizes, "conv3d_backprop_filter filter_sizes"), x.dtype)  # read for its shape
+    return apply_op("Conv3DBackpropFilterV2", [x, g, like], name=name or "Conv3DBackpropFilterV2",
+                    strides=tuple(int(v) for v in strides[1:4]), padding=check_padding(padding))
 
 
 def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding, use_cudnn_on_gpu=True,  # noqa: A002

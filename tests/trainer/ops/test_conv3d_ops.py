@@ -75,3 +75,20 @@ def test_conv3d_transpose_against_torch(padding, strides, out_dhw):
                  crops[2]:crops[2] + out_dhw[2]].permute(0, 2, 3, 4, 1)
     check_op(lambda a, b: tg.nn.conv3d_transpose(a, b, [2, *out_dhw, 2], [1, *strides, 1], padding), [x, w],
              torch_fn=torch_fn if torch is not None else None, tol32=dict(rtol=1e-4, atol=1e-4))
+
+
+def test_conv3d_backprop_filter_is_conv3ds_filter_gradient_and_differentiable():
+    rng = np.random.RandomState(5)
+    x_value, g_value = rng.randn(1, 4, 4, 4, 2), rng.randn(1, 2, 2, 2, 3)
+    x, w = tg.constant(x_value), tg.constant(rng.randn(2, 2, 2, 2, 3))
+    y = tg.nn.conv3d(x, w, [1, 2, 2, 2, 1], "VALID")
+    want = tg.gradients(y, [w], grad_ys=g_value)[0]
+    got = tg.nn.conv3d_backprop_filter_v2(x, [2, 2, 2, 2, 3], g_value, [1, 2, 2, 2, 1], "VALID")
+    xp, gp = tg.placeholder(tg.float64, x_value.shape), tg.placeholder(tg.float64, g_value.shape)
+    second = tg.nn.conv3d_backprop_filter(xp, [2, 2, 2, 2, 3], gp, [1, 2, 2, 2, 1], "VALID")
+    with tg.Session() as sess:
+        np.testing.assert_allclose(*sess.run([got, want]), atol=1e-12)
+        error = tg.test.compute_gradient_error([xp, gp], [x_value.shape, g_value.shape], second, (2, 2, 2, 2, 3),
+                                               x_init_value=[x_value, g_value],
+                                               extra_feed_dict={xp: x_value, gp: g_value}, delta=1e-6)
+    assert error < 1e-6

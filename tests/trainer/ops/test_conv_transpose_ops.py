@@ -46,3 +46,17 @@ def test_layers_conv2d_transpose_dynamic_batch():
     assert out.shape == (2, 8, 8, 5)
     z = tg.layers.Conv2DTranspose(2, (2, 2), strides=(2, 2), padding="valid")(x)
     assert run_initialized(z, {x: np.ones((1, 4, 4, 3))}).shape == (1, 8, 8, 2)
+
+
+@pytest.mark.parametrize("padding, rate", [("SAME", 2), ("VALID", 3), ("SAME", 1)])
+def test_atrous_conv2d_transpose_is_atrous_conv2ds_adjoint(padding, rate):
+    rng = np.random.RandomState(1)
+    x_value, w_value = rng.randn(2, 9, 8, 3), rng.randn(3, 2, 3, 4)
+    x, w = tg.constant(x_value), tg.constant(w_value)
+    y = tg.nn.atrous_conv2d(x, w, rate, padding)
+    y_value = rng.randn(*y.shape.as_list())
+    back = tg.nn.atrous_conv2d_transpose(tg.constant(y_value), w, [2, 9, 8, 3], rate, padding)
+    with tg.Session() as sess:
+        forward, backward = sess.run([y, back])
+    # <conv(x), y> == <x, conv^T(y)>: the transpose is the adjoint
+    assert np.isclose(np.sum(forward * y_value), np.sum(x_value * backward), rtol=1e-10)
