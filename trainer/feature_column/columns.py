@@ -112,17 +112,23 @@ class VocabularyListCategoricalColumn(collections.namedtuple(
     num_buckets = property(lambda self: len(self.vocabulary_list))
 
     def ids(self, features):
-        values = feature(features, self.key)
-        text = self.dtype == dtypes.string
-        if (values.dtype == dtypes.string) != text or (not text and values.dtype.kind not in "iu"):
-            raise ValueError(f"Column dtype and SparseTensors dtype must be compatible. key: {self.key!r}, column "
-                             f"dtype: {self.dtype.name}, tensor dtype: {values.dtype.name}")
+        values, text = _categorical_values(features, self.key, self.dtype)
         matches = equal(expand_dims(values, -1), constant(list(self.vocabulary_list), self.dtype))
         found = reduce_sum(cast(matches, dtypes.int64), axis=-1)
         index = reduce_sum(cast(matches, dtypes.int64) * constant(list(range(self.num_buckets)), dtypes.int64), axis=-1)
         ids = where(equal(found, 0), zeros_like(index) + self.default_value, index)
         missing = equal(values, b"" if text else MISSING_ID)
         return where(missing, zeros_like(ids) + MISSING_ID, ids)
+
+
+def _categorical_values(features, key, dtype):
+    """(the feature's tensor, whether it is text), refused where its dtype does not fit the column's, as TF1 does."""
+    values = feature(features, key)
+    text = dtype == dtypes.string
+    if (values.dtype == dtypes.string) != text or (not text and values.dtype.kind not in "iu"):
+        raise ValueError(f"Column dtype and SparseTensors dtype must be compatible. key: {key!r}, column "
+                         f"dtype: {dtype.name}, tensor dtype: {values.dtype.name}")
+    return values, text
 
 
 class HashedCategoricalColumn(collections.namedtuple("HashedCategoricalColumn", ["key", "hash_bucket_size",
@@ -134,11 +140,7 @@ class HashedCategoricalColumn(collections.namedtuple("HashedCategoricalColumn", 
     num_buckets = property(lambda self: self.hash_bucket_size)
 
     def ids(self, features):
-        values = feature(features, self.key)
-        text = self.dtype == dtypes.string
-        if (values.dtype == dtypes.string) != text or (not text and values.dtype.kind not in "iu"):
-            raise ValueError(f"Column dtype and SparseTensors dtype must be compatible. key: {self.key!r}, column "
-                             f"dtype: {self.dtype.name}, tensor dtype: {values.dtype.name}")
+        values, text = _categorical_values(features, self.key, self.dtype)
         ids = string_to_hash_bucket_fast(values if text else as_string(values), self.hash_bucket_size)
         missing = equal(values, b"" if text else MISSING_ID)
         return where(missing, zeros_like(ids) + MISSING_ID, ids)

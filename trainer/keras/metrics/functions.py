@@ -1,9 +1,10 @@
 """Keras' per-sample metric functions; fit reports their means over each epoch."""
 from ...ops.gather_ops import in_top_k
 from .. import backend as K
-from ..losses import (binary_crossentropy, categorical_crossentropy, cosine_proximity, hinge,
-                     kullback_leibler_divergence, logcosh, mean_absolute_error, mean_absolute_percentage_error,
-                     mean_squared_error, mean_squared_logarithmic_error, poisson, sparse_categorical_crossentropy,
+from ..losses import (KLD, MAE, MAPE, MSE, MSLE, binary_crossentropy, categorical_crossentropy,  # noqa: F401
+                     cosine, cosine_proximity, hinge, kld, kullback_leibler_divergence, logcosh, mae, mape,
+                     mean_absolute_error, mean_absolute_percentage_error, mean_squared_error,
+                     mean_squared_logarithmic_error, mse, msle, poisson, sparse_categorical_crossentropy,
                      squared_hinge)
 
 
@@ -37,12 +38,7 @@ def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5):
     return K.cast(in_top_k(y_pred, K.cast(labels, "int32"), k), K.floatx())
 
 
-mse = MSE = mean_squared_error
-mae = MAE = mean_absolute_error
-mape = MAPE = mean_absolute_percentage_error
-msle = MSLE = mean_squared_logarithmic_error
-kld = KLD = kullback_leibler_divergence
-cosine = cosine_proximity
+# the short names are the losses' own (keras.metrics.mse is keras.losses.mse), as in Keras
 
 _FUNCTIONS = (binary_accuracy, categorical_accuracy, sparse_categorical_accuracy, top_k_categorical_accuracy,
               sparse_top_k_categorical_accuracy, mean_squared_error, mean_absolute_error,
