@@ -5,8 +5,14 @@ import numpy as np
 from .. import backend as K
 from ..utils.generic_utils import from_config, known_objects
 from .base_layer import LAYERS, Layer
-from .input_layer import InputLayer
+from .input_layer import Input, InputLayer
 from .training import Model
+
+
+def input_dtype(array):
+    """The dtype of the Input that takes `array`: Keras' float type for floats, string for text."""
+    kind = np.asarray(array).dtype.kind
+    return K.floatx() if kind == "f" else "string" if kind in "USO" else np.asarray(array).dtype.name
 
 
 class Sequential(Model):
@@ -37,7 +43,7 @@ class Sequential(Model):
         self._stack.append(layer)
         if self._chain:
             self._chain.append(layer(self._chain[-1]))
-            self._init_graph_network(self._chain[:1], self._chain[-1])
+            self._init_graph_network(self._chain[0], self._chain[-1])
             self._layers = list(self._stack)
         elif isinstance(self._stack[0], InputLayer):
             self._rebuild()
@@ -50,7 +56,7 @@ class Sequential(Model):
         if self._chain:
             self._chain.pop()
         if len(self._chain) > 1:
-            self._init_graph_network(self._chain[:1], self._chain[-1])
+            self._init_graph_network(self._chain[0], self._chain[-1])
             self._layers = list(self._stack)
         else:
             self._chain, self.inputs, self.outputs, self._layers, self.network_nodes = [], [], [], [], []
@@ -61,7 +67,7 @@ class Sequential(Model):
         for layer in self._stack[1:]:
             self._chain.append(layer(self._chain[-1]))
         if len(self._chain) > 1:
-            self._init_graph_network(self._chain[:1], self._chain[-1])
+            self._init_graph_network(self._chain[0], self._chain[-1])
             self._layers = list(self._stack)
 
     def build(self, input_shape=None):
@@ -72,6 +78,16 @@ class Sequential(Model):
         self._rebuild()
 
     def _build_from(self, x):
+        if isinstance(x, dict):  # a features dict for a first layer that takes one (DenseFeatures): an Input each
+            self._chain = [{name: Input(np.shape(a)[1:], name=name, dtype=input_dtype(a))
+                            for name, a in sorted(x.items())}]
+            for layer in self.layers:
+                self._chain.append(layer(self._chain[-1]))
+            self._init_graph_network(self._chain[0], self._chain[-1])
+            self._layers = list(self._stack)
+            if self._is_compiled:
+                self._build_loss()
+            return
         first = x[0] if isinstance(x, (list, tuple)) else next(iter(x.values())) if isinstance(x, dict) else x
         shape = np.shape(first)
         self.build((None,) + tuple(shape[1:]))
