@@ -79,3 +79,14 @@ def test_a_dense_features_model_saves_and_loads_with_its_columns_in_its_config(t
     assert again.get_config() == model.get_config()
     with pytest.raises(NotImplementedError, match="has a function as its initializer"):
         keras.layers.DenseFeatures(columns()).get_config()
+
+
+def test_a_sequential_built_from_a_features_dict_saves_and_loads(tmp_path):
+    fc = tg.feature_column
+    model = keras.Sequential([keras.layers.DenseFeatures([fc.numeric_column("age"), fc.numeric_column("fare", (2,))]),
+                              keras.layers.Dense(1)])
+    features = {"age": FEATURES["age"], "fare": FEATURES["fare"]}
+    expected = model.predict(features)
+    model.save(str(tmp_path / "model"))
+    again = keras.models.load_model(str(tmp_path / "model"))
+    np.testing.assert_allclose(again.predict(features), expected, rtol=1e-6)
