@@ -42,3 +42,16 @@ def test_two_optimizers_are_refused_by_a_model_that_does_not_say_what_each_train
     model.compile([keras.optimizers.SGD(0.1), keras.optimizers.SGD(0.1)], "mse")
     with pytest.raises(ValueError, match="compiled with 2 optimizers"):
         model.fit(np.zeros((2, 2)), np.zeros((2, 1)), verbose=0)
+
+
+def test_its_config_holds_both_models_and_makes_the_same_model():
+    model, data, y = model_and_data(True)
+    model.compile("sgd", "mse")
+    model.fit(data, y, epochs=1, verbose=0)
+    config = model.get_config()
+    assert (config["linear_model"]["class_name"], config["dnn_model"]["class_name"]) == ("LinearModel", "Sequential")
+    again = keras.experimental.WideDeepModel.from_config(config)
+    again.predict(data)
+    again.set_weights(model.get_weights())
+    np.testing.assert_allclose(again.predict(data), model.predict(data), rtol=1e-6)
+    assert again.get_config()["linear_model"] == config["linear_model"]
