@@ -40,7 +40,7 @@ MODULES = {
     "trainer.keras.applications": ("tf.keras.applications", "EfficientNetB0", "ResNet50"),
     "trainer.keras.backend": ("tf.keras.backend", None, None),
     "trainer.keras.datasets": ("tf.keras.datasets", None, None),
-    "trainer.keras.experimental": ("tf.keras.experimental", "WideDeepModel", "DNNLinearCombinedClassifier"),
+    "trainer.keras.experimental": ("tf.keras.experimental", "SequenceFeatures", "no sequence columns"),
     "trainer.keras.layers": ("tf.keras.layers", None, None),
     "trainer.keras.preprocessing": ("tf.keras.preprocessing", None, None),
     "trainer.keras.preprocessing.sequence": ("tf.keras.preprocessing.sequence", None, None),

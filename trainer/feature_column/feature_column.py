@@ -249,3 +249,10 @@ def _weighted_sum(column, features, units, sparse_combiner, trainable):
     if categorical:
         return combined_rows(weights, column.ids(features), sparse_combiner)
     return matmul(column.dense(features, trainable), weights)
+
+
+def dense_columns(feature_columns):
+    """feature_columns checked to be dense and uniquely named, in the order of their names: how input_layer and
+    Keras' DenseFeatures visit them."""
+    return _columns(feature_columns, DENSE, "dense columns: wrap a categorical column with embedding_column or "
+                    "indicator_column")

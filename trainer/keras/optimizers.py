@@ -7,6 +7,7 @@ rate at step t is lr / (1 + decay * t). A tf.train optimizer passed to compile i
 """
 from ..framework.graph import get_default_graph
 from ..framework.tensor import Tensor
+from ..ops.math_ops import where
 from ..ops.variables import Variable
 from ..train.optimizer import Optimizer as TrainOptimizer
 from . import backend as K
@@ -175,6 +176,48 @@ class Nadam(Optimizer):
         return p - lr * m_bar / (K.sqrt(v / (1.0 - K.pow(b2, t))) + self.epsilon), [m, v]
 
 
+class Ftrl(Optimizer):
+    """FTRL-Proximal as tf.train's (TF's ApplyFtrlV2 kernel, trainer/train/ftrl.py), with the slots "accumulator"
+    (starting at initial_accumulator_value) and "linear", made variable by variable as TF 1.15 makes them."""
+
+    defaults = {"learning_rate": 0.001, "learning_rate_power": -0.5, "initial_accumulator_value": 0.1,
+                "l1_regularization_strength": 0.0, "l2_regularization_strength": 0.0,
+                "l2_shrinkage_regularization_strength": 0.0}
+    hypers = ("learning_rate", "decay", "learning_rate_power", "l1_regularization_strength",
+              "l2_regularization_strength")
+    slots = ("accumulator", "linear")
+
+    def __init__(self, *args, **kwargs):
+        if len(args) > 5:  # TF's positional order puts name before l2_shrinkage_regularization_strength
+            kwargs.update(zip(("name", "l2_shrinkage_regularization_strength"), args[5:]))
+            args = args[:5]
+        super().__init__(*args, **kwargs)
+        for what, sign in [("initial_accumulator_value", "positive"), ("learning_rate_power", "negative"),
+                           ("l1_regularization_strength", "positive"), ("l2_regularization_strength", "positive"),
+                           ("l2_shrinkage_regularization_strength", "positive")]:
+            value = self._hyper[what] if what in self._hyper else self.__dict__[what]
+            if isinstance(value, (int, float)) and (value > 0 if sign == "negative" else value < 0):
+                raise ValueError(f"{what} {value!r} needs to be {sign} or zero")
+
+    def _create_slots(self, var_list):
+        for var in var_list:
+            self.add_slot(var, "accumulator", self.initial_accumulator_value)
+            self.add_slot(var, "linear")
+
+    def step(self, p, g, slots, lr, t):
+        accum, linear = slots
+        power = -self._get_hyper("learning_rate_power", p.dtype)
+        l1 = self._get_hyper("l1_regularization_strength", p.dtype)
+        l2 = self._get_hyper("l2_regularization_strength", p.dtype)
+        new_accum = accum + K.square(g)
+        new_linear = (linear + g + 2.0 * self.l2_shrinkage_regularization_strength * p
+                      - (K.pow(new_accum, power) - K.pow(accum, power)) / lr * p)
+        quadratic = K.pow(new_accum, power) / lr + 2.0 * l2
+        new_p = where(K.greater(K.abs(new_linear), l1), (l1 * K.sign(new_linear) - new_linear) / quadratic,
+                      K.zeros_like(p))
+        return new_p, [new_accum, new_linear]
+
+
 class TFOptimizer(Optimizer):
     """A tf.train optimizer under Keras: its minimize() is the update. Its `iterations` is made at construction,
     as TF 1.15's TFOptimizer (a Keras 2.2.4 optimizer, not an OptimizerV2) makes it."""
@@ -197,7 +240,7 @@ class TFOptimizer(Optimizer):
 
 sgd, adam, rmsprop, adagrad, adadelta, adamax, nadam = SGD, Adam, RMSprop, Adagrad, Adadelta, Adamax, Nadam
 _BY_NAME = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop, "adagrad": Adagrad, "adadelta": Adadelta,
-            "adamax": Adamax, "nadam": Nadam}
+            "adamax": Adamax, "nadam": Nadam, "ftrl": Ftrl}
 
 
 def serialize(optimizer):

@@ -404,6 +404,7 @@ TO_TF = {
 
 
 DTYPE_NOT_T = {"PlaceholderWithDefault"}  # TF's op names its type attr "dtype"
+VARIABLE_TYPED = {"IsVariableInitialized"}  # TF's op has its variable's type as "dtype" (Keras' session adds them)
 # ops whose "T" is their input's dtype, where node_def writes the output's (ringflow's import ignores "T")
 INPUT_TYPED = {"Shape", "Size", "Rank", "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual",
                "ArgMax", "ArgMin", "IsNan", "IsInf", "IsFinite", "ZerosLike", "OnesLike"}
@@ -414,6 +415,9 @@ def to_tf_form(node, op, nodes):
     helper nodes to `nodes`; the node as ringflow built it goes into its ORIGINAL attr."""
     if node.op in INPUT_TYPED and op.inputs:
         node.attr["T"] = _type(op.inputs[0].dtype)
+    if node.op in VARIABLE_TYPED and op.inputs:
+        node.attr.pop("T", None)
+        node.attr["dtype"] = _type(op.inputs[0].dtype)
     if node.op in DTYPE_NOT_T and "T" in node.attr:
         node.attr["dtype"] = node.attr.pop("T")
     rule = TO_TF.get(node.op)

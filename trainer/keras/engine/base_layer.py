@@ -39,9 +39,10 @@ class InputSpec:
 class Node:
     """One call of `layer`: the Keras tensors it took and the ones it made, with the call's keyword arguments."""
 
-    def __init__(self, layer, inputs, outputs, arguments):
+    def __init__(self, layer, inputs, outputs, arguments, keys=None):
         self.outbound_layer, self.input_tensors, self.output_tensors = layer, inputs, outputs
         self.arguments = arguments
+        self.keys = keys  # the names of a dict the layer took, its tensors in input_tensors by sorted name
         self.inbound_layers = [history(t)[0] for t in inputs]
         index = len(layer.inbound_nodes)
         layer.inbound_nodes.append(self)
@@ -94,7 +95,21 @@ def call_arguments(fn):
     return code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
 
 
+def flat_inputs(inputs):
+    """The tensors of a layer's inputs: a dict's in the order of its sorted keys (as TF's nest flattens it)."""
+    return [inputs[k] for k in sorted(inputs)] if isinstance(inputs, dict) else to_list(inputs)
+
+
+def nested_inputs(node, tensors):
+    """What the layer of `node` takes, made of `tensors` (one per input of the node): a dict where it took one."""
+    if node.keys is not None:
+        return dict(zip(node.keys, tensors))
+    return tensors[0] if len(tensors) == 1 else tensors
+
+
 def shape_of(x):
+    if isinstance(x, dict):
+        return {k: K.int_shape(t) for k, t in x.items()}
     return [K.int_shape(t) for t in x] if isinstance(x, (list, tuple)) else K.int_shape(x)
 
 
@@ -243,13 +258,13 @@ class Layer:
                     self.set_weights(self._initial_weights)
                     self._initial_weights = None
             outputs = call_masked(self, inputs, kwargs)
-            flat_in, flat_out = to_list(inputs), to_list(outputs)
+            flat_in, flat_out = flat_inputs(inputs), to_list(outputs)
             if self.activity_regularizer is not None:
                 with graph.name_scope("ActivityRegularizer"):
                     self._losses.extend(self.activity_regularizer(t) / K.cast(K.shape(t)[0], K.floatx())
                                         for t in flat_out)
         if flat_in and all(hasattr(t, "_keras_history") for t in flat_in):
-            Node(self, flat_in, flat_out, kwargs)
+            Node(self, flat_in, flat_out, kwargs, sorted(inputs) if isinstance(inputs, dict) else None)
         return outputs
 
     def assert_input_compatibility(self, inputs):

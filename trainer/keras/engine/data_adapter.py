@@ -66,7 +66,7 @@ class StreamBatches:
     unit = "step"
 
     def __init__(self, source, steps, split):
-        self.split, self.steps = split, steps
+        self.split, self.steps, self.source = split, steps, source
         self.sequence = source if isinstance(source, Sequence) else None
         self.iterator = self.next_element = None
         if isinstance(source, Dataset):
@@ -82,6 +82,13 @@ class StreamBatches:
                              "say when an epoch is over")
         self.target = self.steps
         self.batches = self.steps
+
+    def peek(self):
+        """The first batch of a Dataset, drawn apart from the epochs' iterator: what builds a model that has not
+        met data yet (a generator has no first batch to spare; None)."""
+        if self.iterator is None:
+            return None
+        return K.get_session().run(self.source.take(1).make_one_shot_iterator().get_next())
 
     def draw(self, step):
         if self.sequence is not None:

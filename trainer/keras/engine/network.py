@@ -9,7 +9,7 @@ from .. import backend as K
 from ..utils.generic_utils import from_config, known_objects, to_list
 from ..utils.layer_utils import print_summary
 from . import hdf5_format
-from .base_layer import LAYERS, Layer, call_masked, history, mask_of
+from .base_layer import LAYERS, Layer, call_masked, flat_inputs, history, mask_of, nested_inputs
 from .input_layer import InputLayer
 
 
@@ -75,7 +75,7 @@ class Network(Layer):
 
     def _init_graph_network(self, inputs, outputs):
         self._nested_outputs = outputs
-        self.inputs, self.outputs = to_list(inputs), to_list(outputs)
+        self.inputs, self.outputs = flat_inputs(inputs), to_list(outputs)
         for x in self.inputs:
             layer = history(x)[0]
             if not isinstance(layer, InputLayer):
@@ -172,7 +172,7 @@ class Network(Layer):
         if not self.is_graph_network:
             raise NotImplementedError(f"Model {self.name!r} was not built from inputs and outputs: a subclassed "
                                       "Model must define call(inputs)")
-        computed = {id(x): y for x, y in zip(self.inputs, to_list(inputs))}
+        computed = {id(x): y for x, y in zip(self.inputs, flat_inputs(inputs))}
         graph = get_default_graph()
         for node in self.network_nodes:
             layer = node.outbound_layer
@@ -183,7 +183,7 @@ class Network(Layer):
             if training is not None and "training" in _params(layer.call):
                 kwargs.setdefault("training", training)
             with graph.name_scope(layer.name):
-                out = call_masked(layer, args[0] if len(args) == 1 else args, kwargs)
+                out = call_masked(layer, nested_inputs(node, args), kwargs)
             for t, y in zip(node.output_tensors, to_list(out)):
                 computed[id(t)] = y
         outputs = [computed[id(t)] for t in self.outputs]
@@ -217,14 +217,18 @@ class Network(Layer):
         layer, node_index, tensor_index = history(tensor)
         return [layer.name, self._node_key(layer, layer.inbound_nodes[node_index]), tensor_index]
 
+    def _node_config(self, node):
+        refs = [self._tensor_ref(t) + [node.arguments] for t in node.input_tensors]
+        return dict(zip(node.keys, refs)) if node.keys is not None else refs  # a dict input by its names
+
     def get_config(self):
         if not self.is_graph_network:
             raise NotImplementedError(f"Model {self.name!r} is subclassed: its layers and call() are Python code "
                                       "that has no config; save its weights with save_weights instead")
         layers = []
         for layer in self.layers:
-            nodes = [[self._tensor_ref(t) + [node.arguments] for t in node.input_tensors]
-                     for node in layer.inbound_nodes if node in self.network_nodes and node.input_tensors]
+            nodes = [self._node_config(node) for node in layer.inbound_nodes
+                     if node in self.network_nodes and node.input_tensors]
             layers.append({"name": layer.name, "class_name": type(layer).__name__, "config": layer.get_config(),
                            "inbound_nodes": nodes})
         return {"name": self.name, "layers": layers,
@@ -249,11 +253,14 @@ class Network(Layer):
             progress = False
             for item in list(pending):
                 layer, node = item
+                keys = sorted(node) if isinstance(node, dict) else None
+                node = [node[k] for k in keys] if keys is not None else node
                 refs = [(name, i, j) for name, i, j, *_ in node]
                 if all(len(outputs_of[name]) > i for name, i, _ in refs):
                     args = [outputs_of[name][i][j] for name, i, j in refs]
                     kwargs = node[0][3] if node and len(node[0]) > 3 else {}
-                    layer(args[0] if len(args) == 1 else args, **kwargs)
+                    layer(dict(zip(keys, args)) if keys is not None else args[0] if len(args) == 1 else args,
+                          **kwargs)
                     outputs_of[layer.name] = [n.output_tensors for n in layer.inbound_nodes]
                     pending.remove(item)
                     progress = True
@@ -297,6 +304,10 @@ class Network(Layer):
                                                     by_name)
             return
         Saver(var_list=self._by_name()).restore(K.get_session(), filepath)
+
+    def checkpoint_keys(self):
+        """{key: weight} as save_weights writes them: TF's object-based checkpoint keys."""
+        return self._by_name()
 
     def _by_name(self):
         # TF's object-based keys (layer_with_weights-0/kernel/.ATTRIBUTES/VARIABLE_VALUE): a new instance of the

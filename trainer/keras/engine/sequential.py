@@ -4,9 +4,15 @@ import numpy as np
 
 from .. import backend as K
 from ..utils.generic_utils import from_config, known_objects
-from .base_layer import LAYERS, Layer
-from .input_layer import InputLayer
+from .base_layer import LAYERS, Layer, history
+from .input_layer import Input, InputLayer
 from .training import Model
+
+
+def input_dtype(array):
+    """The dtype of the Input that takes `array`: Keras' float type for floats, string for text."""
+    kind = np.asarray(array).dtype.kind
+    return K.floatx() if kind == "f" else "string" if kind in "USO" else np.asarray(array).dtype.name
 
 
 class Sequential(Model):
@@ -37,7 +43,7 @@ class Sequential(Model):
         self._stack.append(layer)
         if self._chain:
             self._chain.append(layer(self._chain[-1]))
-            self._init_graph_network(self._chain[:1], self._chain[-1])
+            self._init_graph_network(self._chain[0], self._chain[-1])
             self._layers = list(self._stack)
         elif isinstance(self._stack[0], InputLayer):
             self._rebuild()
@@ -50,7 +56,7 @@ class Sequential(Model):
         if self._chain:
             self._chain.pop()
         if len(self._chain) > 1:
-            self._init_graph_network(self._chain[:1], self._chain[-1])
+            self._init_graph_network(self._chain[0], self._chain[-1])
             self._layers = list(self._stack)
         else:
             self._chain, self.inputs, self.outputs, self._layers, self.network_nodes = [], [], [], [], []
@@ -61,7 +67,7 @@ class Sequential(Model):
         for layer in self._stack[1:]:
             self._chain.append(layer(self._chain[-1]))
         if len(self._chain) > 1:
-            self._init_graph_network(self._chain[:1], self._chain[-1])
+            self._init_graph_network(self._chain[0], self._chain[-1])
             self._layers = list(self._stack)
 
     def build(self, input_shape=None):
@@ -72,9 +78,24 @@ class Sequential(Model):
         self._rebuild()
 
     def _build_from(self, x):
+        if isinstance(x, dict):  # a features dict for a first layer that takes one (DenseFeatures): an Input each
+            self._build_on_features({name: {"shape": np.shape(a)[1:], "dtype": input_dtype(a)}
+                                     for name, a in x.items()})
+            return
         first = x[0] if isinstance(x, (list, tuple)) else next(iter(x.values())) if isinstance(x, dict) else x
         shape = np.shape(first)
         self.build((None,) + tuple(shape[1:]))
+        if self._is_compiled:
+            self._build_loss()
+
+    def _build_on_features(self, inputs):
+        """Build on a dict of Inputs, {name: {"shape", "dtype"}}, for a first layer that takes a dict."""
+        self._chain = [{name: Input(tuple(spec["shape"]), name=name, dtype=spec["dtype"])
+                        for name, spec in sorted(inputs.items())}]
+        for layer in self.layers:
+            self._chain.append(layer(self._chain[-1]))
+        self._init_graph_network(self._chain[0], self._chain[-1])
+        self._layers = list(self._stack)
         if self._is_compiled:
             self._build_loss()
 
@@ -96,10 +117,15 @@ class Sequential(Model):
 
     def get_config(self):
         layers = [{"class_name": type(layer).__name__, "config": layer.get_config()} for layer in self.layers]
-        if layers and self.inputs and "batch_input_shape" not in layers[0]["config"]:
+        if layers and self.inputs and isinstance(self._stack[0], InputLayer) and \
+                "batch_input_shape" not in layers[0]["config"]:
             # built by build() or by the first data: the shape goes with the first layer, so loading rebuilds it
             layers[0]["config"]["batch_input_shape"] = tuple(self._stack[0].batch_input_shape)
-        return {"name": self.name, "layers": layers}
+        config = {"name": self.name, "layers": layers}
+        if self.inputs and not isinstance(self._stack[0], InputLayer):  # built on a features dict: its Inputs
+            config["feature_inputs"] = {history(t)[0].name: {"shape": K.int_shape(t)[1:], "dtype": t.dtype.name}
+                                        for t in self.inputs}
+        return config
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
@@ -110,5 +136,7 @@ class Sequential(Model):
             if spec["class_name"] not in known:
                 raise ValueError(f"Unknown layer: {spec['class_name']}; pass custom_objects={{name: class}}")
             model.add(from_config(known[spec["class_name"]], spec["config"], custom_objects))
+        if isinstance(config, dict) and config.get("feature_inputs"):
+            model._build_on_features(config["feature_inputs"])
         return model
 

@@ -33,7 +33,8 @@ class Model(Network):
         """Choose the optimizer (a name, a Keras or tf.train optimizer), the loss per output and the metrics."""
         if kwargs:
             raise TypeError(f"Invalid keyword argument(s) in `compile`: {sorted(kwargs)}")
-        self.optimizer = optimizers.get(optimizer)
+        self.optimizer = [optimizers.get(o) for o in optimizer] if isinstance(optimizer, (list, tuple)) \
+            else optimizers.get(optimizer)  # a list for models that train parts apart (WideDeepModel)
         self.loss, self.loss_weights = loss, loss_weights
         self.metrics, self.weighted_metrics = metrics, weighted_metrics
         self.sample_weight_mode, self.target_tensors = sample_weight_mode, target_tensors
@@ -67,10 +68,18 @@ class Model(Network):
             updates = self.state_updates
             if mode == "train":
                 with get_default_graph().name_scope("training"):
-                    updates = self.optimizer.get_updates(self.total_loss, self.trainable_weights) + self.updates
+                    updates = self.training_updates() + self.updates
             self._functions[mode] = (K.function(feeds + extra, outputs, updates=updates), bool(extra))
         fn, has_phase = self._functions[mode]
         return lambda arrays: fn(arrays + ([mode == "train"] if has_phase else []))
+
+    def training_updates(self):
+        """The optimizer's update ops of one training step: the override point of a model that trains its parts
+        with optimizers of their own."""
+        if isinstance(self.optimizer, list):
+            raise ValueError(f"Model {self.name!r} was compiled with {len(self.optimizer)} optimizers, which only "
+                             "a model that says what each trains (WideDeepModel) takes: give one optimizer")
+        return self.optimizer.get_updates(self.total_loss, self.trainable_weights)
 
     def make_train_function(self):
         """Build the training step (and with it the optimizer's slot variables) now rather than at the first fit."""
@@ -141,7 +150,11 @@ class Model(Network):
         def split(batch):
             bx, by, bw = unpack(batch)
             return self._standardize(bx, by, bw, class_weight)
-        return StreamBatches(x, steps, split)
+        batches = StreamBatches(x, steps, split)
+        first = batches.peek() if not self.inputs else None
+        if first is not None:  # fit's names need the model built before its loop
+            split(first)
+        return batches
 
     # --- loops -------------------------------------------------------------------------------------------
     def _run(self, mode, batches, callbacks=None, progbar=None):

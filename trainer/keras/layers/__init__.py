@@ -16,6 +16,7 @@ from .core import (Activation, ActivityRegularization, Dense, Dropout, Flatten, 
                    Reshape)
 from .cudnn_recurrent import CuDNNGRU, CuDNNLSTM
 from .dense_attention import AdditiveAttention, Attention
+from .dense_features import DenseFeatures
 from .embeddings import Embedding
 from .local import LocallyConnected1D, LocallyConnected2D
 from .merge import (Add, Average, Concatenate, Dot, Maximum, Minimum, Multiply, Subtract, add, average, concatenate,

@@ -35,3 +35,15 @@ class LinearModel(Model):
         if self.bias is not None:
             result = result + self.bias
         return self.activation(result)
+
+    def get_config(self):
+        return {"name": self.name, "trainable": self.trainable, "units": self.units,
+                "activation": activations.serialize(self.activation), "use_bias": self.use_bias,
+                "kernel_initializer": initializers.serialize(self.kernel_initializer),
+                "bias_initializer": initializers.serialize(self.bias_initializer),
+                "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
+                "bias_regularizer": regularizers.serialize(self.bias_regularizer)}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        return cls(**config)

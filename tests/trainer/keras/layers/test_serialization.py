@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import trainer as tg
 from trainer import keras
 from trainer.keras import backend as K
 
@@ -156,6 +157,11 @@ CONFIG_CASES = {
     L.SimpleRNNCell: lambda: L.SimpleRNNCell(2, activation="relu"),
     L.StackedRNNCells: lambda: L.StackedRNNCells([L.LSTMCell(2), L.GRUCell(2)]),
     L.InputLayer: lambda: L.InputLayer(input_shape=(3,), name="first"),
+    L.DenseFeatures: lambda: L.DenseFeatures([
+        tg.feature_column.bucketized_column(tg.feature_column.numeric_column("age", (2,)), [0.5, 2.0]),
+        tg.feature_column.embedding_column(tg.feature_column.categorical_column_with_vocabulary_list(
+            "thal", ["fixed", "normal"]), 3, combiner="sqrtn"),
+        tg.feature_column.indicator_column(tg.feature_column.categorical_column_with_identity("id", 4))]),
 }
 
 
