@@ -93,7 +93,7 @@ print(tf is trainer, v1 is trainer.compat.v1, rnn is trainer.contrib.rnn,
 print(tf.__spec__.name, tf.contrib.rnn.LSTMCell is tf.nn.rnn_cell.LSTMCell)
 for statement in ("import tensorflow.contrib.legacy_seq2seq", "from tensorflow.contrib import crf",
                   "import tensorflow.python.pywrap_tensorflow", "import horovod.torch",
-                  "from tensorflow.keras import saving", "from tensorflow.keras.backend import ctc_decode"):
+                  "from tensorflow.keras import saving", "from tensorflow.keras.layers import TextVectorization"):
     try:
         exec(statement)
     except ImportError as e:
@@ -116,8 +116,8 @@ def test_aliases_and_what_ringflow_lacks(tmp_path):
     assert lines[5].startswith("ModuleNotFoundError")
     assert lines[6].startswith("ImportError tf.keras.saving is not available in ringflow (module "
                                "'trainer.keras' has no attribute 'saving'); tf.keras here is TF 1.15's but ")
-    assert lines[7].startswith("ImportError tf.keras.backend.ctc_decode is not available in ringflow (module "
-                               "'trainer.keras.backend' has no attribute 'ctc_decode'); of Keras' backend")
+    assert lines[7].startswith("ImportError tf.keras.layers.TextVectorization is not available in ringflow (module "
+                               "'trainer.keras.layers' has no attribute 'TextVectorization'); tf.keras.layers has")
     assert lines[8] == "False False"
     assert done.stderr.count(NOTICE) == 1
 
@@ -216,7 +216,7 @@ def test_keras_is_aliased_only_when_asked(tmp_path):
         assert asked.stdout.split() == ["trainer.keras", "trainer.horovod.keras"]
         assert f"{KERAS_NOTICE} (the installed Keras 2.2.4 is not used)" in asked.stderr
     missing = tmp_path / "missing.py"
-    missing.write_text("from keras.backend import ctc_decode\n")
+    missing.write_text("from keras.layers import TextVectorization\n")
     failed = _run(["-m", "trainer.as_tensorflow", "--keras", str(missing)], cwd=tmp_path, check=False)
     assert failed.returncode == 1 and "not available in ringflow" in failed.stderr
 

@@ -1,11 +1,12 @@
 """tf.keras.backend (K): Keras' settings, session and learning phase, variables and math on ringflow's graph.
 
-The namespace only: config.py, session.py, variables.py, math.py, nn.py, conv.py, random.py, functional.py and
-rnn.py hold the functions.
+The namespace only: config.py, session.py, variables.py, math.py, nn.py, conv.py, random.py, functional.py,
+rnn.py and ctc.py hold the functions.
 """
 # ruff: noqa: A004, F401
 from ...framework.graph_wrappers import name_scope
 from ...unsupported import missing_names
+from .ctc import ctc_batch_cost, ctc_decode, ctc_label_dense_to_sparse
 from .config import backend, epsilon, floatx, image_data_format, set_epsilon, set_floatx, set_image_data_format
 from .conv import (conv2d_transpose, conv3d, local_conv1d, local_conv2d, pool3d, resize_images, resize_volumes,
                    separable_conv2d, spatial_2d_padding, spatial_3d_padding, temporal_padding)
@@ -30,5 +31,4 @@ from .nn import (batch_normalization, bias_add, binary_crossentropy, categorical
                  dropout, elu, hard_sigmoid, l2_normalize, normalize_batch_in_training, pool2d, relu, sigmoid,
                  softmax, softplus, softsign, sparse_categorical_crossentropy, tanh)
 
-__getattr__ = missing_names(__name__, have="of Keras' backend, ringflow has all but the CTC functions (ctc_batch_cost, "
-                            "ctc_decode, ctc_label_dense_to_sparse): tf.nn has no CTC ops here either")
+__getattr__ = missing_names(__name__, have="ringflow has all of TF 1.15's Keras backend")
