@@ -19,6 +19,8 @@ def as_list(data, names, what):
             raise ValueError(f"No data provided for {missing} in the {what} dict; it has {sorted(data)} and the "
                              f"model's {what}s are {names}")
         return [np.asarray(data[n]) for n in names]
+    if isinstance(data, (list, tuple)) and data and len(names) == 1 and isinstance(data[0], (float, int)):
+        data = np.asarray(data)  # TF 1.15 reads a flat list of numbers as the single input's samples
     items = [np.asarray(d) for d in data] if isinstance(data, (list, tuple)) else [np.asarray(data)]
     if names and len(items) != len(names):
         raise ValueError(f"Error when checking model {what}: the model expects {len(names)} array(s) "

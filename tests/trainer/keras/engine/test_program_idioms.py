@@ -1,0 +1,51 @@
+"""Idioms of public Keras programs (issue #25's held-out set), each as TF 1.15's Keras takes it: a flat Python list
+of numbers is a one-input model's samples, and every layer and model names its weights `*_variables` too."""
+import numpy as np
+import pytest
+
+from trainer import keras
+
+
+def line_model():
+    model = keras.Sequential([keras.layers.Dense(1, input_dim=1)])
+    model.set_weights([np.array([[0.5]], np.float32), np.array([0.1], np.float32)])
+    model.compile(keras.optimizers.SGD(lr=0.1), "mse")
+    return model
+
+
+def test_a_flat_list_of_numbers_trains_and_predicts_as_a_column_of_samples():
+    from_lists, from_arrays = line_model(), line_model()
+    lists = from_lists.fit([1, 2, 3, 4], [0, -1, -2, -3], epochs=3, verbose=0)
+    arrays = from_arrays.fit(np.array([[1.], [2.], [3.], [4.]]), np.array([[0.], [-1.], [-2.], [-3.]]), epochs=3,
+                             verbose=0)
+    np.testing.assert_allclose(lists.history["loss"], arrays.history["loss"], rtol=1e-6)
+    np.testing.assert_allclose(from_lists.predict([5.0, 4.0]), from_arrays.predict(np.array([[5.], [4.]])), rtol=1e-6)
+    assert from_lists.predict(np.array([5, 4])).shape == (2, 1)
+
+
+def test_a_list_of_rows_is_still_one_array_per_input_as_in_tf():
+    model = keras.Sequential([keras.layers.Dense(1, input_dim=2)])
+    model.compile("sgd", "mse")
+    with pytest.raises(ValueError, match=r"expects 1 array\(s\) \['dense_input'\], but received 3"):
+        model.fit([[1, 2], [3, 4], [5, 6]], [1, 2, 3], verbose=0)
+
+
+class TwoDense(keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.first, self.second = keras.layers.Dense(4), keras.layers.Dense(2)
+
+    def call(self, inputs):
+        return self.second(self.first(inputs))
+
+
+def test_layers_and_models_name_their_weights_variables_too():
+    model = TwoDense()
+    model(keras.backend.constant([[1.0, 2.0, 3.0]]))
+    assert [v.name for v in model.trainable_variables] == [v.name for v in model.trainable_weights]
+    assert [v.shape.as_list() for v in model.trainable_variables] == [[3, 4], [4], [4, 2], [2]]
+    norm = keras.layers.BatchNormalization()
+    norm.build((None, 3))
+    assert norm.variables == norm.weights and len(norm.non_trainable_variables) == 2
+    assert norm.non_trainable_variables == norm.non_trainable_weights
+    assert norm.trainable_variables == norm.trainable_weights and len(norm.trainable_variables) == 2
