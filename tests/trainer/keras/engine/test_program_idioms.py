@@ -49,3 +49,18 @@ def test_layers_and_models_name_their_weights_variables_too():
     assert norm.variables == norm.weights and len(norm.non_trainable_variables) == 2
     assert norm.non_trainable_variables == norm.non_trainable_weights
     assert norm.trainable_variables == norm.trainable_weights and len(norm.trainable_variables) == 2
+
+
+@pytest.mark.parametrize("loss, target", [(keras.backend.categorical_crossentropy, [[0.0, 1.0]]),
+                                          (keras.backend.sparse_categorical_crossentropy, [1])])
+def test_a_saturated_softmax_is_scored_from_its_logits(loss, target):
+    # Unscaled 0..255 pixels saturate the softmax at once; clipped probabilities would cap the loss at
+    # -log(epsilon) ~ 16.1 with a zero gradient, and training would never start.
+    logits = keras.backend.variable([[100.0, 0.0]])
+    value = loss(keras.backend.constant(target), keras.backend.softmax(logits))
+    grad = keras.backend.gradients(keras.backend.sum(value), [logits])[0]
+    np.testing.assert_allclose(keras.backend.eval(value), [100.0], rtol=1e-6)
+    np.testing.assert_allclose(keras.backend.eval(grad), [[1.0, -1.0]], atol=1e-6)
+    probabilities = keras.backend.constant([[1.0, 0.0]])  # not a Softmax op: clipped probabilities, as before
+    np.testing.assert_allclose(keras.backend.eval(loss(keras.backend.constant(target), probabilities)),
+                               [-np.log(keras.backend.epsilon())], rtol=1e-4)
