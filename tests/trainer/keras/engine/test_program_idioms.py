@@ -64,3 +64,24 @@ def test_a_saturated_softmax_is_scored_from_its_logits(loss, target):
     probabilities = keras.backend.constant([[1.0, 0.0]])  # not a Softmax op: clipped probabilities, as before
     np.testing.assert_allclose(keras.backend.eval(loss(keras.backend.constant(target), probabilities)),
                                [-np.log(keras.backend.epsilon())], rtol=1e-4)
+
+
+def test_data_tensors_need_steps_and_are_run_anew_each_step():
+    import trainer as tg
+    model = line_model()
+    x, y = tg.constant([[1.0], [2.0]]), tg.one_hot([0, 1], 1)  # [[1], [0]]
+    with pytest.raises(ValueError, match="data tensors as input to a model, you should specify the `steps_per_epoch`"):
+        model.fit(x, y, epochs=1, verbose=0)
+    with pytest.raises(ValueError, match="specify the `steps` argument"):
+        model.predict(x)
+    from_arrays = line_model()
+    steps = model.fit(x, y, steps_per_epoch=3, epochs=2, verbose=0)
+    arrays = from_arrays.fit(np.array([[1.], [2.]]), np.array([[1.], [0.]]), batch_size=2, epochs=6, shuffle=False,
+                             verbose=0)
+    np.testing.assert_allclose(steps.history["loss"], [np.mean(arrays.history["loss"][i:i + 3]) for i in (0, 3)],
+                               rtol=1e-5)
+    np.testing.assert_allclose(model.predict(x, steps=1), from_arrays.predict(np.array([[1.], [2.]])), rtol=1e-6)
+    counter = tg.Variable(0.0)
+    drawn = tg.reshape(tg.assign_add(counter, 1.0), (1, 1))  # a new value each time it runs
+    model.fit(drawn, drawn, steps_per_epoch=4, verbose=0)
+    assert keras.backend.get_value(counter) == 4.0
