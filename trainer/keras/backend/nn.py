@@ -59,8 +59,18 @@ def softsign(x):
     return tf_softsign(x)
 
 
+def softmax_logits(output):
+    """The logits a Softmax op made `output` from, else None: TF 1.15's Keras takes the cross-entropy from them, so
+    a saturated softmax still has a gradient (b/117284466)."""
+    op = getattr(output, "op", None)
+    return op.inputs[0] if op is not None and op.type == "Softmax" else None
+
+
 def categorical_crossentropy(target, output, from_logits=False, axis=-1):
-    """Cross-entropy of one-hot `target` and probabilities `output` (renormalized and clipped, as Keras)."""
+    """Cross-entropy of one-hot `target` and probabilities `output` (renormalized and clipped, as Keras); of the
+    logits when `output` is a Softmax op's."""
+    if not from_logits and softmax_logits(output) is not None:
+        output, from_logits = softmax_logits(output), True
     if from_logits:
         return nn_ops.softmax_cross_entropy_with_logits_v2(labels=target, logits=output, axis=axis)
     output = output / reduce_sum(output, axis=axis, keepdims=True)
@@ -69,7 +79,10 @@ def categorical_crossentropy(target, output, from_logits=False, axis=-1):
 
 
 def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
-    """Cross-entropy of integer `target` and probabilities `output` (taken back to logits by log, as Keras)."""
+    """Cross-entropy of integer `target` and probabilities `output` (taken back to logits by log, as Keras; a
+    Softmax op's logits themselves)."""
+    if not from_logits and softmax_logits(output) is not None:
+        output, from_logits = softmax_logits(output), True
     if not from_logits:
         output = math_ops.log(clip_by_value(output, epsilon(), 1.0 - epsilon()))
     labels = tf_cast(tf_reshape(target, (-1,)), "int64")

@@ -206,6 +206,18 @@ class Layer:
     def weights(self):
         return self.trainable_weights + self.non_trainable_weights
 
+    @property
+    def trainable_variables(self):
+        return self.trainable_weights
+
+    @property
+    def non_trainable_variables(self):
+        return self.non_trainable_weights
+
+    @property
+    def variables(self):
+        return self.weights
+
     def get_weights(self):
         """The weights' values as numpy arrays, in `weights` order."""
         return K.batch_get_value(self.weights)

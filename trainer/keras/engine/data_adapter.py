@@ -4,6 +4,7 @@ a Python generator or a keras Sequence. Each source yields (inputs, targets, sam
 import numpy as np
 
 from ...data.dataset import Dataset
+from ...framework.tensor import Tensor
 from ...platform.errors import OutOfRangeError
 from .. import backend as K
 from ..utils.data_utils import Sequence
@@ -19,11 +20,44 @@ def as_list(data, names, what):
             raise ValueError(f"No data provided for {missing} in the {what} dict; it has {sorted(data)} and the "
                              f"model's {what}s are {names}")
         return [np.asarray(data[n]) for n in names]
+    if isinstance(data, (list, tuple)) and data and len(names) == 1 and isinstance(data[0], (float, int)):
+        data = np.asarray(data)  # TF 1.15 reads a flat list of numbers as the single input's samples
     items = [np.asarray(d) for d in data] if isinstance(data, (list, tuple)) else [np.asarray(data)]
     if names and len(items) != len(names):
         raise ValueError(f"Error when checking model {what}: the model expects {len(names)} array(s) "
                          f"{names}, but received {len(items)}")
     return items
+
+
+def graph_tensors(data):
+    """The graph tensors in `data` (a tensor, or a list, tuple or dict holding some), in order."""
+    if isinstance(data, Tensor):
+        return [data]
+    if isinstance(data, dict):
+        data = list(data.values())
+    if isinstance(data, (list, tuple)):
+        return [t for d in data for t in graph_tensors(d)]
+    return []
+
+
+def with_values(data, values):
+    """`data` with each graph tensor replaced by its value from `values` (a dict by the tensor's id)."""
+    if isinstance(data, Tensor):
+        return values[id(data)]
+    if isinstance(data, dict):
+        return {k: with_values(v, values) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return type(data)(with_values(d, values) for d in data)
+    return data
+
+
+def tensor_batches(x, y, sample_weight):
+    """(x, y, sample_weight) once a step with their graph tensors evaluated together in Keras' session: TF 1.15's
+    Keras runs data tensors anew each step, so an iterator's get_next() gives the next batch."""
+    tensors = graph_tensors((x, y, sample_weight))
+    while True:
+        values = dict(zip(map(id, tensors), K.get_session().run(tensors)))
+        yield with_values(x, values), with_values(y, values), with_values(sample_weight, values)
 
 
 def unpack(batch):

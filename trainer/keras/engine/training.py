@@ -13,7 +13,7 @@ from .. import backend as K
 from ..callbacks.base import configure
 from .. import optimizers
 from ..utils.generic_utils import Progbar, to_list
-from .data_adapter import ArrayBatches, StreamBatches, as_list, unpack
+from .data_adapter import ArrayBatches, StreamBatches, as_list, graph_tensors, tensor_batches, unpack
 from .network import Network
 from .saving import save_model
 from .training_utils import Objective, per_output, ratio, standardize_weights
@@ -140,7 +140,13 @@ class Model(Network):
         if self._is_compiled:
             self._build_loss()
 
-    def _batches(self, x, y, sample_weight, class_weight, batch_size, shuffle, steps, targets=True):
+    def _batches(self, x, y, sample_weight, class_weight, batch_size, shuffle, steps, targets=True,
+                 steps_name="steps"):
+        if graph_tensors((x, y, sample_weight)):
+            if steps is None:
+                raise ValueError(f"When using data tensors as input to a model, you should specify the "
+                                 f"`{steps_name}` argument.")
+            x, y, sample_weight = tensor_batches(x, y, sample_weight), None, None
         if isinstance(x, (list, tuple, dict, np.ndarray)) or hasattr(x, "__array__"):
             if targets and y is None and self._needs_targets():
                 raise ValueError("Please provide as model targets either a single array or a list of arrays. You "
@@ -227,12 +233,14 @@ class Model(Network):
             raise TypeError(f"Unrecognized keyword arguments to fit: {sorted(kwargs)}")
         if not self._is_compiled:
             self._require("train")
-        batches = self._batches(x, y, sample_weight, class_weight, batch_size, shuffle, steps_per_epoch)
+        batches = self._batches(x, y, sample_weight, class_weight, batch_size, shuffle, steps_per_epoch,
+                                steps_name="steps_per_epoch")
         val_batches = None
         if validation_data is not None:
             if isinstance(validation_data, tuple):
                 vx, vy, vw = unpack(validation_data)
-                val_batches = self._batches(vx, vy, vw, None, batch_size, False, validation_steps)
+                val_batches = self._batches(vx, vy, vw, None, batch_size, False, validation_steps,
+                                            steps_name="validation_steps")
             else:
                 val_batches = self._batches(validation_data, None, None, None, batch_size, False, validation_steps)
         elif validation_split and isinstance(batches, ArrayBatches):
