@@ -10,7 +10,7 @@ import collections
 import math
 
 from ..framework import dtypes
-from ..framework.graph_wrappers import control_dependencies
+from ..framework.graph_wrappers import add_to_collection, control_dependencies, get_collection
 from ..ops.array_ops import cast, one_hot, reshape, shape
 from ..ops.check_ops import assert_greater_equal, assert_less
 from ..ops.core_ops import constant, convert_to_tensor, identity
@@ -18,9 +18,12 @@ from ..ops.cwise_ops import logical_and, logical_or
 from ..ops.division_ops import div_no_nan
 from ..ops.gather_ops import gather
 from ..ops.initializers import truncated_normal_initializer
-from ..ops.math_ops import equal, greater_equal, less, maximum, not_equal, sqrt, where, zeros_like
-from ..ops.reduction_ops import reduce_sum
+from ..ops.math_ops import equal, greater_equal, less, maximum, not_equal, ones_like, sqrt, where, zeros_like
+from ..ops.reduction_ops import reduce_max, reduce_sum
+from ..ops.scan_ops import cumsum
 from ..ops.shape_ops import expand_dims
+from ..ops.sparse_ops import sparse_tensor_to_dense
+from ..ops.sparse_tensor import SparseTensor, is_sparse
 from ..ops.string_ops import as_string, string_to_hash_bucket_fast
 from ..ops.variables import get_variable
 
@@ -29,10 +32,17 @@ COMBINERS = ("mean", "sqrtn", "sum")
 
 
 def feature(features, key):
-    """The feature `key` of the `features` dict as a Tensor of rank >= 2 ([batch, ...])."""
+    """The feature `key` of the `features` dict as a Tensor of rank >= 2 ([batch, ...]); a SparseTensor's missing
+    entries read as MISSING_ID (integers), "" (strings) or 0 (weights)."""
     if key not in features:
         raise ValueError(f"Feature {key!r} is not in the features dictionary (it has {sorted(map(str, features))!r})")
-    tensor = convert_to_tensor(features[key])
+    if is_sparse(features[key]):
+        sparse = SparseTensor.from_value(features[key])
+        missing = b"" if sparse.dtype == dtypes.string else MISSING_ID if sparse.dtype.kind in "iu" else 0
+        tensor = sparse_tensor_to_dense(sparse, default_value=missing)
+        tensor.set_shape(sparse.shape)
+    else:
+        tensor = convert_to_tensor(features[key])
     if tensor.shape.ndims is None:
         raise ValueError(f"Feature {key!r} has an unknown rank: give it a static shape ([batch] or [batch, ...])")
     if tensor.shape.ndims == 0:
@@ -53,6 +63,9 @@ class NumericColumn(collections.namedtuple("NumericColumn", ["key", "shape", "de
     width = property(lambda self: math.prod(self.shape))
 
     def dense(self, features, trainable=True):
+        if is_sparse(features.get(self.key)):
+            raise ValueError(f"The corresponding Tensor of numerical column must be a Tensor. SparseTensor is not "
+                             f"supported. key: {self.key}: give feature {self.key!r} densely (FixedLenFeature)")
         tensor = feature(features, self.key)
         if self.normalizer_fn is not None:
             tensor = self.normalizer_fn(tensor)
@@ -146,15 +159,134 @@ class HashedCategoricalColumn(collections.namedtuple("HashedCategoricalColumn", 
         return where(missing, zeros_like(ids) + MISSING_ID, ids)
 
 
+class VocabularyFileCategoricalColumn(collections.namedtuple(
+        "VocabularyFileCategoricalColumn", ["key", "vocabulary_file", "vocabulary_size", "num_oov_buckets",
+                                            "default_value", "dtype"])):
+    """Each value's line number in vocabulary_file (its first vocabulary_size lines); another value takes one of
+    num_oov_buckets hash buckets after them (FarmHash Fingerprint64, as TF1's lookup tables), or default_value."""
+
+    name = property(lambda self: self.key)
+    num_buckets = property(lambda self: self.vocabulary_size + self.num_oov_buckets)
+
+    def ids(self, features):
+        values, text = _categorical_values(features, self.key, self.dtype)
+        with open(self.vocabulary_file, "rb") as lines:
+            words = [line.rstrip(b"\r\n") for line in lines][:self.vocabulary_size]
+        vocabulary = words if text else [int(w) for w in words]
+        matches = equal(expand_dims(values, -1), constant(vocabulary, self.dtype))
+        found = reduce_sum(cast(matches, dtypes.int64), axis=-1)
+        index = reduce_sum(cast(matches, dtypes.int64) * constant(list(range(len(vocabulary))), dtypes.int64), axis=-1)
+        if self.num_oov_buckets:
+            other = string_to_hash_bucket_fast(values if text else as_string(values), self.num_oov_buckets)
+            other = cast(other, dtypes.int64) + len(vocabulary)
+        else:
+            other = zeros_like(index) + self.default_value
+        ids = where(equal(found, 0), other, index)
+        return where(equal(values, b"" if text else MISSING_ID), zeros_like(ids) + MISSING_ID, ids)
+
+
+class WeightedCategoricalColumn(collections.namedtuple("WeightedCategoricalColumn", [
+        "categorical_column", "weight_feature_key", "dtype"])):
+    """A categorical column whose ids each carry the weight at the same place of feature weight_feature_key: an
+    indicator sums them per id, an embedding or linear_model weighs its rows by them."""
+
+    name = property(lambda self: f"{self.categorical_column.name}_weighted_by_{self.weight_feature_key}")
+    num_buckets = property(lambda self: self.categorical_column.num_buckets)
+    key = property(lambda self: self.categorical_column.key)
+
+    def ids(self, features):
+        return self.categorical_column.ids(features)
+
+    def weights(self, features):
+        weights = feature(features, self.weight_feature_key)
+        if weights.dtype.kind != "f":
+            raise ValueError(f"Bad dtype, expected float, got {weights.dtype.name} for weight feature "
+                             f"{self.weight_feature_key!r} of {self.name!r}")
+        return cast(weights, dtypes.float32)
+
+
+def id_weights(column, features):
+    """The weights of a categorical column's ids ([batch, k] float32), None where each weighs 1."""
+    return column.weights(features) if isinstance(column, WeightedCategoricalColumn) else None
+
+
+class SequenceCategoricalColumn(collections.namedtuple("SequenceCategoricalColumn", ["categorical_column"])):
+    """A categorical column read as a sequence: feature [batch, T] (a SparseTensor, its rows' lengths varying) gives
+    one id per step, ids [batch, T, 1]; an embedding or indicator column over it gives [batch, T, width]."""
+
+    name = property(lambda self: self.categorical_column.name)
+    num_buckets = property(lambda self: self.categorical_column.num_buckets)
+    key = property(lambda self: self.categorical_column.key)
+
+    def ids(self, features):
+        return expand_dims(self.categorical_column.ids(features), -1)
+
+    def sequence_length(self, features):
+        return sequence_length(features, self.key, 1)
+
+
+class SequenceNumericColumn(collections.namedtuple("SequenceNumericColumn", ["key", "shape", "default_value", "dtype",
+                                                                              "normalizer_fn"])):
+    """Real values of `shape` per step: feature [batch, T * prod(shape)] as float32 [batch, T, prod(shape)], the
+    steps past a row's end default_value."""
+
+    name = property(lambda self: self.key)
+    width = property(lambda self: math.prod(self.shape))
+
+    def sequence_dense(self, features, trainable=True):
+        values = features[self.key] if self.key in features else feature(features, self.key)
+        if self.normalizer_fn is not None:
+            values = self.normalizer_fn(values)
+        if is_sparse(values):
+            sparse = SparseTensor.from_value(values)
+            values = sparse_tensor_to_dense(sparse, default_value=self.default_value)
+            values.set_shape(sparse.shape)
+        values = cast(values, dtypes.float32)
+        batch = values.shape.as_list()[0] if values.shape.ndims else None
+        return reshape(values, [shape(values)[0] if batch is None else batch, -1, self.width])
+
+    def sequence_length(self, features):
+        return sequence_length(features, self.key, self.width)
+
+
+def sequence_length(features, key, step_size):
+    """int64 [batch]: each row's steps of `step_size` values, to its last value (a dense feature's rows are full)."""
+    value = features[key] if key in features else feature(features, key)
+    if is_sparse(value):
+        sparse = SparseTensor.from_value(value)
+        present = sparse_tensor_to_dense(SparseTensor(sparse.indices, ones_like(sparse.values, dtype=dtypes.int64),
+                                                      sparse.dense_shape), default_value=0)
+    else:
+        present = ones_like(feature(features, key), dtype=dtypes.int64)
+    present = reshape(present, [shape(present)[0], -1])
+    values = reduce_max(cumsum(ones_like(present), axis=1) * present, axis=1)
+    return (values + (step_size - 1)) // step_size
+
+
+def refuse_sequence(column):
+    if isinstance(column.categorical_column, SequenceCategoricalColumn):
+        raise ValueError(f"In {type(column).__name__} {column.name!r}: categorical_column must not be of type "
+                         "SequenceCategoricalColumn. Suggested fix A: If you wish to use input_layer, use a "
+                         "non-sequence categorical_column_with_*. Suggested fix B: If you wish to create sequence "
+                         "input, use sequence_input_layer (or SequenceFeatures) instead of input_layer.")
+
+
 class IndicatorColumn(collections.namedtuple("IndicatorColumn", ["categorical_column"])):
-    """A categorical column as counts: [batch, num_buckets], entry j the number of the example's ids equal j."""
+    """A categorical column as counts: [batch, num_buckets], entry j the number (or total weight) of the example's
+    ids equal j."""
 
     name = property(lambda self: f"{self.categorical_column.name}_indicator")
     width = property(lambda self: self.categorical_column.num_buckets)
 
     def dense(self, features, trainable=True):
+        refuse_sequence(self)
+        return self.sequence_dense(features, trainable)
+
+    def sequence_dense(self, features, trainable=True):
         ids = self.categorical_column.ids(features)  # one_hot of MISSING_ID is all zeros
-        return reduce_sum(one_hot(ids, self.width, dtype=dtypes.float32), axis=-2)
+        hot = one_hot(ids, self.width, dtype=dtypes.float32)
+        weights = id_weights(self.categorical_column, features)
+        return reduce_sum(hot if weights is None else hot * expand_dims(weights, -1), axis=-2)
 
 
 class EmbeddingColumn(collections.namedtuple("EmbeddingColumn", ["categorical_column", "dimension", "combiner",
@@ -166,22 +298,72 @@ class EmbeddingColumn(collections.namedtuple("EmbeddingColumn", ["categorical_co
     width = property(lambda self: self.dimension)
 
     def dense(self, features, trainable=True):
-        initializer = self.initializer or truncated_normal_initializer(stddev=1 / math.sqrt(self.dimension))
+        refuse_sequence(self)
+        return self.sequence_dense(features, trainable)
+
+    def sequence_dense(self, features, trainable=True):
         table = get_variable("embedding_weights", [self.categorical_column.num_buckets, self.dimension],
-                             dtype=dtypes.float32, initializer=initializer, trainable=self.trainable and trainable)
-        return combined_rows(table, self.categorical_column.ids(features), self.combiner, self.max_norm)
+                             dtype=dtypes.float32, initializer=embedding_initializer(self),
+                             trainable=self.trainable and trainable)
+        return combined_rows(table, self.categorical_column.ids(features), self.combiner, self.max_norm,
+                             id_weights(self.categorical_column, features))
 
 
-def combined_rows(table, ids, combiner, max_norm=None):
+def embedding_initializer(column):
+    return column.initializer or truncated_normal_initializer(stddev=1 / math.sqrt(column.dimension))
+
+
+class SharedEmbeddingColumn(collections.namedtuple("SharedEmbeddingColumn", [
+        "categorical_column", "dimension", "combiner", "initializer", "shared_embedding_collection_name", "max_norm",
+        "trainable"])):
+    """An embedding column whose table it shares with the other columns of its shared_embedding_columns call: the
+    first of them to be built makes it ("<its name>/embedding_weights") and keeps it in the graph collection
+    shared_embedding_collection_name, where the others find it (TF1's v1 form)."""
+
+    name = property(lambda self: f"{self.categorical_column.name}_shared_embedding")
+    width = property(lambda self: self.dimension)
+    scope_name = property(lambda self: self.shared_embedding_collection_name)
+
+    def dense(self, features, trainable=True):
+        refuse_sequence(self)
+        return self.sequence_dense(features, trainable)
+
+    def sequence_dense(self, features, trainable=True):
+        shape_ = [self.categorical_column.num_buckets, self.dimension]
+        shared = get_collection(self.shared_embedding_collection_name)
+        if shared:
+            table = shared[0]
+            if table.shape.as_list() != shape_:
+                raise ValueError(f"Shared embedding {self.shared_embedding_collection_name!r} has shape "
+                                 f"{table.shape.as_list()}, {self.name!r} wants {shape_}: give the shared columns "
+                                 "the same number of buckets")
+        else:
+            table = get_variable("embedding_weights", shape_, dtype=dtypes.float32,
+                                 initializer=embedding_initializer(self), trainable=self.trainable and trainable)
+            add_to_collection(self.shared_embedding_collection_name, table)
+        return combined_rows(table, self.categorical_column.ids(features), self.combiner, self.max_norm,
+                             id_weights(self.categorical_column, features))
+
+
+def scope_name(column):
+    """The variable scope a column builds in: its name, or a shared table's collection name (TF1's)."""
+    return getattr(column, "scope_name", column.name)
+
+
+def combined_rows(table, ids, combiner, max_norm=None, weights=None):
     """Each example's rows of `table` picked by its ids [batch, k] and combined by mean, sqrtn (sum / sqrt(count))
-    or sum: [batch, table width]; MISSING_ID picks nothing, and an example without ids gives zeros."""
+    or sum: [batch, table width]; MISSING_ID picks nothing, and an example without ids gives zeros. With `weights`
+    ([batch, k]) each row counts its weight: mean divides by their sum, sqrtn by the root of their squares' sum."""
     present = cast(not_equal(ids, MISSING_ID), dtypes.float32)
     rows = gather(table, where(equal(present, 1.0), ids, zeros_like(ids)))
     if max_norm is not None:
         norms = sqrt(reduce_sum(rows * rows, axis=-1, keepdims=True))
         rows = rows * (float(max_norm) / maximum(norms, float(max_norm)))  # clipped to max_norm
+    if weights is not None:
+        present = present * weights
     total = reduce_sum(rows * expand_dims(present, -1), axis=-2)
-    count = reduce_sum(present, axis=-1, keepdims=True)
     if combiner == "sum":
         return total
-    return div_no_nan(total, count if combiner == "mean" else sqrt(count))
+    if combiner == "mean":
+        return div_no_nan(total, reduce_sum(present, axis=-1, keepdims=True))
+    return div_no_nan(total, sqrt(reduce_sum(present * present, axis=-1, keepdims=True)))

@@ -8,6 +8,7 @@ import numbers
 import numpy as np
 
 from ..framework import dtypes
+from ..framework.graph_keys import GraphKeys
 from ..framework.graph_wrappers import add_to_collections
 from ..ops.array_ops import concat
 from ..ops.core_ops import identity
@@ -16,12 +17,14 @@ from ..ops.math_ops import add_n, matmul
 from ..ops.scopes import variable_scope
 from ..ops.variables import get_variable, global_variables
 from .columns import (COMBINERS, BucketizedColumn, EmbeddingColumn, HashedCategoricalColumn,
-                      IdentityCategoricalColumn, IndicatorColumn, NumericColumn, VocabularyListCategoricalColumn,
-                      combined_rows)
+                      IdentityCategoricalColumn, IndicatorColumn, NumericColumn, SequenceCategoricalColumn,
+                      SharedEmbeddingColumn, VocabularyFileCategoricalColumn, VocabularyListCategoricalColumn,
+                      WeightedCategoricalColumn, combined_rows, id_weights, scope_name)
 from ..ops.parsing_ops import FixedLenFeature, VarLenFeature
 
-DENSE = (NumericColumn, BucketizedColumn, IndicatorColumn, EmbeddingColumn)
-CATEGORICAL = (IdentityCategoricalColumn, VocabularyListCategoricalColumn, HashedCategoricalColumn, BucketizedColumn)
+DENSE = (NumericColumn, BucketizedColumn, IndicatorColumn, EmbeddingColumn, SharedEmbeddingColumn)
+CATEGORICAL = (IdentityCategoricalColumn, VocabularyListCategoricalColumn, VocabularyFileCategoricalColumn,
+               HashedCategoricalColumn, BucketizedColumn, WeightedCategoricalColumn, SequenceCategoricalColumn)
 
 
 def _check_key(key):
@@ -95,6 +98,60 @@ def categorical_column_with_vocabulary_list(key, vocabulary_list, dtype=None, de
     return VocabularyListCategoricalColumn(key, values, dtype, int(default_value))
 
 
+def categorical_column_with_vocabulary_file(key, vocabulary_file, vocabulary_size=None, num_oov_buckets=0,
+                                            default_value=None, dtype=dtypes.string):
+    """String (or integer) feature `key` whose ids are the values' line numbers in vocabulary_file (one value a
+    line); other values take one of num_oov_buckets hash buckets after the vocabulary, or default_value."""
+    _check_key(key)
+    if not vocabulary_file:
+        raise ValueError(f"Missing vocabulary_file in {key}.")
+    try:
+        with open(vocabulary_file, "rb") as lines:
+            lines_in_file = sum(1 for _ in lines)
+    except OSError as error:
+        raise ValueError(f"vocabulary_file {vocabulary_file!r} of column {key!r} cannot be read: {error}") from None
+    if vocabulary_size is None:
+        vocabulary_size = lines_in_file
+    if vocabulary_size < 1 or vocabulary_size > lines_in_file:
+        raise ValueError(f"Invalid vocabulary_size in {key}: {vocabulary_size!r} (the file has {lines_in_file} lines)")
+    if num_oov_buckets < 0:
+        raise ValueError(f"Invalid num_oov_buckets {num_oov_buckets} in {key}.")
+    if default_value is not None and num_oov_buckets:
+        raise ValueError(f"Can't specify both num_oov_buckets and default_value in {key}.")
+    dtype = dtypes.as_dtype(dtype)
+    if dtype != dtypes.string and dtype.kind not in "iu":
+        raise ValueError(f"Invalid dtype {dtype.name} in {key}: give tf.string or an integer dtype")
+    return VocabularyFileCategoricalColumn(key, vocabulary_file, int(vocabulary_size), int(num_oov_buckets),
+                                           -1 if default_value is None else int(default_value), dtype)
+
+
+def weighted_categorical_column(categorical_column, weight_feature_key, dtype=dtypes.float32):
+    """categorical_column's ids each weighted by the value at the same place of feature weight_feature_key."""
+    _check_categorical(categorical_column, "weighted_categorical_column")
+    dtype = dtypes.as_dtype(dtype)
+    if dtype.kind != "f":
+        raise ValueError(f"dtype {dtype.name} is not convertible to float, weight_feature_key: {weight_feature_key}")
+    return WeightedCategoricalColumn(categorical_column, weight_feature_key, dtype)
+
+
+def shared_embedding_columns(categorical_columns, dimension, combiner="mean", initializer=None,
+                             shared_embedding_collection_name=None, ckpt_to_load_from=None, tensor_name_in_ckpt=None,
+                             max_norm=None, trainable=True):
+    """One embedding column per categorical column, all through one table (TF1's v1 form: see
+    columns.SharedEmbeddingColumn); the columns need the same number of buckets."""
+    columns = list(categorical_columns)
+    for column in columns:
+        _check_categorical(column, "shared_embedding_columns")
+    if not columns or len({c.num_buckets for c in columns}) > 1:
+        raise ValueError(f"To use shared_embedding_column, all categorical_columns must have the same number of "
+                         f"buckets, given {[(c.name, c.num_buckets) for c in columns]!r}")
+    template = embedding_column(columns[0], dimension, combiner, initializer, ckpt_to_load_from, tensor_name_in_ckpt,
+                                max_norm, trainable)
+    name = shared_embedding_collection_name or "_".join(sorted(c.name for c in columns)) + "_shared_embedding"
+    return [SharedEmbeddingColumn(c, template.dimension, combiner, initializer, name, max_norm, trainable)
+            for c in columns]
+
+
 def categorical_column_with_hash_bucket(key, hash_bucket_size, dtype=dtypes.string):
     """String (or integer) feature `key` whose ids are its values' hash buckets, in [0, hash_bucket_size)."""
     _check_key(key)
@@ -114,11 +171,13 @@ def _parse_spec(column):
         return {column.key: FixedLenFeature(tuple(column.shape), column.dtype, column.default_value)}
     if isinstance(column, BucketizedColumn):
         return _parse_spec(column.source_column)
-    if isinstance(column, (IndicatorColumn, EmbeddingColumn)):
+    if isinstance(column, (IndicatorColumn, EmbeddingColumn, SharedEmbeddingColumn, SequenceCategoricalColumn)):
         return _parse_spec(column.categorical_column)
+    if isinstance(column, WeightedCategoricalColumn):
+        return {**_parse_spec(column.categorical_column), column.weight_feature_key: VarLenFeature(column.dtype)}
     if isinstance(column, IdentityCategoricalColumn):
         return {column.key: VarLenFeature(dtypes.int64)}
-    if isinstance(column, (VocabularyListCategoricalColumn, HashedCategoricalColumn)):
+    if isinstance(column, (VocabularyListCategoricalColumn, VocabularyFileCategoricalColumn, HashedCategoricalColumn)):
         return {column.key: VarLenFeature(column.dtype)}
     raise ValueError(f"All feature_columns must be FeatureColumn instances. Given: {column!r}")
 
@@ -138,8 +197,9 @@ def make_parse_example_spec(feature_columns):
 
 def _check_categorical(column, what):
     if not isinstance(column, CATEGORICAL):
-        raise ValueError(f"{what} takes a categorical column (categorical_column_with_identity, "
-                         f"categorical_column_with_vocabulary_list, bucketized_column), got {column!r}")
+        raise ValueError(f"{what} takes a categorical column (categorical_column_with_identity, _with_vocabulary_list, "
+                         f"_with_vocabulary_file, _with_hash_bucket, bucketized_column, weighted_categorical_column, "
+                         f"sequence_categorical_column_with_*), got {column!r}")
 
 
 def indicator_column(categorical_column):
@@ -198,11 +258,11 @@ def input_layer(features, feature_columns, weight_collections=None, trainable=Tr
     with variable_scope(None, default_name="input_layer", values=list(features.values())):
         for column in columns:
             before = set(global_variables())
-            with variable_scope(None, default_name=column.name):
+            with variable_scope(None, default_name=scope_name(column)):
                 output = column.dense(features, trainable)
             made = [v for v in global_variables() if v not in before]
-            for variable in made:
-                add_to_collections(weight_collections or (), variable)
+            for variable in made:  # TF1 keeps the columns' variables in MODEL_VARIABLES too
+                add_to_collections(list(weight_collections or ()) + [GraphKeys.MODEL_VARIABLES], variable)
             if cols_to_vars is not None:
                 cols_to_vars[column] = made
             if cols_to_output_tensors is not None:
@@ -226,16 +286,16 @@ def linear_model(features, feature_columns, units=1, sparse_combiner="sum", weig
     with variable_scope(None, default_name="linear_model", values=list(features.values())):
         for column in columns:
             before = set(global_variables())
-            with variable_scope(None, default_name=column.name):
+            with variable_scope(None, default_name=scope_name(column)):
                 weighted_sums.append(_weighted_sum(column, features, units, sparse_combiner, trainable))
             made = [v for v in global_variables() if v not in before]
-            for variable in made:
-                add_to_collections(weight_collections or (), variable)
+            for variable in made:  # TF1 keeps the columns' variables in MODEL_VARIABLES too
+                add_to_collections(list(weight_collections or ()) + [GraphKeys.MODEL_VARIABLES], variable)
             if cols_to_vars is not None:
                 cols_to_vars[column] = made
         bias = get_variable("bias_weights", [units], dtype=dtypes.float32, initializer=zeros_initializer(),
                             trainable=trainable)
-        add_to_collections(weight_collections or (), bias)
+        add_to_collections(list(weight_collections or ()) + [GraphKeys.MODEL_VARIABLES], bias)
         if cols_to_vars is not None:
             cols_to_vars["bias"] = [bias]
         return identity(add_n(weighted_sums) + bias, name="weighted_sum")
@@ -247,7 +307,7 @@ def _weighted_sum(column, features, units, sparse_combiner, trainable):
     weights = get_variable("weights", [rows, units], dtype=dtypes.float32, initializer=zeros_initializer(),
                            trainable=trainable)
     if categorical:
-        return combined_rows(weights, column.ids(features), sparse_combiner)
+        return combined_rows(weights, column.ids(features), sparse_combiner, weights=id_weights(column, features))
     return matmul(column.dense(features, trainable), weights)
 
 

@@ -35,7 +35,7 @@ class DenseFeatures(Layer):
         with variable_scope(self._scope or None, default_name=self.name, reuse=reuse) as scope:
             self._scope = scope
             for column in self._feature_columns:
-                with variable_scope(column.name):
+                with variable_scope(column_classes.scope_name(column)):
                     outputs.append(column.dense(features, self.trainable))
                 if cols_to_output_tensors is not None:
                     cols_to_output_tensors[column] = outputs[-1]
