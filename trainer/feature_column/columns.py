@@ -254,7 +254,7 @@ def sequence_length(features, key, step_size):
     value = features[key] if key in features else feature(features, key)
     if is_sparse(value):
         sparse = SparseTensor.from_value(value)
-        present = sparse_tensor_to_dense(SparseTensor(sparse.indices, ones_like(sparse.values, dtype=dtypes.int64),
+        present = sparse_tensor_to_dense(SparseTensor(sparse.indices, ones_like(sparse.indices[:, 0]),
                                                       sparse.dense_shape), default_value=0)
     else:
         present = ones_like(feature(features, key), dtype=dtypes.int64)

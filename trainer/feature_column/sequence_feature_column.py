@@ -51,7 +51,7 @@ def sequence_numeric_column(key, shape=(1,), default_value=0., dtype=dtypes.floa
 
 def is_sequence_dense(column):
     return isinstance(column, SequenceNumericColumn) or (
-        isinstance(column, (EmbeddingColumn, IndicatorColumn, SharedEmbeddingColumn, scope_name))
+        isinstance(column, (EmbeddingColumn, IndicatorColumn, SharedEmbeddingColumn))
         and isinstance(column.categorical_column, SequenceCategoricalColumn))
 
 
