@@ -16,10 +16,11 @@ from ..ops.initializers import zeros_initializer
 from ..ops.math_ops import add_n, matmul
 from ..ops.scopes import variable_scope
 from ..ops.variables import get_variable, global_variables
-from .columns import (COMBINERS, BucketizedColumn, EmbeddingColumn, HashedCategoricalColumn,
-                      IdentityCategoricalColumn, IndicatorColumn, NumericColumn, SequenceCategoricalColumn,
-                      SharedEmbeddingColumn, VocabularyFileCategoricalColumn, VocabularyListCategoricalColumn,
-                      WeightedCategoricalColumn, combined_rows, id_weights, scope_name)
+from .categorical_columns import (HashedCategoricalColumn, IdentityCategoricalColumn, SequenceCategoricalColumn,
+                                  VocabularyFileCategoricalColumn, VocabularyListCategoricalColumn,
+                                  WeightedCategoricalColumn, id_weights)
+from .columns import (COMBINERS, BucketizedColumn, EmbeddingColumn, IndicatorColumn, NumericColumn,
+                      SharedEmbeddingColumn, combined_rows, scope_name)
 from ..ops.parsing_ops import FixedLenFeature, VarLenFeature
 
 DENSE = (NumericColumn, BucketizedColumn, IndicatorColumn, EmbeddingColumn, SharedEmbeddingColumn)
@@ -302,6 +303,9 @@ def linear_model(features, feature_columns, units=1, sparse_combiner="sum", weig
 
 
 def _weighted_sum(column, features, units, sparse_combiner, trainable):
+    if isinstance(column, SequenceCategoricalColumn):
+        raise ValueError(f"In linear_model: categorical_column {column.name!r} must not be of type "
+                         "SequenceCategoricalColumn: use a non-sequence categorical_column_with_*")
     categorical = isinstance(column, CATEGORICAL)
     rows = column.num_buckets if categorical else column.width
     weights = get_variable("weights", [rows, units], dtype=dtypes.float32, initializer=zeros_initializer(),

@@ -10,8 +10,8 @@ from ..ops.check_ops import assert_equal
 from ..ops.core_ops import identity
 from ..ops.scopes import variable_scope
 from ..ops.variables import global_variables
-from .columns import (EmbeddingColumn, IndicatorColumn, SequenceCategoricalColumn, SequenceNumericColumn,
-                      SharedEmbeddingColumn, scope_name)
+from .categorical_columns import SequenceCategoricalColumn, SequenceNumericColumn
+from .columns import EmbeddingColumn, IndicatorColumn, SharedEmbeddingColumn, scope_name
 from .feature_column import (categorical_column_with_hash_bucket, categorical_column_with_identity,
                              categorical_column_with_vocabulary_file, categorical_column_with_vocabulary_list,
                              numeric_column)

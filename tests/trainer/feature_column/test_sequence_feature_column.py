@@ -56,6 +56,8 @@ def test_non_sequence_columns_are_refused_both_ways():
         tg.keras.experimental.SequenceFeatures([fc.numeric_column("x")])
     with pytest.raises(ValueError, match="must not be of type SequenceCategoricalColumn"):
         fc.input_layer(features(), [fc.indicator_column(fc.sequence_categorical_column_with_identity("ids", 4))])
+    with pytest.raises(ValueError, match="In linear_model: categorical_column 'ids' must not be of type"):
+        fc.linear_model(features(), [fc.sequence_categorical_column_with_identity("ids", 4)])
 
 
 def test_sequence_features_config_round_trips_and_feeds_an_rnn():
