@@ -33,7 +33,7 @@ MODULES = {
     "trainer.data.experimental": ("tf.data.experimental", "to_variant", "not a variant tensor"),
     "trainer.data.experimental.service": ("tf.data.experimental.service", "distribute", "tf.data service is TF2's"),
     "trainer.estimator": ("tf.estimator", "WarmStartSettings", "Scaffold"),
-    "trainer.feature_column": ("tf.feature_column", "crossed_column", "FingerprintCat64"),
+    "trainer.feature_column": ("tf.feature_column", None, None),
     "trainer.horovod": ("hvd", "ProcessSet", "a subset of the ranks"),
     "trainer.horovod.keras": ("hvd.keras", "ProcessSet", "a subset of the ranks"),
     "trainer.image": ("tf.image", "encode_jpeg", "encode_png"),

@@ -13,6 +13,7 @@ from ..framework.graph_wrappers import control_dependencies
 from ..ops.array_ops import cast, reshape, shape
 from ..ops.check_ops import assert_greater_equal, assert_less
 from ..ops.core_ops import constant, convert_to_tensor, identity
+from ..ops.cross_ops import dense_cross_hashed
 from ..ops.cwise_ops import logical_and, logical_or
 from ..ops.math_ops import equal, greater_equal, less, not_equal, ones_like, where, zeros_like
 from ..ops.reduction_ops import reduce_max, reduce_sum
@@ -212,3 +213,24 @@ def sequence_length(features, key, step_size):
     present = reshape(present, [shape(present)[0], -1])
     values = reduce_max(cumsum(ones_like(present), axis=1) * present, axis=1)
     return (values + (step_size - 1)) // step_size
+
+
+class CrossedColumn(collections.namedtuple("CrossedColumn", ["keys", "hash_bucket_size", "hash_key"])):
+    """Each example's combinations of values across `keys` (feature names, read as they are, or categorical
+    columns, read as their ids; crossed columns among them add their own keys), each hashed into one of
+    hash_bucket_size ids as TF1's SparseCross hashes them."""
+
+    name = property(lambda self: "_X_".join(sorted(k if isinstance(k, str) else k.name for k in self.leaf_keys())))
+    num_buckets = property(lambda self: self.hash_bucket_size)
+
+    def leaf_keys(self):
+        return [leaf for key in self.keys for leaf in (key.leaf_keys() if isinstance(key, CrossedColumn) else [key])]
+
+    def ids(self, features):
+        sparse, dense = [], []
+        for key in self.leaf_keys():
+            values = feature(features, key) if isinstance(key, str) else key.ids(features)
+            values = values if values.dtype == dtypes.string else cast(values, dtypes.int64)
+            # a column's ids are sparse in TF1, and so is a feature given as a SparseTensor
+            (dense if isinstance(key, str) and not is_sparse(features[key]) else sparse).append(values)
+        return dense_cross_hashed(sparse, dense, self.hash_bucket_size, self.hash_key)

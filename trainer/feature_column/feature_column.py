@@ -16,7 +16,7 @@ from ..ops.initializers import zeros_initializer
 from ..ops.math_ops import add_n, matmul
 from ..ops.scopes import variable_scope
 from ..ops.variables import get_variable, global_variables
-from .categorical_columns import (HashedCategoricalColumn, IdentityCategoricalColumn, SequenceCategoricalColumn,
+from .categorical_columns import (CrossedColumn, HashedCategoricalColumn, IdentityCategoricalColumn, SequenceCategoricalColumn,
                                   VocabularyFileCategoricalColumn, VocabularyListCategoricalColumn,
                                   WeightedCategoricalColumn, id_weights)
 from .columns import (COMBINERS, BucketizedColumn, EmbeddingColumn, IndicatorColumn, NumericColumn,
@@ -25,7 +25,8 @@ from ..ops.parsing_ops import FixedLenFeature, VarLenFeature
 
 DENSE = (NumericColumn, BucketizedColumn, IndicatorColumn, EmbeddingColumn, SharedEmbeddingColumn)
 CATEGORICAL = (IdentityCategoricalColumn, VocabularyListCategoricalColumn, VocabularyFileCategoricalColumn,
-               HashedCategoricalColumn, BucketizedColumn, WeightedCategoricalColumn, SequenceCategoricalColumn)
+               HashedCategoricalColumn, BucketizedColumn, WeightedCategoricalColumn, SequenceCategoricalColumn,
+               CrossedColumn)
 
 
 def _check_key(key):
@@ -153,6 +154,20 @@ def shared_embedding_columns(categorical_columns, dimension, combiner="mean", in
             for c in columns]
 
 
+def crossed_column(keys, hash_bucket_size, hash_key=None):
+    """The crosses of `keys` (feature names or categorical columns), hashed into hash_bucket_size ids."""
+    if not hash_bucket_size or hash_bucket_size < 1:
+        raise ValueError(f"hash_bucket_size must be > 1. hash_bucket_size: {hash_bucket_size}")
+    if not isinstance(keys, (list, tuple)) or len(keys) < 2:
+        raise ValueError(f"keys must be a list with length > 1. Given: {keys!r}")
+    for key in keys:
+        if not isinstance(key, str) and (not isinstance(key, CATEGORICAL) or isinstance(
+                key, (HashedCategoricalColumn, WeightedCategoricalColumn, SequenceCategoricalColumn))):
+            raise ValueError(f"Unsupported key type. All keys must be either string, or categorical column except "
+                             f"HashedCategoricalColumn (and weighted or sequence ones). Given: {key!r}")
+    return CrossedColumn(tuple(keys), int(hash_bucket_size), hash_key)
+
+
 def categorical_column_with_hash_bucket(key, hash_bucket_size, dtype=dtypes.string):
     """String (or integer) feature `key` whose ids are its values' hash buckets, in [0, hash_bucket_size)."""
     _check_key(key)
@@ -174,6 +189,11 @@ def _parse_spec(column):
         return _parse_spec(column.source_column)
     if isinstance(column, (IndicatorColumn, EmbeddingColumn, SharedEmbeddingColumn, SequenceCategoricalColumn)):
         return _parse_spec(column.categorical_column)
+    if isinstance(column, CrossedColumn):
+        spec = {}
+        for key in column.leaf_keys():
+            spec.update({key: VarLenFeature(dtypes.string)} if isinstance(key, str) else _parse_spec(key))
+        return spec
     if isinstance(column, WeightedCategoricalColumn):
         return {**_parse_spec(column.categorical_column), column.weight_feature_key: VarLenFeature(column.dtype)}
     if isinstance(column, IdentityCategoricalColumn):

@@ -26,7 +26,9 @@ def features(tf):
                                   tf.constant([1., 2., 3., 4., 5., 6.]), [3, 4]),
             "s": tf.SparseTensor(ROWS, tf.constant(["a", "z", "c", "q", "b", "a"]), [3, 3]),
             "j": tf.constant([[0], [1], [3]], tf.int64),
-            "n": tf.constant([[7, 1], [8, 9], [-1, 7]], tf.int64)}
+            "n": tf.constant([[7, 1], [8, 9], [-1, 7]], tf.int64),
+            "age": tf.constant([[18.], [40.], [65.]]),
+            "color": tf.constant([["red"], ["blue"], ["green"]])}
 
 
 def table(tf):
@@ -105,6 +107,20 @@ def cases():
             fc(tf).sequence_categorical_column_with_vocabulary_file("s", vocabulary_file(["a", "b", "c"]),
                                                                      num_oov_buckets=2), 2, initializer=table(tf))], 0),
     }
+    cross = lambda tf, keys, **kw: fc(tf).indicator_column(fc(tf).crossed_column(keys, 7, **kw))  # noqa: E731
+    age = lambda tf: fc(tf).bucketized_column(fc(tf).numeric_column("age"), [30., 50.])  # noqa: E731
+    found.update({
+        "fc2/crossed/two_string_features": input_layer(lambda tf: [cross(tf, ["s", "color"])]),
+        "fc2/crossed/string_and_bucketized": input_layer(lambda tf: [cross(tf, [age(tf), "color"])]),
+        "fc2/crossed/int_feature_and_identity": input_layer(lambda tf: [cross(tf, [
+            "n", fc(tf).categorical_column_with_identity("j", 5)])]),
+        "fc2/crossed/nested_with_hash_key": input_layer(lambda tf: [cross(tf, [
+            fc(tf).crossed_column(["color", age(tf)], 3), "s"], hash_key=12345)]),
+        "fc2/crossed/vocabulary_list_embedding": input_layer(lambda tf: [fc(tf).embedding_column(
+            fc(tf).crossed_column([fc(tf).categorical_column_with_vocabulary_list("color", ["red", "blue"]), "n"], 5),
+            2, combiner="sum", initializer=table(tf))]),
+        "fc2/crossed/linear": linear(lambda tf: [fc(tf).crossed_column(["s", "color"], 7)], "sum"),
+    })
     for combiner in ("mean", "sqrtn", "sum"):
         found[f"fc2/weighted/embedding_{combiner}"] = input_layer(lambda tf, c=combiner: [fc(tf).embedding_column(
             weighted(tf), 2, combiner=c, initializer=table(tf))])

@@ -117,6 +117,10 @@ KNOWN = {
      "it ([3]); the lengths are equal"): [
         "fc2/sequence/identity_lengths", "fc2/sequence/numeric_shape2_lengths",
     ],
+    ("an embedding of crossed ids' static shape: TF's sparse embedding lookup leaves the batch unknown ([None, 2]), "
+     "ringflow's dense one keeps it ([3, 2]); the values are equal"): [
+        "fc2/crossed/vocabulary_list_embedding",
+    ],
 }
 
 

@@ -126,8 +126,8 @@ def test_bad_columns_and_arguments_say_what_is_wrong():
         fc.categorical_column_with_identity("ids", 3, default_value=3)
     with pytest.raises(ValueError, match="Invalid dimension"):
         fc.embedding_column(identity, 0)
-    with pytest.raises(NotInRingflow, match="tf.feature_column.crossed_column is not available"):
-        fc.crossed_column
+    with pytest.raises(NotInRingflow, match="tf.feature_column.sequence_input_layer is not available"):
+        fc.sequence_input_layer  # tf.contrib.feature_column's, as in TF 1.15
 
 
 @pytest.mark.parametrize("combiner", ["sum", "mean", "sqrtn"])

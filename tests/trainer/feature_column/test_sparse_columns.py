@@ -64,3 +64,31 @@ def test_bad_sparse_columns_say_what_is_wrong(tmp_path):
         fc.weighted_categorical_column(fc.numeric_column("x"), "w")
     with pytest.raises(ValueError, match="SparseTensor is not supported. key: x"):
         fc.input_layer({"x": tg.SparseTensor([[0, 0]], [1.], [1, 1])}, [fc.numeric_column("x")])
+
+
+def test_a_crossed_column_reads_what_its_keys_read_and_checks_them():
+    age = fc.bucketized_column(fc.numeric_column("age"), [30.])
+    crossed = fc.crossed_column([fc.crossed_column(["color", age], 3), "word"], 10)
+    assert crossed.name == "age_bucketized_X_color_X_word"
+    assert fc.make_parse_example_spec([fc.indicator_column(crossed)]) == {
+        "color": tg.VarLenFeature(tg.string), "age": tg.FixedLenFeature((1,), tg.float32), "word":
+        tg.VarLenFeature(tg.string)}
+    with pytest.raises(ValueError, match="keys must be a list with length > 1"):
+        fc.crossed_column(["color"], 10)
+    with pytest.raises(ValueError, match="except HashedCategoricalColumn"):
+        fc.crossed_column(["color", fc.categorical_column_with_hash_bucket("word", 5)], 10)
+
+
+def test_a_dense_feature_is_crossed_after_the_sparse_inputs():
+    # TF's SparseCross hashes its sparse inputs (column ids, SparseTensor features) first, then the dense features
+    words = [["a", "b"], ["c", "d"]]
+    sparse_words = tg.SparseTensor([[0, 0], [0, 1], [1, 0], [1, 1]], np.array(words, object).ravel(), [2, 2])
+    ids = fc.categorical_column_with_identity("ids", 4)
+    hot = lambda keys, w: fc.input_layer({"w": w, "ids": [[1], [3]]},  # noqa: E731
+                                         [fc.indicator_column(fc.crossed_column(keys, 50))])
+    dense_listed_first = hot(["w", ids], tg.constant(words))
+    sparse_listed_last = hot([ids, "w"], sparse_words)
+    sparse_listed_first = hot(["w", ids], sparse_words)
+    got = run([dense_listed_first, sparse_listed_last, sparse_listed_first])
+    assert np.array_equal(got[0], got[1]) and got[0].sum() == 4
+    assert not np.array_equal(got[0], got[2])
