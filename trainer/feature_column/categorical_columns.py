@@ -69,21 +69,33 @@ class IdentityCategoricalColumn(collections.namedtuple("IdentityCategoricalColum
 
 
 class VocabularyListCategoricalColumn(collections.namedtuple(
-        "VocabularyListCategoricalColumn", ["key", "vocabulary_list", "dtype", "default_value"])):
-    """Each value's index in vocabulary_list; a value not in it becomes default_value (-1: no id). "" (strings) and
-    -1 (integers) are missing values, as in TF1."""
+        "VocabularyListCategoricalColumn", ["key", "vocabulary_list", "dtype", "default_value", "num_oov_buckets"],
+        defaults=(0,))):
+    """Each value's index in vocabulary_list; a value not in it takes one of num_oov_buckets hash buckets after the
+    vocabulary, or default_value (-1: no id). "" (strings) and -1 (integers) are missing values, as in TF1."""
 
     name = property(lambda self: self.key)
-    num_buckets = property(lambda self: len(self.vocabulary_list))
+    num_buckets = property(lambda self: len(self.vocabulary_list) + self.num_oov_buckets)
 
     def ids(self, features):
         values, text = _categorical_values(features, self.key, self.dtype)
-        matches = equal(expand_dims(values, -1), constant(list(self.vocabulary_list), self.dtype))
-        found = reduce_sum(cast(matches, dtypes.int64), axis=-1)
-        index = reduce_sum(cast(matches, dtypes.int64) * constant(list(range(self.num_buckets)), dtypes.int64), axis=-1)
-        ids = where(equal(found, 0), zeros_like(index) + self.default_value, index)
-        missing = equal(values, b"" if text else MISSING_ID)
-        return where(missing, zeros_like(ids) + MISSING_ID, ids)
+        return vocabulary_ids(values, text, list(self.vocabulary_list), self.dtype, self.num_oov_buckets,
+                              self.default_value)
+
+
+def vocabulary_ids(values, text, vocabulary, dtype, num_oov_buckets, default_value):
+    """Each value's index in `vocabulary`; another value's FarmHash Fingerprint64 bucket among num_oov_buckets after
+    it (TF1's lookup tables hash so), or default_value without them; a missing value ("" or -1) MISSING_ID."""
+    matches = equal(expand_dims(values, -1), constant(vocabulary, dtype))
+    found = reduce_sum(cast(matches, dtypes.int64), axis=-1)
+    index = reduce_sum(cast(matches, dtypes.int64) * constant(list(range(len(vocabulary))), dtypes.int64), axis=-1)
+    if num_oov_buckets:
+        other = string_to_hash_bucket_fast(values if text else as_string(values), num_oov_buckets)
+        other = cast(other, dtypes.int64) + len(vocabulary)
+    else:
+        other = zeros_like(index) + default_value
+    ids = where(equal(found, 0), other, index)
+    return where(equal(values, b"" if text else MISSING_ID), zeros_like(ids) + MISSING_ID, ids)
 
 
 def _categorical_values(features, key, dtype):
@@ -124,17 +136,8 @@ class VocabularyFileCategoricalColumn(collections.namedtuple(
         values, text = _categorical_values(features, self.key, self.dtype)
         with open(self.vocabulary_file, "rb") as lines:
             words = [line.rstrip(b"\r\n") for line in lines][:self.vocabulary_size]
-        vocabulary = words if text else [int(w) for w in words]
-        matches = equal(expand_dims(values, -1), constant(vocabulary, self.dtype))
-        found = reduce_sum(cast(matches, dtypes.int64), axis=-1)
-        index = reduce_sum(cast(matches, dtypes.int64) * constant(list(range(len(vocabulary))), dtypes.int64), axis=-1)
-        if self.num_oov_buckets:
-            other = string_to_hash_bucket_fast(values if text else as_string(values), self.num_oov_buckets)
-            other = cast(other, dtypes.int64) + len(vocabulary)
-        else:
-            other = zeros_like(index) + self.default_value
-        ids = where(equal(found, 0), other, index)
-        return where(equal(values, b"" if text else MISSING_ID), zeros_like(ids) + MISSING_ID, ids)
+        return vocabulary_ids(values, text, words if text else [int(w) for w in words], self.dtype,
+                              self.num_oov_buckets, self.default_value)
 
 
 class WeightedCategoricalColumn(collections.namedtuple("WeightedCategoricalColumn", [

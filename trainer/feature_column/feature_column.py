@@ -77,16 +77,16 @@ def categorical_column_with_identity(key, num_buckets, default_value=None):
 
 def categorical_column_with_vocabulary_list(key, vocabulary_list, dtype=None, default_value=-1, num_oov_buckets=0):
     """String (or integer) feature `key` whose ids are the values' indices in vocabulary_list; other values take
-    default_value (-1: no id)."""
+    one of num_oov_buckets hash buckets after them, or default_value (-1: no id)."""
     _check_key(key)
     if vocabulary_list is None or len(vocabulary_list) < 1:
         raise ValueError(f"vocabulary_list {vocabulary_list!r} must be non-empty, column_name: {key}")
     if len(set(vocabulary_list)) != len(vocabulary_list):
         raise ValueError(f"Duplicate keys in vocabulary_list {vocabulary_list!r}, column_name: {key}")
-    if num_oov_buckets:
-        raise NotImplementedError(f"categorical_column_with_vocabulary_list({key!r}, num_oov_buckets=...) is not "
-                                  "implemented in ringflow (TF1 hashes the other values with FarmHash): add the "
-                                  "values to vocabulary_list, or give them default_value")
+    if num_oov_buckets < 0:
+        raise ValueError(f"Invalid num_oov_buckets {num_oov_buckets} in {key}.")
+    if num_oov_buckets and default_value != -1:
+        raise ValueError(f"Can't specify both num_oov_buckets and default_value in {key}.")
     text = all(isinstance(v, (str, bytes)) for v in vocabulary_list)
     if not text and not all(isinstance(v, numbers.Integral) for v in vocabulary_list):
         raise ValueError(f"vocabulary_list {vocabulary_list!r} must hold only strings or only integers, "
@@ -97,7 +97,7 @@ def categorical_column_with_vocabulary_list(key, vocabulary_list, dtype=None, de
     if default_value != -1 and not 0 <= default_value < len(vocabulary_list):
         raise ValueError(f"default_value {default_value!r} not in range [0, {len(vocabulary_list)}), column {key!r}")
     values = tuple(v.encode() if isinstance(v, str) else v for v in vocabulary_list)
-    return VocabularyListCategoricalColumn(key, values, dtype, int(default_value))
+    return VocabularyListCategoricalColumn(key, values, dtype, int(default_value), int(num_oov_buckets))
 
 
 def categorical_column_with_vocabulary_file(key, vocabulary_file, vocabulary_size=None, num_oov_buckets=0,

@@ -72,6 +72,10 @@ def cases():
         "fc2/weighted/indicator": input_layer(lambda tf: [fc(tf).indicator_column(weighted(tf))]),
         "fc2/vocabulary_file/oov_buckets": input_layer(lambda tf: [fc(tf).indicator_column(
             vocab_file(tf, num_oov_buckets=3))]),
+        "fc2/vocabulary_list/oov_buckets": input_layer(lambda tf: [fc(tf).indicator_column(
+            fc(tf).categorical_column_with_vocabulary_list("s", ["a", "b", "c"], num_oov_buckets=3))]),
+        "fc2/vocabulary_list/int_oov_buckets": input_layer(lambda tf: [fc(tf).indicator_column(
+            fc(tf).categorical_column_with_vocabulary_list("n", [7, 8], num_oov_buckets=2))]),
         "fc2/vocabulary_file/default_value": input_layer(lambda tf: [fc(tf).indicator_column(
             vocab_file(tf, default_value=1))]),
         "fc2/vocabulary_file/size": input_layer(lambda tf: [fc(tf).indicator_column(
