@@ -26,18 +26,24 @@ from ..ops.string_ops import as_string, string_to_hash_bucket_fast
 MISSING_ID = -1
 
 
+def given(features, key):
+    """The feature `key` of the `features` dict as given: a Tensor, an array or a SparseTensor."""
+    if key not in features:
+        raise ValueError(f"Feature {key!r} is not in the features dictionary (it has {sorted(map(str, features))!r})")
+    return features[key]
+
+
 def feature(features, key):
     """The feature `key` of the `features` dict as a Tensor of rank >= 2 ([batch, ...]); a SparseTensor's missing
     entries read as MISSING_ID (integers), "" (strings) or 0 (weights)."""
-    if key not in features:
-        raise ValueError(f"Feature {key!r} is not in the features dictionary (it has {sorted(map(str, features))!r})")
-    if is_sparse(features[key]):
-        sparse = SparseTensor.from_value(features[key])
+    value = given(features, key)
+    if is_sparse(value):
+        sparse = SparseTensor.from_value(value)
         missing = b"" if sparse.dtype == dtypes.string else MISSING_ID if sparse.dtype.kind in "iu" else 0
         tensor = sparse_tensor_to_dense(sparse, default_value=missing)
         tensor.set_shape(sparse.shape)
     else:
-        tensor = convert_to_tensor(features[key])
+        tensor = convert_to_tensor(value)
     if tensor.shape.ndims is None:
         raise ValueError(f"Feature {key!r} has an unknown rank: give it a static shape ([batch] or [batch, ...])")
     if tensor.shape.ndims == 0:
@@ -189,7 +195,7 @@ class SequenceNumericColumn(collections.namedtuple("SequenceNumericColumn", ["ke
     width = property(lambda self: math.prod(self.shape))
 
     def sequence_dense(self, features, trainable=True):
-        values = features[self.key] if self.key in features else feature(features, self.key)
+        values = given(features, self.key)
         if self.normalizer_fn is not None:
             values = self.normalizer_fn(values)
         if is_sparse(values):
@@ -206,7 +212,7 @@ class SequenceNumericColumn(collections.namedtuple("SequenceNumericColumn", ["ke
 
 def sequence_length(features, key, step_size):
     """int64 [batch]: each row's steps of `step_size` values, to its last value (a dense feature's rows are full)."""
-    value = features[key] if key in features else feature(features, key)
+    value = given(features, key)
     if is_sparse(value):
         sparse = SparseTensor.from_value(value)
         present = sparse_tensor_to_dense(SparseTensor(sparse.indices, ones_like(sparse.indices[:, 0]),
