@@ -9,7 +9,7 @@ MISSING = {
     "tf.nn.rnn_cell.LSTMCell with tf.nn.dynamic_rnn", "data": _DATA, "distribute": "use ringflow's "
     "DistributedOptimizer or trainer.horovod", "distributions": "probability distributions",
     "eager": "eager execution (graph mode is the only mode)",
-    "feature_column": "sequence feature columns: use tf.feature_column's dense columns", "gan": "TF-GAN",
+    "gan": "TF-GAN",
     "graph_editor": "graph editing", "grid_rnn": "grid RNN cells", "image": "use tf.image", "input_pipeline": _DATA,
     "keras": "use tf.keras", "kernel_methods": "kernel methods", "labeled_tensor": "labeled tensors",
     "legacy_seq2seq": "legacy seq2seq models", "linear_optimizer": "SDCA linear optimizers",

@@ -8,6 +8,7 @@ import numbers
 import numpy as np
 
 from ..framework import dtypes
+from ..framework.graph_keys import GraphKeys
 from ..framework.graph_wrappers import add_to_collections
 from ..ops.array_ops import concat
 from ..ops.core_ops import identity
@@ -15,13 +16,17 @@ from ..ops.initializers import zeros_initializer
 from ..ops.math_ops import add_n, matmul
 from ..ops.scopes import variable_scope
 from ..ops.variables import get_variable, global_variables
-from .columns import (COMBINERS, BucketizedColumn, EmbeddingColumn, HashedCategoricalColumn,
-                      IdentityCategoricalColumn, IndicatorColumn, NumericColumn, VocabularyListCategoricalColumn,
-                      combined_rows)
+from .categorical_columns import (CrossedColumn, HashedCategoricalColumn, IdentityCategoricalColumn, SequenceCategoricalColumn,
+                                  VocabularyFileCategoricalColumn, VocabularyListCategoricalColumn,
+                                  WeightedCategoricalColumn, id_weights)
+from .columns import (COMBINERS, BucketizedColumn, EmbeddingColumn, IndicatorColumn, NumericColumn,
+                      SharedEmbeddingColumn, combined_rows, scope_name)
 from ..ops.parsing_ops import FixedLenFeature, VarLenFeature
 
-DENSE = (NumericColumn, BucketizedColumn, IndicatorColumn, EmbeddingColumn)
-CATEGORICAL = (IdentityCategoricalColumn, VocabularyListCategoricalColumn, HashedCategoricalColumn, BucketizedColumn)
+DENSE = (NumericColumn, BucketizedColumn, IndicatorColumn, EmbeddingColumn, SharedEmbeddingColumn)
+CATEGORICAL = (IdentityCategoricalColumn, VocabularyListCategoricalColumn, VocabularyFileCategoricalColumn,
+               HashedCategoricalColumn, BucketizedColumn, WeightedCategoricalColumn, SequenceCategoricalColumn,
+               CrossedColumn)
 
 
 def _check_key(key):
@@ -72,16 +77,16 @@ def categorical_column_with_identity(key, num_buckets, default_value=None):
 
 def categorical_column_with_vocabulary_list(key, vocabulary_list, dtype=None, default_value=-1, num_oov_buckets=0):
     """String (or integer) feature `key` whose ids are the values' indices in vocabulary_list; other values take
-    default_value (-1: no id)."""
+    one of num_oov_buckets hash buckets after them, or default_value (-1: no id)."""
     _check_key(key)
     if vocabulary_list is None or len(vocabulary_list) < 1:
         raise ValueError(f"vocabulary_list {vocabulary_list!r} must be non-empty, column_name: {key}")
     if len(set(vocabulary_list)) != len(vocabulary_list):
         raise ValueError(f"Duplicate keys in vocabulary_list {vocabulary_list!r}, column_name: {key}")
-    if num_oov_buckets:
-        raise NotImplementedError(f"categorical_column_with_vocabulary_list({key!r}, num_oov_buckets=...) is not "
-                                  "implemented in ringflow (TF1 hashes the other values with FarmHash): add the "
-                                  "values to vocabulary_list, or give them default_value")
+    if num_oov_buckets < 0:
+        raise ValueError(f"Invalid num_oov_buckets {num_oov_buckets} in {key}.")
+    if num_oov_buckets and default_value != -1:
+        raise ValueError(f"Can't specify both num_oov_buckets and default_value in {key}.")
     text = all(isinstance(v, (str, bytes)) for v in vocabulary_list)
     if not text and not all(isinstance(v, numbers.Integral) for v in vocabulary_list):
         raise ValueError(f"vocabulary_list {vocabulary_list!r} must hold only strings or only integers, "
@@ -92,7 +97,75 @@ def categorical_column_with_vocabulary_list(key, vocabulary_list, dtype=None, de
     if default_value != -1 and not 0 <= default_value < len(vocabulary_list):
         raise ValueError(f"default_value {default_value!r} not in range [0, {len(vocabulary_list)}), column {key!r}")
     values = tuple(v.encode() if isinstance(v, str) else v for v in vocabulary_list)
-    return VocabularyListCategoricalColumn(key, values, dtype, int(default_value))
+    return VocabularyListCategoricalColumn(key, values, dtype, int(default_value), int(num_oov_buckets))
+
+
+def categorical_column_with_vocabulary_file(key, vocabulary_file, vocabulary_size=None, num_oov_buckets=0,
+                                            default_value=None, dtype=dtypes.string):
+    """String (or integer) feature `key` whose ids are the values' line numbers in vocabulary_file (one value a
+    line); other values take one of num_oov_buckets hash buckets after the vocabulary, or default_value."""
+    _check_key(key)
+    if not vocabulary_file:
+        raise ValueError(f"Missing vocabulary_file in {key}.")
+    try:
+        with open(vocabulary_file, "rb") as lines:
+            lines_in_file = sum(1 for _ in lines)
+    except OSError as error:
+        raise ValueError(f"vocabulary_file {vocabulary_file!r} of column {key!r} cannot be read: {error}") from None
+    if vocabulary_size is None:
+        vocabulary_size = lines_in_file
+    if vocabulary_size < 1 or vocabulary_size > lines_in_file:
+        raise ValueError(f"Invalid vocabulary_size in {key}: {vocabulary_size!r} (the file has {lines_in_file} lines)")
+    if num_oov_buckets < 0:
+        raise ValueError(f"Invalid num_oov_buckets {num_oov_buckets} in {key}.")
+    if default_value is not None and num_oov_buckets:
+        raise ValueError(f"Can't specify both num_oov_buckets and default_value in {key}.")
+    dtype = dtypes.as_dtype(dtype)
+    if dtype != dtypes.string and dtype.kind not in "iu":
+        raise ValueError(f"Invalid dtype {dtype.name} in {key}: give tf.string or an integer dtype")
+    return VocabularyFileCategoricalColumn(key, vocabulary_file, int(vocabulary_size), int(num_oov_buckets),
+                                           -1 if default_value is None else int(default_value), dtype)
+
+
+def weighted_categorical_column(categorical_column, weight_feature_key, dtype=dtypes.float32):
+    """categorical_column's ids each weighted by the value at the same place of feature weight_feature_key."""
+    _check_categorical(categorical_column, "weighted_categorical_column")
+    dtype = dtypes.as_dtype(dtype)
+    if dtype.kind != "f":
+        raise ValueError(f"dtype {dtype.name} is not convertible to float, weight_feature_key: {weight_feature_key}")
+    return WeightedCategoricalColumn(categorical_column, weight_feature_key, dtype)
+
+
+def shared_embedding_columns(categorical_columns, dimension, combiner="mean", initializer=None,
+                             shared_embedding_collection_name=None, ckpt_to_load_from=None, tensor_name_in_ckpt=None,
+                             max_norm=None, trainable=True):
+    """One embedding column per categorical column, all through one table (TF1's v1 form: see
+    columns.SharedEmbeddingColumn); the columns need the same number of buckets."""
+    columns = list(categorical_columns)
+    for column in columns:
+        _check_categorical(column, "shared_embedding_columns")
+    if not columns or len({c.num_buckets for c in columns}) > 1:
+        raise ValueError(f"To use shared_embedding_column, all categorical_columns must have the same number of "
+                         f"buckets, given {[(c.name, c.num_buckets) for c in columns]!r}")
+    template = embedding_column(columns[0], dimension, combiner, initializer, ckpt_to_load_from, tensor_name_in_ckpt,
+                                max_norm, trainable)
+    name = shared_embedding_collection_name or "_".join(sorted(c.name for c in columns)) + "_shared_embedding"
+    return [SharedEmbeddingColumn(c, template.dimension, combiner, initializer, name, max_norm, trainable)
+            for c in columns]
+
+
+def crossed_column(keys, hash_bucket_size, hash_key=None):
+    """The crosses of `keys` (feature names or categorical columns), hashed into hash_bucket_size ids."""
+    if not hash_bucket_size or hash_bucket_size < 1:
+        raise ValueError(f"hash_bucket_size must be > 1. hash_bucket_size: {hash_bucket_size}")
+    if not isinstance(keys, (list, tuple)) or len(keys) < 2:
+        raise ValueError(f"keys must be a list with length > 1. Given: {keys!r}")
+    for key in keys:
+        if not isinstance(key, str) and (not isinstance(key, CATEGORICAL) or isinstance(
+                key, (HashedCategoricalColumn, WeightedCategoricalColumn, SequenceCategoricalColumn))):
+            raise ValueError(f"Unsupported key type. All keys must be either string, or categorical column except "
+                             f"HashedCategoricalColumn (and weighted or sequence ones). Given: {key!r}")
+    return CrossedColumn(tuple(keys), int(hash_bucket_size), hash_key)
 
 
 def categorical_column_with_hash_bucket(key, hash_bucket_size, dtype=dtypes.string):
@@ -114,11 +187,18 @@ def _parse_spec(column):
         return {column.key: FixedLenFeature(tuple(column.shape), column.dtype, column.default_value)}
     if isinstance(column, BucketizedColumn):
         return _parse_spec(column.source_column)
-    if isinstance(column, (IndicatorColumn, EmbeddingColumn)):
+    if isinstance(column, (IndicatorColumn, EmbeddingColumn, SharedEmbeddingColumn, SequenceCategoricalColumn)):
         return _parse_spec(column.categorical_column)
+    if isinstance(column, CrossedColumn):
+        spec = {}
+        for key in column.leaf_keys():
+            spec.update({key: VarLenFeature(dtypes.string)} if isinstance(key, str) else _parse_spec(key))
+        return spec
+    if isinstance(column, WeightedCategoricalColumn):
+        return {**_parse_spec(column.categorical_column), column.weight_feature_key: VarLenFeature(column.dtype)}
     if isinstance(column, IdentityCategoricalColumn):
         return {column.key: VarLenFeature(dtypes.int64)}
-    if isinstance(column, (VocabularyListCategoricalColumn, HashedCategoricalColumn)):
+    if isinstance(column, (VocabularyListCategoricalColumn, VocabularyFileCategoricalColumn, HashedCategoricalColumn)):
         return {column.key: VarLenFeature(column.dtype)}
     raise ValueError(f"All feature_columns must be FeatureColumn instances. Given: {column!r}")
 
@@ -138,8 +218,9 @@ def make_parse_example_spec(feature_columns):
 
 def _check_categorical(column, what):
     if not isinstance(column, CATEGORICAL):
-        raise ValueError(f"{what} takes a categorical column (categorical_column_with_identity, "
-                         f"categorical_column_with_vocabulary_list, bucketized_column), got {column!r}")
+        raise ValueError(f"{what} takes a categorical column (categorical_column_with_identity, _with_vocabulary_list, "
+                         f"_with_vocabulary_file, _with_hash_bucket, bucketized_column, weighted_categorical_column, "
+                         f"sequence_categorical_column_with_*), got {column!r}")
 
 
 def indicator_column(categorical_column):
@@ -198,11 +279,11 @@ def input_layer(features, feature_columns, weight_collections=None, trainable=Tr
     with variable_scope(None, default_name="input_layer", values=list(features.values())):
         for column in columns:
             before = set(global_variables())
-            with variable_scope(None, default_name=column.name):
+            with variable_scope(None, default_name=scope_name(column)):
                 output = column.dense(features, trainable)
             made = [v for v in global_variables() if v not in before]
-            for variable in made:
-                add_to_collections(weight_collections or (), variable)
+            for variable in made:  # TF1 keeps the columns' variables in MODEL_VARIABLES too
+                add_to_collections(list(weight_collections or ()) + [GraphKeys.MODEL_VARIABLES], variable)
             if cols_to_vars is not None:
                 cols_to_vars[column] = made
             if cols_to_output_tensors is not None:
@@ -226,28 +307,31 @@ def linear_model(features, feature_columns, units=1, sparse_combiner="sum", weig
     with variable_scope(None, default_name="linear_model", values=list(features.values())):
         for column in columns:
             before = set(global_variables())
-            with variable_scope(None, default_name=column.name):
+            with variable_scope(None, default_name=scope_name(column)):
                 weighted_sums.append(_weighted_sum(column, features, units, sparse_combiner, trainable))
             made = [v for v in global_variables() if v not in before]
-            for variable in made:
-                add_to_collections(weight_collections or (), variable)
+            for variable in made:  # TF1 keeps the columns' variables in MODEL_VARIABLES too
+                add_to_collections(list(weight_collections or ()) + [GraphKeys.MODEL_VARIABLES], variable)
             if cols_to_vars is not None:
                 cols_to_vars[column] = made
         bias = get_variable("bias_weights", [units], dtype=dtypes.float32, initializer=zeros_initializer(),
                             trainable=trainable)
-        add_to_collections(weight_collections or (), bias)
+        add_to_collections(list(weight_collections or ()) + [GraphKeys.MODEL_VARIABLES], bias)
         if cols_to_vars is not None:
             cols_to_vars["bias"] = [bias]
         return identity(add_n(weighted_sums) + bias, name="weighted_sum")
 
 
 def _weighted_sum(column, features, units, sparse_combiner, trainable):
+    if isinstance(column, SequenceCategoricalColumn):
+        raise ValueError(f"In linear_model: categorical_column {column.name!r} must not be of type "
+                         "SequenceCategoricalColumn: use a non-sequence categorical_column_with_*")
     categorical = isinstance(column, CATEGORICAL)
     rows = column.num_buckets if categorical else column.width
     weights = get_variable("weights", [rows, units], dtype=dtypes.float32, initializer=zeros_initializer(),
                            trainable=trainable)
     if categorical:
-        return combined_rows(weights, column.ids(features), sparse_combiner)
+        return combined_rows(weights, column.ids(features), sparse_combiner, weights=id_weights(column, features))
     return matmul(column.dense(features, trainable), weights)
 
 

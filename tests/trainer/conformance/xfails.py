@@ -112,6 +112,15 @@ KNOWN = {
      "(STYLE: the error for a missing gradient rule)"): [
         "num2/image.resize_area/grad",
     ],
+    # the fc2 family (cases_fc2.py)
+    ("a sequence length's static shape: TF's segment ops leave the batch unknown ([None]), ringflow's dense ops keep "
+     "it ([3]); the lengths are equal"): [
+        "fc2/sequence/identity_lengths", "fc2/sequence/numeric_shape2_lengths",
+    ],
+    ("an embedding of crossed ids' static shape: TF's sparse embedding lookup leaves the batch unknown ([None, 2]), "
+     "ringflow's dense one keeps it ([3, 2]); the values are equal"): [
+        "fc2/crossed/vocabulary_list_embedding",
+    ],
 }
 
 

@@ -126,8 +126,8 @@ def test_bad_columns_and_arguments_say_what_is_wrong():
         fc.categorical_column_with_identity("ids", 3, default_value=3)
     with pytest.raises(ValueError, match="Invalid dimension"):
         fc.embedding_column(identity, 0)
-    with pytest.raises(NotInRingflow, match="tf.feature_column.crossed_column is not available"):
-        fc.crossed_column
+    with pytest.raises(NotInRingflow, match="tf.feature_column.sequence_input_layer is not available"):
+        fc.sequence_input_layer  # tf.contrib.feature_column's, as in TF 1.15
 
 
 @pytest.mark.parametrize("combiner", ["sum", "mean", "sqrtn"])
@@ -170,8 +170,8 @@ def test_vocabulary_list_ids_skip_missing_values_and_default_the_unknown():
     assert counts.tolist() == [[1, 0, 1, 0, 1], [0, 0, 0, 1, 0], [0, 2, 0, 0, 0]]
     with pytest.raises(ValueError, match="Duplicate keys in vocabulary_list"):
         fc.categorical_column_with_vocabulary_list("c", ["a", "a"])
-    with pytest.raises(NotImplementedError, match="num_oov_buckets"):
-        fc.categorical_column_with_vocabulary_list("c", ["a"], num_oov_buckets=2)
+    with pytest.raises(ValueError, match="both num_oov_buckets and default_value"):
+        fc.categorical_column_with_vocabulary_list("c", ["a"], num_oov_buckets=2, default_value=0)
     with pytest.raises(ValueError, match="Column dtype and SparseTensors dtype must be compatible"):
         fc.input_layer({"size": np.array(["10"])}, [fc.indicator_column(sizes)])
 

@@ -1,7 +1,7 @@
 """tf.keras.layers.DenseFeatures: tf.feature_column's dense columns of a features dict as one [batch, width]
 float32 tensor, the first layer of a model fed a dict by feature name (TF 1.15's structured-data idiom:
 Sequential([DenseFeatures(columns), Dense(...)]) fit on a dataset of (dict, labels))."""
-from ...feature_column import columns as column_classes
+from ...feature_column import categorical_columns, columns as column_classes
 from ...feature_column.feature_column import dense_columns
 from ...framework import dtypes
 from ...ops.array_ops import concat
@@ -35,7 +35,7 @@ class DenseFeatures(Layer):
         with variable_scope(self._scope or None, default_name=self.name, reuse=reuse) as scope:
             self._scope = scope
             for column in self._feature_columns:
-                with variable_scope(column.name):
+                with variable_scope(column_classes.scope_name(column)):
                     outputs.append(column.dense(features, self.trainable))
                 if cols_to_output_tensors is not None:
                     cols_to_output_tensors[column] = outputs[-1]
@@ -75,7 +75,7 @@ def serialize_column(column):
 
 def deserialize_column(spec):
     """The feature column serialize_column described."""
-    cls = getattr(column_classes, spec["class_name"], None)
+    cls = getattr(column_classes, spec["class_name"], getattr(categorical_columns, spec["class_name"], None))
     if not isinstance(cls, type) or not hasattr(cls, "_fields"):
         raise ValueError(f"Unknown feature column class {spec['class_name']!r} in a DenseFeatures config")
 
