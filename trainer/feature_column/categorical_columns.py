@@ -16,12 +16,13 @@ from ..ops.core_ops import constant, convert_to_tensor, identity
 from ..ops.cross_ops import dense_cross_hashed
 from ..ops.cwise_ops import logical_and, logical_or
 from ..ops.math_ops import equal, greater_equal, less, not_equal, ones_like, where, zeros_like
-from ..ops.reduction_ops import reduce_max, reduce_sum
+from ..ops.reduction_ops import reduce_max
 from ..ops.scan_ops import cumsum
 from ..ops.shape_ops import expand_dims
 from ..ops.sparse_ops import sparse_tensor_to_dense
 from ..ops.sparse_tensor import SparseTensor, is_sparse
 from ..ops.string_ops import as_string, string_to_hash_bucket_fast
+from ..ops.vocabulary_ops import vocabulary_lookup
 
 MISSING_ID = -1
 
@@ -92,16 +93,12 @@ class VocabularyListCategoricalColumn(collections.namedtuple(
 def vocabulary_ids(values, text, vocabulary, dtype, num_oov_buckets, default_value):
     """Each value's index in `vocabulary`; another value's FarmHash Fingerprint64 bucket among num_oov_buckets after
     it (TF1's lookup tables hash so), or default_value without them; a missing value ("" or -1) MISSING_ID."""
-    matches = equal(expand_dims(values, -1), constant(vocabulary, dtype))
-    found = reduce_sum(cast(matches, dtypes.int64), axis=-1)
-    index = reduce_sum(cast(matches, dtypes.int64) * constant(list(range(len(vocabulary))), dtypes.int64), axis=-1)
-    if num_oov_buckets:
-        other = string_to_hash_bucket_fast(values if text else as_string(values), num_oov_buckets)
-        other = cast(other, dtypes.int64) + len(vocabulary)
-    else:
-        other = zeros_like(index) + default_value
-    ids = where(equal(found, 0), other, index)
-    return where(equal(values, b"" if text else MISSING_ID), zeros_like(ids) + MISSING_ID, ids)
+    words = [_bytes(w) for w in vocabulary] if text else [int(w) for w in vocabulary]
+    return vocabulary_lookup(values, words, num_oov_buckets, default_value, b"" if text else MISSING_ID)
+
+
+def _bytes(word):
+    return word if isinstance(word, bytes) else str(word).encode()
 
 
 def _categorical_values(features, key, dtype):
