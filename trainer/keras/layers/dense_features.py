@@ -10,43 +10,36 @@ from ...ops.variables import global_variables
 from ..engine.base_layer import Layer
 
 
-class DenseFeatures(Layer):
-    """Each column's dense tensor, in the order of the columns' names, concatenated as tf.feature_column's
-    input_layer does; the columns' variables (embedding tables) are the layer's weights, named
-    "<layer>/<column>/<variable>" ("dense_features/thal_embedding/embedding_weights:0") as in TF."""
+class FeatureLayer(Layer):
+    """A Keras layer of feature columns over a dict of features by name: the columns' variables are made at the
+    first call in a scope of the layer's name (made unique in the graph, so a model loaded beside the one saved gets
+    its own), reused by the next ones, and become the layer's weights. Subclasses pick their columns (`select`) and
+    build their output from them (`outputs`)."""
+
+    kind = "feature"
 
     def __init__(self, feature_columns, trainable=True, name=None, **kwargs):
         super().__init__(trainable=trainable, name=name, **kwargs)
-        self._feature_columns = dense_columns(feature_columns)
+        self._feature_columns = self.select(feature_columns)
         self._scope = None
 
     def build(self, input_shape):
         self.built = True  # the variables come with the first call: the columns make them on the features
 
-    def call(self, features, cols_to_output_tensors=None):
+    def _through_columns(self, features, build):
         if not isinstance(features, dict):
-            raise ValueError(f"Layer {self.name!r} (DenseFeatures) takes a dict of features by name, got "
-                             f"{features!r}: feed a dict, or a Model built on a dict of Inputs")
+            raise ValueError(f"Layer {self.name!r} ({type(self).__name__}) takes a dict of features by name, got "
+                             f"{features!r}: feed a dict of {self.kind} features, or a Model built on a dict of "
+                             "Inputs")
         before = set(global_variables())
-        outputs = []
-        # the first call makes the variables in a scope of the layer's name (made unique in the graph, so a model
-        # loaded beside the one saved gets its own), the next ones reuse them
         reuse = True if self._scope else None
         with variable_scope(self._scope or None, default_name=self.name, reuse=reuse) as scope:
             self._scope = scope
-            for column in self._feature_columns:
-                with variable_scope(column_classes.scope_name(column)):
-                    outputs.append(column.dense(features, self.trainable))
-                if cols_to_output_tensors is not None:
-                    cols_to_output_tensors[column] = outputs[-1]
+            result = build()
         for variable in global_variables():
             if variable not in before:
                 (self._trainable_weights if variable.trainable else self._non_trainable_weights).append(variable)
-        return concat(outputs, 1)
-
-    def compute_output_shape(self, input_shape):
-        batch = next(iter(input_shape.values()))[0] if isinstance(input_shape, dict) else None
-        return (batch, sum(column.width for column in self._feature_columns))
+        return result
 
     def get_config(self):
         return dict(super().get_config(), feature_columns=[serialize_column(c) for c in self._feature_columns])
@@ -55,6 +48,30 @@ class DenseFeatures(Layer):
     def from_config(cls, config):
         config = dict(config)
         return cls([deserialize_column(c) for c in config.pop("feature_columns")], **config)
+
+
+class DenseFeatures(FeatureLayer):
+    """Each column's dense tensor, in the order of the columns' names, concatenated as tf.feature_column's
+    input_layer does; the columns' variables (embedding tables) are the layer's weights, named
+    "<layer>/<column>/<variable>" ("dense_features/thal_embedding/embedding_weights:0") as in TF."""
+
+    kind = "dense"
+    select = staticmethod(dense_columns)
+
+    def call(self, features, cols_to_output_tensors=None):
+        def build():
+            outputs = []
+            for column in self._feature_columns:
+                with variable_scope(column_classes.scope_name(column)):
+                    outputs.append(column.dense(features, self.trainable))
+                if cols_to_output_tensors is not None:
+                    cols_to_output_tensors[column] = outputs[-1]
+            return concat(outputs, 1)
+        return self._through_columns(features, build)
+
+    def compute_output_shape(self, input_shape):
+        batch = next(iter(input_shape.values()))[0] if isinstance(input_shape, dict) else None
+        return (batch, sum(column.width for column in self._feature_columns))
 
 
 def serialize_column(column):
