@@ -281,22 +281,26 @@ def gemm_child(model, clock):
     recorder.recording = True
     step()
     recorder.recording = False
-    print(len(recorder.calls), *gemm_floor.floor(recorder.calls, clock=clock))
+    print(len(recorder.calls), *gemm_floor.floor(recorder.calls, clock=clock),
+          *gemm_floor.floor(recorder.calls, clock=clock, hot=True))
 
 
 def gemm_table(models, args):
     print(f"GEMMs of one ringflow step alone, same shapes and layouts ({args.clock} clock; 'floor' is numpy's GEMMs "
           "over PyTorch's whole step, a ratio ringflow's step cannot go under with numpy's BLAS; rf/floor: ringflow's "
           "step over its GEMMs alone)")
+    print("'hot': each GEMM timed right after an untimed run of it, its operands in cache (as a convolution kernel's "
+          "GEMM finds the columns it has just gathered): the lower floor")
     print(f"{'model':6} {'GEMMs':>5} {'numpy ms':>9} {'torch ms':>9} {'np/torch':>8} {'floor':>6} {'rf/torch':>8} "
-          f"{'rf/floor':>8}")
+          f"{'rf/floor':>8} {'hot np ms':>9} {'hot floor':>9} {'rf/hot':>6}")
     for model in models:
         out = subprocess.run([sys.executable, __file__, "--gemm-child", model, "--clock", args.clock], check=True,
                              capture_output=True, text=True).stdout.split()
-        count, numpy_s, torch_s = int(out[-3]), float(out[-2]), float(out[-1])
+        count, numpy_s, torch_s, hot_s = int(out[-5]), float(out[-4]), float(out[-3]), float(out[-2])
         rf, torch_step = args.measured.get(model, (float("nan"), float("nan")))
         print(f"{model:6} {count:5d} {numpy_s * 1e3:9.3f} {torch_s * 1e3:9.3f} {numpy_s / torch_s:8.2f} "
-              f"{numpy_s / torch_step:6.2f} {rf / torch_step:8.2f} {rf / numpy_s:8.2f}", flush=True)
+              f"{numpy_s / torch_step:6.2f} {rf / torch_step:8.2f} {rf / numpy_s:8.2f} {hot_s * 1e3:9.3f} "
+              f"{hot_s / torch_step:9.2f} {rf / hot_s:6.2f}", flush=True)
 
 
 def header():
