@@ -16,7 +16,8 @@ ringflow's step goes, by op type. --memory reports each framework's peak RSS (ge
 fresh process. --gemm-floor times, in a fresh process per model, the GEMMs one ringflow step makes (numpy.dot
 and numpy.matmul, recorded: gemm_floor.py) alone with numpy and with PyTorch on the same shapes: where numpy's are
 the slower, that sets a floor under the ratio to PyTorch; its 'hot' columns time each GEMM with its operands in
-cache, as a convolution's GEMM finds the columns it has just gathered (the lower floor). --clock cpu times CPU time instead of wall time (for a busy shared machine). --device gpu runs
+cache, as a convolution's GEMM finds the columns it has just gathered (the lower floor). --clock cpu times CPU
+time instead of wall time (for a busy shared machine). --device gpu runs
 ringflow with Session(device="gpu") and PyTorch on CUDA (numpy is left out), both in full float32 (no TF32);
 each timed sample then ends with a device synchronize, since a step itself never waits for the GPU.
 """

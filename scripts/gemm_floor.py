@@ -17,7 +17,8 @@ producing that order from the recorded one (a transposing copy of an operand or 
 the recorded order or a view of it). Then, for each convolution of the model, the im2col layouts a kernel could
 gather (patch rows in the filter's (kh, kw, cin) order, in (cin, kh, kw) order, or tap-major: each tap's shifted
 plane copied whole into a (kh*kw*cin, pixels) block) with each one's gather and its forward and filter-gradient
-GEMMs, a batch slice of about 4 MiB of columns at a time as the kernels take them.
+GEMMs, a batch slice of about 4 MiB of columns at a time as the kernels take them, and the input gradient taken
+the other way, as one GEMM and a col2im.
 """
 import os
 
@@ -210,9 +211,9 @@ def conv_layers(model):
 
 
 def gather_table(model, repeats, clock):
-    print(f"\n{model}: im2col layouts, ms per batch, slices of about {SLICE_BYTES >> 20} MiB of columns gathered in turn "
-          "into one buffer, as the kernels do: the gather alone, then the gather with the forward GEMM (cols @ W) or "
-          "the filter gradient's (colsT @ g) on each slice while it is in cache")
+    print(f"\n{model}: im2col layouts, ms per batch, slices of about {SLICE_BYTES >> 20} MiB of columns gathered in "
+          "turn into one buffer, as the kernels do: the gather alone, then the gather with the forward GEMM "
+          "(cols @ W) or the filter gradient's (colsT @ g) on each slice while it is in cache")
     rng = np.random.default_rng(0)
     for name, (n, h, w, c), k, o in conv_layers(model):
         x = rng.standard_normal((n, h + k - 1, w + k - 1, c)).astype(np.float32)
@@ -261,6 +262,8 @@ def main():
     parser.add_argument("--clock", default="cpu", choices=sorted(CLOCKS))
     parser.add_argument("--repeats", type=int, default=9)
     args = parser.parse_args()
+    print(f"numpy {np.__version__}, OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE')} (unset: OpenBLAS picks "
+          f"the kernel for this CPU), {args.clock} clock, medians of {args.repeats}")
     for model in args.model.split(","):
         if model not in bench_models.CONVNETS:
             parser.error(f"unknown model {model!r}; known: {', '.join(bench_models.CONVNETS)}")
