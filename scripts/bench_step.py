@@ -15,7 +15,9 @@ chains of trivial (Identity) ops, per op. --profile adds where
 ringflow's step goes, by op type. --memory reports each framework's peak RSS (getrusage) for each model in a
 fresh process. --gemm-floor times, in a fresh process per model, the GEMMs one ringflow step makes (numpy.dot
 and numpy.matmul, recorded: gemm_floor.py) alone with numpy and with PyTorch on the same shapes: where numpy's are
-the slower, that sets a floor under the ratio to PyTorch. --clock cpu times CPU time instead of wall time (for a busy shared machine). --device gpu runs
+the slower, that sets a floor under the ratio to PyTorch; its 'hot' columns time each GEMM with its operands in
+cache, as a convolution's GEMM finds the columns it has just gathered (the lower floor). --clock cpu times CPU
+time instead of wall time (for a busy shared machine). --device gpu runs
 ringflow with Session(device="gpu") and PyTorch on CUDA (numpy is left out), both in full float32 (no TF32);
 each timed sample then ends with a device synchronize, since a step itself never waits for the GPU.
 """
@@ -281,22 +283,26 @@ def gemm_child(model, clock):
     recorder.recording = True
     step()
     recorder.recording = False
-    print(len(recorder.calls), *gemm_floor.floor(recorder.calls, clock=clock))
+    print(len(recorder.calls), *gemm_floor.floor(recorder.calls, clock=clock),
+          *gemm_floor.floor(recorder.calls, clock=clock, hot=True))
 
 
 def gemm_table(models, args):
     print(f"GEMMs of one ringflow step alone, same shapes and layouts ({args.clock} clock; 'floor' is numpy's GEMMs "
           "over PyTorch's whole step, a ratio ringflow's step cannot go under with numpy's BLAS; rf/floor: ringflow's "
           "step over its GEMMs alone)")
+    print("'hot': each GEMM timed right after an untimed run of it, its operands in cache (as a convolution kernel's "
+          "GEMM finds the columns it has just gathered): the lower floor")
     print(f"{'model':6} {'GEMMs':>5} {'numpy ms':>9} {'torch ms':>9} {'np/torch':>8} {'floor':>6} {'rf/torch':>8} "
-          f"{'rf/floor':>8}")
+          f"{'rf/floor':>8} {'hot np ms':>9} {'hot floor':>9} {'rf/hot':>6}")
     for model in models:
         out = subprocess.run([sys.executable, __file__, "--gemm-child", model, "--clock", args.clock], check=True,
                              capture_output=True, text=True).stdout.split()
-        count, numpy_s, torch_s = int(out[-3]), float(out[-2]), float(out[-1])
+        count, numpy_s, torch_s, hot_s = int(out[-5]), float(out[-4]), float(out[-3]), float(out[-2])
         rf, torch_step = args.measured.get(model, (float("nan"), float("nan")))
         print(f"{model:6} {count:5d} {numpy_s * 1e3:9.3f} {torch_s * 1e3:9.3f} {numpy_s / torch_s:8.2f} "
-              f"{numpy_s / torch_step:6.2f} {rf / torch_step:8.2f} {rf / numpy_s:8.2f}", flush=True)
+              f"{numpy_s / torch_step:6.2f} {rf / torch_step:8.2f} {rf / numpy_s:8.2f} {hot_s * 1e3:9.3f} "
+              f"{hot_s / torch_step:9.2f} {rf / hot_s:6.2f}", flush=True)
 
 
 def header():

@@ -1,0 +1,49 @@
+"""scripts/gemm_floor.py: the forms of a product it times are that product, and the im2col layouts it times gather
+the columns of the same convolution as ringflow's kernel."""
+import os
+import sys
+
+import numpy as np
+import pytest
+
+from trainer.ops.kernels import conv
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
+import gemm_floor  # noqa: E402
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("a_order, b_order", [("C", "C"), ("F", "C"), ("C", "F")])
+def test_every_form_is_the_product_in_c_order(dtype, a_order, b_order):
+    rng = np.random.default_rng(0)
+    a = np.asarray(rng.standard_normal((7, 5)), dtype=dtype, order=a_order)
+    b = np.asarray(rng.standard_normal((5, 3)), dtype=dtype, order=b_order)
+    names = []
+    for name, make, gemm in gemm_floor.forms(a, b):
+        product = gemm(*make())
+        assert product.flags.c_contiguous, name
+        np.testing.assert_allclose(product, a @ b, rtol=1e-5 if dtype == np.float32 else 1e-12, err_msg=name)
+        names.append(name)
+    assert len(set(names)) == 8
+
+
+@pytest.mark.parametrize("c", [1, 3, 8])
+def test_each_layout_gathers_the_convolution_of_the_kernel(c):
+    rng = np.random.default_rng(1)
+    n, h, w, k, o = 3, 6, 5, 3, 4
+    x = rng.standard_normal((n, h, w, c)).astype(np.float32)
+    filters = rng.standard_normal((k, k, c, o)).astype(np.float32)
+    expected = conv.conv2d(x, filters, (1, 1), "SAME").reshape(-1, o)
+    xpad = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    buf = np.empty(n * h * w * k * k * c, np.float32)
+    layouts = {"rows": (gemm_floor.gather_rows(xpad, k, h, w, buf.copy()), filters.reshape(-1, o)),
+               "rows, cin first": (gemm_floor.gather_rows(xpad, k, h, w, buf.copy(), cin_first=True),
+                                   filters.transpose(2, 0, 1, 3).reshape(-1, o)),
+               "tap-major": (gemm_floor.gather_tap_major(xpad, k, h, w, buf.copy()), filters.reshape(-1, o))}
+    for name, (cols, w2) in layouts.items():
+        np.testing.assert_allclose(cols @ w2, expected, rtol=1e-5, atol=1e-5, err_msg=name)
+
+
+def test_conv_layers_follow_the_bench_models():
+    assert gemm_floor.conv_layers("lenet") == [("conv1", (64, 28, 28, 1), 5, 32), ("conv2", (64, 14, 14, 32), 5, 64),
+                                               ("conv2 dX", (64, 14, 14, 64), 5, 32)]
