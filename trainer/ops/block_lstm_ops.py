@@ -15,7 +15,7 @@ import numpy as np
 from .array_ops import reshape, shape
 from .math_ops import matmul
 from ..framework.registry import apply_op, get_array_module, register
-from .kernels import cuda_lstm
+from .kernels import cuda_lstm, host_lstm
 from .kernels.rnn import blocks, gate_scales, lstm_step, lstm_step_grad
 from .rnn_ops import LSTM_OUTPUTS, lstm_state_grads, positive_clip
 from .stack_ops import split
@@ -30,6 +30,10 @@ def _block_lstm(seq_len_max, x, cs_prev, h_prev, w, *rest, forget_bias, cell_cli
     xp = get_array_module(x)
     peepholes, b = (rest[:3], rest[3]) if use_peephole else (None, rest[0])
     (time, batch, depth), n, steps = x.shape, cs_prev.shape[1], _steps(seq_len_max, x)
+    clip = positive_clip(cell_clip)
+    outs = host_lstm.block_lstm(steps, x, cs_prev, h_prev, w, peepholes, b, forget_bias, clip)
+    if outs is not NotImplemented:
+        return outs
     act = xp.empty((time, batch, 4 * n), dtype=x.dtype)
     cs, co, h = (xp.empty((time, batch, n), dtype=x.dtype) for _ in range(3))
     for out in (act, cs, co, h):
@@ -38,7 +42,7 @@ def _block_lstm(seq_len_max, x, cs_prev, h_prev, w, *rest, forget_bias, cell_cli
     w_half = w * half  # the gates come out of the matmuls scaled: lstm_step then skips a pass over them per step
     xp.dot(x[:steps].reshape(steps * batch, depth), w_half[:depth], out=act[:steps].reshape(steps * batch, 4 * n))
     act[:steps] += shift
-    clip, w_h = positive_clip(cell_clip), w_half[depth:]
+    w_h = w_half[depth:]
     if cuda_lstm.lstm_sequence(act, w_h, h_prev, cs_prev, peepholes, clip, steps, cs, co, h) is NotImplemented:
         recurrent = xp.empty((batch, 4 * n), dtype=x.dtype)
         for t in range(steps):
@@ -87,6 +91,10 @@ def _block_lstm_grad(seq_len_max, x, cs_prev, h_prev, w, *rest, use_peephole, ce
     peepholes = rest[:3] if use_peephole else None
     i, cs, f, o, ci, co, h, cs_grad, h_grad = rest[-9:]
     (time, batch, depth), n, steps = x.shape, cs_prev.shape[1], _steps(seq_len_max, x)
+    grads = host_lstm.block_lstm_grad(steps, x, cs_prev, h_prev, w, peepholes, (i, cs, f, o, ci, co, h), cs_grad,
+                                      h_grad, positive_clip(cell_clip))
+    if grads is not NotImplemented:
+        return grads
     dicfo = xp.empty((time, batch, 4 * n), dtype=x.dtype)
     dicfo[steps:] = 0
     w_h_t, clip = xp.ascontiguousarray(w[depth:].T), positive_clip(cell_clip)  # AVX-512 BLAS: 25% faster than .T
