@@ -137,27 +137,29 @@ def block_lstm_grad(steps, x, cs_prev, h_prev, w, peepholes, outputs, cs_grad, h
     xh, act, cs, co = _buffers(x, cs_prev, h_prev, steps, *outputs)
     d = np.empty((GATES * n, time, batch), dtype)
     d[:, steps:] = 0
-    # an output nothing differentiates gets zeros (lstm_state_grads): one scan spares a pass per step
-    h_grad, cs_grad = (g if g[:steps].any() else None for g in (h_grad, cs_grad))
+    # an output nothing differentiates gets zeros (lstm_state_grads), dynamic_rnn's last output a gradient at one step:
+    # one scan finds the steps that have any, sparing the others a pass of a transposed block
+    flows = [g[:steps].reshape(steps, batch * n).any(axis=1).tolist() for g in (h_grad, cs_grad)]
     w_h = w[depth:]
-    dh, dcs = np.zeros((n, batch), dtype), np.zeros((n, batch), dtype)
+    dh, dcs, scratch = (np.zeros((n, batch), dtype) for _ in range(3))
     step, deriv, reach = (np.empty((GATES * n, batch), dtype) for _ in range(3))
-    scratch = np.empty((n, batch), dtype)
+    deriv_i, deriv_ci, deriv_fo = deriv[:n], deriv[n:2 * n], deriv[2 * n:]
+    d_i_ci, d_f, d_o = reach[:2 * n].reshape(2, n, batch), reach[2 * n:3 * n], reach[3 * n:]
+    ci_i = act[:, :2 * n].reshape(time, 2, n, batch)[:, ::-1]  # what reaches i is dcs * ci, what reaches ci dcs * i
     peephole_grads = None if peepholes is None else [np.zeros(n, dtype) for _ in range(3)]
     for t in reversed(range(steps)):
         a, c_prev, c, tc = act[t], cs[t], cs[t + 1], co[t]
         i, ci, f, o = a[:n], a[n:2 * n], a[2 * n:3 * n], a[3 * n:]
-        if h_grad is not None:
+        if flows[0][t]:
             dh += h_grad[t].T
-        if cs_grad is not None:
+        if flows[1][t]:
             dcs += cs_grad[t].T
         # activation' = s - s^2 for a sigmoid, 1 - t^2 for tanh
         np.multiply(a, a, out=deriv)
-        np.subtract(i, deriv[:n], out=deriv[:n])
-        np.subtract(1, deriv[n:2 * n], out=deriv[n:2 * n])
-        np.subtract(a[2 * n:], deriv[2 * n:], out=deriv[2 * n:])
-        d_i, d_ci, d_f, d_o = reach[:n], reach[n:2 * n], reach[2 * n:3 * n], reach[3 * n:]
-        np.multiply(dh, tc, out=d_o)  # the gradient reaching o
+        np.subtract(i, deriv_i, out=deriv_i)
+        np.subtract(1, deriv_ci, out=deriv_ci)
+        np.subtract(a[2 * n:], deriv_fo, out=deriv_fo)
+        np.multiply(dh, tc, out=d_o)
         np.multiply(tc, tc, out=scratch)
         np.subtract(1, scratch, out=scratch)
         scratch *= o
@@ -167,10 +169,9 @@ def block_lstm_grad(steps, x, cs_prev, h_prev, w, peepholes, outputs, cs_grad, h
             dcs += np.multiply(np.multiply(d_o, deriv[3 * n:], out=scratch), peepholes[2][:, None], out=scratch)
         if cell_clip is not None:
             np.multiply(ci, i, out=scratch)
-            scratch += np.multiply(f, c_prev, out=d_i)
+            scratch += np.multiply(f, c_prev, out=d_f)
             dcs *= np.abs(scratch, out=scratch) <= cell_clip
-        np.multiply(dcs, ci, out=d_i)
-        np.multiply(dcs, i, out=d_ci)
+        np.multiply(dcs, ci_i[t], out=d_i_ci)
         np.multiply(dcs, c_prev, out=d_f)
         np.multiply(deriv, reach, out=step)
         d[:, t] = step
