@@ -3,19 +3,18 @@
 Over time-major inputs [time, batch, depth], the per-step gate math is LSTMBlockCell's (kernels/rnn.py), but
 the matmuls are grouped as a sequence allows: the inputs' share of the gates is one matmul for all steps
 before the loop, only h_prev's is done step by step, and the weight gradient is one matmul over all steps
-after the backward loop, instead of one per step summed. Steps from seq_len_max on are zeros (TF1). On CuPy
-arrays each direction's walk over the steps is one launch (cuda_lstm.lstm_sequence, lstm_sequence_grad).
+after the backward loop, instead of one per step summed. Steps from seq_len_max on are zeros (TF1). On numpy
+arrays both ops run feature-major (kernels/host_lstm.py); on CuPy arrays each direction's walk over the steps is one
+launch (cuda_lstm.lstm_sequence, lstm_sequence_grad); other array modules take the per-step kernels here.
 
 The gradient op differs from TF1's BlockLSTMGrad in two ways: it returns the pre-activations' gradient
 instead of x's, which the gradient rule computes with a graph matmul only where x needs one, and it takes
 `cell_clip` to stop the gradient where the cell state was clipped (as tf.clip_by_value in LSTMCell does).
 """
-import numpy as np
-
 from .array_ops import reshape, shape
 from .math_ops import matmul
 from ..framework.registry import apply_op, get_array_module, register
-from .kernels import cuda_lstm
+from .kernels import cuda_lstm, host_lstm
 from .kernels.rnn import blocks, gate_scales, lstm_step, lstm_step_grad
 from .rnn_ops import LSTM_OUTPUTS, lstm_state_grads, positive_clip
 from .stack_ops import split
@@ -30,6 +29,10 @@ def _block_lstm(seq_len_max, x, cs_prev, h_prev, w, *rest, forget_bias, cell_cli
     xp = get_array_module(x)
     peepholes, b = (rest[:3], rest[3]) if use_peephole else (None, rest[0])
     (time, batch, depth), n, steps = x.shape, cs_prev.shape[1], _steps(seq_len_max, x)
+    clip = positive_clip(cell_clip)
+    outs = host_lstm.block_lstm(steps, x, cs_prev, h_prev, w, peepholes, b, forget_bias, clip)
+    if outs is not NotImplemented:
+        return outs
     act = xp.empty((time, batch, 4 * n), dtype=x.dtype)
     cs, co, h = (xp.empty((time, batch, n), dtype=x.dtype) for _ in range(3))
     for out in (act, cs, co, h):
@@ -38,7 +41,7 @@ def _block_lstm(seq_len_max, x, cs_prev, h_prev, w, *rest, forget_bias, cell_cli
     w_half = w * half  # the gates come out of the matmuls scaled: lstm_step then skips a pass over them per step
     xp.dot(x[:steps].reshape(steps * batch, depth), w_half[:depth], out=act[:steps].reshape(steps * batch, 4 * n))
     act[:steps] += shift
-    clip, w_h = positive_clip(cell_clip), w_half[depth:]
+    w_h = w_half[depth:]
     if cuda_lstm.lstm_sequence(act, w_h, h_prev, cs_prev, peepholes, clip, steps, cs, co, h) is NotImplemented:
         recurrent = xp.empty((batch, 4 * n), dtype=x.dtype)
         for t in range(steps):
@@ -56,11 +59,10 @@ def _walk_back(steps, gates, cs_prev, cs, co, h_grad, cs_grad, w_h_t, peepholes,
     scratch = xp.empty((cs_prev.shape[0], 4 * n), dtype=cs.dtype)
     peephole_grads = [xp.zeros(n, dtype=cs.dtype) for _ in range(3)] if peepholes is not None else None
     dcs, dh = xp.zeros_like(cs_prev), xp.zeros_like(cs_prev)
-    whole = _joined(gates, n)
     for t in reversed(range(steps)):
         dh += h_grad[t]
         dcs += cs_grad[t]
-        act = whole[t] if whole is not None else xp.concatenate([g[t] for g in gates], 1)
+        act = xp.concatenate([g[t] for g in gates], 1)
         dcs, step_grads = lstm_step_grad(act, cs[t - 1] if t else cs_prev, cs[t], co[t], dh, dcs, peepholes, clip,
                                          dicfo[t], scratch)
         dh = xp.dot(dicfo[t], w_h_t)
@@ -69,24 +71,15 @@ def _walk_back(steps, gates, cs_prev, cs, co, h_grad, cs_grad, w_h_t, peepholes,
     return dcs, dh, peephole_grads
 
 
-def _joined(gates, n):
-    """The [time, batch, 4 * n] array whose column blocks the gates (i, ci, f, o) are, as BlockLSTM's outputs are
-    when they reach the gradient unchanged; None otherwise (each step then concatenates its four). Host arrays
-    only: the concatenation it saves is 3 us of a step's 80 on 64 x 128 units."""
-    whole = gates[0].base
-    if type(whole) is not np.ndarray or whole.shape[-1:] != (4 * n,):
-        return None
-    same = all(g.base is whole and g.shape == b.shape and g.strides == b.strides
-               and g.__array_interface__["data"][0] == b.__array_interface__["data"][0]
-               for g, b in zip(gates, blocks(whole, n, 4)))
-    return whole if same else None
-
-
 def _block_lstm_grad(seq_len_max, x, cs_prev, h_prev, w, *rest, use_peephole, cell_clip):
     xp = get_array_module(x)
     peepholes = rest[:3] if use_peephole else None
     i, cs, f, o, ci, co, h, cs_grad, h_grad = rest[-9:]
     (time, batch, depth), n, steps = x.shape, cs_prev.shape[1], _steps(seq_len_max, x)
+    grads = host_lstm.block_lstm_grad(steps, x, cs_prev, h_prev, w, peepholes, (i, cs, f, o, ci, co, h), cs_grad,
+                                      h_grad, positive_clip(cell_clip))
+    if grads is not NotImplemented:
+        return grads
     dicfo = xp.empty((time, batch, 4 * n), dtype=x.dtype)
     dicfo[steps:] = 0
     w_h_t, clip = xp.ascontiguousarray(w[depth:].T), positive_clip(cell_clip)  # AVX-512 BLAS: 25% faster than .T

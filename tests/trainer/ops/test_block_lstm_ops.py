@@ -5,7 +5,9 @@ through graphs against the unfused cells, finite differences and PyTorch."""
 import numpy as np
 import pytest
 
+import trainer as tg
 from trainer.framework.registry import op_def
+from trainer.ops.block_lstm_ops import block_lstm as tg_block_lstm
 
 TOLERANCE = {np.float64: dict(rtol=1e-11, atol=1e-12), np.float32: dict(rtol=2e-5, atol=2e-6)}
 FORGET_BIAS = 0.7
@@ -68,15 +70,17 @@ def close(got, want, dtype, what):
         np.testing.assert_allclose(g, w, err_msg=f"{what} {k}", **TOLERANCE[dtype])
 
 
-def block_lstm(steps, x, cs_prev, h_prev, w, peepholes, b, clip, cs_grad, h_grad, gates=lambda g: g):
+def block_lstm(steps, x, cs_prev, h_prev, w, peepholes, b, clip, cs_grad, h_grad, gates=lambda g: g,
+               states=lambda s: s):
     """BlockLSTM's outputs and BlockLSTMGrad's; `gates` may replace the activations i, ci, f, o the gradient op
-    gets (copies, as a graph could hand them over)."""
+    gets, `states` cs, co and h (copies, as a graph could hand them over)."""
     weights, attrs = ([] if peepholes is None else list(peepholes)), dict(use_peephole=peepholes is not None,
                                                                            cell_clip=clip)
     outs = op_def("BlockLSTM").forward(np.int64(steps), x, cs_prev, h_prev, w, *weights, b, forget_bias=FORGET_BIAS,
                                        **attrs)
     i, cs, f, o, ci, co, h = outs
     i, ci, f, o = (gates(g) for g in (i, ci, f, o))
+    cs, co, h = (states(s) for s in (cs, co, h))
     grads = op_def("BlockLSTMGrad").forward(np.int64(steps), x, cs_prev, h_prev, w, *weights, b, i, cs, f, o, ci, co,
                                             h, cs_grad, h_grad, **attrs)
     return list(outs), list(grads)
@@ -96,14 +100,70 @@ def test_block_lstm_and_its_gradient_match_a_step_by_step_lstm(dtype, peephole, 
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=lambda d: d.__name__)
-def test_the_gradient_op_gives_the_same_bits_for_gates_it_did_not_make(dtype):
-    """The gradient reads the forward's activations in place when it gets them as BlockLSTM made them; gates
+@pytest.mark.parametrize("copied", ["gates", "states", "all"])
+def test_the_gradient_op_gives_the_same_bits_for_outputs_it_did_not_make(dtype, copied):
+    """The gradient reads the forward's buffers in place when it gets its outputs as BlockLSTM made them; outputs
     copied elsewhere (another op's outputs, a feed) give the very same results."""
     args = case(dtype, peephole=True, seed=3)
     _, grads = block_lstm(6, *args[:6], 0.5, *args[6:])
-    _, from_copies = block_lstm(6, *args[:6], 0.5, *args[6:], gates=lambda g: np.array(g, order="F"))
+    copy = dict(gates=lambda g: np.array(g, order="F")) if copied != "states" else {}
+    copy.update(states=lambda s: np.array(s, order="C")) if copied != "gates" else None
+    _, from_copies = block_lstm(6, *args[:6], 0.5, *args[6:], **copy)
     for g, c in zip(grads, from_copies):
         np.testing.assert_array_equal(g, c)
+
+
+def test_the_gradient_op_reads_its_own_inputs():
+    """Given a forward's outputs with another x, cs_prev or h_prev than that forward's, the gradient op uses the
+    ones it is given, as it does with outputs from anywhere else."""
+    x, cs_prev, h_prev, w, peepholes, b, cs_grad, h_grad = case(np.float64, seed=8)
+    outs = op_def("BlockLSTM").forward(np.int64(6), x, cs_prev, h_prev, w, b, forget_bias=FORGET_BIAS,
+                                       use_peephole=False, cell_clip=None)
+    grad = op_def("BlockLSTMGrad").forward
+    mine, other = (x, cs_prev, h_prev), (x[::-1] * 0.5, cs_prev - 1.0, h_prev + 1.0)
+    for k in range(4):
+        given = [o if k in (j, 3) else m for j, (m, o) in enumerate(zip(mine, other))]
+        args = (np.int64(6), *given, w, b)
+        got = grad(*args, *outs, cs_grad, h_grad, use_peephole=False, cell_clip=None)
+        want = grad(*args, *[np.array(o, order="C") for o in outs], cs_grad, h_grad, use_peephole=False, cell_clip=None)
+        for g, c in zip(got, want):
+            np.testing.assert_array_equal(g, c)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=lambda d: d.__name__)
+@pytest.mark.parametrize("flowing", ["h at the last step", "cs only", "neither"])
+def test_gradients_reaching_only_some_steps_or_outputs(dtype, flowing):
+    """Zeros where nothing flows, as lstm_state_grads passes them and dynamic_rnn's last output makes them."""
+    x, cs_prev, h_prev, w, peepholes, b, cs_grad, h_grad = case(dtype, seed=4)
+    h_grad[:-1] = 0
+    if flowing != "h at the last step":
+        h_grad[:] = 0
+    if flowing != "cs only":
+        cs_grad[:] = 0
+    _, grads = block_lstm(6, x, cs_prev, h_prev, w, peepholes, b, None, cs_grad, h_grad)
+    close(grads, reference(6, x, cs_prev, h_prev, w, peepholes, b, None, cs_grad, h_grad)[1], dtype, flowing)
+
+
+def test_outputs_feed_every_consumer_and_the_gradient_reaches_x():
+    """Through a graph: each output, fetched, sliced, stacked, transposed and reshaped, holds the reference's values,
+    and x's gradient (a graph matmul of the pre-activations' gradient) and w's are the reference's."""
+    x, cs_prev, h_prev, w, peepholes, b, cs_grad, h_grad = case(np.float64, time=5, seed=6)
+    with tg.Graph().as_default():
+        tx, tw = tg.placeholder(tg.float64, x.shape), tg.constant(w)
+        outs = tg_block_lstm(tg.constant(4, dtype=tg.int64), tx, tg.constant(cs_prev), tg.constant(h_prev), tw,
+                             None, None, None, tg.constant(b), forget_bias=FORGET_BIAS, cell_clip=None)
+        cs, h = outs[1], outs[6]
+        consumers = [tg.transpose(h, [1, 0, 2]), h[-2], tg.stack([cs[0], h[3]]), tg.reshape(h, [-1, 8]),
+                     tg.unstack(cs)[2] * 2.0]
+        loss = tg.reduce_sum(cs * cs_grad) + tg.reduce_sum(h * h_grad)
+        with tg.Session() as sess:
+            got, views, grads = sess.run([list(outs), consumers, tg.gradients(loss, [tx, tw])], {tx: x})
+    want, (_, _, w_grad, _, dicfo) = reference(4, x, cs_prev, h_prev, w, None, b, None, cs_grad, h_grad)
+    close(got, want, np.float64, "outputs")
+    h_want, cs_want = want[6], want[1]
+    close(views, [h_want.transpose(1, 0, 2), h_want[-2], np.stack([cs_want[0], h_want[3]]), h_want.reshape(-1, 8),
+                  cs_want[2] * 2.0], np.float64, "consumers")
+    close(grads, [dicfo @ w[:3].T, w_grad], np.float64, "x and w gradients")
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=lambda d: d.__name__)

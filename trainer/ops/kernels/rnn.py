@@ -1,5 +1,6 @@
 """The LSTM's gate math on arrays, one time step each way: shared by the per-step op (LSTMBlockCell) and the
-whole-sequence op (BlockLSTM). The gates are TF1's, in TF1's order: input i, candidate ci, forget f, output o.
+whole-sequence op (BlockLSTM) where host_lstm.py does not run it (on other arrays than numpy's). The gates are TF1's,
+in TF1's order: input i, candidate ci, forget f, output o.
 
 The kernels use the inputs' array module (numpy or CuPy) and write into buffers they are given, so a sequence
 kernel can fill its [time, batch, ...] outputs in place. numpy runs a ufunc on a column block of a matrix row
