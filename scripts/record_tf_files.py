@@ -22,6 +22,11 @@
         writes training graphs with TF1's tf.cond (Switch/Merge: dropout and batch normalization on a `training`
         placeholder; nested conds) saved after 3 steps, and the losses of 5 more fed training=True/False
         (cond_values.json).
+    /work/tfvenv/bin/python scripts/record_tf_files.py loop-graphs tests/trainer/train/fixtures/tf_graphs
+        writes graphs with TF1's while loops (Enter/Exit/NextIteration/LoopCond frames, TensorArrays), frozen to
+        GraphDefs of constants (loops/<kind>.pb): a counter loop, dynamic_rnn over unknown lengths, map_fn, nested
+        loops with a cond inside a loop and a loop inside a cond; and a training graph whose gradient runs a
+        backward loop over stacks (loops/train.meta); loop_values.json holds the feeds and TF's outputs.
 """
 import json
 import os
@@ -250,6 +255,76 @@ def cond_graphs(directory):
     print(f"recorded with TensorFlow {tf.__version__} into {directory}")
 
 
+LOOP_X = np.linspace(-1.0, 1.0, 12, dtype=np.float32).reshape(4, 3)
+LOOP_SEQ = np.linspace(-1.0, 1.0, 2 * 5 * 3, dtype=np.float32).reshape(2, 5, 3)
+
+
+def _loop_graph(kind):
+    """(feeds {placeholder: value}, fetches {name: tensor}) of one loop graph, built in the default graph."""
+    n = v1.placeholder(tf.int32, [], name="n")
+    x = v1.placeholder(tf.float32, [None, 3], name="x")
+    feeds = {n: 3, x: LOOP_X}
+    if kind == "counter":
+        i, s = v1.while_loop(lambda i, s: i < n, lambda i, s: (i + 1, s + tf.cast(i, tf.float32) * x[0]),
+                             [tf.constant(0), tf.zeros([3])])
+        return feeds, {"i": tf.identity(i, name="i"), "s": tf.identity(s, name="s"),
+                       "limited": tf.identity(v1.while_loop(lambda v: v < 100.0, lambda v: [v * 2.0 + 1.0],
+                                                            [tf.constant(1.0)], maximum_iterations=n,
+                                                            return_same_structure=True)[0], name="limited")}
+    if kind == "dynamic_rnn":
+        seq = v1.placeholder(tf.float32, [None, None, 3], name="seq")
+        lengths = v1.placeholder(tf.int32, [None], name="lengths")
+        cell = v1.nn.rnn_cell.GRUCell(4, kernel_initializer=v1.glorot_uniform_initializer(seed=1))
+        outputs, state = v1.nn.dynamic_rnn(cell, seq, sequence_length=lengths, dtype=tf.float32)
+        return {seq: LOOP_SEQ, lengths: [5, 3]}, {"outputs": tf.identity(outputs, name="outputs"),
+                                                  "state": tf.identity(state, name="state")}
+    if kind == "map_fn":
+        pairs = tf.map_fn(lambda r: (tf.reduce_sum(r * r) + r[0], tf.cast(r[1] > 0.0, tf.int32)), x,
+                          dtype=(tf.float32, tf.int32))
+        return feeds, {"mapped": tf.identity(pairs[0], name="mapped"), "signs": tf.identity(pairs[1], name="signs")}
+
+    def inner(i, total):  # a loop in a loop, and a cond in the loop: sum over j < i of (j + 1) * x[j % 4]
+        def step(j, acc):
+            row = x[tf.math.floormod(j, 4)]
+            return j + 1, acc + tf.cond(tf.equal(tf.math.floormod(j, 2), 0), lambda: row, lambda: -row * 0.5)
+        return i + 1, v1.while_loop(lambda j, acc: j < i, step, [tf.constant(0), total])[1]
+    nested = v1.while_loop(lambda i, t: i < n, inner, [tf.constant(0), tf.zeros([3])])[1]
+    flag = v1.placeholder_with_default(True, [], name="flag")
+    in_cond = tf.cond(flag, lambda: v1.while_loop(lambda v: tf.reduce_sum(v) < 50.0, lambda v: [v * 3.0],
+                                                  [x[1] + 2.0], return_same_structure=True)[0], lambda: x[2])
+    return feeds, {"nested": tf.identity(nested, name="nested"), "in_cond": tf.identity(in_cond, name="in_cond")}
+
+
+def loop_graphs(directory):
+    """Graphs with TF1's while loops, frozen (variables as Consts) into loops/<kind>.pb, TF's outputs for their
+    feeds into loop_values.json; and a training graph's loops/train.meta, whose gradient is TF's backward loop
+    over stacks."""
+    os.makedirs(os.path.join(directory, "loops"), exist_ok=True)
+    record = {"tensorflow": tf.__version__}
+    for kind in ("counter", "dynamic_rnn", "map_fn", "nested"):
+        with tf.Graph().as_default() as graph:
+            feeds, fetches = _loop_graph(kind)
+            with v1.Session() as sess:
+                sess.run(v1.global_variables_initializer())
+                values = sess.run(fetches, feeds)
+                frozen = v1.graph_util.convert_variables_to_constants(sess, graph.as_graph_def(),
+                                                                      [t.op.name for t in fetches.values()])
+        with open(os.path.join(directory, "loops", f"{kind}.pb"), "wb") as f:
+            f.write(frozen.SerializeToString())
+        record[kind] = {"feeds": {t.name: np.asarray(v).tolist() for t, v in feeds.items()},
+                        "outputs": {k: np.asarray(v).tolist() for k, v in values.items()}}
+    with tf.Graph().as_default():
+        x = v1.placeholder(tf.float32, [3], name="x")
+        w = v1.get_variable("w", initializer=tf.constant([0.5, -0.25, 1.0]))
+        y = v1.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * w + x), [tf.constant(0), x])[1]
+        loss = tf.reduce_sum(tf.square(y), name="loss")
+        v1.train.GradientDescentOptimizer(0.01).minimize(loss, name="train")
+        v1.train.export_meta_graph(os.path.join(directory, "loops", "train.meta"))
+    with open(os.path.join(directory, "loop_values.json"), "w") as f:
+        json.dump(record, f, indent=1)
+    print(f"recorded with TensorFlow {tf.__version__} into {directory}")
+
+
 def check(directory):
     """Compare what TensorFlow reads from ringflow's files with DIR/expected.json; returns the failures."""
     with open(os.path.join(directory, "expected.json")) as f:
@@ -347,7 +422,8 @@ def check(directory):
 
 if __name__ == "__main__":
     commands = {"record": record, "sharded": sharded, "graph-text": graph_text, "tf-graphs": tf_graphs,
-                "train-graphs": train_graphs, "cond-graphs": cond_graphs}
+                "train-graphs": train_graphs, "cond-graphs": cond_graphs,
+                "loop-graphs": loop_graphs}
     if len(sys.argv) != 3 or sys.argv[1] not in (*commands, "check"):
         sys.exit(__doc__)
     v1.disable_v2_behavior()  # TF1's graph: reference variables (VariableV2), as a TF 1.15 program writes them

@@ -20,10 +20,13 @@ from ..framework.registry import op_def
 from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.dtypes import as_dtype
+from ..ops.array_ops import reshape
+from ..ops.strided_slice_ops import strided_slice
 from ..ops.variables import Variable, imported_variable
 from .cond_nodes import (INPUTS, body_of, cond_of, part_of, rebuild_cond, ringflow_inputs, write_conds,
                          written_as_nodes)
 from .tf_cond_nodes import has_tf_conds, read_tf_conds
+from .tf_loop_nodes import has_tf_loops, loop_back_edge, read_tf_loops, rebuild_loop
 from .tf_node_defs import ADDED, MOVED, ORIGINAL, from_tf_form, from_tf_inputs, strided_slice_key, to_tf_form
 from ..platform import tf_logging as logging
 from ..platform.version import GIT_VERSION, TF_API_VERSION
@@ -206,7 +209,7 @@ def _registered(op_type):
 
 def _inputs_first(nodes):
     """The nodes ordered so that each comes after its inputs (a GraphDef need not be: export appends the nodes it
-    adds in TF's form at the end), keeping the file's order otherwise."""
+    adds in TF's form at the end), keeping the file's order otherwise; a while loop's back edges aside."""
     by_name, done, opened, ordered = {n.name: n for n in nodes}, set(), set(), []
     for start in nodes:
         stack = [(start, False)]
@@ -222,7 +225,7 @@ def _inputs_first(nodes):
             stack.append((node, True))
             for name in reversed(node.input):
                 source = by_name.get(name.lstrip("^").partition(":")[0])
-                if source is not None and source.name not in done:
+                if source is not None and source.name not in done and not loop_back_edge(node, source):
                     stack.append((source, False))
     return ordered
 
@@ -263,7 +266,9 @@ def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, import_sco
     meta = read_meta_graph_file(meta_graph_or_file) if isinstance(meta_graph_or_file, str) else meta_graph_or_file
     graph = graph or get_default_graph()
     constants = {n.name: attr_python(n.attr["value"]) for n in meta.graph_def.node if n.op == "Const"}
-    kept = _inputs_first([n for n in _without_tf_saver(meta) if ADDED not in n.attr])
+    kept, loops = _inputs_first([n for n in _without_tf_saver(meta) if ADDED not in n.attr]), {}
+    if has_tf_loops(kept):
+        kept, loops = read_tf_loops(kept)
     if has_tf_conds(kept):
         kept = read_tf_conds(kept)
     ringflows = {n.name for n in kept if ORIGINAL in n.attr}  # nodes ringflow wrote in TF's form, and kept
@@ -277,6 +282,8 @@ def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, import_sco
     def scoped(name):
         return f"{import_scope}/{name}" if import_scope else name
 
+    # conds: the tensors that stand for the nodes of TF's control flow ("C/Merge:0", "F/Exit_1:0", and inside a
+    # loop's functions its variables, "F/Identity_1:0")
     made, taken, conds = {}, {op.name for op in graph.get_operations()}, {}
 
     def resolve(name):
@@ -292,6 +299,10 @@ def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, import_sco
                 _reserve(graph, scoped(cond_name))
                 conds.update(rebuild_cond(by_name[f"{cond_name}/pred_id"], resolve,
                                           lambda body: build(bodies.get(body, [])), scoped))
+            elif part == "loop" and f"{node.name}:0" not in conds:
+                _reserve(graph, scoped(loops[node.name].name))
+                conds.update(rebuild_loop(loops[node.name], [resolve(i) for i in ringflow_inputs(node)], resolve,
+                                          conds.update, lambda body: build(bodies.get(body, [])), scoped))
             elif part is None:
                 _build_node(graph, node, scoped, resolve, taken, constants, node.name in ringflows, clear_devices)
 
@@ -349,13 +360,19 @@ def _build_node(graph, node, scoped, resolve, taken, constants, ringflow_form, c
     data = [i for i in node.input if not i.startswith("^")]
     if node.op == "StridedSlice" and "key" not in attrs:  # TF's form (tf_node_defs.py)
         key = strided_slice_key(node, constants)
-        if key is None:
-            raise NotImplementedError(f"import_meta_graph: StridedSlice {node.name!r} takes its positions "
-                                      "from tensors that are not constants, which ringflow cannot rebuild")
+        if key is None:  # positions computed while running (x[i] in a loop): tf.strided_slice's ops, and its name
+            masks = {k: v for k, v in attrs.items() if k.endswith("_mask")}
+            with graph.name_scope(name + "/"):
+                sliced = strided_slice(*[resolve(i) for i in data], **masks)
+            graph.create_op("Identity", [sliced], [(sliced.shape, sliced.dtype)], name=name, unique=False)
+            return
         data, attrs = data[:1], {"key": key}
     elif not ringflow_form:
         data, attrs = from_tf_inputs(node, data, attrs, constants)
     inputs = [resolve(i) for i in data]
+    if node.op == "Select" and not ringflow_form and inputs[0].shape.ndims == 1 and (inputs[1].shape.ndims or 0) > 1:
+        with graph.name_scope(name + "/"):  # TF1's Select picks rows by a vector condition; ringflow's broadcasts
+            inputs[0] = reshape(inputs[0], [-1] + [1] * (inputs[1].shape.ndims - 1))
     controls = [graph.get_operation_by_name(scoped(i[1:])) for i in node.input if i.startswith("^")]
     op_type = ALIASES.get(node.op, node.op)
     if op_type == "VariableV2":
@@ -364,8 +381,28 @@ def _build_node(graph, node, scoped, resolve, taken, constants, ringflow_form, c
         attrs, outputs = _outputs(node, op_type, inputs, attrs)
         op = graph.create_op(op_type, inputs, outputs, name=name, attrs=attrs, control_inputs=controls,
                              unique=False)
+        folded = _folded(op, [constants.get(i) for i in data], attrs)
+        if folded is not None:
+            constants[node.name] = folded
     if node.device and not clear_devices:
         op.device = node.device
+
+
+def _folded(op, values, attrs):
+    """The value of an integer op of constants and static shapes, which TF's graph optimizer folds before a step
+    runs (dynamic_rnn's transpose permutation: the concat of [1, 0] and range(2, rank(x))), so that ops taking it
+    as an attr import; None for any other op."""
+    if len(op.outputs) != 1 or op.outputs[0].dtype.kind not in "iu":
+        return None
+    shape = op.inputs[0].shape if op.inputs else None
+    if op.type == "Rank" and shape.ndims is not None:
+        return np.int32(shape.ndims)
+    if op.type == "Shape" and shape.is_fully_defined():
+        return np.array(shape.as_list(), op.outputs[0].dtype)
+    forward = op_def(op.type).forward
+    if forward is None or not values or any(v is None for v in values):
+        return None
+    return forward(*values, **attrs)
 
 
 def _reserve(graph, name):

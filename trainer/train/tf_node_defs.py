@@ -471,6 +471,16 @@ def _const_input(position, attr, what):
     return rule
 
 
+def _tf_split(node, data, attrs, constants):
+    """TF's Split(split_dim, value) and SplitV(value, size_splits, split_dim) as ringflow's Split of axis, sizes."""
+    data, attrs = _const_input(0 if node.op == "Split" else 2, "axis", "split dimension")(node, data, attrs, constants)
+    attrs["num"], attrs["sizes"] = attrs.pop("num_split", None), None
+    if node.op == "SplitV":
+        data, attrs = _const_input(1, "sizes", "split sizes")(node, data, attrs, constants)
+        attrs["sizes"] = tuple(np.ravel(attrs["sizes"]).tolist())
+    return data, attrs
+
+
 def _tf_reduction(node, data, attrs, constants):
     """Constant reduction indices become the axis attr; computed ones (TF's gradient graphs) stay an input."""
     if data[1].partition(":")[0] in constants:
@@ -578,6 +588,7 @@ FROM_TF = {  # op type: (the attr ringflow's op holds and TF's lacks, the rule g
     "ArgMin": ("axis", _const_input(1, "axis", "dimension")),
     "ExpandDims": ("axis", _const_input(1, "axis", "dimension")),
     "Transpose": ("axes", _const_input(1, "axes", "permutation")),
+    "Split": ("axis", _tf_split), "SplitV": ("axis", _tf_split),
     "ResourceGather": ("axis", lambda node, data, attrs, constants: (
         data, {**{k: v for k, v in attrs.items() if k not in ("dtype", "batch_dims", "validate_indices")}, "axis": 0})),
     "ReadVariableOp": (None, _tf_drop("dtype")), "AssignVariableOp": (None, _tf_drop("dtype", "validate_shape")),

@@ -1,0 +1,76 @@
+"""TF1's tf.while_loop as TensorFlow writes it (Enter/Merge/Switch/NextIteration/Exit/LoopCond frames and the
+TensorArrays around them) imports as ringflow's While and computes TensorFlow's recorded outputs: a counter loop
+and one with maximum_iterations, dynamic_rnn over unknown lengths, map_fn, nested loops with a cond inside and a loop
+inside a cond (scripts/record_tf_files.py loop-graphs, frozen GraphDefs); the gradient loops of a training graph are
+refused by name."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+import trainer as tg
+from trainer.framework.meta_graph import MetaGraphDef
+from trainer.framework.node_def import AttrValue, GraphDef, NodeDef
+
+HERE = os.path.join(os.path.dirname(__file__), "fixtures", "tf_graphs")
+with open(os.path.join(HERE, "loop_values.json")) as f:
+    RECORD = json.load(f)
+
+
+def _imported(kind):
+    with open(os.path.join(HERE, "loops", f"{kind}.pb"), "rb") as f:
+        tg.import_graph_def(GraphDef.FromString(f.read()), name="")
+    return tg.get_default_graph()
+
+
+@pytest.mark.parametrize("kind", ["counter", "dynamic_rnn", "map_fn", "nested"])
+def test_a_frozen_graph_tensorflow_wrote_with_while_loops_computes_tensorflows_outputs(kind):
+    with tg.Graph().as_default():
+        graph = _imported(kind)
+        assert any(op.type == "While" for op in graph.get_operations())
+        names = {op.name for op in graph.get_operations()}
+        feeds = {k: v for k, v in RECORD[kind]["feeds"].items() if k.partition(":")[0] in names}
+        with tg.Session() as sess:
+            got = sess.run({k: f"{k}:0" for k in RECORD[kind]["outputs"]}, feeds)
+    for key, want in RECORD[kind]["outputs"].items():
+        np.testing.assert_allclose(got[key], want, rtol=1e-5, atol=1e-6, err_msg=key)
+
+
+def test_an_imported_dynamic_rnn_runs_other_lengths_and_batches():
+    """Nothing of the recorded feed is baked in: a longer sequence and a batch of three run (the loop's count and
+    the TensorArrays' sizes come from the feed), and a zero length keeps the zero state, as dynamic_rnn does."""
+    with tg.Graph().as_default(), tg.Session() as sess:
+        _imported("dynamic_rnn")
+        seq = np.random.RandomState(0).randn(3, 7, 3).astype(np.float32)
+        outputs, state = sess.run(["outputs:0", "state:0"], {"seq:0": seq, "lengths:0": [7, 0, 2]})
+    assert outputs.shape == (3, 7, 4) and state.shape == (3, 4)
+    np.testing.assert_array_equal(state[1], 0.0)
+    np.testing.assert_array_equal(outputs[2, 2:], 0.0)
+    np.testing.assert_allclose(state[2], outputs[2, 1])
+
+
+def test_an_imported_loop_differentiates_in_ringflow():
+    """The rebuilt loop is ringflow's own While: tg.gradients runs back through it (d s / d x of the counter loop's
+    s = sum over i < n of i * x[0] is n(n-1)/2 on row 0)."""
+    with tg.Graph().as_default(), tg.Session() as sess:
+        graph = _imported("counter")
+        x, s = graph.get_tensor_by_name("x:0"), graph.get_tensor_by_name("s:0")
+        grad = sess.run(tg.gradients(tg.reduce_sum(s), x)[0], {"x:0": np.ones((4, 3), np.float32), "n:0": 4})
+    np.testing.assert_allclose(grad, [[6.0] * 3, [0.0] * 3, [0.0] * 3, [0.0] * 3])
+
+
+def test_the_gradient_loops_of_a_training_graph_are_named_as_what_ringflow_does_not_rebuild():
+    with tg.Graph().as_default(), pytest.raises(NotImplementedError, match=r"gradient loops .*\['StackPopV2', "
+                                                                           r"'StackPushV2', 'StackV2'\]"):
+        tg.train.import_meta_graph(os.path.join(HERE, "loops", "train.meta"))
+
+
+def test_a_frame_without_its_loop_condition_is_named_as_what_ringflow_does_not_rebuild():
+    frame = {"frame_name": AttrValue(s=b"while/while_context")}
+    nodes = [NodeDef(name="i", op="Placeholder"), NodeDef(name="while/Enter", op="Enter", input=["i"], attr=frame),
+             NodeDef(name="while/Merge", op="Merge", input=["while/Enter", "while/NextIteration"]),
+             NodeDef(name="while/NextIteration", op="NextIteration", input=["while/Merge"])]
+    with tg.Graph().as_default(), pytest.raises(NotImplementedError, match=r"frame 'while/while_context' has no "
+                                                                           r"LoopCond"):
+        tg.train.import_meta_graph(MetaGraphDef(graph_def=GraphDef(node=nodes)))
