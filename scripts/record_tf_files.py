@@ -10,7 +10,9 @@
         name, the SavedModels of simple_save and of a DNNClassifier's export_saved_model, for raw features and for
         serialized tf.Examples, through tf.compat.v1.saved_model.loader.load; a CNN's training graph through
         import_meta_graph + restore, trained 3 more steps; a graph with tf.cond, dropout and batch norm on a `training`
-        placeholder, its Switch/Merge nodes run and trained on), compares them with DIR/expected.json, prints a verdict.
+        placeholder, its Switch/Merge nodes run and trained on; while loops (a counter, maximum_iterations,
+        dynamic_rnn, map_fn, a loop in a loop) through import_meta_graph and a SavedModel, and TF's own loop graphs
+        exported again by ringflow), compares them with DIR/expected.json, prints a verdict.
     /work/tfvenv/bin/python scripts/record_tf_files.py tf-graphs tests/trainer/train/fixtures/tf_graphs
         writes a SavedModel whose graph holds ops in TF's own form (Const inputs where ringflow has attrs: Sum's
         reduction_indices, Reshape's shape, ConcatV2's axis, ...; Cast's SrcT/DstT; ParseExampleV2 of dense,
@@ -415,6 +417,31 @@ def check(directory):
                 losses = [sess.run(["loss:0", "train"], {"x:0": x, "training:0": t})[0] for t in trip["training"]]
                 same(f"TF's tf.cond graph ({kind}) imported and saved by ringflow: TF trains on to ringflow's losses "
                      "(to 2e-6)", np.allclose(losses, trip[kind]["losses"], rtol=2e-6), True)
+    loops = expected.get("loops")  # ringflow's while loops as TF1 frames: TF runs them to ringflow's outputs
+    if loops is not None:
+        def close(what, got, want):
+            same(f"{what} (to 1e-5)", np.allclose(got, want, rtol=1e-5, atol=1e-6), True)
+        with tf.Graph().as_default(), v1.Session() as sess:
+            prefix = os.path.join(directory, loops["prefix"])
+            v1.train.import_meta_graph(prefix + ".meta").restore(sess, prefix)
+            for key, want in loops["outputs"].items():
+                close(f"while loops (counter, maximum_iterations, dynamic_rnn, map_fn, nested): import_meta_graph + "
+                      f"restore: {key}", sess.run(f"{key}:0", loops["feeds"]), want)
+        with tf.Graph().as_default(), v1.Session() as sess:
+            signature = v1.saved_model.loader.load(sess, ["serve"], os.path.join(directory, loops["saved_model"]))
+            signature = signature.signature_def["serving_default"]
+            feeds = {signature.inputs[k.partition(":")[0]].name: v for k, v in loops["feeds"].items()}
+            for key, want in loops["outputs"].items():
+                close(f"while loops: saved_model.loader.load: {key}", sess.run(signature.outputs[key].name, feeds),
+                      want)
+        for kind, trip in loops["round_trip"].items():  # loop graphs TF wrote, imported and exported by ringflow
+            with tf.Graph().as_default(), v1.Session() as sess:
+                v1.train.import_meta_graph(os.path.join(directory, trip["meta"]))
+                names = {op.name for op in sess.graph.get_operations()}
+                feeds = {k: v for k, v in trip["feeds"].items() if k.partition(":")[0] in names}
+                for key, want in trip["outputs"].items():
+                    close(f"TF's {kind} loop graph imported and exported by ringflow: {key}",
+                          sess.run(f"{key}:0", feeds), want)
     verdict = "PASS" if not failures else f"FAIL ({len(failures)})"
     print(f"verdict: {verdict}: TensorFlow {tf.__version__} read ringflow's files in {directory}")
     return failures

@@ -41,10 +41,12 @@ def write(directory):
     train = train_cnn(directory)
     cond = train_cond(directory)
     cond["round_trip"] = resave_tf_conds(directory)
+    loops = write_loops(directory)
+    loops["round_trip"] = resave_tf_loops(directory)
     expected = {"ringflow": tg.__version__, "checkpoint": os.path.basename(prefix),
                 "estimator_export": os.path.relpath(export_dir, directory), "probabilities": probabilities,
                 "parsing_export": os.path.relpath(parsing_dir, directory),
-                "examples": [e.hex() for e in examples(INPUT)], "train": train, "cond": cond,
+                "examples": [e.hex() for e in examples(INPUT)], "train": train, "cond": cond, "loops": loops,
                 "values": {k: np.asarray(v).tolist() for k, v in VALUES.items()},
                 "dtypes": {k: np.asarray(v).dtype.name for k, v in VALUES.items()},
                 "input": INPUT.tolist(), "output": output.tolist()}
@@ -139,6 +141,59 @@ def resave_tf_conds(directory):
             saved = tg.train.Saver().save(sess, os.path.join(directory, "tf_round_trip", kind, "model.ckpt"))
             losses = [float(sess.run(["loss:0", "train"], {"x:0": x, "training:0": t})[0]) for t in record["training"]]
         result[kind] = {"prefix": os.path.relpath(saved, directory), "losses": losses}
+    return result
+
+
+def write_loops(directory):
+    """ringflow's while loops, saved by Saver.save (loops/model.ckpt) and simple_save (loops/saved_model) with
+    their outputs for fixed feeds, which TensorFlow must compute from both files."""
+    feeds = {"n:0": 3, "x:0": np.linspace(-1, 1, 12, dtype=np.float32).reshape(4, 3),
+             "seq:0": np.linspace(-1, 1, 30, dtype=np.float32).reshape(2, 5, 3), "lengths:0": [5, 3]}
+    with tg.Graph().as_default():
+        n = tg.placeholder(tg.int32, [], name="n")
+        x = tg.placeholder(tg.float32, [None, 3], name="x")
+        seq = tg.placeholder(tg.float32, [None, None, 3], name="seq")
+        lengths = tg.placeholder(tg.int32, [None], name="lengths")
+        i, s = tg.while_loop(lambda i, s: i < n, lambda i, s: (i + 1, s + tg.cast(i, tg.float32) * x[0]),
+                             [tg.constant(0), tg.zeros([3])])
+        limited = tg.while_loop(lambda v: v < 100.0, lambda v: v * 2.0 + 1.0, [tg.constant(1.0)],
+                                maximum_iterations=n)
+        cell = tg.nn.rnn_cell.GRUCell(4, kernel_initializer=tg.glorot_uniform_initializer(seed=1))
+        outputs, state = tg.nn.dynamic_rnn(cell, seq, sequence_length=lengths, dtype=tg.float32)
+        mapped = tg.map_fn(lambda r: tg.reduce_sum(r * r) + r[0], x)
+
+        def outer(i, total):
+            step = (lambda j, acc: (j + 1, acc + tg.cast(j + 1, tg.float32) * x[1]))
+            return i + 1, tg.while_loop(lambda j, acc: j < i, step, [tg.constant(0), total])[1]
+        nested = tg.while_loop(lambda i, t: i < n, outer, [tg.constant(0), tg.zeros([3])])[1]
+        named = {"i": i, "s": s, "limited": limited, "outputs": outputs, "state": state, "mapped": mapped,
+                 "nested": nested}
+        fetches = {key: tg.identity(t, name=key) for key, t in named.items()}
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            values = sess.run(fetches, feeds)
+            prefix = tg.train.Saver().save(sess, os.path.join(directory, "loops", "model.ckpt"))
+            tg.saved_model.simple_save(sess, os.path.join(directory, "loops", "saved_model"),
+                                       {"n": n, "x": x, "seq": seq, "lengths": lengths}, fetches)
+    return {"prefix": os.path.relpath(prefix, directory), "saved_model": os.path.join("loops", "saved_model"),
+            "feeds": {k: np.asarray(v).tolist() for k, v in feeds.items()},
+            "outputs": {k: np.asarray(v).tolist() for k, v in values.items()}}
+
+
+def resave_tf_loops(directory):
+    """The loop graphs TensorFlow wrote (record_tf_files.py loop-graphs: frozen GraphDefs), imported and exported
+    again by ringflow (tf_round_trip_loops/<kind>.meta), with TensorFlow's recorded feeds and outputs."""
+    with open(os.path.join(TF_GRAPHS, "loop_values.json")) as f:
+        record = json.load(f)
+    os.makedirs(os.path.join(directory, "tf_round_trip_loops"), exist_ok=True)
+    result = {}
+    for kind in ("counter", "dynamic_rnn", "map_fn"):  # "nested" has a cond in a loop, which export does not write
+        with tg.Graph().as_default() as graph:
+            with open(os.path.join(TF_GRAPHS, "loops", f"{kind}.pb"), "rb") as f:
+                tg.import_graph_def(tg.GraphDef.FromString(f.read()), name="")
+            path = os.path.join("tf_round_trip_loops", f"{kind}.meta")
+            tg.train.export_meta_graph(os.path.join(directory, path), graph=graph)
+        result[kind] = {"meta": path, **record[kind]}
     return result
 
 

@@ -25,6 +25,7 @@ from ..ops.strided_slice_ops import strided_slice
 from ..ops.variables import Variable, imported_variable
 from .cond_nodes import (INPUTS, body_of, cond_of, part_of, rebuild_cond, ringflow_inputs, write_conds,
                          written_as_nodes)
+from .loop_nodes import write_loops, written_as_loop, written_loops
 from .tf_cond_nodes import has_tf_conds, read_tf_conds
 from .tf_loop_nodes import has_tf_loops, loop_back_edge, read_tf_loops, rebuild_loop
 from .tf_node_defs import ADDED, MOVED, ORIGINAL, from_tf_form, from_tf_inputs, strided_slice_key, to_tf_form
@@ -56,10 +57,11 @@ def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, c
                              meta_info_def=None, strip_default_attrs=False):
     """The MetaGraphDef of `graph` (default: the default graph): nodes, the collections, the SaverDef."""
     graph = graph or get_default_graph()
-    nodes = graph_def(graph, add_shapes=True)
+    nodes, (loops, roles) = graph_def(graph, add_shapes=True), written_loops(graph)
     for node, op in zip(nodes.node, graph.get_operations()):
         lost = sorted(k for k, v in op.attrs.items() if v is not None and attr_value(v) is None)
-        lost += [k for k in SUB_GRAPHS if getattr(op, k, None) and not written_as_nodes(op)]
+        lost += [k for k in SUB_GRAPHS if getattr(op, k, None) and not written_as_nodes(op)
+                 and not written_as_loop(op, loops)]
         nones = sorted(k for k, v in op.attrs.items() if v is None)
         for key, names in ((UNWRITTEN, lost), (NONE, nones)):
             if names:
@@ -71,6 +73,7 @@ def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, c
         to_tf_form(node, op, added)
     nodes.node.extend(_unclashed(nodes.node, added))
     write_conds(nodes, graph)
+    write_loops(nodes, graph, loops, roles)
     _read_moved_outputs(nodes.node)
     meta = MetaGraphDef()
     meta.graph_def.node.extend(nodes.node)  # the nodes themselves: MetaGraphDef(graph_def=...) would copy them all

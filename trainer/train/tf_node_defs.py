@@ -53,6 +53,23 @@ def _concat(node, op, nodes):
     return True
 
 
+def _split_to_tf(node, op, nodes):
+    """ringflow's Split (axis, sizes or num) as TF's Split(split_dim, value) of equal parts, else SplitV(value,
+    size_splits, split_dim)."""
+    sizes, controls = op.attrs.get("sizes"), [i for i in node.input if i.startswith("^")]
+    for key in ("sizes", "num", "axis"):
+        node.attr.pop(key, None)
+    node.attr["num_split"] = AttrValue(i=len(op.outputs))
+    dim = _const(nodes, f"{node.name}/split_dim", op.attrs["axis"])
+    if sizes is None or (len(set(sizes)) == 1 and -1 not in sizes):
+        node.op, inputs = "Split", [dim, node.input[0]]
+    else:
+        node.op, inputs = "SplitV", [node.input[0], _const(nodes, f"{node.name}/size_splits", list(sizes)), dim]
+        node.attr["Tlen"] = _type(int32)
+    node.input[:] = inputs + controls
+    return True
+
+
 def _pack(node, op, nodes):
     node.attr["N"] = AttrValue(i=len(op.inputs))
     return True
@@ -386,10 +403,12 @@ def _dropout(node, op, nodes):
 
 TO_TF = {
     "ConcatV2": _concat, "Pack": _pack, "AddN": _pack, "GatherV2": _gather, "Cast": _cast, "Sum": _reduction,
-    "Mean": _reduction, "Max": _reduction, "Min": _reduction, "Prod": _reduction,
+    "Mean": _reduction, "Max": _reduction, "Min": _reduction, "Prod": _reduction, "All": _reduction, "Any": _reduction,
     "Reshape": _attr_input("shape", "shape", "Tshape"), "ArgMax": _attr_input("axis", "dimension", "Tidx"),
     "ArgMin": _attr_input("axis", "dimension", "Tidx"), "ExpandDims": _attr_input("axis", "dim", "Tdim"),
-    "Tile": _attr_input("multiples", "multiples", "Tmultiples"), "ScalarSummary": _summary("tags"),
+    "Tile": _attr_input("multiples", "multiples", "Tmultiples"), "Transpose": _attr_input("axes", "perm", "Tperm"),
+    "Split": _split_to_tf, "SplitV": _split_to_tf,
+    "ScalarSummary": _summary("tags"),
     "HistogramSummary": _summary("tag"), "RandomUniform": _random_uniform, "StridedSlice": _strided_slice,
     "Dropout": _dropout,
     "FusedBatchNormV3": _fused_batch_norm, "FusedBatchNormGradV3": _fused_batch_norm,
@@ -403,6 +422,8 @@ TO_TF = {
 }
 
 
+# ops whose "T" is the type of the value they take (that input's position), where node_def writes their output's
+VALUE_TYPED = {"TensorArrayWriteV3": 2, "TensorArrayScatterV3": 2, "TensorArraySplitV3": 1}
 DTYPE_NOT_T = {"PlaceholderWithDefault"}  # TF's op names its type attr "dtype"
 VARIABLE_TYPED = {"IsVariableInitialized"}  # TF's op has its variable's type as "dtype" (Keras' session adds them)
 # ops whose "T" is their input's dtype, where node_def writes the output's (ringflow's import ignores "T")
@@ -420,6 +441,12 @@ def to_tf_form(node, op, nodes):
         node.attr["dtype"] = _type(op.inputs[0].dtype)
     if node.op in DTYPE_NOT_T and "T" in node.attr:
         node.attr["dtype"] = node.attr.pop("T")
+    if node.op in VALUE_TYPED:
+        node.attr["T"] = _type(op.inputs[VALUE_TYPED[node.op]].dtype)
+    if node.op == "TensorArraySizeV3":
+        node.attr.pop("T", None)
+    if node.op == "Assert":  # TF's "T" lists its data inputs' types (ringflow's import ignores "T")
+        node.attr["T"] = AttrValue(list=AttrValue.ListValue(type=[t.dtype.as_datatype_enum for t in op.inputs[1:]]))
     rule = TO_TF.get(node.op)
     if rule is None:
         return

@@ -95,3 +95,29 @@ def test_dropout_is_written_as_tfs_ops_and_reads_back_with_its_gradient(tmp_path
     for a, b in zip(got, want):
         np.testing.assert_array_equal(a, b)
     assert 0 < np.count_nonzero(got[0]) < got[0].size
+
+
+def test_transpose_split_all_and_assert_are_written_as_tfs_ops_and_import_back(tmp_path):
+    """TF's Transpose takes its permutation as an input, Split (equal parts) its dimension and SplitV its sizes,
+    All its axes; Assert lists its data inputs' types in T. ringflow reads its own nodes back to the same values."""
+    value = np.arange(12, dtype=np.float32).reshape(3, 4) - 5.0
+    with tg.Graph().as_default():
+        x = tg.placeholder(tg.float32, [3, 4], name="x")
+        halves = tg.split(tg.transpose(x, name="flipped"), 2, axis=0, name="halves")
+        thirds = tg.split(x, [1, 3], axis=1, name="thirds")
+        check = tg.Assert(tg.reduce_all(tg.is_finite(x), name="finite"), [x, tg.shape(x)], name="check")
+        with tg.control_dependencies([check]):
+            y = tg.identity(tg.concat([halves[1], tg.transpose(thirds[0])], axis=0), name="y")
+        with tg.Session() as sess:
+            want = sess.run(y, {x: value})
+        meta = tg.train.export_meta_graph(str(tmp_path / "g.meta"))
+    nodes = {n.name: n for n in meta.graph_def.node}
+    assert nodes["flipped"].op == "Transpose" and len(nodes["flipped"].input) == 2
+    assert nodes["halves"].op == "Split" and nodes["halves"].attr["num_split"].i == 2
+    assert nodes["thirds"].op == "SplitV" and nodes["thirds"].input[0] == "x" and len(nodes["thirds"].input) == 3
+    assert len(nodes["finite"].input) == 2
+    assert list(nodes["check"].attr["T"].list.type) == [tg.float32.as_datatype_enum, tg.int32.as_datatype_enum]
+    with tg.Graph().as_default():
+        tg.train.import_meta_graph(str(tmp_path / "g.meta"))
+        with tg.Session() as sess:
+            np.testing.assert_array_equal(sess.run("y:0", {"x:0": value}), want)

@@ -1,0 +1,74 @@
+"""tg.while_loop exported as TF1's while-loop frame (Enter/Merge/Switch/Identity/NextIteration/Exit/LoopCond, a
+counter for maximum_iterations and sequences, TensorArrays for per-step outputs), which TensorFlow runs (checked by
+scripts/record_tf_files.py check, recorded in fixtures/tf_files/tf_read_ringflow_files.txt) and ringflow imports
+again to the same values."""
+import numpy as np
+
+import trainer as tg
+from trainer.train.meta_graph import read_meta_graph_file
+
+FEEDS = {"n:0": 3, "x:0": np.linspace(-1, 1, 12, dtype=np.float32).reshape(4, 3),
+         "seq:0": np.linspace(-1, 1, 30, dtype=np.float32).reshape(2, 5, 3), "lengths:0": [5, 3]}
+
+
+def _loops():
+    """A counter loop, one with maximum_iterations, dynamic_rnn over unknown lengths, map_fn, a loop in a loop."""
+    n = tg.placeholder(tg.int32, [], name="n")
+    x = tg.placeholder(tg.float32, [None, 3], name="x")
+    seq = tg.placeholder(tg.float32, [None, None, 3], name="seq")
+    lengths = tg.placeholder(tg.int32, [None], name="lengths")
+    i, s = tg.while_loop(lambda i, s: i < n, lambda i, s: (i + 1, s + tg.cast(i, tg.float32) * x[0]),
+                         [tg.constant(0), tg.zeros([3])])
+    limited = tg.while_loop(lambda v: v < 100.0, lambda v: v * 2.0 + 1.0, [tg.constant(1.0)], maximum_iterations=n)
+    cell = tg.nn.rnn_cell.GRUCell(4, kernel_initializer=tg.glorot_uniform_initializer(seed=1))
+    outputs, state = tg.nn.dynamic_rnn(cell, seq, sequence_length=lengths, dtype=tg.float32)
+    mapped = tg.map_fn(lambda r: tg.reduce_sum(r * r) + r[0], x)
+
+    def outer(i, total):
+        step = (lambda j, acc: (j + 1, acc + tg.cast(j + 1, tg.float32) * x[1]))
+        return i + 1, tg.while_loop(lambda j, acc: j < i, step, [tg.constant(0), total])[1]
+    nested = tg.while_loop(lambda i, t: i < n, outer, [tg.constant(0), tg.zeros([3])])[1]
+    named = {"i": i, "s": s, "limited": limited, "outputs": outputs, "state": state, "mapped": mapped,
+             "nested": nested}
+    return {key: tg.identity(t, name=key).name for key, t in named.items()}
+
+
+def test_loops_are_written_as_tf1_frames_and_import_again_to_the_same_values(tmp_path):
+    with tg.Graph().as_default():
+        fetches = _loops()
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            want = sess.run(fetches, FEEDS)
+            prefix = tg.train.Saver().save(sess, str(tmp_path / "model.ckpt"))
+    nodes = read_meta_graph_file(prefix + ".meta").graph_def.node
+    types = {node.op for node in nodes}
+    assert {"Enter", "Merge", "Switch", "NextIteration", "Exit", "LoopCond", "TensorArrayV3",
+            "TensorArrayWriteV3", "TensorArrayGatherV3"} <= types and not types & {"While", "LoopVar"}
+    frames = {node.attr["frame_name"].s.decode() for node in nodes if node.op == "Enter"}
+    assert frames == {"while/while_context", "while_1/while_context", "rnn/while/while_context",
+                      "map/while/while_context", "while_2/while_context", "while_2/while/while_context"}
+    with tg.Graph().as_default() as graph, tg.Session() as sess:
+        tg.train.import_meta_graph(prefix + ".meta").restore(sess, prefix)
+        assert len([op for op in graph.get_operations() if op.type == "While"]) == 6
+        got = sess.run(fetches, FEEDS)
+    for key in want:
+        np.testing.assert_allclose(got[key], want[key], rtol=1e-6, atol=1e-7, err_msg=key)
+
+
+def test_a_loops_frame_keeps_the_nodes_of_its_body_under_their_names(tmp_path):
+    """The body's nodes are the graph's own, named as ringflow named them, reading the loop's Identities; a constant
+    in the body waits for the frame's pivot; a tensor from outside enters once, as a constant of the frame."""
+    with tg.Graph().as_default():
+        x = tg.placeholder(tg.float32, [3], name="x")
+        tg.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, tg.multiply(y, x, name="scaled") * 2.0 + x),
+                      [tg.constant(0), x], name="loop")
+        tg.train.export_meta_graph(str(tmp_path / "loop.meta"))
+    nodes = {node.name: node for node in read_meta_graph_file(str(tmp_path / "loop.meta")).graph_def.node}
+    scaled = nodes["loop/scaled"]
+    assert scaled.input[0] == "loop/Identity_1"
+    entered = nodes[scaled.input[1]]
+    assert entered.op == "Enter" and entered.attr["is_constant"].b and list(entered.input) == ["x"]
+    constants = [node for name, node in nodes.items() if name.startswith("loop/") and node.op == "Const"
+                 and node.input]
+    assert constants and all(list(node.input) in (["^loop/Identity"], ["^loop/Merge"]) for node in constants)
+    assert len([node for node in nodes.values() if node.op == "Enter" and list(node.input) == ["x"]]) == 2

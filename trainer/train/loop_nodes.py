@@ -1,0 +1,302 @@
+"""tg.while_loop in a MetaGraphDef: ringflow's While written as the frame TF1's tf.while_loop writes, which TensorFlow
+runs and tf_loop_nodes.py reads back as a While.
+
+A While `W` becomes, per loop variable k: `W/Enter_k` (frame_name "W/while_context"), `W/Merge_k` (of the Enter and
+`W/NextIteration_k`), `W/Switch_k` (on `W/LoopCond`), `W/Identity_k` (its output 1, what the body reads) and
+`W/Exit_k` (its output 0, the loop's value); the condition's nodes read the Merges, the body's the Identities, and
+each tensor from outside enters once, by an Enter with is_constant. A loop with maximum_iterations, sequences or
+per-step outputs (step_loop's: dynamic_rnn, map_fn) counts its iterations in one more variable, first, as TF1 counts
+maximum_iterations: the condition compares it with the maximum and with each sequence's length, the body slices the
+sequences at it (a GatherV2 under the name of ringflow's slice) and writes each per-step output into a TensorArray
+whose flow is a loop variable, stacked after the loop (TensorArrayGatherV3). A node of the loop with no inputs waits
+for its pivot (the first Merge in the condition, the first Identity in the body), so that it runs in the frame.
+
+Written: loops at the top level and loops in loops so written. A loop with a tg.cond inside or inside a cond, and a
+loop's gradient (WhileGrad runs the body's gradient over ringflow's trace of the iterations, where TF1 builds a
+backward loop over stacks), keep export's mark of what it could not write, and importing them names them.
+"""
+import numpy as np
+
+from ..framework import dtypes
+from ..framework.node_def import AttrValue, NodeDef, attr_value
+from ..framework.tensor_shape import TensorShape
+from .cond_nodes import INPUTS
+from .tf_node_defs import ORIGINAL
+
+PARALLEL_ITERATIONS = 10  # TF1's default; ringflow runs one iteration after another whatever it says
+_SHAPES = "_output_shapes"
+
+
+def _chain(op):
+    body, chain = op.control_flow, []
+    while body is not None:
+        chain.append(body)
+        body = body.parent
+    return chain
+
+
+def _walk(body, roots):
+    """The ops of `body` that `roots` need, directly in it."""
+    seen, stack = set(), [r.op for r in roots if r is not None]
+    while stack:
+        op = stack.pop()
+        if op in seen or op.control_flow is not body:
+            continue
+        seen.add(op)
+        stack += [t.op for t in op.inputs] + list(op.control_inputs)
+    return seen
+
+
+def written_loops(graph):
+    """({While op written as a TF1 frame}, {op in such a loop: "test" or "body"})."""
+    loops = [op for op in graph.get_operations() if op.type == "While"]
+    unwritten = set()
+    for op in graph.get_operations():
+        chain = _chain(op)
+        if any(b.kind != "while" or b.owner is None or b.owner.type != "While" for b in chain):
+            unwritten.update(b.owner for b in chain if b.owner is not None and b.owner.type == "While")
+    roles = {}
+    for loop in loops:
+        body = loop.bodies[0]
+        test, step = _walk(body, [body.test]), _walk(body, body.outputs)
+        if {op for op in test & step if op.type != "LoopVar"}:
+            unwritten.add(loop)  # a value both the condition and the body read: TF's frame has it in one of them
+        roles.update((op, "test") for op in test)
+        roles.update((op, "body") for op in step - test)
+    changed = True
+    while changed:
+        changed = False
+        for loop in loops:
+            if loop not in unwritten and any(b.owner in unwritten or b.kind != "while" for b in _chain(loop)):
+                unwritten.add(loop)
+                changed = True
+    return {loop for loop in loops if loop not in unwritten}, roles
+
+
+def written_as_loop(op, loops):
+    """True when `op` (a While, or an op in loop bodies) is written as a TF1 frame's nodes."""
+    if op.type == "While":
+        return op in loops
+    chain = _chain(op)
+    return bool(chain) and all(b.owner in loops for b in chain)
+
+
+def _tensor_name(t):
+    return t.op.name if t.value_index == 0 else t.name
+
+
+def _type(dtype):
+    return AttrValue(type=dtypes.as_dtype(dtype).as_datatype_enum)
+
+
+class _Writer:
+    def __init__(self, graph_def, graph, loops, roles):
+        self.ops = {op.name: op for op in graph.get_operations()}
+        self.names = {n.name for n in graph_def.node}
+        self.loops, self.roles, self.added = loops, roles, []
+        self.enters, self.frames = {}, {}
+
+    def fresh(self, base):
+        name, k = base, 0
+        while name in self.names:
+            k += 1
+            name = f"{base}_{k}"
+        self.names.add(name)
+        return name
+
+    def place(self, op):
+        return (None, None) if op is None else (op.control_flow, self.roles.get(op))
+
+    def pivot(self, place):
+        body, role = place
+        if body is None:
+            return None
+        frame = self.frames[body.owner]
+        return (frame["merges"] if role == "test" else frame["identities"])[0]
+
+    def node(self, base, op_type, inputs, attrs, place, shapes=None, name=None):
+        """A new node named `name`, or `base` made unique; a node of no inputs in a loop waits for its pivot."""
+        node = NodeDef(name=name or self.fresh(base), op=op_type, input=list(inputs), attr=attrs)
+        if not inputs and self.pivot(place):
+            node.input.append(f"^{self.pivot(place)}")
+        if shapes is not None:
+            node.attr[_SHAPES] = AttrValue(list=AttrValue.ListValue(shape=[TensorShape(s).as_proto() for s in shapes]))
+        self.added.append(node)
+        return node.name
+
+    def const(self, base, value, dtype, place):
+        array = np.asarray(value, dtype=dtypes.as_dtype(dtype).as_numpy_dtype)
+        return self.node(base, "Const", [], {"value": attr_value(array), "dtype": _type(dtype)}, place)
+
+    def read(self, t, place):
+        """The name by which a node at `place` ((body, "test" or "body")) reads `t`."""
+        body, role = place
+        if t.op.control_flow is not body and body is not None:
+            return self.enter(body.owner, t, lambda: self.read(t, self.place(body.owner)), t.dtype)
+        if t.op.type == "While" and t.op in self.loops:
+            return self.frames[t.op]["outputs"][t.value_index]
+        if t.op.type == "LoopVar" and t.op.control_flow.owner in self.loops:
+            frame = self.frames[t.op.control_flow.owner]
+            if t in frame["slices"]:
+                return frame["slices"][t]
+            k = frame["carried"].index(t) + frame["counted"]
+            return (frame["merges"] if role == "test" else frame["identities"])[k]
+        return _tensor_name(t)
+
+    def enter(self, loop, key, source, dtype):
+        """A value from outside `loop` read inside it (`key`: a tensor, or the name of a node written here; `source()`
+        its name outside): one Enter with is_constant per loop and value."""
+        if (loop, key) not in self.enters:
+            self.enters[loop, key] = self.node(f"{loop.name}/Enter", "Enter", [source()], {
+                "T": _type(dtype), "frame_name": self.frames[loop]["frame"], "is_constant": AttrValue(b=True),
+                "parallel_iterations": AttrValue(i=PARALLEL_ITERATIONS)}, self.place(loop))
+        return self.enters[loop, key]
+
+    def enter_tensor(self, loop, t):
+        return self.enter(loop, t, lambda: self.read(t, self.place(loop)), t.dtype)
+
+    def plan(self, loop):
+        """Reserve the names of the frame's nodes that other nodes read: its variables' Merges, Identities, Exits,
+        the stacked outputs, the slices (which keep their LoopVar's name)."""
+        a, w = loop.attrs, loop.name
+        n, s, k, limited = a["num_loop_vars"], a["num_sequences"], a["num_stacked"], a["has_maximum_iterations"]
+        counted = int(bool(limited or s or k))
+        variables = counted + n + k
+        frame = self.frames[loop] = {
+            "carried": list(loop.feeds[:n]), "counted": counted, "frame": AttrValue(s=f"{w}/while_context".encode()),
+            "slices": {slot: slot.op.name for slot in loop.feeds[n:n + s]},
+            **{part: [self.fresh(f"{w}/{op_type}") for _ in range(variables)] for part, op_type in (
+                ("merges", "Merge"), ("switches", "Switch"), ("identities", "Identity"), ("exits", "Exit"),
+                ("nexts", "NextIteration"))}}
+        frame["outputs"] = frame["exits"][counted:counted + n] + [self.fresh(f"{w}/TensorArrayStack") for _ in range(k)]
+
+    def scaffold(self, loop):
+        a, body, outer, w, frame = loop.attrs, loop.bodies[0], self.place(loop), loop.name, self.frames[loop]
+        n, s, k, limited = a["num_loop_vars"], a["num_sequences"], a["num_stacked"], a["has_maximum_iterations"]
+        counted, test, step = frame["counted"], (body, "test"), (body, "body")
+        initial = [self.read(t, outer) for t in loop.inputs[:n]]
+        specs = [(t.dtype, t.shape) for t in loop.outputs[:n]]
+        arrays = []
+        for t in loop.outputs[n:n + k]:
+            size = self.const(f"{w}/TensorArray/size", 0, dtypes.int32, outer)
+            arrays.append(self.node(f"{w}/TensorArray", "TensorArrayV3", [size], {
+                "dtype": _type(t.dtype), "element_shape": AttrValue(shape=_element(t).as_proto()),
+                "dynamic_size": AttrValue(b=True), "clear_after_read": AttrValue(b=True),
+                "identical_element_shapes": AttrValue(b=True), "tensor_array_name": AttrValue(s=b"")}, outer))
+        if counted:
+            initial.insert(0, self.const(f"{w}/iteration_counter", 0, dtypes.int32, outer))
+            specs.insert(0, (dtypes.int32, TensorShape([])))
+        initial += [f"{handle}:1" for handle in arrays]
+        specs += [(dtypes.float32, TensorShape([]))] * k
+        for init, (dtype, shape), merge, next_ in zip(initial, specs, frame["merges"], frame["nexts"]):
+            enter = self.node(f"{w}/Enter", "Enter", [init], {
+                "T": _type(dtype), "frame_name": frame["frame"], "is_constant": AttrValue(b=False),
+                "parallel_iterations": AttrValue(i=PARALLEL_ITERATIONS)}, outer)
+            self.node(None, "Merge", [enter, next_], {"T": _type(dtype), "N": AttrValue(i=2)}, None,
+                      shapes=[shape, []], name=merge)
+        conditions = [] if body.test is None else [self.read(body.test, test)]
+        counter, int32 = frame["merges"][0], {"T": _type(dtypes.int32)}
+        for x in reversed(loop.inputs[n + limited:n + limited + s]):
+            shape = self.node(f"{w}/Shape", "Shape", [self.read(x, outer)],
+                              {"T": _type(x.dtype), "out_type": _type(dtypes.int32)}, outer)
+            length = self.node(f"{w}/length", "GatherV2", [shape, self.const(f"{w}/first", 0, dtypes.int32, outer),
+                                                            self.const(f"{w}/axis", 0, dtypes.int32, outer)],
+                               _gather_attrs(dtypes.int32), outer)
+            entered = self.enter(loop, length, lambda: length, dtypes.int32)
+            conditions.insert(0, self.node(f"{w}/Less", "Less", [counter, entered], int32, test))
+        if limited:
+            conditions.insert(0, self.node(f"{w}/Less", "Less", [counter, self.enter_tensor(loop, loop.inputs[n])],
+                                           int32, test))
+        pred = conditions[0]
+        for more in conditions[1:]:
+            pred = self.node(f"{w}/LogicalAnd", "LogicalAnd", [pred, more], {}, test)
+        loop_cond = self.node(f"{w}/LoopCond", "LoopCond", [pred], {}, test)
+        for (dtype, _), merge, switch, identity, exit_ in zip(specs, frame["merges"], frame["switches"],
+                                                              frame["identities"], frame["exits"]):
+            self.node(None, "Switch", [merge, loop_cond], {"T": _type(dtype)}, None, name=switch)
+            self.node(None, "Identity", [f"{switch}:1"], {"T": _type(dtype)}, None, name=identity)
+            self.node(None, "Exit", [switch], {"T": _type(dtype)}, None, name=exit_)
+        index = frame["identities"][0]
+        for x, slot in zip(loop.inputs[n + limited:n + limited + s], loop.feeds[n:n + s]):
+            self.node(None, "GatherV2", [self.enter_tensor(loop, x), index, self.const(
+                f"{slot.op.name}/axis", 0, dtypes.int32, step)], _gather_attrs(x.dtype), step, name=frame["slices"][slot])
+        results = [self.read(t, step) for t in body.outputs[:n]]
+        if counted:
+            one = self.const(f"{w}/add/y", 1, dtypes.int32, step)
+            results.insert(0, self.node(f"{w}/add", "Add", [index, one], int32, step))
+        for handle, t, flow in zip(arrays, body.outputs[n:n + k], frame["identities"][counted + n:]):
+            entered = self.enter(loop, handle, lambda: handle, dtypes.resource)
+            results.append(self.node(f"{w}/TensorArrayWrite", "TensorArrayWriteV3",
+                                     [entered, index, self.read(t, step), flow], {"T": _type(t.dtype)}, step))
+        for result, (dtype, _), next_ in zip(results, specs, frame["nexts"]):
+            self.node(None, "NextIteration", [result], {"T": _type(dtype)}, None, name=next_)
+        for handle, t, flow, stacked in zip(arrays, loop.outputs[n:n + k], frame["exits"][counted + n:],
+                                            frame["outputs"][n:]):
+            size = self.node(f"{w}/TensorArraySize", "TensorArraySizeV3", [handle, flow], {}, outer)
+            steps = self.node(f"{w}/range", "Range", [self.const(f"{w}/range/start", 0, dtypes.int32, outer), size,
+                                                     self.const(f"{w}/range/delta", 1, dtypes.int32, outer)],
+                              {"Tidx": _type(dtypes.int32)}, outer)
+            self.node(None, "TensorArrayGatherV3", [handle, steps, flow], {
+                "dtype": _type(t.dtype), "element_shape": AttrValue(shape=_element(t).as_proto())}, outer, name=stacked)
+
+    def rewrite(self, node):
+        """Point `node`'s inputs (and its ORIGINAL's and INPUTS', the forms ringflow reads back) at the frames'
+        nodes."""
+        op = self.ops.get(node.name) or self.home(node.name)
+        place = self.place(op)
+        node.input[:] = [i if i.startswith("^") else self.rename(i, place) for i in node.input]
+        if INPUTS in node.attr:
+            named = [self.rename(i.decode(), place) for i in node.attr[INPUTS].list.s]
+            node.attr[INPUTS] = AttrValue(list=AttrValue.ListValue(s=[i.encode() for i in named]))
+        if ORIGINAL in node.attr:
+            original = NodeDef.FromString(node.attr[ORIGINAL].s)
+            original.input[:] = [i if i.startswith("^") else self.rename(i, place) for i in original.input]
+            node.attr[ORIGINAL] = AttrValue(s=original.SerializeToString())
+        if not [i for i in node.input if not i.startswith("^")] and self.pivot(place):
+            node.input.append(f"^{self.pivot(place)}")
+
+    def rename(self, name, place):
+        op, _, index = name.partition(":")
+        source = self.ops.get(op)
+        if source is None or int(index or 0) >= len(source.outputs):
+            return name
+        return self.read(source.outputs[int(index or 0)], place)
+
+    def home(self, name):
+        """The op a node TF's form added belongs to ("x/shape" is x's), whose loop it runs in."""
+        while "/" in name:
+            name = name.rpartition("/")[0]
+            if name in self.ops:
+                return self.ops[name]
+        return None
+
+
+def _element(stacked):
+    """The shape of one step of a stacked per-step output."""
+    return stacked.shape[1:] if stacked.shape.ndims is not None else TensorShape(None)
+
+
+def _gather_attrs(dtype):
+    return {"Tparams": _type(dtype), "Tindices": _type(dtypes.int32), "Taxis": _type(dtypes.int32),
+            "batch_dims": AttrValue(i=0)}
+
+
+def write_loops(graph_def, graph, loops, roles):
+    """Rewrite `graph_def` (export's nodes of `graph`) so that the While ops in `loops` are TF1 frames."""
+    if not loops:
+        return
+    writer = _Writer(graph_def, graph, loops, roles)
+    ordered = sorted(loops, key=lambda op: len(_chain(op)))  # an outer loop's frame before its inner loops'
+    for loop in ordered:
+        writer.plan(loop)
+    for loop in ordered:
+        writer.scaffold(loop)
+    kept = []
+    for node in graph_def.node:
+        op = writer.ops.get(node.name)
+        if op is not None and (op in loops or (op.type == "LoopVar" and op.control_flow.owner in loops)):
+            continue
+        writer.rewrite(node)
+        kept.append(node)
+    del graph_def.node[:]
+    graph_def.node.extend(kept + writer.added)
