@@ -11,7 +11,7 @@
         serialized tf.Examples, through tf.compat.v1.saved_model.loader.load; a CNN's training graph through
         import_meta_graph + restore, trained 3 more steps; a graph with tf.cond, dropout and batch norm on a `training`
         placeholder, its Switch/Merge nodes run and trained on; while loops (a counter, maximum_iterations,
-        dynamic_rnn, map_fn, a loop in a loop) through import_meta_graph and a SavedModel, and TF's own loop graphs
+        dynamic_rnn, map_fn, a loop in a loop, a cond in a loop) through import_meta_graph and a SavedModel, and TF's own loop graphs
         exported again by ringflow), compares them with DIR/expected.json, prints a verdict.
     /work/tfvenv/bin/python scripts/record_tf_files.py tf-graphs tests/trainer/train/fixtures/tf_graphs
         writes a SavedModel whose graph holds ops in TF's own form (Const inputs where ringflow has attrs: Sum's
@@ -425,8 +425,8 @@ def check(directory):
             prefix = os.path.join(directory, loops["prefix"])
             v1.train.import_meta_graph(prefix + ".meta").restore(sess, prefix)
             for key, want in loops["outputs"].items():
-                close(f"while loops (counter, maximum_iterations, dynamic_rnn, map_fn, nested): import_meta_graph + "
-                      f"restore: {key}", sess.run(f"{key}:0", loops["feeds"]), want)
+                close(f"while loops (counter, maximum_iterations, dynamic_rnn, map_fn, nested, cond in a loop): "
+                      f"import_meta_graph + restore: {key}", sess.run(f"{key}:0", loops["feeds"]), want)
         with tf.Graph().as_default(), v1.Session() as sess:
             signature = v1.saved_model.loader.load(sess, ["serve"], os.path.join(directory, loops["saved_model"]))
             signature = signature.signature_def["serving_default"]

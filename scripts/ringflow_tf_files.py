@@ -6,9 +6,11 @@ DIR gets a tg.train.Saver checkpoint (model.ckpt-5.index, .data-00000-of-00001, 
 SavedModel (saved_model/, by tg.saved_model.simple_save), a DNNClassifier's export_saved_model for raw features
 (estimator/<time>/) and for serialized tf.Examples (estimator_parsing/<time>/), a CNN's training checkpoint and
 .meta (cnn/), a training graph with tf.cond, dropout and batch normalization on a `training` placeholder (cond/), the
-graphs with tf.cond TensorFlow wrote (tests' fixtures) imported and saved again (tf_round_trip/), and expected.json:
-the variables' values, y = x @ W + b for a fixed x and the classifier's predictions, which
-TensorFlow must read back.
+graphs with tf.cond TensorFlow wrote (tests' fixtures) imported and saved again (tf_round_trip/), while loops (a
+counter, maximum_iterations, dynamic_rnn over unknown lengths, map_fn, a loop in a loop, a cond in a loop) saved with
+Saver.save and simple_save (loops/), the loop graphs TensorFlow wrote (tests' fixtures) imported and exported again
+(tf_round_trip_loops/), and expected.json: the variables' values, y = x @ W + b for a fixed x, the classifier's
+predictions and the loops' outputs, which TensorFlow must read back.
 """
 import json
 import os
@@ -166,8 +168,13 @@ def write_loops(directory):
             step = (lambda j, acc: (j + 1, acc + tg.cast(j + 1, tg.float32) * x[1]))
             return i + 1, tg.while_loop(lambda j, acc: j < i, step, [tg.constant(0), total])[1]
         nested = tg.while_loop(lambda i, t: i < n, outer, [tg.constant(0), tg.zeros([3])])[1]
+
+        def picking(i, total):  # a cond in the loop
+            row = tg.gather(x, tg.math.floormod(i, 4))
+            return i + 1, total + tg.cond(tg.equal(tg.math.floormod(i, 2), 1), lambda: row * 2.0, lambda: 1.0 - row)
+        picked = tg.while_loop(lambda i, t: i < n + 2, picking, [tg.constant(0), tg.zeros([3])])[1]
         named = {"i": i, "s": s, "limited": limited, "outputs": outputs, "state": state, "mapped": mapped,
-                 "nested": nested}
+                 "nested": nested, "picked": picked}
         fetches = {key: tg.identity(t, name=key) for key, t in named.items()}
         with tg.Session() as sess:
             sess.run(tg.global_variables_initializer())

@@ -11,9 +11,10 @@ sequences at it (a GatherV2 under the name of ringflow's slice) and writes each 
 whose flow is a loop variable, stacked after the loop (TensorArrayGatherV3). A node of the loop with no inputs waits
 for its pivot (the first Merge in the condition, the first Identity in the body), so that it runs in the frame.
 
-Written: loops at the top level and loops in loops so written. A loop with a tg.cond inside or inside a cond, and a
-loop's gradient (WhileGrad runs the body's gradient over ringflow's trace of the iterations, where TF1 builds a
-backward loop over stacks), keep export's mark of what it could not write, and importing them names them.
+Written: loops at the top level and loops in loops so written, with the tg.conds in them (cond_nodes.py writes their
+Switch/Merge nodes, this module points them at the frame's Identities). A loop inside a cond, and a loop's gradient
+(WhileGrad runs the body's gradient over ringflow's trace of the iterations, where TF1 builds a backward loop over
+stacks), keep export's mark of what it could not write, and importing them names them.
 """
 import numpy as np
 
@@ -47,13 +48,21 @@ def _walk(body, roots):
     return seen
 
 
+def _level(op):
+    """(the loop body `op` runs in, innermost, or None; the op directly in that body that holds `op`: itself, or
+    the cond it is inside)."""
+    while op.control_flow is not None and op.control_flow.kind != "while":
+        op = op.control_flow.owner
+    return op.control_flow, op
+
+
 def written_loops(graph):
-    """({While op written as a TF1 frame}, {op in such a loop: "test" or "body"})."""
+    """({While op written as a TF1 frame}, {op directly in such a loop's body: "test" or "body"})."""
     loops = [op for op in graph.get_operations() if op.type == "While"]
     unwritten = set()
     for op in graph.get_operations():
         chain = _chain(op)
-        if any(b.kind != "while" or b.owner is None or b.owner.type != "While" for b in chain):
+        if any(b.owner is None or b.owner.type not in ("While", "Cond") for b in chain):
             unwritten.update(b.owner for b in chain if b.owner is not None and b.owner.type == "While")
     roles = {}
     for loop in loops:
@@ -67,18 +76,19 @@ def written_loops(graph):
     while changed:
         changed = False
         for loop in loops:
-            if loop not in unwritten and any(b.owner in unwritten or b.kind != "while" for b in _chain(loop)):
+            if loop not in unwritten and any(b.owner in unwritten or b.kind == "cond" for b in _chain(loop)):
                 unwritten.add(loop)
                 changed = True
     return {loop for loop in loops if loop not in unwritten}, roles
 
 
 def written_as_loop(op, loops):
-    """True when `op` (a While, or an op in loop bodies) is written as a TF1 frame's nodes."""
+    """True when `op` (a While, or an op in loop bodies and conds in them) is written as a TF1 frame's nodes."""
     if op.type == "While":
         return op in loops
     chain = _chain(op)
-    return bool(chain) and all(b.owner in loops for b in chain)
+    return bool(chain) and all(b.owner in loops or b.kind == "cond" for b in chain) and any(
+        b.owner in loops for b in chain)
 
 
 def _tensor_name(t):
@@ -105,7 +115,11 @@ class _Writer:
         return name
 
     def place(self, op):
-        return (None, None) if op is None else (op.control_flow, self.roles.get(op))
+        """(the loop body `op` runs in, innermost, and whether in its condition or body: "test" or "body")."""
+        if op is None:
+            return None, None
+        body, level = _level(op)
+        return body, self.roles.get(level)
 
     def pivot(self, place):
         body, role = place
@@ -131,7 +145,7 @@ class _Writer:
     def read(self, t, place):
         """The name by which a node at `place` ((body, "test" or "body")) reads `t`."""
         body, role = place
-        if t.op.control_flow is not body and body is not None:
+        if _level(t.op)[0] is not body and body is not None:
             return self.enter(body.owner, t, lambda: self.read(t, self.place(body.owner)), t.dtype)
         if t.op.type == "While" and t.op in self.loops:
             return self.frames[t.op]["outputs"][t.value_index]

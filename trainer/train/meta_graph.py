@@ -60,7 +60,7 @@ def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, c
     nodes, (loops, roles) = graph_def(graph, add_shapes=True), written_loops(graph)
     for node, op in zip(nodes.node, graph.get_operations()):
         lost = sorted(k for k, v in op.attrs.items() if v is not None and attr_value(v) is None)
-        lost += [k for k in SUB_GRAPHS if getattr(op, k, None) and not written_as_nodes(op)
+        lost += [k for k in SUB_GRAPHS if getattr(op, k, None) and not written_as_nodes(op, loops)
                  and not written_as_loop(op, loops)]
         nones = sorted(k for k, v in op.attrs.items() if v is None)
         for key, names in ((UNWRITTEN, lost), (NONE, nones)):
@@ -72,7 +72,7 @@ def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, c
     for node, op in zip(nodes.node, graph.get_operations()):
         to_tf_form(node, op, added)
     nodes.node.extend(_unclashed(nodes.node, added))
-    write_conds(nodes, graph)
+    write_conds(nodes, graph, loops)
     write_loops(nodes, graph, loops, roles)
     _read_moved_outputs(nodes.node)
     meta = MetaGraphDef()

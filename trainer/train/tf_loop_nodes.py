@@ -98,7 +98,7 @@ def read_tf_loops(nodes):
         del node.input[:]
         node.input.extend(inputs)
         where = marks.get(node.name)
-        if where is not None:
+        if where is not None and BODY not in node.attr:  # a cond's branch ringflow wrote keeps its branch
             node.attr[BODY] = AttrValue(s=where.encode())
         kept.append(node)
     return kept, standins

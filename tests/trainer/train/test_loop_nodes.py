@@ -72,3 +72,30 @@ def test_a_loops_frame_keeps_the_nodes_of_its_body_under_their_names(tmp_path):
                  and node.input]
     assert constants and all(list(node.input) in (["^loop/Identity"], ["^loop/Merge"]) for node in constants)
     assert len([node for node in nodes.values() if node.op == "Enter" and list(node.input) == ["x"]]) == 2
+
+
+def test_a_cond_inside_a_loop_and_a_cond_beside_it_are_written_and_import_again(tmp_path):
+    """The cond in the body is TF1's Switch/Merge inside the frame, reading the loop's Identities; the cond at the
+    top level reads the loop's Exit. TensorFlow runs both (record_tf_files.py check)."""
+    feeds = {"n:0": 5, "x:0": FEEDS["x:0"], "flag:0": False}
+    with tg.Graph().as_default():
+        n, x = tg.placeholder(tg.int32, [], name="n"), tg.placeholder(tg.float32, [None, 3], name="x")
+        flag = tg.placeholder_with_default(True, [], name="flag")
+
+        def body(i, total):
+            row = tg.gather(x, tg.math.floormod(i, 4))
+            odd = tg.equal(tg.math.floormod(i, 2), 1)
+            return i + 1, total + tg.cond(odd, lambda: row * 2.0, lambda: tg.constant(1.0) - row, name="pick")
+        out = tg.while_loop(lambda i, total: i < n, body, [tg.constant(0), tg.zeros([3])], name="loop")[1]
+        top = tg.identity(tg.cond(flag, lambda: out + 1.0, lambda: out * 3.0), name="top")
+        with tg.Session() as sess:
+            want = sess.run(top, feeds)
+        tg.train.export_meta_graph(str(tmp_path / "g.meta"))
+    nodes = {node.name: node for node in read_meta_graph_file(str(tmp_path / "g.meta")).graph_def.node}
+    assert nodes["loop/FloorMod"].input[0] == "loop/Identity" and nodes["loop/add_1"].input[0] == "loop/Identity_1"
+    assert "loop/GatherV2" in {node.input[0] for name, node in nodes.items() if name.startswith("loop/pick/Switch_")}
+    assert not {"While", "Cond", "LoopVar"} & {node.op for node in nodes.values()}
+    with tg.Graph().as_default() as graph, tg.Session() as sess:
+        tg.train.import_meta_graph(str(tmp_path / "g.meta"))
+        assert {"loop", "loop/pick", "cond"} <= {op.name for op in graph.get_operations() if op.type in ("While", "Cond")}
+        np.testing.assert_allclose(sess.run("top:0", feeds), want, rtol=1e-6)
