@@ -194,7 +194,7 @@ def resave_tf_loops(directory):
         record = json.load(f)
     os.makedirs(os.path.join(directory, "tf_round_trip_loops"), exist_ok=True)
     result = {}
-    for kind in ("counter", "dynamic_rnn", "map_fn"):  # "nested" has a cond in a loop, which export does not write
+    for kind in ("counter", "dynamic_rnn", "map_fn", "nested"):
         with tg.Graph().as_default() as graph:
             with open(os.path.join(TF_GRAPHS, "loops", f"{kind}.pb"), "rb") as f:
                 tg.import_graph_def(tg.GraphDef.FromString(f.read()), name="")

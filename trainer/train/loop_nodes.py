@@ -11,17 +11,18 @@ sequences at it (a GatherV2 under the name of ringflow's slice) and writes each 
 whose flow is a loop variable, stacked after the loop (TensorArrayGatherV3). A node of the loop with no inputs waits
 for its pivot (the first Merge in the condition, the first Identity in the body), so that it runs in the frame.
 
-Written: loops at the top level and loops in loops so written, with the tg.conds in them (cond_nodes.py writes their
-Switch/Merge nodes, this module points them at the frame's Identities). A loop inside a cond, and a loop's gradient
+Loops in loops, conds in loops (cond_nodes.py writes their Switch/Merge nodes, this module points them at the
+frame's Identities) and loops in conds (their Enters read what comes from outside the cond through its Switches, as
+the While's node does, and their nodes of no inputs wait for the branch's pivot) are written. A loop's gradient
 (WhileGrad runs the body's gradient over ringflow's trace of the iterations, where TF1 builds a backward loop over
-stacks), keep export's mark of what it could not write, and importing them names them.
+stacks) keeps export's mark of what it could not write, and importing it names it.
 """
 import numpy as np
 
 from ..framework import dtypes
 from ..framework.node_def import AttrValue, NodeDef, attr_value
 from ..framework.tensor_shape import TensorShape
-from .cond_nodes import INPUTS
+from .cond_nodes import BODY, INPUTS, ringflow_inputs
 from .tf_node_defs import ORIGINAL
 
 PARALLEL_ITERATIONS = 10  # TF1's default; ringflow runs one iteration after another whatever it says
@@ -76,7 +77,7 @@ def written_loops(graph):
     while changed:
         changed = False
         for loop in loops:
-            if loop not in unwritten and any(b.owner in unwritten or b.kind == "cond" for b in _chain(loop)):
+            if loop not in unwritten and any(b.owner in unwritten for b in _chain(loop)):
                 unwritten.add(loop)
                 changed = True
     return {loop for loop in loops if loop not in unwritten}, roles
@@ -105,6 +106,12 @@ class _Writer:
         self.names = {n.name for n in graph_def.node}
         self.loops, self.roles, self.added = loops, roles, []
         self.enters, self.frames = {}, {}
+        # each While's inputs as its node reads them: a loop in a cond reads outside tensors through the cond's Switches
+        self.sources = {self.ops[n.name]: [i for i in n.input if not i.startswith("^")] for n in graph_def.node
+                        if self.ops.get(n.name) in loops}
+        self.ringflow_sources = {self.ops[n.name]: [i for i in ringflow_inputs(n) if not i.startswith("^")]
+                                 for n in graph_def.node if self.ops.get(n.name) in loops}
+        self.ringflow_names = {}  # an Enter's input -> the tensor ringflow's import reads for it (not a Switch's)
 
     def fresh(self, base):
         name, k = base, 0
@@ -115,14 +122,18 @@ class _Writer:
         return name
 
     def place(self, op):
-        """(the loop body `op` runs in, innermost, and whether in its condition or body: "test" or "body")."""
+        """(the loop body `op` runs in, innermost; "test" or "body": in its condition or its body; the body or
+        branch `op` runs in directly)."""
         if op is None:
-            return None, None
+            return None, None, None
         body, level = _level(op)
-        return body, self.roles.get(level)
+        return body, self.roles.get(level), op.control_flow
 
     def pivot(self, place):
-        body, role = place
+        """What a node of no inputs at `place` waits for: its cond branch's pivot, or its loop's."""
+        body, role, inner = place
+        if inner is not None and inner.kind == "cond":
+            return f"{inner.owner.name}/{('switch_t', 'switch_f')[inner.index]}"
         if body is None:
             return None
         frame = self.frames[body.owner]
@@ -133,6 +144,10 @@ class _Writer:
         node = NodeDef(name=name or self.fresh(base), op=op_type, input=list(inputs), attr=attrs)
         if not inputs and self.pivot(place):
             node.input.append(f"^{self.pivot(place)}")
+        if op_type == "Enter" and self.ringflow_names.get(inputs[0], inputs[0]) != inputs[0]:
+            node.attr[INPUTS] = AttrValue(list=AttrValue.ListValue(s=[self.ringflow_names[inputs[0]].encode()]))
+        if place[2] is not None and place[2].kind == "cond" and place[0] is None:  # ringflow's import: its branch
+            node.attr[BODY] = AttrValue(s=f"{place[2].owner.name}:{place[2].index}".encode())
         if shapes is not None:
             node.attr[_SHAPES] = AttrValue(list=AttrValue.ListValue(shape=[TensorShape(s).as_proto() for s in shapes]))
         self.added.append(node)
@@ -143,10 +158,10 @@ class _Writer:
         return self.node(base, "Const", [], {"value": attr_value(array), "dtype": _type(dtype)}, place)
 
     def read(self, t, place):
-        """The name by which a node at `place` ((body, "test" or "body")) reads `t`."""
-        body, role = place
+        """The name by which a node at `place` reads `t`."""
+        body, role, _ = place
         if _level(t.op)[0] is not body and body is not None:
-            return self.enter(body.owner, t, lambda: self.read(t, self.place(body.owner)), t.dtype)
+            return self.enter(body.owner, t, lambda: self.outside(body.owner, t), t.dtype)
         if t.op.type == "While" and t.op in self.loops:
             return self.frames[t.op]["outputs"][t.value_index]
         if t.op.type == "LoopVar" and t.op.control_flow.owner in self.loops:
@@ -167,7 +182,23 @@ class _Writer:
         return self.enters[loop, key]
 
     def enter_tensor(self, loop, t):
-        return self.enter(loop, t, lambda: self.read(t, self.place(loop)), t.dtype)
+        return self.enter(loop, t, lambda: self.outside(loop, t), t.dtype)
+
+    def outside(self, loop, t, start=None):
+        """The name by which `loop`'s node reads `t`, one of its inputs (from `start` on: its captured tensors), or
+        which a node beside it reads `t` by (a Const TF's form of a body node reads, which the body did not take)."""
+        a = loop.attrs
+        start = a["num_loop_vars"] + a["has_maximum_iterations"] + a["num_sequences"] if start is None else start
+        position = next((j for j in range(start, len(loop.inputs)) if loop.inputs[j] is t), None)
+        if position is None:
+            return self.read(t, self.place(loop))
+        return self.source(loop, position)
+
+    def source(self, loop, position):
+        """`loop`'s input `position` as its node reads it, noting the name ringflow's import reads it by."""
+        name = self.rename(self.sources[loop][position], self.place(loop))
+        self.ringflow_names[name] = self.rename(self.ringflow_sources[loop][position], self.place(loop))
+        return name
 
     def plan(self, loop):
         """Reserve the names of the frame's nodes that other nodes read: its variables' Merges, Identities, Exits,
@@ -183,12 +214,13 @@ class _Writer:
                 ("merges", "Merge"), ("switches", "Switch"), ("identities", "Identity"), ("exits", "Exit"),
                 ("nexts", "NextIteration"))}}
         frame["outputs"] = frame["exits"][counted:counted + n] + [self.fresh(f"{w}/TensorArrayStack") for _ in range(k)]
+        frame["inside"] = (loop.bodies[0], None, loop.bodies[0])
 
     def scaffold(self, loop):
         a, body, outer, w, frame = loop.attrs, loop.bodies[0], self.place(loop), loop.name, self.frames[loop]
         n, s, k, limited = a["num_loop_vars"], a["num_sequences"], a["num_stacked"], a["has_maximum_iterations"]
-        counted, test, step = frame["counted"], (body, "test"), (body, "body")
-        initial = [self.read(t, outer) for t in loop.inputs[:n]]
+        counted, test, step = frame["counted"], (body, "test", body), (body, "body", body)
+        initial = [self.source(loop, j) for j in range(n)]
         specs = [(t.dtype, t.shape) for t in loop.outputs[:n]]
         arrays = []
         for t in loop.outputs[n:n + k]:
@@ -206,12 +238,12 @@ class _Writer:
             enter = self.node(f"{w}/Enter", "Enter", [init], {
                 "T": _type(dtype), "frame_name": frame["frame"], "is_constant": AttrValue(b=False),
                 "parallel_iterations": AttrValue(i=PARALLEL_ITERATIONS)}, outer)
-            self.node(None, "Merge", [enter, next_], {"T": _type(dtype), "N": AttrValue(i=2)}, None,
+            self.node(None, "Merge", [enter, next_], {"T": _type(dtype), "N": AttrValue(i=2)}, frame["inside"],
                       shapes=[shape, []], name=merge)
         conditions = [] if body.test is None else [self.read(body.test, test)]
         counter, int32 = frame["merges"][0], {"T": _type(dtypes.int32)}
         for x in reversed(loop.inputs[n + limited:n + limited + s]):
-            shape = self.node(f"{w}/Shape", "Shape", [self.read(x, outer)],
+            shape = self.node(f"{w}/Shape", "Shape", [self.outside(loop, x, n + limited)],
                               {"T": _type(x.dtype), "out_type": _type(dtypes.int32)}, outer)
             length = self.node(f"{w}/length", "GatherV2", [shape, self.const(f"{w}/first", 0, dtypes.int32, outer),
                                                             self.const(f"{w}/axis", 0, dtypes.int32, outer)],
@@ -219,20 +251,21 @@ class _Writer:
             entered = self.enter(loop, length, lambda: length, dtypes.int32)
             conditions.insert(0, self.node(f"{w}/Less", "Less", [counter, entered], int32, test))
         if limited:
-            conditions.insert(0, self.node(f"{w}/Less", "Less", [counter, self.enter_tensor(loop, loop.inputs[n])],
-                                           int32, test))
+            limit = self.enter(loop, loop.inputs[n], lambda: self.outside(loop, loop.inputs[n], n), dtypes.int32)
+            conditions.insert(0, self.node(f"{w}/Less", "Less", [counter, limit], int32, test))
         pred = conditions[0]
         for more in conditions[1:]:
             pred = self.node(f"{w}/LogicalAnd", "LogicalAnd", [pred, more], {}, test)
         loop_cond = self.node(f"{w}/LoopCond", "LoopCond", [pred], {}, test)
         for (dtype, _), merge, switch, identity, exit_ in zip(specs, frame["merges"], frame["switches"],
                                                               frame["identities"], frame["exits"]):
-            self.node(None, "Switch", [merge, loop_cond], {"T": _type(dtype)}, None, name=switch)
-            self.node(None, "Identity", [f"{switch}:1"], {"T": _type(dtype)}, None, name=identity)
-            self.node(None, "Exit", [switch], {"T": _type(dtype)}, None, name=exit_)
+            self.node(None, "Switch", [merge, loop_cond], {"T": _type(dtype)}, frame["inside"], name=switch)
+            self.node(None, "Identity", [f"{switch}:1"], {"T": _type(dtype)}, frame["inside"], name=identity)
+            self.node(None, "Exit", [switch], {"T": _type(dtype)}, outer, name=exit_)
         index = frame["identities"][0]
         for x, slot in zip(loop.inputs[n + limited:n + limited + s], loop.feeds[n:n + s]):
-            self.node(None, "GatherV2", [self.enter_tensor(loop, x), index, self.const(
+            sequence = self.enter(loop, x, lambda: self.outside(loop, x, n + limited), x.dtype)
+            self.node(None, "GatherV2", [sequence, index, self.const(
                 f"{slot.op.name}/axis", 0, dtypes.int32, step)], _gather_attrs(x.dtype), step, name=frame["slices"][slot])
         results = [self.read(t, step) for t in body.outputs[:n]]
         if counted:
@@ -243,7 +276,7 @@ class _Writer:
             results.append(self.node(f"{w}/TensorArrayWrite", "TensorArrayWriteV3",
                                      [entered, index, self.read(t, step), flow], {"T": _type(t.dtype)}, step))
         for result, (dtype, _), next_ in zip(results, specs, frame["nexts"]):
-            self.node(None, "NextIteration", [result], {"T": _type(dtype)}, None, name=next_)
+            self.node(None, "NextIteration", [result], {"T": _type(dtype)}, frame["inside"], name=next_)
         for handle, t, flow, stacked in zip(arrays, loop.outputs[n:n + k], frame["exits"][counted + n:],
                                             frame["outputs"][n:]):
             size = self.node(f"{w}/TensorArraySize", "TensorArraySizeV3", [handle, flow], {}, outer)
@@ -266,8 +299,9 @@ class _Writer:
             original = NodeDef.FromString(node.attr[ORIGINAL].s)
             original.input[:] = [i if i.startswith("^") else self.rename(i, place) for i in original.input]
             node.attr[ORIGINAL] = AttrValue(s=original.SerializeToString())
-        if not [i for i in node.input if not i.startswith("^")] and self.pivot(place):
-            node.input.append(f"^{self.pivot(place)}")
+        pivot = self.pivot(place)
+        if pivot and not [i for i in node.input if not i.startswith("^")] and f"^{pivot}" not in node.input:
+            node.input.append(f"^{pivot}")
 
     def rename(self, name, place):
         op, _, index = name.partition(":")

@@ -365,8 +365,9 @@ def _build_node(graph, node, scoped, resolve, taken, constants, ringflow_form, c
         key = strided_slice_key(node, constants)
         if key is None:  # positions computed while running (x[i] in a loop): tf.strided_slice's ops, and its name
             masks = {k: v for k, v in attrs.items() if k.endswith("_mask")}
+            positions = [constants[i] if i in constants else resolve(i) for i in data[1:4]]
             with graph.name_scope(name + "/"):
-                sliced = strided_slice(*[resolve(i) for i in data], **masks)
+                sliced = strided_slice(resolve(data[0]), *positions, **masks)
             graph.create_op("Identity", [sliced], [(sliced.shape, sliced.dtype)], name=name, unique=False)
             return
         data, attrs = data[:1], {"key": key}

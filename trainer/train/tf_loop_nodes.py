@@ -22,7 +22,7 @@ import collections
 from ..framework.node_def import AttrValue, NodeDef
 from ..framework.tensor_shape import TensorShape
 from ..ops.while_loop_ops import while_loop
-from .cond_nodes import BODY, PART
+from .cond_nodes import BODY, PART, ringflow_inputs
 
 LOOP_NODES = ("Enter", "RefEnter", "Exit", "RefExit", "NextIteration", "RefNextIteration", "LoopCond")
 MERGES, SWITCHES = ("Merge", "RefMerge"), ("Switch", "RefSwitch")
@@ -89,8 +89,11 @@ def read_tf_loops(nodes):
         node = NodeDef.FromString(node.SerializeToString())
         if node.op in ("Exit", "RefExit"):
             loop = next(loop for loop in loops.values() if node.name in loop.exits)
-            node = NodeDef(name=node.name, op="Exit", attr={PART: AttrValue(s=b"loop")},
-                           input=[by_name[e].input[0] for e in loop.enters])
+            standin = NodeDef(name=node.name, op="Exit", attr={PART: AttrValue(s=b"loop")},
+                              input=[ringflow_inputs(by_name[e])[0] for e in loop.enters])
+            if BODY in node.attr:  # the cond branch ringflow wrote the loop in
+                standin.attr[BODY] = node.attr[BODY]
+            node = standin
             standins[node.name] = loop
         elif node.name not in marks and frames[node.name]:
             continue  # in a loop but neither its condition nor its body needs it

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..framework.dtypes import as_dtype, int32
 from ..framework.node_def import AttrValue, NodeDef, attr_value
+from ..ops.slice_ops import Fed
 
 ORIGINAL = "_ringflow_node"
 ADDED = "_ringflow_added"
@@ -137,8 +138,8 @@ def _fused_batch_norm(node, op, nodes):
     return True
 
 
-def _slice_spec(key):
-    """A ringflow slicing key as TF's begin, end, strides and masks."""
+def _slice_spec(key, plus_one=lambda v: v + 1):
+    """A ringflow slicing key as TF's begin, end, strides and masks; `plus_one` gives the end of an index."""
     begin, end, strides, masks = [], [], [], dict.fromkeys(("begin", "end", "ellipsis", "new_axis", "shrink_axis"), 0)
     for i, k in enumerate(key):
         b, e, s = 0, 0, 1
@@ -151,18 +152,44 @@ def _slice_spec(key):
             masks["begin"] |= (k.start is None) << i
             masks["end"] |= (k.stop is None) << i
         else:
-            b, e = int(k), int(k) + 1
+            b, e = k, plus_one(k)
             masks["shrink_axis"] |= 1 << i
         begin.append(b), end.append(e), strides.append(s)
     return begin, end, strides, masks
 
 
 def _strided_slice(node, op, nodes):
-    if len(op.inputs) > 1:  # positions the run gives: TF would need them packed into begin/end; left as is
-        return False
-    begin, end, strides, masks = _slice_spec(op.attrs["key"])
-    node.input.extend(_const(nodes, f"{node.name}/{n}", v) for n, v in
-                      (("begin", begin), ("end", end), ("strides", strides)))
+    """TF's StridedSlice(x, begin, end, strides): Consts, or, where the run gives positions (x[i] in a loop), the
+    Pack of each position, a Const or the input it is (an index's end: that input plus one)."""
+    data, controls = [i for i in node.input if not i.startswith("^")], [i for i in node.input if i.startswith("^")]
+    fed = {k + 1: name for k, name in enumerate(data[1:])}
+
+    def position(v):
+        return fed[v.index] if isinstance(v, Fed) else int(v)
+
+    def added(name, op_type, inputs, **attrs):  # nodes import builds (not ADDED): the positions it reads
+        nodes.append(NodeDef(name=name, op=op_type, input=inputs, attr={"T": _type(int32), **attrs}))
+        return name
+
+    def scalar(name, value):
+        name = _const(nodes, name, value)
+        del nodes[-1].attr[ADDED]
+        return name
+
+    def plus_one(v):
+        return v + 1 if isinstance(v, int) else added(f"{node.name}/next_{data.index(v)}", "AddV2",
+                                                      [v, scalar(f"{node.name}/one_{data.index(v)}", 1)])
+    key = tuple(slice(*(None if b is None else position(b) for b in (k.start, k.stop, k.step))) if isinstance(k, slice)
+                else k if k is None or k is Ellipsis else position(k) for k in op.attrs["key"])
+    begin, end, strides, masks = _slice_spec(key, plus_one)
+    positions = []
+    for what, values in (("begin", begin), ("end", end), ("strides", strides)):
+        if all(isinstance(v, int) for v in values):
+            positions.append(_const(nodes, f"{node.name}/{what}", values))
+            continue
+        items = [v if isinstance(v, str) else scalar(f"{node.name}/{what}_{j}", v) for j, v in enumerate(values)]
+        positions.append(added(f"{node.name}/{what}", "Pack", items, N=AttrValue(i=len(items)), axis=AttrValue(i=0)))
+    node.input[:] = data[:1] + positions + controls
     _slice_attrs(node, masks)
     return None  # no ORIGINAL: import reads the TF form
 

@@ -99,3 +99,27 @@ def test_a_cond_inside_a_loop_and_a_cond_beside_it_are_written_and_import_again(
         tg.train.import_meta_graph(str(tmp_path / "g.meta"))
         assert {"loop", "loop/pick", "cond"} <= {op.name for op in graph.get_operations() if op.type in ("While", "Cond")}
         np.testing.assert_allclose(sess.run("top:0", feeds), want, rtol=1e-6)
+
+
+def test_a_loop_inside_a_cond_reads_through_the_conds_switches_and_runs_only_in_its_branch(tmp_path):
+    """The loop's Enters read what it takes from outside the cond through the cond's Switch (TensorFlow runs it:
+    record_tf_files.py check's nested graph): the other branch gives its own value, and the loop imports back
+    inside its branch."""
+    feeds = {"x:0": FEEDS["x:0"]}
+    with tg.Graph().as_default():
+        x, flag = tg.placeholder(tg.float32, [None, 3], name="x"), tg.placeholder(tg.bool, [], name="flag")
+        grown = (lambda: tg.while_loop(lambda v: tg.reduce_sum(v) < 50.0, lambda v: v * 3.0 + x[0], [x[1] + 2.0],
+                                       name="grow"))
+        tg.identity(tg.cond(flag, grown, lambda: x[2], name="pick"), name="out")
+        with tg.Session() as sess:
+            want = [sess.run("out:0", {**feeds, "flag:0": f}) for f in (True, False)]
+        tg.train.export_meta_graph(str(tmp_path / "g.meta"))
+    nodes = {node.name: node for node in read_meta_graph_file(str(tmp_path / "g.meta")).graph_def.node}
+    sources = {nodes[name].input[0] for name, node in nodes.items() if node.op == "Enter"}
+    assert any(source.startswith("pick/Switch_") for source in sources)
+    with tg.Graph().as_default() as graph, tg.Session() as sess:
+        tg.train.import_meta_graph(str(tmp_path / "g.meta"))
+        loop = graph.get_operation_by_name("pick/grow")
+        assert loop.type == "While" and loop.control_flow is not None
+        got = [sess.run("out:0", {**feeds, "flag:0": f}) for f in (True, False)]
+    np.testing.assert_allclose(got, want, rtol=1e-6)

@@ -94,25 +94,15 @@ def test_collections_variables_and_import_scope_round_trip(tmp_path):
     assert 'op: "VariableV2"' in text.read_text()
 
 
-def _loop_in_a_cond():
-    flag = tg.placeholder(tg.bool, [], name="flag")
-    tg.cond(flag, lambda: tg.while_loop(lambda i: i < 3, lambda i: i + 1, [tg.constant(0)]), lambda: tg.constant(5))
-
-
-def _loop_gradient():
-    x = tg.placeholder(tg.float32, [], name="x")
-    tg.gradients(tg.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * x), [tg.constant(0), x])[1], x)
-
-
-@pytest.mark.parametrize("build, op_type", [(_loop_in_a_cond, "While"), (_loop_gradient, "WhileGrad")])
-def test_graphs_with_sub_graphs_in_their_attrs_refuse_to_import_by_op_type(tmp_path, build, op_type):
-    """What export cannot write as TF1's nodes (a loop inside a tg.cond; a loop's gradient, which runs the
-    body's gradient over ringflow's trace, not over TF's stacks) is marked, and import names it."""
+def test_graphs_with_sub_graphs_in_their_attrs_refuse_to_import_by_op_type(tmp_path):
+    """What export cannot write as TF1's nodes (a loop's gradient, which runs the body's gradient over ringflow's
+    trace, not over TF's stacks) is marked, and import names it."""
     with tg.Graph().as_default():
-        build()
+        x = tg.placeholder(tg.float32, [], name="x")
+        tg.gradients(tg.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * x), [tg.constant(0), x])[1], x)
         tg.train.export_meta_graph(str(tmp_path / "loop.meta"))
-    with tg.Graph().as_default(), pytest.raises(NotImplementedError, match=rf"cannot rebuild the op types "
-                                                                           rf"\[.*'{op_type}'\].*{op_type} \(bodies"):
+    with tg.Graph().as_default(), pytest.raises(NotImplementedError, match=r"cannot rebuild the op types "
+                                                                           r"\[.*'WhileGrad'\].*WhileGrad \(bodies"):
         tg.train.import_meta_graph(str(tmp_path / "loop.meta"))
 
 

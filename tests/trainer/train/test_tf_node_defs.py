@@ -121,3 +121,28 @@ def test_transpose_split_all_and_assert_are_written_as_tfs_ops_and_import_back(t
         tg.train.import_meta_graph(str(tmp_path / "g.meta"))
         with tg.Session() as sess:
             np.testing.assert_array_equal(sess.run("y:0", {"x:0": value}), want)
+
+
+def test_a_slice_at_positions_the_run_gives_is_written_as_tfs_strided_slice_and_imports_back(tmp_path):
+    """x[i, 1:] and x[1:i + 2, i] with a fed i: TF's StridedSlice takes begin, end and strides as the Pack of each
+    position (a Const, or the fed tensor; an index's end is that tensor plus one)."""
+    value = np.arange(12, dtype=np.float32).reshape(4, 3)
+    with tg.Graph().as_default():
+        x, i = tg.placeholder(tg.float32, [4, 3], name="x"), tg.placeholder(tg.int32, [], name="i")
+        tg.identity(x[i, 1:], name="row")
+        tg.identity(x[1:i + 2, i], name="column")
+        with tg.Session() as sess:
+            want = sess.run(["row:0", "column:0"], {x: value, i: 1})
+        meta = tg.train.export_meta_graph(str(tmp_path / "g.meta"))
+    nodes = {n.name: n for n in meta.graph_def.node}
+    sliced = nodes["strided_slice"]
+    assert "key" not in sliced.attr and sliced.attr["shrink_axis_mask"].i == 1
+    begin, end = nodes[sliced.input[1]], nodes[sliced.input[2]]
+    assert begin.op == "Pack" and list(begin.input)[0] == "i" and end.op == "Pack"
+    assert nodes[end.input[0]].op == "AddV2" and nodes[end.input[0]].input[0] == "i"
+    with tg.Graph().as_default():
+        tg.train.import_meta_graph(str(tmp_path / "g.meta"))
+        with tg.Session() as sess:
+            got = sess.run(["row:0", "column:0"], {"x:0": value, "i:0": 1})
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
