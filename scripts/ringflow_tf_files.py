@@ -173,8 +173,11 @@ def write_loops(directory):
             row = tg.gather(x, tg.math.floormod(i, 4))
             return i + 1, total + tg.cond(tg.equal(tg.math.floormod(i, 2), 1), lambda: row * 2.0, lambda: 1.0 - row)
         picked = tg.while_loop(lambda i, t: i < n + 2, picking, [tg.constant(0), tg.zeros([3])])[1]
+        paired = tg.while_loop(lambda i, a, b: i < n, lambda i, a, b: (i + 1, *tg.cond(
+            i > 1, lambda: (a + x[0], b * 2.0), lambda: (a - 1.0, b + x[1]))), [tg.constant(0), tg.zeros([3]),
+                                                                                tg.ones([3])])
         named = {"i": i, "s": s, "limited": limited, "outputs": outputs, "state": state, "mapped": mapped,
-                 "nested": nested, "picked": picked}
+                 "nested": nested, "picked": picked, "paired_a": paired[1], "paired_b": paired[2]}
         fetches = {key: tg.identity(t, name=key) for key, t in named.items()}
         with tg.Session() as sess:
             sess.run(tg.global_variables_initializer())

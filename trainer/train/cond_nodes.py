@@ -44,6 +44,11 @@ def _branch(op):
     return body if body is not None and body.kind == "cond" else None
 
 
+def merge_name(c, j):
+    """The name of the Merge node that is output `j` of the Cond `c` in the file."""
+    return f"{c.name}/Merge" + (f"_{j}" if j else "")
+
+
 def _inside(t, body):
     """True when `t` is built in `body` or in a branch within it."""
     return t.op.control_flow is not None and encloses(body, t.op.control_flow)
@@ -60,8 +65,7 @@ def _strings(values):
 class _Writer:
     def __init__(self, graph, conds):
         self.ops = {op.name: op for op in graph.get_operations()}
-        self.merges = {c: [f"{c.name}/Merge" + (f"_{j}" if j else "") for j in range(len(c.outputs))]
-                       for c in conds}
+        self.merges = {c: [merge_name(c, j) for j in range(len(c.outputs))] for c in conds}
 
     def name(self, t):
         """A tensor's name in the file: a Cond's output is its Merge."""

@@ -22,7 +22,7 @@ import numpy as np
 from ..framework import dtypes
 from ..framework.node_def import AttrValue, NodeDef, attr_value
 from ..framework.tensor_shape import TensorShape
-from .cond_nodes import BODY, INPUTS, ringflow_inputs
+from .cond_nodes import BODY, INPUTS, merge_name, ringflow_inputs, written_as_nodes
 from .tf_node_defs import ORIGINAL
 
 PARALLEL_ITERATIONS = 10  # TF1's default; ringflow runs one iteration after another whatever it says
@@ -111,7 +111,7 @@ class _Writer:
                         if self.ops.get(n.name) in loops}
         self.ringflow_sources = {self.ops[n.name]: [i for i in ringflow_inputs(n) if not i.startswith("^")]
                                  for n in graph_def.node if self.ops.get(n.name) in loops}
-        self.ringflow_names = {}  # an Enter's input -> the tensor ringflow's import reads for it (not a Switch's)
+        self.ringflow_names = {}  # a name a written node reads -> ringflow's tensor (not a Switch's, not a Merge)
 
     def fresh(self, base):
         name, k = base, 0
@@ -144,8 +144,9 @@ class _Writer:
         node = NodeDef(name=name or self.fresh(base), op=op_type, input=list(inputs), attr=attrs)
         if not inputs and self.pivot(place):
             node.input.append(f"^{self.pivot(place)}")
-        if op_type == "Enter" and self.ringflow_names.get(inputs[0], inputs[0]) != inputs[0]:
-            node.attr[INPUTS] = AttrValue(list=AttrValue.ListValue(s=[self.ringflow_names[inputs[0]].encode()]))
+        ringflow = [self.ringflow_names.get(i, i) for i in inputs]
+        if ringflow != list(inputs):  # ringflow's import reads the cond outputs and Switched tensors themselves
+            node.attr[INPUTS] = AttrValue(list=AttrValue.ListValue(s=[i.encode() for i in ringflow]))
         if place[2] is not None and place[2].kind == "cond" and place[0] is None:  # ringflow's import: its branch
             node.attr[BODY] = AttrValue(s=f"{place[2].owner.name}:{place[2].index}".encode())
         if shapes is not None:
@@ -157,13 +158,17 @@ class _Writer:
         array = np.asarray(value, dtype=dtypes.as_dtype(dtype).as_numpy_dtype)
         return self.node(base, "Const", [], {"value": attr_value(array), "dtype": _type(dtype)}, place)
 
-    def read(self, t, place):
-        """The name by which a node at `place` reads `t`."""
+    def read(self, t, place, tf_form=True):
+        """The name by which a node at `place` reads `t` (tf_form=False: as ringflow's import reads it, a cond's
+        output by the cond's name, not its Merge's)."""
         body, role, _ = place
         if _level(t.op)[0] is not body and body is not None:
             return self.enter(body.owner, t, lambda: self.outside(body.owner, t), t.dtype)
         if t.op.type == "While" and t.op in self.loops:
             return self.frames[t.op]["outputs"][t.value_index]
+        if tf_form and t.op.type == "Cond" and written_as_nodes(t.op, self.loops):
+            self.ringflow_names[merge_name(t.op, t.value_index)] = _tensor_name(t)
+            return merge_name(t.op, t.value_index)
         if t.op.type == "LoopVar" and t.op.control_flow.owner in self.loops:
             frame = self.frames[t.op.control_flow.owner]
             if t in frame["slices"]:
@@ -197,7 +202,7 @@ class _Writer:
     def source(self, loop, position):
         """`loop`'s input `position` as its node reads it, noting the name ringflow's import reads it by."""
         name = self.rename(self.sources[loop][position], self.place(loop))
-        self.ringflow_names[name] = self.rename(self.ringflow_sources[loop][position], self.place(loop))
+        self.ringflow_names[name] = self.rename(self.ringflow_sources[loop][position], self.place(loop), False)
         return name
 
     def plan(self, loop):
@@ -293,22 +298,22 @@ class _Writer:
         place = self.place(op)
         node.input[:] = [i if i.startswith("^") else self.rename(i, place) for i in node.input]
         if INPUTS in node.attr:
-            named = [self.rename(i.decode(), place) for i in node.attr[INPUTS].list.s]
+            named = [self.rename(i.decode(), place, False) for i in node.attr[INPUTS].list.s]
             node.attr[INPUTS] = AttrValue(list=AttrValue.ListValue(s=[i.encode() for i in named]))
         if ORIGINAL in node.attr:
             original = NodeDef.FromString(node.attr[ORIGINAL].s)
-            original.input[:] = [i if i.startswith("^") else self.rename(i, place) for i in original.input]
+            original.input[:] = [i if i.startswith("^") else self.rename(i, place, False) for i in original.input]
             node.attr[ORIGINAL] = AttrValue(s=original.SerializeToString())
         pivot = self.pivot(place)
         if pivot and not [i for i in node.input if not i.startswith("^")] and f"^{pivot}" not in node.input:
             node.input.append(f"^{pivot}")
 
-    def rename(self, name, place):
+    def rename(self, name, place, tf_form=True):
         op, _, index = name.partition(":")
         source = self.ops.get(op)
         if source is None or int(index or 0) >= len(source.outputs):
             return name
-        return self.read(source.outputs[int(index or 0)], place)
+        return self.read(source.outputs[int(index or 0)], place, tf_form)
 
     def home(self, name):
         """The op a node TF's form added belongs to ("x/shape" is x's), whose loop it runs in."""

@@ -31,8 +31,10 @@ _SHAPES = "_output_shapes"
 
 # One loop: its name ("rnn/while"); the Enter nodes, in the order its stand-ins read their inputs; which of them are
 # loop variables (positions into enters, in the variables' order); per variable its Merge, Identity, Switch, the
-# tensor NextIteration takes, its Exit; the tensor LoopCond takes; the variables' shapes as TF recorded them.
-Loop = collections.namedtuple("Loop", "name enters carried merges identities switches results exits test shapes")
+# tensor NextIteration takes, its Exit; the tensor LoopCond takes; the variables' shapes as TF recorded them; the
+# NextIteration and LoopCond nodes.
+Loop = collections.namedtuple("Loop", "name enters carried merges identities switches results exits test shapes "
+                                      "nexts loop_cond")
 
 
 def _split(name):
@@ -116,7 +118,7 @@ def _loop(frame, members, by_name):
         raise NotImplementedError(f"import_meta_graph: the while-loop frame {frame!r} has no LoopCond node; "
                                   "ringflow rebuilds the frames TF1's tf.while_loop writes")
     name = loop_cond.name.rpartition("/")[0]
-    carried, identities, switches, results, exits, shapes = [], [], [], [], [], []
+    carried, identities, switches, results, exits, shapes, nexts = [], [], [], [], [], [], []
     for merge in merges:
         enter = next(_split(i)[0] for i in merge.input if _split(i)[0] in enters)
         following = next(_split(i)[0] for i in merge.input if _split(i)[0] not in enters)
@@ -128,12 +130,13 @@ def _loop(frame, members, by_name):
         carried.append(enters.index(enter))
         identities.append(identity)
         switches.append(switch.name)
-        results.append(by_name[following].input[0])
+        results.append(ringflow_inputs(by_name[following])[0])
+        nexts.append(following)
         exits.append(exit_)
         shape = merge.attr[_SHAPES].list.shape if _SHAPES in merge.attr else ()
         shapes.append(TensorShape(shape[0]) if len(shape) else TensorShape(None))
     return Loop(name, enters, carried, [m.name for m in merges], identities, switches, results, exits,
-                loop_cond.input[0], shapes)
+                ringflow_inputs(loop_cond)[0], shapes, nexts, loop_cond.name)
 
 
 def _mark(loops, by_name, frames):
@@ -145,7 +148,8 @@ def _mark(loops, by_name, frames):
     for loop in loops.values():
         frame = by_name[loop.enters[0]].attr["frame_name"].s.decode()
         stops = set(loop.enters) | set(loop.merges) | set(loop.switches) | {i for i in loop.identities if i}
-        for where, roots in ((f"{loop.name}:test", [loop.test]), (f"{loop.name}:body", loop.results)):
+        for where, roots in ((f"{loop.name}:test", by_name[loop.loop_cond].input[:1]),
+                             (f"{loop.name}:body", [by_name[n].input[0] for n in loop.nexts])):
             stack = [_split(r)[0] for r in roots]
             while stack:
                 name = stack.pop()

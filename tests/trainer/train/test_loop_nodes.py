@@ -123,3 +123,26 @@ def test_a_loop_inside_a_cond_reads_through_the_conds_switches_and_runs_only_in_
         assert loop.type == "While" and loop.control_flow is not None
         got = [sess.run("out:0", {**feeds, "flag:0": f}) for f in (True, False)]
     np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_a_loop_variable_that_is_a_conds_output_is_its_merge(tmp_path):
+    """The body returns a two-output cond's values as they are: the NextIterations read the cond's Merges."""
+    feed = {"x:0": [1.0, 2.0, 3.0]}
+    with tg.Graph().as_default():
+        x = tg.placeholder(tg.float32, [3], name="x")
+
+        def body(i, a, b):
+            return (i + 1, *tg.cond(i > 1, lambda: (a + x, b * 2.0), lambda: (a - 1.0, b + x), name="pick"))
+        _, a, b = tg.while_loop(lambda i, a, b: i < 4, body, [tg.constant(0), tg.zeros([3]), tg.ones([3])],
+                                name="loop")
+        fetches = [tg.identity(a, name="a").name, tg.identity(b, name="b").name]
+        with tg.Session() as sess:
+            want = sess.run(fetches, feed)
+        tg.train.export_meta_graph(str(tmp_path / "g.meta"))
+    nodes = {node.name: node for node in read_meta_graph_file(str(tmp_path / "g.meta")).graph_def.node}
+    assert {tuple(node.input) for node in nodes.values() if node.op == "NextIteration"} >= {
+        ("loop/pick/Merge",), ("loop/pick/Merge_1",)}
+    with tg.Graph().as_default(), tg.Session() as sess:
+        tg.train.import_meta_graph(str(tmp_path / "g.meta"))
+        got = sess.run(fetches, feed)
+    np.testing.assert_allclose(got, want)
