@@ -28,7 +28,8 @@
         writes graphs with TF1's while loops (Enter/Exit/NextIteration/LoopCond frames, TensorArrays), frozen to
         GraphDefs of constants (loops/<kind>.pb): a counter loop, dynamic_rnn over unknown lengths, map_fn, nested
         loops with a cond inside a loop and a loop inside a cond; and a training graph whose gradient runs a
-        backward loop over stacks (loops/train.meta); loop_values.json holds the feeds and TF's outputs.
+        backward loop over stacks (loops/train.meta); loop_values.json holds the feeds, TF's outputs and, for
+        dynamic_rnn and map_fn, TF's gradient of sum(output²) by the input.
 """
 import json
 import os
@@ -306,15 +307,22 @@ def loop_graphs(directory):
     for kind in ("counter", "dynamic_rnn", "map_fn", "nested"):
         with tf.Graph().as_default() as graph:
             feeds, fetches = _loop_graph(kind)
+            differentiated = {"dynamic_rnn": ("outputs", "seq:0"), "map_fn": ("mapped", "x:0")}.get(kind)
             with v1.Session() as sess:
                 sess.run(v1.global_variables_initializer())
                 values = sess.run(fetches, feeds)
+                if differentiated:  # d sum(output²) / d input, through TF's backward loop and TensorArray gradients
+                    output, source = differentiated
+                    loss = tf.reduce_sum(tf.square(fetches[output]))
+                    gradient = sess.run(tf.gradients(loss, graph.get_tensor_by_name(source))[0], feeds)
                 frozen = v1.graph_util.convert_variables_to_constants(sess, graph.as_graph_def(),
                                                                       [t.op.name for t in fetches.values()])
         with open(os.path.join(directory, "loops", f"{kind}.pb"), "wb") as f:
             f.write(frozen.SerializeToString())
         record[kind] = {"feeds": {t.name: np.asarray(v).tolist() for t, v in feeds.items()},
                         "outputs": {k: np.asarray(v).tolist() for k, v in values.items()}}
+        if differentiated:
+            record[kind]["gradient"] = {"of": differentiated[0], "by": differentiated[1], "value": gradient.tolist()}
     with tf.Graph().as_default():
         x = v1.placeholder(tf.float32, [3], name="x")
         w = v1.get_variable("w", initializer=tf.constant([0.5, -0.25, 1.0]))

@@ -1,8 +1,8 @@
 """TF1's tf.while_loop as TensorFlow writes it (Enter/Merge/Switch/NextIteration/Exit/LoopCond frames and the
 TensorArrays around them) imports as ringflow's While and computes TensorFlow's recorded outputs: a counter loop
 and one with maximum_iterations, dynamic_rnn over unknown lengths, map_fn, nested loops with a cond inside and a loop
-inside a cond (scripts/record_tf_files.py loop-graphs, frozen GraphDefs); the gradient loops of a training graph are
-refused by name."""
+inside a cond (scripts/record_tf_files.py loop-graphs, frozen GraphDefs), and differentiates in ringflow to TF's
+gradients; the gradient loops of a training graph TF wrote are refused by name."""
 import json
 import os
 
@@ -48,6 +48,20 @@ def test_an_imported_dynamic_rnn_runs_other_lengths_and_batches():
     np.testing.assert_array_equal(state[1], 0.0)
     np.testing.assert_array_equal(outputs[2, 2:], 0.0)
     np.testing.assert_allclose(state[2], outputs[2, 1])
+
+
+@pytest.mark.parametrize("kind", ["dynamic_rnn", "map_fn"])
+def test_an_imported_tensor_array_loop_trains_in_ringflow_to_tensorflows_gradient(kind):
+    """The loop's TensorArrays differentiate as TF's do (a gradient array each): ringflow's gradient of
+    sum(output²) by the input is the one TensorFlow computed through its backward loop."""
+    gradient = RECORD[kind]["gradient"]
+    with tg.Graph().as_default(), tg.Session() as sess:
+        graph = _imported(kind)
+        names = {op.name for op in graph.get_operations()}
+        feeds = {k: v for k, v in RECORD[kind]["feeds"].items() if k.partition(":")[0] in names}
+        loss = tg.reduce_sum(tg.square(graph.get_tensor_by_name(f"{gradient['of']}:0")))
+        got = sess.run(tg.gradients(loss, graph.get_tensor_by_name(gradient["by"]))[0], feeds)
+    np.testing.assert_allclose(got, gradient["value"], rtol=1e-5, atol=1e-6)
 
 
 def test_an_imported_loop_differentiates_in_ringflow():
