@@ -300,8 +300,8 @@ def _loop_graph(kind):
 
 def loop_graphs(directory):
     """Graphs with TF1's while loops, frozen (variables as Consts) into loops/<kind>.pb, TF's outputs for their
-    feeds into loop_values.json; and a training graph's loops/train.meta, whose gradient is TF's backward loop
-    over stacks."""
+    feeds into loop_values.json; and two training graphs (a while_loop, a dynamic_rnn) whose gradients are TF's
+    backward loops over stacks, saved before training (loops/<kind>.meta and checkpoint) with the losses of 3 steps."""
     os.makedirs(os.path.join(directory, "loops"), exist_ok=True)
     record = {"tensorflow": tf.__version__}
     for kind in ("counter", "dynamic_rnn", "map_fn", "nested"):
@@ -323,13 +323,32 @@ def loop_graphs(directory):
                         "outputs": {k: np.asarray(v).tolist() for k, v in values.items()}}
         if differentiated:
             record[kind]["gradient"] = {"of": differentiated[0], "by": differentiated[1], "value": gradient.tolist()}
-    with tf.Graph().as_default():
-        x = v1.placeholder(tf.float32, [3], name="x")
-        w = v1.get_variable("w", initializer=tf.constant([0.5, -0.25, 1.0]))
-        y = v1.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * w + x), [tf.constant(0), x])[1]
-        loss = tf.reduce_sum(tf.square(y), name="loss")
-        v1.train.GradientDescentOptimizer(0.01).minimize(loss, name="train")
-        v1.train.export_meta_graph(os.path.join(directory, "loops", "train.meta"))
+    for kind in ("train", "train_rnn"):
+        with tf.Graph().as_default():
+            if kind == "train":
+                x = v1.placeholder(tf.float32, [3], name="x")
+                w = v1.get_variable("w", initializer=tf.constant([0.5, -0.25, 1.0]))
+                y = v1.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * w + x), [tf.constant(0), x])[1]
+                feeds = {x: [1.0, -2.0, 0.5]}
+            else:
+                x = v1.placeholder(tf.float32, [None, None, 2], name="x")
+                cell = v1.nn.rnn_cell.BasicRNNCell(2, activation=tf.tanh)
+                y = v1.nn.dynamic_rnn(cell, x, dtype=tf.float32)[0]
+                feeds = {x: LOOP_SEQ[:, :3, :2]}
+            loss = tf.reduce_sum(tf.square(y - 0.25), name="loss")
+            v1.train.GradientDescentOptimizer(0.05).minimize(loss, name="train")
+            with v1.Session() as sess:
+                sess.run(v1.global_variables_initializer())
+                prefix = v1.train.Saver().save(sess, os.path.join(directory, "loops", kind), write_meta_graph=False,
+                                               write_state=False)
+                meta = v1.train.export_meta_graph()
+                meta.meta_info_def.ClearField("stripped_op_list")  # TF's op definitions and loop contexts, which
+                del meta.collection_def["while_context"]  # ringflow does not read: half of a small graph's file
+                with open(prefix + ".meta", "wb") as f:
+                    f.write(meta.SerializeToString())
+                losses = [float(sess.run([loss, "train"], feeds)[0]) for _ in range(3)]
+        record[kind] = {"prefix": os.path.relpath(prefix, directory), "losses": losses,
+                        "feeds": {t.name: np.asarray(v).tolist() for t, v in feeds.items()}}
     with open(os.path.join(directory, "loop_values.json"), "w") as f:
         json.dump(record, f, indent=1)
     print(f"recorded with TensorFlow {tf.__version__} into {directory}")
