@@ -296,7 +296,8 @@ class _Writer:
         nodes."""
         op = self.ops.get(node.name) or self.home(node.name)
         place = self.place(op)
-        node.input[:] = [i if i.startswith("^") else self.rename(i, place) for i in node.input]
+        node.input[:] = [name for i in node.input for name in (self.waits(i) if i.startswith("^") else
+                                                                [self.rename(i, place)])]
         if INPUTS in node.attr:
             named = [self.rename(i.decode(), place, False) for i in node.attr[INPUTS].list.s]
             node.attr[INPUTS] = AttrValue(list=AttrValue.ListValue(s=[i.encode() for i in named]))
@@ -307,6 +308,11 @@ class _Writer:
         pivot = self.pivot(place)
         if pivot and not [i for i in node.input if not i.startswith("^")] and f"^{pivot}" not in node.input:
             node.input.append(f"^{pivot}")
+
+    def waits(self, control):
+        """A control input as written: waiting for a loop is waiting for its Exits."""
+        op = self.ops.get(control[1:])
+        return [f"^{e}" for e in self.frames[op]["exits"]] if op in self.loops else [control]
 
     def rename(self, name, place, tf_form=True):
         op, _, index = name.partition(":")

@@ -27,7 +27,7 @@ from .cond_nodes import (INPUTS, body_of, cond_of, part_of, rebuild_cond, ringfl
                          written_as_nodes)
 from .loop_nodes import write_loops, written_as_loop, written_loops
 from .tf_cond_nodes import has_tf_conds, read_tf_conds
-from .tf_loop_nodes import has_tf_loops, loop_back_edge, read_tf_loops, rebuild_loop
+from .tf_loop_nodes import has_tf_loops, loop_back_edge, read_tf_loops, rebuild_gradient_loop, rebuild_loop
 from .tf_node_defs import ADDED, MOVED, ORIGINAL, from_tf_form, from_tf_inputs, strided_slice_key, to_tf_form
 from ..platform import tf_logging as logging
 from ..platform.version import GIT_VERSION, TF_API_VERSION
@@ -272,6 +272,7 @@ def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, import_sco
     kept, loops = _inputs_first([n for n in _without_tf_saver(meta) if ADDED not in n.attr]), {}
     if has_tf_loops(kept):
         kept, loops = read_tf_loops(kept)
+        kept = _inputs_first(kept)  # a stand-in reads every tensor its loop reads, some written after its Exit
     if has_tf_conds(kept):
         kept = read_tf_conds(kept)
     ringflows = {n.name for n in kept if ORIGINAL in n.attr}  # nodes ringflow wrote in TF's form, and kept
@@ -294,6 +295,11 @@ def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, import_sco
         made_by_cond = conds.get(f"{op}:{k}")
         return graph.get_operation_by_name(scoped(op)).outputs[k] if made_by_cond is None else made_by_cond
 
+    def control(name):
+        """The op a control input names: a loop's stand-in (its Exit) is the loop's op."""
+        made_by_cond = conds.get(f"{name}:0")
+        return graph.get_operation_by_name(scoped(name)) if made_by_cond is None else made_by_cond.op
+
     def build(group):
         for node in group:
             part = parts.get(node.name)
@@ -302,12 +308,15 @@ def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, import_sco
                 _reserve(graph, scoped(cond_name))
                 conds.update(rebuild_cond(by_name[f"{cond_name}/pred_id"], resolve,
                                           lambda body: build(bodies.get(body, [])), scoped))
+            elif part == "gradient loop" and f"{node.name}:0" not in conds:
+                conds.update(rebuild_gradient_loop(loops[node.name], resolve, graph))
             elif part == "loop" and f"{node.name}:0" not in conds:
                 _reserve(graph, scoped(loops[node.name].name))
                 conds.update(rebuild_loop(loops[node.name], [resolve(i) for i in ringflow_inputs(node)], resolve,
                                           conds.update, lambda body: build(bodies.get(body, [])), scoped))
             elif part is None:
-                _build_node(graph, node, scoped, resolve, taken, constants, node.name in ringflows, clear_devices)
+                _build_node(graph, node, scoped, resolve, control, taken, constants, node.name in ringflows,
+                            clear_devices)
 
     with graph.as_default(), graph.name_scope(None), graph.control_dependencies(None):
         build(bodies.get(None, []))
@@ -353,7 +362,7 @@ def _ringflow_form(node):
     return ringflow
 
 
-def _build_node(graph, node, scoped, resolve, taken, constants, ringflow_form, clear_devices):
+def _build_node(graph, node, scoped, resolve, control, taken, constants, ringflow_form, clear_devices):
     name = scoped(node.name)
     if name in taken:
         raise ValueError(f"import_meta_graph: the graph already has an op named {name!r}; import into an "
@@ -377,7 +386,7 @@ def _build_node(graph, node, scoped, resolve, taken, constants, ringflow_form, c
     if node.op == "Select" and not ringflow_form and inputs[0].shape.ndims == 1 and (inputs[1].shape.ndims or 0) > 1:
         with graph.name_scope(name + "/"):  # TF1's Select picks rows by a vector condition; ringflow's broadcasts
             inputs[0] = reshape(inputs[0], [-1] + [1] * (inputs[1].shape.ndims - 1))
-    controls = [graph.get_operation_by_name(scoped(i[1:])) for i in node.input if i.startswith("^")]
+    controls = [control(i[1:]) for i in node.input if i.startswith("^")]
     op_type = ALIASES.get(node.op, node.op)
     if op_type == "VariableV2":
         op = imported_variable(graph, name, attrs["shape"], attrs["dtype"]).op
@@ -403,10 +412,12 @@ def _folded(op, values, attrs):
         return np.int32(shape.ndims)
     if op.type == "Shape" and shape.is_fully_defined():
         return np.array(shape.as_list(), op.outputs[0].dtype)
-    forward = op_def(op.type).forward
-    if forward is None or not values or any(v is None for v in values):
+    if not values or any(v is None for v in values):
         return None
-    return forward(*values, **attrs)
+    if op.type == "InvertPermutation":  # a host kernel: the gradient of dynamic_rnn's transpose
+        return np.argsort(values[0]).astype(op.outputs[0].dtype)
+    forward = op_def(op.type).forward
+    return None if forward is None else forward(*values, **attrs)
 
 
 def _reserve(graph, name):

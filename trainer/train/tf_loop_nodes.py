@@ -14,19 +14,27 @@ tg.while_loop when it meets the first stand-in (rebuild_loop), building the cond
 its functions: a loop imports, computes and differentiates as one ringflow built. maximum_iterations needs nothing
 of its own: TF writes it as one more loop variable, a counter its condition compares.
 
-The backward loops TF writes for a loop's gradients (tf.gradients of a loop: stacks the forward loop pushes, a
-second frame popping them) are refused, naming them: a graph TF wrote for training does not import.
+The backward loop TF writes for a loop's gradient (a frame popping the stacks the forward loop pushed) is paired with
+its forward loop by TF's names (a b_exit Enter "<scope>/<forward Exit>_grad/b_exit" takes the gradient of that Exit;
+an Exit "<scope>/<forward Enter>_grad/Exit" or ".../b_acc_3" gives the gradient of that Enter's input); its frame and
+the stacks are dropped, each of those Exits stays as a stand-in (PART "gradient loop"), and import builds ringflow's
+gradient of the rebuilt While in their place (rebuild_gradient_loop), under TF's gradient scope, so that the
+TensorArray gradients inside meet those TF wrote around the loop. So a training graph TF wrote trains on. The
+gradient of a loop in a loop is refused by name.
 """
 import collections
 
 from ..framework.node_def import AttrValue, NodeDef
+from ..framework.registry import op_def
 from ..framework.tensor_shape import TensorShape
+from ..ops.math_ops import zeros_like
 from ..ops.while_loop_ops import while_loop
 from .cond_nodes import BODY, PART, ringflow_inputs
 
 LOOP_NODES = ("Enter", "RefEnter", "Exit", "RefExit", "NextIteration", "RefNextIteration", "LoopCond")
 MERGES, SWITCHES = ("Merge", "RefMerge"), ("Switch", "RefSwitch")
-GRADIENT_LOOPS = ("StackV2", "StackPushV2", "StackPopV2", "Stack", "StackPush", "StackPop", "TensorArrayGradV3")
+STACKS = ("StackV2", "StackPushV2", "StackPopV2", "Stack", "StackPush", "StackPop")
+GRADIENT_EXITS = ("_grad/Exit", "_grad/b_acc_3")  # TF's names for the gradient of a loop variable, of a captured tensor
 _SHAPES = "_output_shapes"
 
 # One loop: its name ("rnn/while"); the Enter nodes, in the order its stand-ins read their inputs; which of them are
@@ -34,7 +42,10 @@ _SHAPES = "_output_shapes"
 # tensor NextIteration takes, its Exit; the tensor LoopCond takes; the variables' shapes as TF recorded them; the
 # NextIteration and LoopCond nodes.
 Loop = collections.namedtuple("Loop", "name enters carried merges identities switches results exits test shapes "
-                                      "nexts loop_cond")
+                                      "nexts loop_cond sources")
+# TF's backward loop of `forward`, built by tf.gradients under `scope`: the gradient each forward Exit receives
+# ({Exit name: tensor name}), and for each of its Exits the forward Enter whose input it is the gradient of.
+GradientLoop = collections.namedtuple("GradientLoop", "forward scope received gives")
 
 
 def _split(name):
@@ -55,51 +66,60 @@ def loop_back_edge(node, source):
 def read_tf_loops(nodes):
     """(`nodes` with each frame's scaffolding replaced by Exit stand-ins and its nodes marked with the body they run
     in ("F:test", "F:body"), {loop name: Loop}). `nodes` come inputs first, loop back edges aside."""
-    gradient = sorted({n.op for n in nodes if n.op in GRADIENT_LOOPS})
-    if gradient:
-        raise NotImplementedError(
-            f"import_meta_graph: the graph holds TF1's gradient loops (the backward while loops tf.gradients builds "
-            f"for a tf.while_loop, dynamic_rnn or map_fn, over the stacks {gradient} the forward loop fills), which "
-            "ringflow does not rebuild; forward loops import. Import an inference graph (export it before building "
-            "the optimizer, or freeze the serving graph) and build the training ops on it with ringflow, or build "
-            "the graph with the same Python code and restore its variables with Saver.restore")
-    by_name = {n.name: n for n in nodes}
-    frames = {}
+    by_name, frames = {n.name: n for n in nodes}, {}
+
+    def outside(name):  # the frames a node reading `name` is in: an Exit's less its own
+        op = _split(name)[0]
+        here = frames.get(op, ())
+        return here[:-1] if by_name.get(op) is not None and by_name[op].op in ("Exit", "RefExit") else here
     for node in nodes:
         if node.op in ("Enter", "RefEnter"):
-            frames[node.name] = frames.get(_split(node.input[0])[0], ()) + (node.attr["frame_name"].s.decode(),)
-            continue
-        deepest = ()
-        for name in node.input:
-            op = _split(name)[0]
-            here = frames.get(op, ())
-            if by_name.get(op) is not None and by_name[op].op in ("Exit", "RefExit"):
-                here = here[:-1]
-            deepest = max(deepest, here, key=len)
-        frames[node.name] = deepest
+            frames[node.name] = outside(node.input[0]) + (node.attr["frame_name"].s.decode(),)
+        else:
+            frames[node.name] = max((outside(name) for name in node.input), key=len, default=())
+    nodes = [n for n in nodes if n.op not in STACKS]  # what TF's backward loops pop: ringflow's gradient keeps its own
+    by_name = {n.name: n for n in nodes}
+    backward = {frames[n.name][-1] for n in nodes if n.op == "Enter" and n.name.endswith("/b_exit")}
+    nested = sorted({f[-1] for f in frames.values() if len(f) > 1 and f[-1] in backward})
+    if nested:
+        raise NotImplementedError(f"import_meta_graph: the backward loops {nested} are inside other loops (TF's "
+                                  "gradient of a loop in a loop), which ringflow does not rebuild; import the "
+                                  "inference graph and build the training ops on it with ringflow")
     loops = {frame: _loop(frame, [n for n in nodes if frames[n.name] and frames[n.name][-1] == frame], by_name)
-             for frame in sorted({f[-1] for f in frames.values() if f})}
-    scaffold = {n.name for n in nodes if n.op in LOOP_NODES}
+             for frame in sorted({f[-1] for f in frames.values() if f} - backward)}
+    standins, replaced = {}, {}
+    for frame in sorted(backward):
+        gradient = _gradient_loop(frame, loops, nodes, frames)
+        forward_exit = next(e for e in gradient.forward.exits if e)
+        for exit_ in gradient.gives:  # each stands for the gradient it gives, made by ringflow's gradient of the loop
+            standins[exit_] = gradient
+            replaced[exit_] = NodeDef(name=exit_, op="Exit", attr={PART: AttrValue(s=b"gradient loop")},
+                                      input=[*gradient.received.values(), forward_exit])
+    nodes = [replaced.get(n.name, n) for n in nodes if n.name in replaced or not set(frames[n.name]) & backward]
+    scaffold = {n.name for n in nodes if n.op in LOOP_NODES and n.name not in replaced}
     for loop in loops.values():
         scaffold.update(loop.merges + loop.switches + [i for i in loop.identities if i])
-    standins = {}
     marks = _mark(loops, by_name, frames)
+    exits = {e for loop in loops.values() for e in loop.exits}  # waiting for a loop is waiting for its stand-in
     kept = []
     for node in nodes:
+        if node.name in replaced:
+            kept.append(node)
+            continue
         if node.name in scaffold and node.op not in ("Exit", "RefExit"):
             continue
         node = NodeDef.FromString(node.SerializeToString())
         if node.op in ("Exit", "RefExit"):
             loop = next(loop for loop in loops.values() if node.name in loop.exits)
-            standin = NodeDef(name=node.name, op="Exit", attr={PART: AttrValue(s=b"loop")},
-                              input=[ringflow_inputs(by_name[e])[0] for e in loop.enters])
+            standin = NodeDef(name=node.name, op="Exit", attr={PART: AttrValue(s=b"loop")}, input=loop.sources)
             if BODY in node.attr:  # the cond branch ringflow wrote the loop in
                 standin.attr[BODY] = node.attr[BODY]
             node = standin
             standins[node.name] = loop
         elif node.name not in marks and frames[node.name]:
             continue  # in a loop but neither its condition nor its body needs it
-        inputs = [i for i in node.input if not (i.startswith("^") and _split(i)[0] in scaffold)]
+        inputs = [i for i in node.input if not (i.startswith("^") and (_split(i)[0] in scaffold - exits or
+                                                                         _split(i)[0] not in by_name))]
         del node.input[:]
         node.input.extend(inputs)
         where = marks.get(node.name)
@@ -109,9 +129,33 @@ def read_tf_loops(nodes):
     return kept, standins
 
 
+def _gradient_loop(frame, loops, nodes, frames):
+    """The GradientLoop of the backward frame `frame`, paired with its forward loop by TF's names: a b_exit Enter
+    "<scope>/<forward Exit>_grad/b_exit" takes the gradient of that Exit, an Exit "<scope>/<forward Enter>_grad/Exit"
+    (or ".../b_acc_3") gives the gradient of that Enter's input."""
+    members = [n for n in nodes if frames[n.name][-1:] == (frame,)]
+    exits = {e: loop for loop in loops.values() for e in loop.exits if e}
+    received, scope, forward = {}, None, None
+    for node in members:
+        if node.op == "Enter" and node.name.endswith("/b_exit"):
+            path = node.name[:-len("_grad/b_exit")]
+            exit_ = max((e for e in exits if path.endswith("/" + e)), key=len, default=None)
+            if exit_ is None:
+                raise NotImplementedError(f"import_meta_graph: the backward loop {frame!r} takes a gradient "
+                                          f"({node.name!r}) of no forward loop's Exit ringflow found")
+            scope, forward = path[:-len(exit_) - 1], exits[exit_]
+            received[exit_] = node.input[0]
+    gives = {}
+    for node in members:
+        suffix = next((s for s in GRADIENT_EXITS if node.name.endswith(s)), None)
+        if node.op == "Exit" and suffix and node.name[len(scope) + 1:-len(suffix)] in forward.enters:
+            gives[node.name] = node.name[len(scope) + 1:-len(suffix)]
+    return GradientLoop(forward, scope, received, gives)
+
+
 def _loop(frame, members, by_name):
     enters = [n.name for n in by_name.values() if n.op in ("Enter", "RefEnter")
-              and n.attr["frame_name"].s.decode() == frame]
+              and n.attr["frame_name"].s.decode() == frame and _split(n.input[0])[0] in by_name]
     merges = [n for n in members if n.op in MERGES and any(_split(i)[0] in enters for i in n.input)]
     loop_cond = next((n for n in members if n.op == "LoopCond"), None)
     if loop_cond is None:
@@ -136,7 +180,8 @@ def _loop(frame, members, by_name):
         shape = merge.attr[_SHAPES].list.shape if _SHAPES in merge.attr else ()
         shapes.append(TensorShape(shape[0]) if len(shape) else TensorShape(None))
     return Loop(name, enters, carried, [m.name for m in merges], identities, switches, results, exits,
-                ringflow_inputs(loop_cond)[0], shapes, nexts, loop_cond.name)
+                ringflow_inputs(loop_cond)[0], shapes, nexts, loop_cond.name,
+                [ringflow_inputs(by_name[e])[0] for e in enters])
 
 
 def _mark(loops, by_name, frames):
@@ -192,3 +237,24 @@ def rebuild_loop(loop, outside, resolve, bind, build_body, scoped):
     outputs = while_loop(test, body, initial, shape_invariants=invariants, name=scoped(loop.name) + "/",
                          return_same_structure=True)
     return {f"{e}:0": t for e, t in zip(loop.exits, outputs) if e}
+
+
+def rebuild_gradient_loop(gradient, resolve, graph):
+    """The gradients `gradient` (a GradientLoop) gives, as ringflow's gradient of its rebuilt forward While (built
+    under TF's gradient scope, so that TensorArray gradients meet TF's own): {"<scope>/..._grad/Exit:0": tensor}."""
+    loop = gradient.forward
+    while_op = resolve(f"{next(e for e in loop.exits if e)}:0").op
+    received = [None] * len(while_op.outputs)
+    for exit_, name in gradient.received.items():
+        received[loop.exits.index(exit_)] = resolve(name)
+    with graph.name_scope(gradient.scope + "/"):
+        grads = op_def(while_op.type).grad(while_op, *received)
+        made, n = {}, len(loop.carried)
+        for exit_, enter in gradient.gives.items():
+            j = loop.enters.index(enter)
+            source = resolve(loop.sources[j])
+            position = loop.carried.index(j) if j in loop.carried else next(
+                (p for p in range(n, len(while_op.inputs)) if while_op.inputs[p] is source), None)
+            found = None if position is None else grads[position]
+            made[f"{exit_}:0"] = found if found is not None else zeros_like(source)
+    return made

@@ -146,3 +146,19 @@ def test_a_loop_variable_that_is_a_conds_output_is_its_merge(tmp_path):
         tg.train.import_meta_graph(str(tmp_path / "g.meta"))
         got = sess.run(fetches, feed)
     np.testing.assert_allclose(got, want)
+
+
+def test_waiting_for_a_loop_is_waiting_for_its_exits_and_imports_back(tmp_path):
+    with tg.Graph().as_default():
+        counter = tg.Variable(0.0, name="counter")
+        total = tg.while_loop(lambda i: i < 3, lambda i: i + 1, [tg.constant(0)], name="loop")
+        with tg.control_dependencies([total]):
+            tg.assign_add(counter, 1.0, name="counted")
+        tg.train.export_meta_graph(str(tmp_path / "g.meta"))
+    nodes = {node.name: node for node in read_meta_graph_file(str(tmp_path / "g.meta")).graph_def.node}
+    assert "^loop/Exit" in nodes["counted"].input
+    with tg.Graph().as_default() as graph, tg.Session() as sess:
+        tg.train.import_meta_graph(str(tmp_path / "g.meta"))
+        assert graph.get_operation_by_name("loop") in graph.get_operation_by_name("counted").control_inputs
+        sess.run(tg.global_variables_initializer())
+        assert sess.run("counted:0") == 1.0

@@ -2,7 +2,7 @@
 TensorArrays around them) imports as ringflow's While and computes TensorFlow's recorded outputs: a counter loop
 and one with maximum_iterations, dynamic_rnn over unknown lengths, map_fn, nested loops with a cond inside and a loop
 inside a cond (scripts/record_tf_files.py loop-graphs, frozen GraphDefs), and differentiates in ringflow to TF's
-gradients; the gradient loops of a training graph TF wrote are refused by name."""
+gradients; training graphs TF wrote, whose gradients are backward loops over stacks, train on to TF's losses."""
 import json
 import os
 
@@ -74,10 +74,28 @@ def test_an_imported_loop_differentiates_in_ringflow():
     np.testing.assert_allclose(grad, [[6.0] * 3, [0.0] * 3, [0.0] * 3, [0.0] * 3])
 
 
-def test_the_gradient_loops_of_a_training_graph_are_named_as_what_ringflow_does_not_rebuild():
-    with tg.Graph().as_default(), pytest.raises(NotImplementedError, match=r"gradient loops .*\['StackPopV2', "
-                                                                           r"'StackPushV2', 'StackV2'\]"):
-        tg.train.import_meta_graph(os.path.join(HERE, "loops", "train.meta"))
+@pytest.mark.parametrize("kind", ["train", "train_rnn"])
+def test_a_training_graph_tensorflow_wrote_trains_on_to_tensorflows_losses(kind):
+    """TF's backward loop (a frame popping the stacks the forward loop pushed, TensorArray gradients around it) is
+    replaced by ringflow's gradient of the rebuilt forward loop: a while_loop's and a dynamic_rnn's training graphs
+    restore and train 3 steps to TF's losses."""
+    record = RECORD[kind]
+    prefix = os.path.join(HERE, record["prefix"])
+    with tg.Graph().as_default() as graph, tg.Session() as sess:
+        tg.train.import_meta_graph(prefix + ".meta").restore(sess, prefix)
+        assert not {"StackV2", "StackPushV2", "StackPopV2"} & {op.type for op in graph.get_operations()}
+        got = [sess.run(["loss:0", "train"], record["feeds"])[0] for _ in range(3)]
+    np.testing.assert_allclose(got, record["losses"], rtol=2e-6)
+
+
+def test_the_gradient_loop_of_a_loop_in_a_loop_is_named_as_what_ringflow_does_not_rebuild():
+    outer = {"frame_name": AttrValue(s=b"outer/while_context")}
+    inner = {"frame_name": AttrValue(s=b"gradients/outer/inner/while_context")}
+    nodes = [NodeDef(name="p", op="Placeholder"), NodeDef(name="outer/Enter", op="Enter", input=["p"], attr=outer),
+             NodeDef(name="gradients/outer/inner/Exit_grad/b_exit", op="Enter", input=["outer/Enter"], attr=inner)]
+    with tg.Graph().as_default(), pytest.raises(NotImplementedError, match=r"backward loops \['gradients/outer/"
+                                                                           r"inner/while_context'\] are inside"):
+        tg.train.import_meta_graph(MetaGraphDef(graph_def=GraphDef(node=nodes)))
 
 
 def test_a_frame_without_its_loop_condition_is_named_as_what_ringflow_does_not_rebuild():
