@@ -122,8 +122,13 @@ def _concat(handle, flow):
 
 
 def _grad_array(op, flow):
-    """The gradient array of the array `op` reads or writes, and its flow."""
-    return apply_op("TensorArrayGradV3", [op.inputs[0], flow], name=f"{op.name}_grad/TensorArrayGrad", source="gradients")
+    """The gradient array of the array `op` reads or writes, and its flow. Its source is TF's: the name scope of
+    the tf.gradients call building it ("gradients", "gradients_1", ...), so that every gradient op of one call, in a
+    loop's gradient or around it, and TF's own in an imported graph, meet in one array."""
+    parts = op.graph.get_name_scope().split("/")
+    first = next((i for i, part in enumerate(parts) if part.startswith("gradients")), None)
+    source = "gradients" if first is None else "/".join(parts[:first + 1])
+    return apply_op("TensorArrayGradV3", [op.inputs[0], flow], name=f"{op.name}_grad/TensorArrayGrad", source=source)
 
 
 def _element_of(stacked):

@@ -64,6 +64,20 @@ def test_an_imported_tensor_array_loop_trains_in_ringflow_to_tensorflows_gradien
     np.testing.assert_allclose(got, gradient["value"], rtol=1e-5, atol=1e-6)
 
 
+def test_two_gradients_of_one_tensor_array_loop_in_one_run_keep_their_own_gradient_arrays():
+    """As in TF, each tf.gradients call (its name scope) has its own gradient array: fetching both in one run
+    gives each its own value, not their sum."""
+    gradient = RECORD["dynamic_rnn"]["gradient"]
+    with tg.Graph().as_default(), tg.Session() as sess:
+        graph = _imported("dynamic_rnn")
+        loss = tg.reduce_sum(tg.square(graph.get_tensor_by_name("outputs:0")))
+        seq = graph.get_tensor_by_name("seq:0")
+        once, twice = sess.run([tg.gradients(loss, seq)[0], tg.gradients(2.0 * loss, seq)[0]],
+                               RECORD["dynamic_rnn"]["feeds"])
+    np.testing.assert_allclose(once, gradient["value"], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(twice, 2 * np.asarray(gradient["value"]), rtol=1e-5, atol=1e-6)
+
+
 def test_an_imported_loop_differentiates_in_ringflow():
     """The rebuilt loop is ringflow's own While: tg.gradients runs back through it (d s / d x of the counter loop's
     s = sum over i < n of i * x[0] is n(n-1)/2 on row 0)."""
