@@ -40,7 +40,7 @@ _SHAPES = "_output_shapes"
 # One loop: its name ("rnn/while"); the Enter nodes, in the order its stand-ins read their inputs; which of them are
 # loop variables (positions into enters, in the variables' order); per variable its Merge, Identity, Switch, the
 # tensor NextIteration takes, its Exit; the tensor LoopCond takes; the variables' shapes as TF recorded them; the
-# NextIteration and LoopCond nodes.
+# NextIteration and LoopCond nodes; the tensors its Enters read (ringflow's names where ringflow wrote the file).
 Loop = collections.namedtuple("Loop", "name enters carried merges identities switches results exits test shapes "
                                       "nexts loop_cond sources")
 # TF's backward loop of `forward`, built by tf.gradients under `scope`: the gradient each forward Exit receives
@@ -65,7 +65,8 @@ def loop_back_edge(node, source):
 
 def read_tf_loops(nodes):
     """(`nodes` with each frame's scaffolding replaced by Exit stand-ins and its nodes marked with the body they run
-    in ("F:test", "F:body"), {loop name: Loop}). `nodes` come inputs first, loop back edges aside."""
+    in ("F:test", "F:body"), {stand-in name: its Loop or GradientLoop}). `nodes` come inputs first, loop back edges
+    aside."""
     by_name, frames = {n.name: n for n in nodes}, {}
 
     def outside(name):  # the frames a node reading `name` is in: an Exit's less its own
@@ -101,7 +102,7 @@ def read_tf_loops(nodes):
         scaffold.update(loop.merges + loop.switches + [i for i in loop.identities if i])
     marks = _mark(loops, by_name, frames)
     exits = {e for loop in loops.values() for e in loop.exits}  # waiting for a loop is waiting for its stand-in
-    kept = []
+    unwaited, kept = scaffold - exits, []
     for node in nodes:
         if node.name in replaced:
             kept.append(node)
@@ -118,7 +119,7 @@ def read_tf_loops(nodes):
             standins[node.name] = loop
         elif node.name not in marks and frames[node.name]:
             continue  # in a loop but neither its condition nor its body needs it
-        inputs = [i for i in node.input if not (i.startswith("^") and (_split(i)[0] in scaffold - exits or
+        inputs = [i for i in node.input if not (i.startswith("^") and (_split(i)[0] in unwaited or
                                                                          _split(i)[0] not in by_name))]
         del node.input[:]
         node.input.extend(inputs)
