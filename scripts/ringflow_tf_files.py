@@ -7,10 +7,10 @@ SavedModel (saved_model/, by tg.saved_model.simple_save), a DNNClassifier's expo
 (estimator/<time>/) and for serialized tf.Examples (estimator_parsing/<time>/), a CNN's training checkpoint and
 .meta (cnn/), a training graph with tf.cond, dropout and batch normalization on a `training` placeholder (cond/), the
 graphs with tf.cond TensorFlow wrote (tests' fixtures) imported and saved again (tf_round_trip/), while loops (a
-counter, maximum_iterations, dynamic_rnn over unknown lengths, map_fn, a loop in a loop, a cond in a loop) saved with
-Saver.save and simple_save (loops/), the loop graphs TensorFlow wrote (tests' fixtures) imported and exported again
-(tf_round_trip_loops/), and expected.json: the variables' values, y = x @ W + b for a fixed x, the classifier's
-predictions and the loops' outputs, which TensorFlow must read back.
+counter, maximum_iterations, dynamic_rnn and bidirectional_dynamic_rnn over unknown lengths, map_fn, a loop in a
+loop, a cond in a loop) saved with Saver.save and simple_save (loops/), the loop graphs TensorFlow wrote (tests'
+fixtures) imported and exported again (tf_round_trip_loops/), and expected.json: the variables' values, y = x @ W + b
+for a fixed x, the classifier's predictions and the loops' outputs, which TensorFlow must read back.
 """
 import json
 import os
@@ -176,8 +176,13 @@ def write_loops(directory):
         paired = tg.while_loop(lambda i, a, b: i < n, lambda i, a, b: (i + 1, *tg.cond(
             i > 1, lambda: (a + x[0], b * 2.0), lambda: (a - 1.0, b + x[1]))), [tg.constant(0), tg.zeros([3]),
                                                                                 tg.ones([3])])
+        with tg.variable_scope("both"):
+            cells = [tg.nn.rnn_cell.GRUCell(2, kernel_initializer=tg.glorot_uniform_initializer(seed=k)) for k in (2, 3)]
+            (forward, backward), _ = tg.nn.bidirectional_dynamic_rnn(*cells, seq, sequence_length=lengths,
+                                                                     dtype=tg.float32)
         named = {"i": i, "s": s, "limited": limited, "outputs": outputs, "state": state, "mapped": mapped,
-                 "nested": nested, "picked": picked, "paired_a": paired[1], "paired_b": paired[2]}
+                 "nested": nested, "picked": picked, "paired_a": paired[1], "paired_b": paired[2],
+                 "forward": forward, "backward": backward}
         fetches = {key: tg.identity(t, name=key) for key, t in named.items()}
         with tg.Session() as sess:
             sess.run(tg.global_variables_initializer())

@@ -71,6 +71,13 @@ def _split_to_tf(node, op, nodes):
     return True
 
 
+def _reverse_sequence(node, op, nodes):
+    """ringflow's seq_axis and batch_axis are TF's seq_dim and batch_dim; Tlen the lengths' type."""
+    node.attr["seq_dim"], node.attr["batch_dim"] = node.attr.pop("seq_axis"), node.attr.pop("batch_axis")
+    node.attr["Tlen"] = _type(op.inputs[1].dtype)
+    return True
+
+
 def _pack(node, op, nodes):
     node.attr["N"] = AttrValue(i=len(op.inputs))
     return True
@@ -434,7 +441,7 @@ TO_TF = {
     "Reshape": _attr_input("shape", "shape", "Tshape"), "ArgMax": _attr_input("axis", "dimension", "Tidx"),
     "ArgMin": _attr_input("axis", "dimension", "Tidx"), "ExpandDims": _attr_input("axis", "dim", "Tdim"),
     "Tile": _attr_input("multiples", "multiples", "Tmultiples"), "Transpose": _attr_input("axes", "perm", "Tperm"),
-    "Split": _split_to_tf, "SplitV": _split_to_tf,
+    "Split": _split_to_tf, "SplitV": _split_to_tf, "ReverseSequence": _reverse_sequence,
     "ScalarSummary": _summary("tags"),
     "HistogramSummary": _summary("tag"), "RandomUniform": _random_uniform, "StridedSlice": _strided_slice,
     "Dropout": _dropout,
@@ -643,6 +650,8 @@ FROM_TF = {  # op type: (the attr ringflow's op holds and TF's lacks, the rule g
     "ExpandDims": ("axis", _const_input(1, "axis", "dimension")),
     "Transpose": ("axes", _const_input(1, "axes", "permutation")),
     "Split": ("axis", _tf_split), "SplitV": ("axis", _tf_split),
+    "ReverseSequence": ("seq_axis", lambda node, data, attrs, constants: (data, {
+        "seq_axis": attrs["seq_dim"], "batch_axis": attrs.get("batch_dim", 0)})),
     "ResourceGather": ("axis", lambda node, data, attrs, constants: (
         data, {**{k: v for k, v in attrs.items() if k not in ("dtype", "batch_dims", "validate_indices")}, "axis": 0})),
     "ReadVariableOp": (None, _tf_drop("dtype")), "AssignVariableOp": (None, _tf_drop("dtype", "validate_shape")),

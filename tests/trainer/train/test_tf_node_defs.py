@@ -146,3 +146,21 @@ def test_a_slice_at_positions_the_run_gives_is_written_as_tfs_strided_slice_and_
             got = sess.run(["row:0", "column:0"], {"x:0": value, "i:0": 1})
     for g, w in zip(got, want):
         np.testing.assert_array_equal(g, w)
+
+
+def test_reverse_sequence_is_written_with_tfs_attr_names_and_tfs_reads_back(tmp_path):
+    """TF's ReverseSequence names ringflow's seq_axis and batch_axis seq_dim and batch_dim (bidirectional_dynamic_rnn
+    over unknown lengths reverses with it); a node TensorFlow wrote imports as ringflow's op."""
+    value, lengths = np.arange(12, dtype=np.float32).reshape(2, 3, 2), np.array([3, 1], np.int32)
+    with tg.Graph().as_default():
+        x, n = tg.placeholder(tg.float32, [None, None, 2], name="x"), tg.placeholder(tg.int32, [None], name="n")
+        tg.reverse_sequence(x, n, seq_axis=1, batch_axis=0, name="reversed")
+        with tg.Session() as sess:
+            want = sess.run("reversed:0", {x: value, n: lengths})
+        meta = tg.train.export_meta_graph(str(tmp_path / "g.meta"))
+    node = next(n for n in meta.graph_def.node if n.name == "reversed")
+    assert (node.attr["seq_dim"].i, node.attr["batch_dim"].i) == (1, 0) and "seq_axis" not in node.attr
+    del node.attr[ORIGINAL]  # as TensorFlow writes it
+    with tg.Graph().as_default(), tg.Session() as sess:
+        tg.train.import_meta_graph(meta)
+        np.testing.assert_array_equal(sess.run("reversed:0", {"x:0": value, "n:0": lengths}), want)
