@@ -11,7 +11,8 @@
         serialized tf.Examples, through tf.compat.v1.saved_model.loader.load; a CNN's training graph through
         import_meta_graph + restore, trained 3 more steps; a graph with tf.cond, dropout and batch norm on a `training`
         placeholder, its Switch/Merge nodes run and trained on; while loops (a counter, maximum_iterations,
-        dynamic_rnn, map_fn, a loop in a loop, a cond in a loop) through import_meta_graph and a SavedModel, and TF's own loop graphs
+        dynamic_rnn, map_fn, a loop in a loop, a cond in a loop) through import_meta_graph and a SavedModel,
+        training graphs whose gradients run back through a loop trained 3 steps, and TF's own loop graphs
         exported again by ringflow), compares them with DIR/expected.json, prints a verdict.
     /work/tfvenv/bin/python scripts/record_tf_files.py tf-graphs tests/trainer/train/fixtures/tf_graphs
         writes a SavedModel whose graph holds ops in TF's own form (Const inputs where ringflow has attrs: Sum's
@@ -461,6 +462,13 @@ def check(directory):
             for key, want in loops["outputs"].items():
                 close(f"while loops: saved_model.loader.load: {key}", sess.run(signature.outputs[key].name, feeds),
                       want)
+        for kind, train in loops["training"].items():  # ringflow's loop gradients as TF's backward loops over stacks
+            with tf.Graph().as_default(), v1.Session() as sess:
+                prefix = os.path.join(directory, train["prefix"])
+                v1.train.import_meta_graph(prefix + ".meta").restore(sess, prefix)
+                losses = [sess.run(["loss:0", "train"], {"x:0": train["x"]})[0] for _ in range(3)]
+                close(f"training through a {kind} (its gradient a backward loop over stacks): import_meta_graph + "
+                      "restore, 3 steps' losses", losses, train["losses"])
         for kind, trip in loops["round_trip"].items():  # loop graphs TF wrote, imported and exported by ringflow
             with tf.Graph().as_default(), v1.Session() as sess:
                 v1.train.import_meta_graph(os.path.join(directory, trip["meta"]))

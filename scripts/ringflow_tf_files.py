@@ -9,7 +9,8 @@ SavedModel (saved_model/, by tg.saved_model.simple_save), a DNNClassifier's expo
 graphs with tf.cond TensorFlow wrote (tests' fixtures) imported and saved again (tf_round_trip/), while loops (a
 counter, maximum_iterations, dynamic_rnn and bidirectional_dynamic_rnn over unknown lengths, map_fn, a loop in a
 loop, a cond in a loop) saved with Saver.save and simple_save (loops/), the loop graphs TensorFlow wrote (tests'
-fixtures) imported and exported again (tf_round_trip_loops/), and expected.json: the variables' values, y = x @ W + b
+fixtures) imported and exported again (tf_round_trip_loops/), training graphs whose gradients run back through a
+loop (loop_training/), and expected.json: the variables' values, y = x @ W + b
 for a fixed x, the classifier's predictions and the loops' outputs, which TensorFlow must read back.
 """
 import json
@@ -45,6 +46,7 @@ def write(directory):
     cond["round_trip"] = resave_tf_conds(directory)
     loops = write_loops(directory)
     loops["round_trip"] = resave_tf_loops(directory)
+    loops["training"] = train_loops(directory)
     expected = {"ringflow": tg.__version__, "checkpoint": os.path.basename(prefix),
                 "estimator_export": os.path.relpath(export_dir, directory), "probabilities": probabilities,
                 "parsing_export": os.path.relpath(parsing_dir, directory),
@@ -193,6 +195,39 @@ def write_loops(directory):
     return {"prefix": os.path.relpath(prefix, directory), "saved_model": os.path.join("loops", "saved_model"),
             "feeds": {k: np.asarray(v).tolist() for k, v in feeds.items()},
             "outputs": {k: np.asarray(v).tolist() for k, v in values.items()}}
+
+
+def train_loops(directory):
+    """Training graphs whose gradients run back through a loop (a while_loop, a dynamic_rnn, a map_fn), saved before
+    training (loop_training/<kind>), with the losses of 3 steps, which TensorFlow must reproduce: ringflow writes
+    each loop's gradient as TF's backward loop over stacks."""
+    rng, result = np.random.RandomState(0), {}
+    for kind in ("while_loop", "dynamic_rnn", "map_fn"):
+        with tg.Graph().as_default():
+            if kind == "while_loop":
+                x = tg.placeholder(tg.float32, [3], name="x")
+                w = tg.Variable([0.5, -0.25, 1.0], name="w")
+                y = tg.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * w + x), [tg.constant(0), x])[1]
+                feed = [1.0, -2.0, 0.5]
+            elif kind == "dynamic_rnn":
+                x = tg.placeholder(tg.float32, [None, None, 2], name="x")
+                with tg.variable_scope("rnn", initializer=tg.glorot_uniform_initializer(seed=1)):
+                    y = tg.nn.dynamic_rnn(tg.nn.rnn_cell.GRUCell(3), x, dtype=tg.float32)[0]
+                feed = rng.randn(2, 4, 2).astype(np.float32)
+            else:
+                x = tg.placeholder(tg.float32, [None, 3], name="x")
+                w = tg.Variable([[0.5], [-0.25], [1.0]], name="w")
+                y = tg.map_fn(lambda r: tg.tanh(tg.matmul(r[None], w))[0], x)
+                feed = rng.randn(4, 3).astype(np.float32)
+            loss = tg.reduce_sum(tg.square(y - 0.25), name="loss")
+            tg.train.GradientDescentOptimizer(0.05).minimize(loss, name="train")
+            with tg.Session() as sess:
+                sess.run(tg.global_variables_initializer())
+                prefix = tg.train.Saver().save(sess, os.path.join(directory, "loop_training", kind))
+                losses = [float(sess.run([loss, "train"], {x: feed})[0]) for _ in range(3)]
+        result[kind] = {"prefix": os.path.relpath(prefix, directory), "x": np.asarray(feed).tolist(),
+                        "losses": losses}
+    return result
 
 
 def resave_tf_loops(directory):

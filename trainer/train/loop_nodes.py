@@ -23,6 +23,7 @@ from ..framework import dtypes
 from ..framework.node_def import AttrValue, NodeDef, attr_value
 from ..framework.tensor_shape import TensorShape
 from .cond_nodes import BODY, INPUTS, merge_name, ringflow_inputs, written_as_nodes
+from .loop_gradient_nodes import plan_gradient, scaffold_gradient
 from .tf_node_defs import ORIGINAL
 
 PARALLEL_ITERATIONS = 10  # TF1's default; ringflow runs one iteration after another whatever it says
@@ -57,15 +58,33 @@ def _level(op):
     return op.control_flow, op
 
 
+def _simple_gradients(graph):
+    """The WhileGrads written as TF's backward loops: at the top level, of a loop at the top level whose body holds
+    nothing but its own ops and its gradients' (no cond, no loop)."""
+    chains = [_chain(op) for op in graph.get_operations()]
+    simple = set()
+    for grad in (op for op in graph.get_operations() if op.type == "WhileGrad"):
+        loop = grad.bodies[0].parent.owner
+        if grad.control_flow is not None or loop is None or loop.type != "While" or loop.control_flow is not None:
+            continue
+        body = loop.bodies[0]
+        if all(chain == [body] or len(chain) == 2 and chain[1] is body and chain[0].owner.type == "WhileGrad"
+               for chain in chains if body in chain):
+            simple.add(grad)
+    return simple
+
+
 def written_loops(graph):
-    """({While op written as a TF1 frame}, {op directly in such a loop's body: "test" or "body"})."""
+    """({While and WhileGrad op written as a TF1 frame}, {op directly in such a loop's body: "test" or "body"})."""
+    gradients = _simple_gradients(graph)
     loops = [op for op in graph.get_operations() if op.type == "While"]
     unwritten = set()
     for op in graph.get_operations():
         chain = _chain(op)
-        if any(b.owner is None or b.owner.type not in ("While", "Cond") for b in chain):
+        if any(b.owner is None or b.owner.type not in ("While", "Cond") and b.owner not in gradients for b in chain):
             unwritten.update(b.owner for b in chain if b.owner is not None and b.owner.type == "While")
-    roles = {}
+    roles = {op: "body" for op in graph.get_operations() if op.control_flow is not None
+             and op.control_flow.owner in gradients}
     for loop in loops:
         body = loop.bodies[0]
         test, step = _walk(body, [body.test]), _walk(body, body.outputs)
@@ -80,12 +99,13 @@ def written_loops(graph):
             if loop not in unwritten and any(b.owner in unwritten for b in _chain(loop)):
                 unwritten.add(loop)
                 changed = True
-    return {loop for loop in loops if loop not in unwritten}, roles
+    written = {loop for loop in loops if loop not in unwritten}
+    return written | {grad for grad in gradients if grad.bodies[0].parent.owner in written}, roles
 
 
 def written_as_loop(op, loops):
     """True when `op` (a While, or an op in loop bodies and conds in them) is written as a TF1 frame's nodes."""
-    if op.type == "While":
+    if op.type in ("While", "WhileGrad"):
         return op in loops
     chain = _chain(op)
     return bool(chain) and all(b.owner in loops or b.kind == "cond" for b in chain) and any(
@@ -162,9 +182,11 @@ class _Writer:
         """The name by which a node at `place` reads `t` (tf_form=False: as ringflow's import reads it, a cond's
         output by the cond's name, not its Merge's)."""
         body, role, _ = place
+        if body is not None and t in self.frames[body.owner].get("reads", ()):  # a gradient's saved value or seed
+            return self.frames[body.owner]["reads"][t]
         if _level(t.op)[0] is not body and body is not None:
             return self.enter(body.owner, t, lambda: self.outside(body.owner, t), t.dtype)
-        if t.op.type == "While" and t.op in self.loops:
+        if t.op.type in ("While", "WhileGrad") and t.op in self.loops:
             return self.frames[t.op]["outputs"][t.value_index]
         if tf_form and t.op.type == "Cond" and written_as_nodes(t.op, self.loops):
             self.ringflow_names[merge_name(t.op, t.value_index)] = _tensor_name(t)
@@ -181,9 +203,10 @@ class _Writer:
         """A value from outside `loop` read inside it (`key`: a tensor, or the name of a node written here; `source()`
         its name outside): one Enter with is_constant per loop and value."""
         if (loop, key) not in self.enters:
-            self.enters[loop, key] = self.node(f"{loop.name}/Enter", "Enter", [source()], {
-                "T": _type(dtype), "frame_name": self.frames[loop]["frame"], "is_constant": AttrValue(b=True),
-                "parallel_iterations": AttrValue(i=PARALLEL_ITERATIONS)}, self.place(loop))
+            frame = self.frames[loop]
+            self.enters[loop, key] = self.node(f"{frame['prefix']}/Enter", "Enter", [source()], {
+                "T": _type(dtype), "frame_name": frame["frame"], "is_constant": AttrValue(b=True),
+                "parallel_iterations": AttrValue(i=frame["parallel"])}, self.place(loop))
         return self.enters[loop, key]
 
     def enter_tensor(self, loop, t):
@@ -193,7 +216,9 @@ class _Writer:
         """The name by which `loop`'s node reads `t`, one of its inputs (from `start` on: its captured tensors), or
         which a node beside it reads `t` by (a Const TF's form of a body node reads, which the body did not take)."""
         a = loop.attrs
-        start = a["num_loop_vars"] + a["has_maximum_iterations"] + a["num_sequences"] if start is None else start
+        if start is None:
+            start = (1 + a["num_carried"] + a["num_stacked"] if loop.type == "WhileGrad" else
+                     a["num_loop_vars"] + a["has_maximum_iterations"] + a["num_sequences"])
         position = next((j for j in range(start, len(loop.inputs)) if loop.inputs[j] is t), None)
         if position is None:
             return self.read(t, self.place(loop))
@@ -210,14 +235,17 @@ class _Writer:
         the stacked outputs, the slices (which keep their LoopVar's name)."""
         a, w = loop.attrs, loop.name
         n, s, k, limited = a["num_loop_vars"], a["num_sequences"], a["num_stacked"], a["has_maximum_iterations"]
-        counted = int(bool(limited or s or k))
+        graded = any(op.type == "WhileGrad" and op.bodies[0].parent.owner is loop for op in self.loops)
+        counted = int(bool(limited or s or k or graded))  # a gradient pops as many values as iterations ran
         variables = counted + n + k
         frame = self.frames[loop] = {
             "carried": list(loop.feeds[:n]), "counted": counted, "frame": AttrValue(s=f"{w}/while_context".encode()),
-            "slices": {slot: slot.op.name for slot in loop.feeds[n:n + s]},
+            "slices": {slot: slot.op.name for slot in loop.feeds[n:n + s]}, "prefix": w,
+            # one iteration at a time where a gradient's stacks take each iteration's values in order
+            "parallel": 1 if graded else PARALLEL_ITERATIONS,
             **{part: [self.fresh(f"{w}/{op_type}") for _ in range(variables)] for part, op_type in (
-                ("merges", "Merge"), ("switches", "Switch"), ("identities", "Identity"), ("exits", "Exit"),
-                ("nexts", "NextIteration"))}}
+                ("enters", "Enter"), ("merges", "Merge"), ("switches", "Switch"), ("identities", "Identity"),
+                ("exits", "Exit"), ("nexts", "NextIteration"))}}
         frame["outputs"] = frame["exits"][counted:counted + n] + [self.fresh(f"{w}/TensorArrayStack") for _ in range(k)]
         frame["inside"] = (loop.bodies[0], None, loop.bodies[0])
 
@@ -239,10 +267,12 @@ class _Writer:
             specs.insert(0, (dtypes.int32, TensorShape([])))
         initial += [f"{handle}:1" for handle in arrays]
         specs += [(dtypes.float32, TensorShape([]))] * k
-        for init, (dtype, shape), merge, next_ in zip(initial, specs, frame["merges"], frame["nexts"]):
-            enter = self.node(f"{w}/Enter", "Enter", [init], {
+        frame["arrays"] = arrays
+        for init, (dtype, shape), enter, merge, next_ in zip(initial, specs, frame["enters"], frame["merges"],
+                                                             frame["nexts"]):
+            self.node(None, "Enter", [init], {
                 "T": _type(dtype), "frame_name": frame["frame"], "is_constant": AttrValue(b=False),
-                "parallel_iterations": AttrValue(i=PARALLEL_ITERATIONS)}, outer)
+                "parallel_iterations": AttrValue(i=frame["parallel"])}, outer, name=enter)
             self.node(None, "Merge", [enter, next_], {"T": _type(dtype), "N": AttrValue(i=2)}, frame["inside"],
                       shapes=[shape, []], name=merge)
         conditions = [] if body.test is None else [self.read(body.test, test)]
@@ -345,11 +375,22 @@ def write_loops(graph_def, graph, loops, roles):
     if not loops:
         return
     writer = _Writer(graph_def, graph, loops, roles)
-    ordered = sorted(loops, key=lambda op: len(_chain(op)))  # an outer loop's frame before its inner loops'
+    ordered = sorted((op for op in loops if op.type == "While"), key=lambda op: len(_chain(op)))  # outer loops first
+    gradients = [op for op in loops if op.type == "WhileGrad"]
     for loop in ordered:
         writer.plan(loop)
+    for grad in gradients:  # the Enters a gradient's Exits are named after: the forward loop's, made first
+        forward = grad.bodies[0].parent.owner
+        a = forward.attrs
+        start = a["num_loop_vars"] + a["has_maximum_iterations"]
+        for t in forward.inputs[start:]:
+            writer.enter(forward, t, lambda t=t: writer.outside(forward, t, start), t.dtype)
+    for grad in gradients:
+        plan_gradient(writer, grad)
     for loop in ordered:
         writer.scaffold(loop)
+    for grad in gradients:
+        scaffold_gradient(writer, grad)
     kept = []
     for node in graph_def.node:
         op = writer.ops.get(node.name)

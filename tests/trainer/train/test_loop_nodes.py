@@ -3,6 +3,7 @@ counter for maximum_iterations and sequences, TensorArrays for per-step outputs)
 scripts/record_tf_files.py check, recorded in fixtures/tf_files/tf_read_ringflow_files.txt) and ringflow imports
 again to the same values."""
 import numpy as np
+import pytest
 
 import trainer as tg
 from trainer.train.meta_graph import read_meta_graph_file
@@ -162,3 +163,46 @@ def test_waiting_for_a_loop_is_waiting_for_its_exits_and_imports_back(tmp_path):
         assert graph.get_operation_by_name("loop") in graph.get_operation_by_name("counted").control_inputs
         sess.run(tg.global_variables_initializer())
         assert sess.run("counted:0") == 1.0
+
+
+def _while_loop_model():
+    x = tg.placeholder(tg.float32, [3], name="x")
+    w = tg.Variable([0.5, -0.25, 1.0], name="w")
+    y = tg.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * w + x), [tg.constant(0), x])[1]
+    return {"x:0": [1.0, -2.0, 0.5]}, y
+
+
+def _dynamic_rnn_model():
+    x = tg.placeholder(tg.float32, [None, None, 2], name="x")
+    with tg.variable_scope("rnn", initializer=tg.glorot_uniform_initializer(seed=1)):
+        return {"x:0": FEEDS["seq:0"][:, :3, :2]}, tg.nn.dynamic_rnn(tg.nn.rnn_cell.BasicRNNCell(2), x,
+                                                                     dtype=tg.float32)[0]
+
+
+def _map_fn_model():
+    x = tg.placeholder(tg.float32, [None, 3], name="x")
+    w = tg.Variable([[0.5], [-0.25], [1.0]], name="w")
+    return {"x:0": FEEDS["x:0"]}, tg.map_fn(lambda r: tg.tanh(tg.matmul(r[None], w))[0], x)
+
+
+@pytest.mark.parametrize("model", [_while_loop_model, _dynamic_rnn_model, _map_fn_model])
+def test_a_loops_gradient_is_written_as_tfs_backward_loop_over_stacks_and_trains_on(tmp_path, model):
+    """The gradient (WhileGrad) is TF's backward frame: the forward loop pushes what it reads onto stacks, the
+    backward loop pops them under TF's names, which ringflow's import pairs with the loop again (TensorFlow trains
+    on from such files too: record_tf_files.py check)."""
+    with tg.Graph().as_default():
+        feeds, y = model()
+        loss = tg.reduce_sum(tg.square(y - 0.25), name="loss")
+        tg.train.GradientDescentOptimizer(0.05).minimize(loss, name="train")
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            prefix = tg.train.Saver().save(sess, str(tmp_path / "model.ckpt"))
+            want = [sess.run([loss, "train"], feeds)[0] for _ in range(3)]
+    nodes = read_meta_graph_file(prefix + ".meta").graph_def.node
+    types = {node.op for node in nodes}
+    assert {"StackV2", "StackPushV2", "StackPopV2"} <= types and not types & {"While", "WhileGrad", "LoopVar"}
+    assert any(node.op == "Enter" and node.name.endswith("_grad/b_exit") for node in nodes)
+    with tg.Graph().as_default(), tg.Session() as sess:
+        tg.train.import_meta_graph(prefix + ".meta").restore(sess, prefix)
+        got = [sess.run(["loss:0", "train"], feeds)[0] for _ in range(3)]
+    np.testing.assert_allclose(got, want, rtol=1e-6)
