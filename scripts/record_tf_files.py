@@ -470,6 +470,14 @@ def check(directory):
                 close(f"training through a {kind} (its gradient a backward loop over stacks): import_meta_graph + "
                       "restore, 3 steps' losses", losses, train["losses"])
         for kind, trip in loops["round_trip"].items():  # loop graphs TF wrote, imported and exported by ringflow
+            if "losses" in trip:  # a training graph: ringflow wrote its loop's gradient again as a backward loop
+                with tf.Graph().as_default(), v1.Session() as sess:
+                    prefix = os.path.join(directory, trip["prefix"])
+                    v1.train.import_meta_graph(prefix + ".meta").restore(sess, prefix)
+                    losses = [sess.run(["loss:0", "train"], trip["feeds"])[0] for _ in range(3)]
+                    close(f"TF's {kind} graph restored and saved by ringflow: 3 more steps' losses", losses,
+                          trip["losses"])
+                continue
             with tf.Graph().as_default(), v1.Session() as sess:
                 v1.train.import_meta_graph(os.path.join(directory, trip["meta"]))
                 names = {op.name for op in sess.graph.get_operations()}

@@ -232,7 +232,8 @@ def train_loops(directory):
 
 def resave_tf_loops(directory):
     """The loop graphs TensorFlow wrote (record_tf_files.py loop-graphs: frozen GraphDefs), imported and exported
-    again by ringflow (tf_round_trip_loops/<kind>.meta), with TensorFlow's recorded feeds and outputs."""
+    again by ringflow (tf_round_trip_loops/<kind>.meta), with TensorFlow's recorded feeds and outputs; and its
+    training graphs with loops, restored and saved again by ringflow, with ringflow's losses of 3 more steps."""
     with open(os.path.join(TF_GRAPHS, "loop_values.json")) as f:
         record = json.load(f)
     os.makedirs(os.path.join(directory, "tf_round_trip_loops"), exist_ok=True)
@@ -244,6 +245,14 @@ def resave_tf_loops(directory):
             path = os.path.join("tf_round_trip_loops", f"{kind}.meta")
             tg.train.export_meta_graph(os.path.join(directory, path), graph=graph)
         result[kind] = {"meta": path, **record[kind]}
+    for kind in ("train", "train_rnn"):  # TF's training graphs: restored, saved again by ringflow, trained on
+        prefix = os.path.join(TF_GRAPHS, record[kind]["prefix"])
+        with tg.Graph().as_default(), tg.Session() as sess:
+            tg.train.import_meta_graph(prefix + ".meta").restore(sess, prefix)
+            saved = tg.train.Saver().save(sess, os.path.join(directory, "tf_round_trip_loops", kind))
+            losses = [float(sess.run(["loss:0", "train"], record[kind]["feeds"])[0]) for _ in range(3)]
+        result[kind] = {"prefix": os.path.relpath(saved, directory), "feeds": record[kind]["feeds"],
+                        "losses": losses}
     return result
 
 

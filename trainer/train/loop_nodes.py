@@ -14,8 +14,9 @@ for its pivot (the first Merge in the condition, the first Identity in the body)
 Loops in loops, conds in loops (cond_nodes.py writes their Switch/Merge nodes, this module points them at the
 frame's Identities) and loops in conds (their Enters read what comes from outside the cond through its Switches, as
 the While's node does, and their nodes of no inputs wait for the branch's pivot) are written. A loop's gradient
-(WhileGrad runs the body's gradient over ringflow's trace of the iterations, where TF1 builds a backward loop over
-stacks) keeps export's mark of what it could not write, and importing it names it.
+(WhileGrad) of a loop at the top level with nothing but its own ops in its body is TF's backward loop over stacks
+(loop_gradient_nodes.py); any other keeps export's mark of what it could not write, with its loop, and importing
+them names them.
 """
 import numpy as np
 

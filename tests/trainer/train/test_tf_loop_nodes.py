@@ -120,3 +120,19 @@ def test_a_frame_without_its_loop_condition_is_named_as_what_ringflow_does_not_r
     with tg.Graph().as_default(), pytest.raises(NotImplementedError, match=r"frame 'while/while_context' has no "
                                                                            r"LoopCond"):
         tg.train.import_meta_graph(MetaGraphDef(graph_def=GraphDef(node=nodes)))
+
+
+@pytest.mark.parametrize("kind", ["train", "train_rnn"])
+def test_a_training_graph_tensorflow_wrote_saves_again_with_its_backward_loop_and_trains_on(tmp_path, kind):
+    """Saved again by ringflow, the rebuilt loop's gradient is a backward loop over stacks once more (TensorFlow
+    trains on from it: record_tf_files.py check), and ringflow imports the file to TF's losses."""
+    record = RECORD[kind]
+    prefix, saved = os.path.join(HERE, record["prefix"]), str(tmp_path / "again")
+    with tg.Graph().as_default(), tg.Session() as sess:
+        tg.train.import_meta_graph(prefix + ".meta").restore(sess, prefix)
+        tg.train.Saver().save(sess, saved)
+    with tg.Graph().as_default() as graph, tg.Session() as sess:
+        tg.train.import_meta_graph(saved + ".meta").restore(sess, saved)
+        assert "WhileGrad" in {op.type for op in graph.get_operations()}
+        got = [sess.run(["loss:0", "train"], record["feeds"])[0] for _ in range(3)]
+    np.testing.assert_allclose(got, record["losses"], rtol=2e-6)
