@@ -23,6 +23,7 @@ import numpy as np
 from ..framework import dtypes
 from ..framework.node_def import AttrValue, NodeDef, attr_value
 from ..framework.tensor_shape import TensorShape
+from ..ops.control_flow_bodies import encloses
 from .cond_nodes import BODY, INPUTS, merge_name, ringflow_inputs, written_as_nodes
 from .loop_gradient_nodes import plan_gradient, scaffold_gradient
 from .tf_node_defs import ORIGINAL
@@ -340,6 +341,19 @@ class _Writer:
         if pivot and not [i for i in node.input if not i.startswith("^")] and f"^{pivot}" not in node.input:
             node.input.append(f"^{pivot}")
 
+    def stranded(self, node, dropped):
+        """True for a node no frame can hold: it reads a value of a loop body it is not in (a cond's Merge reads its
+        branches: they are in its loop), or such a node."""
+        op = self.ops.get(node.name) or self.home(node.name)
+        for name in node.input:
+            source, _, index = name.lstrip("^").partition(":")
+            if source in dropped:
+                return True
+            source = self.ops.get(source)
+            if op is not None and source is not None and not encloses(_level(source)[0], op.control_flow):
+                return True
+        return False
+
     def waits(self, control):
         """A control input as written: waiting for a loop is waiting for its Exits."""
         op = self.ops.get(control[1:])
@@ -392,10 +406,16 @@ def write_loops(graph_def, graph, loops, roles):
         writer.scaffold(loop)
     for grad in gradients:
         scaffold_gradient(writer, grad)
+    dropped, size = set(), -1
+    while size != len(dropped):  # a gradient tg.gradients built in a loop's gradient but nothing uses, reading it
+        size = len(dropped)
+        dropped.update(node.name for node in graph_def.node if writer.stranded(node, dropped))
     kept = []
     for node in graph_def.node:
         op = writer.ops.get(node.name)
         if op is not None and (op in loops or (op.type == "LoopVar" and op.control_flow.owner in loops)):
+            continue
+        if node.name in dropped:
             continue
         writer.rewrite(node)
         kept.append(node)

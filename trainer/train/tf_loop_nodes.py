@@ -30,6 +30,7 @@ from ..framework.tensor_shape import TensorShape
 from ..ops.math_ops import zeros_like
 from ..ops.while_loop_ops import while_loop
 from .cond_nodes import BODY, PART, ringflow_inputs
+from .tf_node_defs import ORIGINAL, from_tf_form
 
 LOOP_NODES = ("Enter", "RefEnter", "Exit", "RefExit", "NextIteration", "RefNextIteration", "LoopCond")
 MERGES, SWITCHES = ("Merge", "RefMerge"), ("Switch", "RefSwitch")
@@ -51,6 +52,12 @@ GradientLoop = collections.namedtuple("GradientLoop", "forward scope received gi
 def _split(name):
     op, _, index = name.lstrip("^").partition(":")
     return op, int(index or 0)
+
+
+def _inputs(node):
+    """A node's inputs, and, where ringflow wrote it in TF's form, those it had (TF's form may read Consts import
+    leaves out, in place of a value of the loop)."""
+    return list(node.input) + (list(from_tf_form(node).input) if ORIGINAL in node.attr else [])
 
 
 def has_tf_loops(nodes):
@@ -77,7 +84,7 @@ def read_tf_loops(nodes):
         if node.op in ("Enter", "RefEnter"):
             frames[node.name] = outside(node.input[0]) + (node.attr["frame_name"].s.decode(),)
         else:
-            frames[node.name] = max((outside(name) for name in node.input), key=len, default=())
+            frames[node.name] = max((outside(name) for name in _inputs(node)), key=len, default=())
     nodes = [n for n in nodes if n.op not in STACKS]  # what TF's backward loops pop: ringflow's gradient keeps its own
     by_name = {n.name: n for n in nodes}
     backward = {frames[n.name][-1] for n in nodes if n.op == "Enter" and n.name.endswith("/b_exit")}
@@ -209,7 +216,7 @@ def _mark(loops, by_name, frames):
                 if frames[name][-1:] != (frame,):
                     continue
                 marks[name] = where
-                stack += [_split(i)[0] for i in node.input]
+                stack += [_split(i)[0] for i in _inputs(node)]
     return marks
 
 

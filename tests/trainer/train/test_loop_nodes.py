@@ -179,13 +179,21 @@ def _dynamic_rnn_model():
                                                                      dtype=tg.float32)[0]
 
 
+def _keras_gru_model():
+    """A GRU over unknown lengths: its gradient reduces broadcast biases (TF's form reads Consts import leaves out)
+    and builds gradients nothing uses (a sequence mask's), which no frame can hold."""
+    x = tg.placeholder(tg.float32, [None, None, 2], name="x")
+    tg.set_random_seed(1)
+    return {"x:0": FEEDS["seq:0"][:, :3, :2]}, tg.keras.layers.GRU(2, return_sequences=True)(x)
+
+
 def _map_fn_model():
     x = tg.placeholder(tg.float32, [None, 3], name="x")
     w = tg.Variable([[0.5], [-0.25], [1.0]], name="w")
     return {"x:0": FEEDS["x:0"]}, tg.map_fn(lambda r: tg.tanh(tg.matmul(r[None], w))[0], x)
 
 
-@pytest.mark.parametrize("model", [_while_loop_model, _dynamic_rnn_model, _map_fn_model])
+@pytest.mark.parametrize("model", [_while_loop_model, _dynamic_rnn_model, _keras_gru_model, _map_fn_model])
 def test_a_loops_gradient_is_written_as_tfs_backward_loop_over_stacks_and_trains_on(tmp_path, model):
     """The gradient (WhileGrad) is TF's backward frame: the forward loop pushes what it reads onto stacks, the
     backward loop pops them under TF's names, which ringflow's import pairs with the loop again (TensorFlow trains
