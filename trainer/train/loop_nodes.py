@@ -25,93 +25,12 @@ from ..framework.node_def import AttrValue, NodeDef, attr_value
 from ..framework.tensor_shape import TensorShape
 from ..ops.control_flow_bodies import encloses
 from .cond_nodes import BODY, INPUTS, merge_name, ringflow_inputs, written_as_nodes
+from .loop_frames import chain, level
 from .loop_gradient_nodes import plan_gradient, scaffold_gradient
 from .tf_node_defs import ORIGINAL
 
 PARALLEL_ITERATIONS = 10  # TF1's default; ringflow runs one iteration after another whatever it says
 _SHAPES = "_output_shapes"
-
-
-def _chain(op):
-    body, chain = op.control_flow, []
-    while body is not None:
-        chain.append(body)
-        body = body.parent
-    return chain
-
-
-def _walk(body, roots):
-    """The ops of `body` that `roots` need, directly in it."""
-    seen, stack = set(), [r.op for r in roots if r is not None]
-    while stack:
-        op = stack.pop()
-        if op in seen or op.control_flow is not body:
-            continue
-        seen.add(op)
-        stack += [t.op for t in op.inputs] + list(op.control_inputs)
-    return seen
-
-
-def _level(op):
-    """(the loop body `op` runs in, innermost, or None; the op directly in that body that holds `op`: itself, or
-    the cond it is inside)."""
-    while op.control_flow is not None and op.control_flow.kind != "while":
-        op = op.control_flow.owner
-    return op.control_flow, op
-
-
-def _simple_gradients(graph):
-    """The WhileGrads written as TF's backward loops: at the top level, of a loop at the top level whose body holds
-    nothing but its own ops and its gradients' (no cond, no loop)."""
-    chains = [_chain(op) for op in graph.get_operations()]
-    simple = set()
-    for grad in (op for op in graph.get_operations() if op.type == "WhileGrad"):
-        loop = grad.bodies[0].parent.owner
-        if grad.control_flow is not None or loop is None or loop.type != "While" or loop.control_flow is not None:
-            continue
-        body = loop.bodies[0]
-        if all(chain == [body] or len(chain) == 2 and chain[1] is body and chain[0].owner.type == "WhileGrad"
-               for chain in chains if body in chain):
-            simple.add(grad)
-    return simple
-
-
-def written_loops(graph):
-    """({While and WhileGrad op written as a TF1 frame}, {op directly in such a loop's body: "test" or "body"})."""
-    gradients = _simple_gradients(graph)
-    loops = [op for op in graph.get_operations() if op.type == "While"]
-    unwritten = set()
-    for op in graph.get_operations():
-        chain = _chain(op)
-        if any(b.owner is None or b.owner.type not in ("While", "Cond") and b.owner not in gradients for b in chain):
-            unwritten.update(b.owner for b in chain if b.owner is not None and b.owner.type == "While")
-    roles = {op: "body" for op in graph.get_operations() if op.control_flow is not None
-             and op.control_flow.owner in gradients}
-    for loop in loops:
-        body = loop.bodies[0]
-        test, step = _walk(body, [body.test]), _walk(body, body.outputs)
-        if {op for op in test & step if op.type != "LoopVar"}:
-            unwritten.add(loop)  # a value both the condition and the body read: TF's frame has it in one of them
-        roles.update((op, "test") for op in test)
-        roles.update((op, "body") for op in step - test)
-    changed = True
-    while changed:
-        changed = False
-        for loop in loops:
-            if loop not in unwritten and any(b.owner in unwritten for b in _chain(loop)):
-                unwritten.add(loop)
-                changed = True
-    written = {loop for loop in loops if loop not in unwritten}
-    return written | {grad for grad in gradients if grad.bodies[0].parent.owner in written}, roles
-
-
-def written_as_loop(op, loops):
-    """True when `op` (a While, or an op in loop bodies and conds in them) is written as a TF1 frame's nodes."""
-    if op.type in ("While", "WhileGrad"):
-        return op in loops
-    chain = _chain(op)
-    return bool(chain) and all(b.owner in loops or b.kind == "cond" for b in chain) and any(
-        b.owner in loops for b in chain)
 
 
 def _tensor_name(t):
@@ -148,8 +67,8 @@ class _Writer:
         branch `op` runs in directly)."""
         if op is None:
             return None, None, None
-        body, level = _level(op)
-        return body, self.roles.get(level), op.control_flow
+        body, holder = level(op)
+        return body, self.roles.get(holder), op.control_flow
 
     def pivot(self, place):
         """What a node of no inputs at `place` waits for: its cond branch's pivot, or its loop's."""
@@ -186,7 +105,7 @@ class _Writer:
         body, role, _ = place
         if body is not None and t in self.frames[body.owner].get("reads", ()):  # a gradient's saved value or seed
             return self.frames[body.owner]["reads"][t]
-        if _level(t.op)[0] is not body and body is not None:
+        if level(t.op)[0] is not body and body is not None:
             return self.enter(body.owner, t, lambda: self.outside(body.owner, t), t.dtype)
         if t.op.type in ("While", "WhileGrad") and t.op in self.loops:
             return self.frames[t.op]["outputs"][t.value_index]
@@ -350,7 +269,7 @@ class _Writer:
             if source in dropped:
                 return True
             source = self.ops.get(source)
-            if op is not None and source is not None and not encloses(_level(source)[0], op.control_flow):
+            if op is not None and source is not None and not encloses(level(source)[0], op.control_flow):
                 return True
         return False
 
@@ -390,7 +309,7 @@ def write_loops(graph_def, graph, loops, roles):
     if not loops:
         return
     writer = _Writer(graph_def, graph, loops, roles)
-    ordered = sorted((op for op in loops if op.type == "While"), key=lambda op: len(_chain(op)))  # outer loops first
+    ordered = sorted((op for op in loops if op.type == "While"), key=lambda op: len(chain(op)))  # outer loops first
     gradients = [op for op in loops if op.type == "WhileGrad"]
     for loop in ordered:
         writer.plan(loop)

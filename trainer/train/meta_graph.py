@@ -25,7 +25,8 @@ from ..ops.strided_slice_ops import strided_slice
 from ..ops.variables import Variable, imported_variable
 from .cond_nodes import (INPUTS, body_of, cond_of, part_of, rebuild_cond, ringflow_inputs, write_conds,
                          written_as_nodes)
-from .loop_nodes import write_loops, written_as_loop, written_loops
+from .loop_frames import written_as_loop, written_loops
+from .loop_nodes import write_loops
 from .tf_cond_nodes import has_tf_conds, read_tf_conds
 from .tf_loop_nodes import has_tf_loops, loop_back_edge, read_tf_loops, rebuild_gradient_loop, rebuild_loop
 from .tf_node_defs import ADDED, MOVED, ORIGINAL, from_tf_form, from_tf_inputs, strided_slice_key, to_tf_form
