@@ -71,7 +71,7 @@ def scaffold_gradient(writer, grad):
     loop, carried, stacked, sequences, captured = _layout(grad)
     a, frame, forward = grad.attrs, writer.frames[grad], writer.frames[loop]
     body, prefix, scope, index = grad.bodies[0], frame["prefix"], _scope(grad), frame["index"]
-    outer, test, step = (None, None, None), (body, "test", body), (body, "body", body)
+    outer, step = (None, None, None), (body, "body", body)
     nc, saved = a["num_carried"], grad.feeds[:a["num_saved"]]
     counted, n, int32 = forward["counted"], loop.attrs["num_loop_vars"], {"T": _type(dtypes.int32)}
     pushes = []
