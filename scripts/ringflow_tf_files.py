@@ -179,7 +179,8 @@ def write_loops(directory):
             i > 1, lambda: (a + x[0], b * 2.0), lambda: (a - 1.0, b + x[1]))), [tg.constant(0), tg.zeros([3]),
                                                                                 tg.ones([3])])
         with tg.variable_scope("both"):
-            cells = [tg.nn.rnn_cell.GRUCell(2, kernel_initializer=tg.glorot_uniform_initializer(seed=k)) for k in (2, 3)]
+            cells = [tg.nn.rnn_cell.GRUCell(2, kernel_initializer=tg.glorot_uniform_initializer(seed=k))
+                     for k in (2, 3)]
             (forward, backward), _ = tg.nn.bidirectional_dynamic_rnn(*cells, seq, sequence_length=lengths,
                                                                      dtype=tg.float32)
         named = {"i": i, "s": s, "limited": limited, "outputs": outputs, "state": state, "mapped": mapped,

@@ -221,8 +221,9 @@ class _Writer:
         index = frame["identities"][0]
         for x, slot in zip(loop.inputs[n + limited:n + limited + s], loop.feeds[n:n + s]):
             sequence = self.enter(loop, x, lambda: self.outside(loop, x, n + limited), x.dtype)
-            self.node(None, "GatherV2", [sequence, index, self.const(
-                f"{slot.op.name}/axis", 0, dtypes.int32, step)], _gather_attrs(x.dtype), step, name=frame["slices"][slot])
+            axis = self.const(f"{slot.op.name}/axis", 0, dtypes.int32, step)
+            self.node(None, "GatherV2", [sequence, index, axis], _gather_attrs(x.dtype), step,
+                      name=frame["slices"][slot])
         results = [self.read(t, step) for t in body.outputs[:n]]
         if counted:
             one = self.const(f"{w}/add/y", 1, dtypes.int32, step)

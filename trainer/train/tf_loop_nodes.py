@@ -177,8 +177,8 @@ def _loop(frame, members, by_name):
         switch = next(n for n in members if n.op in SWITCHES and _split(n.input[0])[0] == merge.name
                       and _split(n.input[1])[0] == loop_cond.name)
         identity = next((n.name for n in members if n.op == "Identity" and n.input[0] == f"{switch.name}:1"), None)
-        exit_ = next((n.name for n in members if n.op in ("Exit", "RefExit") and _split(n.input[0]) == (switch.name, 0)),
-                     None)  # a frozen graph keeps only the Exits its outputs read
+        exit_ = next((n.name for n in members if n.op in ("Exit", "RefExit")
+                      and _split(n.input[0]) == (switch.name, 0)), None)  # a frozen graph keeps only the Exits read
         carried.append(enters.index(enter))
         identities.append(identity)
         switches.append(switch.name)

@@ -98,7 +98,8 @@ def test_a_cond_inside_a_loop_and_a_cond_beside_it_are_written_and_import_again(
     assert not {"While", "Cond", "LoopVar"} & {node.op for node in nodes.values()}
     with tg.Graph().as_default() as graph, tg.Session() as sess:
         tg.train.import_meta_graph(str(tmp_path / "g.meta"))
-        assert {"loop", "loop/pick", "cond"} <= {op.name for op in graph.get_operations() if op.type in ("While", "Cond")}
+        control_flow = {op.name for op in graph.get_operations() if op.type in ("While", "Cond")}
+        assert {"loop", "loop/pick", "cond"} <= control_flow
         np.testing.assert_allclose(sess.run("top:0", feeds), want, rtol=1e-6)
 
 
