@@ -10,7 +10,10 @@
         name, the SavedModels of simple_save and of a DNNClassifier's export_saved_model, for raw features and for
         serialized tf.Examples, through tf.compat.v1.saved_model.loader.load; a CNN's training graph through
         import_meta_graph + restore, trained 3 more steps; a graph with tf.cond, dropout and batch norm on a `training`
-        placeholder, its Switch/Merge nodes run and trained on), compares them with DIR/expected.json, prints a verdict.
+        placeholder, its Switch/Merge nodes run and trained on; while loops (a counter, maximum_iterations,
+        dynamic_rnn, map_fn, a loop in a loop, a cond in a loop) through import_meta_graph and a SavedModel,
+        training graphs whose gradients run back through a loop trained 3 steps, and TF's own loop graphs
+        exported again by ringflow), compares them with DIR/expected.json, prints a verdict.
     /work/tfvenv/bin/python scripts/record_tf_files.py tf-graphs tests/trainer/train/fixtures/tf_graphs
         writes a SavedModel whose graph holds ops in TF's own form (Const inputs where ringflow has attrs: Sum's
         reduction_indices, Reshape's shape, ConcatV2's axis, ...; Cast's SrcT/DstT; ParseExampleV2 of dense,
@@ -22,6 +25,12 @@
         writes training graphs with TF1's tf.cond (Switch/Merge: dropout and batch normalization on a `training`
         placeholder; nested conds) saved after 3 steps, and the losses of 5 more fed training=True/False
         (cond_values.json).
+    /work/tfvenv/bin/python scripts/record_tf_files.py loop-graphs tests/trainer/train/fixtures/tf_graphs
+        writes graphs with TF1's while loops (Enter/Exit/NextIteration/LoopCond frames, TensorArrays), frozen to
+        GraphDefs of constants (loops/<kind>.pb): a counter loop, dynamic_rnn over unknown lengths, map_fn, nested
+        loops with a cond inside a loop and a loop inside a cond; and a training graph whose gradient runs a
+        backward loop over stacks (loops/train.meta); loop_values.json holds the feeds, TF's outputs and, for
+        dynamic_rnn and map_fn, TF's gradient of sum(output²) by the input.
 """
 import json
 import os
@@ -250,6 +259,102 @@ def cond_graphs(directory):
     print(f"recorded with TensorFlow {tf.__version__} into {directory}")
 
 
+LOOP_X = np.linspace(-1.0, 1.0, 12, dtype=np.float32).reshape(4, 3)
+LOOP_SEQ = np.linspace(-1.0, 1.0, 2 * 5 * 3, dtype=np.float32).reshape(2, 5, 3)
+
+
+def _loop_graph(kind):
+    """(feeds {placeholder: value}, fetches {name: tensor}) of one loop graph, built in the default graph."""
+    n = v1.placeholder(tf.int32, [], name="n")
+    x = v1.placeholder(tf.float32, [None, 3], name="x")
+    feeds = {n: 3, x: LOOP_X}
+    if kind == "counter":
+        i, s = v1.while_loop(lambda i, s: i < n, lambda i, s: (i + 1, s + tf.cast(i, tf.float32) * x[0]),
+                             [tf.constant(0), tf.zeros([3])])
+        return feeds, {"i": tf.identity(i, name="i"), "s": tf.identity(s, name="s"),
+                       "limited": tf.identity(v1.while_loop(lambda v: v < 100.0, lambda v: [v * 2.0 + 1.0],
+                                                            [tf.constant(1.0)], maximum_iterations=n,
+                                                            return_same_structure=True)[0], name="limited")}
+    if kind == "dynamic_rnn":
+        seq = v1.placeholder(tf.float32, [None, None, 3], name="seq")
+        lengths = v1.placeholder(tf.int32, [None], name="lengths")
+        cell = v1.nn.rnn_cell.GRUCell(4, kernel_initializer=v1.glorot_uniform_initializer(seed=1))
+        outputs, state = v1.nn.dynamic_rnn(cell, seq, sequence_length=lengths, dtype=tf.float32)
+        return {seq: LOOP_SEQ, lengths: [5, 3]}, {"outputs": tf.identity(outputs, name="outputs"),
+                                                  "state": tf.identity(state, name="state")}
+    if kind == "map_fn":
+        pairs = tf.map_fn(lambda r: (tf.reduce_sum(r * r) + r[0], tf.cast(r[1] > 0.0, tf.int32)), x,
+                          dtype=(tf.float32, tf.int32))
+        return feeds, {"mapped": tf.identity(pairs[0], name="mapped"), "signs": tf.identity(pairs[1], name="signs")}
+
+    def inner(i, total):  # a loop in a loop, and a cond in the loop: sum over j < i of (j + 1) * x[j % 4]
+        def step(j, acc):
+            row = x[tf.math.floormod(j, 4)]
+            return j + 1, acc + tf.cond(tf.equal(tf.math.floormod(j, 2), 0), lambda: row, lambda: -row * 0.5)
+        return i + 1, v1.while_loop(lambda j, acc: j < i, step, [tf.constant(0), total])[1]
+    nested = v1.while_loop(lambda i, t: i < n, inner, [tf.constant(0), tf.zeros([3])])[1]
+    flag = v1.placeholder_with_default(True, [], name="flag")
+    in_cond = tf.cond(flag, lambda: v1.while_loop(lambda v: tf.reduce_sum(v) < 50.0, lambda v: [v * 3.0],
+                                                  [x[1] + 2.0], return_same_structure=True)[0], lambda: x[2])
+    return feeds, {"nested": tf.identity(nested, name="nested"), "in_cond": tf.identity(in_cond, name="in_cond")}
+
+
+def loop_graphs(directory):
+    """Graphs with TF1's while loops, frozen (variables as Consts) into loops/<kind>.pb, TF's outputs for their
+    feeds into loop_values.json; and two training graphs (a while_loop, a dynamic_rnn) whose gradients are TF's
+    backward loops over stacks, saved before training (loops/<kind>.meta and checkpoint) with the losses of 3 steps."""
+    os.makedirs(os.path.join(directory, "loops"), exist_ok=True)
+    record = {"tensorflow": tf.__version__}
+    for kind in ("counter", "dynamic_rnn", "map_fn", "nested"):
+        with tf.Graph().as_default() as graph:
+            feeds, fetches = _loop_graph(kind)
+            differentiated = {"dynamic_rnn": ("outputs", "seq:0"), "map_fn": ("mapped", "x:0")}.get(kind)
+            with v1.Session() as sess:
+                sess.run(v1.global_variables_initializer())
+                values = sess.run(fetches, feeds)
+                if differentiated:  # d sum(output²) / d input, through TF's backward loop and TensorArray gradients
+                    output, source = differentiated
+                    loss = tf.reduce_sum(tf.square(fetches[output]))
+                    gradient = sess.run(tf.gradients(loss, graph.get_tensor_by_name(source))[0], feeds)
+                frozen = v1.graph_util.convert_variables_to_constants(sess, graph.as_graph_def(),
+                                                                      [t.op.name for t in fetches.values()])
+        with open(os.path.join(directory, "loops", f"{kind}.pb"), "wb") as f:
+            f.write(frozen.SerializeToString())
+        record[kind] = {"feeds": {t.name: np.asarray(v).tolist() for t, v in feeds.items()},
+                        "outputs": {k: np.asarray(v).tolist() for k, v in values.items()}}
+        if differentiated:
+            record[kind]["gradient"] = {"of": differentiated[0], "by": differentiated[1], "value": gradient.tolist()}
+    for kind in ("train", "train_rnn"):
+        with tf.Graph().as_default():
+            if kind == "train":
+                x = v1.placeholder(tf.float32, [3], name="x")
+                w = v1.get_variable("w", initializer=tf.constant([0.5, -0.25, 1.0]))
+                y = v1.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * w + x), [tf.constant(0), x])[1]
+                feeds = {x: [1.0, -2.0, 0.5]}
+            else:
+                x = v1.placeholder(tf.float32, [None, None, 2], name="x")
+                cell = v1.nn.rnn_cell.BasicRNNCell(2, activation=tf.tanh)
+                y = v1.nn.dynamic_rnn(cell, x, dtype=tf.float32)[0]
+                feeds = {x: LOOP_SEQ[:, :3, :2]}
+            loss = tf.reduce_sum(tf.square(y - 0.25), name="loss")
+            v1.train.GradientDescentOptimizer(0.05).minimize(loss, name="train")
+            with v1.Session() as sess:
+                sess.run(v1.global_variables_initializer())
+                prefix = v1.train.Saver().save(sess, os.path.join(directory, "loops", kind), write_meta_graph=False,
+                                               write_state=False)
+                meta = v1.train.export_meta_graph()
+                meta.meta_info_def.ClearField("stripped_op_list")  # TF's op definitions and loop contexts, which
+                del meta.collection_def["while_context"]  # ringflow does not read: half of a small graph's file
+                with open(prefix + ".meta", "wb") as f:
+                    f.write(meta.SerializeToString())
+                losses = [float(sess.run([loss, "train"], feeds)[0]) for _ in range(3)]
+        record[kind] = {"prefix": os.path.relpath(prefix, directory), "losses": losses,
+                        "feeds": {t.name: np.asarray(v).tolist() for t, v in feeds.items()}}
+    with open(os.path.join(directory, "loop_values.json"), "w") as f:
+        json.dump(record, f, indent=1)
+    print(f"recorded with TensorFlow {tf.__version__} into {directory}")
+
+
 def check(directory):
     """Compare what TensorFlow reads from ringflow's files with DIR/expected.json; returns the failures."""
     with open(os.path.join(directory, "expected.json")) as f:
@@ -340,6 +445,46 @@ def check(directory):
                 losses = [sess.run(["loss:0", "train"], {"x:0": x, "training:0": t})[0] for t in trip["training"]]
                 same(f"TF's tf.cond graph ({kind}) imported and saved by ringflow: TF trains on to ringflow's losses "
                      "(to 2e-6)", np.allclose(losses, trip[kind]["losses"], rtol=2e-6), True)
+    loops = expected.get("loops")  # ringflow's while loops as TF1 frames: TF runs them to ringflow's outputs
+    if loops is not None:
+        def close(what, got, want):
+            same(f"{what} (to 1e-5)", np.allclose(got, want, rtol=1e-5, atol=1e-6), True)
+        with tf.Graph().as_default(), v1.Session() as sess:
+            prefix = os.path.join(directory, loops["prefix"])
+            v1.train.import_meta_graph(prefix + ".meta").restore(sess, prefix)
+            for key, want in loops["outputs"].items():
+                close(f"while loops (counter, maximum_iterations, dynamic_rnn, map_fn, nested, cond in a loop): "
+                      f"import_meta_graph + restore: {key}", sess.run(f"{key}:0", loops["feeds"]), want)
+        with tf.Graph().as_default(), v1.Session() as sess:
+            signature = v1.saved_model.loader.load(sess, ["serve"], os.path.join(directory, loops["saved_model"]))
+            signature = signature.signature_def["serving_default"]
+            feeds = {signature.inputs[k.partition(":")[0]].name: v for k, v in loops["feeds"].items()}
+            for key, want in loops["outputs"].items():
+                close(f"while loops: saved_model.loader.load: {key}", sess.run(signature.outputs[key].name, feeds),
+                      want)
+        for kind, train in loops["training"].items():  # ringflow's loop gradients as TF's backward loops over stacks
+            with tf.Graph().as_default(), v1.Session() as sess:
+                prefix = os.path.join(directory, train["prefix"])
+                v1.train.import_meta_graph(prefix + ".meta").restore(sess, prefix)
+                losses = [sess.run(["loss:0", "train"], {"x:0": train["x"]})[0] for _ in range(3)]
+                close(f"training through a {kind} (its gradient a backward loop over stacks): import_meta_graph + "
+                      "restore, 3 steps' losses", losses, train["losses"])
+        for kind, trip in loops["round_trip"].items():  # loop graphs TF wrote, imported and exported by ringflow
+            if "losses" in trip:  # a training graph: ringflow wrote its loop's gradient again as a backward loop
+                with tf.Graph().as_default(), v1.Session() as sess:
+                    prefix = os.path.join(directory, trip["prefix"])
+                    v1.train.import_meta_graph(prefix + ".meta").restore(sess, prefix)
+                    losses = [sess.run(["loss:0", "train"], trip["feeds"])[0] for _ in range(3)]
+                    close(f"TF's {kind} graph restored and saved by ringflow: 3 more steps' losses", losses,
+                          trip["losses"])
+                continue
+            with tf.Graph().as_default(), v1.Session() as sess:
+                v1.train.import_meta_graph(os.path.join(directory, trip["meta"]))
+                names = {op.name for op in sess.graph.get_operations()}
+                feeds = {k: v for k, v in trip["feeds"].items() if k.partition(":")[0] in names}
+                for key, want in trip["outputs"].items():
+                    close(f"TF's {kind} loop graph imported and exported by ringflow: {key}",
+                          sess.run(f"{key}:0", feeds), want)
     verdict = "PASS" if not failures else f"FAIL ({len(failures)})"
     print(f"verdict: {verdict}: TensorFlow {tf.__version__} read ringflow's files in {directory}")
     return failures
@@ -347,7 +492,8 @@ def check(directory):
 
 if __name__ == "__main__":
     commands = {"record": record, "sharded": sharded, "graph-text": graph_text, "tf-graphs": tf_graphs,
-                "train-graphs": train_graphs, "cond-graphs": cond_graphs}
+                "train-graphs": train_graphs, "cond-graphs": cond_graphs,
+                "loop-graphs": loop_graphs}
     if len(sys.argv) != 3 or sys.argv[1] not in (*commands, "check"):
         sys.exit(__doc__)
     v1.disable_v2_behavior()  # TF1's graph: reference variables (VariableV2), as a TF 1.15 program writes them

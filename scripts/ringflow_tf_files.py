@@ -6,9 +6,12 @@ DIR gets a tg.train.Saver checkpoint (model.ckpt-5.index, .data-00000-of-00001, 
 SavedModel (saved_model/, by tg.saved_model.simple_save), a DNNClassifier's export_saved_model for raw features
 (estimator/<time>/) and for serialized tf.Examples (estimator_parsing/<time>/), a CNN's training checkpoint and
 .meta (cnn/), a training graph with tf.cond, dropout and batch normalization on a `training` placeholder (cond/), the
-graphs with tf.cond TensorFlow wrote (tests' fixtures) imported and saved again (tf_round_trip/), and expected.json:
-the variables' values, y = x @ W + b for a fixed x and the classifier's predictions, which
-TensorFlow must read back.
+graphs with tf.cond TensorFlow wrote (tests' fixtures) imported and saved again (tf_round_trip/), while loops (a
+counter, maximum_iterations, dynamic_rnn and bidirectional_dynamic_rnn over unknown lengths, map_fn, a loop in a
+loop, a cond in a loop) saved with Saver.save and simple_save (loops/), the loop graphs TensorFlow wrote (tests'
+fixtures) imported and exported again (tf_round_trip_loops/), training graphs whose gradients run back through a
+loop (loop_training/), and expected.json: the variables' values, y = x @ W + b
+for a fixed x, the classifier's predictions and the loops' outputs, which TensorFlow must read back.
 """
 import json
 import os
@@ -41,10 +44,13 @@ def write(directory):
     train = train_cnn(directory)
     cond = train_cond(directory)
     cond["round_trip"] = resave_tf_conds(directory)
+    loops = write_loops(directory)
+    loops["round_trip"] = resave_tf_loops(directory)
+    loops["training"] = train_loops(directory)
     expected = {"ringflow": tg.__version__, "checkpoint": os.path.basename(prefix),
                 "estimator_export": os.path.relpath(export_dir, directory), "probabilities": probabilities,
                 "parsing_export": os.path.relpath(parsing_dir, directory),
-                "examples": [e.hex() for e in examples(INPUT)], "train": train, "cond": cond,
+                "examples": [e.hex() for e in examples(INPUT)], "train": train, "cond": cond, "loops": loops,
                 "values": {k: np.asarray(v).tolist() for k, v in VALUES.items()},
                 "dtypes": {k: np.asarray(v).dtype.name for k, v in VALUES.items()},
                 "input": INPUT.tolist(), "output": output.tolist()}
@@ -139,6 +145,115 @@ def resave_tf_conds(directory):
             saved = tg.train.Saver().save(sess, os.path.join(directory, "tf_round_trip", kind, "model.ckpt"))
             losses = [float(sess.run(["loss:0", "train"], {"x:0": x, "training:0": t})[0]) for t in record["training"]]
         result[kind] = {"prefix": os.path.relpath(saved, directory), "losses": losses}
+    return result
+
+
+def write_loops(directory):
+    """ringflow's while loops, saved by Saver.save (loops/model.ckpt) and simple_save (loops/saved_model) with
+    their outputs for fixed feeds, which TensorFlow must compute from both files."""
+    feeds = {"n:0": 3, "x:0": np.linspace(-1, 1, 12, dtype=np.float32).reshape(4, 3),
+             "seq:0": np.linspace(-1, 1, 30, dtype=np.float32).reshape(2, 5, 3), "lengths:0": [5, 3]}
+    with tg.Graph().as_default():
+        n = tg.placeholder(tg.int32, [], name="n")
+        x = tg.placeholder(tg.float32, [None, 3], name="x")
+        seq = tg.placeholder(tg.float32, [None, None, 3], name="seq")
+        lengths = tg.placeholder(tg.int32, [None], name="lengths")
+        i, s = tg.while_loop(lambda i, s: i < n, lambda i, s: (i + 1, s + tg.cast(i, tg.float32) * x[0]),
+                             [tg.constant(0), tg.zeros([3])])
+        limited = tg.while_loop(lambda v: v < 100.0, lambda v: v * 2.0 + 1.0, [tg.constant(1.0)],
+                                maximum_iterations=n)
+        cell = tg.nn.rnn_cell.GRUCell(4, kernel_initializer=tg.glorot_uniform_initializer(seed=1))
+        outputs, state = tg.nn.dynamic_rnn(cell, seq, sequence_length=lengths, dtype=tg.float32)
+        mapped = tg.map_fn(lambda r: tg.reduce_sum(r * r) + r[0], x)
+
+        def outer(i, total):
+            step = (lambda j, acc: (j + 1, acc + tg.cast(j + 1, tg.float32) * x[1]))
+            return i + 1, tg.while_loop(lambda j, acc: j < i, step, [tg.constant(0), total])[1]
+        nested = tg.while_loop(lambda i, t: i < n, outer, [tg.constant(0), tg.zeros([3])])[1]
+
+        def picking(i, total):  # a cond in the loop
+            row = tg.gather(x, tg.math.floormod(i, 4))
+            return i + 1, total + tg.cond(tg.equal(tg.math.floormod(i, 2), 1), lambda: row * 2.0, lambda: 1.0 - row)
+        picked = tg.while_loop(lambda i, t: i < n + 2, picking, [tg.constant(0), tg.zeros([3])])[1]
+        paired = tg.while_loop(lambda i, a, b: i < n, lambda i, a, b: (i + 1, *tg.cond(
+            i > 1, lambda: (a + x[0], b * 2.0), lambda: (a - 1.0, b + x[1]))), [tg.constant(0), tg.zeros([3]),
+                                                                                tg.ones([3])])
+        with tg.variable_scope("both"):
+            cells = [tg.nn.rnn_cell.GRUCell(2, kernel_initializer=tg.glorot_uniform_initializer(seed=k))
+                     for k in (2, 3)]
+            (forward, backward), _ = tg.nn.bidirectional_dynamic_rnn(*cells, seq, sequence_length=lengths,
+                                                                     dtype=tg.float32)
+        named = {"i": i, "s": s, "limited": limited, "outputs": outputs, "state": state, "mapped": mapped,
+                 "nested": nested, "picked": picked, "paired_a": paired[1], "paired_b": paired[2],
+                 "forward": forward, "backward": backward}
+        fetches = {key: tg.identity(t, name=key) for key, t in named.items()}
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            values = sess.run(fetches, feeds)
+            prefix = tg.train.Saver().save(sess, os.path.join(directory, "loops", "model.ckpt"))
+            tg.saved_model.simple_save(sess, os.path.join(directory, "loops", "saved_model"),
+                                       {"n": n, "x": x, "seq": seq, "lengths": lengths}, fetches)
+    return {"prefix": os.path.relpath(prefix, directory), "saved_model": os.path.join("loops", "saved_model"),
+            "feeds": {k: np.asarray(v).tolist() for k, v in feeds.items()},
+            "outputs": {k: np.asarray(v).tolist() for k, v in values.items()}}
+
+
+def train_loops(directory):
+    """Training graphs whose gradients run back through a loop (a while_loop, a dynamic_rnn, a map_fn), saved before
+    training (loop_training/<kind>), with the losses of 3 steps, which TensorFlow must reproduce: ringflow writes
+    each loop's gradient as TF's backward loop over stacks."""
+    rng, result = np.random.RandomState(0), {}
+    for kind in ("while_loop", "dynamic_rnn", "map_fn"):
+        with tg.Graph().as_default():
+            if kind == "while_loop":
+                x = tg.placeholder(tg.float32, [3], name="x")
+                w = tg.Variable([0.5, -0.25, 1.0], name="w")
+                y = tg.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * w + x), [tg.constant(0), x])[1]
+                feed = [1.0, -2.0, 0.5]
+            elif kind == "dynamic_rnn":
+                x = tg.placeholder(tg.float32, [None, None, 2], name="x")
+                with tg.variable_scope("rnn", initializer=tg.glorot_uniform_initializer(seed=1)):
+                    y = tg.nn.dynamic_rnn(tg.nn.rnn_cell.GRUCell(3), x, dtype=tg.float32)[0]
+                feed = rng.randn(2, 4, 2).astype(np.float32)
+            else:
+                x = tg.placeholder(tg.float32, [None, 3], name="x")
+                w = tg.Variable([[0.5], [-0.25], [1.0]], name="w")
+                y = tg.map_fn(lambda r: tg.tanh(tg.matmul(r[None], w))[0], x)
+                feed = rng.randn(4, 3).astype(np.float32)
+            loss = tg.reduce_sum(tg.square(y - 0.25), name="loss")
+            tg.train.GradientDescentOptimizer(0.05).minimize(loss, name="train")
+            with tg.Session() as sess:
+                sess.run(tg.global_variables_initializer())
+                prefix = tg.train.Saver().save(sess, os.path.join(directory, "loop_training", kind))
+                losses = [float(sess.run([loss, "train"], {x: feed})[0]) for _ in range(3)]
+        result[kind] = {"prefix": os.path.relpath(prefix, directory), "x": np.asarray(feed).tolist(),
+                        "losses": losses}
+    return result
+
+
+def resave_tf_loops(directory):
+    """The loop graphs TensorFlow wrote (record_tf_files.py loop-graphs: frozen GraphDefs), imported and exported
+    again by ringflow (tf_round_trip_loops/<kind>.meta), with TensorFlow's recorded feeds and outputs; and its
+    training graphs with loops, restored and saved again by ringflow, with ringflow's losses of 3 more steps."""
+    with open(os.path.join(TF_GRAPHS, "loop_values.json")) as f:
+        record = json.load(f)
+    os.makedirs(os.path.join(directory, "tf_round_trip_loops"), exist_ok=True)
+    result = {}
+    for kind in ("counter", "dynamic_rnn", "map_fn", "nested"):
+        with tg.Graph().as_default() as graph:
+            with open(os.path.join(TF_GRAPHS, "loops", f"{kind}.pb"), "rb") as f:
+                tg.import_graph_def(tg.GraphDef.FromString(f.read()), name="")
+            path = os.path.join("tf_round_trip_loops", f"{kind}.meta")
+            tg.train.export_meta_graph(os.path.join(directory, path), graph=graph)
+        result[kind] = {"meta": path, **record[kind]}
+    for kind in ("train", "train_rnn"):  # TF's training graphs: restored, saved again by ringflow, trained on
+        prefix = os.path.join(TF_GRAPHS, record[kind]["prefix"])
+        with tg.Graph().as_default(), tg.Session() as sess:
+            tg.train.import_meta_graph(prefix + ".meta").restore(sess, prefix)
+            saved = tg.train.Saver().save(sess, os.path.join(directory, "tf_round_trip_loops", kind))
+            losses = [float(sess.run(["loss:0", "train"], record[kind]["feeds"])[0]) for _ in range(3)]
+        result[kind] = {"prefix": os.path.relpath(saved, directory), "feeds": record[kind]["feeds"],
+                        "losses": losses}
     return result
 
 

@@ -27,3 +27,4 @@ from . import batch_matmul_ops  # noqa: F401,E402  (tf.matmul of batches: math_o
 from . import (audio_ops, bitcast_ops, custom_gradient, fingerprint_ops, gamma_poisson_ops,  # noqa: F401,E402
                script_ops, stateless_random_ops, tf_user_ops)
 from . import not_differentiable  # noqa: F401,E402  (after every op type it marks is registered)
+from . import tensor_array_ops  # noqa: F401,E402  (the TensorArray ops of the loops TF writes)

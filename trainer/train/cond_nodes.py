@@ -24,16 +24,29 @@ OUTPUTS = ("_ringflow_then", "_ringflow_else")  # on C/pred_id: each branch's ou
 OWNER = "_ringflow_cond_name"  # on a Merge whose cond is not named by its scope (one read from TF's own nodes)
 
 
-def written_as_nodes(op):
-    """True when `op` (a Cond, or an op in cond branches only) is written as Switch/Merge nodes."""
+def written_as_nodes(op, loops=()):
+    """True when `op` (a Cond, or an op in cond branches) is written as Switch/Merge nodes: outside loops, or in
+    `loops` (the While ops written as TF1 frames: loop_nodes.py)."""
     if op.bodies and op.type != "Cond":
         return False
     body = op.control_flow
     while body is not None:
-        if body.kind != "cond":
+        if body.kind != "cond" and body.owner not in loops:
             return False
         body = body.parent
     return True
+
+
+def _branch(op):
+    """The cond branch `op` runs in directly, or None (the top level, or a loop's body, which loop_nodes.py
+    writes)."""
+    body = op.control_flow if op is not None else None
+    return body if body is not None and body.kind == "cond" else None
+
+
+def merge_name(c, j):
+    """The name of the Merge node that is output `j` of the Cond `c` in the file."""
+    return f"{c.name}/Merge" + (f"_{j}" if j else "")
 
 
 def _inside(t, body):
@@ -52,8 +65,7 @@ def _strings(values):
 class _Writer:
     def __init__(self, graph, conds):
         self.ops = {op.name: op for op in graph.get_operations()}
-        self.merges = {c: [f"{c.name}/Merge" + (f"_{j}" if j else "") for j in range(len(c.outputs))]
-                       for c in conds}
+        self.merges = {c: [merge_name(c, j) for j in range(len(c.outputs))] for c in conds}
 
     def name(self, t):
         """A tensor's name in the file: a Cond's output is its Merge."""
@@ -61,7 +73,7 @@ class _Writer:
 
     def seen(self, t, body):
         """The name by which a node in `body` reads `t`: through its cond's Switch when `t` is from outside."""
-        if body is None or _inside(t, body):
+        if body is None or body.kind != "cond" or _inside(t, body):
             return self.name(t)
         owner = body.owner
         if t not in owner.feeds:  # a ref input (a variable an Assign updates) is read in place
@@ -95,7 +107,7 @@ class _Writer:
 
     def rewrite(self, node, op):
         """Point `node`'s inputs at the Merges and Switches; True when one of them changed."""
-        body = op.control_flow if op is not None else None
+        body = _branch(op)
         new, live = [], False
         for name in node.input:
             if name.startswith("^"):
@@ -145,15 +157,16 @@ class _Writer:
         # the cond's own name, as ringflow's op has it, so that TensorFlow fetches "C" and "C:0" too
         nodes.append(NodeDef(name=c.name, op="Identity", input=[self.merges[c][0]], attr={
             "T": AttrValue(type=c.outputs[0].dtype.as_datatype_enum), PART: AttrValue(s=b"alias")}))
-        if where is not None:
+        if _branch(c) is not None:
             for node in nodes:
                 node.attr[BODY] = AttrValue(s=f"{where.owner.name}:{where.index}".encode())
         return nodes
 
 
-def write_conds(graph_def, graph):
-    """Rewrite `graph_def` (export's nodes of `graph`, in TF's form) so that its Conds are Switch/Merge nodes."""
-    conds = [op for op in graph.get_operations() if op.type == "Cond" and written_as_nodes(op)]
+def write_conds(graph_def, graph, loops=()):
+    """Rewrite `graph_def` (export's nodes of `graph`, in TF's form) so that its Conds are Switch/Merge nodes
+    (those in `loops`, the While ops written as frames, too)."""
+    conds = [op for op in graph.get_operations() if op.type == "Cond" and written_as_nodes(op, loops)]
     if not conds:
         return
     writer = _Writer(graph, conds)
@@ -169,7 +182,7 @@ def write_conds(graph_def, graph):
         before = list(node.input)
         if writer.rewrite(node, op if op is not None else writer.home(node.name)):
             node.attr[INPUTS] = _strings(before)
-        if op is not None and op.control_flow is not None:
+        if _branch(op) is not None:
             node.attr[BODY] = AttrValue(s=f"{op.control_flow.owner.name}:{op.control_flow.index}".encode())
         kept.append(node)
     for c in conds:

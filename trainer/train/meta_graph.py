@@ -20,10 +20,15 @@ from ..framework.registry import op_def
 from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.dtypes import as_dtype
+from ..ops.array_ops import reshape
+from ..ops.strided_slice_ops import strided_slice
 from ..ops.variables import Variable, imported_variable
 from .cond_nodes import (INPUTS, body_of, cond_of, part_of, rebuild_cond, ringflow_inputs, write_conds,
                          written_as_nodes)
+from .loop_frames import written_as_loop, written_loops
+from .loop_nodes import write_loops
 from .tf_cond_nodes import has_tf_conds, read_tf_conds
+from .tf_loop_nodes import has_tf_loops, loop_back_edge, read_tf_loops, rebuild_gradient_loop, rebuild_loop
 from .tf_node_defs import ADDED, MOVED, ORIGINAL, from_tf_form, from_tf_inputs, strided_slice_key, to_tf_form
 from ..platform import tf_logging as logging
 from ..platform.version import GIT_VERSION, TF_API_VERSION
@@ -53,10 +58,11 @@ def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, c
                              meta_info_def=None, strip_default_attrs=False):
     """The MetaGraphDef of `graph` (default: the default graph): nodes, the collections, the SaverDef."""
     graph = graph or get_default_graph()
-    nodes = graph_def(graph, add_shapes=True)
+    nodes, (loops, roles) = graph_def(graph, add_shapes=True), written_loops(graph)
     for node, op in zip(nodes.node, graph.get_operations()):
         lost = sorted(k for k, v in op.attrs.items() if v is not None and attr_value(v) is None)
-        lost += [k for k in SUB_GRAPHS if getattr(op, k, None) and not written_as_nodes(op)]
+        lost += [k for k in SUB_GRAPHS if getattr(op, k, None) and not written_as_nodes(op, loops)
+                 and not written_as_loop(op, loops)]
         nones = sorted(k for k, v in op.attrs.items() if v is None)
         for key, names in ((UNWRITTEN, lost), (NONE, nones)):
             if names:
@@ -67,7 +73,8 @@ def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, c
     for node, op in zip(nodes.node, graph.get_operations()):
         to_tf_form(node, op, added)
     nodes.node.extend(_unclashed(nodes.node, added))
-    write_conds(nodes, graph)
+    write_conds(nodes, graph, loops)
+    write_loops(nodes, graph, loops, roles)
     _read_moved_outputs(nodes.node)
     meta = MetaGraphDef()
     meta.graph_def.node.extend(nodes.node)  # the nodes themselves: MetaGraphDef(graph_def=...) would copy them all
@@ -206,7 +213,7 @@ def _registered(op_type):
 
 def _inputs_first(nodes):
     """The nodes ordered so that each comes after its inputs (a GraphDef need not be: export appends the nodes it
-    adds in TF's form at the end), keeping the file's order otherwise."""
+    adds in TF's form at the end), keeping the file's order otherwise; a while loop's back edges aside."""
     by_name, done, opened, ordered = {n.name: n for n in nodes}, set(), set(), []
     for start in nodes:
         stack = [(start, False)]
@@ -222,7 +229,7 @@ def _inputs_first(nodes):
             stack.append((node, True))
             for name in reversed(node.input):
                 source = by_name.get(name.lstrip("^").partition(":")[0])
-                if source is not None and source.name not in done:
+                if source is not None and source.name not in done and not loop_back_edge(node, source):
                     stack.append((source, False))
     return ordered
 
@@ -263,7 +270,10 @@ def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, import_sco
     meta = read_meta_graph_file(meta_graph_or_file) if isinstance(meta_graph_or_file, str) else meta_graph_or_file
     graph = graph or get_default_graph()
     constants = {n.name: attr_python(n.attr["value"]) for n in meta.graph_def.node if n.op == "Const"}
-    kept = _inputs_first([n for n in _without_tf_saver(meta) if ADDED not in n.attr])
+    kept, loops = _inputs_first([n for n in _without_tf_saver(meta) if ADDED not in n.attr]), {}
+    if has_tf_loops(kept):
+        kept, loops = read_tf_loops(kept)
+        kept = _inputs_first(kept)  # a stand-in reads every tensor its loop reads, some written after its Exit
     if has_tf_conds(kept):
         kept = read_tf_conds(kept)
     ringflows = {n.name for n in kept if ORIGINAL in n.attr}  # nodes ringflow wrote in TF's form, and kept
@@ -277,12 +287,19 @@ def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, import_sco
     def scoped(name):
         return f"{import_scope}/{name}" if import_scope else name
 
+    # conds: the tensors that stand for the nodes of TF's control flow ("C/Merge:0", "F/Exit_1:0", and inside a
+    # loop's functions its variables, "F/Identity_1:0")
     made, taken, conds = {}, {op.name for op in graph.get_operations()}, {}
 
     def resolve(name):
         op, k = _split(name)
         made_by_cond = conds.get(f"{op}:{k}")
         return graph.get_operation_by_name(scoped(op)).outputs[k] if made_by_cond is None else made_by_cond
+
+    def control(name):
+        """The op a control input names: a loop's stand-in (its Exit) is the loop's op."""
+        made_by_cond = conds.get(f"{name}:0")
+        return graph.get_operation_by_name(scoped(name)) if made_by_cond is None else made_by_cond.op
 
     def build(group):
         for node in group:
@@ -292,8 +309,15 @@ def import_scoped_meta_graph(meta_graph_or_file, clear_devices=False, import_sco
                 _reserve(graph, scoped(cond_name))
                 conds.update(rebuild_cond(by_name[f"{cond_name}/pred_id"], resolve,
                                           lambda body: build(bodies.get(body, [])), scoped))
+            elif part == "gradient loop" and f"{node.name}:0" not in conds:
+                conds.update(rebuild_gradient_loop(loops[node.name], resolve, graph))
+            elif part == "loop" and f"{node.name}:0" not in conds:
+                _reserve(graph, scoped(loops[node.name].name))
+                conds.update(rebuild_loop(loops[node.name], [resolve(i) for i in ringflow_inputs(node)], resolve,
+                                          conds.update, lambda body: build(bodies.get(body, [])), scoped))
             elif part is None:
-                _build_node(graph, node, scoped, resolve, taken, constants, node.name in ringflows, clear_devices)
+                _build_node(graph, node, scoped, resolve, control, taken, constants, node.name in ringflows,
+                            clear_devices)
 
     with graph.as_default(), graph.name_scope(None), graph.control_dependencies(None):
         build(bodies.get(None, []))
@@ -339,7 +363,7 @@ def _ringflow_form(node):
     return ringflow
 
 
-def _build_node(graph, node, scoped, resolve, taken, constants, ringflow_form, clear_devices):
+def _build_node(graph, node, scoped, resolve, control, taken, constants, ringflow_form, clear_devices):
     name = scoped(node.name)
     if name in taken:
         raise ValueError(f"import_meta_graph: the graph already has an op named {name!r}; import into an "
@@ -349,14 +373,21 @@ def _build_node(graph, node, scoped, resolve, taken, constants, ringflow_form, c
     data = [i for i in node.input if not i.startswith("^")]
     if node.op == "StridedSlice" and "key" not in attrs:  # TF's form (tf_node_defs.py)
         key = strided_slice_key(node, constants)
-        if key is None:
-            raise NotImplementedError(f"import_meta_graph: StridedSlice {node.name!r} takes its positions "
-                                      "from tensors that are not constants, which ringflow cannot rebuild")
+        if key is None:  # positions computed while running (x[i] in a loop): tf.strided_slice's ops, and its name
+            masks = {k: v for k, v in attrs.items() if k.endswith("_mask")}
+            positions = [constants[i] if i in constants else resolve(i) for i in data[1:4]]
+            with graph.name_scope(name + "/"):
+                sliced = strided_slice(resolve(data[0]), *positions, **masks)
+            graph.create_op("Identity", [sliced], [(sliced.shape, sliced.dtype)], name=name, unique=False)
+            return
         data, attrs = data[:1], {"key": key}
     elif not ringflow_form:
         data, attrs = from_tf_inputs(node, data, attrs, constants)
     inputs = [resolve(i) for i in data]
-    controls = [graph.get_operation_by_name(scoped(i[1:])) for i in node.input if i.startswith("^")]
+    if node.op == "Select" and not ringflow_form and inputs[0].shape.ndims == 1 and (inputs[1].shape.ndims or 0) > 1:
+        with graph.name_scope(name + "/"):  # TF1's Select picks rows by a vector condition; ringflow's broadcasts
+            inputs[0] = reshape(inputs[0], [-1] + [1] * (inputs[1].shape.ndims - 1))
+    controls = [control(i[1:]) for i in node.input if i.startswith("^")]
     op_type = ALIASES.get(node.op, node.op)
     if op_type == "VariableV2":
         op = imported_variable(graph, name, attrs["shape"], attrs["dtype"]).op
@@ -364,8 +395,30 @@ def _build_node(graph, node, scoped, resolve, taken, constants, ringflow_form, c
         attrs, outputs = _outputs(node, op_type, inputs, attrs)
         op = graph.create_op(op_type, inputs, outputs, name=name, attrs=attrs, control_inputs=controls,
                              unique=False)
+        folded = _folded(op, [constants.get(i) for i in data], attrs)
+        if folded is not None:
+            constants[node.name] = folded
     if node.device and not clear_devices:
         op.device = node.device
+
+
+def _folded(op, values, attrs):
+    """The value of an integer op of constants and static shapes, which TF's graph optimizer folds before a step
+    runs (dynamic_rnn's transpose permutation: the concat of [1, 0] and range(2, rank(x))), so that ops taking it
+    as an attr import; None for any other op."""
+    if len(op.outputs) != 1 or op.outputs[0].dtype.kind not in "iu":
+        return None
+    shape = op.inputs[0].shape if op.inputs else None
+    if op.type == "Rank" and shape.ndims is not None:
+        return np.int32(shape.ndims)
+    if op.type == "Shape" and shape.is_fully_defined():
+        return np.array(shape.as_list(), op.outputs[0].dtype)
+    if not values or any(v is None for v in values):
+        return None
+    if op.type == "InvertPermutation":  # a host kernel: the gradient of dynamic_rnn's transpose
+        return np.argsort(values[0]).astype(op.outputs[0].dtype)
+    forward = op_def(op.type).forward
+    return None if forward is None else forward(*values, **attrs)
 
 
 def _reserve(graph, name):

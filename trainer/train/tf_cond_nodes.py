@@ -12,7 +12,6 @@ from ..framework.node_def import AttrValue, NodeDef
 from .cond_nodes import BODY, INPUTS, OUTPUTS, OWNER, PART
 
 SWITCHES = ("Switch", "RefSwitch")
-LOOPS = ("Enter", "Exit", "NextIteration", "LoopCond")
 
 
 def _split(name):
@@ -30,12 +29,8 @@ def has_tf_conds(nodes):
 
 
 def read_tf_conds(nodes):
-    """`nodes` (inputs first) annotated as cond_nodes.py writes a cond, one cond per Merge."""
-    loops = sorted({n.op for n in nodes if n.op in LOOPS})
-    if loops:
-        raise NotImplementedError(f"import_meta_graph: the graph holds TF1's while-loop nodes {loops} "
-                                  "(tf.while_loop as TensorFlow writes it), which ringflow does not rebuild; build "
-                                  "the graph with the same Python code and restore its variables with Saver.restore")
+    """`nodes` (inputs first, while loops already read by tf_loop_nodes.py) annotated as cond_nodes.py writes a
+    cond, one cond per Merge."""
     by_name = {n.name: n for n in nodes}
 
     def key(name):

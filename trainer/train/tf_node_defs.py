@@ -11,6 +11,7 @@ import numpy as np
 
 from ..framework.dtypes import as_dtype, int32
 from ..framework.node_def import AttrValue, NodeDef, attr_value
+from ..ops.slice_ops import Fed
 
 ORIGINAL = "_ringflow_node"
 ADDED = "_ringflow_added"
@@ -50,6 +51,30 @@ def _concat(node, op, nodes):
         return True
     _attr_input("axis", "axis", "Tidx")(node, op, nodes)
     node.attr["N"] = AttrValue(i=len(op.inputs))
+    return True
+
+
+def _split_to_tf(node, op, nodes):
+    """ringflow's Split (axis, sizes or num) as TF's Split(split_dim, value) of equal parts, else SplitV(value,
+    size_splits, split_dim)."""
+    sizes, controls = op.attrs.get("sizes"), [i for i in node.input if i.startswith("^")]
+    for key in ("sizes", "num", "axis"):
+        node.attr.pop(key, None)
+    node.attr["num_split"] = AttrValue(i=len(op.outputs))
+    dim = _const(nodes, f"{node.name}/split_dim", op.attrs["axis"])
+    if sizes is None or (len(set(sizes)) == 1 and -1 not in sizes):
+        node.op, inputs = "Split", [dim, node.input[0]]
+    else:
+        node.op, inputs = "SplitV", [node.input[0], _const(nodes, f"{node.name}/size_splits", list(sizes)), dim]
+        node.attr["Tlen"] = _type(int32)
+    node.input[:] = inputs + controls
+    return True
+
+
+def _reverse_sequence(node, op, nodes):
+    """ringflow's seq_axis and batch_axis are TF's seq_dim and batch_dim; Tlen the lengths' type."""
+    node.attr["seq_dim"], node.attr["batch_dim"] = node.attr.pop("seq_axis"), node.attr.pop("batch_axis")
+    node.attr["Tlen"] = _type(op.inputs[1].dtype)
     return True
 
 
@@ -120,8 +145,8 @@ def _fused_batch_norm(node, op, nodes):
     return True
 
 
-def _slice_spec(key):
-    """A ringflow slicing key as TF's begin, end, strides and masks."""
+def _slice_spec(key, plus_one=lambda v: v + 1):
+    """A ringflow slicing key as TF's begin, end, strides and masks; `plus_one` gives the end of an index."""
     begin, end, strides, masks = [], [], [], dict.fromkeys(("begin", "end", "ellipsis", "new_axis", "shrink_axis"), 0)
     for i, k in enumerate(key):
         b, e, s = 0, 0, 1
@@ -134,18 +159,44 @@ def _slice_spec(key):
             masks["begin"] |= (k.start is None) << i
             masks["end"] |= (k.stop is None) << i
         else:
-            b, e = int(k), int(k) + 1
+            b, e = k, plus_one(k)
             masks["shrink_axis"] |= 1 << i
         begin.append(b), end.append(e), strides.append(s)
     return begin, end, strides, masks
 
 
 def _strided_slice(node, op, nodes):
-    if len(op.inputs) > 1:  # positions the run gives: TF would need them packed into begin/end; left as is
-        return False
-    begin, end, strides, masks = _slice_spec(op.attrs["key"])
-    node.input.extend(_const(nodes, f"{node.name}/{n}", v) for n, v in
-                      (("begin", begin), ("end", end), ("strides", strides)))
+    """TF's StridedSlice(x, begin, end, strides): Consts, or, where the run gives positions (x[i] in a loop), the
+    Pack of each position, a Const or the input it is (an index's end: that input plus one)."""
+    data, controls = [i for i in node.input if not i.startswith("^")], [i for i in node.input if i.startswith("^")]
+    fed = {k + 1: name for k, name in enumerate(data[1:])}
+
+    def position(v):
+        return fed[v.index] if isinstance(v, Fed) else int(v)
+
+    def added(name, op_type, inputs, **attrs):  # nodes import builds (not ADDED): the positions it reads
+        nodes.append(NodeDef(name=name, op=op_type, input=inputs, attr={"T": _type(int32), **attrs}))
+        return name
+
+    def scalar(name, value):
+        name = _const(nodes, name, value)
+        del nodes[-1].attr[ADDED]
+        return name
+
+    def plus_one(v):
+        return v + 1 if isinstance(v, int) else added(f"{node.name}/next_{data.index(v)}", "AddV2",
+                                                      [v, scalar(f"{node.name}/one_{data.index(v)}", 1)])
+    key = tuple(slice(*(None if b is None else position(b) for b in (k.start, k.stop, k.step))) if isinstance(k, slice)
+                else k if k is None or k is Ellipsis else position(k) for k in op.attrs["key"])
+    begin, end, strides, masks = _slice_spec(key, plus_one)
+    positions = []
+    for what, values in (("begin", begin), ("end", end), ("strides", strides)):
+        if all(isinstance(v, int) for v in values):
+            positions.append(_const(nodes, f"{node.name}/{what}", values))
+            continue
+        items = [v if isinstance(v, str) else scalar(f"{node.name}/{what}_{j}", v) for j, v in enumerate(values)]
+        positions.append(added(f"{node.name}/{what}", "Pack", items, N=AttrValue(i=len(items)), axis=AttrValue(i=0)))
+    node.input[:] = data[:1] + positions + controls
     _slice_attrs(node, masks)
     return None  # no ORIGINAL: import reads the TF form
 
@@ -386,10 +437,12 @@ def _dropout(node, op, nodes):
 
 TO_TF = {
     "ConcatV2": _concat, "Pack": _pack, "AddN": _pack, "GatherV2": _gather, "Cast": _cast, "Sum": _reduction,
-    "Mean": _reduction, "Max": _reduction, "Min": _reduction, "Prod": _reduction,
+    "Mean": _reduction, "Max": _reduction, "Min": _reduction, "Prod": _reduction, "All": _reduction, "Any": _reduction,
     "Reshape": _attr_input("shape", "shape", "Tshape"), "ArgMax": _attr_input("axis", "dimension", "Tidx"),
     "ArgMin": _attr_input("axis", "dimension", "Tidx"), "ExpandDims": _attr_input("axis", "dim", "Tdim"),
-    "Tile": _attr_input("multiples", "multiples", "Tmultiples"), "ScalarSummary": _summary("tags"),
+    "Tile": _attr_input("multiples", "multiples", "Tmultiples"), "Transpose": _attr_input("axes", "perm", "Tperm"),
+    "Split": _split_to_tf, "SplitV": _split_to_tf, "ReverseSequence": _reverse_sequence,
+    "ScalarSummary": _summary("tags"),
     "HistogramSummary": _summary("tag"), "RandomUniform": _random_uniform, "StridedSlice": _strided_slice,
     "Dropout": _dropout,
     "FusedBatchNormV3": _fused_batch_norm, "FusedBatchNormGradV3": _fused_batch_norm,
@@ -403,6 +456,8 @@ TO_TF = {
 }
 
 
+# ops whose "T" is the type of the value they take (that input's position), where node_def writes their output's
+VALUE_TYPED = {"TensorArrayWriteV3": 2, "TensorArrayScatterV3": 2, "TensorArraySplitV3": 1}
 DTYPE_NOT_T = {"PlaceholderWithDefault"}  # TF's op names its type attr "dtype"
 VARIABLE_TYPED = {"IsVariableInitialized"}  # TF's op has its variable's type as "dtype" (Keras' session adds them)
 # ops whose "T" is their input's dtype, where node_def writes the output's (ringflow's import ignores "T")
@@ -420,6 +475,12 @@ def to_tf_form(node, op, nodes):
         node.attr["dtype"] = _type(op.inputs[0].dtype)
     if node.op in DTYPE_NOT_T and "T" in node.attr:
         node.attr["dtype"] = node.attr.pop("T")
+    if node.op in VALUE_TYPED:
+        node.attr["T"] = _type(op.inputs[VALUE_TYPED[node.op]].dtype)
+    if node.op == "TensorArraySizeV3":
+        node.attr.pop("T", None)
+    if node.op == "Assert":  # TF's "T" lists its data inputs' types (ringflow's import ignores "T")
+        node.attr["T"] = AttrValue(list=AttrValue.ListValue(type=[t.dtype.as_datatype_enum for t in op.inputs[1:]]))
     rule = TO_TF.get(node.op)
     if rule is None:
         return
@@ -469,6 +530,16 @@ def _const_input(position, attr, what):
         attrs[attr] = int(value) if value.ndim == 0 else tuple(int(v) for v in value.ravel())
         return data[:position] + data[position + 1:], attrs
     return rule
+
+
+def _tf_split(node, data, attrs, constants):
+    """TF's Split(split_dim, value) and SplitV(value, size_splits, split_dim) as ringflow's Split of axis, sizes."""
+    data, attrs = _const_input(0 if node.op == "Split" else 2, "axis", "split dimension")(node, data, attrs, constants)
+    attrs["num"], attrs["sizes"] = attrs.pop("num_split", None), None
+    if node.op == "SplitV":
+        data, attrs = _const_input(1, "sizes", "split sizes")(node, data, attrs, constants)
+        attrs["sizes"] = tuple(np.ravel(attrs["sizes"]).tolist())
+    return data, attrs
 
 
 def _tf_reduction(node, data, attrs, constants):
@@ -578,6 +649,9 @@ FROM_TF = {  # op type: (the attr ringflow's op holds and TF's lacks, the rule g
     "ArgMin": ("axis", _const_input(1, "axis", "dimension")),
     "ExpandDims": ("axis", _const_input(1, "axis", "dimension")),
     "Transpose": ("axes", _const_input(1, "axes", "permutation")),
+    "Split": ("axis", _tf_split), "SplitV": ("axis", _tf_split),
+    "ReverseSequence": ("seq_axis", lambda node, data, attrs, constants: (data, {
+        "seq_axis": attrs["seq_dim"], "batch_axis": attrs.get("batch_dim", 0)})),
     "ResourceGather": ("axis", lambda node, data, attrs, constants: (
         data, {**{k: v for k, v in attrs.items() if k not in ("dtype", "batch_dims", "validate_indices")}, "axis": 0})),
     "ReadVariableOp": (None, _tf_drop("dtype")), "AssignVariableOp": (None, _tf_drop("dtype", "validate_shape")),

@@ -32,16 +32,6 @@ def test_a_graph_tensorflow_wrote_with_conds_trains_on_to_tensorflows_losses(kin
     np.testing.assert_allclose(got, record[kind]["losses"], rtol=2e-6)
 
 
-def test_tf1_while_loop_nodes_are_named_as_what_ringflow_does_not_rebuild():
-    nodes = [NodeDef(name="i", op="Placeholder"), NodeDef(name="while/Enter", op="Enter", input=["i"]),
-             NodeDef(name="while/Merge", op="Merge", input=["while/Enter", "while/NextIteration"]),
-             NodeDef(name="while/Switch", op="Switch", input=["while/Merge", "while/LoopCond"]),
-             NodeDef(name="while/NextIteration", op="NextIteration", input=["while/Switch:1"])]
-    with tg.Graph().as_default(), pytest.raises(NotImplementedError, match=r"while-loop nodes \['Enter', "
-                                                                           r"'NextIteration'\]"):
-        tg.train.import_meta_graph(MetaGraphDef(graph_def=GraphDef(node=nodes)))
-
-
 def test_a_graph_tensorflow_wrote_with_conds_saves_again_for_tensorflow_and_ringflow(tmp_path):
     """ringflow's Saver writes the imported graph back (checked with TensorFlow by record_tf_files.py check):
     node names stay unique, TF's cond contexts (naming nodes that are gone) are left out, the dropout's draw runs

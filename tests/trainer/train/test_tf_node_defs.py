@@ -95,3 +95,72 @@ def test_dropout_is_written_as_tfs_ops_and_reads_back_with_its_gradient(tmp_path
     for a, b in zip(got, want):
         np.testing.assert_array_equal(a, b)
     assert 0 < np.count_nonzero(got[0]) < got[0].size
+
+
+def test_transpose_split_all_and_assert_are_written_as_tfs_ops_and_import_back(tmp_path):
+    """TF's Transpose takes its permutation as an input, Split (equal parts) its dimension and SplitV its sizes,
+    All its axes; Assert lists its data inputs' types in T. ringflow reads its own nodes back to the same values."""
+    value = np.arange(12, dtype=np.float32).reshape(3, 4) - 5.0
+    with tg.Graph().as_default():
+        x = tg.placeholder(tg.float32, [3, 4], name="x")
+        halves = tg.split(tg.transpose(x, name="flipped"), 2, axis=0, name="halves")
+        thirds = tg.split(x, [1, 3], axis=1, name="thirds")
+        check = tg.Assert(tg.reduce_all(tg.is_finite(x), name="finite"), [x, tg.shape(x)], name="check")
+        with tg.control_dependencies([check]):
+            y = tg.identity(tg.concat([halves[1], tg.transpose(thirds[0])], axis=0), name="y")
+        with tg.Session() as sess:
+            want = sess.run(y, {x: value})
+        meta = tg.train.export_meta_graph(str(tmp_path / "g.meta"))
+    nodes = {n.name: n for n in meta.graph_def.node}
+    assert nodes["flipped"].op == "Transpose" and len(nodes["flipped"].input) == 2
+    assert nodes["halves"].op == "Split" and nodes["halves"].attr["num_split"].i == 2
+    assert nodes["thirds"].op == "SplitV" and nodes["thirds"].input[0] == "x" and len(nodes["thirds"].input) == 3
+    assert len(nodes["finite"].input) == 2
+    assert list(nodes["check"].attr["T"].list.type) == [tg.float32.as_datatype_enum, tg.int32.as_datatype_enum]
+    with tg.Graph().as_default():
+        tg.train.import_meta_graph(str(tmp_path / "g.meta"))
+        with tg.Session() as sess:
+            np.testing.assert_array_equal(sess.run("y:0", {"x:0": value}), want)
+
+
+def test_a_slice_at_positions_the_run_gives_is_written_as_tfs_strided_slice_and_imports_back(tmp_path):
+    """x[i, 1:] and x[1:i + 2, i] with a fed i: TF's StridedSlice takes begin, end and strides as the Pack of each
+    position (a Const, or the fed tensor; an index's end is that tensor plus one)."""
+    value = np.arange(12, dtype=np.float32).reshape(4, 3)
+    with tg.Graph().as_default():
+        x, i = tg.placeholder(tg.float32, [4, 3], name="x"), tg.placeholder(tg.int32, [], name="i")
+        tg.identity(x[i, 1:], name="row")
+        tg.identity(x[1:i + 2, i], name="column")
+        with tg.Session() as sess:
+            want = sess.run(["row:0", "column:0"], {x: value, i: 1})
+        meta = tg.train.export_meta_graph(str(tmp_path / "g.meta"))
+    nodes = {n.name: n for n in meta.graph_def.node}
+    sliced = nodes["strided_slice"]
+    assert "key" not in sliced.attr and sliced.attr["shrink_axis_mask"].i == 1
+    begin, end = nodes[sliced.input[1]], nodes[sliced.input[2]]
+    assert begin.op == "Pack" and list(begin.input)[0] == "i" and end.op == "Pack"
+    assert nodes[end.input[0]].op == "AddV2" and nodes[end.input[0]].input[0] == "i"
+    with tg.Graph().as_default():
+        tg.train.import_meta_graph(str(tmp_path / "g.meta"))
+        with tg.Session() as sess:
+            got = sess.run(["row:0", "column:0"], {"x:0": value, "i:0": 1})
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+
+
+def test_reverse_sequence_is_written_with_tfs_attr_names_and_tfs_reads_back(tmp_path):
+    """TF's ReverseSequence names ringflow's seq_axis and batch_axis seq_dim and batch_dim (bidirectional_dynamic_rnn
+    over unknown lengths reverses with it); a node TensorFlow wrote imports as ringflow's op."""
+    value, lengths = np.arange(12, dtype=np.float32).reshape(2, 3, 2), np.array([3, 1], np.int32)
+    with tg.Graph().as_default():
+        x, n = tg.placeholder(tg.float32, [None, None, 2], name="x"), tg.placeholder(tg.int32, [None], name="n")
+        tg.reverse_sequence(x, n, seq_axis=1, batch_axis=0, name="reversed")
+        with tg.Session() as sess:
+            want = sess.run("reversed:0", {x: value, n: lengths})
+        meta = tg.train.export_meta_graph(str(tmp_path / "g.meta"))
+    node = next(n for n in meta.graph_def.node if n.name == "reversed")
+    assert (node.attr["seq_dim"].i, node.attr["batch_dim"].i) == (1, 0) and "seq_axis" not in node.attr
+    del node.attr[ORIGINAL]  # as TensorFlow writes it
+    with tg.Graph().as_default(), tg.Session() as sess:
+        tg.train.import_meta_graph(meta)
+        np.testing.assert_array_equal(sess.run("reversed:0", {"x:0": value, "n:0": lengths}), want)
