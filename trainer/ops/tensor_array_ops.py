@@ -14,7 +14,7 @@ gather's gradient wrote. So an imported dynamic_rnn or map_fn trains in ringflow
 import numpy as np
 
 from ..framework import dtypes
-from ..framework.registry import apply_op, get_array_module, register
+from ..framework.registry import apply_op, get_array_module, register, to_numpy
 from ..framework.tensor_shape import TensorShape
 from ..platform.errors import InvalidArgumentError
 
@@ -36,7 +36,7 @@ class TensorArrayState:
         return self.grads[source]
 
     def write(self, index, value):
-        index = int(index)
+        index = int(to_numpy(index))
         if index < 0 or (index >= self.size and not self.dynamic_size):
             raise InvalidArgumentError(f"TensorArray {self.name!r}: writing index {index} out of its size "
                                        f"{self.size} (it is not dynamic_size)")
@@ -50,7 +50,7 @@ class TensorArrayState:
         self.size = max(self.size, index + 1)
 
     def read(self, index):
-        index = int(index)
+        index = int(to_numpy(index))
         if index not in self.elements:
             if self.forward is not None and index in self.forward.elements:  # a gradient nothing wrote: zeros
                 return get_array_module(self.forward.elements[index]).zeros_like(self.forward.elements[index])
@@ -61,7 +61,7 @@ class TensorArrayState:
         return self.elements[index]
 
     def gather(self, indices):
-        values = [self.read(i) for i in np.asarray(indices).reshape(-1)]
+        values = [self.read(i) for i in to_numpy(indices).reshape(-1)]  # positions live on the host, as TF's
         if values:
             return get_array_module(values[0]).stack(values)
         if not self.element_shape.is_fully_defined():
@@ -102,23 +102,29 @@ def _write(handle, index, value, flow):
 
 
 def _scatter(handle, indices, value, flow):
-    for k, i in enumerate(np.asarray(indices).reshape(-1)):
+    for k, i in enumerate(to_numpy(indices).reshape(-1)):
         handle.write(i, value[k])
     return flow
 
 
 def _split(handle, value, lengths, flow):
     start = 0
-    for k, n in enumerate(np.asarray(lengths).reshape(-1)):
+    for k, n in enumerate(to_numpy(lengths).reshape(-1)):
         handle.write(k, value[start:start + int(n)])
         start += int(n)
     return flow
 
 
-def _concat(handle, flow):
-    values = handle.gather(range(handle.size))
+def _concat(handle, flow, element_shape_except0):
+    values = [handle.read(i) for i in range(handle.size)]  # elements of different lengths: no stack between
     lengths = np.array([len(v) for v in values], np.int64)
-    return get_array_module(values).concatenate(list(values)) if len(values) else values, lengths
+    if not values:
+        rest = _element_shape(element_shape_except0)
+        if not rest.is_fully_defined():
+            raise InvalidArgumentError(f"TensorArray {handle.name!r} is empty and its element_shape_except0 {rest} "
+                                       "is not fully defined, so its concatenation has no shape")
+        return np.zeros([0] + rest.as_list(), handle.dtype), lengths
+    return get_array_module(values[0]).concatenate(values), lengths
 
 
 def _grad_array(op, flow):
@@ -174,7 +180,7 @@ register("TensorArrayGatherV3",
          infer=lambda handle, indices, flow, dtype, element_shape=None, **attrs: [
              (TensorShape(indices.shape).concatenate(_elements_of(handle, element_shape)), dtypes.as_dtype(dtype))],
          grad=_gather_grad)
-register("TensorArrayConcatV3", lambda handle, flow, dtype=None, element_shape_except0=None: _concat(handle, flow),
+register("TensorArrayConcatV3", lambda handle, flow, dtype=None, element_shape_except0=None: _concat(handle, flow, element_shape_except0),
          infer=lambda handle, flow, dtype, **attrs: [(TensorShape(None), dtypes.as_dtype(dtype)),
                                                      (TensorShape([None]), dtypes.int64)])
 register("TensorArraySizeV3", lambda handle, flow: np.int32(handle.size),

@@ -53,6 +53,7 @@ OP_TEST_FILES += ["ops/test_quantize_ops.py", "ops/test_lu_ops.py", "ops/test_tr
                   "ops/test_matrix_function_ops.py", "ops/test_morphology_ops.py", "ops/test_incomplete_gamma_ops.py",
                   "image/test_resize.py", "ops/test_ctc_ops.py", "ops/test_unicode_ops.py"]
 OP_TEST_FILES += ["feature_column/test_sparse_columns.py"]
+OP_TEST_FILES += ["train/test_tf_loop_nodes.py", "train/test_loop_nodes.py", "ops/test_tensor_array_ops.py"]
 # Built only by DistributedOptimizer on more than one rank: tests/mpi/test_device_distributed.py runs them on
 # the stand-in (2 and 3 ranks), which a one-process sweep cannot.
 MULTI_RANK_OPS = {"AllreduceGradients", "StartBucketAllreduce", "FinishBucketAllreduce"}
