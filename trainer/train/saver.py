@@ -31,7 +31,9 @@ from ..framework.graph_wrappers import control_dependencies
 from ..ops.core_ops import constant, group, identity, placeholder_with_default
 from ..ops.io_ops import restore_v2, save_v2
 from ..framework.tensor_shape import TensorShape
+from ..ops.saveable_object import SaveableObject
 from ..ops.variables import GLOBAL_VARIABLES, Variable
+from ..framework.graph_keys import GraphKeys
 from .checkpoint_management import (PROGRAM_META, checkpoint_exists, data_path, describe_directory,
                                     get_checkpoint_mtimes, meta_graph_filename, remove_checkpoint,
                                     update_checkpoint_state)
@@ -81,14 +83,15 @@ class Saver:
             return
         if self._saver_def is not None and self._bind(self._saver_def):
             return
-        variables = _named_variables(self._var_list)
-        if not variables and not self._allow_empty:
+        variables, self._saveables = _named_variables(self._var_list)
+        if not variables and not self._saveables and not self._allow_empty:
             raise ValueError("No variables to save: the graph has no global variables and var_list is empty "
                              "(pass allow_empty=True to allow an empty Saver)")
         self._filename = self._save_tensor = self._restore_op = None
         self._restored = {}
-        if variables:
-            graph = next(iter(variables.values())).graph
+        self._graph = _graph_of(variables, self._saveables)
+        if self._graph is not None:
+            graph = self._graph
             with graph.as_default(), graph.control_dependencies(None), graph.name_scope(None), \
                     graph.name_scope(self._name or "save"):
                 self._build_ops(variables)
@@ -99,21 +102,25 @@ class Saver:
         save/control_dependency (the filename once saved), save/RestoreV2, one save/Assign_N per variable and
         save/restore_all. Saver.restore feeds RestoreV2's outputs with the values it read and checked, so both
         restore paths run the same Assign ops."""
-        graph = next(iter(variables.values())).graph
+        graph = self._graph
         with graph.name_scope("filename") as scope:
             default = constant(self._filename_arg or "model", dtype=string, name="input")
         filename = graph.create_op("PlaceholderWithDefault", [default], [((), string)], name=scope[:-1],
                                    attrs={"shape": TensorShape(())}, unique=False).outputs[0]
         self._filename = placeholder_with_default(filename, (), name="Const")
-        names = list(variables)
+        specs = {spec.name: spec.tensor for saveable in self._saveables for spec in saveable.specs}
+        tensors = {**variables, **specs}
+        names = list(tensors)
         slices = [""] * len(names)
-        save_op = save_v2(self._filename, names, slices, list(variables.values()))
+        save_op = save_v2(self._filename, names, slices, list(tensors.values()))
         with control_dependencies([save_op]):
             self._save_tensor = identity(self._filename, name="control_dependency")
-        restored = restore_v2(self._filename, names, slices, [v.dtype for v in variables.values()])
+        restored = restore_v2(self._filename, names, slices, [t.dtype for t in tensors.values()])
         self._restored = dict(zip(names, restored))
-        assigns = [variables[key].assign(value) for key, value in self._restored.items()]
-        self._restore_op = group(*assigns, name="restore_all")
+        assigns = [variables[key].assign(self._restored[key]) for key in variables]
+        loads = [saveable.restore([self._restored[spec.name] for spec in saveable.specs],
+                                  [None] * len(saveable.specs)) for saveable in self._saveables]
+        self._restore_op = group(*assigns, *loads, name="restore_all")
 
     def _bind(self, saver_def):
         """Use the ops a SaverDef names (an imported graph's Saver, as TF1's Saver(saver_def=...) does);
@@ -141,6 +148,7 @@ class Saver:
             return False
         self._filename, self._save_tensor, self._restore_op = filename, save_tensor, restore_op
         self._restored, self._variables = restored, {key: variables[key] for key in names}
+        self._saveables, self._graph = [], graph
         return True
 
     def save(self, sess, save_path, global_step=None, latest_filename=None, meta_graph_suffix="meta",
@@ -161,7 +169,7 @@ class Saver:
         """Write the graph's MetaGraphDef, serialized again only when the graph changed since the last save (new
         ops, collections or static shapes): a training loop's saves would otherwise spend most of their time
         re-serializing the same graph."""
-        graph = next(iter(self._variables.values())).graph
+        graph = self._graph
         shapes = [t.shape.as_list() if t.shape.ndims is not None else None
                   for op in graph.get_operations() for t in op.outputs]
         collections = [(key, [id(item) for item in graph.get_collection(key)])
@@ -176,7 +184,7 @@ class Saver:
     def _save(self, sess, save_path, global_step, latest_filename, write_state, meta):
         if self._variables is None:
             raise RuntimeError("`build()` should be called before save if defer_build==True")
-        if not self._variables:
+        if self._graph is None:
             return None
         if global_step is not None:
             if isinstance(global_step, np.ndarray) and global_step.ndim == 0:
@@ -196,8 +204,9 @@ class Saver:
             json.dumps(meta)
         except (TypeError, ValueError) as exc:
             raise TypeError(f"Saver.save(meta=...) must be JSON-serializable, got {meta!r}: {exc}") from None
-        names = list(self._variables)
-        values = sess.run([self._variables[n] for n in names])
+        tensors = self._tensors()
+        names = list(tensors)
+        values = sess.run([tensors[n] for n in names])
         record = {"saver": "tf.train.Saver", "global_step": step, PROGRAM_META: meta}
         if self._save_format == "tf" and meta is None:
             record = None  # a checkpoint as TF writes it, without ringflow's record
@@ -213,15 +222,20 @@ class Saver:
         if not self._sharded:
             return None
         by_device = {}
-        for key, var in self._variables.items():
-            by_device.setdefault(var.device, []).append(key)
+        for key, tensor in self._tensors().items():
+            by_device.setdefault(tensor.device, []).append(key)
         return [by_device[device] for device in sorted(by_device)]
 
+    def _tensors(self):
+        """{checkpoint name: tensor saved}: the variables, then the SaveableObjects' specs."""
+        specs = {spec.name: spec.tensor for saveable in self._saveables for spec in saveable.specs}
+        return {**self._variables, **specs}
+
     def restore(self, sess, save_path):
-        """Load every variable of var_list from the checkpoint `save_path` (a prefix)."""
+        """Load every variable of var_list (and SaveableObject) from the checkpoint `save_path` (a prefix)."""
         if self._variables is None:
             raise RuntimeError("`build()` should be called before restore if defer_build==True")
-        if not self._variables:
+        if self._graph is None:
             return
         if save_path is None:
             raise ValueError("Can't load save_path when it is None.")
@@ -244,6 +258,14 @@ class Saver:
                     f"variable {var.name!r}; the checkpoint holds {sorted(arrays)}). The graph has a variable the "
                     "checkpoint lacks: check variable names and scopes, or give var_list to restore a subset")
             feed[self._restored[key]] = self._fit(key, var, arrays[key], path)
+        for saveable in self._saveables:
+            for spec in saveable.specs:
+                if spec.name not in arrays:
+                    raise NotFoundError(
+                        f"Restoring from checkpoint failed: Key {spec.name} not found in checkpoint {path!r} (wanted "
+                        f"by {saveable.name!r}; the checkpoint holds {sorted(arrays)}). It was saved without this "
+                        "state: give var_list to restore a subset")
+                feed[self._restored[spec.name]] = arrays[spec.name]
         sess.run(self._restore_op, feed)
 
     def _fit(self, key, var, value, path):
@@ -348,15 +370,21 @@ def _const_strings(tensor):
 
 
 def _named_variables(var_list):
-    """{checkpoint name: Variable}: TF1's naming (op names, or the keys of a dict)."""
+    """({checkpoint name: Variable}, [SaveableObject]): TF1's naming (op names, or the keys of a dict); without
+    var_list, the global variables and the SAVEABLE_OBJECTS collection, as TF1's Saver takes."""
     if var_list is None:
-        var_list = get_default_graph().get_collection(GLOBAL_VARIABLES)
+        graph = get_default_graph()
+        var_list = graph.get_collection(GLOBAL_VARIABLES) + graph.get_collection(GraphKeys.SAVEABLE_OBJECTS)
     if isinstance(var_list, dict):
         pairs = list(var_list.items())
     else:
-        pairs = [(getattr(v, "op", None) and v.op.name, v) for v in var_list]
+        pairs = [(v.name if isinstance(v, SaveableObject) else getattr(v, "op", None) and v.op.name, v)
+                 for v in var_list]
+    saveables = [var for _, var in pairs if isinstance(var, SaveableObject)]
     named = {}
     for key, var in pairs:
+        if isinstance(var, SaveableObject):
+            continue
         if not isinstance(var, Variable):
             raise TypeError(f"Variable to save is not a Variable: {var!r} (under the name {key!r})")
         if not isinstance(key, str) or not key:
@@ -366,7 +394,19 @@ def _named_variables(var_list):
         if key == npz.META:
             raise ValueError(f"The checkpoint name {key!r} is reserved for the file's record; rename {var.name!r}")
         named[key] = var
-    return named
+    names = set(named) | {npz.META}
+    for spec in [spec for saveable in saveables for spec in saveable.specs]:
+        if spec.name in names:
+            raise ValueError(f"At least two variables have the same name: {spec.name}")
+        names.add(spec.name)
+    return named, saveables
+
+
+def _graph_of(variables, saveables):
+    """The graph of what a Saver saves, None when it saves nothing."""
+    for item in list(variables.values()) + [saveable.op for saveable in saveables]:
+        return item.graph
+    return None
 
 
 def export_meta_graph(filename=None, meta_info_def=None, graph_def=None, saver_def=None, collection_list=None,
