@@ -14,6 +14,7 @@ import numbers
 import os
 import threading
 import time
+import uuid
 
 import numpy as np
 
@@ -29,7 +30,9 @@ from ..framework.graph import get_default_graph
 from ..framework.dtypes import string
 from ..framework.graph_wrappers import control_dependencies
 from ..ops.core_ops import constant, group, identity, placeholder_with_default
-from ..ops.io_ops import restore_v2, save_v2
+from ..ops.io_ops import merge_v2_checkpoints, restore_v2, save_v2, sharded_filename
+from ..ops.math_ops import where
+from ..ops.string_ops import regex_full_match, string_join
 from ..framework.tensor_shape import TensorShape
 from ..ops.saveable_object import SaveableObject
 from ..ops.variables import GLOBAL_VARIABLES, Variable
@@ -44,8 +47,9 @@ class Saver:
 
     sharded=True writes one data file per device the variables are on, "<prefix>.data-0000i-of-0000N" in the
     order of the device names, with one index for them all, as TF1's sharded Saver does (one file when they share
-    a device); Saver.save writes them, the graph's own save op writes one. Accepted and ignored:
-    restore_sequentially, write_version (always V2), builder, and save_relative_paths (paths inside the
+    a device); Saver.save and the graph's own save op (save_tensor_name, which TF1 programs run by name) both
+    write them, the latter through TF's ShardedFilename, per-device SaveV2 and MergeV2Checkpoints. Accepted and
+    ignored: restore_sequentially, write_version (always V2), builder, and save_relative_paths (paths inside the
     checkpoint directory are always stored relative to it). filename is the default of the filename tensor.
     saver_def (import_meta_graph's Saver) gives max_to_keep and keep_checkpoint_every_n_hours, and the Saver
     uses the ops it names when the graph has them as TF1 builds them (else it builds its own).
@@ -110,17 +114,45 @@ class Saver:
         self._filename = placeholder_with_default(filename, (), name="Const")
         specs = {spec.name: spec.tensor for saveable in self._saveables for spec in saveable.specs}
         tensors = {**variables, **specs}
-        names = list(tensors)
-        slices = [""] * len(names)
-        save_op = save_v2(self._filename, names, slices, list(tensors.values()))
-        with control_dependencies([save_op]):
-            self._save_tensor = identity(self._filename, name="control_dependency")
-        restored = restore_v2(self._filename, names, slices, [t.dtype for t in tensors.values()])
-        self._restored = dict(zip(names, restored))
-        assigns = [variables[key].assign(self._restored[key]) for key in variables]
-        loads = [saveable.restore([self._restored[spec.name] for spec in saveable.specs],
-                                  [None] * len(saveable.specs)) for saveable in self._saveables]
-        self._restore_op = group(*assigns, *loads, name="restore_all")
+        groups = _by_device(tensors) if self._sharded else [list(tensors)]
+        if self._sharded:
+            self._save_tensor = self._sharded_save(tensors, groups)
+        else:
+            save_op = save_v2(self._filename, groups[0], [""] * len(tensors), list(tensors.values()))
+            with control_dependencies([save_op]):
+                self._save_tensor = identity(self._filename, name="control_dependency")
+        self._restored, restores = {}, []
+        for names in groups:
+            restored = restore_v2(self._filename, names, [""] * len(names), [tensors[n].dtype for n in names])
+            self._restored.update(zip(names, restored))
+            restores.append([variables[key].assign(self._restored[key]) for key in names if key in variables])
+        for saveable in self._saveables:
+            shard = next(i for i, names in enumerate(groups) if saveable.specs[0].name in names)
+            restores[shard].append(saveable.restore([self._restored[spec.name] for spec in saveable.specs],
+                                                    [None] * len(saveable.specs)))
+        if self._sharded:
+            restores = [[group(*ops, name="restore_shard")] for ops in restores]
+        self._restore_op = group(*[op for ops in restores for op in ops], name="restore_all")
+
+    def _sharded_save(self, tensors, groups):
+        """TF1's sharded save: each device's tensors to a part "<prefix>_temp_<uuid>/part-0000i-of-0000N" (SaveV2),
+        then MergeV2Checkpoints makes the parts the data files "<prefix>.data-0000i-of-0000N" of one index; the
+        save tensor ("save/Identity") is the prefix once merged. An s3:// prefix takes its parts beside it, as TF
+        does, since S3 has no directories to remove."""
+        is_s3 = regex_full_match(self._filename, "^s3://.*")
+        suffix = where(is_s3, constant(".part"), constant(f"_temp_{uuid.uuid4().hex}/part"))
+        parts_prefix = string_join([self._filename, suffix])
+        num_shards = constant(len(groups), name="num_shards")
+        parts, saved = [], []
+        for shard, names in enumerate(groups):
+            parts.append(sharded_filename(parts_prefix, shard, num_shards))
+            save_op = save_v2(parts[-1], names, [""] * len(names), [tensors[n] for n in names])
+            with control_dependencies([save_op]):
+                saved.append(identity(parts[-1], name="control_dependency"))
+        with control_dependencies([t.op for t in saved]):
+            merge = merge_v2_checkpoints(parts, self._filename)
+            with control_dependencies([merge]):
+                return identity(self._filename, name="Identity")
 
     def _bind(self, saver_def):
         """Use the ops a SaverDef names (an imported graph's Saver, as TF1's Saver(saver_def=...) does);
@@ -132,11 +164,12 @@ class Saver:
             restore_op = graph.get_operation_by_name(saver_def.restore_op_name)
         except (KeyError, ValueError):
             return False
-        saves = [op for op in save_tensor.op.control_inputs if op.type == "SaveV2"]
+        saves = _saves(save_tensor.op)
         assigns = _assigns(restore_op)
-        if len(saves) != 1 or not assigns:
+        if not saves or not assigns:
             return False
-        names = _const_strings(saves[0].inputs[1])
+        names = [_const_strings(save.inputs[1]) for save in saves]
+        names = None if None in names else [name for part in names for name in part]
         restored, variables = {}, {}
         for assign in assigns:
             value = assign.inputs[1]
@@ -149,6 +182,7 @@ class Saver:
         self._filename, self._save_tensor, self._restore_op = filename, save_tensor, restore_op
         self._restored, self._variables = restored, {key: variables[key] for key in names}
         self._saveables, self._graph = [], graph
+        self._sharded = self._sharded or bool(saver_def.sharded)
         return True
 
     def save(self, sess, save_path, global_step=None, latest_filename=None, meta_graph_suffix="meta",
@@ -219,12 +253,7 @@ class Saver:
 
     def _shards(self):
         """The checkpoint names of each device's variables, devices by name (TF1's sharded Saver), or None."""
-        if not self._sharded:
-            return None
-        by_device = {}
-        for key, tensor in self._tensors().items():
-            by_device.setdefault(tensor.device, []).append(key)
-        return [by_device[device] for device in sorted(by_device)]
+        return _by_device(self._tensors()) if self._sharded else None
 
     def _tensors(self):
         """{checkpoint name: tensor saved}: the variables, then the SaveableObjects' specs."""
@@ -331,7 +360,7 @@ class Saver:
         if self._restore_op is None:
             return None
         return SaverDef(filename_tensor_name=self._filename.name, save_tensor_name=self._save_tensor.name,
-                        restore_op_name=self._restore_op.name, max_to_keep=self._max_to_keep,
+                        restore_op_name=self._restore_op.name, max_to_keep=self._max_to_keep, sharded=self._sharded,
                         keep_checkpoint_every_n_hours=self._keep_every_s / 3600, version=2)
 
     @property
@@ -351,6 +380,14 @@ class Saver:
         return export_meta_graph(filename, graph=graph, saver_def=self.as_saver_def(),
                                  collection_list=collection_list, as_text=as_text, export_scope=export_scope,
                                  clear_devices=clear_devices, strip_default_attrs=strip_default_attrs)
+
+
+def _saves(op):
+    """The SaveV2 ops a save tensor waits for (through a sharded Saver's per-part control_dependency)."""
+    found = []
+    for control in op.control_inputs:
+        found += [control] if control.type == "SaveV2" else _saves(control) if control.type == "Identity" else []
+    return found
 
 
 def _assigns(op):
@@ -400,6 +437,14 @@ def _named_variables(var_list):
             raise ValueError(f"At least two variables have the same name: {spec.name}")
         names.add(spec.name)
     return named, saveables
+
+
+def _by_device(tensors):
+    """The names of {name: tensor} grouped by the tensors' devices, devices by name: a sharded Saver's shards."""
+    by_device = {}
+    for key, tensor in tensors.items():
+        by_device.setdefault(tensor.device, []).append(key)
+    return [by_device[device] for device in sorted(by_device)]
 
 
 def _graph_of(variables, saveables):
