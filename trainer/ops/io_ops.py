@@ -17,7 +17,7 @@ from ..platform.errors import DataLossError, InvalidArgumentError, NotFoundError
 from .core_ops import convert_to_tensor
 from .stack_ops import stack
 from ..framework.graph import get_default_graph
-from ..framework.registry import register
+from ..framework.registry import host_kernel, register
 
 
 def _strings(array):
@@ -91,7 +91,7 @@ def _restore_kernel(op, session):
 
 
 register("SaveV2", kernel=_save_kernel, infer=lambda *inputs, **attrs: [])
-register("ShardedFilename", _sharded_filename, infer=lambda *inputs: [((), string)])
+register("ShardedFilename", kernel=host_kernel(_sharded_filename), infer=lambda *inputs: [((), string)])
 register("MergeV2Checkpoints", kernel=_merge_kernel, infer=lambda *inputs, **attrs: [])
 register("RestoreV2", kernel=_restore_kernel,
          infer=lambda prefix, names, slices, dtypes: [(TensorShape(None), as_dtype(d)) for d in dtypes])
