@@ -73,7 +73,8 @@ def record(directory):
 
 
 def sharded(directory):
-    """Variables on two devices, saved by a sharded Saver: one data file per device, one merged index."""
+    """Variables on two devices, saved by a sharded Saver: one data file per device, one merged index, and the
+    graph with TF's sharded save ops (ShardedFilename, MergeV2Checkpoints) in the .meta."""
     os.makedirs(directory, exist_ok=True)
     values = {"a/w": np.arange(6, dtype=np.float32).reshape(3, 2) - 2.5, "a/count": np.int64(3),
               "b/w": np.array([[0.5, -0.25]], dtype=np.float64), "b/flags": np.array([True, False])}
@@ -84,7 +85,7 @@ def sharded(directory):
         saver = v1.train.Saver(sharded=True)
         with v1.Session(config=v1.ConfigProto(device_count={"CPU": 2})) as sess:
             sess.run(v1.global_variables_initializer())
-            saver.save(sess, os.path.join(directory, "model.ckpt"), global_step=3, write_meta_graph=False)
+            saver.save(sess, os.path.join(directory, "model.ckpt"), global_step=3)  # with TF's sharded Saver graph
     record = {"tensorflow": tf.__version__, "values": {k: np.asarray(v).tolist() for k, v in values.items()},
               "dtypes": {k: np.asarray(v).dtype.name for k, v in values.items()},
               "files": sorted(os.listdir(directory))}

@@ -125,8 +125,8 @@ def test_a_failed_write_leaves_no_temp_file_and_names_the_flag(tmp_path):
 
 
 def tf_files(*steps):
-    """The files of TF's checkpoints model.ckpt-<step>, sorted."""
-    return sorted(f"model.ckpt-{step}{ext}" for step in steps for ext in (".index", ".data-00000-of-00001"))
+    """The files of TF's checkpoints model.ckpt-<step> (the graph in .meta, as TF's Saver writes it), sorted."""
+    return sorted(f"model.ckpt-{step}{ext}" for step in steps for ext in (".index", ".data-00000-of-00001", ".meta"))
 
 
 def test_stale_temp_files_of_a_killed_run_are_removed_and_reported(tmp_path):

@@ -22,8 +22,8 @@ def contents(directory):
 
 
 def tf_files(*steps):
-    """The files of TF's checkpoints model.ckpt-<step>, sorted."""
-    return sorted(f"model.ckpt-{step}{ext}" for step in steps for ext in (".index", ".data-00000-of-00001"))
+    """The files of TF's checkpoints model.ckpt-<step> (the graph in .meta, as TF's Saver writes it), sorted."""
+    return sorted(f"model.ckpt-{step}{ext}" for step in steps for ext in (".index", ".data-00000-of-00001", ".meta"))
 
 
 @pytest.fixture(scope="module")

@@ -66,7 +66,8 @@ def test_only_the_chief_reads_and_writes_checkpoints(comm, shared_dir):
     WORLD.Barrier()
     if RANK == 0:
         assert sorted(os.listdir(ckpt)) == sorted(["checkpoint"] + [f"model.ckpt-{step}{ext}" for step in (5, 7, 12)
-                                                                   for ext in (".index", ".data-00000-of-00001")])
+                                                                   for ext in (".index", ".data-00000-of-00001",
+                                                                               ".meta")])
         assert [p for p in os.listdir(shared_dir) if p.startswith("elsewhere")] == []
 
 

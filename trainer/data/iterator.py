@@ -17,6 +17,7 @@ from ..framework.graph import get_default_graph
 from ..ops.core_ops import convert_to_tensor
 from ..framework.registry import op_def, register
 from ..framework.tensor_shape import TensorShape
+from .iterator_state import IteratorSaveable, policy_of
 from .optional import next_as_optional
 from .runtime import ITERATORS, Context, iterator_resource
 from .stage import Stage, captures
@@ -46,9 +47,9 @@ def _keep(op):
     return lambda values: [v.copy() if c else v for v, c in zip(values, copies)]
 
 
-def _start(session, handle, stage, captured, values):
+def _start(session, handle, stage, captured, values, source):
     resource = iterator_resource(session, handle)
-    resource.start(stage, Context(session, dict(zip(captured, values)), resource))
+    resource.start(stage, Context(session, dict(zip(captured, values)), resource), source)
 
 
 def _iterator_kernel(op, session):
@@ -62,7 +63,7 @@ def _one_shot_kernel(op, session):
 
     def run(*values):
         if session.resources.lookup(ITERATORS, handle) is None:
-            _start(session, handle, stage, op.inputs, keep(values))
+            _start(session, handle, stage, op.inputs, keep(values), op.name)
         return value
     return run
 
@@ -71,7 +72,7 @@ def _make_iterator_kernel(op, session):
     stage, keep = op.attrs["dataset"], _keep(op)
 
     def run(handle, *values):
-        _start(session, handle[()], stage, op.inputs[1:], keep((handle,) + values)[1:])
+        _start(session, handle[()], stage, op.inputs[1:], keep((handle,) + values)[1:], op.name)
     return run
 
 
@@ -201,6 +202,16 @@ class Iterator:
     @property
     def output_classes(self):
         return self._spec.output_classes()
+
+
+def make_saveable_from_iterator(iterator, external_state_policy=None):
+    """A SaveableObject of the iterator's position for tf.train.Saver (add it to the SAVEABLE_OBJECTS collection or
+    var_list): a restore resumes on the next element; external_state_policy ('fail', 'warn', 'ignore') says what a
+    Python generator's dataset does."""
+    if not isinstance(iterator, Iterator):
+        raise TypeError(f"make_saveable_from_iterator() takes a tf.data Iterator, got {iterator!r}")
+    handle = iterator._handle
+    return IteratorSaveable(handle, handle.name, policy_of(external_state_policy))
 
 
 def _spec(output_types, output_shapes, output_classes=None):

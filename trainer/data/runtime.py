@@ -28,26 +28,41 @@ def function_plan(session, function):
 
 class IteratorResource:
     """One iterator in one session: the elements still to come. The seed generators of its shuffles outlive a
-    re-initialization, as TF1 keeps them in the iterator's resource manager: re-initializing reshuffles."""
+    re-initialization, as TF1 keeps them in the iterator's resource manager: re-initializing reshuffles.
+
+    A pass's elements are Python generators, whose state cannot be written down; what can is where the pass came
+    from: the op that started it (`source`), its context's captured values, where each seed generator stood when the
+    pass began or when the pass created it (`first_positions`), the seeds fixed in the pass (`fixed_seeds`), and how
+    many elements it has handed out (`consumed`). Replaying that many elements rebuilds the position
+    (iterator_state.py), shuffled order included.
+    """
 
     def __init__(self):
         self.elements = None
         self.types = None
         self.seed_generators = {}
         self.lock = threading.Lock()  # threads may run get_next at once (TF1 allows it); a generator may not
+        self.stage = self.source = self.context = None
+        self.first_positions, self.fixed_seeds, self.consumed = {}, {}, 0
 
-    def start(self, stage, context):
+    def start(self, stage, context, source=None):
+        """Begin a pass over `stage`; `source` names the op whose inputs are the context's captured values."""
         with self.lock:
             self.types = tuple(stage.spec.types)
+            self.stage, self.source, self.context = stage, source, context
+            self.first_positions = {s: g.position() for s, g in self.seed_generators.items()}
+            self.fixed_seeds, self.consumed = {}, 0
             self.elements = iter(stage.iterate(context))
 
     def next(self):
         with self.lock:
             try:
-                return next(self.elements)
+                element = next(self.elements)
             except StopIteration:
                 self.elements = iter(())
                 raise OutOfRangeError("End of sequence") from None
+            self.consumed += 1
+            return element
 
 
 class Context:
@@ -99,7 +114,17 @@ class Context:
         generators = self.resource.seed_generators
         if stage not in generators:
             generators[stage] = PhiloxSamples(*fixed_seeds(seed, seed2))
+            self.resource.first_positions[stage] = generators[stage].position()
         return generators[stage]
+
+    def fixed_seeds(self, stage, seed, seed2):
+        """A stage's (seed, seed2) for this pass, drawn once (fresh entropy when both are None or 0); the pass's
+        own are kept with the iterator so that a restored pass draws the same."""
+        if stage not in self.state:
+            self.state[stage] = fixed_seeds(seed, seed2)
+            if self.resource.context is not None and self.state is self.resource.context.state:
+                self.resource.fixed_seeds[stage] = self.state[stage]
+        return self.state[stage]
 
 
 class PhiloxSamples:
@@ -111,6 +136,22 @@ class PhiloxSamples:
     def __init__(self, seed, seed2):
         stream = PhiloxStream(seed, seed2)
         self.key, self.counter, self.samples, self.next = stream.key, stream.counter, [], 0
+
+    def position(self):
+        """(key, counter, next): where the next sample comes from, for at()."""
+        if self.next == len(self.samples):
+            return self.key, self.counter, 0
+        return self.key, (self.counter - self.BLOCKS) % (1 << 128), self.next
+
+    @classmethod
+    def at(cls, key, counter, next_sample):
+        """The generator at a position() another one reported."""
+        samples = cls.__new__(cls)
+        samples.key, samples.counter, samples.samples, samples.next = tuple(key), counter, [], 0
+        if next_sample:
+            samples()
+            samples.next = next_sample
+        return samples
 
     def __call__(self):
         if self.next == len(self.samples):

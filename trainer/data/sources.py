@@ -107,6 +107,8 @@ class GeneratorStage(Stage):
     """The elements a Python generator yields, each checked against output_types/output_shapes; the generator
     is called anew (with `args` evaluated as numpy arrays) each time the dataset is iterated."""
 
+    saveable = False  # a Python generator's position cannot be saved (TF: "PyFunc is stateful")
+
     def __init__(self, generator, output_types, output_shapes=None, args=None):
         if not callable(generator):
             raise TypeError(f"`generator` must be callable, got {generator!r}")

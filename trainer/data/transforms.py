@@ -6,7 +6,7 @@ import pickle
 
 from ..framework import dtypes
 from ..platform.errors import InvalidArgumentError
-from .runtime import PhiloxSamples, fixed_seeds
+from .runtime import PhiloxSamples
 from .stage import INFINITE, UNKNOWN, Stage, check, same_cardinality, scalar
 
 AUTOTUNE = -1  # TF1's tf.data.experimental.AUTOTUNE: "let the runtime choose"
@@ -153,7 +153,7 @@ class ShuffleStage(Stage):
             seeds = context.seed_generator(self, self.seed, self.seed2)
             draw = PhiloxSamples(seeds(), seeds())
         else:
-            draw = PhiloxSamples(*context.state.setdefault(self, fixed_seeds(self.seed, self.seed2)))
+            draw = PhiloxSamples(*context.fixed_seeds(self, self.seed, self.seed2))
         elements, buffer, start, end = iter(self.inputs[0].iterate(context)), {}, 0, 0
         while True:
             for element in itertools.islice(elements, size - (end - start)):

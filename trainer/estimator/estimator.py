@@ -248,8 +248,8 @@ class Estimator:
             result = call_input_fn(input_fn, ModeKeys.PREDICT, self.params, self.config)
             features, _, input_hooks = parse_input_fn_result(result)
             if not prediction.reads_an_input(result, get_default_graph()):
-                logging.warning("Input graph does not use tf.data.Dataset or an input op that ends (such as "
-                                "numpy_input_fn's). That means predict yields forever. This is probably a mistake.")
+                logging.warning("Input graph does not use tf.data.Dataset or contain a QueueRunner. That means "
+                                "predict yields forever. This is probably a mistake.")
             spec = self._call_model_fn(features, None, ModeKeys.PREDICT, self.config)
             predictions = prediction.extract_keys(spec.predictions, predict_keys)
             creator = ChiefSessionCreator(checkpoint_filename_with_path=checkpoint_path, scaffold=spec.scaffold,

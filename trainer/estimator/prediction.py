@@ -1,12 +1,13 @@
 """Estimator.predict's handling of prediction values: choosing keys and splitting batches into examples."""
-from .inputs.batch_op import OP_TYPE as BATCH_OP_TYPE
+from ..framework.graph_keys import GraphKeys
 
 
 def reads_an_input(input_fn_result, graph):
-    """Whether the input ends by itself (a Dataset, or numpy_input_fn's op); otherwise predict never stops."""
+    """Whether the input ends by itself (a Dataset, or a queue its runners fill: numpy_input_fn's); otherwise
+    predict never stops."""
     if hasattr(input_fn_result, "make_one_shot_iterator") or hasattr(input_fn_result, "make_initializable_iterator"):
         return True
-    return any(op.type == BATCH_OP_TYPE for op in graph.get_operations())
+    return bool(graph.get_collection(GraphKeys.QUEUE_RUNNERS))
 
 
 def extract_keys(predictions, predict_keys):

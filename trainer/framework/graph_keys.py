@@ -29,4 +29,5 @@ class GraphKeys:
     RESOURCES = "resources"
     TABLE_INITIALIZERS = "table_initializer"
     LOCAL_RESOURCES = "local_resources"
+    SAVEABLE_OBJECTS = "saveable_objects"
     VARIABLES = GLOBAL_VARIABLES

@@ -90,11 +90,43 @@ def write_bundle(prefix, arrays, shards=None):
                                          offset=offset, size=len(raw), crc32c=checksum)
                 entries[name.encode("utf-8")] = entry.SerializeToString()
                 offset += len(raw)
-    header = BundleHeaderProto(num_shards=len(shards), endianness=0, version=VersionDef(producer=VERSION))
+    return _write_index(prefix, entries, len(shards))
+
+
+def _write_index(prefix, entries, num_shards):
+    header = BundleHeaderProto(num_shards=num_shards, endianness=0, version=VersionDef(producer=VERSION))
     entries[b""] = header.SerializeToString()
     with atomic_write(prefix + INDEX, "wb") as f:
         f.write(build_table(entries))
     return prefix + INDEX
+
+
+def merge_bundles(prefixes, destination, delete_old_dirs=True):
+    """TF's MergeV2Checkpoints: the checkpoints `prefixes`, one data file each, become the shards of `destination`
+    in their order (their data files renamed, one index for all); with delete_old_dirs, their emptied directories
+    go too, as a sharded Saver's temporary "<prefix>_temp_<uuid>/part-*" ones do in TF."""
+    entries = {}
+    for shard, prefix in enumerate(prefixes):
+        header, part = read_index(prefix)
+        if max(header.num_shards, 1) != 1:
+            raise BundleError(f"MergeV2Checkpoints: checkpoint {prefix!r} has {header.num_shards} data files; each "
+                              "part to merge has one (SaveV2 writes one)")
+        for name, entry in part.items():
+            if name.encode("utf-8") in entries:
+                raise BundleError(f"MergeV2Checkpoints: tensor {name!r} is in two of the parts {prefixes!r}")
+            entry.shard_id = shard
+            entries[name.encode("utf-8")] = entry.SerializeToString()
+    for shard, prefix in enumerate(prefixes):
+        os.replace(data_file(prefix), data_file(destination, shard, len(prefixes)))
+    index = _write_index(destination, entries, len(prefixes))
+    for prefix in prefixes:
+        os.remove(prefix + INDEX)
+    for directory in dict.fromkeys(os.path.dirname(p) for p in prefixes) if delete_old_dirs else ():
+        try:
+            os.rmdir(directory)
+        except OSError:  # not empty (it holds more than the parts) or already gone: TF leaves it too
+            pass
+    return index
 
 
 def _shape(dims):

@@ -19,6 +19,7 @@ from . import lu_ops, matrix_function_ops, tridiagonal_ops  # noqa: F401,E402  (
 from . import incomplete_gamma_ops  # noqa: F401,E402  (igamma, betainc, the Bessel I functions)
 from . import sparse_embedding_ops  # noqa: F401,E402  (tf.nn's embedding_lookup_sparse)
 from . import sparse_merge_ops  # noqa: F401,E402  (tf.sparse.merge)
+from . import sparse_map_ops  # noqa: F401,E402  (SparseTensors through queues: tf.train.batch's)
 from . import unicode_ops  # noqa: F401,E402  (tf.strings' unicode_encode, unicode_transcode)
 from . import ctc_ops  # noqa: F401,E402  (tf.nn's CTC loss and greedy decoder)
 from . import morphology_ops  # noqa: F401,E402  (tf.nn's dilation2d, erosion2d, max_pool_with_argmax)

@@ -67,12 +67,17 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 -
     """The numbers start, start + delta, ... below `limit` (range(n) counts 0 .. n-1), as a 1-D tensor."""
     if limit is None:
         start, limit = 0, start
-    args = [convert_to_tensor(v) for v in (start, limit, delta)]
-    if dtype is None:
-        dtype = builtins.max((a.dtype for a in args), key=lambda d: _RANGE_ORDER.index(d) if d in _RANGE_ORDER else 0)
-    dtype = dtypes.as_dtype(dtype)
-    args = [a if a.dtype == dtype else apply_op("Cast", [a], dtype=dtype) for a in args]
-    return apply_op("Range", args, name=name)
+    with name_scope(name or "Range") as scope:
+        # TF's graph: numbers become Consts of the dtype asked for ("range/start"), other tensors are cast to it,
+        # and the Range node's Tidx is that dtype
+        args = [v if isinstance(v, Tensor) else convert_to_tensor(v, dtype=dtype, name=what)
+                for v, what in zip((start, limit, delta), ("start", "limit", "delta"))]
+        if dtype is None:
+            dtype = builtins.max((a.dtype for a in args),
+                                 key=lambda d: _RANGE_ORDER.index(d) if d in _RANGE_ORDER else 0)
+        dtype = dtypes.as_dtype(dtype)
+        args = [a if a.dtype == dtype else cast(a, dtype) for a in args]
+        return apply_op("Range", args, name=scope)
 
 
 def linspace(start, stop, num, name=None):

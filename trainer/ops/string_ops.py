@@ -45,7 +45,8 @@ def _as_string_infer(*inputs, **attrs):
     return [(broadcast_shapes(*[t.shape for t in inputs]), dtypes.string)]
 
 
-def _join(*inputs, separator):
+def _join(*inputs, separator, **counts):  # counts: TF's N, which a graph TF wrote brings along
+    separator = _bytes(separator)
     return _each(lambda *parts: separator.join(parts), *inputs)
 
 
@@ -125,12 +126,12 @@ def string_strip(input, name=None):  # noqa: A002 - TF1's argument name
 
 def _rewrite(rewrite):
     # RE2 writes a group as \1 and the whole match as \0; Python's re.sub spells the whole match \g<0>
-    return re.sub(rb"\\0", rb"\\g<0>", rewrite)
+    return re.sub(rb"\\0", rb"\\g<0>", _bytes(rewrite))
 
 
 def _compile(pattern):
     try:
-        return re.compile(pattern)
+        return re.compile(_bytes(pattern))  # an imported graph's attr may come back as str
     except re.error as error:
         raise InvalidArgumentError(f"Invalid pattern: {pattern!r}, error: {error}") from None
 

@@ -50,6 +50,7 @@ from .summary_and_checkpoint_hooks import (CheckpointSaverHook, CheckpointSaverL
 from .basic_session_run_hooks import (FeedFnHook, FinalOpsHook, GlobalStepWaiterHook, LoggingTensorHook,
                                       NanLossDuringTrainingError, NanTensorHook, StopAtStepHook)
 from .profiler_hook import ProfilerHook
+from . import input_pipeline_checkpoint  # noqa: F401  (tf.data.experimental.CheckpointInputPipelineHook)
 from .coordinator import Coordinator, LooperThread  # noqa: E402
 from .queue_runner import start_queue_runners  # noqa: E402
 from .scaffold import Scaffold  # noqa: E402

@@ -4,6 +4,10 @@ that collect a queue's elements into batches, each with the QueueRunner that kee
 An epoch limit is a local variable counted up by CountUpTo, as TF1's limit_epochs keeps it: run
 tg.local_variables_initializer() before starting the queue runners, and after `num_epochs` passes the producer's
 queue closes and the batches end with OutOfRangeError.
+
+A SparseTensor (parse_single_example's VarLenFeature) goes through a batcher's queue as TF1 sends it: stored in the
+session's SparseTensorsMap, its int64 handle queued, and the batch's handles taken back as one SparseTensor with a
+batch dimension in front (sparse_map_ops.py).
 """
 from ..framework import dtypes
 from ..framework.graph_keys import GraphKeys
@@ -19,6 +23,8 @@ from ..ops.math_ops import greater, maximum
 from ..ops.segment_ops import boolean_mask
 from ..ops.shape_ops import expand_dims, size
 from ..ops.shuffle_ops import random_shuffle
+from ..ops.sparse_map_ops import add_sparse_to_tensors_map, take_many_sparse_from_tensors_map
+from ..ops.sparse_tensor import SparseTensor
 from ..ops.variables import Variable
 from ..summary.ops import scalar as summary_scalar
 from .queue_runner import QueueRunner, add_queue_runner
@@ -138,6 +144,7 @@ def _enqueue_ops(queue, tensor_lists, threads, enqueue_many, keep_input):
 
 def _batch(tensor_lists, tensors, batch_size, capacity, enqueue_many, shapes, allow_smaller_final_batch,
            shared_name, name, threads, keep_input, dynamic_pad=False, shuffle=None):
+    tensor_lists, restore = _store_sparse(tensor_lists, enqueue_many)
     types = [t.dtype for t in tensor_lists[0]]
     shapes = _shapes(tensor_lists, shapes, enqueue_many)
     if shuffle is not None:
@@ -155,7 +162,42 @@ def _batch(tensor_lists, tensors, batch_size, capacity, enqueue_many, shapes, al
             1.0 / (capacity - min_after_dequeue))
         summary_scalar(f"fraction_over_{min_after_dequeue}_of_{capacity - min_after_dequeue}_full", full)
     dequeue = queue.dequeue_up_to if allow_smaller_final_batch else queue.dequeue_many
-    return _as_original(tensors, dequeue(batch_size, name=name))
+    return _as_original(tensors, restore(dequeue(batch_size, name=name)))
+
+
+def _store_sparse(tensor_lists, enqueue_many):
+    """The lists with each SparseTensor replaced by its handle in a SparseTensorsMap (one map per position, which
+    every list of a join shares), and the function that turns the dequeued handles back into SparseTensors."""
+    maps, stored = {}, []
+    for tensors in tensor_lists:
+        row = []
+        for i, t in enumerate(tensors):
+            if not isinstance(t, SparseTensor):
+                row.append(t)
+                continue
+            shared = maps[i][0].name if i in maps else None  # a join's later lists put theirs in the first's map
+            handle = add_sparse_to_tensors_map(t, shared_name=shared, many=enqueue_many)
+            maps.setdefault(i, (handle.op, t))
+            row.append(handle)
+        stored.append(row)
+
+    def restore(dequeued):
+        if not maps:
+            return dequeued
+        single = not isinstance(dequeued, (list, tuple))
+        parts = [dequeued] if single else list(dequeued)
+        for i, (add_op, sparse) in maps.items():
+            rank = sparse.dense_shape.shape.as_list()[0] if sparse.dense_shape.shape.ndims == 1 else None
+            rank = None if rank is None else rank + (0 if enqueue_many else 1)
+            parts[i] = take_many_sparse_from_tensors_map(add_op, parts[i], sparse.dtype, rank)
+        # TF1 hands every output out after all are taken (control_dependency identities), so a fetch of one
+        # component empties the map of the others too
+        with control_dependencies([p.values if isinstance(p, SparseTensor) else p for p in parts]):
+            parts = [SparseTensor(*[identity(t, name="control_dependency") for t in (p.indices, p.values,
+                                                                                      p.dense_shape)])
+                     if isinstance(p, SparseTensor) else identity(p, name="control_dependency") for p in parts]
+        return parts[0] if single else parts
+    return stored, restore
 
 
 def _scoped_batch(default, tensors_or_lists, join, batch_size, capacity, enqueue_many, shapes,
@@ -164,7 +206,7 @@ def _scoped_batch(default, tensors_or_lists, join, batch_size, capacity, enqueue
     tensors = tensors_or_lists[0] if join else tensors_or_lists
     lists = [_as_list(t) for t in (tensors_or_lists if join else [tensors_or_lists])]
     with name_scope(name, default, [t for tl in lists for t in tl]) as scope:
-        lists = [[convert_to_tensor(t) for t in tl] for tl in lists]
+        lists = [[t if isinstance(t, SparseTensor) else convert_to_tensor(t) for t in tl] for tl in lists]
         if any(len(tl) != len(lists[0]) for tl in lists) or not lists[0]:
             raise ValueError(f"Expecting a non-empty list of tensors (and one length for each list), got "
                              f"{[len(tl) for tl in lists]}")

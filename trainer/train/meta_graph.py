@@ -194,9 +194,9 @@ def _outputs(node, op_type, inputs, attrs):
 
 
 def _without_tf_saver(meta):
-    """The nodes to rebuild: all but the scopes of the Savers that hold op types ringflow lacks (a sharded
-    Saver's ShardedFilename and MergeV2Checkpoints: "save/", "save_1/"), for which import_meta_graph builds a
-    Saver of its own; a Saver of SaveV2, RestoreV2 and Assign ops is rebuilt and restores as TF's does."""
+    """The nodes to rebuild: all but the scopes of the Savers that hold op types ringflow lacks ("save/",
+    "save_1/"), for which import_meta_graph builds a Saver of its own; a Saver of SaveV2, RestoreV2 and Assign
+    ops, sharded ones' ShardedFilename and MergeV2Checkpoints included, is rebuilt and runs as TF's does."""
     nodes = list(meta.graph_def.node)
     scopes = {n.name.rpartition("/")[0] + "/" for n in nodes if n.op in ("SaveV2", "RestoreV2")}
     foreign = {scope for scope in scopes if any(n.name.startswith(scope) and not _registered(n.op) for n in nodes)}

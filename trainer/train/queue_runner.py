@@ -65,12 +65,19 @@ class QueueRunner:
     def name(self):
         return self._queue.name
 
-    def _run(self, sess, enqueue_op, coord):
+    def feed_fns(self, sess):
+        """The override point of a runner whose threads feed their enqueue ops (numpy_input_fn's, as TF's
+        FeedingQueueRunner): one function per enqueue op, or None, for the threads create_threads starts in `sess`;
+        each run of the op takes the dict its function returns as feed_dict, and OutOfRangeError from the function
+        ends the thread as an exhausted input does."""
+        return [None] * len(self._enqueue_ops)
+
+    def _run(self, sess, enqueue_op, coord, feed_fn=None):
         decremented = False
         try:
             while not (coord and coord.should_stop()):
                 try:
-                    sess.run(enqueue_op)
+                    sess.run(enqueue_op, None if feed_fn is None else feed_fn())
                 except self._queue_closed_exception_types:
                     with self._lock:  # the input ran out: the last thread of this session closes the queue
                         self._runs_per_session[sess] -= 1
@@ -103,8 +110,9 @@ class QueueRunner:
                 return []
             self._runs_per_session[sess] = len(self._enqueue_ops)
             self._exceptions_raised = []
-        threads = [threading.Thread(target=self._run, args=(sess, op, coord), daemon=daemon,
-                                    name=f"QueueRunnerThread-{self.name}-{op.name}") for op in self._enqueue_ops]
+        threads = [threading.Thread(target=self._run, args=(sess, op, coord, feed_fn), daemon=daemon,
+                                    name=f"QueueRunnerThread-{self.name}-{op.name}")
+                   for op, feed_fn in zip(self._enqueue_ops, self.feed_fns(sess))]
         if coord:
             threads.append(threading.Thread(target=self._close_on_stop, args=(sess, coord), daemon=daemon,
                                             name=f"QueueRunnerThread-{self.name}-close_on_stop"))

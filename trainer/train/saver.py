@@ -14,6 +14,7 @@ import numbers
 import os
 import threading
 import time
+import uuid
 
 import numpy as np
 
@@ -29,9 +30,13 @@ from ..framework.graph import get_default_graph
 from ..framework.dtypes import string
 from ..framework.graph_wrappers import control_dependencies
 from ..ops.core_ops import constant, group, identity, placeholder_with_default
-from ..ops.io_ops import restore_v2, save_v2
+from ..ops.io_ops import merge_v2_checkpoints, restore_v2, save_v2, sharded_filename
+from ..ops.math_ops import where
+from ..ops.string_ops import regex_full_match, string_join
 from ..framework.tensor_shape import TensorShape
+from ..ops.saveable_object import SaveableObject
 from ..ops.variables import GLOBAL_VARIABLES, Variable
+from ..framework.graph_keys import GraphKeys
 from .checkpoint_management import (PROGRAM_META, checkpoint_exists, data_path, describe_directory,
                                     get_checkpoint_mtimes, meta_graph_filename, remove_checkpoint,
                                     update_checkpoint_state)
@@ -42,8 +47,9 @@ class Saver:
 
     sharded=True writes one data file per device the variables are on, "<prefix>.data-0000i-of-0000N" in the
     order of the device names, with one index for them all, as TF1's sharded Saver does (one file when they share
-    a device); Saver.save writes them, the graph's own save op writes one. Accepted and ignored:
-    restore_sequentially, write_version (always V2), builder, and save_relative_paths (paths inside the
+    a device); Saver.save and the graph's own save op (save_tensor_name, which TF1 programs run by name) both
+    write them, the latter through TF's ShardedFilename, per-device SaveV2 and MergeV2Checkpoints. Accepted and
+    ignored: restore_sequentially, write_version (always V2), builder, and save_relative_paths (paths inside the
     checkpoint directory are always stored relative to it). filename is the default of the filename tensor.
     saver_def (import_meta_graph's Saver) gives max_to_keep and keep_checkpoint_every_n_hours, and the Saver
     uses the ops it names when the graph has them as TF1 builds them (else it builds its own).
@@ -81,14 +87,15 @@ class Saver:
             return
         if self._saver_def is not None and self._bind(self._saver_def):
             return
-        variables = _named_variables(self._var_list)
-        if not variables and not self._allow_empty:
+        variables, self._saveables = _named_variables(self._var_list)
+        if not variables and not self._saveables and not self._allow_empty:
             raise ValueError("No variables to save: the graph has no global variables and var_list is empty "
                              "(pass allow_empty=True to allow an empty Saver)")
         self._filename = self._save_tensor = self._restore_op = None
         self._restored = {}
-        if variables:
-            graph = next(iter(variables.values())).graph
+        self._graph = _graph_of(variables, self._saveables)
+        if self._graph is not None:
+            graph = self._graph
             with graph.as_default(), graph.control_dependencies(None), graph.name_scope(None), \
                     graph.name_scope(self._name or "save"):
                 self._build_ops(variables)
@@ -99,21 +106,53 @@ class Saver:
         save/control_dependency (the filename once saved), save/RestoreV2, one save/Assign_N per variable and
         save/restore_all. Saver.restore feeds RestoreV2's outputs with the values it read and checked, so both
         restore paths run the same Assign ops."""
-        graph = next(iter(variables.values())).graph
+        graph = self._graph
         with graph.name_scope("filename") as scope:
             default = constant(self._filename_arg or "model", dtype=string, name="input")
         filename = graph.create_op("PlaceholderWithDefault", [default], [((), string)], name=scope[:-1],
                                    attrs={"shape": TensorShape(())}, unique=False).outputs[0]
         self._filename = placeholder_with_default(filename, (), name="Const")
-        names = list(variables)
-        slices = [""] * len(names)
-        save_op = save_v2(self._filename, names, slices, list(variables.values()))
-        with control_dependencies([save_op]):
-            self._save_tensor = identity(self._filename, name="control_dependency")
-        restored = restore_v2(self._filename, names, slices, [v.dtype for v in variables.values()])
-        self._restored = dict(zip(names, restored))
-        assigns = [variables[key].assign(value) for key, value in self._restored.items()]
-        self._restore_op = group(*assigns, name="restore_all")
+        specs = {spec.name: spec.tensor for saveable in self._saveables for spec in saveable.specs}
+        tensors = {**variables, **specs}
+        groups = _by_device(tensors) if self._sharded else [list(tensors)]
+        if self._sharded:
+            self._save_tensor = self._sharded_save(tensors, groups)
+        else:
+            save_op = save_v2(self._filename, groups[0], [""] * len(tensors), list(tensors.values()))
+            with control_dependencies([save_op]):
+                self._save_tensor = identity(self._filename, name="control_dependency")
+        self._restored, restores = {}, []
+        for names in groups:
+            restored = restore_v2(self._filename, names, [""] * len(names), [tensors[n].dtype for n in names])
+            self._restored.update(zip(names, restored))
+            restores.append([variables[key].assign(self._restored[key]) for key in names if key in variables])
+        for saveable in self._saveables:
+            shard = next(i for i, names in enumerate(groups) if saveable.specs[0].name in names)
+            restores[shard].append(saveable.restore([self._restored[spec.name] for spec in saveable.specs],
+                                                    [None] * len(saveable.specs)))
+        if self._sharded:
+            restores = [[group(*ops, name="restore_shard")] for ops in restores]
+        self._restore_op = group(*[op for ops in restores for op in ops], name="restore_all")
+
+    def _sharded_save(self, tensors, groups):
+        """TF1's sharded save: each device's tensors to a part "<prefix>_temp_<uuid>/part-0000i-of-0000N" (SaveV2),
+        then MergeV2Checkpoints makes the parts the data files "<prefix>.data-0000i-of-0000N" of one index; the
+        save tensor ("save/Identity") is the prefix once merged. An s3:// prefix takes its parts beside it, as TF
+        does, since S3 has no directories to remove."""
+        is_s3 = regex_full_match(self._filename, "^s3://.*")
+        suffix = where(is_s3, constant(".part"), constant(f"_temp_{uuid.uuid4().hex}/part"))
+        parts_prefix = string_join([self._filename, suffix])
+        num_shards = constant(len(groups), name="num_shards")
+        parts, saved = [], []
+        for shard, names in enumerate(groups):
+            parts.append(sharded_filename(parts_prefix, shard, num_shards))
+            save_op = save_v2(parts[-1], names, [""] * len(names), [tensors[n] for n in names])
+            with control_dependencies([save_op]):
+                saved.append(identity(parts[-1], name="control_dependency"))
+        with control_dependencies([t.op for t in saved]):
+            merge = merge_v2_checkpoints(parts, self._filename)
+            with control_dependencies([merge]):
+                return identity(self._filename, name="Identity")
 
     def _bind(self, saver_def):
         """Use the ops a SaverDef names (an imported graph's Saver, as TF1's Saver(saver_def=...) does);
@@ -125,11 +164,12 @@ class Saver:
             restore_op = graph.get_operation_by_name(saver_def.restore_op_name)
         except (KeyError, ValueError):
             return False
-        saves = [op for op in save_tensor.op.control_inputs if op.type == "SaveV2"]
+        saves = _saves(save_tensor.op)
         assigns = _assigns(restore_op)
-        if len(saves) != 1 or not assigns:
+        if not saves or not assigns:
             return False
-        names = _const_strings(saves[0].inputs[1])
+        names = [_const_strings(save.inputs[1]) for save in saves]
+        names = None if None in names else [name for part in names for name in part]
         restored, variables = {}, {}
         for assign in assigns:
             value = assign.inputs[1]
@@ -141,6 +181,8 @@ class Saver:
             return False
         self._filename, self._save_tensor, self._restore_op = filename, save_tensor, restore_op
         self._restored, self._variables = restored, {key: variables[key] for key in names}
+        self._saveables, self._graph = [], graph
+        self._sharded = self._sharded or bool(saver_def.sharded)
         return True
 
     def save(self, sess, save_path, global_step=None, latest_filename=None, meta_graph_suffix="meta",
@@ -161,7 +203,7 @@ class Saver:
         """Write the graph's MetaGraphDef, serialized again only when the graph changed since the last save (new
         ops, collections or static shapes): a training loop's saves would otherwise spend most of their time
         re-serializing the same graph."""
-        graph = next(iter(self._variables.values())).graph
+        graph = self._graph
         shapes = [t.shape.as_list() if t.shape.ndims is not None else None
                   for op in graph.get_operations() for t in op.outputs]
         collections = [(key, [id(item) for item in graph.get_collection(key)])
@@ -176,7 +218,7 @@ class Saver:
     def _save(self, sess, save_path, global_step, latest_filename, write_state, meta):
         if self._variables is None:
             raise RuntimeError("`build()` should be called before save if defer_build==True")
-        if not self._variables:
+        if self._graph is None:
             return None
         if global_step is not None:
             if isinstance(global_step, np.ndarray) and global_step.ndim == 0:
@@ -196,8 +238,9 @@ class Saver:
             json.dumps(meta)
         except (TypeError, ValueError) as exc:
             raise TypeError(f"Saver.save(meta=...) must be JSON-serializable, got {meta!r}: {exc}") from None
-        names = list(self._variables)
-        values = sess.run([self._variables[n] for n in names])
+        tensors = self._tensors()
+        names = list(tensors)
+        values = sess.run([tensors[n] for n in names])
         record = {"saver": "tf.train.Saver", "global_step": step, PROGRAM_META: meta}
         if self._save_format == "tf" and meta is None:
             record = None  # a checkpoint as TF writes it, without ringflow's record
@@ -210,18 +253,18 @@ class Saver:
 
     def _shards(self):
         """The checkpoint names of each device's variables, devices by name (TF1's sharded Saver), or None."""
-        if not self._sharded:
-            return None
-        by_device = {}
-        for key, var in self._variables.items():
-            by_device.setdefault(var.device, []).append(key)
-        return [by_device[device] for device in sorted(by_device)]
+        return _by_device(self._tensors()) if self._sharded else None
+
+    def _tensors(self):
+        """{checkpoint name: tensor saved}: the variables, then the SaveableObjects' specs."""
+        specs = {spec.name: spec.tensor for saveable in self._saveables for spec in saveable.specs}
+        return {**self._variables, **specs}
 
     def restore(self, sess, save_path):
-        """Load every variable of var_list from the checkpoint `save_path` (a prefix)."""
+        """Load every variable of var_list (and SaveableObject) from the checkpoint `save_path` (a prefix)."""
         if self._variables is None:
             raise RuntimeError("`build()` should be called before restore if defer_build==True")
-        if not self._variables:
+        if self._graph is None:
             return
         if save_path is None:
             raise ValueError("Can't load save_path when it is None.")
@@ -244,6 +287,14 @@ class Saver:
                     f"variable {var.name!r}; the checkpoint holds {sorted(arrays)}). The graph has a variable the "
                     "checkpoint lacks: check variable names and scopes, or give var_list to restore a subset")
             feed[self._restored[key]] = self._fit(key, var, arrays[key], path)
+        for saveable in self._saveables:
+            for spec in saveable.specs:
+                if spec.name not in arrays:
+                    raise NotFoundError(
+                        f"Restoring from checkpoint failed: Key {spec.name} not found in checkpoint {path!r} (wanted "
+                        f"by {saveable.name!r}; the checkpoint holds {sorted(arrays)}). It was saved without this "
+                        "state: give var_list to restore a subset")
+                feed[self._restored[spec.name]] = arrays[spec.name]
         sess.run(self._restore_op, feed)
 
     def _fit(self, key, var, value, path):
@@ -309,7 +360,7 @@ class Saver:
         if self._restore_op is None:
             return None
         return SaverDef(filename_tensor_name=self._filename.name, save_tensor_name=self._save_tensor.name,
-                        restore_op_name=self._restore_op.name, max_to_keep=self._max_to_keep,
+                        restore_op_name=self._restore_op.name, max_to_keep=self._max_to_keep, sharded=self._sharded,
                         keep_checkpoint_every_n_hours=self._keep_every_s / 3600, version=2)
 
     @property
@@ -331,6 +382,14 @@ class Saver:
                                  clear_devices=clear_devices, strip_default_attrs=strip_default_attrs)
 
 
+def _saves(op):
+    """The SaveV2 ops a save tensor waits for (through a sharded Saver's per-part control_dependency)."""
+    found = []
+    for control in op.control_inputs:
+        found += [control] if control.type == "SaveV2" else _saves(control) if control.type == "Identity" else []
+    return found
+
+
 def _assigns(op):
     """The Assign ops a restore op groups (through the NoOps of a sharded Saver's restore_shard)."""
     found = []
@@ -348,15 +407,21 @@ def _const_strings(tensor):
 
 
 def _named_variables(var_list):
-    """{checkpoint name: Variable}: TF1's naming (op names, or the keys of a dict)."""
+    """({checkpoint name: Variable}, [SaveableObject]): TF1's naming (op names, or the keys of a dict); without
+    var_list, the global variables and the SAVEABLE_OBJECTS collection, as TF1's Saver takes."""
     if var_list is None:
-        var_list = get_default_graph().get_collection(GLOBAL_VARIABLES)
+        graph = get_default_graph()
+        var_list = graph.get_collection(GLOBAL_VARIABLES) + graph.get_collection(GraphKeys.SAVEABLE_OBJECTS)
     if isinstance(var_list, dict):
         pairs = list(var_list.items())
     else:
-        pairs = [(getattr(v, "op", None) and v.op.name, v) for v in var_list]
+        pairs = [(v.name if isinstance(v, SaveableObject) else getattr(v, "op", None) and v.op.name, v)
+                 for v in var_list]
+    saveables = [var for _, var in pairs if isinstance(var, SaveableObject)]
     named = {}
     for key, var in pairs:
+        if isinstance(var, SaveableObject):
+            continue
         if not isinstance(var, Variable):
             raise TypeError(f"Variable to save is not a Variable: {var!r} (under the name {key!r})")
         if not isinstance(key, str) or not key:
@@ -366,7 +431,27 @@ def _named_variables(var_list):
         if key == npz.META:
             raise ValueError(f"The checkpoint name {key!r} is reserved for the file's record; rename {var.name!r}")
         named[key] = var
-    return named
+    names = set(named) | {npz.META}
+    for spec in [spec for saveable in saveables for spec in saveable.specs]:
+        if spec.name in names:
+            raise ValueError(f"At least two variables have the same name: {spec.name}")
+        names.add(spec.name)
+    return named, saveables
+
+
+def _by_device(tensors):
+    """The names of {name: tensor} grouped by the tensors' devices, devices by name: a sharded Saver's shards."""
+    by_device = {}
+    for key, tensor in tensors.items():
+        by_device.setdefault(tensor.device, []).append(key)
+    return [by_device[device] for device in sorted(by_device)]
+
+
+def _graph_of(variables, saveables):
+    """The graph of what a Saver saves, None when it saves nothing."""
+    for item in list(variables.values()) + [saveable.op for saveable in saveables]:
+        return item.graph
+    return None
 
 
 def export_meta_graph(filename=None, meta_info_def=None, graph_def=None, saver_def=None, collection_list=None,

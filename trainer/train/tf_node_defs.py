@@ -94,6 +94,12 @@ def _cast(node, op, nodes):
     return True
 
 
+def _range(node, op, nodes):  # TF's Range names its dtype Tidx
+    node.attr.pop("T", None)
+    node.attr["Tidx"] = _type(op.outputs[0].dtype)
+    return True
+
+
 def _reduction(node, op, nodes):
     axis = op.attrs.get("axis")
     if axis is None:
@@ -452,7 +458,7 @@ TO_TF = {
     "StridedSliceGrad": _strided_slice_grad,
     # ringflow's own gradient and filling ops, as the TF ops that compute the same
     "ReshapeLike": _reshape_like, "Zeros": _filled(0), "Ones": _filled(1), "SumToShape": _sum_to_shape,
-    "ReduceGrad": _reduce_grad, "ConcatSlice": _concat_slice,
+    "ReduceGrad": _reduce_grad, "ConcatSlice": _concat_slice, "Range": _range,
 }
 
 

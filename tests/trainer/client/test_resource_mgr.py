@@ -8,7 +8,7 @@ import trainer as tg
 from trainer.client.resource_mgr import ResourceMgr
 from trainer.client.session import RNG_CONTAINER
 from trainer.data.runtime import ITERATORS
-from trainer.estimator.inputs.batch_op import OP_TYPE as BATCH_CONTAINER
+from trainer.ops.queue_state import QUEUES
 
 
 def test_lookup_or_create_creates_once_per_container_and_name():
@@ -73,15 +73,19 @@ def test_numpy_input_queues_are_per_session_and_go_away_with_close():
     with graph.as_default():
         features = tg.estimator.inputs.numpy_input_fn(np.arange(4), batch_size=2, num_epochs=1, shuffle=False)()
     first, second = two_sessions(graph)
+    coord = tg.train.Coordinator()
+    threads = [t for sess in (first, second) for t in tg.train.start_queue_runners(sess, coord)]
     assert list(first.run(features)) == [0, 1]
     assert list(second.run(features)) == [0, 1]
     assert list(first.run(features)) == [2, 3]
     with pytest.raises(tg.errors.OutOfRangeError):
         first.run(features)
     assert list(second.run(features)) == [2, 3]
-    assert len(first.resources.items(BATCH_CONTAINER)) == 1
+    coord.request_stop()
+    coord.join(threads)
+    assert len(first.resources.items(QUEUES)) == 1
     first.close()
-    assert first.resources.items(BATCH_CONTAINER) == [] and len(second.resources.items(BATCH_CONTAINER)) == 1
+    assert first.resources.items(QUEUES) == [] and len(second.resources.items(QUEUES)) == 1
     second.close()
 
 

@@ -18,6 +18,22 @@ def test_get_next_has_static_shapes_and_dtypes_with_an_unknown_batch_dimension()
     assert images.op.type == "IteratorGetNext" and images.graph is tf.get_default_graph()
 
 
+def test_an_iterators_serialized_state_restores_its_position_in_another_session():
+    it = tf.data.Dataset.range(6).shuffle(6, seed=1).make_initializable_iterator()
+    (spec,) = tf.data.experimental.make_saveable_from_iterator(it).specs
+    saved = tf.placeholder(tf.string, [None])
+    restore = tf.data.experimental.make_saveable_from_iterator(it).restore([saved], [None])
+    x = it.get_next()
+    with tf.Session() as sess:
+        sess.run(it.initializer)
+        sess.run([x, x])
+        state = sess.run(spec.tensor)  # the iterator's SerializeIterator op
+        rest = [sess.run(x) for _ in range(4)]
+    with tf.Session() as sess:
+        sess.run(restore, {saved: state})  # DeserializeIterator
+        assert [sess.run(x) for _ in range(4)] == rest
+
+
 def test_out_of_range_error_comes_after_the_last_element_and_keeps_coming():
     x = tf.data.Dataset.range(7).batch(3).make_one_shot_iterator().get_next()
     with tf.Session() as sess:

@@ -1,18 +1,34 @@
-"""tg.estimator.inputs.numpy_input_fn run in plain sessions: batches in order or shuffled per epoch, TF1's short
-last batch and OutOfRangeError, endless full batches, the structures returned, and TF1's argument errors."""
+"""tg.estimator.inputs.numpy_input_fn run in plain sessions with its queue runners started, as TF1 runs it:
+batches in order or shuffled through a RandomShuffleQueue, TF1's short last batch and OutOfRangeError, endless full
+batches, epochs per thread, the structures returned, and TF1's argument errors."""
+import contextlib
+
 import numpy as np
 import pytest
 
 import trainer as tf
 
 
+@contextlib.contextmanager
+def runners(session):
+    """The session with the graph's queue runners running (numpy_input_fn's feeding threads)."""
+    coord = tf.train.Coordinator()
+    threads = tf.train.start_queue_runners(session, coord)
+    try:
+        yield session
+    finally:
+        coord.request_stop()
+        coord.join(threads)
+
+
 def read_all(tensors, session):
     batches = []
-    while True:
-        try:
-            batches.append(session.run(tensors))
-        except tf.errors.OutOfRangeError:
-            return batches
+    with runners(session):
+        while True:
+            try:
+                batches.append(session.run(tensors))
+            except tf.errors.OutOfRangeError:
+                return batches
 
 
 def test_rows_come_in_order_epoch_after_epoch_then_the_input_ends():
@@ -37,20 +53,27 @@ def test_the_last_batch_is_short():
             assert [len(b) for b in read_all(features, session)] == [3, 3, 1]
 
 
-def test_shuffled_epochs_are_permutations_and_follow_the_graph_seed():
-    def epochs(seed):
-        with tf.Graph().as_default():
-            tf.set_random_seed(seed)
-            features = tf.estimator.inputs.numpy_input_fn({"i": np.arange(12)}, batch_size=4, num_epochs=3,
-                                                          shuffle=True)()
-            with tf.Session() as session:
-                return np.concatenate([b["i"] for b in read_all(features, session)]).reshape(3, 12)
-    first = epochs(1)
-    for epoch in first:
-        np.testing.assert_array_equal(np.sort(epoch), np.arange(12))
-    assert not all((epoch == np.arange(12)).all() for epoch in first)
-    assert not (first[0] == first[1]).all()
-    np.testing.assert_array_equal(epochs(1), first)
+def test_shuffled_rows_come_through_a_random_shuffle_queue_each_row_once_per_epoch():
+    with tf.Graph().as_default():
+        features = tf.estimator.inputs.numpy_input_fn({"i": np.arange(12)}, batch_size=4, num_epochs=3,
+                                                      shuffle=True, queue_capacity=40)()
+        (runner,) = tf.get_collection(tf.GraphKeys.QUEUE_RUNNERS)
+        assert runner.queue.queue_ref.op.type == "RandomShuffleQueueV2"
+        with tf.Session() as session:
+            rows = np.concatenate([b["i"] for b in read_all(features, session)])
+    np.testing.assert_array_equal(np.sort(rows), np.repeat(np.arange(12), 3))
+    assert not (rows == np.tile(np.arange(12), 3)).all()
+
+
+def test_each_thread_reads_num_epochs_passes_as_tf1_does():
+    with tf.Graph().as_default():
+        features = tf.estimator.inputs.numpy_input_fn(np.arange(6), batch_size=4, num_epochs=1, shuffle=False,
+                                                      num_threads=2)()
+        (runner,) = tf.get_collection(tf.GraphKeys.QUEUE_RUNNERS)
+        assert len(runner.enqueue_ops) == 2 and runner.queue.queue_ref.op.type == "FIFOQueueV2"
+        with tf.Session() as session:
+            rows = np.concatenate(read_all(features, session))
+    np.testing.assert_array_equal(np.sort(rows), np.repeat(np.arange(6), 2))
 
 
 def test_num_epochs_none_gives_full_batches_forever():
@@ -58,7 +81,7 @@ def test_num_epochs_none_gives_full_batches_forever():
         features = tf.estimator.inputs.numpy_input_fn({"i": np.arange(5)}, batch_size=3, num_epochs=None,
                                                       shuffle=False)()
         assert features["i"].shape.as_list() == [3]
-        with tf.Session() as session:
+        with tf.Session() as session, runners(session):
             got = np.concatenate([session.run(features["i"]) for _ in range(7)])
     np.testing.assert_array_equal(got, np.tile(np.arange(5), 5)[:21])
 
@@ -66,9 +89,9 @@ def test_num_epochs_none_gives_full_batches_forever():
 def test_each_session_reads_from_the_start():
     with tf.Graph().as_default():
         features = tf.estimator.inputs.numpy_input_fn(np.arange(4), batch_size=2, shuffle=False)()
-        with tf.Session() as first:
+        with tf.Session() as first, runners(first):
             assert list(first.run(features)) == [0, 1]
-            with tf.Session() as second:
+            with tf.Session() as second, runners(second):
                 assert list(second.run(features)) == [0, 1]
             assert list(first.run(features)) == [2, 3]
 
@@ -77,7 +100,7 @@ def test_label_dicts_and_structures():
     with tf.Graph().as_default():
         features, labels = tf.estimator.inputs.numpy_input_fn(
             {"x": np.arange(3)}, {"y1": np.arange(3) * 2, "y2": np.arange(3) * 3}, batch_size=3, shuffle=False)()
-        with tf.Session() as session:
+        with tf.Session() as session, runners(session):
             f, y = session.run((features, labels))
     assert list(f) == ["x"] and sorted(y) == ["y1", "y2"]
     np.testing.assert_array_equal(y["y2"], [0, 3, 6])

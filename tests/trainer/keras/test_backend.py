@@ -122,11 +122,11 @@ def test_crossentropies_are_keras_closed_forms():
                                rtol=1e-6)
     np.testing.assert_allclose(K.eval(K.sparse_categorical_crossentropy(K.constant(labels), K.constant(probs))),
                                expected, rtol=1e-5)
-    # probabilities are clipped to [eps, 1 - eps] before the log, as Keras does
+    # probabilities are clipped to [eps, 1 - eps], and eps is added inside the logs, as TF 1.15's Keras does
     p, t = np.array([0.9, 0.0, 1.0], np.float32), np.array([1.0, 0.0, 0.0], np.float32)
-    q = np.clip(p, 1e-7, 1 - 1e-7)
+    q, eps = np.clip(p, np.float32(1e-7), np.float32(1 - 1e-7)), np.float32(1e-7)
     np.testing.assert_allclose(K.eval(K.binary_crossentropy(K.constant(t), K.constant(p))),
-                               -(t * np.log(q) + (1 - t) * np.log(1 - q)), rtol=1e-4, atol=1e-7)
+                               -(t * np.log(q + eps) + (1 - t) * np.log(1 - q + eps)), rtol=1e-4, atol=1e-7)
     logits = np.log(probs)
     np.testing.assert_allclose(K.eval(K.categorical_crossentropy(K.constant(onehot), K.constant(logits),
                                                                  from_logits=True)), expected, rtol=1e-5)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import trainer as tg
-from trainer.ops.io_ops import restore_v2, save_v2
+from trainer.ops.io_ops import merge_v2_checkpoints, restore_v2, save_v2, sharded_filename
 
 FIXTURES = pathlib.Path(__file__).resolve().parent.parent / "train" / "fixtures" / "tf_files"
 
@@ -26,6 +26,24 @@ def test_save_v2_writes_a_checkpoint_restore_v2_and_tensorflow_read(tmp_path):
     np.testing.assert_array_equal(got[1], values["a"])
     reader = tg.train.load_checkpoint(prefix)
     np.testing.assert_array_equal(reader.get_tensor("n"), values["n"])
+
+
+def test_sharded_filename_parts_merge_into_one_checkpoint_of_their_data_files(tmp_path):
+    prefix, parts_prefix = str(tmp_path / "merged"), str(tmp_path / "merged_temp" / "part")
+    with tg.Graph().as_default():
+        parts = [sharded_filename(parts_prefix, i, 2) for i in range(2)]
+        saves = [save_v2(parts[0], ["a"], [""], [tg.constant([1.0, 2.0])]),
+                 save_v2(parts[1], ["b"], [""], [tg.constant([3, 4, 5], tg.int64)])]
+        with tg.control_dependencies(saves):
+            merge = merge_v2_checkpoints(parts, prefix)
+        restored = restore_v2(prefix, ["b", "a"], ["", ""], [tg.int64, tg.float32])
+        with tg.Session() as sess:
+            assert sess.run(parts[1]) == (parts_prefix + "-00001-of-00002").encode()
+            sess.run(merge)
+            b, a = sess.run(restored)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["merged.data-00000-of-00002", "merged.data-00001-of-00002",
+                                                        "merged.index"]  # the parts' directory is gone
+    assert a.tolist() == [1.0, 2.0] and b.tolist() == [3, 4, 5]
 
 
 def test_restore_v2_names_a_missing_key_or_file_a_wrong_dtype_and_refuses_slices(tmp_path):

@@ -11,6 +11,7 @@ import allreduce
 import trainer as tg
 from trainer.data import Pipeline
 from trainer.program import CheckpointHook, RankSessionCreator, StopAtStepHook, find_checkpoint
+from trainer.train.meta_graph import read_meta_graph_file
 
 
 def build():
@@ -48,9 +49,10 @@ def names(directory):
 
 
 def tf_files(*steps):
-    """The state file and TF's files of the checkpoints model.ckpt-<step>, sorted."""
+    """The state file and TF's files of the checkpoints model.ckpt-<step> (the graph in .meta, as TF's Saver
+    writes it), sorted."""
     return sorted(["checkpoint"] + [f"model.ckpt-{step}{ext}" for step in steps
-                                    for ext in (".index", ".data-00000-of-00001")])
+                                    for ext in (".index", ".data-00000-of-00001", ".meta")])
 
 
 def test_saves_every_k_steps_and_at_the_end_under_tf1_names(tmp_path):
@@ -59,6 +61,13 @@ def test_saves_every_k_steps_and_at_the_end_under_tf1_names(tmp_path):
     state = tg.train.get_checkpoint_state(str(tmp_path))
     assert state.model_checkpoint_path == str(tmp_path / "model.ckpt-7")
     assert tg.train.load_variable(str(tmp_path), "global_step") == 7
+
+
+def test_each_checkpoint_has_the_graph_beside_it_as_tfs_saver_writes_it(tmp_path):
+    run(str(tmp_path), 3, every=3)
+    meta = read_meta_graph_file(str(tmp_path / "model.ckpt-3.meta"))
+    assert meta.saver_def.restore_op_name == "save/restore_all"
+    assert {"w", "global_step", "save/SaveV2"} <= {node.name for node in meta.graph_def.node}
 
 
 def test_meta_holds_the_data_position_and_every_ranks_random_streams(tmp_path):

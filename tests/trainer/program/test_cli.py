@@ -77,8 +77,8 @@ def test_resumed_run_equals_an_uninterrupted_one(tmp_path):
 
 
 def tf_files(*steps):
-    """The files of TF's checkpoints model.ckpt-<step>, sorted."""
-    return sorted(f"model.ckpt-{step}{ext}" for step in steps for ext in (".index", ".data-00000-of-00001"))
+    """The files of TF's checkpoints model.ckpt-<step> (the graph in .meta, as TF's Saver writes it), sorted."""
+    return sorted(f"model.ckpt-{step}{ext}" for step in steps for ext in (".index", ".data-00000-of-00001", ".meta"))
 
 
 def test_a_run_resumes_exactly_from_the_npz_checkpoints_an_earlier_ringflow_wrote(tmp_path):

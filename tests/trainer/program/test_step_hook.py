@@ -69,7 +69,8 @@ def test_checkpoints_are_saved_at_the_restored_global_steps(tmp_path):
         return CheckpointHook(communicator(), str(tmp_path), tg.train.Saver(max_to_keep=5, save_format="npz"),
                               Pipeline((np.arange(10.0),), batch_size=2), every_steps=3)
     train([hook], 4)
-    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "model.ckpt-102.npz", "model.ckpt-104.npz"]
+    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "model.ckpt-102.meta", "model.ckpt-102.npz",
+                                            "model.ckpt-104.meta", "model.ckpt-104.npz"]
 
 
 def test_metrics_are_reported_at_the_restored_global_steps():

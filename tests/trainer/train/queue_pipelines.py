@@ -197,6 +197,32 @@ def example_batch(tf):
         "word": tf.FixedLenFeature([], tf.string, default_value="-")}), True
 
 
+def _varlen_records(tf):
+    """Examples with a variable-length int64 feature (2 values, none, 1, 3) and a fixed float one."""
+    path = os.path.join(DIR[0], "f.tfrecord")
+    with tf.python_io.TFRecordWriter(path) as w:
+        for values in ([1, 2], [], [3], [4, 5, 6]):
+            w.write(tf.train.Example(features=tf.train.Features(feature={
+                "ids": tf.train.Feature(int64_list=tf.train.Int64List(value=values)),
+                "y": tf.train.Feature(float_list=tf.train.FloatList(value=[len(values)]))})).SerializeToString())
+    files = tf.train.string_input_producer([path], num_epochs=1, shuffle=False)
+    return tf.TFRecordReader().read(files)[1], {"ids": tf.VarLenFeature(tf.int64),
+                                                 "y": tf.FixedLenFeature([], tf.float32)}
+
+
+def varlen_batch(tf):
+    """parse_single_example's SparseTensor through tf.train.batch: one SparseTensor per batch, a row per example."""
+    record, spec = _varlen_records(tf)
+    return tf.train.batch(tf.parse_single_example(record, spec), batch_size=3, allow_smaller_final_batch=True), True
+
+
+def varlen_batch_enqueue_many(tf):
+    """parse_example's batch SparseTensor split into rows by enqueue_many and batched again."""
+    record, spec = _varlen_records(tf)
+    parsed = tf.parse_example(tf.reshape(record, [1]), spec)
+    return tf.train.batch(parsed, batch_size=2, enqueue_many=True), True
+
+
 def text_read_up_to(tf):
     _files(tf)
     files = tf.train.string_input_producer([os.path.join(DIR[0], "a.csv"), os.path.join(DIR[0], "b.csv")],
@@ -208,7 +234,8 @@ PIPELINES = {f.__name__: f for f in (slice_batch, slice_batch_full_only, string_
                                      batch_dict_enqueue_many, shuffled_slice, padded_batch, maybe_batch_odd,
                                      fifo_ops, priority_queue, padding_queue, csv_lines, fixed_length_records,
                                      tfrecord_examples, tfrecord_read_up_to, whole_files, tfrecord_file_bytes,
-                                     identity_reader, compressed_records, example_batch, text_read_up_to)}
+                                     identity_reader, compressed_records, example_batch, text_read_up_to,
+                                     varlen_batch, varlen_batch_enqueue_many)}
 DIR = [None]  # the directory the running pipeline writes its input files into (its name is left out of keys)
 
 
@@ -263,4 +290,6 @@ def _tensors(fetches):
         return [t for _, v in sorted(fetches.items()) for t in _tensors(v)]
     if isinstance(fetches, (list, tuple)):
         return [t for v in fetches for t in _tensors(v)]
+    if hasattr(fetches, "dense_shape"):  # a SparseTensor: its three tensors
+        return [fetches.indices, fetches.values, fetches.dense_shape]
     return [fetches]

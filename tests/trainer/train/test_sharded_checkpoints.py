@@ -73,6 +73,39 @@ def test_a_sharded_saver_writes_a_data_file_per_device_and_restores_them(tmp_pat
     assert_values(restored(second, values), values)
 
 
+def test_the_graphs_own_save_op_run_by_name_writes_the_same_shards_as_tensorflow(tmp_path):
+    values = tf_values()
+    graph, variables, saver = model(values, sharded=True)
+    saver_def = saver.saver_def
+    assert saver_def.sharded and saver_def.save_tensor_name == "save/Identity:0"  # TF's names
+    with tg.Session(graph=graph) as sess:
+        for name, var in variables.items():
+            var.load(values[name], sess)
+        prefix = str(tmp_path / "model.ckpt-3")
+        assert sess.run(saver_def.save_tensor_name, {saver_def.filename_tensor_name: prefix}) == prefix.encode()
+        assert sorted(os.listdir(tmp_path)) == [f"model.ckpt-3{ext}" for ext in SHARD_FILES]  # the parts merged
+        for ext in SHARD_FILES:
+            assert (tmp_path / f"model.ckpt-3{ext}").read_bytes() == (SHARDED / f"model.ckpt-3{ext}").read_bytes()
+        sess.run(tg.global_variables_initializer())
+        sess.run(saver_def.restore_op_name, {saver_def.filename_tensor_name: str(SHARDED / "model.ckpt-3")})
+        assert_values(dict(zip(variables, sess.run(list(variables.values())))), values)
+
+
+def test_tensorflows_sharded_saver_imported_with_its_graph_saves_and_restores_by_name(tmp_path):
+    values = tf_values()
+    with tg.Graph().as_default():
+        saver = tg.train.import_meta_graph(str(SHARDED / "model.ckpt-3.meta"))
+        saver_def = saver.saver_def
+        assert saver_def.sharded and saver_def.save_tensor_name == "save/Identity:0"
+        with tg.Session() as sess:
+            sess.run(saver_def.restore_op_name, {saver_def.filename_tensor_name: str(SHARDED / "model.ckpt-3")})
+            sess.run(saver_def.save_tensor_name, {saver_def.filename_tensor_name: str(tmp_path / "model.ckpt-3")})
+    assert sorted(os.listdir(tmp_path)) == [f"model.ckpt-3{ext}" for ext in SHARD_FILES]
+    for ext in SHARD_FILES:
+        assert (tmp_path / f"model.ckpt-3{ext}").read_bytes() == (SHARDED / f"model.ckpt-3{ext}").read_bytes()
+    assert_values(restored(str(tmp_path / "model.ckpt-3"), values), values)
+
+
 def test_a_sharded_saver_of_one_device_writes_one_data_file(tmp_path):
     values = tf_values()
     graph, variables, saver = model(values, devices=("", ""), sharded=True)

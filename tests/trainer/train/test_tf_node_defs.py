@@ -164,3 +164,26 @@ def test_reverse_sequence_is_written_with_tfs_attr_names_and_tfs_reads_back(tmp_
     with tg.Graph().as_default(), tg.Session() as sess:
         tg.train.import_meta_graph(meta)
         np.testing.assert_array_equal(sess.run("reversed:0", {"x:0": value, "n:0": lengths}), want)
+
+
+def test_a_range_is_exported_as_tfs_range_of_its_dtype():
+    # TF's own graph for these calls, node for node (recorded with TF 2.15's tf.compat.v1): Consts of the dtype
+    # asked for, a Cast of an input of another dtype, and Range's Tidx; TensorFlow imports and runs the export
+    with tg.Graph().as_default():
+        n = tg.placeholder(tg.int32, [], name="n")
+        ranges = [tg.range(0, 5, dtype=tg.float32, name="r"), tg.range(3, 7.5), tg.range(n, dtype=tg.float32)]
+        with tg.Session() as sess:
+            want = sess.run(ranges, {n: 3})
+        meta = tg.train.export_meta_graph()
+    nodes = {node.name: node for node in meta.graph_def.node}
+    assert [nodes["r"].attr["Tidx"].type, nodes["range"].attr["Tidx"].type] == [tg.float32.as_datatype_enum] * 2
+    assert "T" not in nodes["r"].attr
+    assert list(nodes["r"].input) == ["r/start", "r/limit", "r/delta"] and nodes["r/start"].op == "Const"
+    assert list(nodes["range"].input) == ["range/Cast", "range/limit", "range/Cast_1"]
+    assert list(nodes["range_1"].input) == ["range_1/start", "range_1/Cast", "range_1/delta"]
+    assert [v.tolist() for v in want] == [[0, 1, 2, 3, 4], [3, 4, 5, 6, 7], [0, 1, 2]]
+    with tg.Graph().as_default():
+        tg.train.import_meta_graph(meta)
+        with tg.Session() as sess:
+            got = sess.run(["r:0", "range:0", "range_1:0"], {"n:0": 3})
+    assert [v.tolist() for v in got] == [v.tolist() for v in want] and got[0].dtype == np.float32

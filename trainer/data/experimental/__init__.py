@@ -14,6 +14,7 @@ from ..grouping import GroupByReducerStage
 from ..structure import Spec, flatten, pack, to_tensor
 from ..csv_readers import CsvDataset, make_csv_dataset  # noqa: F401
 from ..dataset import Dataset, stage_of
+from ..iterator import make_saveable_from_iterator  # noqa: F401
 from ..example_readers import make_batched_features_dataset, parse_example_dataset  # noqa: F401
 from ..optional import Optional, get_next_as_optional  # noqa: F401
 from ..options import (AutoShardPolicy, AutotuneAlgorithm, AutotuneOptions, DistributeOptions,  # noqa: F401
@@ -219,7 +220,16 @@ class TFRecordWriter:
         return write_records(stage_of(dataset, "TFRecordWriter.write"), self._filename, self._compression_type)
 
 
-__getattr__ = missing_names(__name__, have="ringflow's tf.data.experimental has the transformations, readers and "
+_ABOVE = {}  # names implemented on a higher floor, registered from there on import
+
+
+def register_above(name, value):
+    """Install a tf.data.experimental name that stands on a higher floor: CheckpointInputPipelineHook saves through
+    tf.train's Saver and is a tf.train hook, so trainer.train registers it when imported (`import trainer` does)."""
+    _ABOVE[name] = value
+
+
+_missing = missing_names(__name__, have="ringflow's tf.data.experimental has the transformations, readers and "
                             "ops of TF1 input pipelines", reasons={
                                 **dict.fromkeys(["from_variant", "to_variant"],
                                                 "a dataset is not a variant tensor of the graph here: pass the "
@@ -233,7 +243,11 @@ __getattr__ = missing_names(__name__, have="ringflow's tf.data.experimental has 
                                 "index_table_from_dataset": "TF2's lookup tables from datasets",
                                 "table_from_dataset": "TF2's lookup tables from datasets",
                                 "enable_debug_mode": "TF2's eager debug mode",
-                                "make_saveable_from_iterator": "iterator checkpoints",
-                                "CheckpointInputPipelineHook": "iterator checkpoints",
                                 "DatasetInitializer": "TF2's lookup tables from datasets",
                             })
+
+
+def __getattr__(name):  # noqa: N807  (the module hook's name)
+    if name in _ABOVE:
+        return _ABOVE[name]
+    return _missing(name)

@@ -1,12 +1,12 @@
 """tf.estimator.inputs.numpy_input_fn: an input_fn reading batches of rows from numpy arrays (a dict or one array).
 
-queue_capacity and num_threads size TF1's feeding queue and its threads; here a batch is read in the run that
-needs it (batch_op.py), so rows come in order (or in a seeded shuffled order) whatever their values.
+As in TF1, the rows go through a queue of queue_capacity rows that num_threads queue-runner threads fill (feeding.py):
+a monitored session (an Estimator's) starts them; a plain Session needs tf.train.start_queue_runners(sess) first.
 """
 import numpy as np
 
 from ...ops.core_ops import as_string_array
-from .batch_op import numpy_batch
+from .feeding import enqueue_data
 
 _TARGET_KEY = "__target_key__"
 _ARRAY_KEY = "__direct_np_input__"
@@ -68,8 +68,9 @@ def numpy_input_fn(x, y=None, batch_size=128, num_epochs=1, shuffle=None, queue_
     """An input_fn returning (features, targets) Tensors that hold the next batch at each run.
 
     features is a dict with x's keys (or one Tensor if x is an array); targets likewise for y, and only
-    features are returned when y is None. After num_epochs passes over the rows (None: forever), a run
-    raises tg.errors.OutOfRangeError, which ends an Estimator's train/evaluate/predict normally.
+    features are returned when y is None. After num_epochs passes over the rows (None: forever) of each of the
+    num_threads threads, a run raises tg.errors.OutOfRangeError, which ends an Estimator's
+    train/evaluate/predict normally.
     """
     if not isinstance(shuffle, bool):
         raise TypeError(f"shuffle must be explicitly set as boolean; got {shuffle!r} (True for training, False "
@@ -83,7 +84,10 @@ def numpy_input_fn(x, y=None, batch_size=128, num_epochs=1, shuffle=None, queue_
 
     def input_fn():
         columns, feature_keys, target_keys = _columns(x, y)
-        batch = dict(zip(columns, numpy_batch(list(columns.values()), batch_size, num_epochs, shuffle)))
+        queue = enqueue_data(list(columns.values()), queue_capacity, shuffle, num_threads, batch_size, num_epochs)
+        # endless input gives full batches (a known batch size); a limited one ends with a short batch
+        batch = queue.dequeue_many(batch_size) if num_epochs is None else queue.dequeue_up_to(batch_size)
+        batch = dict(zip(columns, batch[1:]))  # less the row numbers
         features = batch[_ARRAY_KEY] if isinstance(x, np.ndarray) else {k: batch[k] for k in feature_keys}
         if target_keys is None:
             return features

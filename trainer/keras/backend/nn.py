@@ -59,11 +59,16 @@ def softsign(x):
     return tf_softsign(x)
 
 
-def softmax_logits(output):
-    """The logits a Softmax op made `output` from, else None: TF 1.15's Keras takes the cross-entropy from them, so
-    a saturated softmax still has a gradient (b/117284466)."""
+def activation_logits(output, op_type):
+    """The logits an `op_type` op ("Softmax", "Sigmoid") made `output` from, else None: TF 1.15's Keras takes the
+    cross-entropy from them, so a saturated softmax or sigmoid still has a gradient (b/117284466)."""
     op = getattr(output, "op", None)
-    return op.inputs[0] if op is not None and op.type == "Softmax" else None
+    return op.inputs[0] if op is not None and op.type == op_type else None
+
+
+def softmax_logits(output):
+    """The logits a Softmax op made `output` from, else None."""
+    return activation_logits(output, "Softmax")
 
 
 def categorical_crossentropy(target, output, from_logits=False, axis=-1):
@@ -95,10 +100,14 @@ def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
 
 
 def binary_crossentropy(target, output, from_logits=False):
-    """Elementwise binary cross-entropy; probabilities are clipped and taken back to logits, as Keras."""
+    """Elementwise binary cross-entropy: of the logits when `output` is a Sigmoid op's, else of the probabilities
+    clipped to [epsilon, 1 - epsilon], -(t log(p + eps) + (1 - t) log(1 - p + eps)), as TF 1.15's Keras computes."""
     if not from_logits:
-        output = clip_by_value(output, epsilon(), 1.0 - epsilon())
-        output = math_ops.log(output / (1.0 - output))
+        logits = activation_logits(output, "Sigmoid")
+        if logits is None:
+            output = clip_by_value(output, epsilon(), 1.0 - epsilon())
+            return -(target * math_ops.log(output + epsilon()) + (1 - target) * math_ops.log(1 - output + epsilon()))
+        output = logits
     return nn_ops.sigmoid_cross_entropy_with_logits(labels=target, logits=output)
 
 

@@ -86,7 +86,7 @@ class CheckpointHook(StepHook):
             meta = dict(self.meta, data=self.pipeline.state(), random=random)
             kept = self.saver.last_checkpoints
             try:
-                self.saver.save(session, self.save_path, global_step=self.step, meta=meta, write_meta_graph=False)
+                self.saver.save(session, self.save_path, global_step=self.step, meta=meta)
             except OSError as exc:
                 raise self._write_error(exc, kept) from exc
         self._last_saved, self._due_at = self.step, time.monotonic() + (self.every_secs or 0)
