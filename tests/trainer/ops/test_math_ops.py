@@ -317,3 +317,15 @@ def test_a_binary_op_on_a_dead_buffer_writes_in_place_only_where_the_result_fits
     assert in_place.shape == kept.shape == np.broadcast_shapes(a.shape, b.shape)
     np.testing.assert_array_equal(in_place, expected[build.__name__](a, b))
     np.testing.assert_array_equal(kept, in_place)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(7,), (3, 5), (70, 70)], ids=str)
+def test_the_gradient_of_a_mean_is_the_upstream_gradient_over_the_count_in_the_dtype(shape, dtype):
+    with tg.Graph().as_default():
+        x, g = tg.placeholder(dtype, shape), tg.placeholder(dtype, [])
+        grad = tg.gradients(tg.reduce_mean(x), [x], grad_ys=g)[0]
+        with tg.Session() as sess:
+            value = sess.run(grad, {x: np.zeros(shape, dtype), g: np.array(3, dtype)})
+    assert value.dtype == dtype
+    np.testing.assert_array_equal(value, np.full(shape, np.array(3, dtype) / int(np.prod(shape)), dtype))
