@@ -221,9 +221,25 @@ def softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, 
                                                 name=name or "softmax_cross_entropy_with_logits_sg")
 
 
+# numpy's maximum along short rows pays a call per row; over the columns of the transposed copy it is one pass per
+# column: 1.6x faster at 32 rows of 10 classes, 3.6x at 128 (the batch's logits), slower from 128 classes or under 16
+# rows (measured on 2-D float32, up to 1000 x 10). A maximum is exact: the same values either way.
+ROW_MAX_COLUMNS, ROW_MAX_ROWS = 64, 16
+
+
+def _row_max(x):
+    """x.max(axis=-1, keepdims=True)."""
+    if (type(x) is np.ndarray and x.ndim >= 2 and x.shape[-1] <= ROW_MAX_COLUMNS
+            and x.size >= ROW_MAX_ROWS * x.shape[-1] and x.flags.c_contiguous):
+        if x.ndim == 2:
+            return np.maximum.reduce(x.T.copy(), axis=0)[:, None]
+        return np.maximum.reduce(x.reshape(-1, x.shape[-1]).T.copy(), axis=0).reshape(x.shape[:-1] + (1,))
+    return x.max(axis=-1, keepdims=True)
+
+
 @cuda_kernels.on_cupy(cuda_kernels.sparse_softmax_cross_entropy)
 def _sparse_xent_forward(logits, labels):
-    shifted = logits - logits.max(axis=-1, keepdims=True)
+    shifted = logits - _row_max(logits)
     classes, flat, labels = shifted.shape[-1], shifted.reshape(-1), labels.reshape(-1)
     if labels.dtype == np.uint64:  # numpy adds int64 and uint64 in float64
         labels = labels.astype(np.int64)

@@ -440,10 +440,12 @@ def test_embedding_lookup_matches_indexing_and_scatters_its_gradient():
 
 @pytest.mark.parametrize("label_dtype", [np.int32, np.int64, np.uint8, np.uint64])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("shape", [(6, 5), (2, 3, 5)], ids=str)
+@pytest.mark.parametrize("shape", [(6, 5), (2, 3, 5), (40, 10), (4, 8, 5), (20, 200)], ids=str)
 def test_sparse_softmax_cross_entropy_is_the_stable_formula_to_the_bit(shape, dtype, label_dtype):
-    """Loss log(sum(exp(x - max))) - (x - max)[label] and gradient softmax - one_hot, by numpy in that order."""
+    """Loss log(sum(exp(x - max))) - (x - max)[label] and gradient softmax - one_hot, by numpy in that order (the
+    row maximum taken over columns for many short rows), NaN and -inf logits included."""
     logits = (RNG.standard_normal(shape) * 3).astype(dtype)
+    logits.reshape(-1, shape[-1])[:2, 1] = [np.nan, -np.inf]
     labels = RNG.integers(0, shape[-1], shape[:-1]).astype(label_dtype)
     shifted = logits - logits.max(axis=-1, keepdims=True)
     picked = np.take_along_axis(shifted, labels[..., None].astype(np.int64), -1)[..., 0]
