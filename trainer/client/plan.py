@@ -115,7 +115,8 @@ class Plan:
 
 def _culprit(parts, env):
     """The op of a fused step's `parts` that fails, found by running them one at a time (a fused step's inputs are
-    intact: it writes only its own buffers); its last op if none fails again."""
+    intact: it writes only its own buffers; a random producer draws again, on a run that failed anyway); its last op
+    if none fails again."""
     for kernel, ins, out, op in parts:
         try:
             env[out] = kernel(*[env[i] for i in ins])
