@@ -53,9 +53,9 @@ def _reduce_grad_forward(g, x, *axis_input, axis, mean):
     count = (x.size // max(g.size, 1) or 1) if mean else 1
     if x.size <= 4096 and g.ndim == 0:  # np.full's own steps, without its Python wrapper (about 1 us)
         out = xp.empty(x.shape, dtype=x.dtype)
-        if mean:  # the division writes the fill (numpy's assignment casts unsafely too)
-            return xp.true_divide(g, count, out=out, casting="unsafe")
-        out[...] = g
+        if mean and xp is np:  # the division writes the fill (numpy broadcasts into out=, CuPy does not; numpy's
+            return np.true_divide(g, count, out=out, casting="unsafe")  # assignment casts unsafely too)
+        out[...] = xp.true_divide(g, count) if mean else g
         return out
     if mean:
         g = xp.true_divide(g, count)
