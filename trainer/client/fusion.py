@@ -55,7 +55,7 @@ def _finishes(producer, step, readers, keep):
     inplace = d.inplace
     return (inplace is not None and ins and ins[0] == p_out and readers[p_out] == 1 and p_out not in keep
             and (kernel is inplace or isinstance(kernel, functools.partial) and kernel.func is inplace)
-            and op_def(p_op.type).fresh and len(p_op.outputs) == 1 and not d.ref_inputs)
+            and op_def(p_op.type).fresh and len(p_op.outputs) == len(op.outputs) == 1 and not d.ref_inputs)
 
 
 def _composed(chain):
