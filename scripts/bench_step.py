@@ -10,7 +10,7 @@ medians and their ratios. The models are in bench_models.py (same initial values
 
 --model mlp (the default) times the MLP at --sizes against numpy and PyTorch; the other models are timed
 against PyTorch, with ringflow's kernels per step and microseconds per kernel. After the MLP table, the
-executor's own cost: the small MLP's Session.run less a bare replay of its kernels, per kernel, and the same for
+executor's own cost: the small MLP's Session.run less a bare replay of the steps it runs, per step, and the same for
 chains of trivial (Identity) ops, per op. --profile adds where
 ringflow's step goes, by op type. --memory reports each framework's peak RSS (getrusage) for each model in a
 fresh process. --gemm-floor times, in a fresh process per model, the GEMMs one ringflow step makes (numpy.dot
@@ -199,9 +199,10 @@ def mlp_table(args):
               f"{t['numpy'] * 1e3 / torch_ms:11.2f}   {'-'.join(map(str, widths))}", flush=True)
         if "executor" in t:
             executors.append((name, t["executor"]))
-    for name, (kernels, run, bare) in executors:
-        print(f"executor, {name} MLP: Session.run {run * 1e6:.1f} us, its {kernels} kernels replayed bare "
-              f"{bare * 1e6:.1f} us: {(run - bare) * 1e6 / kernels:.2f} us per kernel", flush=True)
+    for name, (steps, run, bare) in executors:
+        print(f"executor, {name} MLP: Session.run {run * 1e6:.1f} us, its {steps} steps (a fused MatMul, BiasAdd "
+              f"and Relu is one) replayed bare {bare * 1e6:.1f} us: {(run - bare) * 1e6 / steps:.2f} us per step",
+              flush=True)
     if executors:
         print(f"executor, trivial ops (Identity chains of {' and '.join(map(str, TRIVIAL_OPS))}): "
               f"{trivial_op_cost(clock=CLOCKS[args.clock]):.2f} us per op", flush=True)

@@ -1,9 +1,10 @@
 """Where a ringflow step's time goes: its plan's kernels timed one at a time, summed by op type.
 
-The step is the plan Session.run would build for (fetch, feed keys) (Session.plan, whose `steps` are
-(kernel, input slots, output slot, op)); it is replayed here with a clock around each kernel, so the sum is
-the kernels' own time and the rest of a real step is the executor's. `executor_cost` measures that rest: a
-session's run of a plan against a bare replay of the same kernels, per kernel.
+The step is the plan Session.run would build for (fetch, feed keys) (Session.plan, whose `op_steps` are
+(kernel, input slots, output slot, op), one per op); it is replayed here with a clock around each kernel, so the
+sum is the kernels' own time and the rest of a real step is the executor's. `executor_cost` measures that rest: a
+session's run of a plan against a bare replay of the steps it runs (`steps`: a fused step runs several ops'
+kernels, client/fusion.py), per step.
 """
 import time
 
@@ -39,17 +40,17 @@ def kernel_profile(sess, fetch, feed, repeats=10, clock=time.perf_counter, sync=
         for i, (check, value) in enumerate(zip(plan.feed_checks, feed.values())):
             env[i] = check(value)
         spent = {}
-        for kernel, ins, out, op in plan.steps:
+        for kernel, ins, out, op in plan.op_steps:
             start = clock()
             env[out] = kernel(*[env[i] for i in ins])
             sync()
             spent[op.type] = spent.get(op.type, 0.0) + clock() - start
         runs.append(spent)
     calls = {}
-    for kernel, ins, out, op in plan.steps:
+    for kernel, ins, out, op in plan.op_steps:
         calls[op.type] = calls.get(op.type, 0) + 1
     by_type = {t: (calls[t], float(np.median([r[t] for r in runs[1:]]))) for t in calls}
-    return Profile(len(plan.steps), by_type)
+    return Profile(len(plan.op_steps), by_type)
 
 
 def replay(plan, feed_values):
@@ -84,7 +85,7 @@ def _median_seconds(fns, repeats, inner, clock):
 
 
 def executor_cost(sess, fetch, feed, repeats=30, inner=20, clock=time.perf_counter):
-    """(kernels, seconds per Session.run, seconds per bare replay of its kernels) for `fetch` with `feed`."""
+    """(steps, seconds per Session.run, seconds per bare replay of its steps' kernels) for `fetch` with `feed`."""
     plan = sess.plan([fetch], list(feed))
     run, bare = _median_seconds([lambda: sess.run(fetch, feed), replay(plan, list(feed.values()))],
                                 repeats, inner, clock)

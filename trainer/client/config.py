@@ -46,12 +46,36 @@ class OptimizerOptions(Message):
               "opt_level": F(3, "enum"), "global_jit_level": F(5, "enum")}
 
 
+TOGGLES = {0: "DEFAULT", 1: "ON", 2: "OFF", 3: "AGGRESSIVE"}  # RewriterConfig.Toggle's names
+
+
+class RewriterConfig(Message):
+    """TF's grappler options (rewriter_config.proto). ringflow acts on `remapping` alone: OFF turns off its fusion
+    of a MatMul or convolution with the BiasAdd and activation that finish its buffer (client/fusion.py)."""
+    DEFAULT, ON, OFF, AGGRESSIVE = 0, 1, 2, 3  # Toggle
+    NO_MEM_OPT, MANUAL, HEURISTICS = 1, 2, 3  # MemOptType (DEFAULT_MEM_OPT is 0)
+    DEFAULT_NUM_ITERS, ONE, TWO = 0, 1, 2  # NumIterationsType
+    FIELDS = {**{name: F(number, "enum", names=TOGGLES) for name, number in (
+        ("layout_optimizer", 1), ("constant_folding", 3), ("shape_optimization", 13), ("remapping", 14),
+        ("arithmetic_optimization", 7), ("dependency_optimization", 8), ("loop_optimization", 9),
+        ("function_optimization", 10), ("debug_stripper", 11), ("scoped_allocator_optimization", 15),
+        ("pin_to_host_optimization", 18), ("implementation_selector", 22), ("auto_mixed_precision", 23))},
+        "meta_optimizer_iterations": F(12, "enum"), "memory_optimization": F(4, "enum"),
+        "disable_model_pruning": F(2, "bool"), "disable_meta_optimizer": F(19, "bool"),
+        "min_graph_nodes": F(17, "int32"), "memory_optimizer_target_node_name_scope": F(6, "string"),
+        "meta_optimizer_timeout_ms": F(20, "int64"), "auto_parallel": F(5, "any"),
+        "fail_on_optimizer_errors": F(21, "bool"), "scoped_allocator_opts": F(16, "any"),
+        "optimizers": F(100, "string", repeated=True), "custom_optimizers": F(200, "any", repeated=True),
+        "inter_optimizer_verifier_config": F(300, "any"), "post_optimization_verifier_config": F(301, "any")}
+
+
 class GraphOptions(Message):
     FIELDS = {"enable_recv_scheduling": F(2, "bool"), "optimizer_options": F(3, "message", OptimizerOptions),
               "build_cost_model": F(4, "int64"), "build_cost_model_after": F(9, "int64"),
               "infer_shapes": F(5, "bool"), "place_pruned_graph": F(6, "bool"),
               "enable_bfloat16_sendrecv": F(7, "bool"), "timeline_step": F(8, "int32"),
-              "rewrite_options": F(10, "any")}
+              "rewrite_options": F(10, "message", RewriterConfig)}
+    RewriterConfig = RewriterConfig
 
 
 class ConfigProtoExperimental(Message):

@@ -10,6 +10,7 @@ import time
 
 from allreduce.errors import CollectiveMismatch
 from .buffer_reuse import donate_buffers, write_into_destinations
+from .fusion import fuse_epilogues, fusion_on
 from ..platform.errors import (FailedPreconditionError, InvalidArgumentError, OpError, OutOfRangeError,
                                ResourceExhaustedError, UnimplementedError)
 from .feed_fetch import aliases_state, feed_check, fetch_post
@@ -63,7 +64,8 @@ class Plan:
         fetched = {slots[e] for e in elements if isinstance(e, Tensor)} | set(range(len(feeds)))
         steps = write_into_destinations(donate_buffers(steps, fetched, {s: t for t, s in slots.items()}),
                                         fetched, session)
-        self.steps = steps
+        self.op_steps = steps  # one per op's kernel: what a traced run and a profile time, op by op
+        self.steps, self.fused = fuse_epilogues(steps, fetched) if fusion_on(session.config) else (steps, {})
         self.fetch_slots = [slots[e] if isinstance(e, Tensor) else None for e in elements]
         if branch is None:
             self.feed_checks = [feed_check(t, session.to_device) for t in feeds]
@@ -74,9 +76,11 @@ class Plan:
 
     def with_kernels(self, kernel_for):
         """A copy of this plan whose steps run `kernel_for(op, kernel)` instead of each op's kernel (a cluster
-        runtime ships the updates of remote variables this way); the copy shares the rest of the plan."""
+        runtime ships the updates of remote variables this way); the copy shares the rest of the plan. A fused
+        step is asked about by its last op, and its ops one by one in `op_steps`."""
         plan = copy.copy(self)
         plan.steps = [(kernel_for(op, kernel), ins, out, op) for kernel, ins, out, op in self.steps]
+        plan.op_steps = [(kernel_for(op, kernel), ins, out, op) for kernel, ins, out, op in self.op_steps]
         return plan
 
     def execute(self, feed_values, trace=None):
@@ -86,7 +90,7 @@ class Plan:
         for i, (check, value) in enumerate(zip(self.feed_checks, feed_values)):
             env[i] = check(value)
         steps = self.steps if trace is None else [(_timed(k, op, trace), ins, out, op)
-                                                  for k, ins, out, op in self.steps]
+                                                  for k, ins, out, op in self.op_steps]
         op = None
         try:
             # Unary and binary kernels are called without building an argument list: at ~40 small ops
@@ -100,11 +104,25 @@ class Plan:
                 else:
                     env[out] = kernel(*[env[i] for i in ins])
         except Exception as exc:
+            if op in self.fused and steps is self.steps:
+                op = _culprit(self.fused[op], env)
             error = exc if op is None else _op_error(exc, op)
             if error is exc:
                 raise
             raise error from exc
         return [post(env[s]) if s is not None else None for s, post in zip(self.fetch_slots, self.fetch_post)]
+
+
+def _culprit(parts, env):
+    """The op of a fused step's `parts` that fails, found by running them one at a time (a fused step's inputs are
+    intact: it writes only its own buffers; a random producer draws again, on a run that failed anyway); its last op
+    if none fails again."""
+    for kernel, ins, out, op in parts:
+        try:
+            env[out] = kernel(*[env[i] for i in ins])
+        except Exception:
+            return op
+    return op
 
 
 def _timed(kernel, op, trace):

@@ -89,10 +89,13 @@ class Session:
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
         leaves, rebuild = flatten_fetches(fetches)
-        feed_dict = sparse_feeds(feed_dict) if feed_dict else feed_dict
-        feed_keys = tuple(feed_dict) if feed_dict else ()
-        key = (tuple(leaves), feed_keys)
-        plan = self._plans.get(key)
+        key = (tuple(leaves), tuple(feed_dict) if feed_dict else ())
+        plan = self._plans.get(key)  # a run's feeds as given: plans are cached under them unless one is sparse
+        if plan is None:
+            feed_dict = sparse_feeds(feed_dict) if feed_dict else feed_dict
+            feed_keys = tuple(feed_dict) if feed_dict else ()
+            key = (key[0], feed_keys)
+            plan = self._plans.get(key)
         if plan is None:
             if not self.graph.get_operations():
                 raise RuntimeError("The Session graph is empty. Add operations to the graph before calling run().")
@@ -101,6 +104,8 @@ class Session:
         feed_values = feed_dict.values() if feed_dict else ()
         recorder = recorder_for(options, run_metadata, self.device) if options is not None else None
         timeout = getattr(options, "timeout_in_ms", 0) or getattr(self.config, "operation_timeout_in_ms", 0)
+        if recorder is None and not timeout:
+            return rebuild(plan.execute(feed_values))
         with stacks.deadline_in(timeout) if timeout else contextlib.nullcontext():
             if recorder is None:
                 return rebuild(plan.execute(feed_values))

@@ -221,17 +221,36 @@ def softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, 
                                                 name=name or "softmax_cross_entropy_with_logits_sg")
 
 
+# numpy's maximum along short rows pays a call per row; over the columns of the transposed copy it is one pass per
+# column: 1.6x faster at 32 rows of 10 classes, 3.6x at 128 (the batch's logits), slower from 128 classes or under 16
+# rows (measured on 2-D float32, up to 1000 x 10). A maximum is exact: the same values either way.
+ROW_MAX_COLUMNS, ROW_MAX_ROWS = 64, 16
+
+
+def _row_max(x):
+    """x.max(axis=-1, keepdims=True)."""
+    if (type(x) is np.ndarray and x.ndim >= 2 and x.shape[-1] <= ROW_MAX_COLUMNS
+            and x.size >= ROW_MAX_ROWS * x.shape[-1] and x.flags.c_contiguous):
+        if x.ndim == 2:
+            return np.maximum.reduce(x.T.copy(), axis=0)[:, None]
+        return np.maximum.reduce(x.reshape(-1, x.shape[-1]).T.copy(), axis=0).reshape(x.shape[:-1] + (1,))
+    return x.max(axis=-1, keepdims=True)
+
+
 @cuda_kernels.on_cupy(cuda_kernels.sparse_softmax_cross_entropy)
 def _sparse_xent_forward(logits, labels):
-    shifted = logits - logits.max(axis=-1, keepdims=True)
-    flat, labels = shifted.reshape(-1, shifted.shape[-1]), labels.reshape(-1)
-    rows = get_array_module(logits).arange(len(labels))
-    picked = flat[rows, labels]
+    shifted = logits - _row_max(logits)
+    classes, flat, labels = shifted.shape[-1], shifted.reshape(-1), labels.reshape(-1)
+    if labels.dtype == np.uint64:  # numpy adds int64 and uint64 in float64
+        labels = labels.astype(np.int64)
+    # each row's label as one index into the flat array: numpy's 1-D indexing takes a third of the 2-D one's time
+    at = get_array_module(logits).arange(0, labels.size * classes, classes) + labels
+    picked = flat[at]
     np.exp(shifted, out=shifted)
     total = shifted.sum(axis=-1, keepdims=True)
     loss = np.log(total[..., 0]) - picked.reshape(total.shape[:-1])
     shifted /= total
-    flat[rows, labels] -= 1
+    flat[at] -= 1
     return loss, shifted
 
 
@@ -243,8 +262,8 @@ def _sparse_xent(logits, labels):
     """TF1's CPU kernel refuses a label outside [0, classes) and its GPU kernel gives NaN rows: so do ringflow's
     on host arrays (one max over the labels read as unsigned, a negative one reading as huge: ~1 us a step) and
     on CuPy arrays (cuda_kernels.sparse_softmax_cross_entropy, with no wait for the GPU)."""
-    if cuda_kernels.is_cupy(labels):  # one kernel gives NaN rows, as TF1's GPU kernel does
-        return _sparse_xent_forward(logits, labels)
+    if type(labels) is not np.ndarray and cuda_kernels.is_cupy(labels):  # numpy's test first: is_cupy costs ~0.4 us
+        return _sparse_xent_forward(logits, labels)  # one kernel gives NaN rows, as TF1's GPU kernel does
     unsigned = labels.view(_UNSIGNED[labels.dtype]) if labels.dtype in _UNSIGNED else labels
     if labels.size and unsigned.max() >= logits.shape[-1]:
         _bad_labels(logits, labels)

@@ -50,13 +50,16 @@ def _reduce_grad_forward(g, x, *axis_input, axis, mean):
     xp = get_array_module(x)
     if axis_input:
         axis = _run_axes(axis_input[0], x.ndim)
+    count = (x.size // max(g.size, 1) or 1) if mean else 1
+    if x.size <= 4096 and g.ndim == 0:  # np.full's own steps, without its Python wrapper (about 1 us)
+        out = xp.empty(x.shape, dtype=x.dtype)
+        if mean and xp is np:  # the division writes the fill (numpy broadcasts into out=, CuPy does not; numpy's
+            return np.true_divide(g, count, out=out, casting="unsafe")  # assignment casts unsafely too)
+        out[...] = xp.true_divide(g, count) if mean else g
+        return out
     if mean:
-        g = xp.true_divide(g, x.size // max(g.size, 1) or 1)
+        g = xp.true_divide(g, count)
     if x.size <= 4096:  # filling a small array beats the Python overhead of a broadcast view
-        if g.ndim == 0:  # np.full's own steps, without its Python wrapper (about 1 us)
-            out = xp.empty(x.shape, dtype=x.dtype)
-            out[...] = g
-            return out
         return xp.reshape(g, _keep_shape(x.shape, axis)) * xp.ones(x.shape, dtype=x.dtype)
     return xp.broadcast_to(xp.reshape(g, _keep_shape(x.shape, axis)), x.shape)
 

@@ -85,8 +85,12 @@ def _slice_shape(shape, key):
     return tuple(out)
 
 
+def _strided_slice(x, *fed, key):
+    return x[resolve(key, fed)] if fed else x[key]  # a key with no Fed mark is used as it is
+
+
 # Positions given as Tensors are the op's inputs after x, marked Fed in the key.
-register("StridedSlice", lambda x, *fed, key: x[resolve(key, fed)], view=True,
+register("StridedSlice", _strided_slice, view=True,
          infer=lambda x, *fed, key: [(_slice_shape(static_shape(x), key), x.dtype)],
          grad=lambda op, g: [apply_op("StridedSliceGrad", [g, *op.inputs], key=op.attrs["key"])]
          + [None] * (len(op.inputs) - 1))

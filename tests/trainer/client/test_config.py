@@ -2,6 +2,7 @@
 import pytest
 
 import trainer as tg
+from trainer.client.config import RewriterConfig
 
 
 def test_construct_and_set_nested_fields():
@@ -58,6 +59,18 @@ def test_field_numbers_are_those_of_tf1s_config_proto():
                             device_count={"GPU": 1})
     assert config.SerializeToString() == b"\x0a\x07\x0a\x03GPU\x10\x01" + b"\x32\x02\x20\x01" + b"\x38\x01"
     assert tg.RunOptions(trace_level=tg.RunOptions.FULL_TRACE).SerializeToString() == b"\x08\x03"
+
+
+def test_rewrite_options_are_tf1s_rewriter_config():
+    config = tg.ConfigProto()
+    options = config.graph_options.rewrite_options
+    options.remapping, options.constant_folding = RewriterConfig.OFF, RewriterConfig.ON
+    options.disable_meta_optimizer = True
+    options.optimizers.append("pruning")
+    # TF 2.15's config_pb2 serialized the same message to these bytes
+    assert config.SerializeToString() == b"R\x13R\x11\x18\x01p\x02\x98\x01\x01\xa2\x06\x07pruning"
+    assert tg.ConfigProto.FromString(config.SerializeToString()) == config
+    assert "remapping: OFF" in str(config) and tg.GraphOptions.RewriterConfig is RewriterConfig
 
 
 def test_wire_bytes_are_tf1s():

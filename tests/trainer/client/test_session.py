@@ -83,6 +83,21 @@ def test_plan_is_compiled_once_per_fetches_and_feed_keys():
         session_module.PLAN_LISTENERS.pop()
 
 
+def test_a_sparse_feed_is_expanded_on_every_run_and_its_plan_built_once():
+    sp, d = tg.sparse_placeholder(tg.float32, shape=[2, 3], name="sp"), tg.placeholder(tg.float32, [2], name="d")
+    total = tg.sparse.reduce_sum(sp) + tg.reduce_sum(d)
+    built = []
+    session_module.PLAN_LISTENERS.append(lambda session, plan: built.append(plan))
+    try:
+        with tg.Session() as sess:
+            values = [sess.run(total, {sp: ([[0, 0], [1, 2]], [float(i), 2.0], [2, 3]), d: [1.0, i]})
+                      for i in range(3)]
+            assert sess.run(total, {d: [1.0, 1.0], sp: tg.SparseTensorValue([[0, 1]], [5.0], [2, 3])}) == 7.0
+    finally:
+        session_module.PLAN_LISTENERS.pop()
+    assert values == [3.0, 5.0, 7.0] and len(built) == 2  # the second feed order is a second plan
+
+
 def test_missing_feed_names_the_placeholder():
     x = tg.placeholder(tg.float32, [None, 3], name="images")
     with tg.Session() as sess, pytest.raises(ValueError, match=r"feed a value for placeholder tensor 'images:0' "

@@ -300,3 +300,32 @@ def test_div_no_nan_is_one_op_with_tf1s_gradients():
         assert sess.run(gx).tolist() == [0.5, 0.0, -0.25]  # 1/y, 0 where y is 0
         assert sess.run(gy).tolist() == [-0.25, 0.0, -3 / 16]  # -x/y², 0 where y is 0
         assert tg.div_no_nan(tg.constant([3]), tg.constant([0])).dtype == tg.float64  # integers divide as floats
+
+
+@pytest.mark.parametrize("shapes", [((3, 4), (4,)), ((4,), (3, 4)), ((3, 1), (1, 4)), ((3, 1), (3, 4)), ((5,), ())],
+                         ids=str)
+@pytest.mark.parametrize("build", [tg.add, tg.subtract, tg.multiply, tg.divide], ids=lambda f: f.__name__)
+def test_a_binary_op_on_a_dead_buffer_writes_in_place_only_where_the_result_fits(build, shapes):
+    """Operand 0 made by an op and read by nobody else is written in place; where the broadcast result is larger
+    than it, the result is a new array of the broadcast shape, with the same values either way."""
+    a, b = _positive(shapes[0], RNG_NEG).astype(np.float32), _positive(shapes[1], RNG_NEG).astype(np.float32)
+    with tg.Graph().as_default():
+        ta, tb = tg.constant(a), tg.constant(b)
+        with tg.Session() as sess:
+            in_place, kept = sess.run([build(tg.negative(tg.negative(ta)), tb), build(ta, tb)])
+    expected = {"add": np.add, "subtract": np.subtract, "multiply": np.multiply, "divide": np.true_divide}
+    assert in_place.shape == kept.shape == np.broadcast_shapes(a.shape, b.shape)
+    np.testing.assert_array_equal(in_place, expected[build.__name__](a, b))
+    np.testing.assert_array_equal(kept, in_place)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(7,), (3, 5), (70, 70)], ids=str)
+def test_the_gradient_of_a_mean_is_the_upstream_gradient_over_the_count_in_the_dtype(shape, dtype):
+    with tg.Graph().as_default():
+        x, g = tg.placeholder(dtype, shape), tg.placeholder(dtype, [])
+        grad = tg.gradients(tg.reduce_mean(x), [x], grad_ys=g)[0]
+        with tg.Session() as sess:
+            value = sess.run(grad, {x: np.zeros(shape, dtype), g: np.array(3, dtype)})
+    assert value.dtype == dtype
+    np.testing.assert_array_equal(value, np.full(shape, np.array(3, dtype) / int(np.prod(shape)), dtype))

@@ -436,3 +436,26 @@ def test_embedding_lookup_matches_indexing_and_scatters_its_gradient():
     np.testing.assert_allclose(m, table[ids])
     np.testing.assert_allclose(d, table[ids])
     np.testing.assert_allclose(c, table[[1]] * min(1.0, 0.5 / np.linalg.norm(table[1])), rtol=1e-6)
+
+
+@pytest.mark.parametrize("label_dtype", [np.int32, np.int64, np.uint8, np.uint64])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(6, 5), (2, 3, 5), (40, 10), (4, 8, 5), (20, 200)], ids=str)
+def test_sparse_softmax_cross_entropy_is_the_stable_formula_to_the_bit(shape, dtype, label_dtype):
+    """Loss log(sum(exp(x - max))) - (x - max)[label] and gradient softmax - one_hot, by numpy in that order (the
+    row maximum taken over columns for many short rows), NaN and -inf logits included."""
+    logits = (RNG.standard_normal(shape) * 3).astype(dtype)
+    logits.reshape(-1, shape[-1])[:2, 1] = [np.nan, -np.inf]
+    labels = RNG.integers(0, shape[-1], shape[:-1]).astype(label_dtype)
+    shifted = logits - logits.max(axis=-1, keepdims=True)
+    picked = np.take_along_axis(shifted, labels[..., None].astype(np.int64), -1)[..., 0]
+    total = np.exp(shifted).sum(axis=-1, keepdims=True)
+    one_hot = np.eye(shape[-1], dtype=dtype)[labels]
+    with tg.Graph().as_default():
+        x = tg.constant(logits)
+        loss = tg.nn.sparse_softmax_cross_entropy_with_logits(labels=tg.constant(labels), logits=x)
+        with tg.Session() as sess:
+            value, grad = sess.run([loss, tg.gradients(tg.reduce_sum(loss), [x])[0]])
+    assert value.dtype == grad.dtype == dtype
+    np.testing.assert_array_equal(value, np.log(total[..., 0]) - picked)
+    np.testing.assert_array_equal(grad, np.exp(shifted) / total - one_hot)

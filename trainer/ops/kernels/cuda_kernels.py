@@ -10,6 +10,7 @@ Sparse cross-entropy labels outside [0, classes) give NaN as the row's loss and 
 GPU kernel does (its CPU kernel raises InvalidArgumentError; the numpy path raises IndexError).
 """
 import functools
+import importlib.util
 
 import numpy as np
 
@@ -19,6 +20,9 @@ FLOATS = {"f": ("float", "expf", "logf", "__int_as_float(0x7fc00000)"),
            "d": ("double", "exp", "log", "__longlong_as_double(0x7ff8000000000000LL)")}
 _LABELS = {"i": "int", "l": "long long", "q": "long long"}
 _MAX_BLOCK = 256  # threads per row: 1000 classes take 4 elements per thread; wider gains nothing at these sizes
+# Without CuPy no array can take the fused path: the plain kernels then run unwrapped (the wrapper's test and
+# argument forwarding cost ~0.1 us a call, a dozen calls in an MLP's step). Looked up, not imported.
+CUPY_INSTALLED = importlib.util.find_spec("cupy") is not None
 
 
 def is_cupy(array):
@@ -28,6 +32,9 @@ def is_cupy(array):
 def on_cupy(fused):
     """Decorator: run `fused(*arrays, **attrs)` instead of the decorated kernel when input 0 is a CuPy array."""
     def decorate(plain):
+        if not CUPY_INSTALLED:
+            return plain
+
         @functools.wraps(plain)
         def kernel(*arrays, **attrs):
             if type(arrays[0]) is not np.ndarray and is_cupy(arrays[0]):  # numpy's test first: ~0.4 us a call

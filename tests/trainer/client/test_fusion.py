@@ -1,0 +1,123 @@
+"""A plan's MatMul -> BiasAdd -> Relu run as one step (TF's remapper): the unfused values to the bit, fetches and
+errors as without it, traced runs op by op, and ConfigProto's rewrite_options.remapping = OFF turning it off."""
+import numpy as np
+import pytest
+
+import trainer as tg
+from tests.trainer import strict_device
+from trainer.client.config import RewriterConfig
+
+RNG = np.random.default_rng(3)
+OFF = tg.ConfigProto(graph_options=tg.GraphOptions(rewrite_options=RewriterConfig(remapping=RewriterConfig.OFF)))
+
+
+def _mlp(dtype, batch=None):
+    """Two dense ReLU layers and a linear one; returns (input, logits, train op, variables)."""
+    x = tg.placeholder(dtype, [batch, 6], name="x")
+    h, variables = x, []
+    for i, (fan_in, fan_out) in enumerate([(6, 5), (5, 4), (4, 3)]):
+        w = tg.Variable(RNG.standard_normal((fan_in, fan_out)).astype(dtype), name=f"w{i}")
+        b = tg.Variable(RNG.standard_normal(fan_out).astype(dtype), name=f"b{i}")
+        h = tg.nn.bias_add(tg.matmul(h, w), b)
+        h = tg.nn.relu(h) if i < 2 else h
+        variables += [w, b]
+    loss = tg.reduce_mean(tg.square(h))
+    return x, h, tg.train.GradientDescentOptimizer(0.1).minimize(loss), variables
+
+
+def _steps(config, dtype, device=None):
+    """The logits and the variables after two training steps, in a session with `config`."""
+    values = RNG.standard_normal((7, 6)).astype(dtype)
+    with tg.Graph().as_default():
+        tg.set_random_seed(1)
+        x, logits, train, variables = _mlp(dtype)
+        with tg.Session(config=config, device=device) as sess:
+            sess.run(tg.global_variables_initializer())
+            first = sess.run(logits, {x: values})
+            for _ in range(2):
+                sess.run(train, {x: values})
+            return [first] + sess.run(variables)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_fused_and_unfused_steps_give_the_same_bits(dtype):
+    state = RNG.bit_generator.state
+    fused = _steps(None, dtype)
+    RNG.bit_generator.state = state
+    unfused = _steps(OFF, dtype)
+    for a, b in zip(fused, unfused):
+        assert a.dtype == dtype
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_fused_dense_layer_is_numpys_matmul_bias_and_maximum(dtype):
+    a, w, b = (RNG.standard_normal(s).astype(dtype) for s in [(5, 3), (3, 4), (4,)])
+    with tg.Graph().as_default():
+        y = tg.nn.relu(tg.nn.bias_add(tg.matmul(tg.constant(a), tg.constant(w)), tg.constant(b)))
+        with tg.Session() as sess:
+            plan = sess.plan([y])
+            value = sess.run(y)
+    assert len(plan.steps) == 1 and len(plan.op_steps) == 3  # one step runs the three ops' kernels
+    np.testing.assert_array_equal(value, np.maximum(np.dot(a, w) + b, 0))
+
+
+def test_a_fetched_or_shared_intermediate_is_not_fused_away():
+    a, w, b = (RNG.standard_normal(s).astype(np.float32) for s in [(5, 3), (3, 4), (4,)])
+    with tg.Graph().as_default():
+        product = tg.matmul(tg.constant(a), tg.constant(w))
+        biased = tg.nn.bias_add(product, tg.constant(b))
+        y = tg.nn.relu(biased)
+        with tg.Session() as sess:
+            got_product, got_biased, got_y = sess.run([product, biased, y])
+            shared = sess.run(tg.nn.relu(biased) + biased)  # biased has two readers: the BiasAdd keeps its buffer
+    np.testing.assert_array_equal(got_product, np.dot(a, w))
+    np.testing.assert_array_equal(got_biased, np.dot(a, w) + b)
+    np.testing.assert_array_equal(got_y, np.maximum(got_biased, 0))
+    np.testing.assert_array_equal(shared, np.maximum(got_biased, 0) + got_biased)
+
+
+def test_remapping_off_runs_one_step_per_op():
+    with tg.Graph().as_default():
+        x, logits, train, _ = _mlp(np.float32)
+        on, off = tg.Session().plan([train], [x]), tg.Session(config=OFF).plan([train], [x])
+    assert len(off.steps) == len(off.op_steps) == len(on.op_steps) > len(on.steps)
+    assert [op.type for *_, op in on.op_steps] == [op.type for *_, op in off.steps]
+    assert OFF.graph_options.rewrite_options.remapping == RewriterConfig.OFF == 2
+
+
+@pytest.mark.parametrize("culprit,a_shape,b_shape", [("MatMul", (2, 3), (4,)), ("BiasAdd", (2, 6), (4,))])
+def test_an_error_in_a_fused_step_names_the_op_that_failed(culprit, a_shape, b_shape):
+    with tg.Graph().as_default():
+        a, b = tg.placeholder(tg.float32, [None, None]), tg.placeholder(tg.float32, [None])
+        w = tg.constant(np.ones((6, 5), np.float32))
+        y = tg.nn.relu(tg.nn.bias_add(tg.matmul(a, w, name="product"), b, name="biased"), name="activated")
+        with tg.Session() as sess:
+            with pytest.raises(tg.errors.InvalidArgumentError) as err:
+                sess.run(y, {a: np.ones(a_shape, np.float32), b: np.ones(b_shape, np.float32)})
+    names = {"MatMul": "product", "BiasAdd": "biased"}
+    assert err.value.op.name == names[culprit] and f"{culprit} op {names[culprit]!r} failed" in str(err.value)
+
+
+def test_a_traced_run_times_each_fused_op_on_its_own():
+    with tg.Graph().as_default():
+        x, logits, train, _ = _mlp(np.float32)
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            metadata = tg.RunMetadata()
+            sess.run(train, {x: np.ones((2, 6), np.float32)},
+                     options=tg.RunOptions(trace_level=tg.RunOptions.FULL_TRACE), run_metadata=metadata)
+            plan = sess.plan([train], [x])
+    traced = [n.node_name for d in metadata.step_stats.dev_stats for n in d.node_stats]
+    for name in ("MatMul", "BiasAdd", "Relu", "MatMul_1", "BiasAdd_1", "Relu_1", "MatMul_2", "BiasAdd_2"):
+        assert name in traced
+    assert len(plan.steps) < len(plan.op_steps)
+
+
+def test_fused_steps_on_the_strict_device_equal_the_host_ones():
+    state = RNG.bit_generator.state
+    host = _steps(None, np.float64)
+    RNG.bit_generator.state = state
+    device = _steps(None, np.float64, device=strict_device.use())
+    for a, b in zip(host, device):
+        np.testing.assert_array_equal(a, b)

@@ -1,0 +1,80 @@
+"""Fusion in a Plan's steps: a producer and the in-place ops right after it that finish its buffer run as one step.
+
+TF's grappler remapper turns MatMul -> BiasAdd -> Relu into one _FusedMatMul kernel (and Conv2D's chain into
+_FusedConv2D), and ConfigProto's graph_options.rewrite_options.remapping = RewriterConfig.OFF turns it off; this
+is ringflow's counterpart, and obeys the same switch. After buffer reuse (buffer_reuse.py) has given BiasAdd and
+Relu their in-place kernels on a dying MatMul buffer, the three kernels are called as one: the same kernels on
+the same buffer, so the values are the unfused ones to the bit, on every device, and only the executor's
+per-step work goes. A link qualifies only where nothing can tell: the consumer is the very next step, it takes
+the producer's buffer in place as its input 0, and nothing else reads that buffer or fetches it.
+"""
+import functools
+
+from ..framework.registry import op_def
+
+REMAPPING_OFF = 2  # RewriterConfig.OFF, TF's Toggle value
+
+
+def fusion_on(config):
+    """Whether `config` (a ConfigProto, or None) leaves TF's remapper, and so this fusion, on."""
+    graph_options = getattr(config, "graph_options", None)
+    rewrite_options = getattr(graph_options, "rewrite_options", None)
+    return getattr(rewrite_options, "remapping", 0) != REMAPPING_OFF
+
+
+def fuse_epilogues(steps, keep):
+    """`steps` with each producer and its in-place consumers merged into one step, and {fused step's op: the
+    steps it merged}; the merged step writes the last consumer's slot and carries that consumer's op."""
+    readers = {}
+    for kernel, ins, out, op in steps:
+        for s in ins:
+            readers[s] = readers.get(s, 0) + 1
+    chains = []
+    for step in steps:
+        if chains and _finishes(chains[-1][-1], step, readers, keep):
+            chains[-1].append(step)
+        else:
+            chains.append([step])
+    fused, parts = [], {}
+    for chain in chains:
+        if len(chain) == 1:
+            fused.append(chain[0])
+            continue
+        last = chain[-1]
+        fused.append((_composed(chain), chain[0][1] + tuple(s for step in chain[1:] for s in step[1][1:]), last[2],
+                      last[3]))
+        parts[last[3]] = chain
+    return fused, parts
+
+
+def _finishes(producer, step, readers, keep):
+    """Whether `step` takes `producer`'s output in place (its op's in-place kernel on a buffer nobody else sees)."""
+    p_kernel, p_ins, p_out, p_op = producer
+    kernel, ins, out, op = step
+    d = op_def(op.type)
+    inplace = d.inplace
+    return (inplace is not None and ins and ins[0] == p_out and readers[p_out] == 1 and p_out not in keep
+            and (kernel is inplace or isinstance(kernel, functools.partial) and kernel.func is inplace)
+            and op_def(p_op.type).fresh and len(p_op.outputs) == len(op.outputs) == 1 and not d.ref_inputs)
+
+
+def _composed(chain):
+    """One function calling the chain's kernels in turn, each on the last one's result and its own other inputs;
+    MatMul -> BiasAdd (-> Relu) spelled out, so that the fused step costs no more than its kernels."""
+    kernels, arities = [k for k, *_ in chain], tuple(len(ins) for _, ins, *_ in chain)
+    if arities == (2, 2, 1):
+        first, then, last = kernels
+        return lambda a, b, c: last(then(first(a, b), c))
+    if arities == (2, 2):
+        first, then = kernels
+        return lambda a, b, c: then(first(a, b), c)
+    ends = [len(chain[0][1])]
+    for n in arities[1:]:
+        ends.append(ends[-1] + n - 1)
+
+    def run(*args):
+        value = kernels[0](*args[:ends[0]])
+        for kernel, start, end in zip(kernels[1:], ends, ends[1:]):
+            value = kernel(value, *args[start:end])
+        return value
+    return run
