@@ -216,7 +216,9 @@ def test_strict_device_standin_runs_every_fused_cell():
         with strict_sessions():
             device, _, _ = run_sequence(kind, None, x, start, lengths, values)
         for h, d in zip(nest.flatten(host)[0], nest.flatten(device)[0]):
-            np.testing.assert_allclose(d, h, rtol=1e-12, err_msg=kind)
+            # host arrays take the feature-major kernels, the stand-in the per-step ones: the same sums in another
+            # order, so a value near zero (a gradient of 1e-5 from cancelling terms) may differ in its last bits
+            np.testing.assert_allclose(d, h, rtol=1e-12, atol=1e-15, err_msg=kind)
 
 
 def test_gradients_only_flow_from_the_state_and_output():
