@@ -9,7 +9,12 @@ import pytest
 from trainer.ops.kernels import conv
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
+_ENVIRON = dict(os.environ)
 import gemm_floor  # noqa: E402
+# the script sets one BLAS thread in os.environ for the processes it starts; the tests after this one (launch lines
+# that forward the environment) must see the suite's own
+os.environ.clear()
+os.environ.update(_ENVIRON)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
