@@ -76,6 +76,7 @@ class SharedMemoryCommunicator(Communicator):
         self.slots = [(m[FLAG_BYTES:FLAG_BYTES + slot], m[FLAG_BYTES + slot:]) for m in mapped]
         self.flags[self.rank][0:4] = memoryview(bytes(32)).cast("q")
         self.seq = self.piece = 0
+        self.receiving = ()  # the receives of the MPI wait in progress, which _crossed cancels
         self.views = {}  # (slot, nbytes, dtype) -> every rank's window as an array
         self.comm.Barrier()
 
@@ -160,10 +161,14 @@ class SharedMemoryCommunicator(Communicator):
             self.give_up()
 
     def _watch_agreement(self, ready):
-        """In an agreement barrier: a peer's handshake message waiting for us means it is in an MPI collective."""
+        """In an agreement barrier: a peer's handshake message waiting for us means it is in an MPI collective, and
+        so does its note that it found our post (its collective may send us nothing: without listening for the
+        note, it would give up hearing from us and go on, and we would take its next collective's handshake for
+        this one's)."""
         Communicator.watch(self, ready)
         status = MPI.Status()
-        if not self.comm.Iprobe(MPI.ANY_SOURCE, HANDSHAKE_TAG, status) or ready():
+        if not (self.comm.Iprobe(MPI.ANY_SOURCE, CROSSED_TAG, status)
+                or self.comm.Iprobe(MPI.ANY_SOURCE, HANDSHAKE_TAG, status)) or ready():
             return
         peer = status.Get_source()
         while self.comm.Iprobe(peer, HANDSHAKE_TAG, status):  # its send completes: it can reuse its requests
@@ -185,18 +190,24 @@ class SharedMemoryCommunicator(Communicator):
             self._crossed(status.Get_source())
 
     def wait(self, reqs, recvs=0):
+        self.receiving = reqs[:recvs]
         try:
             super().wait(reqs, recvs)
-        except CollectiveMismatch:  # crossed: no message will come for our receives; the peer took our sends
-            for req in reqs[:recvs]:
-                if not req.Test():
-                    req.Cancel()
-                    req.Wait()
+        except CollectiveMismatch:  # crossed: _crossed took our receives back; the peer took our sends
             patiently(lambda: MPI.Request.Testall(reqs[recvs:]), 0, grace_for(self.timeout))
             raise
+        finally:
+            self.receiving = ()
 
     def _crossed(self, peer):
-        """Tell `peer` which collective we are in, hear which it is in, and raise CollectiveMismatch."""
+        """Tell `peer` which collective we are in, hear which it is in, and raise CollectiveMismatch. Receives we
+        wait on are cancelled first: once the peer hears from us it goes on, and its next collective's message
+        must not complete one of this collective's receives."""
+        for req in self.receiving:
+            if not req.Test():
+                req.Cancel()
+                req.Wait()
+        self.receiving = ()
         mine = self.position()
         send = self.comm.Isend(np.frombuffer(json.dumps(mine).encode(), np.uint8), peer, CROSSED_TAG)
         status, theirs = MPI.Status(), None
