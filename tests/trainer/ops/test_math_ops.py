@@ -300,3 +300,13 @@ def test_div_no_nan_is_one_op_with_tf1s_gradients():
         assert sess.run(gx).tolist() == [0.5, 0.0, -0.25]  # 1/y, 0 where y is 0
         assert sess.run(gy).tolist() == [-0.25, 0.0, -3 / 16]  # -x/y², 0 where y is 0
         assert tg.div_no_nan(tg.constant([3]), tg.constant([0])).dtype == tg.float64  # integers divide as floats
+
+
+def test_integer_true_division_casts_inside_its_own_name_scope_as_tf1():
+    with tg.Graph().as_default() as graph:
+        b, a = tg.constant([[0, 1], [2, 3]]), tg.constant([2, 2])
+        first, second = tg.truediv(b, a), b / a
+        names = [op.name for op in graph.get_operations()][2:]
+        assert names == ["truediv/Cast", "truediv/Cast_1", "truediv", "truediv_1/Cast", "truediv_1/Cast_1",
+                         "truediv_1"]
+        assert (first.name, second.name, first.dtype) == ("truediv:0", "truediv_1:0", np.float64)
