@@ -159,7 +159,7 @@ def divide(x, y, name=None):
     x, y = binary_operands("RealDiv", x, y)
     if x.dtype.kind in "iu":
         target = np.float32 if x.dtype.itemsize <= 2 else np.float64
-        with name_scope(name or "truediv") as scope:  # TF1's names: truediv/Cast, truediv/Cast_1, truediv
+        with name_scope(name, "truediv", [x, y]) as scope:  # TF1's names: truediv/Cast, truediv/Cast_1, truediv
             x, y = apply_op("Cast", [x], dtype=target), apply_op("Cast", [y], dtype=target)
             return apply_op("RealDiv", [x, y], name=scope)
     return apply_op("RealDiv", [x, y], name=name or "truediv")
