@@ -86,21 +86,38 @@ def scalar_or(value):
     return value[()] if np.ndim(value) == 0 else value
 
 
-def sparse_feeds(feed_dict):
-    """The feeds with each SparseTensor key (a sparse_placeholder) fed through its three parts, as TF1 takes a
-    SparseTensorValue or an (indices, values, dense_shape) tuple for it."""
-    if not any(isinstance(key, SparseTensor) for key in feed_dict):
+def flat_feeds(feed_dict):
+    """The feeds with every composite key taken apart as TF1's Session.run does: a tuple of tensors (an
+    LSTMStateTuple, a cell's nested state) is fed a value of the same structure, leaf by leaf
+    (nest.flatten_dict_items), and a SparseTensor key (a sparse_placeholder) through its three parts, from a
+    SparseTensorValue or an (indices, values, dense_shape) tuple."""
+    if not any(isinstance(key, (tuple, SparseTensor)) for key in feed_dict):
         return feed_dict
     out = {}
     for key, value in feed_dict.items():
-        if isinstance(key, SparseTensor):
-            if not isinstance(value, (tuple, list)) or len(value) != 3:
-                raise TypeError(f"A SparseTensor is fed a SparseTensorValue or an (indices, values, dense_shape) "
-                                f"tuple, got {type(value).__name__}: {value!r}")
-            out.update(zip((key.indices, key.values, key.dense_shape), value))
-        else:
-            out[key] = value
+        for leaf, leaf_value in leaf_feeds(key, value):
+            if leaf in out:
+                raise ValueError(f"Could not flatten dictionary: key {leaf!r} is fed twice (once on its own or "
+                                 f"in another tuple of feeds, once in {key!r}): feed each tensor once")
+            out[leaf] = leaf_value
     return out
+
+
+def leaf_feeds(key, value):
+    """(tensor, value) pairs of one feed_dict item, composite keys taken apart (see flat_feeds)."""
+    if isinstance(key, SparseTensor):
+        if not isinstance(value, (tuple, list)) or len(value) != 3:
+            raise TypeError(f"A SparseTensor is fed a SparseTensorValue or an (indices, values, dense_shape) "
+                            f"tuple, got {type(value).__name__}: {value!r}")
+        return list(zip((key.indices, key.values, key.dense_shape), value))
+    if not isinstance(key, tuple):
+        return [(key, value)]
+    if not isinstance(value, (tuple, list)) or len(value) != len(key):
+        size = len(value) if isinstance(value, (tuple, list)) else 1
+        raise ValueError(f"Could not flatten dictionary. Key had {len(key)} elements, but value had {size} "
+                         f"elements. Key: {key!r}, value: {value!r}. A tuple of tensors is fed a tuple (or list) "
+                         "of values of the same structure, e.g. the state a previous run fetched")
+    return [pair for k, v in zip(key, value) for pair in leaf_feeds(k, v)]
 
 
 def flatten_fetches(fetches):

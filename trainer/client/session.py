@@ -11,7 +11,7 @@ from ..framework import stacks
 from ..framework.graph import Graph, get_default_graph
 from ..platform.errors import FailedPreconditionError
 from .devices import default_device_name, device_transfer
-from .feed_fetch import flatten_fetches, sparse_feeds
+from .feed_fetch import flat_feeds, flatten_fetches
 from ..platform.heap import keep_freed_memory
 from ..ops.kernels.philox import PhiloxStream
 from .plan import Plan
@@ -90,9 +90,9 @@ class Session:
             raise RuntimeError("Attempted to use a closed Session.")
         leaves, rebuild = flatten_fetches(fetches)
         key = (tuple(leaves), tuple(feed_dict) if feed_dict else ())
-        plan = self._plans.get(key)  # a run's feeds as given: plans are cached under them unless one is sparse
+        plan = self._plans.get(key)  # a run's feeds as given: plans are cached under them unless one is composite
         if plan is None:
-            feed_dict = sparse_feeds(feed_dict) if feed_dict else feed_dict
+            feed_dict = flat_feeds(feed_dict) if feed_dict else feed_dict
             feed_keys = tuple(feed_dict) if feed_dict else ()
             key = (key[0], feed_keys)
             plan = self._plans.get(key)

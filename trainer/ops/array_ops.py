@@ -70,16 +70,20 @@ def _transpose_infer(x, axes):
     return [(None if shape is None else tuple(shape[a] for a in axes), x.dtype)]
 
 
-register("Transpose", np.transpose, infer=_transpose_infer, view=True,
-         grad=lambda op, g: [transpose(g, tuple(np.argsort(op.attrs["axes"])))])
+def _transpose_grad(op, g):
+    axes = op.attrs["axes"]
+    return [transpose(g, None if axes is None else tuple(np.argsort(axes)))]  # a reversal undoes itself
+
+
+register("Transpose", np.transpose, infer=_transpose_infer, view=True, grad=_transpose_grad)
 
 
 def transpose(a, perm=None, name=None):
     """Permute the dimensions of `a` (reverse them when perm is None)."""
     a = convert_to_tensor(a)
     if perm is None:
-        if a.ndim is None:
-            raise ValueError(f"transpose of {a.name!r} needs perm=: its rank is unknown")
+        if a.ndim is None:  # TF reverses the dims its rank has at run time: so does np.transpose without axes
+            return apply_op("Transpose", [a], name=name or "transpose", axes=None)
         perm = tuple(reversed(range(a.ndim)))
     return apply_op("Transpose", [a], name=name or "transpose", axes=tuple(static_ints(perm, "transpose perm")))
 

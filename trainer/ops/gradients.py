@@ -60,8 +60,14 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
             if len(in_grads) != len(op.inputs):
                 raise ValueError(f"The gradient of {op.type!r} returned {len(in_grads)} values for "
                                  f"{len(op.inputs)} inputs (op {op.name!r})")
-            for t, g in zip(op.inputs, in_grads):
+            for i, (t, g) in enumerate(zip(op.inputs, in_grads)):
                 if g is not None and t.dtype.kind in "fc":
+                    if isinstance(g, Tensor) and not t.shape.is_compatible_with(g.shape):
+                        raise ValueError(f"Incompatible shapes between op input and calculated input gradient. "
+                                         f"Forward operation: {op.name}. Input index: {i}. Original input shape: "
+                                         f"{t.shape}. Calculated input gradient shape: {g.shape} (a gradient "
+                                         f"rule of {op.type!r} that does not give its input's shape: stop the "
+                                         "gradient there, or give the inputs the shapes the op expects)")
                     grads.setdefault(t, []).append(g)
         found = [_sum(grads.get(x)) for x in xs]
         if unconnected is UnconnectedGradients.ZERO:

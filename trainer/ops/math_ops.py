@@ -3,6 +3,7 @@ import numpy as np
 
 from ..framework.tensor import Tensor
 from ..framework import dtypes
+from ..framework.graph_wrappers import name_scope
 from .core_ops import convert_to_tensor
 from ..framework.registry import apply_op, broadcast_shapes, check_same_dtype, get_array_module, infer_same, register
 from .tensor_util import static_shape
@@ -158,7 +159,9 @@ def divide(x, y, name=None):
     x, y = binary_operands("RealDiv", x, y)
     if x.dtype.kind in "iu":
         target = np.float32 if x.dtype.itemsize <= 2 else np.float64
-        x, y = apply_op("Cast", [x], dtype=target), apply_op("Cast", [y], dtype=target)
+        with name_scope(name, "truediv", [x, y]) as scope:  # TF1's names: truediv/Cast, truediv/Cast_1, truediv
+            x, y = apply_op("Cast", [x], dtype=target), apply_op("Cast", [y], dtype=target)
+            return apply_op("RealDiv", [x, y], name=scope)
     return apply_op("RealDiv", [x, y], name=name or "truediv")
 
 

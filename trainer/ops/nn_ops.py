@@ -1,9 +1,11 @@
 """Neural-network ops: activations, softmax, dropout, bias_add and the (numerically stable) losses."""
+import math
+
 import numpy as np
 
 from ..framework import dtypes
 from ..platform.errors import InvalidArgumentError
-from .array_ops import cast, transpose
+from .array_ops import cast, reshape, shape as array_shape, transpose
 from .slice_ops import strided_slice
 from .core_ops import convert_to_tensor
 from .kernels import cuda_kernels
@@ -151,6 +153,8 @@ log_softmax = _softmax_builder("LogSoftmax", "log_softmax", "x - log(sum(exp(x))
 
 
 def _xent_forward(logits, labels):
+    if labels.shape != logits.shape:
+        labels = _labels_as_logits(logits, labels)
     shifted = logits - logits.max(axis=-1, keepdims=True)
     cross = (labels * shifted).sum(axis=-1)
     np.exp(shifted, out=shifted)
@@ -161,10 +165,36 @@ def _xent_forward(logits, labels):
     return loss, shifted
 
 
+def _labels_as_logits(logits, labels):
+    """The labels of the logits' shape, as TF takes them: its wrapper flattens both to [rows, classes] and its
+    kernel broadcasts the two matrices, so labels of another rank ([1, N, C] for [N, C] logits) or a single row
+    or class column serve, as long as the loss keeps one value per row of the logits."""
+    problem = _labels_problem(logits.shape, labels.shape)
+    if problem:
+        raise InvalidArgumentError(problem)
+    flat = labels.reshape(-1, labels.shape[-1] if labels.ndim else 1)
+    return get_array_module(labels).broadcast_to(flat, (math.prod(logits.shape[:-1]), logits.shape[-1])) \
+        .reshape(logits.shape)
+
+
+def _labels_problem(shape, labels_shape):
+    """What is wrong with labels of `labels_shape` for logits of `shape` (see _labels_as_logits), or None."""
+    rows, labels_rows = (math.prod(shape[:-1]), shape[-1]), (math.prod(labels_shape[:-1]), (labels_shape or (1,))[-1])
+    if any(n != m and m != 1 for n, m in zip(rows, labels_rows)):
+        return (f"logits and labels must be broadcastable: logits_size={list(rows)} labels_size={list(labels_rows)} "
+                f"(each flattened to [rows, classes] from {list(shape)} and {list(labels_shape)}): the loss has one "
+                "value per row of the logits; give the labels as many rows of classes, or one")
+    return None
+
+
 def _xent_grad(op, g, _):
     logits, labels = op.inputs
     g = strided_slice(g, (Ellipsis, None))
-    return [op.outputs[1] * g, g * -log_softmax(logits)]
+    wrt_labels = g * -log_softmax(logits)
+    ranks = [None if shape is None else len(shape) for shape in (static_shape(labels), static_shape(logits))]
+    if None in ranks or ranks[0] != ranks[1]:  # labels of another rank (see _labels_as_logits) get their own shape
+        wrt_labels = reshape(wrt_labels, array_shape(labels))
+    return [op.outputs[1] * g, wrt_labels]
 
 
 def _xent_infer(logits, labels):
@@ -172,7 +202,16 @@ def _xent_infer(logits, labels):
     return [(None if shape is None else shape[:-1], logits.dtype), (shape, logits.dtype)]
 
 
-register("SoftmaxCrossEntropyWithLogits", _xent_forward, infer=_xent_infer, grad=_xent_grad, fresh=True)
+def _dense_xent_infer(logits, labels):
+    shape, labels_shape = static_shape(logits), static_shape(labels)
+    problem = shape and labels_shape is not None and None not in shape + labels_shape and \
+        _labels_problem(shape, labels_shape)
+    if problem:
+        raise ValueError(problem)  # TF's shape function refuses them while the graph is built
+    return _xent_infer(logits, labels)
+
+
+register("SoftmaxCrossEntropyWithLogits", _xent_forward, infer=_dense_xent_infer, grad=_xent_grad, fresh=True)
 
 
 def _named_only(fn_name, sentinel):

@@ -10,6 +10,7 @@ a dict, repeated ones with .add()/.append()/.extend(), maps as dicts.
 """
 import copy
 import numbers
+import struct
 
 import numpy as np
 
@@ -237,7 +238,8 @@ class Message:
                     entry = _encode(1, field.key, key) + _encode(2, _value_kind(field), value[key])
                     out += encode_varint(field.number << 3 | LENGTH) + encode_varint(len(entry)) + entry
             elif field.repeated and WIRE[field.kind] != LENGTH:  # proto3 packs repeated numbers
-                body = b"".join(encode_scalar(field.kind, v) for v in value)
+                body = struct.pack(f"<{len(value)}d", *value) if field.kind == "double" else \
+                    b"".join(encode_scalar(field.kind, v) for v in value)  # doubles in one call: histograms' buckets
                 out += encode_varint(field.number << 3 | LENGTH) + encode_varint(len(body)) + body
             else:
                 for v in value if field.repeated else [value]:

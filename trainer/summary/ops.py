@@ -15,7 +15,7 @@ from ..framework.tensor_util import make_tensor_proto
 from .histogram import histogram_proto
 from .png import encode_png
 from .wav import encode_wav
-from .protos import Summary, SummaryDescription, SummaryMetadata
+from .protos import Summary, SummaryDescription, SummaryMetadata, summary_values
 
 _INVALID_TAG_CHARACTERS = re.compile(r"[^-/\w.]")
 BAD_COLOR = np.array([255, 0, 0, 255], np.uint8)  # TF1's default for non-finite pixels: opaque red
@@ -102,16 +102,17 @@ def _tensor(tensor, tag, serialized_summary_metadata):
 
 
 def _merge(*inputs):
-    merged, tags = Summary(), set()
+    # A Summary is one repeated field, so serialized Summaries concatenate into their merge: only the tags are read
+    parts, tags = [], set()
     for serialized in inputs:
         for item in np.asarray(serialized, dtype=object).ravel():
-            for value in Summary.FromString(item).value:
-                if value.tag in tags:
-                    raise InvalidArgumentError(f"Duplicate tag {value.tag!r} found in summary inputs: "
-                                     "give each summary a distinct name")
-                tags.add(value.tag)
-                merged.value.append(value)
-    return _string_scalar(merged.SerializeToString())
+            for tag, _ in summary_values(item):
+                if tag in tags:
+                    raise InvalidArgumentError(f"Duplicate tag {tag!r} found in summary inputs: "
+                                               "give each summary a distinct name")
+                tags.add(tag)
+            parts.append(item)
+    return _string_scalar(b"".join(parts))
 
 
 def _real(what):

@@ -5,6 +5,7 @@ Field numbers are TensorFlow's, so TensorBoard and protobuf readers parse these 
 """
 from ..framework.tensor_util import TensorProto
 from ..platform.protobuf import Field as F, Message
+from ..platform.protobuf_wire import LENGTH, encode_varint, read_field
 
 
 class HistogramProto(Message):
@@ -79,3 +80,29 @@ class Event(Message):
               "session_log": F(7, "message", SessionLog, oneof="what"),
               "tagged_run_metadata": F(8, "message", TaggedRunMetadata, oneof="what"),
               "meta_graph_def": F(9, "bytes", oneof="what")}
+
+
+def summary_values(data):
+    """(tag, has metadata) of each value of a serialized Summary, read without decoding what the values hold (a
+    histogram's buckets, an image): all that merging summaries and writing them to an event file look at."""
+    found, pos = [], 0
+    tag_number, metadata_number = Summary.Value.FIELDS["tag"].number, Summary.Value.FIELDS["metadata"].number
+    while pos < len(data):
+        number, _, raw, pos = read_field(data, pos)
+        if number != Summary.FIELDS["value"].number:
+            continue
+        tag, metadata, inner = "", False, 0
+        while inner < len(raw):
+            number, _, field, inner = read_field(raw, inner)
+            if number == tag_number:
+                tag = field.decode("utf-8")
+            metadata = metadata or number == metadata_number
+        found.append((tag, metadata))
+    return found
+
+
+def summary_event(summary, wall_time, step=None):
+    """The serialized Event of a serialized Summary: the bytes Event(wall_time=..., step=..., summary=...) writes,
+    with the summary's bytes copied in rather than parsed and written again (a summary op's output every step)."""
+    head = Event(wall_time=wall_time, step=step).SerializeToString()
+    return head + encode_varint(Event.FIELDS["summary"].number << 3 | LENGTH) + encode_varint(len(summary)) + summary

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..framework.graph import Graph, get_default_graph
 from ..framework.node_def import GraphDef
-from .protos import Event, Summary, TaggedRunMetadata
+from .protos import Event, Summary, TaggedRunMetadata, summary_event, summary_values
 from ..platform.tfrecord import encode_record
 
 _UNIQUE = itertools.count(1)
@@ -71,11 +71,14 @@ class FileWriter:
 
     def add_event(self, event):
         """Append an Event as given."""
+        self._add_serialized(event.SerializeToString())
+
+    def _add_serialized(self, event):
         if self._file is None:
             warnings.warn("Attempting to use a closed FileWriter. The operation will be a noop unless the "
-                          "FileWriter is explicitly reopened.", stacklevel=2)
+                          "FileWriter is explicitly reopened.", stacklevel=3)
             return
-        f, record = self._file, encode_record(event.SerializeToString())
+        f, record = self._file, encode_record(event)
         with f.lock:
             f.pending.append(record)
             due = len(f.pending) >= self._max_queue or time.monotonic() - f.flushed_at >= self._flush_secs
@@ -93,6 +96,10 @@ class FileWriter:
         if isinstance(summary, np.ndarray) and summary.dtype == object and summary.ndim == 0:
             summary = summary[()]  # a string scalar as a kernel holds it
         if isinstance(summary, (bytes, bytearray)):
+            if not any(metadata for _, metadata in summary_values(summary)):  # nothing to strip: write it as it is
+                step = None if global_step is None else int(global_step)
+                self._add_serialized(summary_event(bytes(summary), time.time(), step))
+                return
             summary = Summary.FromString(summary)
         elif not isinstance(summary, Summary):
             raise TypeError(f"add_summary takes a tg.Summary or its serialized bytes (from Session.run), "

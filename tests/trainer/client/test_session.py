@@ -35,6 +35,27 @@ def test_feeds_by_tensor_and_by_name():
         assert sess.run(y, {x: [[1, 2]]}).dtype == np.float32
 
 
+def test_a_tuple_of_tensors_is_fed_a_value_of_its_structure():
+    # an RNN's state carried from one run to the next: the state fetched is fed back under the zero state
+    cell = tg.nn.rnn_cell.LSTMCell(3)
+    x = tg.placeholder(tg.float32, [1, 2, 1])
+    zero = cell.zero_state(1, tg.float32)
+    _, final = tg.nn.dynamic_rnn(cell, x, initial_state=zero)
+    with tg.Session() as sess:
+        sess.run(tg.global_variables_initializer())
+        state = sess.run(final, {x: np.ones((1, 2, 1))})
+        assert type(state).__name__ == "LSTMStateTuple"
+        carried = sess.run(final, {x: np.ones((1, 2, 1)), zero: state})
+        assert not np.allclose(carried.c, state.c)
+        np.testing.assert_array_equal(sess.run(final, {x: np.ones((1, 2, 1)), zero: (state.c * 0, [[0, 0, 0]])}).c,
+                                      state.c)
+        np.testing.assert_array_equal(sess.run(zero, {zero: state}).h, state.h)
+        with pytest.raises(ValueError, match="Key had 2 elements, but value had 1"):
+            sess.run(final, {x: np.ones((1, 2, 1)), zero: state.c})
+        with pytest.raises(ValueError, match="fed twice"):
+            sess.run(final, {x: np.ones((1, 2, 1)), zero: state, zero.c: state.c})
+
+
 def test_any_tensor_can_be_fed_and_its_producers_are_skipped():
     x = tg.placeholder(tg.float32, [], name="x")
     y = x + 1.0

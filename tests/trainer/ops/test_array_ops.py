@@ -26,6 +26,18 @@ def test_transpose(perm):
              torch_fn=torch and (lambda t: t.permute(*(perm or (2, 1, 0)))))
 
 
+def test_transpose_of_unknown_rank_reverses_the_dims_it_has_at_run_time():
+    x = tg.placeholder(tg.float32)  # no shape: TF builds the reversed perm from the rank at run time
+    y = tg.transpose(x * 2.0)
+    weights = np.arange(24.0).reshape(4, 3, 2)
+    grad, = tg.gradients(tg.reduce_sum(y * weights), [x])
+    assert y.shape.ndims is None
+    with tg.Session() as sess:
+        value, wrt_x = sess.run([y, grad], {x: X})
+    np.testing.assert_allclose(value, 2 * X.transpose(), rtol=1e-6)
+    np.testing.assert_allclose(wrt_x, 2 * weights.transpose())
+
+
 @pytest.mark.parametrize("axis", [0, 1, -1])
 def test_concat(axis):
     rng = np.random.default_rng(1)

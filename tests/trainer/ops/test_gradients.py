@@ -127,3 +127,14 @@ def test_hessians_are_the_second_derivatives_in_x_shape_twice():
     np.testing.assert_allclose(got, expected)
     with pytest.raises(ValueError, match="fully known shape"):
         tg.hessians(y, tg.placeholder(tg.float64, [None]))
+
+
+def test_a_gradient_of_another_shape_than_its_input_is_refused_naming_the_op():
+    @tg.custom_gradient
+    def doubled(x):
+        return x * 2.0, lambda dy: tg.ones([2])  # a rule giving the wrong shape, as a broadcast one would
+
+    with tg.Graph().as_default():
+        x = tg.constant([1.0, 2.0, 3.0])
+        with pytest.raises(ValueError, match=r"Incompatible shapes.*Original input shape: \(3,\)"):
+            tg.gradients(doubled(x), [x])

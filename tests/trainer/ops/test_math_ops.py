@@ -329,3 +329,13 @@ def test_the_gradient_of_a_mean_is_the_upstream_gradient_over_the_count_in_the_d
             value = sess.run(grad, {x: np.zeros(shape, dtype), g: np.array(3, dtype)})
     assert value.dtype == dtype
     np.testing.assert_array_equal(value, np.full(shape, np.array(3, dtype) / int(np.prod(shape)), dtype))
+
+
+def test_integer_true_division_casts_inside_its_own_name_scope_as_tf1():
+    with tg.Graph().as_default() as graph:
+        b, a = tg.constant([[0, 1], [2, 3]]), tg.constant([2, 2])
+        first, second = tg.truediv(b, a), b / a
+        names = [op.name for op in graph.get_operations()][2:]
+        assert names == ["truediv/Cast", "truediv/Cast_1", "truediv", "truediv_1/Cast", "truediv_1/Cast_1",
+                         "truediv_1"]
+        assert (first.name, second.name, first.dtype) == ("truediv:0", "truediv_1:0", np.float64)

@@ -383,3 +383,22 @@ def _records(data):
         out.append(data[i + 12:i + 12 + n])
         i += 12 + n + 4
     return out
+
+
+def test_a_summary_op_output_is_written_as_the_summary_it_holds(tmp_path):
+    # add_summary copies a merged summary's bytes into the event; the events read back as those of the parsed Summary
+    x = tg.placeholder(tg.float32, [3], name="x")
+    tg.summary.scalar("level", tg.reduce_mean(x))
+    tg.summary.histogram("xs", x)
+    merged = tg.summary.merge_all()
+    with tg.Session() as sess, tg.summary.FileWriter(str(tmp_path)) as writer:
+        for step in range(2):
+            serialized = sess.run(merged, {x: [1.0, -2.0, 3.5 + step]})
+            writer.add_summary(serialized, global_step=step)
+            writer.add_summary(tg.Summary.FromString(serialized), global_step=step)
+    events = read_events(event_files(tmp_path)[0])[1:]
+    assert [e.step for e in events] == [0, 0, 1, 1]
+    for as_bytes, as_message in zip(events[::2], events[1::2]):
+        assert as_bytes.summary == as_message.summary
+        assert [v.tag for v in as_bytes.summary.value] == ["level", "xs"]
+    assert events[2].summary.value[1].histo.max == 4.5 and events[2].summary.value[0].simple_value == pytest.approx(3.5 / 3)
