@@ -3,13 +3,14 @@
 A dense layer's input gradient is g @ Wᵀ, W's transposed view: a short, wide product. OpenBLAS's AVX-512 sgemm
 kernels (SkylakeX and its successors) run it 1.2-2.4x faster as W @ gᵀ with the [N, M] result copied back to C
 order; with its AVX2 kernels (Haswell, also what OPENBLAS_CORETYPE=Haswell pins) the two GEMMs tie and the copy
-costs 0-15%, and on tall products the swap loses on every kernel (3-4.5x at 256-512 rows and 64 deep). Measured
-on an AVX-512 EPYC, one thread, float32, b in C order (so bᵀ is a Fortran view), CPU-time medians over a grid of
-16-512 rows, 64-8192 deep and 64-8192 wide, both kernels, ratio swapped / as is:
+costs up to 45%, and on tall products the swap loses on every kernel (up to 4.5x at 256-512 rows). Measured on
+an AVX-512 EPYC, one thread, float32, bᵀ a Fortran view, CPU-time medians over a grid of 16-512 rows, 64-8192
+deep and 64-8192 wide, both kernels, ratio swapped / as is:
 
-    rows <= 64, deep >= 256, wide >= 1024   SkylakeX 0.42-0.86   Haswell 0.89-1.23
+    rows <= 64, deep >= 256, wide >= 1024   SkylakeX 0.42-0.93   Haswell 0.89-1.45
+    rows <= 64, shallower or narrower       SkylakeX 0.42-1.47   Haswell 0.89-1.59
     rows 128                                SkylakeX 0.85-1.18   Haswell 1.01-1.27
-    deep 64 or wide <= 512 at 64 rows       SkylakeX 0.79-1.8    Haswell 1.0-1.6
+    rows 256-512                            SkylakeX 0.94-4.55   Haswell 0.95-3.36
 
 So the swap is taken only inside the first row's box, only on AVX-512 kernels, only in float32 (where it was
 measured). The sums are BLAS's in another order: equal within float32 rounding, not to the bit.
@@ -61,5 +62,6 @@ def dot_nt_for(b_shape):
     narrow = known and b_shape[0] is not None and b_shape[0] < WIDE
     shallow = known and b_shape[1] is not None and b_shape[1] < DEEP
     if not SWAP_PAYS or narrow or shallow:
-        return lambda a, b: np.dot(a, b.T)
+        dot = np.dot
+        return lambda a, b: dot(a, b.T)
     return dot_nt
