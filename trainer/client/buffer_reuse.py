@@ -7,7 +7,7 @@ op): the plan is correct without it, and the ops opt in where they are registere
 import functools
 import operator
 
-from ..framework.registry import op_def
+from ..framework.registry import make_inplace_kernel, op_def
 
 
 def write_into_destinations(steps, keep, session):
@@ -38,8 +38,9 @@ def write_into_destinations(steps, keep, session):
     return steps
 
 
-def donate_buffers(steps, keep, tensors):
-    """Swap in an op's in-place kernel where its input 0 is a buffer nobody reads afterwards.
+def donate_buffers(steps, keep, tensors, session):
+    """Swap in an op's in-place kernel where the input it writes into (OpDef.inplace_input) is a buffer nobody
+    reads afterwards.
 
     A buffer qualifies when a `fresh` op (one whose outputs never alias inputs or variables) made it,
     it has rank >= 1, and neither it nor anything that may alias it (outputs of non-fresh ops that
@@ -55,8 +56,9 @@ def donate_buffers(steps, keep, tensors):
              and out in tensors and tensors[out].ndim and out not in keep}
     donated = []
     for k, (kernel, ins, out, op) in enumerate(steps):
-        inplace = op_def(op.type).inplace
-        if inplace is not None and ins and ins[0] in owned and last[ins[0]] == k:
-            kernel = functools.partial(inplace, **op.attrs) if op.attrs else inplace
+        d = op_def(op.type)
+        i = d.inplace_input
+        if d.inplace is not None and len(ins) > i and ins[i] in owned and last[ins[i]] == k:
+            kernel = make_inplace_kernel(op, session)
         donated.append((kernel, ins, out, op))
     return donated

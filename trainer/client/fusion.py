@@ -53,7 +53,8 @@ def _finishes(producer, step, readers, keep):
     kernel, ins, out, op = step
     d = op_def(op.type)
     inplace = d.inplace
-    return (inplace is not None and ins and ins[0] == p_out and readers[p_out] == 1 and p_out not in keep
+    return (inplace is not None and d.inplace_input == 0 and ins and ins[0] == p_out and readers[p_out] == 1
+            and p_out not in keep
             and (kernel is inplace or isinstance(kernel, functools.partial) and kernel.func is inplace)
             and op_def(p_op.type).fresh and len(p_op.outputs) == len(op.outputs) == 1 and not d.ref_inputs)
 

@@ -62,7 +62,7 @@ class Plan:
                 steps.append((kernel, ins, tuple_slot, op))
                 steps += [(operator.itemgetter(i), (tuple_slot,), s, op) for i, s in enumerate(outs)]
         fetched = {slots[e] for e in elements if isinstance(e, Tensor)} | set(range(len(feeds)))
-        steps = write_into_destinations(donate_buffers(steps, fetched, {s: t for t, s in slots.items()}),
+        steps = write_into_destinations(donate_buffers(steps, fetched, {s: t for t, s in slots.items()}, session),
                                         fetched, session)
         self.op_steps = steps  # one per op's kernel: what a traced run and a profile time, op by op
         self.steps, self.fused = fuse_epilogues(steps, fetched) if fusion_on(session.config) else (steps, {})

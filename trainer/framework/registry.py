@@ -22,8 +22,9 @@ class OpDef:
     constant: the op's value is attrs["value"], placed on the device once when a plan is built.
     fresh: outputs are always new arrays, never views of inputs or variables; the session may then hand
         such a buffer to a later op's `inplace` kernel.
-    inplace(*arrays, **attrs): computes the op into input 0's buffer; the session uses it when that buffer
-        is fresh and nobody reads it after this op.
+    inplace(*arrays, **attrs): computes the op into input `inplace_input`'s buffer (input 0 unless said, counted
+        after the ref inputs); the session uses it when that buffer is fresh and nobody reads it after this op.
+        For an op registered with kernel=, inplace is a factory (op, session) too.
     into(out, *arrays, **attrs): computes the op straight into `out`; with `destinations`, this is the
         zero-copy handshake below.
     destinations(op, session): per input, the buffer this op would copy that input into when it runs in
@@ -35,13 +36,13 @@ class OpDef:
     """
 
     __slots__ = ("type", "forward", "kernel", "infer", "grad", "view", "ref_inputs", "constant", "fresh",
-                 "inplace", "into", "destinations", "persistent")
+                 "inplace", "into", "destinations", "persistent", "inplace_input")
 
     def __init__(self, op_type, forward, kernel, infer, grad, view, ref_inputs, constant, fresh, inplace, into,
-                 destinations, persistent):
+                 destinations, persistent, inplace_input=0):
         self.type, self.forward, self.kernel, self.infer = op_type, forward, kernel, infer
         self.grad, self.view, self.ref_inputs, self.constant = grad, view, ref_inputs, constant
-        self.fresh, self.inplace, self.into = fresh, inplace, into
+        self.fresh, self.inplace, self.into, self.inplace_input = fresh, inplace, into, inplace_input
         self.destinations, self.persistent = destinations, persistent
 
 
@@ -71,14 +72,15 @@ def host_kernel(forward):
 
 
 def register(op_type, forward=None, *, kernel=None, infer=None, grad=None, view=False, ref_inputs=0,
-             constant=False, fresh=False, inplace=None, into=None, destinations=None, persistent=False):
+             constant=False, fresh=False, inplace=None, into=None, destinations=None, persistent=False,
+             inplace_input=0):
     """Register an op type with every property the session relies on (see OpDef); returns its OpDef."""
     if op_type in OPS:
         raise ValueError(f"Op type {op_type!r} is already registered")
     if (forward is None) == (kernel is None) and not constant:
         raise ValueError(f"Op type {op_type!r} needs exactly one of forward= and kernel=")
     OPS[op_type] = OpDef(op_type, forward, kernel, infer or infer_broadcast, grad, view, ref_inputs, constant,
-                         fresh, inplace, into, destinations, persistent)
+                         fresh, inplace, into, destinations, persistent, inplace_input)
     return OPS[op_type]
 
 
@@ -103,6 +105,14 @@ def make_kernel(op, session):
     if d.kernel is not None:
         return d.kernel(op, session)
     return functools.partial(d.forward, **op.attrs) if op.attrs else d.forward
+
+
+def make_inplace_kernel(op, session):
+    """The callable that computes `op` into its input `inplace_input`'s buffer in `session` (OpDef.inplace)."""
+    d = op_def(op.type)
+    if d.kernel is not None:
+        return d.inplace(op, session)
+    return functools.partial(d.inplace, **op.attrs) if op.attrs else d.inplace
 
 
 def apply_op(op_type, inputs, name=None, **attrs):

@@ -6,10 +6,17 @@ hyper-parameters, gradient) arrive as arrays. The formulas are TF1's training_op
 import numpy as np
 
 from ..ops.kernels import cuda_kernels
-from ..framework.registry import register
+from ..framework.registry import make_kernel, register
 
 
-def register_apply(op_type, update, num_refs):
+# A gradient of at least this many elements that nobody reads after SGD's update takes lr * grad in its own
+# buffer instead of a new one (var -= lr * grad, the same two roundings): on one core, float32, 65,536 elements
+# 9.7 -> 7.0 us, LeNet's fc1 weight (3.2M) 790 -> 620 us; under 16,384 the two are within 0.2 us, so small
+# variables keep the plain kernel.
+DONATED_GRADIENT_SIZE = 1 << 16
+
+
+def register_apply(op_type, update, num_refs, inplace=None, inplace_input=0):
     """Register `op_type` running update(*ref_arrays, *input_arrays, **attrs) in place; returns its OpDef."""
     def make(op, session):
         store, refs, attrs = session.variables, [t.op for t in op.inputs[:num_refs]], op.attrs
@@ -28,12 +35,31 @@ def register_apply(op_type, update, num_refs):
             return arrays[0]
         return kernel
     return register(op_type, kernel=make, infer=lambda var, *rest, **attrs: [(var.shape, var.dtype)],
-                    ref_inputs=num_refs)
+                    ref_inputs=num_refs, inplace=inplace, inplace_input=inplace_input)
 
 
 @cuda_kernels.on_cupy(cuda_kernels.apply_gradient_descent)
 def apply_gradient_descent(var, lr, grad):
     var -= lr * grad
+
+
+def _gradient_descent_into_grad(op, session):
+    """ApplyGradientDescent's kernel when its gradient buffer dies with it: lr * grad written over the gradient,
+    then subtracted, where the gradient is a large host array of the variable's dtype (else the plain update)."""
+    store, ref = session.variables, op.inputs[0].op
+    shape = op.inputs[0].shape
+    if not shape.is_fully_defined() or int(np.prod(shape.as_list())) < DONATED_GRADIENT_SIZE:
+        return make_kernel(op, session)
+
+    def run(lr, grad):
+        var = store[ref]
+        if type(grad) is np.ndarray and grad.dtype == var.dtype == getattr(lr, "dtype", None) and grad.flags.writeable:
+            np.multiply(grad, lr, out=grad)
+            var -= grad
+        else:
+            apply_gradient_descent(var, lr, grad)
+        return var
+    return run
 
 
 @cuda_kernels.on_cupy(cuda_kernels.apply_momentum)
@@ -61,6 +87,7 @@ def apply_adam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, g
     var -= step
 
 
-for _type, _update, _refs in [("ApplyGradientDescent", apply_gradient_descent, 1),
-                              ("ApplyMomentum", apply_momentum, 2), ("ApplyAdam", apply_adam, 3)]:
+register_apply("ApplyGradientDescent", apply_gradient_descent, 1, inplace=_gradient_descent_into_grad,
+               inplace_input=1)
+for _type, _update, _refs in [("ApplyMomentum", apply_momentum, 2), ("ApplyAdam", apply_adam, 3)]:
     register_apply(_type, _update, _refs)

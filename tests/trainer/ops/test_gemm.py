@@ -1,0 +1,74 @@
+"""a @ bᵀ turned around where OpenBLAS's AVX-512 kernels run it faster (trainer/ops/kernels/gemm.py): numpy's
+product within rounding, a fresh C-order result that the fused BiasAdd and Relu can write into, on every shape."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import trainer as tg
+from trainer.ops.kernels import gemm
+
+RNG = np.random.default_rng(11)
+# (rows, deep, wide): inside the box where the swap is taken, on each of its edges, and outside it each way
+SHAPES = [(64, 1024, 3136), (32, 256, 4096), (1, 256, 1024), (64, 256, 1024), (65, 256, 1024), (64, 255, 1024),
+          (64, 256, 1023), (3, 5, 7)]
+
+
+def _reference(a, b):
+    """a @ bᵀ in float64 and the bound float32 rounding puts on each entry of the product of a and b."""
+    exact = a.astype(np.float64) @ b.astype(np.float64).T
+    bound = a.shape[1] * np.finfo(a.dtype).eps * (np.abs(a).astype(np.float64) @ np.abs(b).astype(np.float64).T)
+    return exact, bound
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_dot_nt_is_the_product_in_c_order(shape, dtype):
+    m, k, n = shape
+    a, b = RNG.standard_normal((m, k)).astype(dtype), RNG.standard_normal((n, k)).astype(dtype)
+    value = gemm.dot_nt(a, b)
+    exact, bound = _reference(a, b)
+    assert value.dtype == dtype and value.shape == (m, n)
+    assert np.all(np.abs(value - exact) <= bound)
+    assert value.flags.c_contiguous and value.flags.writeable and not np.shares_memory(value, a)
+    if dtype == np.float64:  # outside the measured float32 box: numpy's own product, to the bit
+        np.testing.assert_array_equal(value, np.dot(a, b.T))
+
+
+def test_dot_nt_takes_fortran_and_strided_operands():
+    a = np.asfortranarray(RNG.standard_normal((16, 512)).astype(np.float32))
+    b = RNG.standard_normal((2048, 1024)).astype(np.float32)[:, ::2]
+    exact, bound = _reference(a, b)
+    assert np.all(np.abs(gemm.dot_nt(a, b) - exact) <= bound)
+
+
+@pytest.mark.parametrize("swap", [False, True], ids=["as_is", "swapped"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_dense_input_gradient_and_fused_layer_through_a_session(monkeypatch, dtype, swap):
+    """LeNet's fc1 shapes, with the swap forced on (any BLAS) or off: the input gradient g @ Wᵀ and a dense ReLU
+    layer on top of it (MatMul -> BiasAdd -> Relu, one fused step writing into the product) within rounding."""
+    monkeypatch.setattr(gemm, "SWAP_PAYS", swap)
+    g, w, bias = (RNG.standard_normal(s).astype(dtype) for s in [(64, 1024), (3136, 1024), (3136,)])
+    exact, bound = _reference(g, w)
+    with tg.Graph().as_default():
+        product = tg.matmul(tg.placeholder(dtype, [None, 1024], name="g"), tg.constant(w), transpose_b=True)
+        layer = tg.nn.relu(tg.nn.bias_add(tg.matmul(tg.placeholder(dtype, [None, 1024], name="h"), tg.constant(w),
+                                                    transpose_b=True), tg.constant(bias)))
+        with tg.Session() as sess:
+            for _ in range(2):  # the second run reuses the plan and its kernels
+                value, dense = sess.run([product, layer], {"g:0": g, "h:0": g})
+                assert np.all(np.abs(value - exact) <= bound)
+                np.testing.assert_allclose(dense, np.maximum(exact + bias, 0), rtol=0, atol=bound.max() * 2)
+
+
+def test_openblas_core_names_the_kernels_openblas_coretype_pins():
+    if gemm.openblas_core() is None:
+        pytest.skip("numpy's BLAS here is not its bundled OpenBLAS")
+    code = "from trainer.ops.kernels import gemm; print(gemm.openblas_core(), gemm.SWAP_PAYS)"
+    env = dict(os.environ, OPENBLAS_CORETYPE="Haswell")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(tg.__file__)))
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True, text=True,
+                         check=True).stdout
+    assert out.split() == ["Haswell", "False"]
