@@ -276,16 +276,8 @@ def memory_table(models):
 def gemm_child(model, clock):
     """Record one ringflow step's GEMMs of `model` (after warm-up steps) and print their count and the seconds
     they take alone with numpy and with PyTorch."""
-    recorder = gemm_floor.Recorder()  # before the session: MatMul's kernels take numpy.dot when the plan is built
-    params, x, labels = bench_models.init(model)
-    step = bench_models.ringflow_step(model, params, x, labels)[0]
-    for _ in range(2):
-        step()
-    recorder.recording = True
-    step()
-    recorder.recording = False
-    print(len(recorder.calls), *gemm_floor.floor(recorder.calls, clock=clock),
-          *gemm_floor.floor(recorder.calls, clock=clock, hot=True))
+    calls = gemm_floor.record(model)
+    print(len(calls), *gemm_floor.floor(calls, clock=clock), *gemm_floor.floor(calls, clock=clock, hot=True))
 
 
 def gemm_table(models, args):

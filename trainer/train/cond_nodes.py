@@ -62,6 +62,16 @@ def _strings(values):
     return AttrValue(list=AttrValue.ListValue(s=[v.encode() for v in values]))
 
 
+
+def home_op(ops, name):
+    """The op of `ops` (name -> op) a node TF's form added belongs to ("x/shape" is x's), or None: the node runs in
+    that op's branch or loop."""
+    while "/" in name:
+        name = name.rpartition("/")[0]
+        if name in ops:
+            return ops[name]
+    return None
+
 class _Writer:
     def __init__(self, graph, conds):
         self.ops = {op.name: op for op in graph.get_operations()}
@@ -98,12 +108,8 @@ class _Writer:
         return None if op is None else op.outputs[int(index or 0)]
 
     def home(self, name):
-        """The op a node TF's form added belongs to ("x/shape" is x's), whose branch it runs in."""
-        while "/" in name:
-            name = name.rpartition("/")[0]
-            if name in self.ops:
-                return self.ops[name]
-        return None
+        """The op a node TF's form added belongs to, whose branch it runs in (home_op)."""
+        return home_op(self.ops, name)
 
     def rewrite(self, node, op):
         """Point `node`'s inputs at the Merges and Switches; True when one of them changed."""

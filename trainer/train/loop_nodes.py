@@ -24,7 +24,7 @@ from ..framework import dtypes
 from ..framework.node_def import AttrValue, NodeDef, attr_value
 from ..framework.tensor_shape import TensorShape
 from ..ops.control_flow_bodies import encloses
-from .cond_nodes import BODY, INPUTS, merge_name, ringflow_inputs, written_as_nodes
+from .cond_nodes import BODY, INPUTS, home_op, merge_name, ringflow_inputs, written_as_nodes
 from .loop_frames import chain, level
 from .loop_gradient_nodes import plan_gradient, scaffold_gradient
 from .tf_node_defs import ORIGINAL
@@ -287,12 +287,8 @@ class _Writer:
         return self.read(source.outputs[int(index or 0)], place, tf_form)
 
     def home(self, name):
-        """The op a node TF's form added belongs to ("x/shape" is x's), whose loop it runs in."""
-        while "/" in name:
-            name = name.rpartition("/")[0]
-            if name in self.ops:
-                return self.ops[name]
-        return None
+        """The op a node TF's form added belongs to, whose loop it runs in (home_op)."""
+        return home_op(self.ops, name)
 
 
 def _element(stacked):
