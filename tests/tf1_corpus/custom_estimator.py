@@ -50,7 +50,7 @@ def main(argv):
     test_x, test_y = corpus_data.iris(60, seed=1)
     estimator = tf.estimator.Estimator(model_fn=flower_model, params={
         "columns": [tf.feature_column.numeric_column(key=name) for name in train_x],
-        "hidden": [10, 10], "classes": len(FLOWERS)})
+        "hidden": [10, 10], "classes": len(FLOWERS)}, config=tf.estimator.RunConfig(tf_random_seed=7))
     estimator.train(lambda: training_batches(train_x, train_y, options.batch_size), steps=options.train_steps)
     result = estimator.evaluate(lambda: one_pass(test_x, options.batch_size, test_y))
     print("held-out accuracy: %.3f" % result["accuracy"])
