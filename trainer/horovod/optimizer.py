@@ -11,13 +11,13 @@ from ..parallel.activities import on_allreduce
 from ..parallel.distributed import average_gradients
 from ..framework.graph_wrappers import name_scope
 from ..ops.core_ops import convert_to_tensor
-from ..train.optimizer import Optimizer
+from ..train.optimizer import WrappingOptimizer
 from .basics import communicator, size
 from .compression import Compression
 from .mpi_ops import Average, Sum, allreduce, reduction
 
 
-class DistributedOptimizer(Optimizer):
+class DistributedOptimizer(WrappingOptimizer):
     """Wraps a tg.train optimizer: compute_gradients averages (op=hvd.Sum: sums) its gradients over all ranks.
 
     Needs hvd.init() first. use_locking, device_dense, device_sparse and sparse_as_dense are accepted and
@@ -94,15 +94,6 @@ class DistributedOptimizer(Optimizer):
         return self._accumulation.apply(
             lambda: self._optimizer.apply_gradients(grads_and_vars, global_step=global_step, name=name),
             global_step, step_every_pass=True)
-
-    def get_slot(self, var, name):
-        return self._optimizer.get_slot(var, name)
-
-    def get_slot_names(self):
-        return self._optimizer.get_slot_names()
-
-    def variables(self):
-        return self._optimizer.variables()
 
     def __getattr__(self, name):
         # Everything else (learning rate, hyper-parameters) is the wrapped optimizer's.

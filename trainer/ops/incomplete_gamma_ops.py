@@ -15,7 +15,7 @@ from ..framework.registry import apply_op, host_kernel, infer_broadcast, registe
 from .core_ops import convert_to_tensor
 from .cwise_ops import reciprocal
 from .math_ops import equal, exp, ones_like, sign, unbroadcast, where
-from .special_ops import lgamma, xlog1py, xlogy
+from .special_ops import digamma_values, lgamma, xlog1py, xlogy
 
 EPS = np.finfo(np.float64).eps
 TINY = 1e-300
@@ -81,7 +81,7 @@ def _igamma_grad_a(a, x):
     with np.errstate(all="ignore"):
         safe_x = np.where(x > 0, x, 1.0)
         log_x = np.log(safe_x)
-        psi = _digamma(a + 1.0)
+        psi = digamma_values(a + 1.0)
         log_term = a * log_x - safe_x - _lgamma(a + 1.0)
         total = np.exp(log_term) * (log_x - psi)
         limit = int(np.max(safe_x, initial=0.0) + 40 * np.sqrt(np.max(safe_x, initial=0.0)) + 60)
@@ -91,17 +91,6 @@ def _igamma_grad_a(a, x):
             total = total + np.exp(log_term) * (log_x - psi)
         total = np.where(x == 0, 0.0, total)
         return np.where((a <= 0) | (x < 0), np.nan, total)
-
-
-def _digamma(z):
-    shift = np.zeros_like(z)
-    while np.any(z < 10):
-        small = z < 10
-        shift = shift - np.where(small, 1.0 / z, 0.0)
-        z = np.where(small, z + 1.0, z)
-    inv2 = 1.0 / (z * z)
-    return np.log(z) - 0.5 / z - inv2 * (1 / 12 - inv2 * (1 / 120 - inv2 * (1 / 252 - inv2 * (1 / 240 - inv2 / 132)))) \
-        + shift
 
 
 def _betacf(a, b, x):

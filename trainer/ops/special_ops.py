@@ -44,7 +44,7 @@ def _hurwitz_zeta(s, q):
     return np.where((s < 1) | (q <= 0), np.nan, total)
 
 
-def _digamma(x):
+def digamma_values(x):
     """psi(x) = d/dx lgamma(x): reflection below 1/2, recurrence up to 10, then the asymptotic series."""
     z = np.asarray(x, np.float64)
     with np.errstate(all="ignore"):
@@ -70,7 +70,7 @@ def _polygamma(n, x):
     sign = np.where(np.mod(n64, 2) == 0, -1.0, 1.0)
     factorial = np.vectorize(lambda k: math.gamma(k + 1) if k >= 0 else np.nan, otypes=[np.float64])(n64)
     out = sign * factorial * _hurwitz_zeta(n64 + 1, x)
-    out = np.where(n64 == 0, _digamma(np.broadcast_to(np.asarray(x, np.float64), out.shape)), out)
+    out = np.where(n64 == 0, digamma_values(np.broadcast_to(np.asarray(x, np.float64), out.shape)), out)
     out = np.where((n64 < 0) | (n64 != np.floor(n64)), np.nan, out)
     return out.astype(np.asarray(x).dtype)
 
@@ -105,7 +105,7 @@ register("Erfc", kernel=host_kernel(mapped(math.erfc)), infer=infer_same, fresh=
          grad=lambda op, g: [g * -TWO_OVER_SQRT_PI * exp(-op.inputs[0] * op.inputs[0])])
 register("Lgamma", kernel=host_kernel(mapped(lambda v: math.lgamma(v) if v > 0 or v != math.floor(v) else math.inf)),
          infer=infer_same, fresh=True, grad=lambda op, g: [g * digamma(op.inputs[0])])
-register("Digamma", kernel=host_kernel(_digamma), infer=infer_same, fresh=True,
+register("Digamma", kernel=host_kernel(digamma_values), infer=infer_same, fresh=True,
          grad=lambda op, g: [g * polygamma(ones_like(op.inputs[0]), op.inputs[0])])
 register("Zeta", kernel=host_kernel(lambda x, q: _hurwitz_zeta(x, q).astype(x.dtype)), fresh=True,
          grad=lambda op, g: [None, unbroadcast(g * -op.inputs[0] * zeta(op.inputs[0] + 1.0, op.inputs[1]),

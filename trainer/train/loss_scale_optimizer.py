@@ -2,13 +2,13 @@
 loss is multiplied by the scale before its gradients are taken and the gradients divided by it after; a step whose
 gradients hold an inf or nan updates the scale and skips the update, as TF does."""
 from .loss_scale import get as get_loss_scale
-from .optimizer import Optimizer
+from .optimizer import Optimizer, WrappingOptimizer
 from ..ops.array_ops import cast
 from ..ops.control_flow_ops import cond
 from ..ops.core_ops import constant, group
 
 
-class MixedPrecisionLossScaleOptimizer(Optimizer):
+class MixedPrecisionLossScaleOptimizer(WrappingOptimizer):
     """opt's compute_gradients on loss * scale, divided by the scale; opt's apply_gradients where they are finite.
     loss_scale: "dynamic" (a DynamicLossScale), a number (a FixedLossScale) or a LossScale."""
 
@@ -44,12 +44,3 @@ class MixedPrecisionLossScaleOptimizer(Optimizer):
                 return constant(True)
 
         return group(cond(finite, applied, lambda: constant(False)).op, update_scale, name=name)
-
-    def get_slot(self, var, name):
-        return self._optimizer.get_slot(var, name)
-
-    def get_slot_names(self):
-        return self._optimizer.get_slot_names()
-
-    def variables(self):
-        return self._optimizer.variables()

@@ -146,6 +146,20 @@ class Optimizer:
         return group(*ops, name=name)
 
 
+class WrappingOptimizer(Optimizer):
+    """An Optimizer around another, `self._optimizer` (loss scaling, Horovod's averaging): the slots and variables
+    are the wrapped optimizer's, as TF's wrappers answer for them."""
+
+    def get_slot(self, var, name):
+        return self._optimizer.get_slot(var, name)
+
+    def get_slot_names(self):
+        return self._optimizer.get_slot_names()
+
+    def variables(self):
+        return self._optimizer.variables()
+
+
 def _exact_op(op_type, inputs, scope, control_inputs=()):
     """An op named exactly like the name scope `scope` ("GradientDescent/" gives "GradientDescent")."""
     graph = inputs[0].graph if inputs else get_default_graph()
