@@ -111,22 +111,23 @@ def _routed(x, y, g, ksize, ho, wo, dx, positive, route=None):
     kh, kw = ksize
     c = x.shape[3]
     view, dview = _tile_view(x, ksize, ho, wo), _tile_view(dx, ksize, ho, wo)
+    taps = [(view[:, :, i, :, j * c:(j + 1) * c], dview[:, :, i, :, j * c:(j + 1) * c])
+            for i in range(kh) for j in range(kw)]  # row-major, TF1's order
     route = route or _router(g)
     step = max(1, BLOCK_BYTES // max(1, x[:1].nbytes))
     for s in range(0, x.shape[0], step):
         e = s + step
         gb, yb = g[s:e], y[s:e]
         free = None if positive is None else positive[s:e]  # windows whose maximum no earlier tap has taken
-        for tap in range(kh * kw):
-            i, j = divmod(tap, kw)
-            last = tap == kh * kw - 1
+        for tap, (xt, dt) in enumerate(taps):
+            last = tap == len(taps) - 1
             if last and free is not None:  # y is each window's maximum: where no earlier tap held it, this one does
                 hit = free
             else:
-                hit = view[s:e, :, i, :, j * c:(j + 1) * c] == yb
+                hit = xt[s:e] == yb
                 if free is not None:
                     xp.logical_and(hit, free, out=hit)
-            route(gb, hit, dview[s:e, :, i, :, j * c:(j + 1) * c])
+            route(gb, hit, dt[s:e])
             if not last:
                 free = ~hit if free is None else xp.logical_xor(free, hit, out=free)
     return dx
