@@ -55,9 +55,9 @@ def max_pool(x, ksize, ho, wo):
     return _max_of([rows[:, :, :, j] for j in range(kw)])
 
 
-# Window rows are routed in blocks of about this many input bytes, so that a block stays in a core's L2 cache (1-2
-# MiB on today's x86 cores) through its taps' passes; over LeNet's 6 MiB activation each pass otherwise went out to
-# memory. 512 KiB measured best of 128 KiB-1 MiB on LeNet's two pools (256 KiB-1 MiB within 10 %).
+# The gradient is routed a block of images of about this many input bytes at a time, so that a block stays in a
+# core's L2 cache (1-2 MiB on today's x86 cores) through its taps' passes; over LeNet's 6 MiB activation each pass
+# otherwise went out to memory. 512 KiB measured best of 128 KiB-4 MiB in LeNet's step (256 KiB-1 MiB within 5 %).
 BLOCK_BYTES = 512 * 1024
 
 
