@@ -90,3 +90,13 @@ def test_an_empty_batch_routes_nothing():
     x, y, g = np.zeros((0, 4, 4, 2), np.float32), np.zeros((0, 2, 2, 2), np.float32), np.zeros((0, 2, 2, 2), np.float32)
     assert pool.max_pool_grad(x, y, g, (2, 2), 2, 2).shape == (0, 4, 4, 2)
     assert pool.relu_max_pool_grad(x, y, g, (2, 2), 2, 2, inplace=True).shape == (0, 4, 4, 2)
+
+
+def test_a_read_only_input_is_never_written():
+    x, y, g, ksize, ho, wo = _inputs((2, 6, 8, 5), np.float32)
+    frozen = x.copy()
+    frozen.setflags(write=False)
+    dx = pool.max_pool_grad_inplace(frozen, y, g, ksize, ho, wo)
+    assert dx is not frozen
+    _assert_same_bits(dx, _reference(x, y, g, 2))
+    np.testing.assert_array_equal(frozen, x)

@@ -96,7 +96,8 @@ def _covers(x, ksize, ho, wo):
 
 def _ownable(x, g, ksize, ho, wo):
     """Whether dx can be written over x: the same layout and dtype, and no cell outside the tiles to zero."""
-    return _covers(x, ksize, ho, wo) and x.flags.c_contiguous and x.flags.writeable and x.dtype == g.dtype
+    return (_covers(x, ksize, ho, wo) and x.flags.c_contiguous and getattr(x.flags, "writeable", True)  # CuPy's: none
+            and x.dtype == g.dtype)
 
 
 def _gradient_buffer(x, g, ksize, ho, wo):
