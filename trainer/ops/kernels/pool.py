@@ -65,7 +65,7 @@ BLOCK_BYTES = 512 * 1024
 def max_pool_grad(x, y, g, ksize, ho, wo):
     """g routed to each window's first maximum (row-major, as TF1), zeros elsewhere."""
     x = get_array_module(x).ascontiguousarray(x)
-    return _routed(x, y, g, ksize, ho, wo, _gradient_buffer(x, g, ksize, ho, wo), None)
+    return _routed(x, y, g, ksize, ho, wo, _gradient_buffer(x, g, ksize, ho, wo))
 
 
 @on_cupy(cuda_kernels.max_pool_grad)
@@ -74,7 +74,7 @@ def max_pool_grad_inplace(x, y, g, ksize, ho, wo):
     written, and the input's cache lines take the gradient without a second buffer's traffic)."""
     if not _ownable(x, g, ksize, ho, wo):
         return max_pool_grad(x, y, g, ksize, ho, wo)
-    return _routed(x, y, g, ksize, ho, wo, x, None)
+    return _routed(x, y, g, ksize, ho, wo, x)
 
 
 def relu_max_pool_grad(x, y, g, ksize, ho, wo, inplace=False):
@@ -87,7 +87,7 @@ def relu_max_pool_grad(x, y, g, ksize, ho, wo, inplace=False):
         return NotImplemented
     x = np.ascontiguousarray(x)
     dx = x if inplace and _ownable(x, g, ksize, ho, wo) else _gradient_buffer(x, g, ksize, ho, wo)
-    return _routed(x, y, g, ksize, ho, wo, dx, np.greater(y, 0), _multiply)
+    return _routed(x, y, g, ksize, ho, wo, dx, _multiply, positive_only=True)
 
 
 def _covers(x, ksize, ho, wo):
@@ -105,9 +105,9 @@ def _gradient_buffer(x, g, ksize, ho, wo):
     return (get_array_module(g).empty if _covers(x, ksize, ho, wo) else get_array_module(g).zeros)(x.shape, g.dtype)
 
 
-def _routed(x, y, g, ksize, ho, wo, dx, positive, route=None):
-    """dx with g at each window's first maximum, a block of images at a time; `positive` (or None): the windows
-    allowed to route at all. dx may be x itself: each tap is compared before it is written."""
+def _routed(x, y, g, ksize, ho, wo, dx, route=None, positive_only=False):
+    """dx with g at each window's first maximum, a block of images at a time (only windows whose maximum is positive
+    route where `positive_only`). dx may be x itself: each tap is compared before it is written."""
     xp = get_array_module(g)
     kh, kw = ksize
     c = x.shape[3]
@@ -119,7 +119,7 @@ def _routed(x, y, g, ksize, ho, wo, dx, positive, route=None):
     for s in range(0, x.shape[0], step):
         e = s + step
         gb, yb = g[s:e], y[s:e]
-        free = None if positive is None else positive[s:e]  # windows whose maximum no earlier tap has taken
+        free = xp.greater(yb, 0) if positive_only else None  # windows whose maximum no earlier tap has taken
         for tap, (xt, dt) in enumerate(taps):
             last = tap == len(taps) - 1
             if last and free is not None:  # y is each window's maximum: where no earlier tap held it, this one does
