@@ -7,10 +7,14 @@ Relu their in-place kernels on a dying MatMul buffer, the three kernels are call
 the same buffer, so the values are the unfused ones to the bit, on every device, and only the executor's
 per-step work goes. A link qualifies only where nothing can tell: the consumer is the very next step, it takes
 the producer's buffer in place as its input 0, and nothing else reads that buffer or fetches it.
+
+The second mechanism, fold_producers, runs a real fused kernel an op declares for the op making one of its inputs
+(framework/registry.py's register_fusion: MaxPoolGrad with the ReluGrad that masks its gradient), under the same
+switch and the same rule, and with the unfused values to the bit.
 """
 import functools
 
-from ..framework.registry import op_def
+from ..framework.registry import fusions, op_def
 
 REMAPPING_OFF = 2  # RewriterConfig.OFF, TF's Toggle value
 
@@ -79,3 +83,46 @@ def _composed(chain):
             value = kernel(value, *args[start:end])
         return value
     return run
+
+
+def fold_producers(steps, keep):
+    """`steps` with each op that has a fused kernel for the op making one of its inputs (registry.register_fusion)
+    run as one step with that producer, and {fused step's op: the two steps it merged}.
+
+    A real fused kernel, where fuse_epilogues calls the same kernels in turn: a pair qualifies where the producer is
+    the step right before (nothing runs between them that could write its inputs in place), has one output, and
+    that output feeds only this op and is not fetched. The op keeps the buffer reuse already chosen for it: its
+    in-place kernel's fused form where it had one."""
+    readers = {}
+    for kernel, ins, out, op in steps:
+        for s in ins:
+            readers[s] = readers.get(s, 0) + 1
+    folded, parts = [], {}
+    for step in steps:
+        fused = _fold(folded[-1], step, readers, keep) if folded and folded[-1][3] not in parts else None
+        if fused is None:
+            folded.append(step)
+        else:
+            parts[step[3]] = [folded[-1], step]
+            folded[-1] = fused
+    return folded, parts
+
+
+def _fold(producer, step, readers, keep):
+    """The step computing `step` with `producer` in one fused kernel, or None."""
+    p_kernel, p_ins, p_out, p_op = producer
+    kernel, ins, out, op = step
+    d = op_def(op.type)
+    for index, producer_type, forward, inplace in fusions(op.type):
+        if (p_op.type != producer_type or len(ins) <= index or ins[index] != p_out or readers[p_out] != 1
+                or p_out in keep or len(p_op.outputs) != 1 or op_def(p_op.type).ref_inputs or d.ref_inputs):
+            continue
+        chosen = inplace if _runs(kernel, d.inplace) else forward if _runs(kernel, d.forward) else None
+        if chosen is not None:
+            return (functools.partial(chosen, **op.attrs) if op.attrs else chosen,
+                    ins[:index] + p_ins + ins[index + 1:], out, op)
+    return None
+
+
+def _runs(kernel, fn):
+    return fn is not None and (kernel is fn or isinstance(kernel, functools.partial) and kernel.func is fn)

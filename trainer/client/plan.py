@@ -10,7 +10,7 @@ import time
 
 from allreduce.errors import CollectiveMismatch
 from .buffer_reuse import donate_buffers, write_into_destinations
-from .fusion import fuse_epilogues, fusion_on
+from .fusion import fold_producers, fuse_epilogues, fusion_on
 from ..platform.errors import (FailedPreconditionError, InvalidArgumentError, OpError, OutOfRangeError,
                                ResourceExhaustedError, UnimplementedError)
 from .feed_fetch import aliases_state, feed_check, fetch_post
@@ -65,7 +65,11 @@ class Plan:
         steps = write_into_destinations(donate_buffers(steps, fetched, {s: t for t, s in slots.items()}, session),
                                         fetched, session)
         self.op_steps = steps  # one per op's kernel: what a traced run and a profile time, op by op
-        self.steps, self.fused = fuse_epilogues(steps, fetched) if fusion_on(session.config) else (steps, {})
+        self.steps, self.fused = steps, {}
+        if fusion_on(session.config):
+            folded, folds = fold_producers(steps, fetched)
+            self.steps, self.fused = fuse_epilogues(folded, fetched)
+            self.fused.update(folds)
         self.fetch_slots = [slots[e] if isinstance(e, Tensor) else None for e in elements]
         if branch is None:
             self.feed_checks = [feed_check(t, session.to_device) for t in feeds]

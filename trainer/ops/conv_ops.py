@@ -1,4 +1,6 @@
 """2-D convolution, max and average pooling on NHWC images with HWIO filters, vectorized with im2col windows."""
+import functools
+
 import numpy as np
 
 from .array_ops import transpose
@@ -6,7 +8,7 @@ from .core_ops import convert_to_tensor
 from .math_ops import binary_operands
 from .kernels import conv as conv_kernels, pool as pool_kernels, taps
 from .kernels.conv import out_size
-from ..framework.registry import apply_op, get_array_module, register
+from ..framework.registry import apply_op, get_array_module, op_def, register, register_fusion
 from .tensor_util import shape_of, static_shape_of
 
 
@@ -156,6 +158,25 @@ def _max_pool_grad(x, y, g, ksize, strides, padding):
     return taps.max_pool_grad(x, y, g, ksize, strides, padding)
 
 
+def _max_pool_grad_inplace(x, y, g, ksize, strides, padding):
+    tiled = pool_kernels.tiles(x.shape, ksize, strides, padding)
+    if tiled:
+        return pool_kernels.max_pool_grad_inplace(x, y, g, ksize, *tiled)
+    return taps.max_pool_grad(x, y, g, ksize, strides, padding)
+
+
+def _relu_max_pool_grad(x, y, g, relu_y, ksize, strides, padding, inplace=False):
+    """MaxPoolGrad(x, y, ReluGrad(g, relu_y)) as one kernel where relu_y is y, the pattern ReLU's gradient rule
+    builds (nn_ops); else, and where the tiled kernel cannot match the pair to the bit, the two kernels in turn."""
+    tiled = pool_kernels.tiles(x.shape, ksize, strides, padding)
+    if tiled and relu_y is y:
+        dx = pool_kernels.relu_max_pool_grad(x, y, g, ksize, *tiled, inplace=inplace)
+        if dx is not NotImplemented:
+            return dx
+    masked = op_def("ReluGrad").forward(g, relu_y)
+    return (_max_pool_grad_inplace if inplace else _max_pool_grad)(x, y, masked, ksize, strides, padding)
+
+
 def _pool_infer(x, ksize, strides, padding):
     if x.ndim is None:
         return [(None, x.dtype)]
@@ -165,7 +186,10 @@ def _pool_infer(x, ksize, strides, padding):
 
 register("MaxPool", _max_pool, infer=_pool_infer,
          grad=lambda op, g: [apply_op("MaxPoolGrad", [op.inputs[0], op.outputs[0], g], **op.attrs)], fresh=True)
-register("MaxPoolGrad", _max_pool_grad, infer=lambda x, y, g, **a: [(x.shape, x.dtype)], fresh=True)
+register("MaxPoolGrad", _max_pool_grad, infer=lambda x, y, g, **a: [(x.shape, x.dtype)], fresh=True,
+         inplace=_max_pool_grad_inplace)
+register_fusion("MaxPoolGrad", 2, "ReluGrad", _relu_max_pool_grad,
+                inplace=functools.partial(_relu_max_pool_grad, inplace=True))
 
 
 def _pool(op_type, value, ksize, strides, padding, data_format, name):

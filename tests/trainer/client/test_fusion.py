@@ -121,3 +121,59 @@ def test_fused_steps_on_the_strict_device_equal_the_host_ones():
     device = _steps(None, np.float64, device=strict_device.use())
     for a, b in zip(host, device):
         np.testing.assert_array_equal(a, b)
+
+
+def _convnet_steps(config, dtype, device=None, fetch_mask=False):
+    """Conv -> ReLU -> 2x2 max pool twice, a dense layer: its output and variables after two training steps, and
+    the plan's op types per step; `fetch_mask` fetches the first ReLU's gradient on the pooled values too."""
+    values = np.maximum(RNG.standard_normal((3, 8, 8, 2)), 0).astype(dtype)  # zeros: windows of ties
+    with tg.Graph().as_default():
+        x = tg.placeholder(dtype, [None, 8, 8, 2], name="x")
+        h, variables = x, []
+        for i, channels in enumerate((4, 6)):
+            w = tg.Variable(RNG.standard_normal((3, 3, h.shape[3], channels)).astype(dtype), name=f"w{i}")
+            h = tg.nn.max_pool(tg.nn.relu(tg.nn.conv2d(h, w, strides=1, padding="SAME")), 2, 2, "VALID")
+            variables.append(w)
+        dense = tg.Variable(RNG.standard_normal((2 * 2 * 6, 3)).astype(dtype), name="dense")
+        y = tg.matmul(tg.reshape(h, [-1, 2 * 2 * 6]), dense)
+        train = tg.train.GradientDescentOptimizer(0.1).minimize(tg.reduce_mean(tg.square(y)))
+        fetches = [train] + ([tg.get_default_graph().get_tensor_by_name("gradients/Relu_grad/ReluGrad:0")]
+                             if fetch_mask else [])
+        with tg.Session(config=config, device=device) as sess:
+            sess.run(tg.global_variables_initializer())
+            masks = [sess.run(fetches, {x: values})[1:] for _ in range(2)]
+            plan = sess.plan(fetches, [x])
+            return sess.run([y] + variables + [dense], {x: values}) + masks[1], [op.type for *_, op in plan.steps]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_relus_gradient_folds_into_the_max_pool_gradient_with_the_unfused_bits(dtype):
+    state = RNG.bit_generator.state
+    fused, fused_types = _convnet_steps(None, dtype)
+    RNG.bit_generator.state = state
+    unfused, unfused_types = _convnet_steps(OFF, dtype)
+    for a, b in zip(fused, unfused):
+        np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(np.signbit(a), np.signbit(b))
+    assert unfused_types.count("ReluGrad") == 2 and fused_types.count("ReluGrad") == 0
+    assert fused_types.count("MaxPoolGrad") == unfused_types.count("MaxPoolGrad") == 2
+
+
+def test_a_fetched_relu_gradient_is_not_folded_away():
+    state = RNG.bit_generator.state
+    fused, fused_types = _convnet_steps(None, np.float32, fetch_mask=True)
+    RNG.bit_generator.state = state
+    unfused, _ = _convnet_steps(OFF, np.float32, fetch_mask=True)
+    assert fused_types.count("ReluGrad") == 1  # the second pool's pair still folds
+    for a, b in zip(fused, unfused):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_a_folded_step_on_the_strict_device_equals_the_host_one():
+    state = RNG.bit_generator.state
+    host, _ = _convnet_steps(None, np.float64)
+    RNG.bit_generator.state = state
+    device, types = _convnet_steps(None, np.float64, device=strict_device.use())
+    assert types.count("ReluGrad") == 0
+    for a, b in zip(host, device):
+        np.testing.assert_array_equal(a, b)
