@@ -19,10 +19,12 @@ from . import cudnn_conv
 from .cuda_kernels import on_cupy
 from ...framework.registry import get_array_module
 
-# A slice of columns this size stays in the last-level cache between its gather and its GEMM. Measured on a
-# 32 MiB-L3 EPYC, one BLAS thread: slices of 2-8 MiB are within 5% of each other, and gathering the whole
-# batch first makes LeNet's convolutions 1.3-1.7x slower. Devices take the whole batch in one GEMM.
-CHUNK_BYTES = 4 << 20
+# A slice of columns this size stays in one core's L2 (1 MiB on the EPYC measured) between its gather and its GEMM,
+# whatever other processes do to the shared L3. One BLAS thread, another process loading the other core, slices of
+# 0.5-4 MiB: 1 MiB was the fastest or within 3% of it for every kernel of LeNet and the CNN, and 4 MiB 5-20% slower
+# (LeNet's conv2 filter gradient 7.85 against 8.85 ms; with the L3 to itself, 2-8 MiB were within 5%); gathering
+# the whole batch first makes LeNet's convolutions 1.3-1.7x slower. Devices take the whole batch in one GEMM.
+CHUNK_BYTES = 1 << 20
 TAP_MAJOR_CHANNELS = 4  # images of at most this many channels are gathered tap by tap (_tap_major_slices)
 
 
@@ -60,47 +62,50 @@ def _column_slices(x, pads, kh, kw, strides, ho, wo):
         raise ValueError(f"conv2d: a {kh}x{kw} filter does not fit in the images of shape {x.shape} padded by "
                          f"{ph} and {pw}")
     chunks = _image_chunks(n, ho * wo * k, x.itemsize, xp)
-    padded = _slice_padder(x, ph, pw, chunks[0][1] - chunks[0][0])
+    images, place = _slice_source(x, ph, pw, chunks[0][1] - chunks[0][0])
     if xp is np and c <= TAP_MAJOR_CHANNELS:
-        yield from _tap_major_slices(padded, chunks, (kh, kw, c), strides, ho, wo, x.dtype)
+        yield from _tap_major_slices(images, place, chunks, (kh, kw), strides, ho, wo)
         return
+    windows = _windows(images, kh, kw, strides, ho, wo)  # one view for every slice: as_strided costs microseconds
     cols = xp.empty((chunks[0][1] - chunks[0][0], ho, wo, kh, kw * c), dtype=x.dtype)
     for start, stop in chunks:
+        at = place(start, stop)
         part = cols[:stop - start]
-        part[...] = _windows(padded(start, stop), kh, kw, strides, ho, wo)
+        part[...] = windows[at:at + stop - start]
         yield start, stop, part.reshape(-1, k)
 
 
-def _slice_padder(x, ph, pw, most):
-    """A function of (start, stop) returning images start:stop of `x` zero-padded, in a buffer for `most` images
-    whose borders are zeroed once (x itself, made contiguous, where there is no padding)."""
+def _slice_source(x, ph, pw, most):
+    """(images, place): padded images, and place(start, stop), the index in them where images start:stop of `x`
+    begin. Without padding, `images` is x itself (contiguous); with it, a buffer of `most` images whose borders are
+    zeroed once, into which place copies each slice of the batch in turn."""
+    xp = get_array_module(x)
     if ph == (0, 0) and pw == (0, 0):
-        x = get_array_module(x).ascontiguousarray(x)
-        return lambda start, stop: x[start:stop]
+        return xp.ascontiguousarray(x), lambda start, stop: start
     n, h, w, c = x.shape
-    buffer = get_array_module(x).zeros((most, h + sum(ph), w + sum(pw), c), dtype=x.dtype)
+    buffer = xp.zeros((most, h + sum(ph), w + sum(pw), c), dtype=x.dtype)
+    inside = buffer[:, ph[0]:ph[0] + h, pw[0]:pw[0] + w]
 
-    def padded(start, stop):
-        part = buffer[:stop - start]
-        part[:, ph[0]:ph[0] + h, pw[0]:pw[0] + w] = x[start:stop]
-        return part
-    return padded
+    def place(start, stop):
+        inside[:stop - start] = x[start:stop]
+        return 0
+    return buffer, place
 
 
-def _tap_major_slices(padded, chunks, taps, strides, ho, wo, dtype):
+def _tap_major_slices(images, place, chunks, taps, strides, ho, wo):
     """_column_slices for images of few channels (a first layer's gray or RGB): a window's row is then only kw*C
     values, which the gather above copies a few at a time. Here each filter tap's (Ho, Wo, C) plane is copied whole
     into row block `tap` of a (kh*kw*C, pixels) buffer, and its transpose is the im2col matrix: LeNet's 5x5 first
     layer gathers 3.6x faster, and BLAS takes the transpose as it is (forward 1.6x, filter gradient 1.9x)."""
-    (kh, kw, c), sh, sw = taps, strides[0], strides[1]
+    (kh, kw), c, sh, sw = taps, images.shape[3], strides[0], strides[1]
     k = kh * kw * c
-    buffer = np.empty(k * (chunks[0][1] - chunks[0][0]) * ho * wo, dtype=dtype)
+    buffer = np.empty(k * (chunks[0][1] - chunks[0][0]) * ho * wo, dtype=images.dtype)
     for start, stop in chunks:
-        xpad = padded(start, stop)
+        at = place(start, stop)
         cols_t = buffer[:k * (stop - start) * ho * wo].reshape(kh, kw, c, stop - start, ho, wo)
         for i in range(kh):
             for j in range(kw):
-                plane = xpad[:, i:i + sh * (ho - 1) + 1:sh, j:j + sw * (wo - 1) + 1:sw]
+                plane = images[at:at + stop - start, i:i + sh * (ho - 1) + 1:sh, j:j + sw * (wo - 1) + 1:sw]
                 cols_t[i, j] = plane.transpose(3, 0, 1, 2)
         yield start, stop, cols_t.reshape(k, -1).T
 
