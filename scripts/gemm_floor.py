@@ -32,7 +32,7 @@ import time  # noqa: E402
 import numpy as np  # noqa: E402
 
 import bench_models  # noqa: E402
-from trainer.ops.kernels.conv import scatter_windows  # noqa: E402
+from trainer.ops.kernels.conv import CHUNK_BYTES, scatter_windows  # noqa: E402
 
 
 class Recorder:
@@ -96,7 +96,7 @@ def floor(calls, repeats=15, clock=time.process_time, hot=False):
 
 
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
-SLICE_BYTES = 4 << 20  # the columns of a batch slice, as trainer/ops/kernels/conv.py's CHUNK_BYTES takes them
+SLICE_BYTES = CHUNK_BYTES  # the columns of a batch slice, as trainer/ops/kernels/conv.py takes them
 
 
 def _median_ms(fn, repeats, clock):

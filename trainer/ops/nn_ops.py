@@ -391,7 +391,42 @@ def _bias_add_grad_into(out, g):
     return g.sum(axis=tuple(range(g.ndim - 1)), out=out) if summed is None else summed
 
 
-register("BiasAdd", np.add, infer=lambda x, b: [(x.shape, x.dtype)], fresh=True, inplace=inplace_binary(np.add),
+_add_inplace = inplace_binary(np.add)
+
+
+# numpy's add of a bias broadcast along the last axis runs its inner loop once per row (32 or 64 values of a conv
+# layer's activations); against the bias tiled into a contiguous block, once per block, as _relu_blocks does: the
+# same adds, 1.9-2.4x faster over 2^20 values in rows of 32-128 (1.4x at 512 and 1024), 1.2-1.6x over 2^16 in rows
+# of up to 256. Under 4 blocks, and for rows of more than 512 values, tiling costs what it saves.
+BIAS_BLOCKS_FROM, BIAS_ROWS_UPTO = 4 * RELU_BLOCK, 512
+
+
+def _bias_add(x, b):
+    return _bias_blocks(x, b, np.empty_like(x)) if _blockwise(x, b) else np.add(x, b)
+
+
+def _bias_add_inplace(x, b):
+    return _bias_blocks(x, b, x) if _blockwise(x, b) else _add_inplace(x, b)
+
+
+def _blockwise(x, b):
+    return (type(x) is np.ndarray and x.size >= BIAS_BLOCKS_FROM and type(b) is np.ndarray and b.ndim == 1
+            and x.dtype == b.dtype and x.shape[-1] == b.shape[0] <= BIAS_ROWS_UPTO and x.flags.c_contiguous)
+
+
+def _bias_blocks(x, b, out):
+    c = b.shape[0]
+    tile = np.empty((RELU_BLOCK // c, c), x.dtype)
+    tile[...] = b
+    tile = tile.reshape(-1)
+    flat, dest = x.reshape(-1), out.reshape(-1)
+    n = flat.size - flat.size % tile.size
+    np.add(flat[:n].reshape(-1, tile.size), tile, out=dest[:n].reshape(-1, tile.size))
+    np.add(flat[n:].reshape(-1, c), b, out=dest[n:].reshape(-1, c))
+    return out
+
+
+register("BiasAdd", _bias_add, infer=lambda x, b: [(x.shape, x.dtype)], fresh=True, inplace=_bias_add_inplace,
          grad=lambda op, g: [g, apply_op("BiasAddGrad", [g], name="BiasAddGrad")])
 register("BiasAddGrad", _bias_add_grad,
          infer=lambda g: [(None if g.ndim is None else static_shape(g)[-1:], g.dtype)],

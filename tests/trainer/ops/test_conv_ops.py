@@ -189,6 +189,31 @@ def test_conv2d_of_few_channel_images_in_many_slices(channels, stride, monkeypat
                                rtol=1e-10, atol=1e-9)
 
 
+@pytest.mark.parametrize("channels", [1, 8], ids=lambda c: f"C{c}")
+def test_float32_convolutions_over_many_slices_are_within_float32_rounding(channels, monkeypatch):
+    """Each slice of the batch is padded into a reused buffer and gathered into another; in float32 the output and
+    both gradients stay within float32's rounding bound of the exact sums (the filter gradient sums slice by slice)."""
+    x, w = RNG.standard_normal((23, 14, 13, channels)), RNG.standard_normal((5, 5, channels, 6))
+    g = RNG.standard_normal((23, 14, 13, 6))
+    x, w, g = (a.astype(np.float32).astype(np.float64) for a in (x, w, g))  # exact in both precisions
+    monkeypatch.setattr(conv_kernels, "CHUNK_BYTES", 32 << 10)  # a few images per slice, the last one short
+    flipped = w[::-1, ::-1].transpose(0, 1, 3, 2)
+
+    def filter_grad(a, b):
+        return np.stack([np.stack([np.einsum("nhwc,nhwo->co", _numpy_conv_window(a, i, j, 1, w.shape), b)
+                                   for j in range(5)]) for i in range(5)])
+    f32 = [a.astype(np.float32) for a in (x, w, g)]
+    cases = [(conv_kernels.conv2d(f32[0], f32[1], (1, 1), "SAME"), _numpy_conv(x, w, 1, "SAME"),
+              _numpy_conv(abs(x), abs(w), 1, "SAME"), w[..., 0].size),
+             (conv_kernels.conv2d_input_grad(f32[2], x.shape, f32[1], (1, 1), "SAME"),
+              _numpy_conv(g, flipped, 1, "SAME"), _numpy_conv(abs(g), abs(flipped), 1, "SAME"), w[..., 0, :].size),
+             (conv_kernels.conv2d_filter_grad(f32[0], f32[2], f32[1], (1, 1), "SAME"), filter_grad(x, g),
+              filter_grad(abs(x), abs(g)), g[..., 0].size)]
+    for value, exact, magnitude, terms in cases:
+        assert value.dtype == np.float32 and value.shape == exact.shape
+        assert np.all(np.abs(value - exact) <= terms * float(np.finfo(np.float32).eps) * magnitude)
+
+
 def _numpy_conv_window(x, i, j, stride, w_shape):
     """The input pixels tap (i, j) of a SAME convolution reads, one per output pixel."""
     n, h, wd, c = x.shape

@@ -163,6 +163,26 @@ def test_bias_add(shape):
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(9, 1000, 32), (70001, 3), (300, 512), (200, 513)], ids=str)
+def test_bias_add_of_large_arrays_is_numpys_add_to_the_bit(shape, dtype):
+    """Large arrays of short rows add the bias tiled into blocks: the same bits as np.add(x, b), NaNs, infinities and
+    signed zeros included, in place (a dead input buffer) or into a new array, whole blocks or not."""
+    x = RNG.standard_normal(shape) * 100
+    x.reshape(-1)[RNG.integers(0, x.size, 400)] = RNG.choice([-0.0, 0.0, np.nan, np.inf, -np.inf, 1e-45], 400)
+    b = RNG.standard_normal(shape[-1:]) * 100
+    b[:3] = [-0.0, np.inf, np.nan]
+    with np.errstate(over="ignore"):
+        x, b = x.astype(dtype), b.astype(dtype)
+    with tg.Graph().as_default(), np.errstate(invalid="ignore", over="ignore"):  # inf - inf, float16's range
+        c, bias = tg.constant(x), tg.constant(b)
+        with tg.Session() as sess:
+            kept, in_place = sess.run([tg.nn.bias_add(c, bias), tg.nn.bias_add(tg.negative(tg.negative(c)), bias)])
+        expected = np.add(x, b)
+    for value in (kept, in_place):
+        assert value.dtype == dtype and value.tobytes() == expected.tobytes()
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
 @pytest.mark.parametrize("shape", [(64, 10), (512, 10), (6, 9, 9, 16)], ids=str)
 def test_bias_add_gradient_is_the_sum_over_every_axis_but_the_last(shape, dtype):
     """BiasAddGrad (numpy's reduction for few values, one GEMV for many float32/float64 ones) against the exact sum,

@@ -2,7 +2,8 @@
 
 NHWC images, HWIO filters, dilation already folded into the filter (conv_ops.dilate_filter). The columns of a
 whole batch are large (LeNet's second layer: 40 MB), so on the host they are gathered and multiplied a few
-images at a time into one reused buffer that stays in cache between its gather and its GEMM.
+images at a time into one reused buffer that stays in cache between its gather and its GEMM; the zero padding too
+is written slice by slice, into a small buffer of its own, never as a padded copy of the batch.
 The input gradient of a stride-1 convolution whose output is as large as its input (SAME) is itself a
 stride-1 convolution (of the output gradient, padded by the filter size less the forward padding, with the
 filter flipped and its in/out channels swapped), so it is one more im2col and GEMM; strided ones, and those
@@ -18,10 +19,12 @@ from . import cudnn_conv
 from .cuda_kernels import on_cupy
 from ...framework.registry import get_array_module
 
-# A slice of columns this size stays in the last-level cache between its gather and its GEMM. Measured on a
-# 32 MiB-L3 EPYC, one BLAS thread: slices of 2-8 MiB are within 5% of each other, and gathering the whole
-# batch first makes LeNet's convolutions 1.3-1.7x slower. Devices take the whole batch in one GEMM.
-CHUNK_BYTES = 4 << 20
+# A slice of columns this size stays in one core's L2 (1 MiB on the EPYC measured) between its gather and its GEMM,
+# whatever other processes do to the shared L3. One BLAS thread, another process loading the other core, slices of
+# 0.5-4 MiB: 1 MiB was the fastest or within 3% of it for every kernel of LeNet and the CNN, and 4 MiB 5-20% slower
+# (LeNet's conv2 filter gradient 7.85 against 8.85 ms; with the L3 to itself, 2-8 MiB were within 5%); gathering
+# the whole batch first makes LeNet's convolutions 1.3-1.7x slower. Devices take the whole batch in one GEMM.
+CHUNK_BYTES = 1 << 20
 TAP_MAJOR_CHANNELS = 4  # images of at most this many channels are gathered tap by tap (_tap_major_slices)
 
 
@@ -32,13 +35,6 @@ def out_size(size, k, stride, padding):
     out = -(-size // stride)
     total = max((out - 1) * stride + k - size, 0)
     return out, (total // 2, total - total // 2)
-
-
-def _padded(x, ph, pw):
-    xp = get_array_module(x)
-    if ph == (0, 0) and pw == (0, 0):
-        return xp.ascontiguousarray(x)
-    return xp.pad(x, ((0, 0), ph, pw, (0, 0)))
 
 
 def _windows(xpad, kh, kw, strides, ho, wo):
@@ -55,47 +51,70 @@ def _image_chunks(n, cols_per_image, itemsize, xp):
     return [(s, min(s + step, n)) for s in range(0, max(n, 1), step)]
 
 
-def _column_slices(xpad, kh, kw, strides, ho, wo):
-    """(start, stop, im2col matrix) for each slice of the batch, gathered into one reused buffer."""
-    xp = get_array_module(xpad)
+def _column_slices(x, pads, kh, kw, strides, ho, wo):
+    """(start, stop, im2col matrix) for each slice of the batch of images `x`, padded by `pads` ((before, after) of
+    height and width): each slice is padded into one reused buffer and its columns gathered into another, so both
+    stay in cache (a padded copy of the whole batch cost a pass over memory: 1.5 ms of LeNet's step)."""
+    xp = get_array_module(x)
+    n, h, w, c = x.shape
+    (ph, pw), k = pads, kh * kw * c
     if ho <= 0 or wo <= 0:
-        raise ValueError(f"conv2d: a {kh}x{kw} filter does not fit in the padded images of shape {xpad.shape}")
-    if xp is np and xpad.shape[3] <= TAP_MAJOR_CHANNELS:
-        yield from _tap_major_slices(xpad, kh, kw, strides, ho, wo)
+        raise ValueError(f"conv2d: a {kh}x{kw} filter does not fit in the images of shape {x.shape} padded by "
+                         f"{ph} and {pw}")
+    chunks = _image_chunks(n, ho * wo * k, x.itemsize, xp)
+    images, place = _slice_source(x, ph, pw, chunks[0][1] - chunks[0][0])
+    if xp is np and c <= TAP_MAJOR_CHANNELS:
+        yield from _tap_major_slices(images, place, chunks, (kh, kw), strides, ho, wo)
         return
-    win = _windows(xpad, kh, kw, strides, ho, wo)
-    k = kh * win.shape[4]
-    chunks = _image_chunks(xpad.shape[0], ho * wo * k, xpad.itemsize, xp)
-    cols = xp.empty((chunks[0][1] - chunks[0][0], *win.shape[1:]), dtype=xpad.dtype)
+    windows = _windows(images, kh, kw, strides, ho, wo)  # one view for every slice: as_strided costs microseconds
+    cols = xp.empty((chunks[0][1] - chunks[0][0], ho, wo, kh, kw * c), dtype=x.dtype)
     for start, stop in chunks:
+        at = place(start, stop)
         part = cols[:stop - start]
-        part[...] = win[start:stop]
+        part[...] = windows[at:at + stop - start]
         yield start, stop, part.reshape(-1, k)
 
 
-def _tap_major_slices(xpad, kh, kw, strides, ho, wo):
+def _slice_source(x, ph, pw, most):
+    """(images, place): padded images, and place(start, stop), the index in them where images start:stop of `x`
+    begin. Without padding, `images` is x itself (contiguous); with it, a buffer of `most` images whose borders are
+    zeroed once, into which place copies each slice of the batch in turn."""
+    xp = get_array_module(x)
+    if ph == (0, 0) and pw == (0, 0):
+        return xp.ascontiguousarray(x), lambda start, stop: start
+    n, h, w, c = x.shape
+    buffer = xp.zeros((most, h + sum(ph), w + sum(pw), c), dtype=x.dtype)
+    inside = buffer[:, ph[0]:ph[0] + h, pw[0]:pw[0] + w]
+
+    def place(start, stop):
+        inside[:stop - start] = x[start:stop]
+        return 0
+    return buffer, place
+
+
+def _tap_major_slices(images, place, chunks, taps, strides, ho, wo):
     """_column_slices for images of few channels (a first layer's gray or RGB): a window's row is then only kw*C
     values, which the gather above copies a few at a time. Here each filter tap's (Ho, Wo, C) plane is copied whole
     into row block `tap` of a (kh*kw*C, pixels) buffer, and its transpose is the im2col matrix: LeNet's 5x5 first
     layer gathers 3.6x faster, and BLAS takes the transpose as it is (forward 1.6x, filter gradient 1.9x)."""
-    n, _, _, c = xpad.shape
-    k, sh, sw = kh * kw * c, strides[0], strides[1]
-    chunks = _image_chunks(n, ho * wo * k, xpad.itemsize, np)
-    buffer = np.empty(k * (chunks[0][1] - chunks[0][0]) * ho * wo, dtype=xpad.dtype)
+    (kh, kw), c, sh, sw = taps, images.shape[3], strides[0], strides[1]
+    k = kh * kw * c
+    buffer = np.empty(k * (chunks[0][1] - chunks[0][0]) * ho * wo, dtype=images.dtype)
     for start, stop in chunks:
+        at = place(start, stop)
         cols_t = buffer[:k * (stop - start) * ho * wo].reshape(kh, kw, c, stop - start, ho, wo)
         for i in range(kh):
             for j in range(kw):
-                plane = xpad[start:stop, i:i + sh * (ho - 1) + 1:sh, j:j + sw * (wo - 1) + 1:sw]
+                plane = images[at:at + stop - start, i:i + sh * (ho - 1) + 1:sh, j:j + sw * (wo - 1) + 1:sw]
                 cols_t[i, j] = plane.transpose(3, 0, 1, 2)
         yield start, stop, cols_t.reshape(k, -1).T
 
 
-def _conv_padded(xpad, w2, kh, kw, strides, ho, wo):
-    """(N, Ho, Wo, O): the convolution of padded images with filters reshaped to (kh*kw*C, O)."""
-    xp = get_array_module(xpad)
-    out = xp.empty((xpad.shape[0], ho, wo, w2.shape[1]), dtype=xpad.dtype)
-    for start, stop, cols in _column_slices(xpad, kh, kw, strides, ho, wo):
+def _conv_padded(x, pads, w2, kh, kw, strides, ho, wo):
+    """(N, Ho, Wo, O): the convolution of images padded by `pads` with filters reshaped to (kh*kw*C, O)."""
+    xp = get_array_module(x)
+    out = xp.empty((x.shape[0], ho, wo, w2.shape[1]), dtype=x.dtype)
+    for start, stop, cols in _column_slices(x, pads, kh, kw, strides, ho, wo):
         xp.dot(cols, w2, out=out[start:stop].reshape(-1, w2.shape[1]))
     return out
 
@@ -137,7 +156,7 @@ def conv2d(x, w, strides, padding):
         rows, nhw = _pointwise_input(x, strides)
         return get_array_module(x).dot(rows, w.reshape(c, o)).reshape(*nhw, o)
     (ho, ph), (wo, pw) = out_size(x.shape[1], kh, strides[0], padding), out_size(x.shape[2], kw, strides[1], padding)
-    return _conv_padded(_padded(x, ph, pw), w.reshape(kh * kw * c, o), kh, kw, strides, ho, wo)
+    return _conv_padded(x, (ph, pw), w.reshape(kh * kw * c, o), kh, kw, strides, ho, wo)
 
 
 @on_cupy(_cudnn_filter_grad)
@@ -150,7 +169,7 @@ def conv2d_filter_grad(x, g, w, strides, padding):
     _, ho, wo, _ = g.shape
     ph, pw = out_size(x.shape[1], kh, strides[0], padding)[1], out_size(x.shape[2], kw, strides[1], padding)[1]
     grad = None
-    for start, stop, cols in _column_slices(_padded(x, ph, pw), kh, kw, strides, ho, wo):
+    for start, stop, cols in _column_slices(x, (ph, pw), kh, kw, strides, ho, wo):
         term = xp.dot(cols.T, g[start:stop].reshape(-1, o))
         grad = term if grad is None else xp.add(grad, term, out=grad)
     return grad.reshape(kh, kw, c, o)
@@ -174,8 +193,8 @@ def conv2d_input_grad(g, x_shape, w, strides, padding):
         return _input_grad_col2im(g, x_shape, w, strides, ph, pw)
     xp = get_array_module(g)
     flipped = xp.ascontiguousarray(w[::-1, ::-1].transpose(0, 1, 3, 2)).reshape(kh * kw * o, c)
-    gpad = _padded(g, (kh - 1 - ph[0], kh - 1 - ph[1]), (kw - 1 - pw[0], kw - 1 - pw[1]))
-    return _conv_padded(gpad, flipped, kh, kw, (1, 1), h, wd)
+    pads = (kh - 1 - ph[0], kh - 1 - ph[1]), (kw - 1 - pw[0], kw - 1 - pw[1])
+    return _conv_padded(g, pads, flipped, kh, kw, (1, 1), h, wd)
 
 
 def _input_grad_col2im(g, x_shape, w, strides, ph, pw):
