@@ -163,6 +163,20 @@ def _buffers(x, cs_prev, h_prev, steps, i, cs, f, o, ci, co, h):
     return xh, act, cs_all, co_all
 
 
+def _flowing(grads):
+    """Per step of grads [steps, batch, n], whether it holds any gradient. An output nothing differentiates gets zeros
+    (lstm_state_grads), dynamic_rnn's last output a gradient at one step: one scan spares the others a pass of a
+    transposed block. It reads the bits (the largest as unsigned ints, a third of any()'s time), so a -0.0 costs an add
+    that changes nothing, and in memory order: a batch-major array seen time-major (dynamic_rnn's) is reduced over
+    its batch first, 2.4x faster than through a copy in time-major order."""
+    if grads.strides[-1] != grads.itemsize:
+        grads = np.ascontiguousarray(grads)
+    bits = grads.view(f"u{grads.itemsize}")
+    if bits.strides[1] > bits.strides[0]:
+        bits = bits.max(axis=1, initial=0)
+    return bits.reshape(len(bits), -1).max(axis=1, initial=0).tolist() if len(bits) else []
+
+
 def block_lstm_grad(steps, x, cs_prev, h_prev, w, peepholes, outputs, cs_grad, h_grad, cell_clip):
     """BlockLSTMGrad's (cs_prev's, h_prev's, w's, b's, the pre-activations' gradients, then the peephole
     weights' with peepholes) from BlockLSTM's seven `outputs`, or NotImplemented off the host."""
@@ -172,11 +186,7 @@ def block_lstm_grad(steps, x, cs_prev, h_prev, w, peepholes, outputs, cs_grad, h
     xh, act, cs, co = _buffers(x, cs_prev, h_prev, steps, *outputs)
     d = np.empty((time, GATES * n, batch), dtype)
     d[steps:] = 0
-    # an output nothing differentiates gets zeros (lstm_state_grads), dynamic_rnn's last output a gradient at one step:
-    # one scan finds the steps that have any, sparing the others a pass of a transposed block; it reads the bits (the
-    # largest as unsigned ints, a third of any()'s time), so a -0.0 costs an add that changes nothing
-    flows = [g[:steps].view(f"u{g.itemsize}").reshape(steps, batch * n).max(axis=1, initial=0).tolist()
-             for g in (h_grad, cs_grad)]
+    flows = [_flowing(g[:steps]) for g in (h_grad, cs_grad)]
     w_h, products = w[depth:], StepProducts(d, xh)  # [4n, depth + n + 1]: w's gradient, transposed, and b's last
     dh, dcs, scratch = (np.zeros((n, batch), dtype) for _ in range(3))
     square, deriv, reach = (np.empty((GATES, n, batch), dtype) for _ in range(3))
