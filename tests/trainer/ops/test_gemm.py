@@ -89,3 +89,13 @@ def test_step_products_sum_every_step_added_in_any_order(shape, dtype):
     bound = sum((np.abs(a[t]).astype(np.float64) @ np.abs(b[t]).astype(np.float64).T for t in added), np.zeros((m, n)))
     assert products.out.shape == (m, n) and products.out.dtype == dtype
     assert np.all(np.abs(products.out - exact) <= (k * len(added) + 1) * np.finfo(dtype).eps * bound)
+
+
+def test_step_products_refuse_a_step_outside_the_operands():
+    a, b = np.ones((3, 4, 2), np.float32), np.ones((2, 5, 2), np.float32)
+    products = gemm.StepProducts(a, b)
+    for t in (-1, 2, 3):
+        with pytest.raises(IndexError, match=r"StepProducts.add\(%d\): a step in \[0, 2\)" % t):
+            products.add(t)
+    products.add(1)
+    np.testing.assert_array_equal(products.out, np.full((4, 5), 2, np.float32))

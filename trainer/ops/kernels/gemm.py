@@ -14,6 +14,9 @@ deep and 64-8192 wide, both kernels, ratio swapped / as is:
 
 So the swap is taken only inside the first row's box, only on AVX-512 kernels, only in float32 (where it was
 measured). The sums are BLAS's in another order: equal within float32 rounding, not to the bit.
+
+StepProducts sums a[t] @ b[t]ᵀ over steps through cblas_?gemm with beta = 1, each step added where its operands
+are in cache (the host LSTM's weight gradient, one step at a time inside its backward loop).
 """
 import ctypes
 import glob
@@ -79,8 +82,8 @@ class StepProducts:
     are as fast as that GEMM). Without numpy's OpenBLAS, or on another dtype, numpy's dot and an add."""
 
     def __init__(self, a, b):
-        (_, m, k), n = a.shape, b.shape[1]
-        self.a, self.b, self.out = a, b, np.zeros((m, n), a.dtype)
+        (steps, m, k), n = a.shape, b.shape[1]
+        self.steps, self.a, self.b, self.out = min(steps, len(b)), a, b, np.zeros((m, n), a.dtype)
         usable = a.dtype == b.dtype and a.flags.c_contiguous and b.flags.c_contiguous and m * n * k > 0
         self.gemm = CBLAS_GEMM.get(a.dtype) if usable else None
         # pointers by arithmetic: a step's view and its address cost about a microsecond each
@@ -88,6 +91,10 @@ class StepProducts:
         self.step_bytes = (m * k * a.itemsize, n * k * b.itemsize)
 
     def add(self, t):
+        """out += a[t] @ b[t]ᵀ."""
+        if not 0 <= t < self.steps:  # BLAS would read past the operands
+            raise IndexError(f"StepProducts.add({t!r}): a step in [0, {self.steps}) of a {self.a.shape} and b "
+                             f"{self.b.shape}")
         if self.gemm is None:
             self.out += np.dot(self.a[t], self.b[t].T)
             return
