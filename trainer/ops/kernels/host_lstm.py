@@ -174,7 +174,7 @@ def _flowing(grads):
     bits = grads.view(f"u{grads.itemsize}")
     if bits.strides[1] > bits.strides[0]:
         bits = bits.max(axis=1, initial=0)
-    return bits.reshape(len(bits), -1).max(axis=1, initial=0).tolist() if len(bits) else []
+    return bits.reshape(len(bits), int(np.prod(bits.shape[1:]))).max(axis=1, initial=0).tolist()
 
 
 def block_lstm_grad(steps, x, cs_prev, h_prev, w, peepholes, outputs, cs_grad, h_grad, cell_clip):
