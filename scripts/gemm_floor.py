@@ -33,16 +33,25 @@ import numpy as np  # noqa: E402
 
 import bench_models  # noqa: E402
 from trainer.ops.kernels.conv import CHUNK_BYTES, scatter_windows  # noqa: E402
+from trainer.ops.kernels.gemm import StepProducts  # noqa: E402
 
 
 class Recorder:
     """While `recording` is true, keeps a copy of the operands (same shapes, same memory order) of every
-    numpy.dot and numpy.matmul call; the wrappers stay in place for the rest of the process."""
+    numpy.dot and numpy.matmul call, and of each step StepProducts adds by BLAS (as the numpy.dot it equals); the
+    wrappers stay in place for the rest of the process."""
 
     def __init__(self):
         self.calls, self.recording = [], False
+        add, dot = StepProducts.add, np.dot
         for name in ("dot", "matmul"):
             setattr(np, name, self._wrap(getattr(np, name)))
+
+        def added(products, t):
+            if self.recording:
+                self.calls.append((dot, _copy(products.a[t]), _copy(products.b[t]).T, None))
+            return add(products, t)
+        StepProducts.add = added
 
     def _wrap(self, gemm):
         def recorded(a, b, out=None, **kwargs):

@@ -100,6 +100,18 @@ def test_block_lstm_and_its_gradient_match_a_step_by_step_lstm(dtype, peephole, 
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=lambda d: d.__name__)
+@pytest.mark.parametrize("depth,n", [(21, 8), (16, 16), (5, 40)])
+def test_more_weight_rows_than_one_block_of_the_transposed_copy(dtype, depth, n):
+    """The forward copies w transposed a few rows at a time: inputs and units that span several such blocks, a
+    partial one last or none."""
+    x, cs_prev, h_prev, w, peepholes, b, cs_grad, h_grad = case(dtype, depth=depth, n=n, peephole=True, seed=9)
+    outs, grads = block_lstm(6, x, cs_prev, h_prev, w, peepholes, b, None, cs_grad, h_grad)
+    want_outs, want_grads = reference(6, x, cs_prev, h_prev, w, peepholes, b, None, cs_grad, h_grad)
+    close(outs, want_outs, dtype, "outputs")
+    close(grads, want_grads, dtype, "gradients")
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=lambda d: d.__name__)
 @pytest.mark.parametrize("copied", ["gates", "states", "all"])
 def test_the_gradient_op_gives_the_same_bits_for_outputs_it_did_not_make(dtype, copied):
     """The gradient reads the forward's buffers in place when it gets its outputs as BlockLSTM made them; outputs
@@ -131,12 +143,16 @@ def test_the_gradient_op_reads_its_own_inputs():
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=lambda d: d.__name__)
-@pytest.mark.parametrize("flowing", ["h at the last step", "cs only", "neither"])
+@pytest.mark.parametrize("flowing", ["h at the last step", "cs only", "neither", "h batch-major, at one step"])
 def test_gradients_reaching_only_some_steps_or_outputs(dtype, flowing):
-    """Zeros where nothing flows, as lstm_state_grads passes them and dynamic_rnn's last output makes them."""
+    """Zeros where nothing flows, as lstm_state_grads passes them and dynamic_rnn's last output makes them (a
+    batch-major gradient seen time-major, the transpose dynamic_rnn's outputs go through)."""
     x, cs_prev, h_prev, w, peepholes, b, cs_grad, h_grad = case(dtype, seed=4)
     h_grad[:-1] = 0
-    if flowing != "h at the last step":
+    if flowing == "h batch-major, at one step":
+        h_grad = np.zeros((h_grad.shape[1], h_grad.shape[0], h_grad.shape[2]), dtype).transpose(1, 0, 2)
+        h_grad[3] = 1.5
+    elif flowing != "h at the last step":
         h_grad[:] = 0
     if flowing != "cs only":
         cs_grad[:] = 0

@@ -72,3 +72,30 @@ def test_openblas_core_names_the_kernels_openblas_coretype_pins():
     out = subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True, text=True,
                          check=True).stdout
     assert out.split() == ["Haswell", "False"]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+@pytest.mark.parametrize("shape", [(28, 512, 157, 64), (3, 5, 7, 2), (2, 4, 3, 0), (0, 4, 3, 5)], ids=str)
+def test_step_products_sum_every_step_added_in_any_order(shape, dtype):
+    """BLAS adds each step's product into out (numpy's dot where BLAS does not take the dtype, float16 here): the
+    sum of the steps added, each once, within the products' rounding; a step never added is not in it."""
+    steps, m, n, k = shape
+    a, b = RNG.standard_normal((steps, m, k)).astype(dtype), RNG.standard_normal((steps + 1, n, k)).astype(dtype)
+    products = gemm.StepProducts(a, b)
+    added = list(reversed(range(steps)))[:max(steps - 1, 0)] if steps > 2 else list(range(steps))
+    for t in added:
+        products.add(t)
+    exact = sum((a[t].astype(np.float64) @ b[t].astype(np.float64).T for t in added), np.zeros((m, n)))
+    bound = sum((np.abs(a[t]).astype(np.float64) @ np.abs(b[t]).astype(np.float64).T for t in added), np.zeros((m, n)))
+    assert products.out.shape == (m, n) and products.out.dtype == dtype
+    assert np.all(np.abs(products.out - exact) <= (k * len(added) + 1) * np.finfo(dtype).eps * bound)
+
+
+def test_step_products_refuse_a_step_outside_the_operands():
+    a, b = np.ones((3, 4, 2), np.float32), np.ones((2, 5, 2), np.float32)
+    products = gemm.StepProducts(a, b)
+    for t in (-1, 2, 3):
+        with pytest.raises(IndexError, match=r"StepProducts.add\(%d\): a step in \[0, 2\)" % t):
+            products.add(t)
+    products.add(1)
+    np.testing.assert_array_equal(products.out, np.full((4, 5), 2, np.float32))

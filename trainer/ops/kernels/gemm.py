@@ -14,6 +14,9 @@ deep and 64-8192 wide, both kernels, ratio swapped / as is:
 
 So the swap is taken only inside the first row's box, only on AVX-512 kernels, only in float32 (where it was
 measured). The sums are BLAS's in another order: equal within float32 rounding, not to the bit.
+
+StepProducts sums a[t] @ b[t]ᵀ over steps through cblas_?gemm with beta = 1, each step added where its operands
+are in cache (the host LSTM's weight gradient, one step at a time inside its backward loop).
 """
 import ctypes
 import glob
@@ -27,21 +30,76 @@ _CORENAME_SYMBOLS = ("scipy_openblas_get_corename64_", "scipy_openblas_get_coren
                      "openblas_get_corename")
 
 
-def openblas_core():
-    """The kernel set numpy's bundled OpenBLAS runs ("SkylakeX", "Haswell", ...), or None for any other BLAS."""
+def _openblas():
+    """numpy's bundled OpenBLAS (loaded already: the same instance, not a second one), or None for any other BLAS."""
     here = os.path.dirname(np.__file__)
     for path in glob.glob(os.path.join(here, os.pardir, "numpy.libs", "*openblas*")) + glob.glob(
             os.path.join(here, ".libs", "*openblas*")):
         try:
-            lib = ctypes.CDLL(path)  # numpy loaded it already: this is the same instance, not a second one
+            lib = ctypes.CDLL(path)
         except OSError:
             continue
-        for symbol in _CORENAME_SYMBOLS:
-            corename = getattr(lib, symbol, None)
-            if corename is not None:
-                corename.restype = ctypes.c_char_p
-                return (corename() or b"").decode() or None
+        if any(getattr(lib, symbol, None) is not None for symbol in _CORENAME_SYMBOLS):
+            return lib
     return None
+
+
+def _symbol(lib, names):
+    return next((getattr(lib, name) for name in names if getattr(lib, name, None) is not None), None)
+
+
+def openblas_core():
+    """The kernel set numpy's bundled OpenBLAS runs ("SkylakeX", "Haswell", ...), or None for any other BLAS."""
+    corename = None if OPENBLAS is None else _symbol(OPENBLAS, _CORENAME_SYMBOLS)
+    if corename is None:
+        return None
+    corename.restype = ctypes.c_char_p
+    return (corename() or b"").decode() or None
+
+
+def _cblas_gemm(names, real):
+    """cblas_?gemm with 64-bit integers (numpy's OpenBLAS is built ILP64), or None."""
+    gemm = None if OPENBLAS is None else _symbol(OPENBLAS, names)
+    if gemm is not None:
+        size, pointer = ctypes.c_int64, ctypes.c_void_p
+        gemm.argtypes = [ctypes.c_int] * 3 + [size] * 3 + [real, pointer, size, pointer, size, real, pointer, size]
+        gemm.restype = None
+    return gemm
+
+
+OPENBLAS = _openblas()
+# layout and transposition flags of the CBLAS interface, and the double and single precision GEMMs
+ROW_MAJOR, NO_TRANS, TRANS = 101, 111, 112
+CBLAS_GEMM = {np.dtype(np.float32): _cblas_gemm(("scipy_cblas_sgemm64_", "cblas_sgemm64_"), ctypes.c_float),
+              np.dtype(np.float64): _cblas_gemm(("scipy_cblas_dgemm64_", "cblas_dgemm64_"), ctypes.c_double)}
+
+
+class StepProducts:
+    """out = the sum of a[t] @ b[t]ᵀ over the steps t given to add(t), for C-contiguous [T, M, K] a and [T, N, K] b.
+
+    BLAS adds each step's product into out (beta = 1), so a loop over the steps can add one while its operands are
+    still in cache, and neither operand is copied into one [M, T·K] @ [T·K, N] GEMM (at K = 64 the steps together
+    are as fast as that GEMM). Without numpy's OpenBLAS, or on another dtype, numpy's dot and an add."""
+
+    def __init__(self, a, b):
+        (steps, m, k), n = a.shape, b.shape[1]
+        self.steps, self.a, self.b, self.out = min(steps, len(b)), a, b, np.zeros((m, n), a.dtype)
+        usable = a.dtype == b.dtype and a.flags.c_contiguous and b.flags.c_contiguous and m * n * k > 0
+        self.gemm = CBLAS_GEMM.get(a.dtype) if usable else None
+        # pointers by arithmetic: a step's view and its address cost about a microsecond each
+        self.sizes, self.at = (m, n, k), (a.ctypes.data, b.ctypes.data, self.out.ctypes.data)
+        self.step_bytes = (m * k * a.itemsize, n * k * b.itemsize)
+
+    def add(self, t):
+        """out += a[t] @ b[t]ᵀ."""
+        if not 0 <= t < self.steps:  # BLAS would read past the operands
+            raise IndexError(f"StepProducts.add({t!r}): a step in [0, {self.steps}) of a {self.a.shape} and b "
+                             f"{self.b.shape}")
+        if self.gemm is None:
+            self.out += np.dot(self.a[t], self.b[t].T)
+            return
+        (m, n, k), (a_at, b_at, out_at), (a_step, b_step) = self.sizes, self.at, self.step_bytes
+        self.gemm(ROW_MAJOR, NO_TRANS, TRANS, m, n, k, 1.0, a_at + t * a_step, k, b_at + t * b_step, k, 1.0, out_at, n)
 
 
 SWAP_PAYS = openblas_core() in AVX512_CORES
