@@ -228,7 +228,26 @@ def model_row(model, args):
     t = interleaved(steps, max(3, int(repeats * args.scale)), inner, sync, clock=CLOCKS[args.clock])
     profile = kernel_profile(sess, train, feed, repeats=max(3, int(10 * args.scale)), clock=CLOCKS[args.clock],
                              sync=sync)
-    return t, losses, profile, len(x)
+    update = None
+    if args.profile and "torch" in steps and args.device == "cpu":
+        update = torch_update(model, args.optimizer, max(3, int(10 * args.scale)), CLOCKS[args.clock])
+    return t, losses, profile, len(x), update
+
+
+def torch_update(model, optimizer, repeats, clock):
+    """Median seconds of PyTorch's optimizer step alone on `model`'s parameters, holding one batch's gradients."""
+    import torch
+    params, x, labels = bench_models.init(model)
+    net = bench_models.torch_module(model, params)
+    opt = bench_models.torch_optimizer(optimizer, net.parameters())
+    xt, yt = bench_models.torch_inputs(model, x, labels)
+    torch.nn.functional.cross_entropy(net(xt), yt).backward()
+    times = []
+    for _ in range(repeats + 2):  # the first two build the optimizer's state
+        start = clock()
+        opt.step()
+        times.append(clock() - start)
+    return float(np.median(times[2:]))
 
 
 def model_table(models, args):
@@ -236,18 +255,22 @@ def model_table(models, args):
           f"{'us/kernel':>9}  first loss rf / torch")
     profiles = {}
     for model in models:
-        t, losses, profile, batch = model_row(model, args)
+        t, losses, profile, batch, update = model_row(model, args)
         torch_ms = t.get("torch", float("nan")) * 1e3
         rf_ms = t["ringflow"] * 1e3
         print(f"{model:6} {batch:5d} {torch_ms:9.3f} {rf_ms:11.3f} {rf_ms / torch_ms:8.2f} {profile.kernels:7d} "
               f"{rf_ms * 1e3 / profile.kernels:9.1f}  {losses['ringflow']:.6f} / "
               f"{losses.get('torch', float('nan')):.6f}", flush=True)
-        profiles[model] = profile
+        profiles[model] = profile, update
         args.measured[model] = (t["ringflow"], t.get("torch", float("nan")))
     if args.profile:
-        for model, profile in profiles.items():
+        for model, (profile, torch_update_s) in profiles.items():
             print(f"\n{model}: ringflow's step by op type (median of timed runs, one kernel at a time)")
             print(profile.table())
+            updates = sum(s for name, (_, s) in profile.by_type.items() if "Apply" in name)
+            if torch_update_s is not None:
+                print(f"update ops (Apply*) {updates * 1e3:.3f} ms; PyTorch's {args.optimizer} step alone "
+                      f"{torch_update_s * 1e3:.3f} ms")
 
 
 def rss_child(framework, model, optimizer):

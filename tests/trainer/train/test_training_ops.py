@@ -1,10 +1,11 @@
 """Momentum's and Adam's update kernels: TF1's formulas with the roundings written out by hand, to the bit, in
-float32 and float64, for variables from a scalar to several of the blocks a large update is walked in."""
+float32 and float64, for variables from a scalar to several of the blocks a large update is walked in, and with
+the gradient's buffer taken for the step where nobody reads it after the update."""
 import numpy as np
 import pytest
 
 import trainer as tg
-from trainer.train.training_ops import BLOCK_BYTES
+from trainer.train.training_ops import BLOCK_BYTES, BLOCKED_BYTES, DONATED_GRADIENT_SIZE
 
 RNG = np.random.default_rng(11)
 LR, MOMENTUM, BETA1, BETA2, EPSILON = 0.05, 0.9, 0.8, 0.95, 1e-3
@@ -12,8 +13,10 @@ STEPS = 3
 
 
 def shapes(dtype):
-    block = BLOCK_BYTES // np.dtype(dtype).itemsize
-    return [(), (7, 5), (block,), (3, block + 5)]  # the last: three blocks and a short fourth
+    """A scalar, a small matrix, the smallest variable walked in blocks, and one of several blocks and a short
+    last one."""
+    itemsize = np.dtype(dtype).itemsize
+    return [(), (7, 5), (BLOCKED_BYTES // itemsize,), (3, BLOCK_BYTES // itemsize + 5)]
 
 
 def momentum_by_hand(var, grads, dtype, nesterov):
@@ -105,3 +108,62 @@ def test_a_sparse_gradient_updates_as_its_dense_form(optimizer):
     for d, r in zip(dense, rows):
         np.add.at(d, ids, r)
     np.testing.assert_array_equal(got, OPTIMIZERS[optimizer][1](table, dense, np.float32))
+
+
+FAN_IN, FAN_OUT = 320, 256  # a weight of 81,920 elements: its gradient's buffer is taken, it is not walked in blocks
+assert DONATED_GRADIENT_SIZE <= FAN_IN * FAN_OUT < BLOCKED_BYTES // 8
+
+
+def dense_layer(dtype):
+    """A dense layer and a softmax loss: (x, labels, loss, weight, bias)."""
+    x, labels = tg.placeholder(dtype, [None, FAN_IN], name="x"), tg.placeholder(tg.int64, [None], name="labels")
+    w = tg.Variable((RNG.standard_normal((FAN_IN, FAN_OUT)) / 16).astype(dtype), name="w")
+    b = tg.Variable(np.zeros(FAN_OUT, dtype), name="b")
+    logits = tg.nn.bias_add(tg.matmul(x, w), b)
+    loss = tg.reduce_mean(tg.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
+    return x, labels, loss, w, b
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("optimizer", ["momentum", "nesterov"])
+def test_the_update_into_the_gradient_is_the_same_to_the_bit(optimizer, dtype):
+    """The gradients die with the update (their buffers take the step) or are fetched too (a new array does): the
+    same variables, equal to TF1's formula by hand on the fetched gradients."""
+    batches = [(RNG.standard_normal((16, FAN_IN)).astype(dtype), RNG.integers(0, FAN_OUT, 16)) for _ in range(STEPS)]
+    with tg.Graph().as_default():
+        x, labels, loss, w, b = dense_layer(dtype)
+        opt = OPTIMIZERS[optimizer][0](False)
+        grads_and_vars = opt.compute_gradients(loss)
+        step = opt.apply_gradients(grads_and_vars)
+        grads = [g for g, _ in grads_and_vars]
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            start = sess.run([w, b])
+            for xs, ys in batches:
+                sess.run(step, {x: xs, labels: ys})
+            donated = sess.run([w, b])
+            sess.run(tg.global_variables_initializer())
+            fetched = [sess.run([grads, step], {x: xs, labels: ys})[0] for xs, ys in batches]
+            kept = sess.run([w, b])
+    for i, (d, k) in enumerate(zip(donated, kept)):
+        assert d.dtype == dtype
+        np.testing.assert_array_equal(d, k)
+        np.testing.assert_array_equal(k, OPTIMIZERS[optimizer][1](start[i], [g[i] for g in fetched], dtype))
+
+
+@pytest.mark.parametrize("optimizer", ["momentum", "nesterov"])
+def test_a_gradient_read_after_the_update_keeps_its_value(optimizer):
+    xs, ys = RNG.standard_normal((16, FAN_IN)).astype(np.float32), RNG.integers(0, FAN_OUT, 16)
+    with tg.Graph().as_default():
+        x, labels, loss, w, b = dense_layer(np.float32)
+        opt = OPTIMIZERS[optimizer][0](False)
+        grads_and_vars = opt.compute_gradients(loss)
+        gw = grads_and_vars[0][0]
+        before = tg.reduce_sum(gw * gw)
+        step = opt.apply_gradients(grads_and_vars)
+        with tg.control_dependencies([step]):
+            after = tg.reduce_sum(gw * gw)
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            expected = sess.run(before, {x: xs, labels: ys})
+            assert sess.run(after, {x: xs, labels: ys}) == expected
