@@ -78,8 +78,8 @@ def test_the_update_is_tf1s_formula_to_the_bit(optimizer, dtype):
 
 @pytest.mark.parametrize("optimizer", list(OPTIMIZERS))
 def test_other_memory_orders_and_use_locking_give_the_same_bits(optimizer):
-    """A Fortran-ordered variable and gradient take numpy's whole-array path, not the blocks: the same roundings."""
-    shape = (40, 3000)  # three blocks in float32
+    """A Fortran-ordered variable and gradient take numpy's whole-array formula, not the blocks: the same bits."""
+    shape = (BLOCKED_BYTES // 4000 + 3, 1000)  # walked in blocks in float32, C-ordered
     start = RNG.standard_normal(shape).astype(np.float32)
     grads = [(RNG.standard_normal(shape) * 0.1).astype(np.float32) for _ in range(STEPS)]
     expected = train(optimizer, start, grads)
