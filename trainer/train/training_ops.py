@@ -20,8 +20,7 @@ DONATED_GRADIENT_SIZE = 1 << 16
 # and work buffer: 2.5 MiB) stay in cache from the first pass to the last instead of coming from memory each pass.
 # Float32, one core, caches flushed before each call, blocks of 128 KiB to 2 MiB tried: Adam on LeNet's fc1 weight
 # (3.2 M elements) 5.5 -> 4.3 ms, momentum 2.2 -> 1.7 ms; on 1 M 1.70 -> 1.57 and 0.65 -> 0.62 ms; at 400 K and
-# under blocks gained nothing. Adam's smaller variables still take one work buffer for all its passes instead of
-# three new arrays (18 K to 400 K elements: 3-10 % faster); momentum's keep numpy's formula (no gain).
+# under no gain, and the extra Python calls cost more than they save, so smaller variables keep numpy's formula.
 BLOCK_BYTES = 1 << 19
 BLOCKED_BYTES = 1 << 22
 
@@ -75,7 +74,7 @@ def _gradient_descent_into_grad(op, session):
 @cuda_kernels.on_cupy(cuda_kernels.apply_momentum)
 def apply_momentum(var, accum, lr, grad, momentum, use_nesterov=False):
     # TF1: accum = accum * momentum + grad; var -= accum * lr (Nesterov: var -= grad * lr + accum * momentum * lr)
-    blocks = _blocks((var, accum, grad), (lr, momentum), 2 if use_nesterov else 1, BLOCKED_BYTES)
+    blocks = _blocks((var, accum, grad), (lr, momentum), 2 if use_nesterov else 1)
     if blocks is not None:
         for x, a, g, step, *work in blocks:
             a *= momentum
@@ -126,7 +125,7 @@ def _momentum_into_grad(op, session):
 def apply_adam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad):
     # TF1: bias correction folded into the step size, epsilon added to sqrt(v) (not to sqrt(v-hat)).
     lr_t = lr * np.sqrt(1 - beta2_power) / (1 - beta1_power)
-    blocks = _blocks((var, m, v, grad), (beta1_power, beta2_power, lr, beta1, beta2, epsilon), 1, 0)
+    blocks = _blocks((var, m, v, grad), (beta1_power, beta2_power, lr, beta1, beta2, epsilon), 1)
     if blocks is not None:
         c1, c2 = 1 - beta1, 1 - beta2
         for x, m_, v_, g, step in blocks:  # the roundings of the formula below
@@ -155,21 +154,18 @@ def apply_adam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, g
     var -= step
 
 
-def _blocks(arrays, scalars, scratch, smallest):
-    """[(*views of the arrays, *`scratch` work buffers of their size)] for each block of BLOCK_BYTES of the arrays
-    (one block, the arrays themselves, under BLOCKED_BYTES), where they are C-ordered numpy arrays of one shape and
-    dtype, of `smallest` bytes or more, and the scalars have that dtype too (which keeps the roundings of numpy's
-    formula); else None."""
+def _blocks(arrays, scalars, scratch):
+    """[(*views of the arrays, *`scratch` work buffers of their size)] for each block of BLOCK_BYTES of the arrays,
+    where they are C-ordered numpy arrays of one shape and dtype, of BLOCKED_BYTES or more, and the scalars have
+    that dtype too (which keeps the roundings of numpy's formula); else None."""
     first = arrays[0]
-    if type(first) is not np.ndarray or first.nbytes < smallest or not first.flags.c_contiguous:
+    if type(first) is not np.ndarray or first.nbytes < BLOCKED_BYTES or not first.flags.c_contiguous:
         return None
     for a in arrays[1:]:
         if type(a) is not np.ndarray or a.shape != first.shape or a.dtype != first.dtype or not a.flags.c_contiguous:
             return None
     if not _typed(scalars, first.dtype):
         return None
-    if first.nbytes < BLOCKED_BYTES:
-        return [(*arrays, *map(np.empty_like, (first,) * scratch))]
     step, flat = BLOCK_BYTES // first.itemsize, [a.reshape(-1) for a in arrays]
     work = [np.empty(step, first.dtype) for _ in range(scratch)]
     return [(*[f[i:i + step] for f in flat], *[w[:min(step, first.size - i)] for w in work])
