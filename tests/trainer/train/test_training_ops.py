@@ -30,14 +30,14 @@ def momentum_by_hand(var, grads, dtype, nesterov):
 
 
 def adam_by_hand(var, grads, dtype):
-    """TF1's ApplyAdam, lr_t = lr * sqrt(1 - beta2^t) / (1 - beta1^t); var -= m / (sqrt(v) + epsilon) * lr_t."""
+    """TF1's ApplyAdam, lr_t = lr * sqrt(1 - beta2^t) / (1 - beta1^t); var -= (m * lr_t) / (sqrt(v) + epsilon)."""
     lr, b1, b2, eps = dtype(LR), dtype(BETA1), dtype(BETA2), dtype(EPSILON)
     m, v, b1p, b2p = np.zeros_like(var), np.zeros_like(var), b1, b2
     for g in grads:
         lr_t = lr * np.sqrt(1 - b2p) / (1 - b1p)
         m = m + (g - m) * (1 - b1)
         v = v + (g * g - v) * (1 - b2)
-        var = var - m / (np.sqrt(v) + eps) * lr_t
+        var = var - (m * lr_t) / (np.sqrt(v) + eps)
         b1p, b2p = b1p * b1, b2p * b2
     return var
 
