@@ -38,6 +38,18 @@ def trained(optimizer, dtype, shape, tf):
     return tf.reduce_sum(tf.cast(tf.bitcast(value, tf.int32), tf.int64))
 
 
+def embedding_trained(optimizer, tf):
+    """An embedding table after two steps whose gradients (IndexedSlices in TF) touch rows [0, 1], then [2]."""
+    v = tf.Variable(np.arange(12, dtype=np.float32).reshape(6, 2), name="embedding")
+    opt = OPTIMIZERS[optimizer](tf, lambda x: tf.constant(x, dtype=tf.float32))
+    step = None
+    for rows in ([0, 1], [2]):
+        with tf.control_dependencies([step] if step is not None else []):
+            step = opt.minimize(tf.reduce_sum(tf.gather(v, tf.constant(rows))))
+    with tf.control_dependencies([step]):
+        return tf.identity(v)
+
+
 def cases():
     found = {}
     for optimizer in OPTIMIZERS:
@@ -47,4 +59,7 @@ def cases():
                 case = call("identity", {"build": build})
                 case["exact"] = True
                 found[f"optdonate/train.{optimizer}/{dtype}/{size}"] = case
+        case = call("identity", {"build": functools.partial(embedding_trained, optimizer)})
+        case["exact"] = True
+        found[f"optdonate/train.{optimizer}/sparse_rows"] = case
     return found

@@ -88,9 +88,10 @@ def test_other_memory_orders_and_use_locking_give_the_same_bits(optimizer):
     np.testing.assert_array_equal(train(optimizer, start, grads, use_locking=True), expected)
 
 
-@pytest.mark.parametrize("optimizer", list(OPTIMIZERS))
-def test_a_sparse_gradient_updates_as_its_dense_form(optimizer):
-    """An IndexedSlices gradient (rows of an embedding, one repeated) is applied as its dense form, as before."""
+def test_a_sparse_gradient_updates_adam_as_its_dense_form():
+    """An IndexedSlices gradient (rows of an embedding, one repeated) steps Adam as its dense form, as TF1's sparse
+    Adam does. (TF1's sparse momentum moves only the rows named: a known difference, conformance/xfails.py.)"""
+    optimizer = "adam"
     table = RNG.standard_normal((50, 8)).astype(np.float32)
     ids = np.array([3, 7, 3, 41])
     rows = [RNG.standard_normal((len(ids), 8)).astype(np.float32) for _ in range(STEPS)]
