@@ -19,8 +19,9 @@ DONATED_GRADIENT_SIZE = 1 << 16
 # through them BLOCK_BYTES at a time, into reused work buffers, so that a block's arrays (Adam's var, m, v, grad
 # and two work buffers: 3 MiB) stay in cache from the first pass to the last instead of coming from memory each pass.
 # Float32, one core, caches flushed before each call, blocks of 128 KiB to 2 MiB tried: Adam on LeNet's fc1 weight
-# (3.2 M elements) 5.5 -> 4.3 ms, momentum 2.2 -> 1.7 ms; on 1 M 1.70 -> 1.57 and 0.65 -> 0.62 ms; at 400 K and
-# under no gain, and the extra Python calls cost more than they save, so smaller variables keep numpy's formula.
+# (3.2 M elements) 5.5 -> 4.3 ms (4.7 in TF1's order of rounding, which takes the second buffer), momentum 2.2 ->
+# 1.7 ms; on 1 M 1.70 -> 1.57 and 0.65 -> 0.62 ms; at 400 K and under no gain, and the extra Python calls cost
+# more than they save, so smaller variables keep numpy's formula.
 BLOCK_BYTES = 1 << 19
 BLOCKED_BYTES = 1 << 22
 
