@@ -15,7 +15,7 @@ Adam taking the same steps (bench_models.py); numpy's MLP by hand is SGD only, s
 is timed against PyTorch in the models' table. After the MLP table, the
 executor's own cost: the small MLP's Session.run less a bare replay of the steps it runs, per step, and the same for
 chains of trivial (Identity) ops, per op. --profile adds where
-ringflow's step goes, by op type. --memory reports each framework's peak RSS (getrusage) for each model in a
+ringflow's step goes, by op type, and its update ops against PyTorch's optimizer step alone. --memory reports each framework's peak RSS (getrusage) for each model in a
 fresh process. --gemm-floor times, in a fresh process per model, the GEMMs one ringflow step makes (numpy.dot
 and numpy.matmul, recorded: gemm_floor.py) alone with numpy and with PyTorch on the same shapes: where numpy's are
 the slower, that sets a floor under the ratio to PyTorch; its 'hot' columns time each GEMM with its operands in
@@ -212,7 +212,8 @@ def mlp_table(args):
 
 
 def model_row(model, args):
-    """Median step times of `model`, ringflow's kernels per step, and the first step's loss in both."""
+    """Median step times of `model`, ringflow's kernels per step, the first step's loss in both, and with --profile
+    PyTorch's optimizer step alone (else None)."""
     params, x, labels = bench_models.init(model)
     step, sess, train, loss, feed = bench_models.ringflow_step(model, params, x, labels, device=args.device,
                                                                optimizer=args.optimizer)
