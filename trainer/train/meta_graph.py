@@ -14,7 +14,7 @@ import numpy as np
 
 from ..framework.graph import get_default_graph
 from ..framework.meta_graph import CollectionDef, MetaGraphDef, VariableDef, attr_python
-from ..framework.node_def import AttrValue, NodeDef, attr_value, graph_def
+from ..framework.node_def import AttrValue, NodeDef, attr_value, graph_def, register_graph_def_writer
 from ..framework.operation import Operation
 from ..framework.registry import op_def
 from ..framework.tensor import Tensor
@@ -58,24 +58,9 @@ def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, c
                              meta_info_def=None, strip_default_attrs=False):
     """The MetaGraphDef of `graph` (default: the default graph): nodes, the collections, the SaverDef."""
     graph = graph or get_default_graph()
-    nodes, (loops, roles) = graph_def(graph, add_shapes=True), written_loops(graph)
-    for node, op in zip(nodes.node, graph.get_operations()):
-        lost = sorted(k for k, v in op.attrs.items() if v is not None and attr_value(v) is None)
-        lost += [k for k in SUB_GRAPHS if getattr(op, k, None) and not written_as_nodes(op, loops)
-                 and not written_as_loop(op, loops)]
-        nones = sorted(k for k, v in op.attrs.items() if v is None)
-        for key, names in ((UNWRITTEN, lost), (NONE, nones)):
-            if names:
-                node.attr[key] = AttrValue(list=AttrValue.ListValue(s=[k.encode() for k in names]))
-        if clear_devices:
-            node.device = ""
-    added = []
-    for node, op in zip(nodes.node, graph.get_operations()):
-        to_tf_form(node, op, added)
-    nodes.node.extend(_unclashed(nodes.node, added))
-    write_conds(nodes, graph, loops)
-    write_loops(nodes, graph, loops, roles)
-    _read_moved_outputs(nodes.node)
+    nodes = tf_graph_def(graph, add_shapes=True)
+    for node in nodes.node if clear_devices else ():
+        node.device = ""
     meta = MetaGraphDef()
     meta.graph_def.node.extend(nodes.node)  # the nodes themselves: MetaGraphDef(graph_def=...) would copy them all
     info = meta.meta_info_def
@@ -93,6 +78,34 @@ def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, c
         if collection is not None:
             meta.collection_def[key] = collection
     return meta
+
+
+def tf_graph_def(graph, add_shapes=False):
+    """`graph` as a GraphDef in TF's node forms (Graph.as_graph_def, and the graph export_meta_graph writes):
+    ringflow's nodes rewritten as TF's ops (tf_node_defs.py), conds and loops as TF1's frames, each node keeping
+    what ringflow's import needs in "_" attrs; add_shapes gives each node "_output_shapes"."""
+    nodes, (loops, roles) = graph_def(graph, add_shapes=True), written_loops(graph)
+    for node, op in zip(nodes.node, graph.get_operations()):
+        lost = sorted(k for k, v in op.attrs.items() if v is not None and attr_value(v) is None)
+        lost += [k for k in SUB_GRAPHS if getattr(op, k, None) and not written_as_nodes(op, loops)
+                 and not written_as_loop(op, loops)]
+        nones = sorted(k for k, v in op.attrs.items() if v is None)
+        for key, names in ((UNWRITTEN, lost), (NONE, nones)):
+            if names:
+                node.attr[key] = AttrValue(list=AttrValue.ListValue(s=[k.encode() for k in names]))
+    added = []
+    for node, op in zip(nodes.node, graph.get_operations()):
+        to_tf_form(node, op, added)
+    nodes.node.extend(_unclashed(nodes.node, added))
+    write_conds(nodes, graph, loops)
+    write_loops(nodes, graph, loops, roles)
+    _read_moved_outputs(nodes.node)
+    for node in nodes.node if not add_shapes else ():  # the shapes serve the writers above; TF's lacks them
+        node.attr.pop(_SHAPES, None)
+    return nodes
+
+
+register_graph_def_writer(tf_graph_def)
 
 
 def _read_moved_outputs(nodes):
