@@ -31,6 +31,10 @@
         loops with a cond inside a loop and a loop inside a cond; and a training graph whose gradient runs a
         backward loop over stacks (loops/train.meta); loop_values.json holds the feeds, TF's outputs and, for
         dynamic_rnn and map_fn, TF's gradient of sum(output²) by the input.
+    /work/tfvenv/bin/python scripts/record_tf_files.py check-models DIR
+        trains on, in TensorFlow, the training graphs scripts/ringflow_tf_models.py wrote into DIR (import_meta_graph
+        + restore, then its steps: the benchmark models, a Keras GRU, an LSTMCell's dynamic_rnn, `ringflow train`'s
+        own .meta with its readiness report run before and after the restore) and compares the losses with ringflow's.
 """
 import json
 import os
@@ -491,13 +495,44 @@ def check(directory):
     return failures
 
 
+def check_models(directory):
+    """Train on each graph of DIR/models.json in TensorFlow; returns the failures."""
+    with open(os.path.join(directory, "models.json")) as f:
+        record = json.load(f)
+    failures = []
+    for name, model in record["models"].items():
+        prefix = os.path.join(directory, model["prefix"])
+        feeds = {k: np.asarray(v["value"], v["dtype"]) for k, v in model["feeds"].items()}
+        try:
+            with tf.Graph().as_default(), v1.Session() as sess:
+                saver = v1.train.import_meta_graph(prefix + ".meta")
+                ready = [sorted(n.decode() for n in sess.run(op)) for op in v1.get_collection("ready_op")]
+                saver.restore(sess, prefix)
+                ready += [sorted(n.decode() for n in sess.run(op)) for op in v1.get_collection("ready_op")]
+                losses = [sess.run([model["loss"], model["train"]], feeds)[0] for _ in model["losses"]]
+        except Exception as exc:  # noqa: BLE001 - a model TensorFlow cannot take is reported, the others go on
+            print(f"FAIL {name}: {type(exc).__name__}: {str(exc).splitlines()[0][:300]}")
+            failures.append(name)
+            continue
+        worst = float(np.max(np.abs(np.subtract(losses, model["losses"])) / np.maximum(np.abs(model["losses"]), 1)))
+        ok = worst <= model["tolerance"] and ready in ([], [model.get("ready_op"), []])
+        print(f"{'ok  ' if ok else 'FAIL'} {name}: import_meta_graph + restore, {len(losses)} more steps' losses "
+              f"(relative difference {worst:.1e})" + (f", ready_op {ready}" if ready else ""))
+        if not ok:
+            print(f"     TensorFlow's losses {[float(v) for v in losses]}, ringflow's {model['losses']}")
+            failures.append(name)
+    print(f"verdict: {'PASS' if not failures else f'FAIL ({len(failures)})'}: TensorFlow {tf.__version__} trained "
+          f"on ringflow's graphs in {directory}")
+    return failures
+
+
 if __name__ == "__main__":
     commands = {"record": record, "sharded": sharded, "graph-text": graph_text, "tf-graphs": tf_graphs,
                 "train-graphs": train_graphs, "cond-graphs": cond_graphs,
                 "loop-graphs": loop_graphs}
-    if len(sys.argv) != 3 or sys.argv[1] not in (*commands, "check"):
+    if len(sys.argv) != 3 or sys.argv[1] not in (*commands, "check", "check-models"):
         sys.exit(__doc__)
     v1.disable_v2_behavior()  # TF1's graph: reference variables (VariableV2), as a TF 1.15 program writes them
-    if sys.argv[1] == "check":
-        sys.exit(1 if check(sys.argv[2]) else 0)
+    if sys.argv[1] in ("check", "check-models"):
+        sys.exit(1 if (check if sys.argv[1] == "check" else check_models)(sys.argv[2]) else 0)
     commands[sys.argv[1]](sys.argv[2])

@@ -29,7 +29,8 @@ from .loop_frames import written_as_loop, written_loops
 from .loop_nodes import write_loops
 from .tf_cond_nodes import has_tf_conds, read_tf_conds
 from .tf_loop_nodes import has_tf_loops, loop_back_edge, read_tf_loops, rebuild_gradient_loop, rebuild_loop
-from .tf_node_defs import ADDED, MOVED, ORIGINAL, from_tf_form, from_tf_inputs, strided_slice_key, to_tf_form
+from .tf_node_defs import from_tf_form, from_tf_inputs, strided_slice_key, to_tf_form
+from .tf_nodes import ADDED, MOVED, ORIGINAL
 from ..platform import tf_logging as logging
 from ..platform.version import GIT_VERSION, TF_API_VERSION
 
@@ -42,6 +43,7 @@ _SHAPES = "_output_shapes"
 ALIASES = {
     "SelectV2": "Select",  # ringflow's Select broadcasts as TF's SelectV2 does (tf_node_defs.py)
     "AddV2": "Add",  # TF2's name for the op TF 1.15 graphs also call AddV2; ringflow's is TF1's older Add
+    "RandomStandardNormal": "RandomNormal",  # ringflow's draws and scales in one op (tf_random_nodes.py)
     # A resource variable (tf.keras' weights, get_variable(use_resource=True), TF 2's canned estimators) is read,
     # assigned and updated through its handle; ringflow rebuilds it as a variable of its own and these as the
     # reference variable's ops, which compute the same values (the handle's ops have no outputs TF programs fetch).
@@ -113,7 +115,7 @@ def _read_moved_outputs(nodes):
     keeping ringflow's own inputs for import."""
     moved = {n.attr[MOVED].s.decode(): n.name for n in nodes if MOVED in n.attr}
     for node in nodes if moved else ():
-        if any(i in moved for i in node.input):
+        if MOVED not in node.attr and any(i in moved for i in node.input):  # a mover reads TF's op's own outputs
             if INPUTS not in node.attr and ORIGINAL not in node.attr:
                 node.attr[INPUTS] = AttrValue(list=AttrValue.ListValue(s=[i.encode() for i in node.input]))
             node.input[:] = [moved.get(i, i) for i in node.input]
