@@ -16,6 +16,8 @@ from .tf_nodes import ADDED, MOVED, added as _added, const as _const, shape_node
 from .tf_nodes import ORIGINAL
 from .tf_pad_nodes import PAD_FROM_TF, PAD_TO_TF
 from .tf_random_nodes import RANDOM_FROM_TF, RANDOM_TO_TF
+from .tf_gather_nodes import GATHER_TO_TF
+from .tf_nn_nodes import NN_TO_TF
 from .tf_rnn_nodes import RNN_FROM_TF, RNN_TO_TF
 from .tf_state_nodes import STATE_TO_TF
 
@@ -91,13 +93,15 @@ def _range(node, op, nodes):  # TF's Range names its dtype Tidx
 
 
 def _reduction(node, op, nodes):
-    axis = op.attrs.get("axis")
-    if axis is None:
-        rank = op.inputs[0].shape.ndims
-        if rank is None:
-            return False
-        axis = list(range(rank))
-    node.input.insert(1, _const(nodes, f"{node.name}/reduction_indices", axis))
+    axis, rank = op.attrs.get("axis"), op.inputs[0].shape.ndims
+    if axis is None and rank is None:  # every axis of a rank the run gives: TF's Range(0, Rank(x), 1)
+        t = {"T": _type(int32)}
+        rank = _added(nodes, f"{node.name}/rank", "Rank", [node.input[0]], T=_type(op.inputs[0].dtype))
+        indices = _added(nodes, f"{node.name}/reduction_indices", "Range", [
+            _const(nodes, f"{node.name}/start", 0), rank, _const(nodes, f"{node.name}/delta", 1)], Tidx=t["T"])
+    else:
+        indices = _const(nodes, f"{node.name}/reduction_indices", list(range(rank)) if axis is None else axis)
+    node.input.insert(1, indices)
     node.attr["Tidx"] = _type(int32)
     node.attr["keep_dims"] = AttrValue(b=bool(op.attrs.get("keepdims", False)))
     node.attr.pop("keepdims", None)
@@ -294,18 +298,25 @@ def _reduce_grad(node, op, nodes):
     """ringflow's (g, x): g (reduced over `axis`) broadcast back over x (divided by the count for a mean), as TF's
     ops: BroadcastTo(Reshape(g, x's shape with the reduced axes 1), Shape(x))."""
     rank, axis = op.inputs[1].shape.ndims, op.attrs["axis"]
-    if len(op.inputs) > 2 or rank is None:
+    if len(op.inputs) > 2 or rank is None and axis is not None:
         return False
-    reduced = set(range(rank)) if axis is None else {a % rank for a in (axis if isinstance(axis, tuple) else [axis])}
-    mask = [1 if i in reduced else 0 for i in range(rank)]
     g, x = node.input[:2]
     dtype = op.outputs[0].dtype
     x_shape = _shape(nodes, f"{node.name}/x_shape", x, op.inputs[1].dtype)
+    if rank is None:  # every axis of a rank the run gives: g holds one value, which BroadcastTo spreads
+        return _spread(node, op, nodes, g, g, x, x_shape)
+    reduced = set(range(rank)) if axis is None else {a % rank for a in (axis if isinstance(axis, tuple) else [axis])}
+    mask = [1 if i in reduced else 0 for i in range(rank)]
     kept = _added(nodes, f"{node.name}/kept", "Mul", [x_shape, _const(nodes, f"{node.name}/keep", [1 - m for m in mask])],
                   T=_type(int32))
     ones = _added(nodes, f"{node.name}/keep_shape", "AddV2", [kept, _const(nodes, f"{node.name}/ones", mask)],
                   T=_type(int32))
     shaped = _added(nodes, f"{node.name}/reshaped", "Reshape", [g, ones], T=_type(dtype), Tshape=_type(int32))
+    return _spread(node, op, nodes, shaped, g, x, x_shape)
+
+
+def _spread(node, op, nodes, shaped, g, x, x_shape):
+    dtype = op.outputs[0].dtype
     spread = shaped if not op.attrs["mean"] else _mean_scaled(node, op, nodes, shaped, g, x)
     node.input[:] = [spread, x_shape]
     node.op = "BroadcastTo"
@@ -416,8 +427,10 @@ TO_TF = {
     "StridedSliceGrad": _strided_slice_grad,
     # ringflow's own gradient and filling ops, as the TF ops that compute the same
     "ReshapeLike": _reshape_like, "Zeros": _filled(0), "Ones": _filled(1), "SumToShape": _sum_to_shape,
-    "ReduceGrad": _reduce_grad, "ConcatSlice": _concat_slice, "Range": _range,
-    **RANDOM_TO_TF, **STATE_TO_TF, **RNN_TO_TF, **PAD_TO_TF,
+    "ReduceGrad": _reduce_grad, "ConcatSlice": _concat_slice, "Range": _range, "MergeSummary": _pack,
+    "StringJoin": _pack,
+    "Cumsum": _attr_input("axis", "axis", "Tidx"), "Cumprod": _attr_input("axis", "axis", "Tidx"),
+    **RANDOM_TO_TF, **STATE_TO_TF, **RNN_TO_TF, **PAD_TO_TF, **NN_TO_TF, **GATHER_TO_TF,
 }
 
 

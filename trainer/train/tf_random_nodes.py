@@ -44,12 +44,13 @@ def _scaled_draw(node, op, nodes):
 
 
 def _uniform_int(node, op, nodes):
-    """TF's RandomUniformInt takes its bounds as inputs, ringflow's as attrs."""
-    if op.attrs.get("tensor_params"):
-        return False
+    """TF's RandomUniformInt takes its bounds as inputs; ringflow's as attrs, or as its last inputs where they are
+    tensors (named by tensor_params)."""
     dtype, controls = op.outputs[0].dtype, [i for i in node.input if i.startswith("^")]
-    node.input[:] = [_shape_input(node, op, nodes), const(nodes, f"{node.name}/minval", op.attrs["minval"], dtype),
-                     const(nodes, f"{node.name}/maxval", op.attrs["maxval"], dtype)] + controls
+    given = op.attrs.get("tensor_params") or ()
+    tensors = dict(zip(given, node.input[len(op.inputs) - len(given):len(op.inputs)]))
+    bounds = [tensors.get(k) or const(nodes, f"{node.name}/{k}", op.attrs[k], dtype) for k in ("minval", "maxval")]
+    node.input[:] = [_shape_input(node, op, nodes)] + bounds + controls
     for key in [k for k in node.attr if not k.startswith("_")]:
         node.attr.pop(key)
     node.attr.update(Tout=type_attr(dtype), T=type_attr(op.inputs[0].dtype if op.inputs else np.int32), **_seeds(op))

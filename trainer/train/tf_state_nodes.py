@@ -7,11 +7,15 @@ Python attrs, a list of Variables or a gradient check, are no data a GraphDef ho
     AssertVariablesInitialized    TF1's assert_variables_initialized: Assert(All(Pack(IsVariableInitialized...)))
     CheckGradientsFinite          All(Pack(All(IsFinite(g)) ...)), as tf.debugging's checks; under the "raise"
                                   policy an Identity of it that runs after an Assert naming the gradients
+
+and the queues' enqueue ops with the types of their components, which TF's op definitions require, and a variable of a
+shape not fully known with none (TF's VariableV2 takes no partial shape).
 """
 import numpy as np
 
 from ..framework.dtypes import as_dtype, bool as bool_, int32, int64, string
 from ..framework.node_def import AttrValue, NodeDef, attr_value
+from ..framework.tensor_shape import TensorShapeProto
 from .tf_nodes import ADDED, type_attr
 
 _KEPT = ("_output_shapes",)  # what the node keeps of its "_" attrs: the rest told import of attrs it now lacks
@@ -106,5 +110,30 @@ def _check_gradients_finite(node, op, nodes):
     return None
 
 
-STATE_TO_TF = {"ReportUninitializedVariables": _report_uninitialized,
-               "AssertVariablesInitialized": _assert_initialized, "CheckGradientsFinite": _check_gradients_finite}
+def _enqueue(node, op, nodes):
+    """TF's enqueue ops name their components' types (Tcomponents); ringflow's node carries none."""
+    node.attr.pop("T", None)
+    node.attr["Tcomponents"] = AttrValue(list=AttrValue.ListValue(type=[t.dtype.as_datatype_enum
+                                                                       for t in op.inputs[1:]]))
+    return True
+
+
+def _variable(node, op, nodes):
+    """TF's VariableV2 takes a fully defined shape, or none (validate_shape=False: its first Assign sets it)."""
+    if op.outputs[0].shape.is_fully_defined() or "shape" not in node.attr:
+        return False
+    node.attr["shape"] = AttrValue(shape=TensorShapeProto(unknown_rank=True))
+    return True
+
+
+def _assign(node, op, nodes):
+    """An Assign to such a variable sets its shape: TF checks none (validate_shape=False), as its Saver's do."""
+    if op.inputs[0].shape.is_fully_defined():
+        return False
+    node.attr["validate_shape"] = AttrValue(b=False)
+    return True
+
+
+STATE_TO_TF = {"VariableV2": _variable, "Assign": _assign, "ReportUninitializedVariables": _report_uninitialized,
+               "AssertVariablesInitialized": _assert_initialized, "CheckGradientsFinite": _check_gradients_finite,
+               "QueueEnqueueV2": _enqueue, "QueueEnqueueManyV2": _enqueue}
