@@ -5,10 +5,11 @@ TensorFlow:
 
 For each model (default: all of MODELS) DIR/<name>/ gets a checkpoint and its .meta, as tf.train.Saver writes
 them, and DIR/models.json the feeds, the loss and train op names, and the losses of STEPS more steps in ringflow
-(CHAOTIC: fewer, and a tolerance), which TensorFlow must reproduce after import_meta_graph + restore. The models are scripts/bench_models.py's, a
-Keras GRU (its recurrent kernel orthogonal: RandomNormal and Qr), tf.nn.rnn_cell.LSTMCell under dynamic_rnn (one
-BlockLSTM) and under static_rnn (an LSTMBlockCell a step), and `ringflow train`'s own graph (the .meta beside its
-checkpoints: the readiness report and the gradients' finiteness check, under --nonfinite raise and skip).
+(CHAOTIC: fewer, and a tolerance), which TensorFlow must reproduce after import_meta_graph + restore. The models
+are scripts/bench_models.py's, a Keras GRU (its recurrent kernel orthogonal: RandomNormal and Qr),
+tf.nn.rnn_cell.LSTMCell under dynamic_rnn (one BlockLSTM) and under static_rnn (an LSTMBlockCell a step), and
+`ringflow train`'s own graph (the .meta beside its checkpoints: the readiness report and the gradients' finiteness
+check, under --nonfinite raise and skip).
 """
 import json
 import os
@@ -96,9 +97,8 @@ def program(nonfinite):
             train = "GradientDescent" if nonfinite == "raise" else "AssignAdd"  # the train op, by its name
             losses = [float(sess.run(["Mean:0", train], feeds)[0]) for _ in range(STEPS)]
         return {"prefix": os.path.relpath(prefix, os.path.dirname(directory)), "train": train, "loss": "Mean:0",
-                "feeds": _listed(feeds), "losses": losses, "tolerance": 1e-4, "ready_op": ["global_step", "hidden1/bias",
-                                                                        "hidden1/kernel", "logits/bias",
-                                                                        "logits/kernel"]}
+                "feeds": _listed(feeds), "losses": losses, "tolerance": 1e-4,
+                "ready_op": ["global_step", "hidden1/bias", "hidden1/kernel", "logits/bias", "logits/kernel"]}
     return write
 
 
