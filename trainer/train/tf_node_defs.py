@@ -19,7 +19,7 @@ from .tf_random_nodes import RANDOM_FROM_TF, RANDOM_TO_TF
 from .tf_gather_nodes import GATHER_TO_TF
 from .tf_nn_nodes import NN_TO_TF
 from .tf_rnn_nodes import RNN_FROM_TF, RNN_TO_TF
-from .tf_state_nodes import STATE_TO_TF
+from .tf_state_nodes import STATE_FROM_TF, STATE_TO_TF
 
 
 def _attr_input(attr, input_name, index_attr=None):
@@ -632,7 +632,7 @@ FROM_TF = {  # op type: (the attr ringflow's op holds and TF's lacks, the rule g
     "Conv2DBackpropInput": (None, _tf_with_sizes((2, 0, 1))), "Conv2DBackpropFilter": (None, _tf_with_sizes((0, 2, 1))),
     "AvgPoolGrad": (None, _tf_with_sizes((0, 1))), "StridedSliceGrad": ("key", _tf_strided_slice_grad),
     "VarIsInitializedOp": (None, _tf_drop()), "OneHot": ("dtype", _tf_one_hot), "ApplyAdam": (None, _tf_adam), "ResourceApplyAdam": (None, _tf_adam),
-    **RANDOM_FROM_TF, **RNN_FROM_TF, **PAD_FROM_TF,
+    **RANDOM_FROM_TF, **RNN_FROM_TF, **PAD_FROM_TF, **STATE_FROM_TF,
 }
 
 

@@ -8,14 +8,14 @@ Python attrs, a list of Variables or a gradient check, are no data a GraphDef ho
     CheckGradientsFinite          All(Pack(All(IsFinite(g)) ...)), as tf.debugging's checks; under the "raise"
                                   policy an Identity of it that runs after an Assert naming the gradients
 
-and the queues' enqueue ops with the types of their components, which TF's op definitions require, and a variable of a
-shape not fully known with none (TF's VariableV2 takes no partial shape).
+and the attrs TF's op definitions require: a queue's shapes as TF's list (both ways), its enqueue ops' component
+types, and none for a variable of a shape not fully known (TF's VariableV2 takes no partial shape).
 """
 import numpy as np
 
 from ..framework.dtypes import as_dtype, bool as bool_, int32, int64, string
 from ..framework.node_def import AttrValue, NodeDef, attr_value
-from ..framework.tensor_shape import TensorShapeProto
+from ..framework.tensor_shape import TensorShape, TensorShapeProto
 from .tf_nodes import ADDED, type_attr
 
 _KEPT = ("_output_shapes",)  # what the node keeps of its "_" attrs: the rest told import of attrs it now lacks
@@ -134,6 +134,30 @@ def _assign(node, op, nodes):
     return True
 
 
-STATE_TO_TF = {"VariableV2": _variable, "Assign": _assign, "ReportUninitializedVariables": _report_uninitialized,
-               "AssertVariablesInitialized": _assert_initialized, "CheckGradientsFinite": _check_gradients_finite,
-               "QueueEnqueueV2": _enqueue, "QueueEnqueueManyV2": _enqueue}
+QUEUES = ("FIFOQueueV2", "RandomShuffleQueueV2", "PaddingFIFOQueueV2", "PriorityQueueV2")
+
+
+def _queue(node, op, nodes):
+    """A queue's shapes as TF's list of shapes (none where a component's is unknown): ringflow's hold tuples, which
+    no AttrValue does, so the node keeps no ringflow form and import reads TF's (queue_shapes)."""
+    shapes = op.attrs["shapes"]
+    known = [] if any(s is None for s in shapes) else [TensorShape(s).as_proto() for s in shapes]
+    node.attr["shapes"] = AttrValue(list=AttrValue.ListValue(shape=known))
+    for key in [k for k in node.attr if k.startswith("_ringflow")]:
+        node.attr.pop(key)
+    return None
+
+
+def queue_shapes(node, data, attrs, constants):
+    """A queue TensorFlow wrote (or ringflow in TF's form): its list of shapes as ringflow's tuple of them."""
+    shapes = [TensorShape(s) for s in attrs.get("shapes") or ()]
+    count = len(attrs["component_types"])
+    shapes = [None if s.ndims is None else tuple(s.as_list()) for s in shapes] or [None] * count
+    return data, dict(attrs, shapes=tuple(shapes))
+
+
+STATE_TO_TF = {"VariableV2": _variable, "Assign": _assign, **dict.fromkeys(QUEUES, _queue),
+               "ReportUninitializedVariables": _report_uninitialized, "AssertVariablesInitialized": _assert_initialized,
+               "CheckGradientsFinite": _check_gradients_finite, "QueueEnqueueV2": _enqueue,
+               "QueueEnqueueManyV2": _enqueue}
+STATE_FROM_TF = dict.fromkeys(QUEUES, (None, queue_shapes))  # as FROM_TF

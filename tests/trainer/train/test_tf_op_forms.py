@@ -91,8 +91,20 @@ def test_state_ops_carry_the_attrs_tfs_definitions_require(tmp_path):
             assert sess.run(picked.name).tolist() == [1, 2, 3]
 
 
-def test_a_queues_enqueue_names_its_components_types():
+def test_a_queue_is_tfs_and_reads_back():
     with tg.Graph().as_default() as g:
-        tg.FIFOQueue(4, [tg.float32, tg.int32]).enqueue_many([[1.0, 2.0], [3, 4]], name="enqueue")
-    enqueue = _nodes(g.as_graph_def())["enqueue"]
-    assert list(enqueue.attr["Tcomponents"].list.type) == [tg.float32.as_datatype_enum, tg.int32.as_datatype_enum]
+        queue = tg.FIFOQueue(4, [tg.float32, tg.int32], name="q")
+        queue.enqueue_many([[1.0, 2.0], [3, 4]], name="enqueue")
+        queue.dequeue(name="take")
+        tg.PaddingFIFOQueue(2, [tg.float32], shapes=[[None]], name="padded").enqueue([[1.0, 2.0]], name="put")
+        graph_def = g.as_graph_def()
+    nodes = _nodes(graph_def)
+    assert list(nodes["enqueue"].attr["Tcomponents"].list.type) == [tg.float32.as_datatype_enum,
+                                                                     tg.int32.as_datatype_enum]
+    assert list(nodes["q"].attr["shapes"].list.shape) == []  # TF's: none where a component's shape is unknown
+    assert tg.TensorShape(nodes["padded"].attr["shapes"].list.shape[0]).as_list() == [None]
+    with tg.Graph().as_default():
+        tg.import_graph_def(graph_def, name="")
+        with tg.Session() as sess:
+            sess.run(["enqueue", "put"])
+            assert [v.item() for v in sess.run(["take:0", "take:1"])] == [1.0, 3]
