@@ -37,6 +37,9 @@
         own .meta with its readiness report run before and after the restore) and compares the losses with ringflow's;
         for the first training steps scripts/ringflow_tf_corpus.py exported from tests/tf1_corpus, runs each step's
         fetches with its feeds and compares their means.
+    /work/tfvenv/bin/python scripts/record_tf_files.py op-defs tests/trainer/train/fixtures
+        writes tf_op_defs.json, TensorFlow's op definitions (inputs and attrs), against which
+        tests/trainer/train/test_tf_op_defs.py checks the nodes of ringflow's exports as TensorFlow's import does.
 """
 import json
 import os
@@ -44,6 +47,8 @@ import sys
 
 import numpy as np
 import tensorflow as tf
+from tensorflow.core.framework import op_def_pb2
+from tensorflow.python.client import pywrap_tf_session
 
 v1 = tf.compat.v1
 # small values of each dtype a checkpoint commonly holds, fixed so that the fixture never changes between runs
@@ -497,6 +502,18 @@ def check(directory):
     return failures
 
 
+def op_defs(directory):
+    """DIR/tf_op_defs.json: each of TensorFlow's op definitions as its NodeDefs are checked on import (its inputs,
+    each one tensor, a list of the length attr `number_attr` or of the types of `type_list_attr`; its attrs, with
+    or without a default), for tests/trainer/train/test_tf_op_defs.py."""
+    ops = op_def_pb2.OpList.FromString(bytes(pywrap_tf_session.TF_GetBuffer(pywrap_tf_session.TF_GetAllOpList())))
+    defs = {op.name: {"inputs": [[a.number_attr, a.type_list_attr] for a in op.input_arg],
+                      "attrs": {a.name: a.HasField("default_value") for a in op.attr}}
+            for op in ops.op if not op.name.startswith("_")}
+    with open(os.path.join(directory, "tf_op_defs.json"), "w") as f:
+        json.dump({"tensorflow": tf.__version__, "ops": defs}, f, separators=(",", ":"), sort_keys=True)
+
+
 def check_models(directory):
     """Train on each graph of DIR/models.json in TensorFlow; returns the failures."""
     with open(os.path.join(directory, "models.json")) as f:
@@ -545,7 +562,7 @@ def check_models(directory):
 if __name__ == "__main__":
     commands = {"record": record, "sharded": sharded, "graph-text": graph_text, "tf-graphs": tf_graphs,
                 "train-graphs": train_graphs, "cond-graphs": cond_graphs,
-                "loop-graphs": loop_graphs}
+                "loop-graphs": loop_graphs, "op-defs": op_defs}
     if len(sys.argv) != 3 or sys.argv[1] not in (*commands, "check", "check-models"):
         sys.exit(__doc__)
     v1.disable_v2_behavior()  # TF1's graph: reference variables (VariableV2), as a TF 1.15 program writes them
