@@ -54,9 +54,10 @@ def assert_bitwise(cpu, strict, rounding=0.0):
             assert cpu[1][name].tobytes() == strict[1][name].tobytes(), f"variable {name!r} differs"
 
 
-# The host's convolution filter gradient sums the batch a slice of columns at a time (slices that stay in one core's
-# L2: kernels/conv.py), a device's in one GEMM: the same products summed in another order, so the CNN's updated
-# filters agree within float64's rounding rather than to the bit (its forward, and so the loss, is bitwise).
+# The host's convolution filter gradient gathers a one-channel image's columns tap by tap and sums the batch a 1 MiB
+# slice of columns at a time (kernels/conv.py), a device's gathers window by window in one GEMM: the same products
+# summed in another order (with OpenBLAS's AVX-512 kernels), so the CNN's updated filters agree within float64's
+# rounding rather than to the bit (its forward, and so the loss, is bitwise).
 SUMMED_IN_SLICES = {"cnn": 1e-13}
 
 
