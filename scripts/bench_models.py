@@ -1,7 +1,9 @@
 """The benchmark models, built twice from the same initial values: on ringflow's graph API and in PyTorch eager.
 
 Shared by bench_step.py (one process) and bench_peers.py (ranks under mpiexec). Every model is a float32
-classifier trained by plain SGD on one fixed synthetic batch; ringflow's tensors are NHWC with HWIO filters,
+classifier trained on one fixed synthetic batch by one of OPTIMIZERS: plain SGD (the default), momentum or Adam,
+each with the same hyper-parameters in both frameworks (see torch_optimizer for how PyTorch's are set to take
+TF1's steps); ringflow's tensors are NHWC with HWIO filters,
 PyTorch's NCHW, so the PyTorch copy gets its filters and its first dense layer's rows permuted to match:
 both compute the same loss from the same numbers (bench_step.py checks the first step's loss). The GRUs differ
 by design: TF1's GRUCell resets the state before the candidate's matmul, PyTorch's nn.GRU (cuDNN's GRU) after it,
@@ -20,11 +22,16 @@ so their losses agree only while the candidate's recurrent weights are zero; the
                     second); PyTorch's copy is written here by hand with the same layers (Keras' ResNet50 strides
                     its blocks in the first 1x1 convolution and gives every convolution a bias)
 """
+import math
+
 import numpy as np
 
 import trainer as tg
 
-LR = 0.01
+LR = 0.01  # SGD's and momentum's learning rate
+MOMENTUM = 0.9
+ADAM = {"learning_rate": 0.001, "beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8}  # TF1's defaults
+OPTIMIZERS = ("sgd", "momentum", "adam")
 CONVNETS = {  # name: (image h, w, c), [(filter size, channels)], dense width, batch
     "cnn": ((32, 32, 3), [(3, 32), (3, 64)], 256, 32),
     "lenet": ((28, 28, 1), [(5, 32), (5, 64)], 1024, 64),
@@ -129,8 +136,19 @@ def _keras_logits(model, params):
     return net.inputs[0], logits, net.updates, tg.keras.backend.get_session()
 
 
-def ringflow_step(model, params, x, labels, wrap_optimizer=None, device="cpu"):
-    """(step function, session, train op, loss tensor, feed dict): one SGD step of `model` per call."""
+def ringflow_optimizer(name, adam=ADAM):
+    """The tf.train optimizer `name` (of OPTIMIZERS); `adam` gives Adam's hyper-parameters."""
+    if name == "adam":
+        return tg.train.AdamOptimizer(**adam)
+    if name == "momentum":
+        return tg.train.MomentumOptimizer(LR, MOMENTUM)
+    if name == "sgd":
+        return tg.train.GradientDescentOptimizer(LR)
+    raise ValueError(f"unknown optimizer {name!r}; known: {', '.join(OPTIMIZERS)}")
+
+
+def ringflow_step(model, params, x, labels, wrap_optimizer=None, device="cpu", optimizer="sgd", adam=ADAM):
+    """(step function, session, train op, loss tensor, feed dict): one training step of `model` per call."""
     graph = tg.Graph()
     with graph.as_default():
         yt = tg.placeholder(tg.int64, [None], name="labels")
@@ -142,10 +160,12 @@ def ringflow_step(model, params, x, labels, wrap_optimizer=None, device="cpu"):
             xt = tg.placeholder(tg.float32, [None, *x.shape[1:]], name="x")
             (logits, variables), updates = _ringflow_logits(model, xt, params), []
         loss = tg.reduce_mean(tg.nn.sparse_softmax_cross_entropy_with_logits(labels=yt, logits=logits))
-        optimizer = tg.train.GradientDescentOptimizer(LR)
+        optimizer = ringflow_optimizer(optimizer, adam)
         train = (wrap_optimizer(optimizer) if wrap_optimizer else optimizer).minimize(loss)
         train = tg.group(train, *updates) if updates else train
-        if not model.startswith("keras-"):
+        if model.startswith("keras-"):  # Keras' session holds the model's weights: start the optimizer's slots
+            sess.run(tg.variables_initializer(optimizer.variables()))
+        else:
             sess = tg.Session(device=device)
             sess.run(tg.global_variables_initializer())
         if model in RECURRENT_CELLS:  # the cell made its variables: give them the shared initial values
@@ -294,13 +314,44 @@ def torch_inputs(model, x, labels):
     return torch.tensor(np.ascontiguousarray(images)), torch.tensor(labels)
 
 
-def torch_step(model, params, x, labels, wrap_module=None, device="cpu"):
-    """(step function, loss function): one SGD step of `model` in PyTorch eager per call (device "gpu": CUDA)."""
+def torch_optimizer(name, parameters, adam=ADAM):
+    """PyTorch's optimizer taking the steps of ringflow_optimizer(name, adam), in its fastest form on the CPU
+    (`fused`: one pass over each parameter) for momentum and Adam; plain SGD keeps the default (for-loop) form.
+
+    Momentum: PyTorch's buffer starts as the first gradient where TF1's accumulator starts at zero and adds it,
+    the same value. Adam: TF1 adds epsilon to sqrt(v) and folds both bias corrections into the step size, PyTorch
+    adds its epsilon to sqrt(v / (1 - beta2^t)); the two updates are the same when PyTorch's epsilon at step t
+    is TF1's / sqrt(1 - beta2^t), which TF1Adam sets before each step."""
+    import torch
+    if name == "sgd":
+        return torch.optim.SGD(parameters, lr=LR)
+    if name == "momentum":
+        return torch.optim.SGD(parameters, lr=LR, momentum=MOMENTUM, fused=True)
+    if name != "adam":
+        raise ValueError(f"unknown optimizer {name!r}; known: {', '.join(OPTIMIZERS)}")
+
+    class TF1Adam(torch.optim.Adam):
+        def __init__(self):
+            super().__init__(parameters, lr=adam["learning_rate"], betas=(adam["beta1"], adam["beta2"]),
+                             eps=adam["epsilon"], fused=True)
+            self.t = 0
+
+        def step(self, closure=None):
+            self.t += 1
+            for group in self.param_groups:
+                group["eps"] = adam["epsilon"] / math.sqrt(1 - adam["beta2"] ** self.t)
+            return super().step(closure)
+    return TF1Adam()
+
+
+def torch_step(model, params, x, labels, wrap_module=None, device="cpu", optimizer="sgd", adam=ADAM):
+    """(step function, loss function): one training step of `model` in PyTorch eager per call (device "gpu":
+    CUDA)."""
     import torch
     where = "cuda" if device == "gpu" else "cpu"
     net = torch_module(model, params).to(where)
     net = wrap_module(net) if wrap_module else net
-    opt = torch.optim.SGD(net.parameters(), lr=LR)
+    opt = torch_optimizer(optimizer, net.parameters(), adam)
     xt, yt = (t.to(where) for t in torch_inputs(model, x, labels))
 
     def step():

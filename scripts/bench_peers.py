@@ -8,12 +8,13 @@ launcher's environment (allreduce/launcher.py: mpiexec, mpirun or srun alike) an
 A segment is `--steps` steps between two barriers; the table gives the median samples/s over `--rounds` segments,
 and the median and range of the rounds' ratios (each round times both frameworks back to back). ringflow averages
 over `--allreduce` (default "auto", as `ringflow train`: shm within one node); $RINGFLOW_OVERLAP=1 overlaps it
-with the backward pass. `--clock cpu` counts each segment by its busiest rank's CPU time instead of wall time: on
+with the backward pass. `--optimizer momentum|adam` trains with TF1's MomentumOptimizer or AdamOptimizer against
+PyTorch's fused SGD(momentum) or Adam taking the same steps (default: plain SGD, bench_models.py). `--clock cpu` counts each segment by its busiest rank's CPU time instead of wall time: on
 a machine other jobs keep busy it measures what a step costs, not how long the cores were taken away; waiting for a
 peer counts only the CPU the wait itself uses.
 
     .venv/bin/python scripts/bench_peers.py [--models cnn,lenet,lstm,gru,mlp] [--ranks 1 2] [--rounds 7] [--steps 15]
-        [--allreduce auto] [--clock wall|cpu]
+        [--allreduce auto] [--clock wall|cpu] [--optimizer sgd|momentum|adam]
 """
 import os
 
@@ -44,33 +45,33 @@ def mpi_rank_size():
     return launcher.rank() or 0, launcher.size() or 1
 
 
-def ringflow_step(model, params, x, labels, backend):
+def ringflow_step(model, params, x, labels, backend, optimizer):
     communicator = allreduce.create_communicator(backend)
     wrap = lambda opt: tg.DistributedOptimizer(opt, communicator=communicator)  # noqa: E731
-    step, sess = bench_models.ringflow_step(model, params, x, labels, wrap_optimizer=wrap)[:2]
+    step, sess = bench_models.ringflow_step(model, params, x, labels, wrap_optimizer=wrap, optimizer=optimizer)[:2]
     tg.broadcast_variables(sess, communicator=communicator)
     return step
 
 
-def torch_step(model, params, x, labels, port):
+def torch_step(model, params, x, labels, port, optimizer):
     import torch
     import torch.distributed as dist
     torch.set_num_threads(1)
     rank, size = mpi_rank_size()
     dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank, world_size=size)
-    return bench_models.torch_step(model, params, x, labels,
+    return bench_models.torch_step(model, params, x, labels, optimizer=optimizer,
                                    wrap_module=torch.nn.parallel.DistributedDataParallel)[0]
 
 
-def worker(model, rounds, steps, port, backend, clock):
+def worker(model, rounds, steps, port, backend, clock, optimizer):
     """In each rank: time both frameworks in alternating segments; rank 0 prints samples/s per segment."""
     from mpi4py import MPI
     comm = MPI.COMM_WORLD
     cpu = clock == "cpu"
     params, _, _ = bench_models.init(model, seed=0)
     _, x, labels = bench_models.init(model, seed=1 + comm.rank)  # each rank its own data, same batch size
-    fns = {"ringflow": ringflow_step(model, params, x, labels, backend),
-           "torch": torch_step(model, params, x, labels, port)}
+    fns = {"ringflow": ringflow_step(model, params, x, labels, backend, optimizer),
+           "torch": torch_step(model, params, x, labels, port, optimizer)}
     for fn in fns.values():
         for _ in range(WARMUP):
             fn()
@@ -103,7 +104,7 @@ def mpiexec():
 def launch(model, ranks, args):
     cmd = [mpiexec(), "-n", str(ranks), sys.executable, os.path.abspath(__file__), "--worker", model,
            "--rounds", str(args.rounds), "--steps", str(args.steps), "--port", str(free_port()),
-           "--allreduce", args.allreduce, "--clock", args.clock]
+           "--allreduce", args.allreduce, "--clock", args.clock, "--optimizer", args.optimizer]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=LAUNCH_TIMEOUT)
     lines = [line for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
     if proc.returncode != 0 or not lines:
@@ -125,12 +126,14 @@ def main():
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                         help="wall time, or the busiest rank's process CPU time (all its threads: the communication "
                              "threads too), which leaves out the time other jobs held the cores")
+    parser.add_argument("--optimizer", default="sgd", choices=bench_models.OPTIMIZERS,
+                        help="the models' optimizer (TF1's; PyTorch's taking the same steps)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        return worker(args.worker, args.rounds, args.steps, args.port, args.allreduce, args.clock)
-    print(f"ringflow's allreduce: {args.allreduce}; {args.clock} clock; load average {os.getloadavg()[0]:.1f} on "
+        return worker(args.worker, args.rounds, args.steps, args.port, args.allreduce, args.clock, args.optimizer)
+    print(f"ringflow's allreduce: {args.allreduce}; {args.optimizer}; {args.clock} clock; load average {os.getloadavg()[0]:.1f} on "
           f"{os.cpu_count()} cores")
     print(f"{'model':6} {'ranks':>5} {'torch DDP samples/s':>19} {'ringflow samples/s':>18} {'rf/torch':>8} "
           f"{'per round: median (range)':>26}")

@@ -1,18 +1,21 @@
-"""Time one SGD training step: ringflow's executor vs PyTorch eager (and, for the MLP sizes, numpy by hand).
+"""Time one training step: ringflow's executor vs PyTorch eager (and, for the MLP sizes, numpy by hand).
 
 All frameworks run in one process, one thread each (BLAS through the environment, PyTorch through
 set_num_threads), interleaved repeat by repeat so that the machine's noise hits them alike; the tables give
 medians and their ratios. The models are in bench_models.py (same initial values, same batch).
 
     .venv/bin/python scripts/bench_step.py [--model mlp|cnn|lenet|lstm|gru|keras-cnn|keras-lstm|keras-resnet50[,...]]
-        [--scale 1.0] [--memory]
+        [--optimizer sgd|momentum|adam] [--scale 1.0] [--memory]
     .venv/bin/python scripts/bench_step.py --model mlp [--sizes small,medium,large] [--device gpu]
 
 --model mlp (the default) times the MLP at --sizes against numpy and PyTorch; the other models are timed
-against PyTorch, with ringflow's kernels per step and microseconds per kernel. After the MLP table, the
+against PyTorch, with ringflow's kernels per step and microseconds per kernel. --optimizer (default sgd, plain
+SGD) trains the models with TF1's MomentumOptimizer or AdamOptimizer against PyTorch's fused SGD(momentum) or
+Adam taking the same steps (bench_models.py); numpy's MLP by hand is SGD only, so with another optimizer the MLP
+is timed against PyTorch in the models' table. After the MLP table, the
 executor's own cost: the small MLP's Session.run less a bare replay of the steps it runs, per step, and the same for
 chains of trivial (Identity) ops, per op. --profile adds where
-ringflow's step goes, by op type. --memory reports each framework's peak RSS (getrusage) for each model in a
+ringflow's step goes, by op type, and its update ops against PyTorch's optimizer step alone. --memory reports each framework's peak RSS (getrusage) for each model in a
 fresh process. --gemm-floor times, in a fresh process per model, the GEMMs one ringflow step makes (numpy.dot
 and numpy.matmul, recorded: gemm_floor.py) alone with numpy and with PyTorch on the same shapes: where numpy's are
 the slower, that sets a floor under the ratio to PyTorch; its 'hot' columns time each GEMM with its operands in
@@ -209,12 +212,15 @@ def mlp_table(args):
 
 
 def model_row(model, args):
-    """Median step times of `model`, ringflow's kernels per step, and the first step's loss in both."""
+    """Median step times of `model`, ringflow's kernels per step, the first step's loss in both, and with --profile
+    PyTorch's optimizer step alone (else None)."""
     params, x, labels = bench_models.init(model)
-    step, sess, train, loss, feed = bench_models.ringflow_step(model, params, x, labels, device=args.device)
+    step, sess, train, loss, feed = bench_models.ringflow_step(model, params, x, labels, device=args.device,
+                                                               optimizer=args.optimizer)
     steps, losses = {"ringflow": step}, {"ringflow": float(sess.run(loss, feed))}
     if torch_or_none():
-        steps["torch"], torch_loss = bench_models.torch_step(model, params, x, labels, device=args.device)
+        steps["torch"], torch_loss = bench_models.torch_step(model, params, x, labels, device=args.device,
+                                                             optimizer=args.optimizer)
         losses["torch"] = torch_loss()
     repeats, inner = MODEL_REPEATS[model]
     if args.device != "cpu":  # a GPU step is short: time several per sample, so the synchronize is amortized
@@ -223,7 +229,26 @@ def model_row(model, args):
     t = interleaved(steps, max(3, int(repeats * args.scale)), inner, sync, clock=CLOCKS[args.clock])
     profile = kernel_profile(sess, train, feed, repeats=max(3, int(10 * args.scale)), clock=CLOCKS[args.clock],
                              sync=sync)
-    return t, losses, profile, len(x)
+    update = None
+    if args.profile and "torch" in steps and args.device == "cpu":
+        update = torch_update(model, args.optimizer, max(3, int(10 * args.scale)), CLOCKS[args.clock])
+    return t, losses, profile, len(x), update
+
+
+def torch_update(model, optimizer, repeats, clock):
+    """Median seconds of PyTorch's optimizer step alone on `model`'s parameters, holding one batch's gradients."""
+    import torch
+    params, x, labels = bench_models.init(model)
+    net = bench_models.torch_module(model, params)
+    opt = bench_models.torch_optimizer(optimizer, net.parameters())
+    xt, yt = bench_models.torch_inputs(model, x, labels)
+    torch.nn.functional.cross_entropy(net(xt), yt).backward()
+    times = []
+    for _ in range(repeats + 2):  # the first two build the optimizer's state
+        start = clock()
+        opt.step()
+        times.append(clock() - start)
+    return float(np.median(times[2:]))
 
 
 def model_table(models, args):
@@ -231,43 +256,47 @@ def model_table(models, args):
           f"{'us/kernel':>9}  first loss rf / torch")
     profiles = {}
     for model in models:
-        t, losses, profile, batch = model_row(model, args)
+        t, losses, profile, batch, update = model_row(model, args)
         torch_ms = t.get("torch", float("nan")) * 1e3
         rf_ms = t["ringflow"] * 1e3
         print(f"{model:6} {batch:5d} {torch_ms:9.3f} {rf_ms:11.3f} {rf_ms / torch_ms:8.2f} {profile.kernels:7d} "
               f"{rf_ms * 1e3 / profile.kernels:9.1f}  {losses['ringflow']:.6f} / "
               f"{losses.get('torch', float('nan')):.6f}", flush=True)
-        profiles[model] = profile
+        profiles[model] = profile, update
         args.measured[model] = (t["ringflow"], t.get("torch", float("nan")))
     if args.profile:
-        for model, profile in profiles.items():
+        for model, (profile, torch_update_s) in profiles.items():
             print(f"\n{model}: ringflow's step by op type (median of timed runs, one kernel at a time)")
             print(profile.table())
+            updates = sum(s for name, (_, s) in profile.by_type.items() if "Apply" in name)
+            if torch_update_s is not None:
+                print(f"update ops (Apply*) {updates * 1e3:.3f} ms; PyTorch's {args.optimizer} step alone "
+                      f"{torch_update_s * 1e3:.3f} ms")
 
 
-def rss_child(framework, model):
+def rss_child(framework, model, optimizer):
     """Run RSS_STEPS steps of `model` in `framework`; print the peak RSS after imports and after the steps."""
     torch = torch_or_none() if framework == "torch" else None
     imported = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     params, x, labels = bench_models.init(model)
     if framework == "torch":
-        step = bench_models.torch_step(model, params, x, labels)[0]
+        step = bench_models.torch_step(model, params, x, labels, optimizer=optimizer)[0]
     else:
-        step = bench_models.ringflow_step(model, params, x, labels)[0]
+        step = bench_models.ringflow_step(model, params, x, labels, optimizer=optimizer)[0]
     for _ in range(RSS_STEPS):
         step()
     del torch
     print(imported, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 
 
-def memory_table(models):
+def memory_table(models, optimizer):
     print(f"peak RSS in a fresh process after {RSS_STEPS} steps (MiB; 'imports' is the peak before the model)")
     print(f"{'model':6} {'torch imports':>13} {'torch peak':>10} {'rf imports':>10} {'rf peak':>8} {'rf/torch':>8}")
     for model in models:
         rss = {}
         for framework in ("ringflow", "torch"):
-            out = subprocess.run([sys.executable, __file__, "--rss-child", framework, model], check=True,
-                                 capture_output=True, text=True).stdout.split()
+            out = subprocess.run([sys.executable, __file__, "--rss-child", framework, model, "--optimizer",
+                                  optimizer], check=True, capture_output=True, text=True).stdout.split()
             rss[framework] = [int(v) / 1024 for v in out[-2:]]
         (ti, tp), (ri, rp) = rss["torch"], rss["ringflow"]
         print(f"{model:6} {ti:13.1f} {tp:10.1f} {ri:10.1f} {rp:8.1f} {rp / tp:8.2f}", flush=True)
@@ -318,6 +347,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", default="mlp", help=f"comma-separated, of {', '.join(bench_models.NAMES)}")
     parser.add_argument("--sizes", default="small,medium,large", help="the MLP sizes (with --model mlp)")
+    parser.add_argument("--optimizer", default="sgd", choices=bench_models.OPTIMIZERS,
+                        help="the models' optimizer (TF1's; PyTorch's taking the same steps)")
     parser.add_argument("--scale", type=float, default=1.0, help="multiply the number of repeats")
     parser.add_argument("--device", default="cpu", choices=["cpu", "gpu"])
     parser.add_argument("--profile", action="store_true", help="ringflow's step time by op type")
@@ -329,7 +360,7 @@ def main():
     args = parser.parse_args()
     args.measured = {}  # model: (ringflow, torch) seconds per step, for the GEMM table
     if args.rss_child:
-        return rss_child(*args.rss_child)
+        return rss_child(*args.rss_child, args.optimizer)
     if args.gemm_child:
         return gemm_child(args.gemm_child, CLOCKS[args.clock])
     models = args.model.split(",")
@@ -341,11 +372,12 @@ def main():
     if args.device != "cpu":
         gpu_setup()
     header()
+    print(f"optimizer: {args.optimizer}", flush=True)
     if args.memory:  # first: a child's getrusage peak starts at its parent's RSS, so spawn them before torch loads
-        memory_table(models)
-    if "mlp" in models:
+        memory_table(models, args.optimizer)
+    if "mlp" in models and args.optimizer == "sgd":
         mlp_table(args)
-    table = [m for m in models if m != "mlp" or args.profile]
+    table = [m for m in models if m != "mlp" or args.profile or args.optimizer != "sgd"]
     if table:
         model_table(table, args)
     if args.gemm_floor:

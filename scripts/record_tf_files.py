@@ -31,6 +31,15 @@
         loops with a cond inside a loop and a loop inside a cond; and a training graph whose gradient runs a
         backward loop over stacks (loops/train.meta); loop_values.json holds the feeds, TF's outputs and, for
         dynamic_rnn and map_fn, TF's gradient of sum(output²) by the input.
+    /work/tfvenv/bin/python scripts/record_tf_files.py check-models DIR
+        trains on, in TensorFlow, the training graphs scripts/ringflow_tf_models.py wrote into DIR (import_meta_graph
+        + restore, then its steps: the benchmark models, a Keras GRU, an LSTMCell's dynamic_rnn, `ringflow train`'s
+        own .meta with its readiness report run before and after the restore) and compares the losses with ringflow's;
+        for the first training steps scripts/ringflow_tf_corpus.py exported from tests/tf1_corpus, runs each step's
+        fetches with its feeds and compares their means.
+    /work/tfvenv/bin/python scripts/record_tf_files.py op-defs tests/trainer/train/fixtures
+        writes tf_op_defs.json, TensorFlow's op definitions (inputs and attrs), against which
+        tests/trainer/train/test_tf_op_defs.py checks the nodes of ringflow's exports as TensorFlow's import does.
 """
 import json
 import os
@@ -38,6 +47,8 @@ import sys
 
 import numpy as np
 import tensorflow as tf
+from tensorflow.core.framework import op_def_pb2
+from tensorflow.python.client import pywrap_tf_session
 
 v1 = tf.compat.v1
 # small values of each dtype a checkpoint commonly holds, fixed so that the fixture never changes between runs
@@ -491,13 +502,70 @@ def check(directory):
     return failures
 
 
+def op_defs(directory):
+    """DIR/tf_op_defs.json: each of TensorFlow's op definitions as its NodeDefs are checked on import (its inputs,
+    each one tensor, a list of the length attr `number_attr` or of the types of `type_list_attr`; its attrs, with
+    or without a default), for tests/trainer/train/test_tf_op_defs.py."""
+    ops = op_def_pb2.OpList.FromString(bytes(pywrap_tf_session.TF_GetBuffer(pywrap_tf_session.TF_GetAllOpList())))
+    defs = {op.name: {"inputs": [[a.number_attr, a.type_list_attr] for a in op.input_arg],
+                      "attrs": {a.name: a.HasField("default_value") for a in op.attr}}
+            for op in ops.op if not op.name.startswith("_")}
+    with open(os.path.join(directory, "tf_op_defs.json"), "w") as f:
+        json.dump({"tensorflow": tf.__version__, "ops": defs}, f, separators=(",", ":"), sort_keys=True)
+
+
+def check_models(directory):
+    """Train on each graph of DIR/models.json in TensorFlow; returns the failures."""
+    with open(os.path.join(directory, "models.json")) as f:
+        record = json.load(f)
+    failures = []
+    for name, model in record["models"].items():
+        prefix = os.path.join(directory, model["prefix"])
+        feeds = {k: np.asarray(v["value"], v["dtype"]) for k, v in model.get("feeds", {}).items()}
+        try:
+            with tf.Graph().as_default(), v1.Session() as sess:
+                # devices cleared: a program's tf.device("/gpu:0") runs on the CPU here, as with soft placement
+                saver = v1.train.import_meta_graph(prefix + ".meta", clear_devices=True)
+                if model.get("import_only"):  # a .meta a corpus program wrote: TensorFlow imports it
+                    print(f"ok   {name}: import_meta_graph")
+                    continue
+                ready = [sorted(n.decode() for n in sess.run(op)) for op in v1.get_collection("ready_op")]
+                saver.restore(sess, prefix)
+                ready += [sorted(n.decode() for n in sess.run(op)) for op in v1.get_collection("ready_op")]
+                if "fetches" in model:  # one step's fetches (ringflow_tf_corpus.py): their means
+                    losses = [float(np.mean(v)) for v in sess.run(model["fetches"], feeds)]
+                else:
+                    losses = [sess.run([model["loss"], model["train"]], feeds)[0] for _ in model["losses"]]
+        except Exception as exc:  # noqa: BLE001 - a model TensorFlow cannot take is reported, the others go on
+            print(f"FAIL {name}: {type(exc).__name__}: {str(exc).splitlines()[0][:300]}")
+            failures.append(name)
+            continue
+        if model.get("unseeded"):  # its draws differ from run to run, in TensorFlow too: it ran
+            print(f"ok   {name}: import_meta_graph + restore, a step (unseeded {', '.join(model['unseeded'])}: "
+                  "its numbers differ from run to run)")
+            continue
+        want = model.get("numbers", model.get("losses"))
+        worst = float(np.max(np.abs(np.subtract(losses, want)) / np.maximum(np.abs(want), 1), initial=0))
+        ok = worst <= model["tolerance"] and ready in ([], [model.get("ready_op"), []])
+        print(f"{'ok  ' if ok else 'FAIL'} {name}: import_meta_graph + restore, {len(losses)} more steps' losses "
+              f"(relative difference {worst:.1e})" + (f", ready_op {ready}" if ready else ""))
+        if not ok:
+            print(f"     TensorFlow's {[float(v) for v in losses]}, ringflow's {want}")
+            failures.append(name)
+    for name, why in record.get("left", {}).items():
+        print(f"--   {name}: {why}")
+    print(f"verdict: {'PASS' if not failures else f'FAIL ({len(failures)})'}: TensorFlow {tf.__version__} trained "
+          f"on ringflow's graphs in {directory}")
+    return failures
+
+
 if __name__ == "__main__":
     commands = {"record": record, "sharded": sharded, "graph-text": graph_text, "tf-graphs": tf_graphs,
                 "train-graphs": train_graphs, "cond-graphs": cond_graphs,
-                "loop-graphs": loop_graphs}
-    if len(sys.argv) != 3 or sys.argv[1] not in (*commands, "check"):
+                "loop-graphs": loop_graphs, "op-defs": op_defs}
+    if len(sys.argv) != 3 or sys.argv[1] not in (*commands, "check", "check-models"):
         sys.exit(__doc__)
     v1.disable_v2_behavior()  # TF1's graph: reference variables (VariableV2), as a TF 1.15 program writes them
-    if sys.argv[1] == "check":
-        sys.exit(1 if check(sys.argv[2]) else 0)
+    if sys.argv[1] in ("check", "check-models"):
+        sys.exit(1 if (check if sys.argv[1] == "check" else check_models)(sys.argv[2]) else 0)
     commands[sys.argv[1]](sys.argv[2])

@@ -42,8 +42,9 @@ class Plan:
         for op in ops:
             d = op_def(op.type)
             if op.type == "Placeholder" and not all(t in fed for t in op.outputs):
-                raise ValueError(f"You must feed a value for placeholder tensor {op.outputs[0].name!r} with "
-                                 f"dtype {op.outputs[0].dtype.name} and shape {format_shape(op.outputs[0].shape)}")
+                raise InvalidArgumentError(op.node_def, op, f"You must feed a value for placeholder tensor "
+                                           f"{op.outputs[0].name!r} with dtype {op.outputs[0].dtype.name} and shape "
+                                           f"{format_shape(op.outputs[0].shape)}")
             outs = []
             for t in op.outputs:
                 if t not in slots:

@@ -8,7 +8,7 @@ import re
 
 from . import stacks
 from .device_spec import canonical_device, merge_device
-from .node_def import graph_def
+from .node_def import tf_graph_def
 from .operation import Operation
 from .tensor import Tensor
 
@@ -155,8 +155,9 @@ class Graph:
         return self._ops
 
     def as_graph_def(self, from_version=None, add_shapes=False):
-        """Every operation as TF1's GraphDef: `.node` holds a NodeDef per op, in creation order."""
-        return graph_def(self, add_shapes)
+        """Every operation as TF1's GraphDef in TF's node forms (as export_meta_graph writes them, so TensorFlow
+        imports it): `.node` holds a NodeDef per op in creation order, then the nodes TF's forms add."""
+        return tf_graph_def(self, add_shapes)
 
     def get_operation_by_name(self, name):
         if not isinstance(name, str):

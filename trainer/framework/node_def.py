@@ -1,5 +1,6 @@
 """An Operation as TF1 describes it: `op.node_def` (a NodeDef: name, op, input, device, attr), its protobuf text
-format (`str(op)`), and `graph.as_graph_def()` (a GraphDef of every node), the messages of TF's node_def.proto,
+format (`str(op)`), and a GraphDef of every node (`graph.as_graph_def()`, in TF's node forms when train/ has
+registered its writer), the messages of TF's node_def.proto,
 attr_value.proto and graph.proto with their field numbers, so the summary writer serializes this GraphDef for
 TensorBoard's graph tab.
 
@@ -110,9 +111,23 @@ def node_def_text(op):
     return str(node_def(op))
 
 
+GRAPH_DEF_WRITERS = []  # writer(graph, add_shapes) -> GraphDef in TF's node forms; see register_graph_def_writer
+
+
+def register_graph_def_writer(writer):
+    """Make `writer(graph, add_shapes)` what Graph.as_graph_def returns: train/'s export, which writes ringflow's
+    nodes as TF's ops (it stands above this floor, as TF1's export does above its framework)."""
+    GRAPH_DEF_WRITERS[:] = [writer]
+
+
+def tf_graph_def(graph, add_shapes=False):
+    """Graph.as_graph_def: the graph in TF's node forms by the registered writer, else ringflow's own nodes."""
+    return (GRAPH_DEF_WRITERS[0] if GRAPH_DEF_WRITERS else graph_def)(graph, add_shapes)
+
+
 def graph_def(graph, add_shapes=False):
-    """A GraphDef of every operation of `graph`; add_shapes gives each node "_output_shapes", its outputs'
-    static shapes."""
+    """A GraphDef of every operation of `graph` as ringflow built it; add_shapes gives each node
+    "_output_shapes", its outputs' static shapes."""
     nodes = []
     for op in graph.get_operations():
         nodes.append(node_def(op))

@@ -26,14 +26,18 @@ class constant_initializer:
                         name="Initializer")
 
 
-def zeros_initializer(dtype=dtypes.float32):
-    """All zeros."""
-    return constant_initializer(0, dtype)
+class zeros_initializer(constant_initializer):
+    """All zeros (a class, as TF1's, so that get_variable(initializer=tf.zeros_initializer) makes one)."""
+
+    def __init__(self, dtype=dtypes.float32):
+        super().__init__(0, dtype)
 
 
-def ones_initializer(dtype=dtypes.float32):
-    """All ones."""
-    return constant_initializer(1, dtype)
+class ones_initializer(constant_initializer):
+    """All ones (a class, as TF1's)."""
+
+    def __init__(self, dtype=dtypes.float32):
+        super().__init__(1, dtype)
 
 
 class random_normal_initializer:

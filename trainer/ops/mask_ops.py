@@ -1,14 +1,16 @@
 """Masks, and a value spread over a shape: sequence_mask, matrix_band_part and broadcast_to, built (as TF1 builds
-the first) from ops that already have TF1's gradients."""
+the first) from ops that already have TF1's gradients; the BroadcastTo op is TF's node as graphs TensorFlow
+writes (and ringflow's exported gradients) hold it."""
 from ..framework import dtypes
 from ..framework.graph_wrappers import name_scope
+from ..framework.registry import get_array_module, register
 from .array_ops import cast, shape, zeros
 from .core_ops import constant, convert_to_tensor
 from .cwise_ops import logical_and, logical_or
 from .fill_ops import range as range_
-from .math_ops import less, less_equal, maximum, where, zeros_like
+from .math_ops import less, less_equal, maximum, unbroadcast, where, zeros_like
 from .reduction_ops import reduce_max
-from .tensor_util import constant_value
+from .tensor_util import constant_value, static_shape
 
 
 def sequence_mask(lengths, maxlen=None, dtype=dtypes.bool, name=None):
@@ -49,3 +51,15 @@ def broadcast_to(input, shape, name=None):  # noqa: A002 - TF1's name
         if x.dtype == dtypes.bool:
             return logical_or(x, zeros(shape, dtypes.bool))
         return x + zeros(shape, x.dtype)
+
+
+def _broadcast_to_infer(x, shape):
+    known = constant_value(shape)
+    if known is not None:
+        return [(tuple(int(d) for d in known), x.dtype)]
+    rank = (static_shape(shape) or (None,))[0]
+    return [(None if rank is None else (None,) * rank, x.dtype)]
+
+
+register("BroadcastTo", lambda x, shape: get_array_module(x).broadcast_to(x, tuple(int(d) for d in shape)).copy(),
+         infer=_broadcast_to_infer, grad=lambda op, grad: [unbroadcast(grad, op.inputs[0]), None])

@@ -79,10 +79,16 @@ def _pad_grad(g, x, *p, paddings, mode, constant_values):
     paddings = _pairs(p, paddings)
     if mode == "CONSTANT":
         return g[tuple(slice(before, before + d) for (before, _), d in zip(paddings, x.shape))]
+    return _mirror_pad_grad(g, paddings, mode)
+
+
+def _mirror_pad_grad(g, paddings, mode):
     # A mirrored element receives the gradient of every padded position that copies it.
     xp = get_array_module(g)
-    source = xp.pad(xp.arange(x.size).reshape(x.shape), paddings, mode=mode.lower())
-    return xp.bincount(source.ravel(), weights=g.ravel(), minlength=x.size).reshape(x.shape).astype(g.dtype)
+    shape = tuple(d - int(a) - int(b) for d, (a, b) in zip(g.shape, paddings))
+    size = int(np.prod(shape, dtype=np.int64))
+    source = xp.pad(xp.arange(size).reshape(shape), [(int(a), int(b)) for a, b in paddings], mode=mode.lower())
+    return xp.bincount(source.ravel(), weights=g.ravel(), minlength=size).reshape(shape).astype(g.dtype)
 
 
 def _known_pairs(paddings, rank):
@@ -106,6 +112,19 @@ for _type in ("Pad", "PadV2", "MirrorPad"):
 register("PadGrad", _pad_grad, infer=lambda g, x, *p, **attrs: [(x.shape, g.dtype)], view=True,  # CONSTANT: a slice
          grad=lambda op, gg: [apply_op(_PAD_TYPES[op.attrs["mode"]], [gg, *op.inputs[2:]], **op.attrs)]
          + [None] * (len(op.inputs) - 1))
+
+
+def _mirror_pad_grad_infer(g, paddings, mode):
+    known = constant_value(paddings)
+    if known is None or g.ndim is None:
+        return [(None if g.ndim is None else (None,) * g.ndim, g.dtype)]
+    return [(tuple(None if d is None else d - int(a) - int(b) for d, (a, b) in zip(static_shape(g), known)), g.dtype)]
+
+
+# TF's gradient of MirrorPad, as graphs TensorFlow writes (and ringflow's exports) hold it
+register("MirrorPadGrad", lambda g, paddings, mode: _mirror_pad_grad(g, paddings, mode), infer=_mirror_pad_grad_infer,
+         grad=lambda op, gg: [apply_op("MirrorPad", [gg, op.inputs[1]], paddings=None, mode=op.attrs["mode"],
+                                       constant_values=np.zeros((), gg.dtype)), None])
 
 
 def pad(tensor, paddings, mode="CONSTANT", name=None, constant_values=0):  # noqa: A002 - TF1's name

@@ -62,8 +62,13 @@ _DRAWS = {
     "RandomUniform": _uniform,
     "RandomUniformInt": _uniform_int,
 }
+def _infer(*inputs, shape, dtype, **params):
+    """The draw's static shape where an attr holds it (a graph read from a GraphDef without "_output_shapes")."""
+    return [(shape, dtype)]
+
+
 for _type, _draw in _DRAWS.items():
-    register(_type, kernel=_random_kernel(_draw))
+    register(_type, kernel=_random_kernel(_draw), infer=_infer)
 
 
 def random_op(op_type, shape, dtype, seed=None, name=None, tensor_params=None, **params):

@@ -47,9 +47,12 @@ class variance_scaling_initializer:  # noqa: N801 - TF1's name
         return random_uniform(shape, -limit, limit, dtype, self.seed, name="Initializer")
 
 
-def glorot_normal_initializer(seed=None, dtype=dtypes.float32):
-    """Truncated normal values of variance 2 / (fan_in + fan_out) (Xavier's normal initializer)."""
-    return variance_scaling_initializer(1.0, "fan_avg", "truncated_normal", seed, dtype)
+class glorot_normal_initializer(variance_scaling_initializer):  # noqa: N801 - TF1's name
+    """Truncated normal values of variance 2 / (fan_in + fan_out) (Xavier's normal initializer); a class, as TF1's,
+    so that get_variable(initializer=tf.glorot_normal_initializer) makes one."""
+
+    def __init__(self, seed=None, dtype=dtypes.float32):
+        super().__init__(1.0, "fan_avg", "truncated_normal", seed, dtype)
 
 
 class random_uniform_initializer:  # noqa: N801 - TF1's name

@@ -222,6 +222,8 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
     initializer = initializer if initializer is not None else scope.initializer
     if initializer is None:
         initializer = glorot_uniform_initializer() if dtype.kind == "f" else zeros_initializer()
+    if isinstance(initializer, type):
+        initializer = initializer()  # TF1 instantiates an initializer passed as its class (=tf.zeros_initializer)
     if isinstance(initializer, (Tensor, np.ndarray, int, float, list)):
         value = initializer
         if shape is not None and isinstance(initializer, Tensor) and not initializer.shape.is_compatible_with(shape):

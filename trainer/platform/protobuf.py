@@ -58,6 +58,23 @@ def _checked(where, kind, value, cls=None):
     return {"double": float, "bool": bool, "bytes": bytes, "string": str}.get(kind, int)(value)
 
 
+def _array_items(kind, values):
+    """A 1-D numeric array's items as a repeated `kind` field stores them, checked once by the array's dtype (a
+    histogram's thousands of bucket limits), or None where items must be checked one by one."""
+    if not isinstance(values, np.ndarray) or values.ndim != 1:
+        return None
+    dtype = values.dtype
+    if kind == "double" and dtype.kind in "fiu":
+        return values.astype(np.float64).tolist()
+    if kind == "float" and dtype.kind == "f" and dtype.itemsize <= 4:
+        return values.astype(np.float64).tolist()  # exact: float32 holds every such value
+    if kind in _INTEGERS and dtype.kind in "iu":
+        return values.tolist()
+    if kind == "bool" and dtype.kind in "biu":
+        return values.astype(bool).tolist()
+    return None
+
+
 class Repeated(list):
     """A repeated field's value: items are checked as they come; `.add(**fields)` appends a new message item."""
 
@@ -79,7 +96,8 @@ class Repeated(list):
         super().append(self._item(value))
 
     def extend(self, values):
-        super().extend(self._item(v) for v in values)
+        items = _array_items(self.field.kind, values)
+        super().extend(items if items is not None else (self._item(v) for v in values))
 
     def insert(self, index, value):
         super().insert(index, self._item(value))
@@ -90,7 +108,8 @@ def _copied(value, memo):
         return value.__deepcopy__(memo)
     if isinstance(value, Repeated):
         items = Repeated.__new__(Repeated)
-        list.__init__(items, [_copied(v, memo) for v in value])
+        scalars = value.field.kind not in ("message", "any")  # checked scalars are immutable: shared, not copied
+        list.__init__(items, value if scalars else [_copied(v, memo) for v in value])
         items.where, items.field = value.where, value.field
         return items
     if isinstance(value, dict):

@@ -24,12 +24,15 @@ BUCKET_LIMITS = _default_limits()
 def histogram_proto(values):
     """The HistogramProto TF1 writes for `values`: runs of empty buckets collapse into their last one."""
     values = np.asarray(values, dtype=np.float64).ravel()
-    # a value falls in the first bucket whose limit is greater than it
-    index = np.minimum(np.searchsorted(BUCKET_LIMITS, values, side="right"), len(BUCKET_LIMITS) - 1)
-    counts = np.bincount(index, minlength=len(BUCKET_LIMITS)).astype(np.float64)
+    # A value falls in the first bucket whose limit is greater than it (the last bucket takes DBL_MAX too): count
+    # the values below each limit, searching the limits in the sorted values, several times faster than searching
+    # each of a weight matrix's values in the limits (a histogram summary every step).
+    below = np.searchsorted(np.sort(values), BUCKET_LIMITS, side="left")
+    below[-1] = values.size
+    counts = np.diff(below, prepend=0).astype(np.float64)
     keep = (counts > 0) | np.append(counts[1:] > 0, True)
     return HistogramProto(min=values.min() if values.size else DBL_MAX,
                           max=values.max() if values.size else -DBL_MAX,
                           num=float(values.size), sum=float(values.sum()),
                           sum_squares=float(np.dot(values, values)),
-                          bucket_limit=BUCKET_LIMITS[keep].tolist(), bucket=counts[keep].tolist())
+                          bucket_limit=BUCKET_LIMITS[keep], bucket=counts[keep])

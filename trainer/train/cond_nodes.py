@@ -152,7 +152,9 @@ class _Writer:
         for key, body in zip(OUTPUTS, c.bodies):
             nodes[-1].attr[key] = _strings(["" if t is None else _tensor_name(t) for t in body.outputs])
         for k, t in enumerate(c.inputs[1:]):
-            nodes.append(NodeDef(name=f"{c.name}/Switch_{k + 1}", op="Switch",
+            # a variable passes as a reference, which a branch's Assign updates: TF1's RefSwitch
+            switch = "RefSwitch" if t.op.type in ("VariableV2", "Variable") else "Switch"
+            nodes.append(NodeDef(name=f"{c.name}/Switch_{k + 1}", op=switch,
                                  input=[self.seen(t, where), f"{c.name}/pred_id"],
                                  attr={"T": AttrValue(type=t.dtype.as_datatype_enum), PART: AttrValue(s=b"switch")}))
         for j, out in enumerate(c.outputs):

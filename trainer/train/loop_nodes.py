@@ -27,7 +27,7 @@ from ..ops.control_flow_bodies import encloses
 from .cond_nodes import BODY, INPUTS, home_op, merge_name, ringflow_inputs, written_as_nodes
 from .loop_frames import chain, level
 from .loop_gradient_nodes import plan_gradient, scaffold_gradient
-from .tf_node_defs import ORIGINAL
+from .tf_nodes import ORIGINAL
 
 PARALLEL_ITERATIONS = 10  # TF1's default; ringflow runs one iteration after another whatever it says
 _SHAPES = "_output_shapes"

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..framework.graph import get_default_graph
 from ..framework.meta_graph import CollectionDef, MetaGraphDef, VariableDef, attr_python
-from ..framework.node_def import AttrValue, NodeDef, attr_value, graph_def
+from ..framework.node_def import AttrValue, NodeDef, attr_value, graph_def, register_graph_def_writer
 from ..framework.operation import Operation
 from ..framework.registry import op_def
 from ..framework.tensor import Tensor
@@ -29,7 +29,8 @@ from .loop_frames import written_as_loop, written_loops
 from .loop_nodes import write_loops
 from .tf_cond_nodes import has_tf_conds, read_tf_conds
 from .tf_loop_nodes import has_tf_loops, loop_back_edge, read_tf_loops, rebuild_gradient_loop, rebuild_loop
-from .tf_node_defs import ADDED, MOVED, ORIGINAL, from_tf_form, from_tf_inputs, strided_slice_key, to_tf_form
+from .tf_node_defs import from_tf_form, from_tf_inputs, strided_slice_key, to_tf_form
+from .tf_nodes import ADDED, MOVED, ORIGINAL
 from ..platform import tf_logging as logging
 from ..platform.version import GIT_VERSION, TF_API_VERSION
 
@@ -42,6 +43,7 @@ _SHAPES = "_output_shapes"
 ALIASES = {
     "SelectV2": "Select",  # ringflow's Select broadcasts as TF's SelectV2 does (tf_node_defs.py)
     "AddV2": "Add",  # TF2's name for the op TF 1.15 graphs also call AddV2; ringflow's is TF1's older Add
+    "RandomStandardNormal": "RandomNormal",  # ringflow's draws and scales in one op (tf_random_nodes.py)
     # A resource variable (tf.keras' weights, get_variable(use_resource=True), TF 2's canned estimators) is read,
     # assigned and updated through its handle; ringflow rebuilds it as a variable of its own and these as the
     # reference variable's ops, which compute the same values (the handle's ops have no outputs TF programs fetch).
@@ -58,24 +60,9 @@ def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, c
                              meta_info_def=None, strip_default_attrs=False):
     """The MetaGraphDef of `graph` (default: the default graph): nodes, the collections, the SaverDef."""
     graph = graph or get_default_graph()
-    nodes, (loops, roles) = graph_def(graph, add_shapes=True), written_loops(graph)
-    for node, op in zip(nodes.node, graph.get_operations()):
-        lost = sorted(k for k, v in op.attrs.items() if v is not None and attr_value(v) is None)
-        lost += [k for k in SUB_GRAPHS if getattr(op, k, None) and not written_as_nodes(op, loops)
-                 and not written_as_loop(op, loops)]
-        nones = sorted(k for k, v in op.attrs.items() if v is None)
-        for key, names in ((UNWRITTEN, lost), (NONE, nones)):
-            if names:
-                node.attr[key] = AttrValue(list=AttrValue.ListValue(s=[k.encode() for k in names]))
-        if clear_devices:
-            node.device = ""
-    added = []
-    for node, op in zip(nodes.node, graph.get_operations()):
-        to_tf_form(node, op, added)
-    nodes.node.extend(_unclashed(nodes.node, added))
-    write_conds(nodes, graph, loops)
-    write_loops(nodes, graph, loops, roles)
-    _read_moved_outputs(nodes.node)
+    nodes = tf_graph_def(graph, add_shapes=True)
+    for node in nodes.node if clear_devices else ():
+        node.device = ""
     meta = MetaGraphDef()
     meta.graph_def.node.extend(nodes.node)  # the nodes themselves: MetaGraphDef(graph_def=...) would copy them all
     info = meta.meta_info_def
@@ -95,12 +82,40 @@ def export_scoped_meta_graph(graph=None, saver_def=None, collection_list=None, c
     return meta
 
 
+def tf_graph_def(graph, add_shapes=False):
+    """`graph` as a GraphDef in TF's node forms (Graph.as_graph_def, and the graph export_meta_graph writes):
+    ringflow's nodes rewritten as TF's ops (tf_node_defs.py), conds and loops as TF1's frames, each node keeping
+    what ringflow's import needs in "_" attrs; add_shapes gives each node "_output_shapes"."""
+    nodes, (loops, roles) = graph_def(graph, add_shapes=True), written_loops(graph)
+    for node, op in zip(nodes.node, graph.get_operations()):
+        lost = sorted(k for k, v in op.attrs.items() if v is not None and attr_value(v) is None)
+        lost += [k for k in SUB_GRAPHS if getattr(op, k, None) and not written_as_nodes(op, loops)
+                 and not written_as_loop(op, loops)]
+        nones = sorted(k for k, v in op.attrs.items() if v is None)
+        for key, names in ((UNWRITTEN, lost), (NONE, nones)):
+            if names:
+                node.attr[key] = AttrValue(list=AttrValue.ListValue(s=[k.encode() for k in names]))
+    added = []
+    for node, op in zip(nodes.node, graph.get_operations()):
+        to_tf_form(node, op, added)
+    nodes.node.extend(_unclashed(nodes.node, added))
+    write_conds(nodes, graph, loops)
+    write_loops(nodes, graph, loops, roles)
+    _read_moved_outputs(nodes.node)
+    for node in nodes.node if not add_shapes else ():  # the shapes serve the writers above; TF's lacks them
+        node.attr.pop(_SHAPES, None)
+    return nodes
+
+
+register_graph_def_writer(tf_graph_def)
+
+
 def _read_moved_outputs(nodes):
     """Point the inputs that read an output TF's op lacks ("dropout/mul_1:1") at the added node computing it,
     keeping ringflow's own inputs for import."""
     moved = {n.attr[MOVED].s.decode(): n.name for n in nodes if MOVED in n.attr}
     for node in nodes if moved else ():
-        if any(i in moved for i in node.input):
+        if MOVED not in node.attr and any(i in moved for i in node.input):  # a mover reads TF's op's own outputs
             if INPUTS not in node.attr and ORIGINAL not in node.attr:
                 node.attr[INPUTS] = AttrValue(list=AttrValue.ListValue(s=[i.encode() for i in node.input]))
             node.input[:] = [moved.get(i, i) for i in node.input]

@@ -30,7 +30,8 @@ from ..framework.tensor_shape import TensorShape
 from ..ops.math_ops import zeros_like
 from ..ops.while_loop_ops import while_loop
 from .cond_nodes import BODY, PART, ringflow_inputs
-from .tf_node_defs import ORIGINAL, from_tf_form
+from .tf_node_defs import from_tf_form
+from .tf_nodes import ORIGINAL
 
 LOOP_NODES = ("Enter", "RefEnter", "Exit", "RefExit", "NextIteration", "RefNextIteration", "LoopCond")
 MERGES, SWITCHES = ("Merge", "RefMerge"), ("Switch", "RefSwitch")

@@ -10,24 +10,16 @@ also reads the StridedSlice nodes TensorFlow writes.
 import numpy as np
 
 from ..framework.dtypes import as_dtype, int32
-from ..framework.node_def import AttrValue, NodeDef, attr_value
+from ..framework.node_def import AttrValue, NodeDef
 from ..ops.slice_ops import Fed
-
-ORIGINAL = "_ringflow_node"
-ADDED = "_ringflow_added"
-MOVED = "_ringflow_output_of"  # on an added node that computes another node's output ("x:1"), which TF's op lacks
-
-
-def _const(nodes, name, value, dtype=np.int32):
-    array = np.asarray(value, dtype=dtype)
-    nodes.append(NodeDef(name=name, op="Const", attr={
-        "value": attr_value(array), "dtype": AttrValue(type=as_dtype(array.dtype).as_datatype_enum),
-        ADDED: AttrValue(b=True)}))
-    return name
-
-
-def _type(dtype):
-    return AttrValue(type=as_dtype(dtype).as_datatype_enum)
+from .tf_nodes import ADDED, MOVED, added as _added, const as _const, shape_node as _shape, type_attr as _type
+from .tf_nodes import ORIGINAL
+from .tf_pad_nodes import PAD_FROM_TF, PAD_TO_TF
+from .tf_random_nodes import RANDOM_FROM_TF, RANDOM_TO_TF
+from .tf_gather_nodes import GATHER_TO_TF
+from .tf_nn_nodes import NN_TO_TF
+from .tf_rnn_nodes import RNN_FROM_TF, RNN_TO_TF
+from .tf_state_nodes import STATE_FROM_TF, STATE_TO_TF
 
 
 def _attr_input(attr, input_name, index_attr=None):
@@ -101,13 +93,15 @@ def _range(node, op, nodes):  # TF's Range names its dtype Tidx
 
 
 def _reduction(node, op, nodes):
-    axis = op.attrs.get("axis")
-    if axis is None:
-        rank = op.inputs[0].shape.ndims
-        if rank is None:
-            return False
-        axis = list(range(rank))
-    node.input.insert(1, _const(nodes, f"{node.name}/reduction_indices", axis))
+    axis, rank = op.attrs.get("axis"), op.inputs[0].shape.ndims
+    if axis is None and rank is None:  # every axis of a rank the run gives: TF's Range(0, Rank(x), 1)
+        t = {"T": _type(int32)}
+        rank = _added(nodes, f"{node.name}/rank", "Rank", [node.input[0]], T=_type(op.inputs[0].dtype))
+        indices = _added(nodes, f"{node.name}/reduction_indices", "Range", [
+            _const(nodes, f"{node.name}/start", 0), rank, _const(nodes, f"{node.name}/delta", 1)], Tidx=t["T"])
+    else:
+        indices = _const(nodes, f"{node.name}/reduction_indices", list(range(rank)) if axis is None else axis)
+    node.input.insert(1, indices)
     node.attr["Tidx"] = _type(int32)
     node.attr["keep_dims"] = AttrValue(b=bool(op.attrs.get("keepdims", False)))
     node.attr.pop("keepdims", None)
@@ -122,28 +116,6 @@ def _summary(input_name):
         node.attr["T"] = _type(op.inputs[0].dtype)  # TF's T is the values' dtype, not the output's
         return True
     return rewrite
-
-
-def _random_uniform(node, op, nodes):
-    """TF's RandomUniform draws in [0, 1): the node becomes unit * (maxval - minval) + minval, by TF's ops."""
-    if op.attrs.get("tensor_params"):
-        return False
-    dtype, low, high = op.outputs[0].dtype, op.attrs["minval"], op.attrs["maxval"]
-    unit = NodeDef(name=f"{node.name}/unit", op="RandomUniform",
-                   input=[_const(nodes, f"{node.name}/shape", list(op.attrs["shape"]))],
-                   attr={"dtype": _type(dtype), "T": _type(int32), ADDED: AttrValue(b=True),
-                         # the op's seeds, so TensorFlow draws the numbers ringflow draws (TF's own, seeded)
-                         **{k: AttrValue(i=int(op.attrs.get(k) or 0)) for k in ("seed", "seed2")}})
-    nodes.append(unit)
-    scaled = NodeDef(name=f"{node.name}/mul", op="Mul", attr={"T": _type(dtype), ADDED: AttrValue(b=True)},
-                     input=[unit.name, _const(nodes, f"{node.name}/range", high - low, dtype)])
-    nodes.append(scaled)
-    node.op = "AddV2"
-    node.input[:] = [scaled.name, _const(nodes, f"{node.name}/min", low, dtype)]
-    for key in [k for k in node.attr if not k.startswith("_")]:
-        node.attr.pop(key)
-    node.attr["T"] = _type(dtype)
-    return True
 
 
 def _fused_batch_norm(node, op, nodes):
@@ -280,16 +252,6 @@ def _avg_pool_grad(node, op, nodes):  # ringflow (x, g); TF (orig_input_shape, g
     return _pool(node, op, nodes)
 
 
-def _added(nodes, name, op_type, inputs, **attr):
-    """A helper node of TF's ops that export adds (import skips it: ringflow's node keeps its own form)."""
-    nodes.append(NodeDef(name=name, op=op_type, input=list(inputs), attr={**attr, ADDED: AttrValue(b=True)}))
-    return name
-
-
-def _shape(nodes, name, tensor_name, dtype):
-    return _added(nodes, name, "Shape", [tensor_name], T=_type(dtype), out_type=_type(int32))
-
-
 def _reshape_like(node, op, nodes):  # ringflow (x, like); TF Reshape(x, Shape(like))
     x, like = node.input[:2]
     node.input[:] = [x, _shape(nodes, f"{node.name}/shape", like, op.inputs[1].dtype)]
@@ -336,18 +298,25 @@ def _reduce_grad(node, op, nodes):
     """ringflow's (g, x): g (reduced over `axis`) broadcast back over x (divided by the count for a mean), as TF's
     ops: BroadcastTo(Reshape(g, x's shape with the reduced axes 1), Shape(x))."""
     rank, axis = op.inputs[1].shape.ndims, op.attrs["axis"]
-    if len(op.inputs) > 2 or rank is None:
+    if len(op.inputs) > 2 or rank is None and axis is not None:
         return False
-    reduced = set(range(rank)) if axis is None else {a % rank for a in (axis if isinstance(axis, tuple) else [axis])}
-    mask = [1 if i in reduced else 0 for i in range(rank)]
     g, x = node.input[:2]
     dtype = op.outputs[0].dtype
     x_shape = _shape(nodes, f"{node.name}/x_shape", x, op.inputs[1].dtype)
+    if rank is None:  # every axis of a rank the run gives: g holds one value, which BroadcastTo spreads
+        return _spread(node, op, nodes, g, g, x, x_shape)
+    reduced = set(range(rank)) if axis is None else {a % rank for a in (axis if isinstance(axis, tuple) else [axis])}
+    mask = [1 if i in reduced else 0 for i in range(rank)]
     kept = _added(nodes, f"{node.name}/kept", "Mul", [x_shape, _const(nodes, f"{node.name}/keep", [1 - m for m in mask])],
                   T=_type(int32))
     ones = _added(nodes, f"{node.name}/keep_shape", "AddV2", [kept, _const(nodes, f"{node.name}/ones", mask)],
                   T=_type(int32))
     shaped = _added(nodes, f"{node.name}/reshaped", "Reshape", [g, ones], T=_type(dtype), Tshape=_type(int32))
+    return _spread(node, op, nodes, shaped, g, x, x_shape)
+
+
+def _spread(node, op, nodes, shaped, g, x, x_shape):
+    dtype = op.outputs[0].dtype
     spread = shaped if not op.attrs["mean"] else _mean_scaled(node, op, nodes, shaped, g, x)
     node.input[:] = [spread, x_shape]
     node.op = "BroadcastTo"
@@ -449,7 +418,7 @@ TO_TF = {
     "Tile": _attr_input("multiples", "multiples", "Tmultiples"), "Transpose": _attr_input("axes", "perm", "Tperm"),
     "Split": _split_to_tf, "SplitV": _split_to_tf, "ReverseSequence": _reverse_sequence,
     "ScalarSummary": _summary("tags"),
-    "HistogramSummary": _summary("tag"), "RandomUniform": _random_uniform, "StridedSlice": _strided_slice,
+    "HistogramSummary": _summary("tag"), "StridedSlice": _strided_slice,
     "Dropout": _dropout,
     "FusedBatchNormV3": _fused_batch_norm, "FusedBatchNormGradV3": _fused_batch_norm,
     "TanhGrad": _swap_inputs, "SigmoidGrad": _swap_inputs, "Select": _select,
@@ -458,7 +427,10 @@ TO_TF = {
     "StridedSliceGrad": _strided_slice_grad,
     # ringflow's own gradient and filling ops, as the TF ops that compute the same
     "ReshapeLike": _reshape_like, "Zeros": _filled(0), "Ones": _filled(1), "SumToShape": _sum_to_shape,
-    "ReduceGrad": _reduce_grad, "ConcatSlice": _concat_slice, "Range": _range,
+    "ReduceGrad": _reduce_grad, "ConcatSlice": _concat_slice, "Range": _range, "MergeSummary": _pack,
+    "StringJoin": _pack,
+    "Cumsum": _attr_input("axis", "axis", "Tidx"), "Cumprod": _attr_input("axis", "axis", "Tidx"),
+    **RANDOM_TO_TF, **STATE_TO_TF, **RNN_TO_TF, **PAD_TO_TF, **NN_TO_TF, **GATHER_TO_TF,
 }
 
 
@@ -635,16 +607,6 @@ def _tf_adam(node, data, attrs, constants):
     return data, attrs
 
 
-def _tf_random_uniform(node, data, attrs, constants):
-    """TF's RandomUniform draws in [0, 1) of the shape its input gives (a Const, or a Shape a run computes)."""
-    attrs = {k: v for k, v in attrs.items() if k != "T"}
-    attrs.update(minval=0.0, maxval=1.0, tensor_params=())
-    shape = constants.get(data[0].partition(":")[0])
-    if shape is None:
-        return data, dict(attrs, shape=None)
-    return data[1:], dict(attrs, shape=tuple(int(d) for d in np.asarray(shape).ravel()))
-
-
 FROM_TF = {  # op type: (the attr ringflow's op holds and TF's lacks, the rule giving it)
     "Cast": ("dtype", _tf_cast), "Reshape": ("shape", _tf_tensor_input("shape")),
     "Tile": ("multiples", _tf_tensor_input("multiples")), "Squeeze": ("axis", _tf_squeeze),
@@ -669,8 +631,8 @@ FROM_TF = {  # op type: (the attr ringflow's op holds and TF's lacks, the rule g
     "MaxPoolGrad": (None, _tf_conv_or_pool(("ksize", "strides"))),
     "Conv2DBackpropInput": (None, _tf_with_sizes((2, 0, 1))), "Conv2DBackpropFilter": (None, _tf_with_sizes((0, 2, 1))),
     "AvgPoolGrad": (None, _tf_with_sizes((0, 1))), "StridedSliceGrad": ("key", _tf_strided_slice_grad),
-    "RandomUniform": ("minval", _tf_random_uniform),
     "VarIsInitializedOp": (None, _tf_drop()), "OneHot": ("dtype", _tf_one_hot), "ApplyAdam": (None, _tf_adam), "ResourceApplyAdam": (None, _tf_adam),
+    **RANDOM_FROM_TF, **RNN_FROM_TF, **PAD_FROM_TF, **STATE_FROM_TF,
 }
 
 

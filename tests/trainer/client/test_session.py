@@ -121,9 +121,12 @@ def test_a_sparse_feed_is_expanded_on_every_run_and_its_plan_built_once():
 
 def test_missing_feed_names_the_placeholder():
     x = tg.placeholder(tg.float32, [None, 3], name="images")
-    with tg.Session() as sess, pytest.raises(ValueError, match=r"feed a value for placeholder tensor 'images:0' "
-                                                               r"with dtype float32 and shape \(None, 3\)"):
+    # TF1 raises InvalidArgumentError, an OpError naming the placeholder: programs catch tf.errors.OpError
+    with tg.Session() as sess, pytest.raises(tg.errors.InvalidArgumentError,
+                                             match=r"feed a value for placeholder tensor 'images:0' with dtype "
+                                                   r"float32 and shape \(None, 3\)") as caught:
         sess.run(x * 2.0)
+    assert caught.value.op is x.op and caught.value.error_code == tg.errors.INVALID_ARGUMENT
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])  # converted, and of the placeholder's own dtype

@@ -32,9 +32,12 @@ def test_graph_def_lists_every_node_in_creation_order():
         _, second = tg.split(tg.stack([a, b]), 2, name="parts")
         tg.identity(second, name="e")
     gd = g.as_graph_def()
-    assert [n.name for n in gd.node] == [op.name for op in g.get_operations()]
+    # then the Const TF's Split takes its axis from (TF makes it before the Split; a GraphDef's order is free)
+    assert [n.name for n in gd.node] == [op.name for op in g.get_operations()] + ["parts/split_dim"]
+    split = gd.node[-3]
+    assert (split.op, split.input, split.attr["num_split"].i) == ("Split", ["parts/split_dim", "stack"], 2)
     assert [n.op for n in gd.node][:2] == ["Const", "Square"]
-    assert gd.node[1].input == ["a"] and gd.node[-1].input == ["parts:1"]
+    assert gd.node[1].input == ["a"] and gd.node[-2].input == ["parts:1"]
     assert gd.node[0].attr["value"].WhichOneof("value") == "tensor"
     np.testing.assert_array_equal(tg.make_ndarray(gd.node[0].attr["value"].tensor), [1.0, 2.0])
     assert str(gd).startswith('node {\n  name: "a"\n  op: "Const"\n')
@@ -83,7 +86,7 @@ def test_graph_def_bytes_are_tf1s():
     assert list(nodes["words"].attr["value"].tensor.string_val) == [b"a", "bé".encode()]
     pool = nodes["pool"]
     assert (pool.device, pool.input[-1]) == ("/device:CPU:0", "^c")
-    assert list(pool.attr["ksize"].list.i) == list(g.get_operation_by_name("pool").attrs["ksize"])
+    assert list(pool.attr["ksize"].list.i) == [1, 1, 2, 1]  # TF's 4-D NHWC window, as the program gave it
     assert pool.attr["padding"].s == b"VALID"
     assert [d.size for d in pool.attr["_output_shapes"].list.shape[0].dim] == [-1, 1, 1, 1]
     assert tg.GraphDef.FromString(theirs.SerializeToString()) == ours

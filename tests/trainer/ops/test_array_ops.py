@@ -232,3 +232,34 @@ def test_shape_n_and_concat_offset_as_tf_gradient_graphs_use_them():
         last = graph.create_op("ConcatOffset", [tg.constant(-1), tg.constant([2, 3]), tg.constant([2, 4])],
                                [((2,), tg.int32)] * 2).outputs
         assert [v.tolist() for v in sess.run(list(last))] == [[0, 0], [0, 3]]
+
+
+def test_tfs_broadcast_to_and_mirror_pad_grad_nodes_run_with_their_gradients():
+    """The ops a GraphDef TensorFlow writes holds (ringflow's own graphs build them otherwise): BroadcastTo, whose
+    gradient sums back, and MirrorPadGrad, each padded position's gradient added to the element it copies."""
+    def const(name, value):
+        array = np.asarray(value, np.int32)
+        return tg.NodeDef(name=name, op="Const", attr={"dtype": tg.AttrValue(type=tg.int32.as_datatype_enum),
+                                                       "value": tg.AttrValue(tensor=tg.make_tensor_proto(array))})
+    t = {"T": tg.AttrValue(type=tg.float32.as_datatype_enum)}
+    def placeholder(name, shape):
+        return tg.NodeDef(name=name, op="Placeholder", attr={
+            "dtype": tg.AttrValue(type=tg.float32.as_datatype_enum),
+            "shape": tg.AttrValue(shape=tg.TensorShape(shape).as_proto())})
+    graph_def = tg.GraphDef(node=[
+        placeholder("x", [2, 1]), const("shape", [2, 3]),
+        tg.NodeDef(name="spread", op="BroadcastTo", input=["x", "shape"], attr={**t, "Tidx": t["T"]}),
+        placeholder("g", [4, 3]), const("paddings", [[1, 1], [0, 0]]),
+        tg.NodeDef(name="folded", op="MirrorPadGrad", input=["g", "paddings"],
+                   attr={**t, "mode": tg.AttrValue(s=b"REFLECT")})])
+    x, g = np.array([[1.0], [2.0]], np.float32), np.arange(12, dtype=np.float32).reshape(4, 3)
+    with tg.Graph().as_default() as graph:
+        tg.import_graph_def(graph_def, name="")
+        spread, folded = graph.get_tensor_by_name("spread:0"), graph.get_tensor_by_name("folded:0")
+        weights = tg.constant(np.arange(6, dtype=np.float32).reshape(2, 3))
+        dx = tg.gradients(tg.reduce_sum(spread * weights), graph.get_tensor_by_name("x:0"))[0]
+        with tg.Session() as sess:
+            got = sess.run([spread, folded, dx], {"x:0": x, "g:0": g})
+    np.testing.assert_array_equal(got[0], np.broadcast_to(x, (2, 3)))
+    np.testing.assert_array_equal(got[1], [g[1] + g[3], g[0] + g[2]])  # REFLECT pads r1 r0 r1 r0
+    np.testing.assert_array_equal(got[2], [[3.0], [12.0]])

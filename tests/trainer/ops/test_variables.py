@@ -72,6 +72,21 @@ def test_new_variable_needs_a_shape():
         tg.get_variable("w")
 
 
+def test_an_initializer_class_is_instantiated_as_tf1_does():
+    # TF1 programs write initializer=tf.random_normal_initializer (the class, without parentheses)
+    tg.set_random_seed(3)
+    with tg.variable_scope("s", initializer=tg.ones_initializer):
+        ones = tg.get_variable("ones", [2, 3])
+    zeros = tg.get_variable("zeros", [4], dtype=tg.int32, initializer=tg.zeros_initializer)
+    normal = tg.get_variable("normal", [200, 50], initializer=tg.random_normal_initializer)
+    with tg.Session() as sess:
+        sess.run(tg.global_variables_initializer())
+        ones, zeros, normal = sess.run([ones, zeros, normal])
+    np.testing.assert_array_equal(ones, np.ones((2, 3), np.float32))
+    np.testing.assert_array_equal(zeros, np.zeros(4, np.int32))
+    assert normal.dtype == np.float32 and abs(normal.mean()) < 0.03 and abs(normal.std() - 1.0) < 0.03
+
+
 def test_graph_seed_makes_initializers_reproducible():
     def build_and_init():
         tg.reset_default_graph()

@@ -1,5 +1,6 @@
 """The one Message base: construction and type checks as protobuf's Python messages, the proto3 wire format
 (bytes written out by hand from the encoding rules), the text format, equality and copies."""
+import numpy as np
 import pytest
 
 from trainer.platform.protobuf import Field, Message
@@ -67,6 +68,25 @@ def test_nested_messages_oneofs_and_presence():
     message.text = "y"
     assert message.WhichOneof("value") == "text" and message.raw == b""
     assert not Outer(count=0).HasField("count") and Outer(count=0) == Outer()
+
+
+class Numbers(Message):
+    FIELDS = {"doubles": Field(1, "double", repeated=True), "floats": Field(2, "float", repeated=True),
+              "ints": Field(3, "int64", repeated=True), "flags": Field(4, "bool", repeated=True)}
+
+
+def test_numpy_arrays_fill_repeated_fields_as_their_items_do():
+    arrays = {"doubles": np.array([0.1, -2.5, 1e300]), "floats": np.array([0.1, 3.0], np.float32),
+              "ints": np.array([-3, 2 ** 40], np.int64), "flags": np.array([True, False])}
+    from_arrays = Numbers(**arrays)
+    from_items = Numbers(**{name: list(values) for name, values in arrays.items()})
+    assert from_arrays == from_items and from_arrays.SerializeToString() == from_items.SerializeToString()
+    assert [type(from_arrays.ints[0]), type(from_arrays.floats[0])] == [int, float]
+    assert Numbers(floats=np.array([0.1])).floats[0] == np.float32(0.1)  # a float64 array rounds as its items do
+    with pytest.raises(TypeError, match="Numbers.ints takes a int64"):
+        Numbers(ints=np.array([1.5]))
+    with pytest.raises(TypeError, match="Numbers.doubles takes a double"):
+        Numbers(doubles=np.zeros((2, 2)))
 
 
 def test_copies_are_independent_and_equality_is_by_value():

@@ -150,14 +150,18 @@ def test_scalar_of_a_vector_fails_naming_the_tag():
         tg.summary.scalar("b", tg.placeholder(tg.bool, [], name="flag"))
 
 
-def _tf1_histogram(values):
-    """TF1's histogram by its definition: 10% buckets, bisect per value, then empty runs collapsed."""
+def _tf1_limits():
     pos, v = [], 1e-12
     while v < 1e20:
         pos.append(v)
         v *= 1.1
     pos.append(sys.float_info.max)
-    limits = [-p for p in reversed(pos)] + [0.0] + pos
+    return [-p for p in reversed(pos)] + [0.0] + pos
+
+
+def _tf1_histogram(values):
+    """TF1's histogram by its definition: 10% buckets, bisect per value, then empty runs collapsed."""
+    limits = _tf1_limits()
     counts = [0.0] * len(limits)
     for x in values:
         counts[bisect.bisect_right(limits, x)] += 1
@@ -183,6 +187,15 @@ def test_histogram_matches_tf1_definition_and_numpy():
     np.testing.assert_allclose([h.histo.sum, h.histo.sum_squares], [as64.sum(), (as64 ** 2).sum()], rtol=1e-12)
     limits, counts = _tf1_histogram(as64)
     assert list(h.histo.bucket_limit) == limits and list(h.histo.bucket) == counts
+
+
+def test_histogram_of_values_on_and_beside_the_bucket_limits():
+    limits = np.array(_tf1_limits()[1:-1])
+    values = np.concatenate([limits[::7], np.nextafter(limits[3::11], -np.inf), np.nextafter(limits[5::13], np.inf),
+                             [-sys.float_info.max, 0.0, 0.0]])
+    np.random.default_rng(1).shuffle(values)
+    h = parse(run(tg.summary.histogram("w", tg.constant(values, tg.float64)))).value[0].histo
+    assert (list(h.bucket_limit), list(h.bucket)) == _tf1_histogram(values)
 
 
 def test_histogram_of_nothing_and_of_nan():

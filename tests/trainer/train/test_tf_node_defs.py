@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 import trainer as tg
-from trainer.train.tf_node_defs import ORIGINAL, strided_slice_key
+from trainer.train.tf_node_defs import strided_slice_key
+from trainer.train.tf_nodes import ORIGINAL
 
 
 def test_nodes_are_exported_in_tfs_form_and_import_back_to_the_same_values(tmp_path):

@@ -1,0 +1,170 @@
+"""Momentum's and Adam's update kernels: TF1's formulas with the roundings written out by hand, to the bit, in
+float32 and float64, for variables from a scalar to several of the blocks a large update is walked in, and with
+the gradient's buffer taken for the step where nobody reads it after the update."""
+import numpy as np
+import pytest
+
+import trainer as tg
+from trainer.train.training_ops import BLOCK_BYTES, BLOCKED_BYTES, DONATED_GRADIENT_SIZE
+
+RNG = np.random.default_rng(11)
+LR, MOMENTUM, BETA1, BETA2, EPSILON = 0.05, 0.9, 0.8, 0.95, 1e-3
+STEPS = 3
+
+
+def shapes(dtype):
+    """A scalar, a small matrix, the smallest variable walked in blocks, and one of several blocks and a short
+    last one."""
+    itemsize = np.dtype(dtype).itemsize
+    return [(), (7, 5), (BLOCKED_BYTES // itemsize,), (3, BLOCK_BYTES // itemsize + 5)]
+
+
+def momentum_by_hand(var, grads, dtype, nesterov):
+    """TF1's ApplyMomentum: accum = accum * momentum + grad; var -= accum * lr, or with Nesterov
+    var -= grad * lr + accum * momentum * lr."""
+    lr, mu, accum = dtype(LR), dtype(MOMENTUM), np.zeros_like(var)
+    for g in grads:
+        accum = accum * mu + g
+        var = var - (g * lr + accum * mu * lr if nesterov else accum * lr)
+    return var
+
+
+def adam_by_hand(var, grads, dtype):
+    """TF1's ApplyAdam, lr_t = lr * sqrt(1 - beta2^t) / (1 - beta1^t); var -= (m * lr_t) / (sqrt(v) + epsilon)."""
+    lr, b1, b2, eps = dtype(LR), dtype(BETA1), dtype(BETA2), dtype(EPSILON)
+    m, v, b1p, b2p = np.zeros_like(var), np.zeros_like(var), b1, b2
+    for g in grads:
+        lr_t = lr * np.sqrt(1 - b2p) / (1 - b1p)
+        m = m + (g - m) * (1 - b1)
+        v = v + (g * g - v) * (1 - b2)
+        var = var - (m * lr_t) / (np.sqrt(v) + eps)
+        b1p, b2p = b1p * b1, b2p * b2
+    return var
+
+
+OPTIMIZERS = {
+    "momentum": (lambda locking: tg.train.MomentumOptimizer(LR, MOMENTUM, use_locking=locking),
+                 lambda var, grads, dtype: momentum_by_hand(var, grads, dtype, False)),
+    "nesterov": (lambda locking: tg.train.MomentumOptimizer(LR, MOMENTUM, use_locking=locking, use_nesterov=True),
+                 lambda var, grads, dtype: momentum_by_hand(var, grads, dtype, True)),
+    "adam": (lambda locking: tg.train.AdamOptimizer(LR, BETA1, BETA2, EPSILON, use_locking=locking), adam_by_hand),
+}
+
+
+def train(optimizer, start, grads, use_locking=False):
+    """The variable after applying `grads` one by one from `start`, fed as the gradient."""
+    dtype = start.dtype
+    with tg.Graph().as_default():
+        var = tg.Variable(start, name="var")
+        grad = tg.placeholder(dtype, start.shape, name="grad")
+        step = OPTIMIZERS[optimizer][0](use_locking).apply_gradients([(grad, var)])
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            for g in grads:
+                sess.run(step, {grad: g})
+            return sess.run(var)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("optimizer", list(OPTIMIZERS))
+def test_the_update_is_tf1s_formula_to_the_bit(optimizer, dtype):
+    for shape in shapes(dtype):
+        start = RNG.standard_normal(shape).astype(dtype)
+        grads = [(RNG.standard_normal(shape) * 0.1).astype(dtype) for _ in range(STEPS)]
+        got = train(optimizer, start, grads)
+        assert got.dtype == dtype and got.shape == shape
+        np.testing.assert_array_equal(got, OPTIMIZERS[optimizer][1](start, grads, dtype), err_msg=f"{shape}")
+
+
+@pytest.mark.parametrize("optimizer", list(OPTIMIZERS))
+def test_other_memory_orders_and_use_locking_give_the_same_bits(optimizer):
+    """A Fortran-ordered variable and gradient take numpy's whole-array formula, not the blocks: the same bits."""
+    shape = (BLOCKED_BYTES // 4000 + 3, 1000)  # walked in blocks in float32, C-ordered
+    start = RNG.standard_normal(shape).astype(np.float32)
+    grads = [(RNG.standard_normal(shape) * 0.1).astype(np.float32) for _ in range(STEPS)]
+    expected = train(optimizer, start, grads)
+    np.testing.assert_array_equal(train(optimizer, np.asfortranarray(start), [np.asfortranarray(g) for g in grads]),
+                                  expected)
+    np.testing.assert_array_equal(train(optimizer, start, grads, use_locking=True), expected)
+
+
+def test_a_sparse_gradient_updates_adam_as_its_dense_form():
+    """An IndexedSlices gradient (rows of an embedding, one repeated) steps Adam as its dense form, as TF1's sparse
+    Adam does. (TF1's sparse momentum moves only the rows named: a known difference, conformance/xfails.py.)"""
+    optimizer = "adam"
+    table = RNG.standard_normal((50, 8)).astype(np.float32)
+    ids = np.array([3, 7, 3, 41])
+    rows = [RNG.standard_normal((len(ids), 8)).astype(np.float32) for _ in range(STEPS)]
+    with tg.Graph().as_default():
+        var = tg.Variable(table, name="embedding")
+        values = tg.placeholder(tg.float32, [len(ids), 8], name="values")
+        grad = tg.IndexedSlices(values, tg.constant(ids), tg.constant(table.shape))
+        step = OPTIMIZERS[optimizer][0](False).apply_gradients([(grad, var)])
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            for r in rows:
+                sess.run(step, {values: r})
+            got = sess.run(var)
+    dense = [np.zeros_like(table) for _ in rows]
+    for d, r in zip(dense, rows):
+        np.add.at(d, ids, r)
+    np.testing.assert_array_equal(got, OPTIMIZERS[optimizer][1](table, dense, np.float32))
+
+
+FAN_IN, FAN_OUT = 320, 256  # a weight of 81,920 elements: its gradient's buffer is taken, it is not walked in blocks
+assert DONATED_GRADIENT_SIZE <= FAN_IN * FAN_OUT < BLOCKED_BYTES // 8
+
+
+def dense_layer(dtype):
+    """A dense layer and a softmax loss: (x, labels, loss, weight, bias)."""
+    x, labels = tg.placeholder(dtype, [None, FAN_IN], name="x"), tg.placeholder(tg.int64, [None], name="labels")
+    w = tg.Variable((RNG.standard_normal((FAN_IN, FAN_OUT)) / 16).astype(dtype), name="w")
+    b = tg.Variable(np.zeros(FAN_OUT, dtype), name="b")
+    logits = tg.nn.bias_add(tg.matmul(x, w), b)
+    loss = tg.reduce_mean(tg.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
+    return x, labels, loss, w, b
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("optimizer", ["momentum", "nesterov"])
+def test_the_update_into_the_gradient_is_the_same_to_the_bit(optimizer, dtype):
+    """The gradients die with the update (their buffers take the step) or are fetched too (a new array does): the
+    same variables, equal to TF1's formula by hand on the fetched gradients."""
+    batches = [(RNG.standard_normal((16, FAN_IN)).astype(dtype), RNG.integers(0, FAN_OUT, 16)) for _ in range(STEPS)]
+    with tg.Graph().as_default():
+        x, labels, loss, w, b = dense_layer(dtype)
+        opt = OPTIMIZERS[optimizer][0](False)
+        grads_and_vars = opt.compute_gradients(loss)
+        step = opt.apply_gradients(grads_and_vars)
+        grads = [g for g, _ in grads_and_vars]
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            start = sess.run([w, b])
+            for xs, ys in batches:
+                sess.run(step, {x: xs, labels: ys})
+            donated = sess.run([w, b])
+            sess.run(tg.global_variables_initializer())
+            fetched = [sess.run([grads, step], {x: xs, labels: ys})[0] for xs, ys in batches]
+            kept = sess.run([w, b])
+    for i, (d, k) in enumerate(zip(donated, kept)):
+        assert d.dtype == dtype
+        np.testing.assert_array_equal(d, k)
+        np.testing.assert_array_equal(k, OPTIMIZERS[optimizer][1](start[i], [g[i] for g in fetched], dtype))
+
+
+@pytest.mark.parametrize("optimizer", ["momentum", "nesterov"])
+def test_a_gradient_read_after_the_update_keeps_its_value(optimizer):
+    xs, ys = RNG.standard_normal((16, FAN_IN)).astype(np.float32), RNG.integers(0, FAN_OUT, 16)
+    with tg.Graph().as_default():
+        x, labels, loss, w, b = dense_layer(np.float32)
+        opt = OPTIMIZERS[optimizer][0](False)
+        grads_and_vars = opt.compute_gradients(loss)
+        gw = grads_and_vars[0][0]
+        before = tg.reduce_sum(gw * gw)
+        step = opt.apply_gradients(grads_and_vars)
+        with tg.control_dependencies([step]):
+            after = tg.reduce_sum(gw * gw)
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            expected = sess.run(before, {x: xs, labels: ys})
+            assert sess.run(after, {x: xs, labels: ys}) == expected
