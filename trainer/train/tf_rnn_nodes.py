@@ -28,9 +28,9 @@ def _tf_layout(node, op, nodes):
     units, dtype = cs_prev.shape, cs_prev.dtype
     if units.ndims != 2 or units[1] is None:
         return False
-    if node.op == "BlockLSTMGrad" and not _x_gradient(node, op, nodes):
-        return False
     if node.op == "BlockLSTMGrad":
+        if not _x_gradient(node, op, nodes):
+            return False
         _full_state_grads(node, op, nodes)
     if not op.attrs["use_peephole"]:
         zeros = [const(nodes, f"{node.name}/{name}", np.zeros(units[1]), as_dtype(dtype).as_numpy_dtype)

@@ -165,8 +165,8 @@ def _buffers(x, cs_prev, h_prev, steps, i, cs, f, o, ci, co, h):
 
 
 def _flowing(grads, steps):
-    """Per step of grads [steps, batch, n], whether it holds any gradient. An output nothing differentiates gets zeros
-    (lstm_state_grads), dynamic_rnn's last output a gradient at one step: one scan spares the others a pass of a
+    """Per step of grads [steps, batch, n], whether it holds any gradient. An output nothing differentiates may get
+    zeros (a caller's), dynamic_rnn's last output a gradient at one step: one scan spares the others a pass of a
     transposed block. It reads the bits (the largest as unsigned ints, a third of any()'s time), so a -0.0 costs an add
     that changes nothing, and in memory order: a batch-major array seen time-major (dynamic_rnn's) is reduced over
     its batch first, 2.4x faster than through a copy in time-major order. A scalar is that gradient at every step."""
