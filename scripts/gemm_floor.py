@@ -49,7 +49,8 @@ class Recorder:
 
         def added(products, t):
             if self.recording:
-                self.calls.append((dot, _copy(products.a[t]), _copy(products.b[t]).T, None))
+                a, b = products.operands(t)
+                self.calls.append((dot, _copy(a), _copy(b).T, None))
             return add(products, t)
         StepProducts.add = added
 

@@ -38,6 +38,7 @@ class Plan:
         for t in feeds:
             slots[t] = len(slots)
         self.template, steps = [None] * len(feeds), []
+        read = {t for op in ops for t in op.inputs} | {e for e in elements if isinstance(e, Tensor)}
         for op in ops:
             d = op_def(op.type)
             if op.type == "Placeholder" and not all(t in fed for t in op.outputs):
@@ -54,14 +55,18 @@ class Plan:
                 self.template[outs[0]] = session.to_device(op.attrs["value"])
                 continue
             ins = tuple(slots[t] for t in op.inputs[d.ref_inputs:])
-            kernel = make_kernel(op, session)
+            kernel = make_kernel(op, session, {i for i, t in enumerate(op.outputs) if t in read})
             if len(outs) == 1:
                 steps.append((kernel, ins, outs[0], op))
             else:
                 tuple_slot = len(self.template)
                 self.template.append(None)
                 steps.append((kernel, ins, tuple_slot, op))
-                steps += [(operator.itemgetter(i), (tuple_slot,), s, op) for i, s in enumerate(outs)]
+                if d.skips_unread:  # outputs nobody reads are not taken out; those read must be there
+                    steps += [(_output(op, i), (tuple_slot,), s, op) for i, s in enumerate(outs)
+                              if op.outputs[i] in read]
+                else:
+                    steps += [(operator.itemgetter(i), (tuple_slot,), s, op) for i, s in enumerate(outs)]
         fetched = {slots[e] for e in elements if isinstance(e, Tensor)} | set(range(len(feeds)))
         steps = write_into_destinations(donate_buffers(steps, fetched, {s: t for t, s in slots.items()}, session),
                                         fetched, session)
@@ -116,6 +121,17 @@ class Plan:
                 raise
             raise error from exc
         return [post(env[s]) if s is not None else None for s, post in zip(self.fetch_slots, self.fetch_post)]
+
+
+def _output(op, i):
+    """Output i of a `skips_unread` op's kernel, which this plan reads: it may not be one the kernel skipped."""
+    def take(outputs):
+        value = outputs[i]
+        if value is None:
+            raise RuntimeError(f"{op.type} op {op.name!r} gave no value for its output {i} ({op.outputs[i].name!r}), "
+                               f"which this run reads: a skips_unread kernel may skip only outputs outside `read`")
+        return value
+    return take
 
 
 def _culprit(parts, env):

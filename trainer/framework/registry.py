@@ -33,17 +33,22 @@ class OpDef:
         (gradients into fusion buckets: each device its own).
     persistent: outputs are buffers that outlive the run (a variable's storage, communication buckets);
         fetches of them are copied.
+    skips_unread: the kernel takes `read=`, the frozenset of the indices of its outputs that the plan running it
+        reads (later steps or fetches; every output when called outside a plan), and may return None for the
+        others, so that a large output only some graphs use (a gradient op's) is not written where none does.
+        A plan is made per fetch set, so an output it skipped is never read; one returned as None where the plan
+        reads it raises.
     """
 
     __slots__ = ("type", "forward", "kernel", "infer", "grad", "view", "ref_inputs", "constant", "fresh",
-                 "inplace", "into", "destinations", "persistent", "inplace_input")
+                 "inplace", "into", "destinations", "persistent", "inplace_input", "skips_unread")
 
     def __init__(self, op_type, forward, kernel, infer, grad, view, ref_inputs, constant, fresh, inplace, into,
-                 destinations, persistent, inplace_input=0):
+                 destinations, persistent, inplace_input=0, skips_unread=False):
         self.type, self.forward, self.kernel, self.infer = op_type, forward, kernel, infer
         self.grad, self.view, self.ref_inputs, self.constant = grad, view, ref_inputs, constant
         self.fresh, self.inplace, self.into, self.inplace_input = fresh, inplace, into, inplace_input
-        self.destinations, self.persistent = destinations, persistent
+        self.destinations, self.persistent, self.skips_unread = destinations, persistent, skips_unread
 
 
 OPS = {}
@@ -73,14 +78,14 @@ def host_kernel(forward):
 
 def register(op_type, forward=None, *, kernel=None, infer=None, grad=None, view=False, ref_inputs=0,
              constant=False, fresh=False, inplace=None, into=None, destinations=None, persistent=False,
-             inplace_input=0):
+             inplace_input=0, skips_unread=False):
     """Register an op type with every property the session relies on (see OpDef); returns its OpDef."""
     if op_type in OPS:
         raise ValueError(f"Op type {op_type!r} is already registered")
     if (forward is None) == (kernel is None) and not constant:
         raise ValueError(f"Op type {op_type!r} needs exactly one of forward= and kernel=")
     OPS[op_type] = OpDef(op_type, forward, kernel, infer or infer_broadcast, grad, view, ref_inputs, constant,
-                         fresh, inplace, into, destinations, persistent, inplace_input)
+                         fresh, inplace, into, destinations, persistent, inplace_input, skips_unread)
     return OPS[op_type]
 
 
@@ -118,12 +123,15 @@ def op_def(op_type):
         raise NotImplementedError(f"No op type {op_type!r} is registered; known: {sorted(OPS)}") from None
 
 
-def make_kernel(op, session):
-    """The callable that computes `op`'s outputs from its input arrays in `session`."""
+def make_kernel(op, session, read=None):
+    """The callable that computes `op`'s outputs from its input arrays in `session`; `read`, the indices of the
+    outputs its caller reads (default: all), reaches a `skips_unread` kernel."""
     d = op_def(op.type)
-    if d.kernel is not None:
-        return d.kernel(op, session)
-    return functools.partial(d.forward, **op.attrs) if op.attrs else d.forward
+    kernel = d.kernel(op, session) if d.kernel is not None else \
+        functools.partial(d.forward, **op.attrs) if op.attrs else d.forward
+    if d.skips_unread:
+        kernel = functools.partial(kernel, read=frozenset(range(len(op.outputs)) if read is None else read))
+    return kernel
 
 
 def make_inplace_kernel(op, session):

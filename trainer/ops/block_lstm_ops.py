@@ -9,9 +9,14 @@ launch (cuda_lstm.lstm_sequence, lstm_sequence_grad); other array modules take t
 
 The gradient op differs from TF1's BlockLSTMGrad in two ways: it returns the pre-activations' gradient
 instead of x's, which the gradient rule computes with a graph matmul only where x needs one, and it takes
-`cell_clip` to stop the gradient where the cell state was clipped (as tf.clip_by_value in LSTMCell does).
+`cell_clip` to stop the gradient where the cell state was clipped (as tf.clip_by_value in LSTMCell does). Its
+cs_grad and h_grad may also be scalars, that gradient at every step: the gradient rule passes a scalar 0 for an output
+nothing differentiates, which costs no zeros and no scan of them. It skips its unread outputs (register's
+skips_unread): where nothing needs x's gradient, the pre-activations' gradient is kept one step at a time, and
+where nothing needs h_prev's, its GEMM is not made.
 """
 from .array_ops import reshape, shape
+from .core_ops import constant
 from .math_ops import matmul
 from ..framework.registry import apply_op, get_array_module, register
 from .kernels import cuda_lstm, host_lstm
@@ -19,6 +24,9 @@ from .kernels.rnn import blocks, gate_scales, lstm_step, lstm_step_grad
 from .rnn_ops import LSTM_OUTPUTS, lstm_state_grads, positive_clip
 from .stack_ops import split
 from .tensor_util import static_shape
+
+
+H_PREV_GRAD, GATES_GRAD = 1, 4  # BlockLSTMGrad's outputs: h_prev's gradient, the pre-activations' gradient
 
 
 def _steps(seq_len_max, x):
@@ -71,15 +79,17 @@ def _walk_back(steps, gates, cs_prev, cs, co, h_grad, cs_grad, w_h_t, peepholes,
     return dcs, dh, peephole_grads
 
 
-def _block_lstm_grad(seq_len_max, x, cs_prev, h_prev, w, *rest, use_peephole, cell_clip):
+def _block_lstm_grad(seq_len_max, x, cs_prev, h_prev, w, *rest, use_peephole, cell_clip, read=None):
     xp = get_array_module(x)
     peepholes = rest[:3] if use_peephole else None
     i, cs, f, o, ci, co, h, cs_grad, h_grad = rest[-9:]
     (time, batch, depth), n, steps = x.shape, cs_prev.shape[1], _steps(seq_len_max, x)
     grads = host_lstm.block_lstm_grad(steps, x, cs_prev, h_prev, w, peepholes, (i, cs, f, o, ci, co, h), cs_grad,
-                                      h_grad, positive_clip(cell_clip))
+                                      h_grad, positive_clip(cell_clip), gates_grad=read is None or GATES_GRAD in read,
+                                      h_prev_grad=read is None or H_PREV_GRAD in read)
     if grads is not NotImplemented:
         return grads
+    cs_grad, h_grad = (g if g.ndim else xp.ascontiguousarray(xp.broadcast_to(g, cs.shape)) for g in (cs_grad, h_grad))
     dicfo = xp.empty((time, batch, 4 * n), dtype=x.dtype)
     dicfo[steps:] = 0
     w_h_t, clip = xp.ascontiguousarray(w[depth:].T), positive_clip(cell_clip)  # AVX-512 BLAS: 25% faster than .T
@@ -112,8 +122,13 @@ def _grad_infer(seq_len_max, x, cs_prev, h_prev, w, *rest, use_peephole, cell_cl
     return [*state, (static_shape(w), dtype), ((gates,), dtype), ((time, batch, gates), dtype), *peepholes]
 
 
+def _scalar_zero(output):
+    return constant(0, dtype=output.dtype)
+
+
 def _gradient(op, *grads):
-    out = apply_op("BlockLSTMGrad", [*op.inputs, *op.outputs, *lstm_state_grads(op, grads)], name="BlockLSTMGrad",
+    state_grads = lstm_state_grads(op, grads, zero=_scalar_zero)
+    out = apply_op("BlockLSTMGrad", [*op.inputs, *op.outputs, *state_grads], name="BlockLSTMGrad",
                    use_peephole=op.attrs["use_peephole"], cell_clip=op.attrs["cell_clip"])
     cs_prev_grad, h_prev_grad, w_grad, b_grad, dicfo, *peephole_grads = out
     x, w = op.inputs[1], op.inputs[4]
@@ -123,7 +138,7 @@ def _gradient(op, *grads):
 
 
 register("BlockLSTM", _block_lstm, infer=_infer, grad=_gradient)
-register("BlockLSTMGrad", _block_lstm_grad, infer=_grad_infer)
+register("BlockLSTMGrad", _block_lstm_grad, infer=_grad_infer, skips_unread=True)
 
 
 def block_lstm(seq_len_max, x, cs_prev, h_prev, w, wci, wcf, wco, b, forget_bias=1.0, cell_clip=3.0,

@@ -61,13 +61,13 @@ def _lstm_grad_infer(x, cs_prev, h_prev, w, *rest, use_peephole, cell_clip):
     return [((batch, units), x.dtype), ((batch, None if units is None else 4 * units), x.dtype), *peepholes]
 
 
-def lstm_state_grads(op, grads):
-    """The gradients reaching an LSTM op's outputs cs and h (zeros for None); TF1 differentiates only those."""
+def lstm_state_grads(op, grads, zero=zeros_like):
+    """The gradients reaching an LSTM op's outputs cs and h (zero(output) for None); TF1 differentiates only those."""
     unused = [name for name, g in zip(LSTM_OUTPUTS, grads) if g is not None and name not in ("cs", "h")]
     if unused:
         raise NotImplementedError(f"{op.type} {op.name!r}: gradients flow only from its outputs cs and h, not "
                                   f"from {unused}; use the cell states and outputs")
-    return [g if g is not None else zeros_like(t) for g, t in ((grads[1], op.outputs[1]), (grads[6], op.outputs[6]))]
+    return [g if g is not None else zero(t) for g, t in ((grads[1], op.outputs[1]), (grads[6], op.outputs[6]))]
 
 
 def _lstm_gradient(op, *grads):

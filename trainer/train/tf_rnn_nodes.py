@@ -14,7 +14,7 @@ import numpy as np
 from ..framework.dtypes import as_dtype, int32
 from ..framework.node_def import AttrValue
 from ..framework.tensor_shape import TensorShape
-from .tf_nodes import MOVED, added, const, type_attr
+from .tf_nodes import MOVED, added, const, shape_node, type_attr
 
 # where the peephole weights go among TF's inputs (after w), and how many data inputs TF's op takes
 PEEPHOLES_AT = {"LSTMBlockCell": 4, "LSTMBlockCellGrad": 4, "BlockLSTM": 5, "BlockLSTMGrad": 5}
@@ -28,8 +28,10 @@ def _tf_layout(node, op, nodes):
     units, dtype = cs_prev.shape, cs_prev.dtype
     if units.ndims != 2 or units[1] is None:
         return False
-    if node.op == "BlockLSTMGrad" and not _x_gradient(node, op, nodes):
-        return False
+    if node.op == "BlockLSTMGrad":
+        if not _x_gradient(node, op, nodes):
+            return False
+        _full_state_grads(node, op, nodes)
     if not op.attrs["use_peephole"]:
         zeros = [const(nodes, f"{node.name}/{name}", np.zeros(units[1]), as_dtype(dtype).as_numpy_dtype)
                  for name in ("wci", "wcf", "wco")]
@@ -44,6 +46,18 @@ def _tf_layout(node, op, nodes):
     if node.op.endswith("Grad") and SHAPES in node.attr:  # TF checks them against its op's outputs
         node.attr[SHAPES] = _tf_grad_shapes(node.op, op, units[1])
     return True
+
+
+def _full_state_grads(node, op, nodes):
+    """TF's BlockLSTMGrad takes cs_grad and h_grad of [time, batch, units]; ringflow's also scalars (its gradient rule
+    passes 0 for an output nothing differentiates), which TF gets broadcast to cs's shape."""
+    last, shape = len(op.inputs), None
+    for k in (last - 2, last - 1):
+        grad = op.inputs[k]
+        if grad.shape.ndims == 0:
+            shape = shape or shape_node(nodes, f"{node.name}/cs_shape", node.input[last - 8], grad.dtype)
+            node.input[k] = added(nodes, f"{node.name}/state_grad_{k}", "BroadcastTo", [node.input[k], shape],
+                                  T=type_attr(grad.dtype), Tidx=type_attr(int32))
 
 
 def _tf_grad_shapes(op_type, op, units):

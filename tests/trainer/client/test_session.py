@@ -271,3 +271,44 @@ def test_producers_write_straight_into_a_consumers_buffer_only_when_nobody_else_
         np.testing.assert_array_equal(both[1], 3 * np.ones((2, 2)))
         np.testing.assert_array_equal(both[0], 3 * np.ones((2, 2)))
         assert _COPIES == [False, True]
+
+
+_READ = []
+
+
+def _three_outputs(x, read):
+    _READ.append(sorted(read))
+    return tuple(x + k if k in read else None for k in range(3))
+
+
+def _skips_too_much(x, read):
+    return x, None
+
+
+# Kernels told which of their outputs a run reads (register's skips_unread); the second wrongly skips one it reads.
+register("TestSkipsUnread", _three_outputs, infer=lambda x: [(x.shape, x.dtype)] * 3, skips_unread=True)
+register("TestSkipsTooMuch", _skips_too_much, infer=lambda x: [(x.shape, x.dtype)] * 2, skips_unread=True)
+
+
+def test_a_kernel_learns_which_outputs_each_run_reads():
+    """Read means fetched or an input of an op the run needs; an op outside the run reads nothing."""
+    x = tg.constant(np.float32(1.0))
+    a, b, c = apply_op("TestSkipsUnread", [x])
+    doubled = b * 2.0
+    c * 3.0  # a consumer that no run below needs
+    with tg.Session() as sess:
+        _READ.clear()
+        assert sess.run(doubled) == 4.0
+        assert sess.run([a, doubled]) == [1.0, 4.0]
+        assert sess.run(c) == 3.0
+        assert sess.run([c, a]) == [3.0, 1.0]
+    assert _READ == [[1], [0, 1], [2], [0, 2]]
+
+
+def test_an_output_skipped_but_read_raises_naming_the_op():
+    a, b = apply_op("TestSkipsTooMuch", [tg.constant(np.float32(1.0))], name="lazy")
+    with tg.Session() as sess:
+        assert sess.run(a) == 1.0
+        with pytest.raises(RuntimeError, match=r"TestSkipsTooMuch op 'lazy' .*no value for its output 1 "
+                                               r"\('lazy:1'\), which this run reads"):
+            sess.run(b + 1.0)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import trainer as tg
+from tests.trainer import strict_device
 from trainer.framework.registry import op_def
 from trainer.ops.block_lstm_ops import block_lstm as tg_block_lstm
 
@@ -193,3 +194,59 @@ def test_lstm_block_cell_and_its_gradient_match_one_step(dtype, peephole, clip):
     want_outs, want_grads = reference(1, x[:1], cs_prev, h_prev, w, peepholes, b, clip, cs_grad[:1], h_grad[:1])
     close(list(outs), [o[0] for o in want_outs], dtype, "outputs")
     close(list(grads), [want_grads[0], want_grads[4][0], *want_grads[5:]], dtype, "gradients")
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=lambda d: d.__name__)
+@pytest.mark.parametrize("peephole,clip", [(False, None), (True, 0.5)])
+def test_the_gates_gradient_nothing_reads_is_skipped_and_the_rest_keeps_its_bits(dtype, peephole, clip):
+    """Where nothing needs x's gradient, the gradient op does not write the pre-activations' gradient (nor h_prev's
+    where nothing needs that): the other gradients are the same bits as where x's gradient is fetched too, and a run
+    that fetches a skipped output gets it whole (a plan is made per fetch set)."""
+    x, cs_prev, h_prev, w, peepholes, b, cs_grad, h_grad = case(dtype, peephole=peephole, seed=9)
+    with tg.Graph().as_default() as graph:
+        tx = tg.placeholder(dtype, x.shape)
+        sources = [tg.constant(a) for a in (cs_prev, h_prev, w, b, *(peepholes if peephole else ()))]
+        tcs, th, tw, tb, *tpeep = sources
+        outs = tg_block_lstm(tg.constant(5, dtype=tg.int64), tx, tcs, th, tw, *(tpeep or [None] * 3), tb,
+                             forget_bias=FORGET_BIAS, cell_clip=clip, use_peephole=peephole)
+        loss = tg.reduce_sum(outs[1] * cs_grad) + tg.reduce_sum(outs[6] * h_grad)
+        grads = tg.gradients(loss, sources)
+        x_grad, = tg.gradients(loss, [tx])
+        dicfo = next(op for op in graph.get_operations() if op.type == "BlockLSTMGrad").outputs[4]
+        with tg.Session() as sess:
+            weights = sess.run([grads[2], grads[3]], {tx: x})
+            skipped = sess.run(grads, {tx: x})
+            both, x_got = sess.run([grads, x_grad], {tx: x})
+            gates = sess.run(dicfo, {tx: x})
+    want = reference(5, x, cs_prev, h_prev, w, peepholes, b, clip, cs_grad, h_grad)[1]
+    for s, g in zip([*weights, *skipped], [*both[2:4], *both]):
+        np.testing.assert_array_equal(s, g)
+    close(skipped, [*want[:4], *want[5:]], dtype, "gradients")
+    close([gates, x_got], [want[4], want[4] @ w[:x.shape[2]].T], dtype, "the gates' and x's gradients")
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=lambda d: d.__name__)
+@pytest.mark.parametrize("value", [0.0, 0.25])
+def test_state_gradients_may_be_scalars_the_same_at_every_step(dtype, value):
+    """A scalar cs_grad or h_grad (the gradient rule's 0 for an output nothing differentiates) gives the same bits as
+    that value at every step; on another array module too (the device stand-in), within its own sums' rounding."""
+    args = case(dtype, peephole=True, seed=10)
+    x, cs_prev, h_prev, w, peepholes, b, cs_grad, h_grad = args
+    scalar = np.asarray(value, dtype)
+    full = np.full_like(cs_grad, value)
+    _, from_scalars = block_lstm(6, *args[:6], 0.5, scalar, h_grad)
+    _, from_arrays = block_lstm(6, *args[:6], 0.5, full, h_grad)
+    for s, a in zip(from_scalars, from_arrays):
+        np.testing.assert_array_equal(s, a)
+    _, from_scalars = block_lstm(6, *args[:6], 0.5, cs_grad, scalar)
+    _, from_arrays = block_lstm(6, *args[:6], 0.5, cs_grad, np.full_like(h_grad, value))
+    for s, a in zip(from_scalars, from_arrays):
+        np.testing.assert_array_equal(s, a)
+    device = [strict_device.to_device(a) for a in (x, cs_prev, h_prev, w, *peepholes, b)]
+    outs = op_def("BlockLSTM").forward(strict_device.to_device(np.int64(6)), *device, forget_bias=FORGET_BIAS,
+                                       use_peephole=True, cell_clip=0.5)
+    on_device = op_def("BlockLSTMGrad").forward(strict_device.to_device(np.int64(6)), *device, *outs,
+                                                strict_device.to_device(scalar), strict_device.to_device(h_grad),
+                                                use_peephole=True, cell_clip=0.5)
+    want = reference(6, x, cs_prev, h_prev, w, peepholes, b, 0.5, full, h_grad)[1]
+    close([g.get() for g in on_device], want, dtype, "on the stand-in")

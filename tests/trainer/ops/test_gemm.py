@@ -91,6 +91,21 @@ def test_step_products_sum_every_step_added_in_any_order(shape, dtype):
     assert np.all(np.abs(products.out - exact) <= (k * len(added) + 1) * np.finfo(dtype).eps * bound)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_step_products_of_a_one_step_a_written_before_each_step(dtype):
+    """An `a` of one step serves every step of b: each add(t) takes what a holds then (BLAS, or numpy's dot)."""
+    a, b = np.empty((1, 4, 3), dtype), RNG.standard_normal((5, 6, 3)).astype(dtype)
+    steps = RNG.standard_normal((5, 4, 3)).astype(dtype)
+    products = gemm.StepProducts(a, b)
+    for t in reversed(range(5)):
+        a[0] = steps[t]
+        products.add(t)
+    exact = sum(steps[t].astype(np.float64) @ b[t].astype(np.float64).T for t in range(5))
+    np.testing.assert_allclose(products.out, exact, rtol=1e-2 if dtype == np.float16 else 1e-5, atol=1e-2)
+    with pytest.raises(IndexError, match=r"StepProducts.add\(5\): a step in \[0, 5\)"):
+        products.add(5)
+
+
 def test_step_products_refuse_a_step_outside_the_operands():
     a, b = np.ones((3, 4, 2), np.float32), np.ones((2, 5, 2), np.float32)
     products = gemm.StepProducts(a, b)

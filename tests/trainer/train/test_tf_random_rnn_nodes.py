@@ -95,3 +95,16 @@ def test_block_lstm_grads_consumers_read_tfs_outputs():
               _data_inputs(n)[0].partition(":")[0] == grad and n.op == "Identity"}
     assert movers[f"{grad}/x_grad"] == [grad]
     assert movers[f"{grad}/output_2"] == [f"{grad}:3"] and movers[f"{grad}/output_3"] == [f"{grad}:7"]  # w's, b's
+
+
+def test_block_lstm_grad_gets_tfs_full_state_gradients():
+    """Ringflow's gradient rule passes a scalar 0 for the cell state nothing differentiates; TF's kernel takes only
+    [time, batch, units] (a scalar makes it abort): its form broadcasts that 0 to cs's shape."""
+    frozen, _, _ = _lstm(True)
+    by_name = {n.name: n for n in frozen.node}
+    grad = next(n for n in frozen.node if n.op == "BlockLSTMGrad")
+    inputs = _data_inputs(grad)
+    cs_grad, h_grad = (by_name[name.partition(":")[0]] for name in inputs[-2:])
+    assert cs_grad.op == "BroadcastTo" and h_grad.op != "BroadcastTo"
+    zero, shape = (by_name[name.partition(":")[0]] for name in _data_inputs(cs_grad))
+    assert zero.op == "Const" and shape.op == "Shape" and _data_inputs(shape) == [inputs[-8]]

@@ -13,7 +13,8 @@ every step's write is contiguous (a strided GEMM operand costs 5-20% more, a str
     act [time, 4n, batch]                  the activations of each step as ci, i, f, o (SWAP): the sigmoids together
     cs  [time + 1, n, batch]               cs[0] = cs_prev: step t reads cs[t] and writes cs[t + 1]
     co  [time, n, batch]
-    d   [time, 4n, batch]                  the pre-activations' gradient in TF1's order i, ci, f, o
+    d   [time, 4n, batch]                  the pre-activations' gradient in TF1's order i, ci, f, o ([1, 4n, batch],
+                                           step after step, where no one reads that output)
 
 The graph sees TF1's [time, batch, units] as strided views onto these (outputs) and the gradient op finds its
 forward's buffers behind them (`_owner`); arrays from elsewhere are copied into the same layout first. Like
@@ -163,12 +164,15 @@ def _buffers(x, cs_prev, h_prev, steps, i, cs, f, o, ci, co, h):
     return xh, act, cs_all, co_all
 
 
-def _flowing(grads):
-    """Per step of grads [steps, batch, n], whether it holds any gradient. An output nothing differentiates gets zeros
-    (lstm_state_grads), dynamic_rnn's last output a gradient at one step: one scan spares the others a pass of a
+def _flowing(grads, steps):
+    """Per step of grads [steps, batch, n], whether it holds any gradient. An output nothing differentiates may get
+    zeros (a caller's), dynamic_rnn's last output a gradient at one step: one scan spares the others a pass of a
     transposed block. It reads the bits (the largest as unsigned ints, a third of any()'s time), so a -0.0 costs an add
     that changes nothing, and in memory order: a batch-major array seen time-major (dynamic_rnn's) is reduced over
-    its batch first, 2.4x faster than through a copy in time-major order."""
+    its batch first, 2.4x faster than through a copy in time-major order. A scalar is that gradient at every step."""
+    if grads.ndim == 0:
+        return [bool(grads)] * steps
+    grads = grads[:steps]
     if grads.strides[-1] != grads.itemsize:
         grads = np.ascontiguousarray(grads)
     bits = grads.view(f"u{grads.itemsize}")
@@ -177,31 +181,35 @@ def _flowing(grads):
     return bits.reshape(len(bits), int(np.prod(bits.shape[1:]))).max(axis=1, initial=0).tolist()
 
 
-def block_lstm_grad(steps, x, cs_prev, h_prev, w, peepholes, outputs, cs_grad, h_grad, cell_clip):
+def block_lstm_grad(steps, x, cs_prev, h_prev, w, peepholes, outputs, cs_grad, h_grad, cell_clip, gates_grad=True,
+                    h_prev_grad=True):
     """BlockLSTMGrad's (cs_prev's, h_prev's, w's, b's, the pre-activations' gradients, then the peephole
-    weights' with peepholes) from BlockLSTM's seven `outputs`, or NotImplemented off the host."""
+    weights' with peepholes) from BlockLSTM's seven `outputs`, or NotImplemented off the host. cs_grad and h_grad
+    may be scalars (the same at every step); without `gates_grad` the pre-activations' gradient is None, without
+    `h_prev_grad` h_prev's (its step's GEMM is not made)."""
     if not _host(x, cs_prev, h_prev, w, cs_grad, h_grad, *outputs, *(peepholes or ())):
         return NotImplemented
     (time, batch, depth), n, dtype = x.shape, cs_prev.shape[1], x.dtype
     xh, act, cs, co = _buffers(x, cs_prev, h_prev, steps, *outputs)
-    d = np.empty((time, GATES * n, batch), dtype)
+    d = np.empty((time if gates_grad else 1, GATES * n, batch), dtype)
     d[steps:] = 0
-    flows = [_flowing(g[:steps]) for g in (h_grad, cs_grad)]
+    flows = [_flowing(g, steps) for g in (h_grad, cs_grad)]
+    h_grad, cs_grad = (g.transpose(0, 2, 1) if g.ndim else [g] * steps for g in (h_grad, cs_grad))
     w_h, products = w[depth:], StepProducts(d, xh)  # [4n, depth + n + 1]: w's gradient, transposed, and b's last
     dh, dcs, scratch = (np.zeros((n, batch), dtype) for _ in range(3))
     square, deriv, reach = (np.empty((GATES, n, batch), dtype) for _ in range(3))
     # activation' = s - s^2 for a sigmoid, 1 - t^2 for tanh; deriv, reach and step in TF1's order i, ci, f, o
     deriv_i, deriv_ci, deriv_fo, reach_o, reach_f = deriv[0], deriv[1], deriv[2:], reach[3], reach[2]
     square_ci, square_i, square_fo = square[0], square[1], square[2:]
-    by_gate, steps_by_gate = act.reshape(time, GATES, n, batch), d.reshape(time, GATES, n, batch)
+    by_gate, steps_by_gate = act.reshape(time, GATES, n, batch), d.reshape(len(d), GATES, n, batch)
     peephole_grads = None if peepholes is None else [np.zeros(n, dtype) for _ in range(3)]
     for t in reversed(range(steps)):
-        a, c_prev, tc, step = by_gate[t], cs[t], co[t], steps_by_gate[t]
-        ci, i, f, o = a
+        a, c_prev, tc, at = by_gate[t], cs[t], co[t], t if gates_grad else 0
+        ci, i, f, o, step = *a, steps_by_gate[at]
         if flows[0][t]:
-            dh += h_grad[t].T
+            dh += h_grad[t]
         if flows[1][t]:
-            dcs += cs_grad[t].T
+            dcs += cs_grad[t]
         np.multiply(a, a, out=square)
         np.subtract(i, square_i, out=deriv_i)
         np.subtract(1, square_ci, out=deriv_ci)
@@ -228,9 +236,10 @@ def block_lstm_grad(steps, x, cs_prev, h_prev, w, peepholes, outputs, cs_grad, h
             dcs += np.multiply(d_f, peepholes[1][:, None], out=scratch)
             for total, g, s in zip(peephole_grads, (d_i, d_f, d_o), (c_prev, c_prev, cs[t + 1])):
                 total += np.multiply(g, s, out=scratch).sum(axis=1)
-        np.dot(w_h, d[t], out=dh)
+        if t or h_prev_grad:
+            np.dot(w_h, d[at], out=dh)
         products.add(t)
     grads = products.out
     w_grad, b_grad = np.ascontiguousarray(grads[:, :-1].T), grads[:, -1].copy()
-    return (np.ascontiguousarray(dcs.T), np.ascontiguousarray(dh.T), w_grad, b_grad, d.transpose(0, 2, 1),
-            *(peephole_grads or ()))
+    return (np.ascontiguousarray(dcs.T), np.ascontiguousarray(dh.T) if h_prev_grad else None, w_grad, b_grad,
+            d.transpose(0, 2, 1) if gates_grad else None, *(peephole_grads or ()))
