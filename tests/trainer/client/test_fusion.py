@@ -175,5 +175,5 @@ def test_a_folded_step_on_the_strict_device_equals_the_host_one():
     RNG.bit_generator.state = state
     device, types = _convnet_steps(None, np.float64, device=strict_device.use())
     assert types.count("ReluGrad") == 0
-    for a, b in zip(host, device):
-        np.testing.assert_array_equal(a, b)
+    for a, b in zip(host, device):  # the host convolves 6 channels by row windows, a device by im2col: other sums
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12 * np.abs(b).max())
