@@ -14,6 +14,10 @@ deep and 64-8192 wide, both kernels, ratio swapped / as is:
 
 So the swap is taken only inside the first row's box, only on AVX-512 kernels, only in float32 (where it was
 measured). The sums are BLAS's in another order: equal within float32 rounding, not to the bit.
+
+dot_add(a, b, out, alpha) is out += alpha * (a @ b) in one GEMM (BLAS's beta = 1), which numpy's dot cannot say: SGD's
+update of a dense weight by its gradient's product then writes the variable once, with no gradient array between
+(training_ops.py). It calls numpy's own OpenBLAS through its CBLAS interface, and answers None where it cannot.
 """
 import ctypes
 import glob
@@ -27,24 +31,81 @@ _CORENAME_SYMBOLS = ("scipy_openblas_get_corename64_", "scipy_openblas_get_coren
                      "openblas_get_corename")
 
 
-def openblas_core():
-    """The kernel set numpy's bundled OpenBLAS runs ("SkylakeX", "Haswell", ...), or None for any other BLAS."""
+# numpy's OpenBLAS builds name their CBLAS GEMMs by these patterns; "64_" marks 64-bit integer arguments (ILP64)
+_GEMM_SYMBOLS = ("scipy_cblas_{}gemm64_", "cblas_{}gemm64_", "scipy_cblas_{}gemm", "cblas_{}gemm")
+_ROW_MAJOR, _NO_TRANS, _TRANS = 101, 111, 112  # CBLAS's enum values
+
+
+def _numpy_openblas():
+    """The ctypes handle of numpy's bundled OpenBLAS, or None for any other BLAS."""
     here = os.path.dirname(np.__file__)
     for path in glob.glob(os.path.join(here, os.pardir, "numpy.libs", "*openblas*")) + glob.glob(
             os.path.join(here, ".libs", "*openblas*")):
         try:
-            lib = ctypes.CDLL(path)  # numpy loaded it already: this is the same instance, not a second one
+            return ctypes.CDLL(path)  # numpy loaded it already: this is the same instance, not a second one
         except OSError:
             continue
-        for symbol in _CORENAME_SYMBOLS:
-            corename = getattr(lib, symbol, None)
-            if corename is not None:
-                corename.restype = ctypes.c_char_p
-                return (corename() or b"").decode() or None
     return None
 
 
+def openblas_core():
+    """The kernel set numpy's bundled OpenBLAS runs ("SkylakeX", "Haswell", ...), or None for any other BLAS."""
+    lib = _numpy_openblas()
+    for symbol in _CORENAME_SYMBOLS:
+        corename = getattr(lib, symbol, None)
+        if corename is not None:
+            corename.restype = ctypes.c_char_p
+            return (corename() or b"").decode() or None
+    return None
+
+
+def _cblas_gemms():
+    """{dtype char: ctypes cblas_?gemm} of numpy's OpenBLAS ("f" and "d"), empty where none is found."""
+    lib, found = _numpy_openblas(), {}
+    for char, scalar in (("f", ctypes.c_float), ("d", ctypes.c_double)):
+        for pattern in _GEMM_SYMBOLS:
+            symbol = pattern.format("s" if char == "f" else "d")
+            fn = getattr(lib, symbol, None)
+            if fn is not None:
+                size, enum, p = ctypes.c_int64 if "64_" in symbol else ctypes.c_int, ctypes.c_int, ctypes.c_void_p
+                fn.argtypes = [enum, enum, enum, size, size, size, scalar, p, size, p, size, scalar, p, size]
+                fn.restype = None
+                found[char] = fn
+                break
+    return found
+
+
 SWAP_PAYS = openblas_core() in AVX512_CORES
+_GEMMS = _cblas_gemms()
+
+
+def _operand(a):
+    """(CBLAS transpose flag, leading dimension) of a 2-D array whose rows or columns are unit-stride, else None."""
+    item = a.itemsize
+    rows, cols = a.strides
+    if cols == item and rows % item == 0 and rows // item >= max(1, a.shape[1]):
+        return _NO_TRANS, rows // item
+    if rows == item and cols % item == 0 and cols // item >= max(1, a.shape[0]):
+        return _TRANS, cols // item
+    return None
+
+
+def dot_add(a, b, out, alpha=1.0):
+    """out += alpha * (a @ b) as one BLAS call, out written in place; None (out untouched) where numpy's OpenBLAS
+    has no GEMM for the dtype or the arrays are not host 2-D operands of one dtype that BLAS takes as they lie."""
+    gemm = _GEMMS.get(out.dtype.char) if type(out) is np.ndarray else None
+    if (gemm is None or type(a) is not np.ndarray or type(b) is not np.ndarray or a.ndim != 2 or b.ndim != 2
+            or not a.dtype == b.dtype == out.dtype or out.shape != (a.shape[0], b.shape[1])
+            or a.shape[1] != b.shape[0] or not out.flags.writeable or not out.size or not a.shape[1]
+            or np.may_share_memory(out, a) or np.may_share_memory(out, b)):
+        return None
+    fa, fb, fc = _operand(a), _operand(b), _operand(out)
+    if fa is None or fb is None or fc is None or fc[0] != _NO_TRANS:
+        return None
+    (m, k), n = a.shape, out.shape[1]
+    gemm(_ROW_MAJOR, fa[0], fb[0], m, n, k, alpha, a.ctypes.data, fa[1], b.ctypes.data, fb[1], 1.0, out.ctypes.data,
+         fc[1])
+    return out
 
 
 def dot_nt(a, b):
