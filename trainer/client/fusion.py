@@ -122,8 +122,9 @@ def _fold(producer, step, readers, keep):
     kernel, ins, out, op = step
     d = op_def(op.type)
     for index, producer_type, forward, inplace, _ in fusions(op.type):
-        if (forward is None or p_op.type != producer_type or len(ins) <= index or ins[index] != p_out or readers[p_out] != 1
-                or p_out in keep or len(p_op.outputs) != 1 or op_def(p_op.type).ref_inputs or d.ref_inputs):
+        if (forward is None or p_op.type != producer_type or len(ins) <= index or ins[index] != p_out
+                or readers[p_out] != 1 or p_out in keep or len(p_op.outputs) != 1 or op_def(p_op.type).ref_inputs
+                or d.ref_inputs):
             continue
         chosen = inplace if _runs(kernel, d.inplace) else forward if _runs(kernel, d.forward) else None
         if chosen is not None:
