@@ -33,17 +33,18 @@ import numpy as np  # noqa: E402
 
 import bench_models  # noqa: E402
 from trainer.ops.kernels.conv import CHUNK_BYTES, scatter_windows  # noqa: E402
-from trainer.ops.kernels.gemm import StepProducts  # noqa: E402
+from trainer.ops.kernels import gemm as gemm_kernels  # noqa: E402
 
 
 class Recorder:
     """While `recording` is true, keeps a copy of the operands (same shapes, same memory order) of every
-    numpy.dot and numpy.matmul call, and of each step StepProducts adds by BLAS (as the numpy.dot it equals); the
-    wrappers stay in place for the rest of the process."""
+    numpy.dot and numpy.matmul call, of each step StepProducts adds by BLAS, and of every gemm.dot_add (SGD's update
+    fused with its gradient's GEMM), each as the numpy.dot it equals or adds; the wrappers stay in place for the rest
+    of the process."""
 
     def __init__(self):
         self.calls, self.recording = [], False
-        add, dot = StepProducts.add, np.dot
+        add, dot, dot_add = gemm_kernels.StepProducts.add, np.dot, gemm_kernels.dot_add
         for name in ("dot", "matmul"):
             setattr(np, name, self._wrap(getattr(np, name)))
 
@@ -52,7 +53,13 @@ class Recorder:
                 a, b = products.operands(t)
                 self.calls.append((dot, _copy(a), _copy(b).T, None))
             return add(products, t)
-        StepProducts.add = added
+        gemm_kernels.StepProducts.add = added
+
+        def recorded_add(a, b, out, alpha=1.0):
+            if self.recording:
+                self.calls.append((dot, _copy(a), _copy(b), None))
+            return dot_add(a, b, out, alpha)
+        gemm_kernels.dot_add = recorded_add
 
     def _wrap(self, gemm):
         def recorded(a, b, out=None, **kwargs):

@@ -10,9 +10,13 @@ the producer's buffer in place as its input 0, and nothing else reads that buffe
 
 The second mechanism, fold_producers, runs a real fused kernel an op declares for the op making one of its inputs
 (framework/registry.py's register_fusion: MaxPoolGrad with the ReluGrad that masks its gradient), under the same
-switch and the same rule, and with the unfused values to the bit.
+switch and the same rule, and with the unfused values to the bit. A variable's update declares one too (SGD's with
+its gradient's MatMul: one GEMM into the variable, within rounding of the two); the plan runs updates after the
+whole backward pass, so its fused step is the update moved up to the producer's place, which is allowed only where
+no step between reads or updates that variable and the update's other inputs are made before the producer.
 """
 import functools
+import operator
 
 from ..framework.registry import fusions, op_def
 
@@ -85,19 +89,23 @@ def _composed(chain):
     return run
 
 
-def fold_producers(steps, keep):
+def fold_producers(steps, keep, session=None):
     """`steps` with each op that has a fused kernel for the op making one of its inputs (registry.register_fusion)
     run as one step with that producer, and {fused step's op: the two steps it merged}.
 
     A real fused kernel, where fuse_epilogues calls the same kernels in turn: a pair qualifies where the producer is
     the step right before (nothing runs between them that could write its inputs in place), has one output, and
     that output feeds only this op and is not fetched. The op keeps the buffer reuse already chosen for it: its
-    in-place kernel's fused form where it had one."""
+    in-place kernel's fused form where it had one. A variable's update (a `kernel` fusion, built in `session`) runs
+    at its producer's place instead (_hoisted)."""
     readers = {}
     for kernel, ins, out, op in steps:
         for s in ins:
             readers[s] = readers.get(s, 0) + 1
-    folded, parts = [], {}
+    parts = {}
+    if session is not None:
+        steps = _hoisted(steps, readers, keep, session, parts)
+    folded = []
     for step in steps:
         fused = _fold(folded[-1], step, readers, keep) if folded and folded[-1][3] not in parts else None
         if fused is None:
@@ -113,9 +121,10 @@ def _fold(producer, step, readers, keep):
     p_kernel, p_ins, p_out, p_op = producer
     kernel, ins, out, op = step
     d = op_def(op.type)
-    for index, producer_type, forward, inplace in fusions(op.type):
-        if (p_op.type != producer_type or len(ins) <= index or ins[index] != p_out or readers[p_out] != 1
-                or p_out in keep or len(p_op.outputs) != 1 or op_def(p_op.type).ref_inputs or d.ref_inputs):
+    for index, producer_type, forward, inplace, _ in fusions(op.type):
+        if (forward is None or p_op.type != producer_type or len(ins) <= index or ins[index] != p_out
+                or readers[p_out] != 1 or p_out in keep or len(p_op.outputs) != 1 or op_def(p_op.type).ref_inputs
+                or d.ref_inputs):
             continue
         chosen = inplace if _runs(kernel, d.inplace) else forward if _runs(kernel, d.forward) else None
         if chosen is not None:
@@ -126,3 +135,53 @@ def _fold(producer, step, readers, keep):
 
 def _runs(kernel, fn):
     return fn is not None and (kernel is fn or isinstance(kernel, functools.partial) and kernel.func is fn)
+
+
+def _hoisted(steps, readers, keep, session, parts):
+    """`steps` with each variable update that has a `kernel` fusion for its input's producer run as one step in the
+    producer's place (recorded in `parts`), where _movable allows it."""
+    made = {out: k for k, (kernel, ins, out, op) in enumerate(steps)}
+    moved, dropped = {}, set()
+    for q, (kernel, ins, out, op) in enumerate(steps):
+        for index, producer_type, _, _, factory in fusions(op.type):
+            p = made.get(ins[index]) if factory is not None and len(ins) > index else None
+            if p is None or p in moved:
+                continue
+            p_kernel, p_ins, p_out, p_op = steps[p]
+            others = [s for i, s in enumerate(ins) if i != index]
+            if (p_op.type != producer_type or readers[p_out] != 1 or p_out in keep or len(p_op.outputs) != 1
+                    or op_def(p_op.type).ref_inputs or not _movable(steps, p, q, others, made)):
+                continue
+            fused = factory(op, p_op, session)
+            if fused is not None:
+                moved[p] = (fused, ins[:index] + p_ins + ins[index + 1:], out, op)
+                parts[op] = [steps[p], steps[q]]
+                dropped.add(q)
+                break
+    return [moved.get(k, step) for k, step in enumerate(steps) if k not in dropped]
+
+
+def _movable(steps, p, q, other_inputs, made):
+    """Whether the update at step q can run at step p: its other inputs and control inputs come from before p, and
+    no step between reads its variables (nor anything that may alias them: outputs of ops that are not `fresh`),
+    updates them, or names them in its attributes (a var_list)."""
+    op = steps[q][3]
+    variables = {t.op for t in op.inputs[:op_def(op.type).ref_inputs]}
+    at = {step[3]: k for k, step in enumerate(steps)}
+    if any(made.get(s, -1) > p for s in other_inputs) or any(at.get(c, -1) > p for c in op.control_inputs):
+        return False
+    aliases = set()
+    for k, (kernel, ins, out, s_op) in enumerate(steps[:q]):
+        reads = any(s in aliases for s in ins)
+        if s_op in variables or reads and (not op_def(s_op.type).fresh or isinstance(kernel, operator.itemgetter)):
+            aliases.add(out)
+        if k > p and (reads or _names(s_op, variables)):
+            return False
+    return True
+
+
+def _names(op, variables):
+    """Whether `op` updates one of `variables` (as a ref input) or lists it in its attributes."""
+    refs = op.inputs[:op_def(op.type).ref_inputs]
+    return (any(t.op in variables for t in refs)
+            or any(getattr(v, "op", None) in variables for v in op.attrs.get("var_list", ())))

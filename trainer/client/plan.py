@@ -73,7 +73,7 @@ class Plan:
         self.op_steps = steps  # one per op's kernel: what a traced run and a profile time, op by op
         self.steps, self.fused = steps, {}
         if fusion_on(session.config):
-            folded, folds = fold_producers(steps, fetched)
+            folded, folds = fold_producers(steps, fetched, session)
             self.steps, self.fused = fuse_epilogues(folded, fetched)
             self.fused.update(folds)
         self.fetch_slots = [slots[e] if isinstance(e, Tensor) else None for e in elements]
@@ -87,9 +87,16 @@ class Plan:
     def with_kernels(self, kernel_for):
         """A copy of this plan whose steps run `kernel_for(op, kernel)` instead of each op's kernel (a cluster
         runtime ships the updates of remote variables this way); the copy shares the rest of the plan. A fused
-        step is asked about by its last op, and its ops one by one in `op_steps`."""
+        step is asked about by its last op, and its ops one by one in `op_steps`; where that op gets another
+        kernel, the fused step's ops run one by one in its place, each asked in turn."""
         plan = copy.copy(self)
-        plan.steps = [(kernel_for(op, kernel), ins, out, op) for kernel, ins, out, op in self.steps]
+        plan.steps = []
+        for kernel, ins, out, op in self.steps:
+            swapped = kernel_for(op, kernel)
+            if swapped is kernel or op not in self.fused:
+                plan.steps.append((swapped, ins, out, op))
+            else:
+                plan.steps += [(kernel_for(o, k), i, s, o) for k, i, s, o in self.fused[op]]
         plan.op_steps = [(kernel_for(op, kernel), ins, out, op) for kernel, ins, out, op in self.op_steps]
         return plan
 

@@ -97,22 +97,27 @@ def register_gradient(op_type):
     return decorate
 
 
-FUSIONS = {}  # op type: [(input index, producer's op type, forward, inplace)], from register_fusion
+FUSIONS = {}  # op type: [(input index, producer's op type, forward, inplace, kernel)], from register_fusion
 
 
-def register_fusion(op_type, input_index, producer_type, forward, *, inplace=None):
-    """Declare a kernel computing `op_type` together with the `producer_type` op that makes its input `input_index`,
-    as TF's remapper fuses such pairs: forward(*op_type's inputs with that one replaced by the producer's inputs,
-    **op_type's attrs), and `inplace` the same into the buffer op_type's own `inplace` kernel writes. The session
-    runs it where the producer's output feeds nothing else (client/fusion.py)."""
+def register_fusion(op_type, input_index, producer_type, forward=None, *, inplace=None, kernel=None):
+    """Declare a kernel computing `op_type` together with the `producer_type` op that makes its input `input_index`
+    (counted after the ref inputs), as TF's remapper fuses such pairs: forward(*op_type's inputs with that one
+    replaced by the producer's inputs, **op_type's attrs), and `inplace` the same into the buffer op_type's own
+    `inplace` kernel writes. The session runs it where the producer's output feeds nothing else (client/fusion.py).
+    An update of a variable (an op with ref inputs) declares `kernel` instead: a factory (op, producer, session)
+    returning that kernel, or None where it has none for these ops; its fused step runs at the producer's place."""
     if op_type not in OPS:
         raise ValueError(f"register_fusion needs {op_type!r} registered first (register), to fuse it with "
                          f"{producer_type!r}")
-    FUSIONS.setdefault(op_type, []).append((input_index, producer_type, forward, inplace))
+    if (forward is None) == (kernel is None):
+        raise ValueError(f"register_fusion of {op_type!r} with {producer_type!r} needs exactly one of forward= and "
+                         f"kernel=")
+    FUSIONS.setdefault(op_type, []).append((input_index, producer_type, forward, inplace, kernel))
 
 
 def fusions(op_type):
-    """The (input index, producer's op type, forward, inplace) fused kernels declared for `op_type`."""
+    """The (input index, producer's op type, forward, inplace, kernel) fused kernels declared for `op_type`."""
     return FUSIONS.get(op_type, ())
 
 

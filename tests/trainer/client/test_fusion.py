@@ -175,9 +175,28 @@ def test_a_folded_step_on_the_strict_device_equals_the_host_one():
     RNG.bit_generator.state = state
     device, types = _convnet_steps(None, np.float64, device=strict_device.use())
     assert types.count("ReluGrad") == 0
-    # the host gathers a convolution's columns of few-channel images tap by tap and hands BLAS their transpose
-    # (kernels/conv.py), a device gathers them window by window: the same products, which OpenBLAS's AVX-512 kernels
-    # sum in another order than its AVX2 ones do; two steps of this fast-growing net amplify those last bits to
-    # about 1e-13, while a gradient routed to the wrong tap would be off in the leading digits
+    # the host convolves few-channel images from columns gathered tap by tap and 6 channels by row windows, a device
+    # by im2col: the same products summed in another order (kernels/conv.py)
     for a, b in zip(host, device):
-        np.testing.assert_allclose(a, b, rtol=1e-9, atol=0)
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12 * np.abs(b).max())
+
+
+def test_a_runtime_swapping_a_fused_updates_kernel_gets_the_updates_own_inputs():
+    """Plan.with_kernels (how the parameter-server runtime ships an update): where the op of a fused step gets another
+    kernel, the fused step's ops run one by one, so the swapped update is called with (lr, its gradient)."""
+    with tg.Graph().as_default():
+        x = tg.placeholder(tg.float32, [None, 256], name="x")
+        w = tg.Variable(RNG.standard_normal((256, 512)).astype(np.float32), name="w")  # large: the fold applies
+        train = tg.train.GradientDescentOptimizer(0.1).minimize(tg.reduce_sum(tg.square(tg.matmul(x, w))))
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            plan = sess.plan([train], [x])
+            assert [op.type for *_, op in plan.steps].count("MatMul") == 1  # the gradient's runs in the update
+            calls = []
+
+            def kernel_for(op, kernel):
+                if op.type != "ApplyGradientDescent":
+                    return kernel
+                return lambda *values: calls.append([np.shape(v) for v in values])
+            plan.with_kernels(kernel_for).execute([RNG.standard_normal((8, 256)).astype(np.float32)])
+    assert calls == [[(), (256, 512)]]

@@ -214,6 +214,35 @@ def test_float32_convolutions_over_many_slices_are_within_float32_rounding(chann
         assert np.all(np.abs(value - exact) <= terms * float(np.finfo(np.float32).eps) * magnitude)
 
 
+@pytest.mark.parametrize("size", [(9, 7), (3, 2)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("padding", ["SAME", "VALID"])
+@pytest.mark.parametrize("taps", [(5, 5), (4, 4), (2, 3), (1, 3), (3, 1)], ids=lambda t: f"{t[0]}x{t[1]}")
+def test_stride_one_convolutions_of_many_channels_by_row_windows(taps, padding, size, monkeypatch):
+    """Host images of more than TAP_MAJOR_CHANNELS channels at stride 1 are convolved by row windows, one GEMM per
+    filter row and the padding rows skipped: filters of even and odd sizes, padding either way, images smaller than
+    the filter, a batch in several slices with a short last one; each direction equals the taps' sums."""
+    (kh, kw), (h, wd) = taps, size
+    if padding == "VALID" and (kh > h or kw > wd):
+        pytest.skip("the filter does not fit in the image")
+    x, w = RNG.standard_normal((11, h, wd, 6)), RNG.standard_normal((kh, kw, 6, 5))
+    monkeypatch.setattr(conv_kernels, "CHUNK_BYTES", 4 << 10)  # a few images per slice
+    (ho, ph), (wo, pw) = conv_kernels.out_size(h, kh, 1, padding), conv_kernels.out_size(wd, kw, 1, padding)
+    g = RNG.standard_normal((11, ho, wo, 5))
+    xp = np.zeros((11, h + sum(ph), wd + sum(pw), 6))
+    xp[:, ph[0]:ph[0] + h, pw[0]:pw[0] + wd] = x
+    dxp = np.zeros_like(xp)
+    for i in range(kh):
+        for j in range(kw):
+            dxp[:, i:i + ho, j:j + wo] += g @ w[i, j].T
+    dw = np.stack([np.stack([np.einsum("nhwc,nhwo->co", xp[:, i:i + ho, j:j + wo], g) for j in range(kw)])
+                   for i in range(kh)])
+    np.testing.assert_allclose(conv_kernels.conv2d(x, w, (1, 1), padding), _numpy_conv(x, w, 1, padding),
+                               rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(conv_kernels.conv2d_input_grad(g, x.shape, w, (1, 1), padding),
+                               dxp[:, ph[0]:ph[0] + h, pw[0]:pw[0] + wd], rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(conv_kernels.conv2d_filter_grad(x, g, w, (1, 1), padding), dw, rtol=1e-10, atol=1e-9)
+
+
 def _numpy_conv_window(x, i, j, stride, w_shape):
     """The input pixels tap (i, j) of a SAME convolution reads, one per output pixel."""
     n, h, wd, c = x.shape

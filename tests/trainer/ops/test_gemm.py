@@ -114,3 +114,32 @@ def test_step_products_refuse_a_step_outside_the_operands():
             products.add(t)
     products.add(1)
     np.testing.assert_array_equal(products.out, np.full((4, 5), 2, np.float32))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("orders", ["CC", "FC", "CF", "FF"])
+def test_dot_add_adds_alpha_times_the_product_in_place(orders, dtype):
+    """out += alpha * a @ b in one BLAS call, on operands in either memory order and an out inside a larger array."""
+    a, b = RNG.standard_normal((37, 23)).astype(dtype), RNG.standard_normal((23, 19)).astype(dtype)
+    a, b = (np.asfortranarray(m) if order == "F" else m for m, order in zip((a, b), orders))
+    whole = RNG.standard_normal((40, 25)).astype(dtype)
+    start, out = whole.copy(), whole[2:39, 3:22]
+    exact = start[2:39, 3:22].astype(np.float64) - 0.5 * (a.astype(np.float64) @ b.astype(np.float64))
+    bound = 4 * np.finfo(dtype).eps * (np.abs(start[2:39, 3:22]) + 0.5 * np.abs(a).astype(np.float64) @ np.abs(b))
+    if gemm.dot_add(a, b, out, -0.5) is None:
+        pytest.skip("numpy's BLAS is not OpenBLAS with a CBLAS GEMM for this dtype")
+    assert np.all(np.abs(out - exact) <= bound)
+    outside = np.ones(whole.shape, bool)
+    outside[2:39, 3:22] = False
+    np.testing.assert_array_equal(whole[outside], start[outside])
+
+
+def test_dot_add_declines_what_blas_cannot_take():
+    a, b = RNG.standard_normal((4, 3)), RNG.standard_normal((3, 5))
+    out = np.zeros((4, 5))
+    assert gemm.dot_add(a.astype(np.float16), b.astype(np.float16), out.astype(np.float16)) is None
+    assert gemm.dot_add(a, b.astype(np.float32), out) is None
+    square = RNG.standard_normal((4, 4))
+    assert gemm.dot_add(square, square, square) is None  # out overlapping an operand
+    assert gemm.dot_add(a, b, out[:, ::-1]) is None
+    np.testing.assert_array_equal(out, 0)

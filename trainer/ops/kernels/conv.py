@@ -10,6 +10,10 @@ filter flipped and its in/out channels swapped), so it is one more im2col and GE
 whose output is smaller (VALID), take one GEMM and a col2im of one strided add per filter tap: the
 convolution would gather and multiply the zero padding too (a 7x7 VALID "dense" layer on 7x7 images: 49x
 the forward's work).
+On the host, a stride-1 convolution of images of more than TAP_MAJOR_CHANNELS channels gathers row windows
+instead (_row_window_slices): each output pixel's (kw, C) run of one input row, kh times fewer bytes than its
+im2col row, and one GEMM per filter row over a slice of images laid out row-major by height, so that the image
+rows filter row i reads are one contiguous block; the zero padding above and below is never multiplied.
 On CuPy arrays the three kernels go through cuDNN (cudnn_conv.py) where it is installed, else take the same
 im2col path with the whole batch in one GEMM.
 """
@@ -110,9 +114,96 @@ def _tap_major_slices(images, place, chunks, taps, strides, ho, wo):
         yield start, stop, cols_t.reshape(k, -1).T
 
 
+def _by_rows(x, strides):
+    """Whether the convolution of `x` takes the row-window path (module docstring): host float arrays of more
+    than TAP_MAJOR_CHANNELS channels, stride 1."""
+    return (type(x) is np.ndarray and x.dtype.char in "fd" and x.shape[3] > TAP_MAJOR_CHANNELS
+            and tuple(strides) == (1, 1))
+
+
+def _row_window_slices(x, pads, kh, kw, ho, wo):
+    """(start, stop, rows) for each slice of the batch `x` of a stride-1 convolution: rows[(r, n, j)] is the
+    (kw, C) run that output column j reads from input row r of image start + n, a (H*images*Wo, kw*C) matrix.
+    The slice is copied height-major into a buffer padded in width only, then its windows into another."""
+    n, h, w, c = x.shape
+    (_, _), (pl, pr) = pads
+    k = kw * c
+    if ho <= 0 or wo <= 0:
+        raise ValueError(f"conv2d: a {kh}x{kw} filter does not fit in the images of shape {x.shape} padded by "
+                         f"{pads[0]} and {pads[1]}")
+    chunks = _image_chunks(n, h * wo * k, x.itemsize, np)
+    most = chunks[0][1] - chunks[0][0]
+    padded = np.zeros((h, most, w + pl + pr, c), dtype=x.dtype)  # the width's borders stay zero
+    inside = padded[:, :, pl:pl + w]
+    windows = np.lib.stride_tricks.as_strided(padded, (h, most, wo, k), padded.strides)
+    buffer = np.empty(h * most * wo * k, dtype=x.dtype)
+    for start, stop in chunks:
+        m = stop - start
+        inside[:, :m] = x[start:stop].transpose(1, 0, 2, 3)
+        rows = buffer[:h * m * wo * k].reshape(h, m, wo, k)
+        rows[...] = windows[:, :m]
+        yield start, stop, rows.reshape(-1, k)
+
+
+def _tap_rows(h, ho, top, kh):
+    """(i, first output row, end output row, first input row) of each filter row i that reads some input row: output
+    row r reads input row r + i - top, and rows outside the image are the padding's zeros."""
+    taps = [(i, max(0, top - i), min(ho, h + top - i)) for i in range(kh)]
+    return [(i, lo, hi, lo + i - top) for i, lo, hi in taps if lo < hi]
+
+
+def _conv_rows(x, pads, w3, kw, ho, wo):
+    """_conv_padded by row windows: w3 is the filter as (kh, kw*C, O)."""
+    n, h, _, _ = x.shape
+    kh, _, o = w3.shape
+    taps = _tap_rows(h, ho, pads[0][0], kh)
+    first = next((t for t in taps if t[1] == 0 and t[2] == ho), None)  # writes every row: no zeroing pass
+    taps.sort(key=lambda t: t is not first)
+    out = np.empty((n, ho, wo, o), dtype=x.dtype)
+    acc = tmp = None
+    for start, stop, rows in _row_window_slices(x, pads, kh, kw, ho, wo):
+        span = (stop - start) * wo  # matrix rows per image row
+        if acc is None:
+            acc, tmp = np.empty((ho * span, o), dtype=x.dtype), np.empty((ho * span, o), dtype=x.dtype)
+        part = acc[:ho * span]
+        if first is None:
+            part[...] = 0
+        for tap in taps:
+            i, lo, hi, r = tap
+            if tap is first:
+                np.dot(rows[r * span:(r + ho) * span], w3[i], out=part)
+            else:
+                part[lo * span:hi * span] += np.dot(rows[r * span:(r + hi - lo) * span], w3[i],
+                                                    out=tmp[:(hi - lo) * span])
+        out[start:stop] = part.reshape(ho, stop - start, wo, o).transpose(1, 0, 2, 3)
+    return out
+
+
+def _filter_grad_rows(x, g, pads, kh, kw):
+    """conv2d_filter_grad by row windows, as (kh, kw*C, O): filter row i's rows times the output rows reading them."""
+    n, h, _, c = x.shape
+    _, ho, wo, o = g.shape
+    taps = _tap_rows(h, ho, pads[0][0], kh)
+    grad = np.zeros((kh, kw * c, o), dtype=g.dtype)
+    term, heights = np.empty((kw * c, o), dtype=g.dtype), None
+    for start, stop, rows in _row_window_slices(x, pads, kh, kw, ho, wo):
+        span = (stop - start) * wo
+        if heights is None:
+            heights = np.empty(ho * span * o, dtype=g.dtype)
+        gh = heights[:ho * span * o].reshape(ho, stop - start, wo, o)
+        gh[...] = g[start:stop].transpose(1, 0, 2, 3)
+        gm = gh.reshape(-1, o)
+        for i, lo, hi, r in taps:
+            np.dot(rows[r * span:(r + hi - lo) * span].T, gm[lo * span:hi * span], out=term)
+            grad[i] += term
+    return grad
+
+
 def _conv_padded(x, pads, w2, kh, kw, strides, ho, wo):
     """(N, Ho, Wo, O): the convolution of images padded by `pads` with filters reshaped to (kh*kw*C, O)."""
     xp = get_array_module(x)
+    if _by_rows(x, strides) and x.dtype == w2.dtype:
+        return _conv_rows(x, pads, w2.reshape(kh, kw * x.shape[3], w2.shape[1]), kw, ho, wo)
     out = xp.empty((x.shape[0], ho, wo, w2.shape[1]), dtype=x.dtype)
     for start, stop, cols in _column_slices(x, pads, kh, kw, strides, ho, wo):
         xp.dot(cols, w2, out=out[start:stop].reshape(-1, w2.shape[1]))
@@ -168,6 +259,8 @@ def conv2d_filter_grad(x, g, w, strides, padding):
         return xp.dot(_pointwise_input(x, strides)[0].T, g.reshape(-1, o)).reshape(w.shape)
     _, ho, wo, _ = g.shape
     ph, pw = out_size(x.shape[1], kh, strides[0], padding)[1], out_size(x.shape[2], kw, strides[1], padding)[1]
+    if _by_rows(x, strides) and type(g) is np.ndarray and g.dtype == x.dtype:
+        return _filter_grad_rows(x, g, (ph, pw), kh, kw).reshape(kh, kw, c, o)
     grad = None
     for start, stop, cols in _column_slices(x, (ph, pw), kh, kw, strides, ho, wo):
         term = xp.dot(cols.T, g[start:stop].reshape(-1, o))

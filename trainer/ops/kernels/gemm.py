@@ -17,6 +17,9 @@ measured). The sums are BLAS's in another order: equal within float32 rounding, 
 
 StepProducts sums a[t] @ b[t]ᵀ over steps through cblas_?gemm with beta = 1, each step added where its operands
 are in cache (the host LSTM's weight gradient, one step at a time inside its backward loop).
+dot_add(a, b, out, alpha) is out += alpha * (a @ b) in one GEMM (beta = 1 again), which numpy's dot cannot say: SGD's
+update of a dense weight by its gradient's product then writes the variable once, with no gradient array between
+(training_ops.py); it answers None where BLAS cannot take the operands as they lie.
 """
 import ctypes
 import glob
@@ -57,21 +60,24 @@ def openblas_core():
     return (corename() or b"").decode() or None
 
 
-def _cblas_gemm(names, real):
-    """cblas_?gemm with 64-bit integers (numpy's OpenBLAS is built ILP64), or None."""
-    gemm = None if OPENBLAS is None else _symbol(OPENBLAS, names)
-    if gemm is not None:
-        size, pointer = ctypes.c_int64, ctypes.c_void_p
-        gemm.argtypes = [ctypes.c_int] * 3 + [size] * 3 + [real, pointer, size, pointer, size, real, pointer, size]
-        gemm.restype = None
-    return gemm
+def _cblas_gemm(char, real):
+    """cblas_?gemm of numpy's OpenBLAS ("64_" names take 64-bit integers: ILP64 builds), or None."""
+    for pattern in ("scipy_cblas_{}gemm64_", "cblas_{}gemm64_", "scipy_cblas_{}gemm", "cblas_{}gemm"):
+        name = pattern.format(char)
+        gemm = None if OPENBLAS is None else getattr(OPENBLAS, name, None)
+        if gemm is not None:
+            size, pointer = ctypes.c_int64 if "64_" in name else ctypes.c_int, ctypes.c_void_p
+            gemm.argtypes = [ctypes.c_int] * 3 + [size] * 3 + [real, pointer, size, pointer, size, real, pointer, size]
+            gemm.restype = None
+            return gemm
+    return None
 
 
 OPENBLAS = _openblas()
 # layout and transposition flags of the CBLAS interface, and the double and single precision GEMMs
 ROW_MAJOR, NO_TRANS, TRANS = 101, 111, 112
-CBLAS_GEMM = {np.dtype(np.float32): _cblas_gemm(("scipy_cblas_sgemm64_", "cblas_sgemm64_"), ctypes.c_float),
-              np.dtype(np.float64): _cblas_gemm(("scipy_cblas_dgemm64_", "cblas_dgemm64_"), ctypes.c_double)}
+CBLAS_GEMM = {np.dtype(np.float32): _cblas_gemm("s", ctypes.c_float),
+              np.dtype(np.float64): _cblas_gemm("d", ctypes.c_double)}
 
 
 class StepProducts:
@@ -111,6 +117,35 @@ class StepProducts:
 
 
 SWAP_PAYS = openblas_core() in AVX512_CORES
+
+
+def _operand(a):
+    """(CBLAS transpose flag, leading dimension) of a 2-D array whose rows or columns are unit-stride, else None."""
+    item = a.itemsize
+    rows, cols = a.strides
+    if cols == item and rows % item == 0 and rows // item >= max(1, a.shape[1]):
+        return NO_TRANS, rows // item
+    if rows == item and cols % item == 0 and cols // item >= max(1, a.shape[0]):
+        return TRANS, cols // item
+    return None
+
+
+def dot_add(a, b, out, alpha=1.0):
+    """out += alpha * (a @ b) as one BLAS call, out written in place; None (out untouched) where numpy's OpenBLAS
+    has no GEMM for the dtype or the arrays are not host 2-D operands of one dtype that BLAS takes as they lie."""
+    gemm = CBLAS_GEMM.get(out.dtype) if type(out) is np.ndarray else None
+    if (gemm is None or type(a) is not np.ndarray or type(b) is not np.ndarray or a.ndim != 2 or b.ndim != 2
+            or not a.dtype == b.dtype == out.dtype or out.shape != (a.shape[0], b.shape[1])
+            or a.shape[1] != b.shape[0] or not out.flags.writeable or not out.size or not a.shape[1]
+            or np.may_share_memory(out, a) or np.may_share_memory(out, b)):
+        return None
+    fa, fb, fc = _operand(a), _operand(b), _operand(out)
+    if fa is None or fb is None or fc is None or fc[0] != NO_TRANS:
+        return None
+    (m, k), n = a.shape, out.shape[1]
+    gemm(ROW_MAJOR, fa[0], fb[0], m, n, k, alpha, a.ctypes.data, fa[1], b.ctypes.data, fb[1], 1.0, out.ctypes.data,
+         fc[1])
+    return out
 
 
 def dot_nt(a, b):
