@@ -13,7 +13,15 @@ def apply_adagrad(var, accum, lr, grad):
 
 
 register_apply("ApplyAdagrad", apply_adagrad, 2)
-register_sparse_apply("SparseApplyAdagrad", apply_adagrad, 2, grad_at=3)
+
+
+def sparse_adagrad(var, accum, lr, grad):
+    # TF's sparse kernel multiplies by 1 / sqrt(accum) where the dense one divides
+    accum += grad * grad
+    var -= lr * grad * (1 / np.sqrt(accum))
+
+
+register_sparse_apply("SparseApplyAdagrad", sparse_adagrad, 2, grad_at=3)
 
 
 class AdagradOptimizer(Optimizer):

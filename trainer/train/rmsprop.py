@@ -28,10 +28,29 @@ def apply_centered_rms_prop(var, mg, ms, mom, lr, rho, momentum, epsilon, grad):
     var -= mom
 
 
+def sparse_rms_prop(var, ms, mom, lr, rho, momentum, epsilon, grad):
+    # TF's sparse kernel rounds in its own order: ms * rho + grad^2 * (1 - rho), and 1 / sqrt(...) times lr times grad
+    ms *= rho
+    ms += grad * grad * (1 - rho)
+    mom *= momentum
+    mom += 1 / np.sqrt(ms + epsilon) * lr * grad
+    var -= mom
+
+
+def sparse_centered_rms_prop(var, mg, ms, mom, lr, rho, momentum, epsilon, grad):
+    mg *= rho
+    mg += grad * (1 - rho)
+    ms *= rho
+    ms += grad * grad * (1 - rho)
+    mom *= momentum
+    mom += 1 / np.sqrt(ms - mg * mg + epsilon) * lr * grad
+    var -= mom
+
+
 register_apply("ApplyRMSProp", apply_rms_prop, 3)
 register_apply("ApplyCenteredRMSProp", apply_centered_rms_prop, 4)
-register_sparse_apply("SparseApplyRMSProp", apply_rms_prop, 3, grad_at=7)
-register_sparse_apply("SparseApplyCenteredRMSProp", apply_centered_rms_prop, 4, grad_at=8)
+register_sparse_apply("SparseApplyRMSProp", sparse_rms_prop, 3, grad_at=7)
+register_sparse_apply("SparseApplyCenteredRMSProp", sparse_centered_rms_prop, 4, grad_at=8)
 
 
 class RMSPropOptimizer(Optimizer):
