@@ -66,7 +66,7 @@ def as_slices(grad):
 
     An IndexedSlices is itself; ringflow's gradient of a gather along axis 0 (a GatherGrad of g at indices) is
     g's rows at the flattened indices; a sum (AddN) of such gradients is their rows concatenated, as TF1 aggregates
-    IndexedSlices gradients."""
+    IndexedSlices gradients; an identity of one is it, and one times a scalar its values times the scalar."""
     if isinstance(grad, IndexedSlices) or grad is None:
         return grad
     op = grad.op
@@ -77,6 +77,15 @@ def as_slices(grad):
             return None
         with op.graph.as_default():
             return IndexedSlices(reshape(g, [-1] + row), reshape(indices, [-1]), shape_of(params))
+    if op.type == "Identity":  # clip_by_global_norm's, tf.tuple's: TF's pass an IndexedSlices on
+        return as_slices(op.inputs[0])
+    if op.type == "Mul":  # scaled by a scalar (clipping, loss scaling): TF scales the values
+        for rows, factor in (op.inputs, op.inputs[::-1]):
+            slices = as_slices(rows) if factor.ndim == 0 else None
+            if slices is not None:
+                with op.graph.as_default():
+                    return IndexedSlices(slices.values * factor, slices.indices, slices.dense_shape)
+        return None
     if op.type == "AddN":
         parts = [as_slices(t) for t in op.inputs]
         if parts and all(part is not None for part in parts):

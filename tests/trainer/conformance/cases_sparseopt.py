@@ -84,6 +84,26 @@ def given_slices(optimizer, tf):
         return tf.identity(v)
 
 
+def clipped(optimizer, tf):
+    """The variable after three steps whose gathered gradients are clipped by their global norm (TF: the norm of
+    the IndexedSlices' values, a repeated row counted once for each time it is named; the clipped gradient is
+    still an IndexedSlices)."""
+    rng = np.random.default_rng(5)
+    v = tf.Variable(rng.standard_normal(SHAPE).astype(np.float32), name="v")
+    opt = OPTIMIZERS[optimizer](tf, lambda x: tf.constant(x, dtype=tf.float32))
+
+    def step(rows):
+        def build():
+            loss = tf.reduce_sum(tf.square(tf.gather(v, tf.constant(rows)))) * 4.0
+            grads, variables = zip(*opt.compute_gradients(loss))
+            grads, _ = tf.clip_by_global_norm(grads, 1.5)
+            return opt.apply_gradients(zip(grads, variables))
+        return build
+    last = _in_turn([step(rows) for rows in ROWS], tf)
+    with tf.control_dependencies([last]):
+        return tf.identity(v)
+
+
 def embedding_model(tf):
     """An embedding lookup, averaged per example, into a softmax layer: five Momentum steps' losses, then the
     table (rows no example names keep their values and their momentum)."""
@@ -113,6 +133,8 @@ def cases():
                 "build": functools.partial(gathered, optimizer, dtype)})
         found[f"sparseopt/{optimizer}/indexed_slices"] = call("identity", {
             "build": functools.partial(given_slices, optimizer)})
+    for optimizer in ("momentum", "adam", "gradient_descent"):
+        found[f"sparseopt/{optimizer}/clipped"] = call("identity", {"build": functools.partial(clipped, optimizer)})
     found["sparseopt/embedding_momentum"] = call("identity", {"build": embedding_model})
     for name, case in found.items():
         case["exact"] = not {name.split("/")[1], "/".join(name.split("/")[1:])} & ROUNDED
