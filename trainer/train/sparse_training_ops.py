@@ -10,7 +10,6 @@ import inspect
 
 from ..framework.registry import get_array_module, register
 from ..platform.errors import InvalidArgumentError
-from .training_ops import apply_momentum
 
 
 def register_sparse_apply(op_type, update, num_refs, grad_at):
@@ -54,4 +53,12 @@ def _check(op_type, ref, var, indices, grad):
                                    f"has {len(var)} rows")
 
 
-register_sparse_apply("SparseApplyMomentum", apply_momentum, 2, grad_at=3)
+def sparse_momentum(var, accum, lr, grad, momentum, use_nesterov=False):
+    # TF's sparse kernel: Nesterov's step is lr * grad + (lr * momentum) * accum, where the dense one multiplies
+    # accum * momentum * lr
+    accum *= momentum
+    accum += grad
+    var -= lr * grad + (lr * momentum) * accum if use_nesterov else lr * accum
+
+
+register_sparse_apply("SparseApplyMomentum", sparse_momentum, 2, grad_at=3)
