@@ -22,7 +22,19 @@ def apply_adadelta(var, accum, accum_update, lr, rho, epsilon, grad):
 
 
 register_apply("ApplyAdadelta", apply_adadelta, 3)
-register_sparse_apply("SparseApplyAdadelta", apply_adadelta, 3, grad_at=6)
+
+
+def sparse_adadelta(var, accum, accum_update, lr, rho, epsilon, grad):
+    # TF's sparse kernel rounds in its own order: accum * rho + grad^2 * (1 - rho), and 1 / sqrt(accum + epsilon)
+    accum *= rho
+    accum += grad * grad * (1 - rho)
+    update = np.sqrt(accum_update + epsilon) * (1 / np.sqrt(accum + epsilon)) * grad
+    accum_update *= rho
+    accum_update += update * update * (1 - rho)
+    var -= lr * update
+
+
+register_sparse_apply("SparseApplyAdadelta", sparse_adadelta, 3, grad_at=6)
 
 
 class AdadeltaOptimizer(Optimizer):

@@ -33,9 +33,16 @@ def apply_adagrad_da(var, gradient_accum, gradient_squared_accum, grad, lr, l1, 
                                                                   np.sqrt(gradient_squared_accum))
 
 
+def sparse_proximal_adagrad(var, accum, lr, l1, l2, grad):
+    # TF's sparse kernel: the step is lr times 1 / sqrt(accum), where the dense one divides
+    accum += grad * grad
+    step = lr * (1 / np.sqrt(accum))
+    var[...] = _shrink(var - step * grad, step * l1) / (1 + step * l2)
+
+
 register_apply("ApplyProximalAdagrad", apply_proximal_adagrad, 2)
 register_apply("ApplyAdagradDA", apply_adagrad_da, 3)
-register_sparse_apply("SparseApplyProximalAdagrad", apply_proximal_adagrad, 2, grad_at=5)
+register_sparse_apply("SparseApplyProximalAdagrad", sparse_proximal_adagrad, 2, grad_at=5)
 register_sparse_apply("SparseApplyAdagradDA", apply_adagrad_da, 3, grad_at=3)
 
 

@@ -28,7 +28,8 @@ OPTIMIZERS = {
         0.25, l1_regularization_strength=0.0625, l2_regularization_strength=0.125),
     "gradient_descent": lambda: tg.train.GradientDescentOptimizer(0.25),
 }
-SPARSE_ROUNDING = {"gradient_descent", "nesterov", "adagrad", "rmsprop", "rmsprop_centered"}
+SPARSE_ROUNDING = {"gradient_descent", "nesterov", "adagrad", "rmsprop", "rmsprop_centered", "adadelta",
+                   "proximal_adagrad"}
 
 
 def start(dtype):
@@ -82,7 +83,7 @@ def test_a_sparse_step_is_the_dense_step_of_the_named_rows_and_leaves_the_others
     others = [r for r in range(ROWS) if r not in named]
     np.testing.assert_array_equal(var[others], start(dtype)[others])
     # gradient descent subtracts a repeated row's values one by one, where the dense rule subtracts their sum, and
-    # TF's sparse Nesterov, Adagrad and RMSProp kernels round in another order than their dense ones
+    # TF's sparse Nesterov, Adagrad, RMSProp, Adadelta and proximal Adagrad kernels round unlike their dense ones
     same = (np.testing.assert_array_equal if optimizer not in SPARSE_ROUNDING else
             lambda a, b: np.testing.assert_allclose(a, b, rtol=1e-5 if dtype == np.float32 else 1e-13))
     same(var[named], dense_var)
