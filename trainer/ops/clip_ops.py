@@ -4,6 +4,7 @@ from ..framework.graph_wrappers import name_scope
 from .array_ops import cast
 from .core_ops import convert_to_tensor, identity
 from .cwise_ops import rsqrt
+from .indexed_slices import IndexedSlices, as_slices
 from .math_ops import greater, maximum, minimum, ones_like, sqrt, where
 from .nn_ops import l2_loss
 from .reduction_ops import reduce_sum
@@ -33,12 +34,18 @@ def global_norm(t_list, name=None):
     """sqrt(sum of the squared L2 norms of every tensor in t_list); None entries are skipped."""
     if isinstance(t_list, Tensor) or not isinstance(t_list, (list, tuple)):
         raise TypeError(f"global_norm needs a list or tuple of tensors, got {t_list!r}")
-    tensors = [convert_to_tensor(t) for t in t_list if t is not None]
+    tensors = [convert_to_tensor(_values(t)) for t in t_list if t is not None]
     if not tensors:
         raise ValueError("global_norm needs at least one tensor that is not None")
     with name_scope(name or "global_norm"):
         half_squares = reduce_sum(stack([l2_loss(t) for t in tensors]))
         return sqrt(half_squares * 2.0)
+
+
+def _values(t):
+    """What TF1 takes the norm of: an IndexedSlices' values, a repeated index's rows each on its own."""
+    slices = as_slices(t) if isinstance(t, (Tensor, IndexedSlices)) else None
+    return t if slices is None else slices.values
 
 
 def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):

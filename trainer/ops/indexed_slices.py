@@ -1,10 +1,12 @@
 """TF1's IndexedSlices: rows `values[i]` of a tensor at row `indices[i]`, the others zero. ringflow's gradients are
 dense, so it makes none itself; programs that build one (or test gradients for one) get TF's class, which converts
 to its dense tensor (rows at repeated indices add up) wherever a Tensor is expected, and is fetched as an
-IndexedSlicesValue."""
+IndexedSlicesValue. as_slices reads a dense gradient that TF makes an IndexedSlices (a gather's) back as its rows,
+which is how optimizers find their sparse updates."""
 import collections
 
 from ..framework.tensor_shape import TensorShape
+from .array_ops import concat, reshape, shape as shape_of
 from .core_ops import convert_to_tensor, register_tensor_conversion_function
 from .segment_ops import unsorted_segment_sum
 from .tensor_util import constant_value, static_shape
@@ -57,3 +59,37 @@ def _to_dense(value, dtype=None, name=None, as_ref=False):
 
 
 register_tensor_conversion_function(IndexedSlices, _to_dense)
+
+
+def as_slices(grad):
+    """`grad` as the IndexedSlices TF1's gradient would be, or None where TF's is dense too.
+
+    An IndexedSlices is itself; ringflow's gradient of a gather along axis 0 (a GatherGrad of g at indices) is
+    g's rows at the flattened indices; a sum (AddN) of such gradients is their rows concatenated, as TF1 aggregates
+    IndexedSlices gradients; an identity of one is it, and one times a scalar its values times the scalar."""
+    if isinstance(grad, IndexedSlices) or grad is None:
+        return grad
+    op = grad.op
+    if op.type == "GatherGrad" and op.attrs.get("axis") == 0:
+        g, indices, params = op.inputs
+        row = params.shape.as_list()[1:] if params.ndim is not None else None
+        if row is None or None in row:
+            return None
+        with op.graph.as_default():
+            return IndexedSlices(reshape(g, [-1] + row), reshape(indices, [-1]), shape_of(params))
+    if op.type == "Identity":  # clip_by_global_norm's, tf.tuple's: TF's pass an IndexedSlices on
+        return as_slices(op.inputs[0])
+    if op.type == "Mul":  # scaled by a scalar (clipping, loss scaling): TF scales the values
+        for rows, factor in (op.inputs, op.inputs[::-1]):
+            slices = as_slices(rows) if factor.ndim == 0 else None
+            if slices is not None:
+                with op.graph.as_default():
+                    return IndexedSlices(slices.values * factor, slices.indices, slices.dense_shape)
+        return None
+    if op.type == "AddN":
+        parts = [as_slices(t) for t in op.inputs]
+        if parts and all(part is not None for part in parts):
+            with op.graph.as_default():
+                return IndexedSlices(concat([p.values for p in parts], 0), concat([p.indices for p in parts], 0),
+                                     parts[0].dense_shape)
+    return None

@@ -7,6 +7,7 @@
 """
 import numpy as np
 
+from .sparse_training_ops import register_sparse_apply
 from .training_ops import register_apply
 from .optimizer import Optimizer
 
@@ -23,6 +24,19 @@ def apply_adadelta(var, accum, accum_update, lr, rho, epsilon, grad):
 register_apply("ApplyAdadelta", apply_adadelta, 3)
 
 
+def sparse_adadelta(var, accum, accum_update, lr, rho, epsilon, grad):
+    # TF's sparse kernel rounds in its own order: accum * rho + grad^2 * (1 - rho), and 1 / sqrt(accum + epsilon)
+    accum *= rho
+    accum += grad * grad * (1 - rho)
+    update = np.sqrt(accum_update + epsilon) * (1 / np.sqrt(accum + epsilon)) * grad
+    accum_update *= rho
+    accum_update += update * update * (1 - rho)
+    var -= lr * update
+
+
+register_sparse_apply("SparseApplyAdadelta", sparse_adadelta, 3, grad_at=6)
+
+
 class AdadeltaOptimizer(Optimizer):
     """Adadelta with TF1's slots "accum" and "accum_update" (both start at zero)."""
 
@@ -36,7 +50,12 @@ class AdadeltaOptimizer(Optimizer):
             self._zeros_slot(var, "accum_update", self._name)
 
     def _apply_dense(self, grad, var):
+        return self._update("ApplyAdadelta", [*self._operands(var), grad], f"update_{var.op.name}")
+
+    def _apply_sparse(self, grad, var):
+        return self._sparse_update("SparseApplyAdadelta", [*self._operands(var), grad.values, grad.indices])
+
+    def _operands(self, var):
         hyper = [self._hyper(value, var, name) for value, name in
                  [(self._learning_rate, "learning_rate"), (self._rho, "rho"), (self._epsilon, "epsilon")]]
-        slots = [self.get_slot(var, "accum"), self.get_slot(var, "accum_update")]
-        return self._update("ApplyAdadelta", [var, *slots, *hyper, grad], f"update_{var.op.name}")
+        return [var, self.get_slot(var, "accum"), self.get_slot(var, "accum_update"), *hyper]

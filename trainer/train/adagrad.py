@@ -2,6 +2,7 @@
 import numpy as np
 
 from .apply_ops import filled_slot
+from .sparse_training_ops import register_sparse_apply
 from .training_ops import register_apply
 from .optimizer import Optimizer
 
@@ -12,6 +13,15 @@ def apply_adagrad(var, accum, lr, grad):
 
 
 register_apply("ApplyAdagrad", apply_adagrad, 2)
+
+
+def sparse_adagrad(var, accum, lr, grad):
+    # TF's sparse kernel multiplies by 1 / sqrt(accum) where the dense one divides
+    accum += grad * grad
+    var -= lr * grad * (1 / np.sqrt(accum))
+
+
+register_sparse_apply("SparseApplyAdagrad", sparse_adagrad, 2, grad_at=3)
 
 
 class AdagradOptimizer(Optimizer):
@@ -31,3 +41,8 @@ class AdagradOptimizer(Optimizer):
         lr = self._hyper(self._learning_rate, var, "learning_rate")
         return self._update("ApplyAdagrad", [var, self.get_slot(var, "accumulator"), lr, grad],
                             f"update_{var.op.name}")
+
+    def _apply_sparse(self, grad, var):
+        lr = self._hyper(self._learning_rate, var, "learning_rate")
+        return self._sparse_update("SparseApplyAdagrad", [var, self.get_slot(var, "accumulator"), lr, grad.values,
+                                                          grad.indices])

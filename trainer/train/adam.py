@@ -5,6 +5,9 @@ from ..framework.graph_wrappers import control_dependencies
 from ..ops.variables import Variable
 from ..framework.tensor import Tensor
 from ..ops.array_ops import cast
+from ..ops.core_ops import group
+from ..ops.math_ops import sqrt
+from ..ops.scatter_ops import scatter_add
 from .optimizer import Optimizer
 
 
@@ -32,12 +35,29 @@ class AdamOptimizer(Optimizer):
         return list(self._powers or ())
 
     def _apply_dense(self, grad, var):
-        b1p, b2p = (p if p.dtype == var.dtype else self._hyper(p, var, "power") for p in self._powers)
-        hyper = [self._hyper(value, var, name) for value, name in
-                 [(self._lr, "learning_rate"), (self._beta1, "beta1"), (self._beta2, "beta2"),
-                  (self._epsilon, "epsilon")]]
-        inputs = [var, self.get_slot(var, "m"), self.get_slot(var, "v"), b1p, b2p, *hyper, grad]
+        inputs = [var, self.get_slot(var, "m"), self.get_slot(var, "v"), *self._scalars(var), grad]
         return self._update("ApplyAdam", inputs, f"update_{var.op.name}")
+
+    def _apply_sparse(self, grad, var):
+        """TF1's: every row's m and v decay, the named rows add their gradients' shares, every row moves."""
+        b1p, b2p, lr, beta1, beta2, epsilon = self._scalars(var)
+        lr = lr * sqrt(1 - b2p) / (1 - b1p)
+        m, v = self.get_slot(var, "m"), self.get_slot(var, "v")
+        m_scaled = grad.values * (1 - beta1)
+        with control_dependencies([m.assign(m * beta1)]):
+            m_t = scatter_add(m, grad.indices, m_scaled)
+        v_scaled = (grad.values * grad.values) * (1 - beta2)
+        with control_dependencies([v.assign(v * beta2)]):
+            v_t = scatter_add(v, grad.indices, v_scaled)
+        update = var.assign_sub(lr * m_t / (sqrt(v_t) + epsilon))
+        return group(update, m_t, v_t)
+
+    def _scalars(self, var):
+        """beta1_power, beta2_power, the learning rate, beta1, beta2 and epsilon, in var's dtype."""
+        b1p, b2p = (p if p.dtype == var.dtype else self._hyper(p, var, "power") for p in self._powers)
+        return [b1p, b2p, *[self._hyper(value, var, name) for value, name in
+                            [(self._lr, "learning_rate"), (self._beta1, "beta1"), (self._beta2, "beta2"),
+                             (self._epsilon, "epsilon")]]]
 
     def _finish(self, updates, name):
         b1p, b2p = self._powers

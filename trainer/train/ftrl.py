@@ -9,6 +9,7 @@ import numpy as np
 
 from ..framework.registry import get_array_module
 from .apply_ops import filled_slot
+from .sparse_training_ops import register_sparse_apply
 from .training_ops import register_apply
 from .optimizer import Optimizer
 
@@ -24,6 +25,9 @@ def apply_ftrl(var, accum, linear, grad, lr, l1, l2, l2_shrinkage, lr_power):
 
 
 register_apply("ApplyFtrlV2", apply_ftrl, 3)
+register_sparse_apply("SparseApplyFtrlV2", apply_ftrl, 3, grad_at=3)
+register_sparse_apply("SparseApplyFtrl", lambda var, accum, linear, grad, lr, l1, l2, lr_power: apply_ftrl(
+    var, accum, linear, grad, lr, l1, l2, 0, lr_power), 3, grad_at=3)  # TF1's op without l2 shrinkage
 
 
 class FtrlOptimizer(Optimizer):
@@ -54,9 +58,20 @@ class FtrlOptimizer(Optimizer):
             self._zeros_slot(var, "linear", self._linear_name or self._name)
 
     def _apply_dense(self, grad, var):
-        hyper = [self._hyper(value, var, name) for value, name in
-                 [(self._learning_rate, "learning_rate"), (self._l1, "l1_regularization_strength"),
-                  (self._l2, "l2_regularization_strength"), (self._l2_shrinkage, "l2_shrinkage_regularization"),
-                  (self._lr_power, "learning_rate_power")]]
         slots = [self.get_slot(var, "accum"), self.get_slot(var, "linear")]
-        return self._update("ApplyFtrlV2", [var, *slots, grad, *hyper], f"update_{var.op.name}")
+        return self._update("ApplyFtrlV2", [var, *slots, grad, *self._hypers(var)], f"update_{var.op.name}")
+
+    def _apply_sparse(self, grad, var):
+        """TF1's SparseApplyFtrl, or SparseApplyFtrlV2 where there is l2 shrinkage."""
+        slots, hyper = [self.get_slot(var, "accum"), self.get_slot(var, "linear")], self._hypers(var)
+        shrinking = self._l2_shrinkage > 0.0
+        if not shrinking:
+            del hyper[3]
+        return self._sparse_update("SparseApplyFtrlV2" if shrinking else "SparseApplyFtrl",
+                                   [var, *slots, grad.values, grad.indices, *hyper])
+
+    def _hypers(self, var):
+        return [self._hyper(value, var, name) for value, name in
+                [(self._learning_rate, "learning_rate"), (self._l1, "l1_regularization_strength"),
+                 (self._l2, "l2_regularization_strength"), (self._l2_shrinkage, "l2_shrinkage_regularization"),
+                 (self._lr_power, "learning_rate_power")]]

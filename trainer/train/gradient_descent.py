@@ -1,4 +1,5 @@
 """Plain gradient descent: var -= lr * grad."""
+from ..ops.scatter_ops import scatter_sub
 from .optimizer import Optimizer
 
 
@@ -12,3 +13,8 @@ class GradientDescentOptimizer(Optimizer):
     def _apply_dense(self, grad, var):
         lr = self._hyper(self._learning_rate, var, "learning_rate")
         return self._update("ApplyGradientDescent", [var, lr, grad], f"update_{var.op.name}")
+
+    def _apply_sparse_duplicate_indices(self, grad, var):
+        """TF1's: the named rows less lr * values, repeated indices subtracted one after the other (no summing)."""
+        lr = self._hyper(self._learning_rate, var, "learning_rate")
+        return scatter_sub(var, grad.indices, grad.values * lr).op

@@ -29,6 +29,7 @@ from .loop_frames import written_as_loop, written_loops
 from .loop_nodes import write_loops
 from .tf_cond_nodes import has_tf_conds, read_tf_conds
 from .tf_loop_nodes import has_tf_loops, loop_back_edge, read_tf_loops, rebuild_gradient_loop, rebuild_loop
+from .tf_gather_nodes import SPARSE_APPLY_OPS
 from .tf_node_defs import from_tf_form, from_tf_inputs, strided_slice_key, to_tf_form
 from .tf_nodes import ADDED, MOVED, ORIGINAL
 from ..platform import tf_logging as logging
@@ -52,7 +53,7 @@ ALIASES = {
     "ResourceGather": "GatherV2",
     **{f"Resource{op}": op for op in ("ApplyGradientDescent", "ApplyMomentum", "ApplyAdam", "ApplyAdagrad",
                                       "ApplyRMSProp", "ApplyCenteredRMSProp", "ApplyAdadelta", "ApplyFtrlV2",
-                                      "ApplyProximalGradientDescent")},
+                                      "ApplyProximalGradientDescent", *SPARSE_APPLY_OPS, "ScatterAdd", "ScatterSub")},
 }
 
 

@@ -1,4 +1,5 @@
-"""Momentum, TF1's formulation: accum = momentum * accum + grad; var -= lr * accum (Nesterov: see apply)."""
+"""Momentum, TF1's formulation: accum = momentum * accum + grad; var -= lr * accum (Nesterov: see apply). A sparse
+gradient updates only the rows it names: the others keep their accumulator undecayed and do not move."""
 from .optimizer import Optimizer
 
 
@@ -19,3 +20,9 @@ class MomentumOptimizer(Optimizer):
         momentum = self._hyper(self._momentum, var, "momentum")
         return self._update("ApplyMomentum", [var, accum, lr, grad, momentum], f"update_{var.op.name}",
                             use_nesterov=self._use_nesterov)
+
+    def _apply_sparse(self, grad, var):
+        lr = self._hyper(self._learning_rate, var, "learning_rate")
+        momentum = self._hyper(self._momentum, var, "momentum")
+        return self._sparse_update("SparseApplyMomentum", [var, self.get_slot(var, "momentum"), lr, grad.values,
+                                                           grad.indices, momentum], use_nesterov=self._use_nesterov)

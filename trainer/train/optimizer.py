@@ -5,12 +5,16 @@ from ..framework import dtypes
 from ..ops.gradients import gradients
 from ..framework.tensor import Tensor
 from ..framework.graph_wrappers import control_dependencies
-from ..ops.array_ops import cast, zeros
+from ..ops.array_ops import cast, shape as shape_of, zeros
 from ..ops import tuple_ops
 from ..ops.core_ops import convert_to_tensor, group
+from ..ops.indexed_slices import IndexedSlices, as_slices
+from ..ops.segment_ops import unsorted_segment_sum
+from ..ops.sort_ops import unique
 from ..framework.registry import apply_op, op_def
 from ..ops.variables import TRAINABLE_VARIABLES, Variable
 from . import training_ops  # noqa: F401  (registers the Apply* ops)
+from . import sparse_training_ops  # noqa: F401  (registers SparseApplyMomentum)
 from ..framework.graph import get_default_graph
 
 
@@ -79,7 +83,7 @@ class Optimizer:
                 with graph.name_scope(None):
                     self._create_slots(var_list)
             with graph.name_scope(name or self._name) as scope:
-                updates = [_constrained(self._apply_dense(convert_to_tensor(g), v), v) for g, v in pairs]
+                updates = [_constrained(self._apply_gradient(g, v), v) for g, v in pairs]
                 if global_step is None:
                     return self._finish(updates, scope)
                 with graph.control_dependencies([self._finish(updates, "update")]):
@@ -105,7 +109,34 @@ class Optimizer:
         """Every variable this optimizer created (slots and accumulators)."""
         return list(self._slots.values()) + self._extra_variables()
 
+    def _apply_gradient(self, grad, var):
+        """TF1's choice: a gradient TF makes an IndexedSlices (a gather's, or one given) takes the sparse rule, under
+        the name scope "update_<var>", where the optimizer has one; any other the dense rule."""
+        slices = as_slices(grad)
+        own = type(self)._apply_sparse is not Optimizer._apply_sparse or (
+            type(self)._apply_sparse_duplicate_indices is not Optimizer._apply_sparse_duplicate_indices)
+        if slices is None or not own:
+            return self._apply_dense(convert_to_tensor(grad), var)
+        with var.graph.name_scope(f"update_{var.op.name}"):
+            return self._apply_sparse_duplicate_indices(slices, var)
+
     # --- for subclasses ---------------------------------------------------------------------------
+    def _apply_sparse_duplicate_indices(self, grad, var):
+        """TF1's default: the values at repeated indices summed (unique, then unsorted_segment_sum in their order),
+        then _apply_sparse; an optimizer whose rule takes repeated indices as they come overrides this instead."""
+        indices, positions = unique(grad.indices)
+        values = unsorted_segment_sum(grad.values, positions, shape_of(indices)[0])
+        return self._apply_sparse(IndexedSlices(values, indices, grad.dense_shape), var)
+
+    def _apply_sparse(self, grad, var):
+        """The update by an IndexedSlices `grad` of distinct indices; an optimizer without one applies the dense rule
+        to the gradient's dense form (TF1's base class raises NotImplementedError)."""
+        return self._apply_dense(convert_to_tensor(grad), var)
+
+    def _sparse_update(self, op_type, inputs, **attrs):
+        """A Sparse* update op named like TF1's ("update_w/SparseApplyMomentum"), in _apply_sparse's name scope."""
+        return apply_op(op_type, inputs, name=op_type, **attrs).op
+
     def _create_non_slots(self, var_list):
         """Create variables that are not per-variable slots (Adam's beta1_power), in the caller's name scope."""
 

@@ -11,6 +11,7 @@ import numpy as np
 from .apply_ops import filled_slot
 from .optimizer import Optimizer
 from .training_ops import register_apply
+from .sparse_training_ops import register_sparse_apply
 from ..ops.array_ops import cast
 from ..ops.core_ops import identity
 
@@ -32,8 +33,17 @@ def apply_adagrad_da(var, gradient_accum, gradient_squared_accum, grad, lr, l1, 
                                                                   np.sqrt(gradient_squared_accum))
 
 
+def sparse_proximal_adagrad(var, accum, lr, l1, l2, grad):
+    # TF's sparse kernel: the step is lr times 1 / sqrt(accum), where the dense one divides
+    accum += grad * grad
+    step = lr * (1 / np.sqrt(accum))
+    var[...] = _shrink(var - step * grad, step * l1) / (1 + step * l2)
+
+
 register_apply("ApplyProximalAdagrad", apply_proximal_adagrad, 2)
 register_apply("ApplyAdagradDA", apply_adagrad_da, 3)
+register_sparse_apply("SparseApplyProximalAdagrad", sparse_proximal_adagrad, 2, grad_at=5)
+register_sparse_apply("SparseApplyAdagradDA", apply_adagrad_da, 3, grad_at=3)
 
 
 def _positive(value, name):
@@ -56,10 +66,15 @@ class ProximalAdagradOptimizer(Optimizer):
             filled_slot(self, var, "accumulator", self._name, self._initial_accumulator_value)
 
     def _apply_dense(self, grad, var):
+        return self._update("ApplyProximalAdagrad", [*self._operands(var), grad], f"update_{var.op.name}")
+
+    def _apply_sparse(self, grad, var):
+        return self._sparse_update("SparseApplyProximalAdagrad", [*self._operands(var), grad.values, grad.indices])
+
+    def _operands(self, var):
         hyper = [self._hyper(value, var, name) for value, name in
                  [(self._learning_rate, "learning_rate"), (self._l1, "l1"), (self._l2, "l2")]]
-        return self._update("ApplyProximalAdagrad", [var, self.get_slot(var, "accumulator"), *hyper, grad],
-                            f"update_{var.op.name}")
+        return [var, self.get_slot(var, "accumulator"), *hyper]
 
 
 class AdagradDAOptimizer(Optimizer):
@@ -81,9 +96,15 @@ class AdagradDAOptimizer(Optimizer):
             filled_slot(self, var, "gradient_squared_accumulator", self._name, self._initial)
 
     def _apply_dense(self, grad, var):
+        return self._update("ApplyAdagradDA", self._operands(var, grad), f"update_{var.op.name}")
+
+    def _apply_sparse(self, grad, var):
+        operands = self._operands(var, grad.values)
+        return self._sparse_update("SparseApplyAdagradDA", [*operands[:4], grad.indices, *operands[4:]])
+
+    def _operands(self, var, grad):
         hyper = [self._hyper(value, var, name) for value, name in
                  [(self._learning_rate, "learning_rate"), (self._l1, "l1"), (self._l2, "l2")]]
         step = cast(identity(self._global_step) + 1, var.dtype)  # the step this update makes, as TF counts it
-        return self._update("ApplyAdagradDA", [var, self.get_slot(var, "gradient_accumulator"),
-                                               self.get_slot(var, "gradient_squared_accumulator"), grad, *hyper,
-                                               step], f"update_{var.op.name}")
+        return [var, self.get_slot(var, "gradient_accumulator"), self.get_slot(var, "gradient_squared_accumulator"),
+                grad, *hyper, step]

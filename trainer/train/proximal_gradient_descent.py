@@ -5,6 +5,7 @@
 """
 import numpy as np
 
+from .sparse_training_ops import register_sparse_apply
 from .training_ops import register_apply
 from .optimizer import Optimizer
 
@@ -16,6 +17,7 @@ def apply_proximal_gradient_descent(var, alpha, l1, l2, delta):
 
 
 register_apply("ApplyProximalGradientDescent", apply_proximal_gradient_descent, 1)
+register_sparse_apply("SparseApplyProximalGradientDescent", apply_proximal_gradient_descent, 1, grad_at=4)
 
 
 class ProximalGradientDescentOptimizer(Optimizer):
@@ -28,6 +30,12 @@ class ProximalGradientDescentOptimizer(Optimizer):
                                                    l2_regularization_strength)
 
     def _apply_dense(self, grad, var):
-        hyper = [self._hyper(value, var, name) for value, name in
-                 [(self._learning_rate, "learning_rate"), (self._l1, "l1"), (self._l2, "l2")]]
-        return self._update("ApplyProximalGradientDescent", [var, *hyper, grad], f"update_{var.op.name}")
+        return self._update("ApplyProximalGradientDescent", [var, *self._hypers(var), grad], f"update_{var.op.name}")
+
+    def _apply_sparse(self, grad, var):
+        return self._sparse_update("SparseApplyProximalGradientDescent",
+                                   [var, *self._hypers(var), grad.values, grad.indices])
+
+    def _hypers(self, var):
+        return [self._hyper(value, var, name) for value, name in
+                [(self._learning_rate, "learning_rate"), (self._l1, "l1"), (self._l2, "l2")]]

@@ -8,6 +8,7 @@
 import numpy as np
 
 from .apply_ops import filled_slot
+from .sparse_training_ops import register_sparse_apply
 from .training_ops import register_apply
 from .optimizer import Optimizer
 
@@ -27,8 +28,29 @@ def apply_centered_rms_prop(var, mg, ms, mom, lr, rho, momentum, epsilon, grad):
     var -= mom
 
 
+def sparse_rms_prop(var, ms, mom, lr, rho, momentum, epsilon, grad):
+    # TF's sparse kernel rounds in its own order: ms * rho + grad^2 * (1 - rho), and 1 / sqrt(...) times lr times grad
+    ms *= rho
+    ms += grad * grad * (1 - rho)
+    mom *= momentum
+    mom += 1 / np.sqrt(ms + epsilon) * lr * grad
+    var -= mom
+
+
+def sparse_centered_rms_prop(var, mg, ms, mom, lr, rho, momentum, epsilon, grad):
+    mg *= rho
+    mg += grad * (1 - rho)
+    ms *= rho
+    ms += grad * grad * (1 - rho)
+    mom *= momentum
+    mom += 1 / np.sqrt(ms - mg * mg + epsilon) * lr * grad
+    var -= mom
+
+
 register_apply("ApplyRMSProp", apply_rms_prop, 3)
 register_apply("ApplyCenteredRMSProp", apply_centered_rms_prop, 4)
+register_sparse_apply("SparseApplyRMSProp", sparse_rms_prop, 3, grad_at=7)
+register_sparse_apply("SparseApplyCenteredRMSProp", sparse_centered_rms_prop, 4, grad_at=8)
 
 
 class RMSPropOptimizer(Optimizer):
@@ -48,11 +70,18 @@ class RMSPropOptimizer(Optimizer):
             self._zeros_slot(var, "momentum", self._name)
 
     def _apply_dense(self, grad, var):
+        if self._centered:
+            return self._update("ApplyCenteredRMSProp", [*self._operands(var), grad], f"update_{var.op.name}")
+        return self._update("ApplyRMSProp", [*self._operands(var), grad], f"update_{var.op.name}")
+
+    def _apply_sparse(self, grad, var):
+        op_type = "SparseApplyCenteredRMSProp" if self._centered else "SparseApplyRMSProp"
+        return self._sparse_update(op_type, [*self._operands(var), grad.values, grad.indices])
+
+    def _operands(self, var):
+        """The variable, its slots and the hyper-parameters, in the order of TF1's update ops."""
         hyper = [self._hyper(value, var, name) for value, name in
                  [(self._learning_rate, "learning_rate"), (self._decay, "decay"), (self._momentum, "momentum"),
                   (self._epsilon, "epsilon")]]
         slots = [self.get_slot(var, "rms"), self.get_slot(var, "momentum")]
-        if self._centered:
-            return self._update("ApplyCenteredRMSProp", [var, self.get_slot(var, "mg"), *slots, *hyper, grad],
-                                f"update_{var.op.name}")
-        return self._update("ApplyRMSProp", [var, *slots, *hyper, grad], f"update_{var.op.name}")
+        return [var, *([self.get_slot(var, "mg")] if self._centered else []), *slots, *hyper]

@@ -1,7 +1,8 @@
 """ringflow's gathers' and segment sums' gradient ops in TF's forms. ringflow's gradient of a gather is a dense
 GatherGrad (g scattered into params' shape); TF's is the IndexedSlices its optimizers (and any dense use) sum as
 UnsortedSegmentSum(g, indices, params' rows). ringflow's gradient of a segment sum, SegmentGather, is TF's
-GatherV2 of g at the ids. TF's segment sums and variables' scatter updates name their index types."""
+GatherV2 of g at the ids. TF's segment sums, variables' scatter updates and optimizers' sparse updates name their
+index types."""
 from ..framework.dtypes import int32
 from ..framework.node_def import AttrValue
 from .tf_nodes import added, const, shape_node, type_attr
@@ -43,6 +44,15 @@ def _scatter(node, op, nodes):  # tf.scatter_add and the like: their indices' ty
     return True
 
 
+def _sparse_apply(node, op, nodes):  # an optimizer's sparse update: the type of its indices, its one integer input
+    node.attr["Tindices"] = type_attr(next(t.dtype for t in op.inputs if t.dtype.kind in "iu"))
+    return True
+
+
+SPARSE_APPLY_OPS = ("SparseApplyMomentum", "SparseApplyAdagrad", "SparseApplyRMSProp", "SparseApplyCenteredRMSProp",
+                    "SparseApplyAdadelta", "SparseApplyFtrl", "SparseApplyFtrlV2", "SparseApplyProximalAdagrad",
+                    "SparseApplyProximalGradientDescent")
 GATHER_TO_TF = {"GatherGrad": _gather_grad, "UnsortedSegmentSum": _segment_sum, "SegmentGather": _segment_gather,
                 **dict.fromkeys(("ScatterUpdate", "ScatterAdd", "ScatterSub", "ScatterMul", "ScatterDiv", "ScatterMax",
-                                 "ScatterMin"), _scatter)}
+                                 "ScatterMin"), _scatter),
+                **dict.fromkeys(SPARSE_APPLY_OPS, _sparse_apply)}

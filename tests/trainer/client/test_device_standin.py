@@ -32,6 +32,7 @@ OP_TEST_FILES = ["ops/test_math_ops.py", "ops/test_nn_ops.py", "ops/test_array_o
                  "ops/test_depthwise_conv_ops.py", "ops/test_sparse_ops.py", "ops/test_string_ops.py",
                  "ops/test_lookup_ops.py", "ops/test_set_ops.py", "ops/test_sparse_slice_ops.py"]
 OP_TEST_FILES += ["train/test_optimizers.py", "train/test_tf1_optimizers.py", "train/test_learning_rate_decay.py",
+                  "train/test_sparse_training_ops.py",
                   "train/test_moving_averages.py"]
 OP_TEST_FILES += ["client/test_tf1_session.py"]
 OP_TEST_FILES += ["horovod/test_horovod.py", "horovod/test_horovod_collectives.py"]

@@ -121,12 +121,6 @@ KNOWN = {
      "ringflow's dense one keeps it ([3, 2]); the values are equal"): [
         "fc2/crossed/vocabulary_list_embedding",
     ],
-    ("momentum on an IndexedSlices gradient: TF1's SparseApplyMomentum updates only the rows the gradient names, "
-     "so a row left out keeps its accumulator and does not move; ringflow applies the gradient's dense form, "
-     "which decays every row's accumulator and moves every row that has one (Adam's sparse update is the dense "
-     "one in both)"): [
-        "optdonate/train.momentum/sparse_rows", "optdonate/train.nesterov/sparse_rows",
-    ],
 }
 
 

@@ -1,10 +1,11 @@
 """tf.IndexedSlices: TF's class, made dense (rows at repeated indices summed) wherever a Tensor is wanted and fetched
-as an IndexedSlicesValue; ringflow's own gradients stay dense."""
+as an IndexedSlicesValue; ringflow's own gradients stay dense, and as_slices reads a gather's as TF's slices."""
 import numpy as np
 import pytest
 
 import trainer as tg
 from tests.trainer.op_oracle import fresh_graph  # noqa: F401 (fresh_graph: autouse)
+from trainer.ops.indexed_slices import as_slices
 
 
 def test_slices_become_their_dense_tensor_and_are_fetched_as_values():
@@ -27,3 +28,29 @@ def test_slices_without_a_dense_shape_cannot_be_made_dense_and_gradients_are_nev
     params = tg.constant([[1.0], [2.0]])
     grad = tg.gradients(tg.gather(params, [1, 1]), params)[0]
     assert not isinstance(grad, tg.IndexedSlices)
+
+
+def test_a_gathers_gradient_reads_as_tfs_slices_through_sums_identities_and_scalings():
+    table = tg.Variable(np.arange(12, dtype=np.float32).reshape(4, 3))
+    ids = tg.constant([[3, 1], [3, 3]])
+    first = tg.gradients(tg.reduce_sum(tg.gather(table, ids) * 2.0), [table])[0]
+    twice = tg.gradients(tg.reduce_sum(tg.gather(table, [0])) + tg.reduce_sum(tg.gather(table, [2, 0])), [table])[0]
+    found = [as_slices(g) for g in (first, tg.identity(first * tg.constant(0.5)), twice)]
+    with tg.Session() as sess:
+        sess.run(tg.global_variables_initializer())
+        got = sess.run([(s.values, s.indices) for s in found])
+    assert [sorted(i.tolist()) for _, i in got] == [[1, 3, 3, 3], [1, 3, 3, 3], [0, 0, 2]]
+    np.testing.assert_array_equal(got[0][0], np.full((4, 3), 2.0))
+    np.testing.assert_array_equal(got[1][0], np.ones((4, 3)))
+    dense = tg.gradients(tg.reduce_sum(table * table), [table])[0]
+    by_columns = tg.gradients(tg.reduce_sum(tg.gather(table, [0, 2], axis=1)), [table])[0]
+    assert [as_slices(g) for g in (dense, first * tg.ones([4, 3]), by_columns, first + dense)] == [None] * 4
+
+
+def test_global_norm_of_a_gathers_gradient_counts_each_named_row_as_tf():
+    table = tg.Variable(np.ones((4, 3), np.float32))
+    grad = tg.gradients(tg.reduce_sum(tg.gather(table, [1, 1, 2])), [table])[0]
+    with tg.Session() as sess:
+        sess.run(tg.global_variables_initializer())
+        norm, dense = sess.run([tg.linalg.global_norm([grad]), tg.norm(grad)])
+    assert norm == pytest.approx(3.0) and dense == pytest.approx(np.sqrt(15.0))  # TF: the 3 values' rows, not 2 + 2

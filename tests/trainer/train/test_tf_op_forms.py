@@ -108,3 +108,49 @@ def test_a_queue_is_tfs_and_reads_back():
         with tg.Session() as sess:
             sess.run(["enqueue", "put"])
             assert [v.item() for v in sess.run(["take:0", "take:1"])] == [1.0, 3]
+
+
+SPARSE_UPDATES = {  # TF1's sparse update op of each optimizer, and its number of inputs in TF's op definition
+    "SparseApplyMomentum": (lambda: tg.train.MomentumOptimizer(0.25, 0.875, use_nesterov=True), 6),
+    "SparseApplyAdagrad": (lambda: tg.train.AdagradOptimizer(0.25), 5),
+    "SparseApplyRMSProp": (lambda: tg.train.RMSPropOptimizer(0.25, momentum=0.5), 9),
+    "SparseApplyCenteredRMSProp": (lambda: tg.train.RMSPropOptimizer(0.25, momentum=0.5, centered=True), 10),
+    "SparseApplyAdadelta": (lambda: tg.train.AdadeltaOptimizer(1.0), 8),
+    "SparseApplyFtrl": (lambda: tg.train.FtrlOptimizer(0.25, l1_regularization_strength=0.0625), 9),
+    "SparseApplyFtrlV2": (lambda: tg.train.FtrlOptimizer(0.25, l2_shrinkage_regularization_strength=0.25), 10),
+    "SparseApplyProximalAdagrad": (lambda: tg.train.ProximalAdagradOptimizer(0.25, l1_regularization_strength=0.0625),
+                                   7),
+    "SparseApplyProximalGradientDescent": (
+        lambda: tg.train.ProximalGradientDescentOptimizer(0.25, l1_regularization_strength=0.0625), 6),
+}
+
+
+def test_sparse_updates_are_tfs_sparse_apply_ops_and_train_alike():
+    """TF 2.15 imported and ran each of these graphs to ringflow's values when they were written (by hand)."""
+    for op_type, (make, inputs) in SPARSE_UPDATES.items():
+        with tg.Graph().as_default() as g:
+            v = tg.Variable(np.arange(12, dtype=np.float32).reshape(6, 2), name="v")
+            make().minimize(tg.reduce_sum(tg.gather(v, tg.constant([0, 2, 2], tg.int64)) ** 2), name="train")
+            with tg.Session() as sess:
+                sess.run(tg.global_variables_initializer())
+                want = _two_steps(sess)
+            graph_def = g.as_graph_def()
+        update = next(n for n in graph_def.node if n.op.startswith("SparseApply"))
+        assert update.op == op_type and len(update.input) == inputs
+        assert update.attr["Tindices"].type == tg.int64.as_datatype_enum
+        for read in (graph_def, tf_view(graph_def)):
+            with tg.Graph().as_default():
+                tg.import_graph_def(read, name="")
+                with tg.Session() as sess:
+                    sess.run([op for op in tg.get_default_graph().get_operations() if op.name.endswith("/Assign")])
+                    got = _two_steps(sess)
+            np.testing.assert_array_equal(got, want)
+
+
+def _two_steps(sess):
+    """The variable after each of two runs of the train op."""
+    found = []
+    for _ in range(2):
+        sess.run("train")
+        found.append(sess.run("v:0").copy())
+    return found
