@@ -60,8 +60,22 @@ def trained(optimizer, tf):
         return [tf.identity(x) for x in [v, *powers]]
 
 
+def batch_norm_moved(training, tf):
+    """tf.layers' batch normalization of a float64 batch, its moving mean and variance after one update: TF1 casts
+    the float32 of 1 - momentum to the variables' dtype, as the optimizers' hyper-parameters."""
+    x = tf.constant(np.linspace(-1.0, 2.0, 12).reshape(4, 3))
+    flag = True if training == "python_bool" else tf.placeholder_with_default(True, [])
+    tf.layers.batch_normalization(x, training=flag, momentum=0.9)
+    with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
+        return [tf.identity(v) for v in tf.global_variables() if "moving" in v.name]
+
+
 def cases():
     found = {}
+    for training in ("python_bool", "tensor"):
+        case = call("tuple", {"build": functools.partial(batch_norm_moved, training)})
+        case["exact"] = True
+        found[f"hyper32/layers.batch_normalization/float64/{training}"] = case
     for optimizer in OPTIMIZERS:
         case = call("tuple", {"build": functools.partial(trained, optimizer)})
         case["exact"] = not optimizer.startswith(NOT_BITWISE)
