@@ -21,8 +21,9 @@ class AdamOptimizer(Optimizer):
         # Their dtype is their value's, as TF1's initial_value=beta1: float32 for a Python float whatever the
         # variables' dtype (a float64 model's checkpoint holds float32 powers), a Tensor's or numpy scalar's own.
         if self._powers is None:
-            self._powers = (Variable(_initial(self._beta1), name="beta1_power", trainable=False),
-                            Variable(_initial(self._beta2), name="beta2_power", trainable=False))
+            beta1, beta2 = (self._call_if_callable(b) for b in (self._beta1, self._beta2))
+            self._powers = (Variable(_initial(beta1), name="beta1_power", trainable=False),
+                            Variable(_initial(beta2), name="beta2_power", trainable=False))
 
     def _create_slots(self, var_list):
         for var in var_list:
@@ -43,8 +44,8 @@ class AdamOptimizer(Optimizer):
     def _finish(self, updates, name):
         b1p, b2p = self._powers
         with control_dependencies(updates):
-            update_b1 = b1p.assign(b1p * _value(self._beta1, b1p.dtype))
-            update_b2 = b2p.assign(b2p * _value(self._beta2, b2p.dtype))
+            update_b1 = b1p.assign(b1p * _value(self._call_if_callable(self._beta1), b1p.dtype))
+            update_b2 = b2p.assign(b2p * _value(self._call_if_callable(self._beta2), b2p.dtype))
         return self._group([*updates, update_b1.op, update_b2.op], name)
 
 

@@ -22,6 +22,7 @@ OPTIMIZERS = {
     "adam": lambda tf: tf.train.AdamOptimizer(0.05, 0.8, 0.95, 1e-3),
     "adam_np_float64": lambda tf: tf.train.AdamOptimizer(np.float64(0.05), np.float64(0.8), np.float64(0.95)),
     "adam_int_beta1": lambda tf: tf.train.AdamOptimizer(0.05, 0),
+    "adam_callables": lambda tf: tf.train.AdamOptimizer(lambda: 0.05, lambda: 0.8, lambda: 0.95),
     "rmsprop": lambda tf: tf.train.RMSPropOptimizer(0.05, decay=0.8, momentum=0.3, epsilon=1e-3),
     "rmsprop_centered": lambda tf: tf.train.RMSPropOptimizer(0.05, decay=0.8, momentum=0.3, centered=True),
     "adagrad": lambda tf: tf.train.AdagradOptimizer(0.05, initial_accumulator_value=0.3),

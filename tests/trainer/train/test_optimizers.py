@@ -327,6 +327,7 @@ HYPER_PARAMETERS = {
     "float64_tensor": (lambda: tg.constant(0.05, tg.float64), 0.95, "float64"),
     "float32_tensor": (lambda: tg.constant(0.05), 1 - tf1(0.05), "float32"),
     "python_int": (lambda: 2, -1.0, "int32"),
+    "callable": (lambda: lambda: 0.05, 0.9499999992549419, "float32"),  # called, as TF1 calls it
 }
 
 
