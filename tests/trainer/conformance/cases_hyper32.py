@@ -5,6 +5,7 @@ the variable's dtype, so a float64 variable steps by float32's nearest learning 
 dtype and steps exactly; Adam's beta1_power/beta2_power are variables of their initial value's dtype (float32 for
 a Python float, int32 for an int, whatever the variables' dtype). Each case returns the variable after three steps
 (and, for Adam, the two powers, whose dtype is compared too), bit for bit where the kernel rounds as TF's.
+tf.layers' batch normalization decays its moving statistics by 1 - momentum converted and cast the same way.
 """
 import functools
 
