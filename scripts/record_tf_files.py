@@ -37,6 +37,9 @@
         own .meta with its readiness report run before and after the restore) and compares the losses with ringflow's;
         for the first training steps scripts/ringflow_tf_corpus.py exported from tests/tf1_corpus, runs each step's
         fetches with its feeds and compares their means.
+    /work/tfvenv/bin/python scripts/record_tf_files.py adam64 tests/trainer/train/fixtures/tf_adam64
+        writes a float64 dense layer trained 2 steps by Adam with Python float hyper-parameters, saved (its powers
+        are float32 variables), and values.json: the saved variables' dtypes and values and the layer one step on.
     /work/tfvenv/bin/python scripts/record_tf_files.py op-defs tests/trainer/train/fixtures
         writes tf_op_defs.json, TensorFlow's op definitions (inputs and attrs), against which
         tests/trainer/train/test_tf_op_defs.py checks the nodes of ringflow's exports as TensorFlow's import does.
@@ -223,6 +226,37 @@ def train_graphs(directory):
                                 "losses": [float(sess.run([train, loss], feed)[1]) for _ in range(3)]}
     record.update(tensorflow=tf.__version__, x=TRAIN_X.tolist(), y=TRAIN_Y.tolist())
     with open(os.path.join(directory, "train_values.json"), "w") as f:
+        json.dump(record, f, indent=1)
+    print(f"recorded with TensorFlow {tf.__version__} into {directory}")
+
+
+ADAM64_X = np.linspace(-1.0, 1.0, 12).reshape(4, 3)
+ADAM64_Y = np.array([[0.5, -1.0], [0.25, 0.0], [1.5, -0.5], [-1.0, 2.0]])
+
+
+def adam64(directory):
+    """A float64 dense layer trained 2 steps by AdamOptimizer(0.05) with Python float hyper-parameters, saved (its
+    beta1_power/beta2_power are float32 variables, the m/v slots float64); values.json gets every saved variable's
+    dtype and value and the layer after one more step, which restoring and stepping must reproduce."""
+    with tf.Graph().as_default():
+        w = v1.get_variable("dense/kernel", initializer=tf.constant(np.arange(6.0).reshape(3, 2) / 7 - 0.3))
+        b = v1.get_variable("dense/bias", initializer=tf.constant(np.array([0.1, -0.2])))
+        loss = tf.reduce_mean(tf.square(tf.matmul(tf.constant(ADAM64_X), w) + b - ADAM64_Y))
+        step = v1.train.get_or_create_global_step()
+        train = v1.train.AdamOptimizer(0.05).minimize(loss, global_step=step)
+        with v1.Session() as sess:
+            sess.run(v1.global_variables_initializer())
+            for _ in range(2):
+                sess.run(train)
+            v1.train.Saver().save(sess, os.path.join(directory, "model.ckpt"), global_step=step,
+                                  write_meta_graph=False)
+            saved = {v.op.name: (v.dtype.base_dtype.name, sess.run(v).tolist()) for v in v1.global_variables()}
+            sess.run(train)
+            after = {v.op.name: sess.run(v).tolist() for v in (w, b)}
+    record = {"tensorflow": tf.__version__, "x": ADAM64_X.tolist(), "y": ADAM64_Y.tolist(),
+              "dtypes": {k: d for k, (d, _) in saved.items()}, "saved": {k: v for k, (_, v) in saved.items()},
+              "after": after}
+    with open(os.path.join(directory, "values.json"), "w") as f:
         json.dump(record, f, indent=1)
     print(f"recorded with TensorFlow {tf.__version__} into {directory}")
 
@@ -562,7 +596,7 @@ def check_models(directory):
 if __name__ == "__main__":
     commands = {"record": record, "sharded": sharded, "graph-text": graph_text, "tf-graphs": tf_graphs,
                 "train-graphs": train_graphs, "cond-graphs": cond_graphs,
-                "loop-graphs": loop_graphs, "op-defs": op_defs}
+                "loop-graphs": loop_graphs, "op-defs": op_defs, "adam64": adam64}
     if len(sys.argv) != 3 or sys.argv[1] not in (*commands, "check", "check-models"):
         sys.exit(__doc__)
     v1.disable_v2_behavior()  # TF1's graph: reference variables (VariableV2), as a TF 1.15 program writes them

@@ -134,7 +134,9 @@ def test_a_failing_worker_ends_the_whole_job(tmp_path):
 
 
 def one_process_momentum(steps):
-    """The oracle: Momentum(0.1, 0.9) on the global batch of 8, in numpy, float64."""
+    """The oracle: Momentum(0.1, 0.9) on the global batch of 8, in numpy, float64, with the rates TF1 steps a
+    float64 variable by: the Python floats' nearest float32 values."""
+    lr, mu = float(np.float32(0.1)), float(np.float32(0.9))
     rng = np.random.default_rng(0)
     x = rng.uniform(-1, 1, (steps, 8, 3))
     y = x @ np.array([[1.5], [-2.0], [0.5]]) + 0.1
@@ -142,9 +144,9 @@ def one_process_momentum(steps):
     acc_w, acc_b = np.zeros_like(w), np.zeros_like(b)
     for s in range(steps):
         r = y[s] - (x[s] @ w + b)
-        acc_w = 0.9 * acc_w - 2 * x[s].T @ r / r.size
-        acc_b = 0.9 * acc_b - 2 * r.sum(axis=0) / r.size
-        w, b = w - 0.1 * acc_w, b - 0.1 * acc_b
+        acc_w = mu * acc_w - 2 * x[s].T @ r / r.size
+        acc_b = mu * acc_b - 2 * r.sum(axis=0) / r.size
+        w, b = w - lr * acc_w, b - lr * acc_b
     return w, b
 
 

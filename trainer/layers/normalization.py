@@ -7,6 +7,8 @@ Like TF1's fused kernel (its default for 4-D float32/float16 inputs normalized o
 variance then takes the batch variance with Bessel's correction, n / (n - 1); other inputs update it with
 the biased one, as TF1's unfused path does.
 """
+import numpy as np
+
 from ..framework import dtypes
 from ..ops.initializers import ones_initializer, zeros_initializer
 from ..ops.array_ops import cast, reshape, shape as shape_of
@@ -138,7 +140,8 @@ class BatchNormalization(Layer):
         return outputs
 
     def _add_moving_updates(self, batch_mean, batch_variance, training):
-        decay = 1.0 - self.momentum
+        # TF1 converts the Python float to a float32 Tensor and casts that to the variables' dtype
+        decay = float(np.float32(1.0 - self.momentum))
         if training is not True:
             decay = where(training, constant(decay, dtype=self._param_dtype),
                           constant(0.0, dtype=self._param_dtype), name="decay")

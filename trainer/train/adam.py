@@ -8,7 +8,7 @@ from ..ops.array_ops import cast
 from ..ops.core_ops import group
 from ..ops.math_ops import sqrt
 from ..ops.scatter_ops import scatter_add
-from .optimizer import Optimizer
+from .optimizer import Optimizer, tf_number
 
 
 class AdamOptimizer(Optimizer):
@@ -21,10 +21,12 @@ class AdamOptimizer(Optimizer):
 
     def _create_non_slots(self, var_list):
         # TF1 makes these once, in the name scope minimize is called in ("adam_optimizer/beta1_power").
+        # Their dtype is their value's, as TF1's initial_value=beta1: float32 for a Python float whatever the
+        # variables' dtype (a float64 model's checkpoint holds float32 powers), a Tensor's or numpy scalar's own.
         if self._powers is None:
-            dtype = var_list[0].dtype
-            self._powers = (Variable(_value(self._beta1, dtype), name="beta1_power", trainable=False),
-                            Variable(_value(self._beta2, dtype), name="beta2_power", trainable=False))
+            beta1, beta2 = (self._call_if_callable(b) for b in (self._beta1, self._beta2))
+            self._powers = (Variable(_initial(beta1), name="beta1_power", trainable=False),
+                            Variable(_initial(beta2), name="beta2_power", trainable=False))
 
     def _create_slots(self, var_list):
         for var in var_list:
@@ -62,9 +64,13 @@ class AdamOptimizer(Optimizer):
     def _finish(self, updates, name):
         b1p, b2p = self._powers
         with control_dependencies(updates):
-            update_b1 = b1p.assign(b1p * _value(self._beta1, b1p.dtype))
-            update_b2 = b2p.assign(b2p * _value(self._beta2, b2p.dtype))
+            update_b1 = b1p.assign(b1p * _value(self._call_if_callable(self._beta1), b1p.dtype))
+            update_b2 = b2p.assign(b2p * _value(self._call_if_callable(self._beta2), b2p.dtype))
         return self._group([*updates, update_b1.op, update_b2.op], name)
+
+
+def _initial(beta):
+    return beta if isinstance(beta, Tensor) else tf_number(beta)
 
 
 def _value(beta, dtype):

@@ -156,10 +156,17 @@ class Optimizer:
         return self._slots[(slot_name, var)]
 
     def _hyper(self, value, var, name):
-        """A hyper-parameter as a scalar Tensor of var's dtype (Python numbers become constants)."""
+        """A hyper-parameter as a scalar Tensor of var's dtype. TF1 converts a Python number to a Tensor first, a
+        float to float32, and casts that to var's dtype: a float64 variable takes float32's nearest learning rate
+        (0.05 is 0.05000000074505806 there), so it does here."""
+        value = self._call_if_callable(value)
         if isinstance(value, Tensor):
             return cast(value, var.dtype)
-        return convert_to_tensor(np.asarray(value, dtype=var.dtype), name=name)
+        return convert_to_tensor(tf_number(value).astype(var.dtype), name=name)
+
+    def _call_if_callable(self, param):
+        """A hyper-parameter given as a function of no arguments is called, as TF1's optimizers call it."""
+        return param() if callable(param) else param
 
     def _update(self, op_type, inputs, name, **attrs):
         """The update op of one variable, named "<name>/<op_type>" ("update_w/ApplyAdam") as TF1 names it."""
@@ -212,3 +219,9 @@ def _constrained(update, var):
         return update
     with control_dependencies([update]):
         return var.assign(constraint(var)).op
+
+
+def tf_number(value):
+    """A hyper-parameter number typed as TF1's convert_to_tensor types it: a Python float float32, an int int32
+    (int64 past int32's range), a numpy scalar its own dtype."""
+    return np.asarray(value, dtype=dtypes.default_dtype_for(value))

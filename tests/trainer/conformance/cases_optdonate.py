@@ -2,8 +2,8 @@
 bit for bit, float32 and float64, on a small variable (its values) and on one large enough to be updated in blocks
 (trainer/train/training_ops.py; the sum of its values' bit patterns as int32 words, which keeps the fixture small).
 
-The hyper-parameters are tensors of the variable's dtype: TF1 makes Python numbers float32 tensors and casts them,
-so a float64 variable would step by float32-rounded rates there and by the exact ones in ringflow.
+The hyper-parameters are tensors of the variable's dtype, so that this family checks the kernels alone: Python
+numbers are float32 tensors cast to the variable's dtype in TF1 and ringflow alike (cases_hyper32.py).
 """
 import functools
 

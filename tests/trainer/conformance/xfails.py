@@ -121,6 +121,12 @@ KNOWN = {
      "ringflow's dense one keeps it ([3, 2]); the values are equal"): [
         "fc2/crossed/vocabulary_list_embedding",
     ],
+    # the hyper32 family (cases_hyper32.py)
+    ("TF's ProximalAdagrad and ProximalGradientDescent hand their hyper-parameters to the kernel uncast, so Python "
+     "floats (float32) on a float64 variable fail to build there (TypeError); ringflow casts them as every other "
+     "optimizer does and steps by float32's nearest values (numpy float64s match TF to the bit)"): [
+        "hyper32/train.proximal_adagrad/float64", "hyper32/train.proximal_gradient_descent/float64",
+    ],
 }
 
 

@@ -176,3 +176,23 @@ def test_a_subclass_writes_tfs_override_points_and_one_without_a_rule_says_what_
 
     with pytest.raises(NotImplementedError, match=r"NoRule has no update rule.*_resource_apply_dense"):
         NoRule("none").get_updates(K.sum(w * w), [w])
+
+
+def test_a_float64_model_steps_by_float32_hyper_parameters_as_tf():
+    # TF's OptimizerV2 makes its hyper-parameters float32 variables whatever K.floatx() is and casts them to each
+    # variable's dtype: 1.0 after one step by the gradient 1, as TF 2.15's tf.keras (legacy optimizers, compat.v1
+    # graph mode) steps it with floatx float64
+    previous = K.floatx()
+    K.set_floatx("float64")
+    try:
+        with tg.Graph().as_default():
+            variables = [tg.Variable(1.0, dtype=tg.float64) for _ in range(2)]
+            optimizers = [keras.optimizers.SGD(0.05), keras.optimizers.Adam(0.05)]
+            steps = [o.apply_gradients([(tg.constant(1.0, tg.float64), v)]) for o, v in zip(optimizers, variables)]
+            assert K.floatx() == "float64" and optimizers[0].lr.dtype == tg.float32
+            with tg.Session() as sess:
+                sess.run(tg.global_variables_initializer())
+                sess.run(steps)
+                assert sess.run(variables) == [0.9499999992549419, 0.9500001573693452]
+    finally:
+        K.set_floatx(previous)

@@ -17,6 +17,7 @@ from tests.trainer.program.test_cli import load, ringflow
 
 ROWS = [3, 2, 4]  # three passes of unequal sizes
 LR = 0.1
+STEP_LR = float(np.float32(LR))  # what the float64 variables step by: TF1 reads the Python float LR as float32
 
 
 def data(seed=0):
@@ -26,7 +27,7 @@ def data(seed=0):
 
 def one_big_step(x, y, w):
     """SGD on the mean squared error over all rows at once."""
-    return w - LR * 2 * x.T @ (x @ w - y) / len(y)
+    return w - STEP_LR * 2 * x.T @ (x @ w - y) / len(y)
 
 
 def build(make_optimizer):
@@ -82,7 +83,7 @@ def test_horovod_sums_the_passes_unless_told_to_average_them(average):
     assert [int(step) for _, step in seen] == [1, 2, 3]  # Horovod: every pass advances the global step
     assert seen[1][0].tobytes() == w0.tobytes()
     grads = [2 * xs.T @ (xs @ w0 - ys) / len(ys) for xs, ys in split(x, y)]
-    expected = w0 - LR * (np.mean(grads, axis=0) if average else np.sum(grads, axis=0))
+    expected = w0 - STEP_LR * (np.mean(grads, axis=0) if average else np.sum(grads, axis=0))
     np.testing.assert_allclose(seen[2][0], expected, rtol=1e-14)
     hvd.shutdown()
 

@@ -1,5 +1,12 @@
 """Optimizers: TF1's update rules, slot variables in the graph, global step, and a 20-step MLP loss curve
-identical (1e-9 relative, float64) to the same MLP trained by PyTorch from the same weights."""
+identical (1e-9 relative, float64) to the same MLP trained by PyTorch from the same weights.
+
+TF1 reads a Python float hyper-parameter as a float32 Tensor cast to the variable's dtype, so a float64 model
+steps by float32's nearest value (`tf1`); PyTorch is given that value, or ringflow numpy float64s, which stay exact.
+"""
+import json
+import pathlib
+
 import numpy as np
 import pytest
 
@@ -8,6 +15,11 @@ from tests.trainer.op_oracle import torch
 
 SIZES = [6, 16, 12, 4]
 STEPS = 20
+
+
+def tf1(x):
+    """What TF1 makes of the Python float x as a float64 variable's hyper-parameter: float32's nearest value."""
+    return float(np.float32(x))
 
 
 def _data_and_weights(seed=0):
@@ -73,12 +85,13 @@ def _tf1_adam_epsilon(eps, beta2):
 
 
 CASES = {
-    "sgd": (lambda: tg.train.GradientDescentOptimizer(0.1), lambda p: torch.optim.SGD(p, lr=0.1), None),
+    "sgd": (lambda: tg.train.GradientDescentOptimizer(0.1), lambda p: torch.optim.SGD(p, lr=tf1(0.1)), None),
     "momentum": (lambda: tg.train.MomentumOptimizer(0.05, 0.9),
-                 lambda p: torch.optim.SGD(p, lr=0.05, momentum=0.9), None),
+                 lambda p: torch.optim.SGD(p, lr=tf1(0.05), momentum=tf1(0.9)), None),
     "nesterov": (lambda: tg.train.MomentumOptimizer(0.05, 0.9, use_nesterov=True),
-                 lambda p: torch.optim.SGD(p, lr=0.05, momentum=0.9, nesterov=True), None),
-    "adam": (lambda: tg.train.AdamOptimizer(0.01, 0.8, 0.95, epsilon=1e-3),
+                 lambda p: torch.optim.SGD(p, lr=tf1(0.05), momentum=tf1(0.9), nesterov=True), None),
+    # numpy float64s: Adam's powers then are float64 variables, as PyTorch's bias corrections are
+    "adam": (lambda: tg.train.AdamOptimizer(*np.array([0.01, 0.8, 0.95]), epsilon=np.float64(1e-3)),
              lambda p: torch.optim.Adam(p, lr=0.01, betas=(0.8, 0.95), eps=1e-3), _tf1_adam_epsilon(1e-3, 0.95)),
 }
 
@@ -98,12 +111,12 @@ def test_mlp_loss_curve_matches_pytorch(name):
 
 
 def test_tf1_update_rules_by_hand():
-    g, lr, mu = np.array([0.5, -1.0]), 0.1, 0.9
+    g = np.array([0.5, -1.0])
     with tg.Graph().as_default():
         v = tg.Variable(np.array([1.0, 2.0]), name="v")
         grad = tg.placeholder(tg.float64, [2])
-        opts = {"sgd": tg.train.GradientDescentOptimizer(lr), "mom": tg.train.MomentumOptimizer(lr, mu),
-                "nag": tg.train.MomentumOptimizer(lr, mu, use_nesterov=True), "adam": tg.train.AdamOptimizer(lr)}
+        opts = {"sgd": tg.train.GradientDescentOptimizer(0.1), "mom": tg.train.MomentumOptimizer(0.1, 0.9),
+                "nag": tg.train.MomentumOptimizer(0.1, 0.9, use_nesterov=True), "adam": tg.train.AdamOptimizer(0.1)}
         train = {k: o.apply_gradients([(grad, v)]) for k, o in opts.items()}
         with tg.Session() as sess:
             results = {}
@@ -112,16 +125,19 @@ def test_tf1_update_rules_by_hand():
                 for _ in range(2):
                     sess.run(train[k], {grad: g})
                 results[k] = sess.run(v)
-    w0 = np.array([1.0, 2.0])
-    np.testing.assert_allclose(results["sgd"], w0 - 2 * lr * g)
-    np.testing.assert_allclose(results["mom"], w0 - lr * g - lr * (mu * g + g))
+    w0, lr, mu = np.array([1.0, 2.0]), tf1(0.1), tf1(0.9)
+    exact = dict(rtol=1e-15, atol=0)
+    np.testing.assert_allclose(results["sgd"], w0 - lr * g - lr * g, **exact)
+    np.testing.assert_allclose(results["mom"], w0 - lr * g - lr * (mu * g + g), **exact)
     a1, a2 = g, mu * g + g
-    np.testing.assert_allclose(results["nag"], w0 - lr * (g + mu * a1) - lr * (g + mu * a2))
-    w, m, s = w0.copy(), 0 * g, 0 * g
-    for t in (1, 2):
-        m, s = 0.9 * m + 0.1 * g, 0.999 * s + 0.001 * g * g
-        w -= lr * np.sqrt(1 - 0.999 ** t) / (1 - 0.9 ** t) * m / (np.sqrt(s) + 1e-8)
-    np.testing.assert_allclose(results["adam"], w)
+    np.testing.assert_allclose(results["nag"], w0 - lr * (g + mu * a1) - lr * (g + mu * a2), **exact)
+    b1, b2 = np.float32(0.9), np.float32(0.999)  # the powers are float32 variables, multiplied in float32
+    w, m, s, b1p, b2p = w0.copy(), 0 * g, 0 * g, b1, b2
+    for _ in (1, 2):
+        m, s = m + (g - m) * (1 - float(b1)), s + (g * g - s) * (1 - float(b2))
+        w -= m * (lr * np.sqrt(1 - float(b2p)) / (1 - float(b1p))) / (np.sqrt(s) + tf1(1e-8))
+        b1p, b2p = b1p * b1, b2p * b2
+    np.testing.assert_allclose(results["adam"], w, **exact)
 
 
 def test_slots_are_named_graph_variables_and_global_step_counts():
@@ -146,7 +162,10 @@ def test_slots_are_named_graph_variables_and_global_step_counts():
             for _ in range(3):
                 sess.run(train)
             assert sess.run(step) == 3
-            np.testing.assert_allclose(sess.run("beta1_power:0"), 0.9 ** 4)
+            # float32 whatever the variables' dtype, as TF1 makes them from the Python float beta1
+            b1 = np.float32(0.9)
+            assert sess.run("beta1_power:0") == b1 * b1 * b1 * b1
+            assert tg.get_default_graph().get_tensor_by_name("beta1_power:0").dtype == tg.float32
 
 
 def test_compute_and_apply_are_separable():
@@ -267,3 +286,61 @@ def test_an_apply_dense_returning_a_tensor_is_grouped_like_an_op(with_step):
             sess.run(train)
             sess.run(ahead)
             np.testing.assert_array_equal(sess.run(v), [2.0, 2.5])
+
+
+TF_ADAM64 = pathlib.Path(__file__).parent / "fixtures" / "tf_adam64"  # scripts/record_tf_files.py adam64
+
+
+def _adam64_model(recorded):
+    w = tg.get_variable("dense/kernel", initializer=tg.constant(np.zeros((3, 2))))
+    b = tg.get_variable("dense/bias", initializer=tg.constant(np.zeros(2)))
+    prediction = tg.matmul(tg.constant(np.array(recorded["x"])), w) + b
+    loss = tg.reduce_mean(tg.square(prediction - np.array(recorded["y"])))
+    train = tg.train.AdamOptimizer(0.05).minimize(loss, global_step=tg.train.get_or_create_global_step())
+    return w, b, train
+
+
+def test_a_tf_float64_adam_checkpoint_restores_and_steps_as_tf(tmp_path):
+    recorded = json.loads((TF_ADAM64 / "values.json").read_text())
+    with tg.Graph().as_default():
+        w, b, train = _adam64_model(recorded)
+        assert {v.op.name: v.dtype.name for v in tg.global_variables()} == recorded["dtypes"]
+        saver = tg.train.Saver()
+        with tg.Session() as sess:
+            saver.restore(sess, tg.train.latest_checkpoint(str(TF_ADAM64)))
+            for v in tg.global_variables():
+                np.testing.assert_array_equal(sess.run(v), recorded["saved"][v.op.name], err_msg=v.op.name)
+            sess.run(train)
+            np.testing.assert_array_equal(sess.run(w), recorded["after"]["dense/kernel"])
+            np.testing.assert_array_equal(sess.run(b), recorded["after"]["dense/bias"])
+            saver.save(sess, str(tmp_path / "model.ckpt"))
+    reader = tg.train.load_checkpoint(str(tmp_path / "model.ckpt"))
+    assert {k: v.name for k, v in reader.get_variable_to_dtype_map().items()} == recorded["dtypes"]
+
+
+# (a learning rate, in a graph; the float64 variable 1.0 after one step by the gradient 1; Adam's powers' dtype):
+# TF1 types a number as convert_to_tensor does and casts it to the variable's dtype
+HYPER_PARAMETERS = {
+    "python_float": (lambda: 0.05, 0.9499999992549419, "float32"),  # TF 2.15's compat.v1 answer
+    "numpy_float64": (lambda: np.float64(0.05), 0.95, "float64"),
+    "numpy_float32": (lambda: np.float32(0.05), 1 - tf1(0.05), "float32"),
+    "float64_tensor": (lambda: tg.constant(0.05, tg.float64), 0.95, "float64"),
+    "float32_tensor": (lambda: tg.constant(0.05), 1 - tf1(0.05), "float32"),
+    "python_int": (lambda: 2, -1.0, "int32"),
+    "callable": (lambda: lambda: 0.05, 0.9499999992549419, "float32"),  # called, as TF1 calls it
+}
+
+
+@pytest.mark.parametrize("kind", list(HYPER_PARAMETERS))
+def test_a_float64_variable_steps_by_the_hyper_parameter_as_tf1_types_it(kind):
+    make, stepped, power_dtype = HYPER_PARAMETERS[kind]
+    with tg.Graph().as_default():
+        v, w = tg.Variable(np.float64(1.0), name="v"), tg.Variable(np.float64(1.0), name="w")
+        sgd = tg.train.GradientDescentOptimizer(make()).apply_gradients([(tg.constant(np.float64(1.0)), v)])
+        tg.train.AdamOptimizer(beta1=make(), beta2=make()).apply_gradients([(tg.constant(np.float64(1.0)), w)])
+        powers = {x.op.name: x.dtype.name for x in tg.global_variables() if "power" in x.name}
+        assert powers == {"beta1_power": power_dtype, "beta2_power": power_dtype}
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            sess.run(sgd)
+            assert sess.run(v) == stepped

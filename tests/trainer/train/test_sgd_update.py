@@ -48,7 +48,8 @@ def test_the_update_into_the_gradient_is_var_minus_lr_times_grad_to_the_bit(dtyp
             for xs, ys in batches:  # fetched too, so the update takes a new array for lr * grad
                 before = sess.run([w, b])
                 fetched, _ = sess.run([grads, train], {x: xs, labels: ys})
-                by_hand = [v - dtype(LR) * g for v, g in zip(before, fetched)]
+                # TF1 reads the Python float LR as float32 and casts it to the variables' dtype
+                by_hand = [v - dtype(np.float32(LR)) * g for v, g in zip(before, fetched)]
                 after = sess.run([w, b])
                 for a, e in zip(after, by_hand):
                     np.testing.assert_array_equal(a, e)

@@ -2,6 +2,8 @@
 
 Oracles: TF1's own published test values (Ftrl), closed-form numpy transcriptions of TF1's formulas written
 here independently of the kernels, and PyTorch where its optimizer coincides with TF1's (20 steps, float64).
+The float64 models take Python float hyper-parameters, which TF1 reads as float32 (`tf1`); initial accumulator
+values fill the slots in the variable's dtype, exactly.
 """
 import numpy as np
 import pytest
@@ -10,6 +12,11 @@ import trainer as tg
 from tests.trainer.op_oracle import torch
 
 STEPS = 20
+
+
+def tf1(x):
+    """What TF1 makes of the Python float x as a float64 variable's hyper-parameter: float32's nearest value."""
+    return float(np.float32(x))
 
 
 def _problem(seed=0):
@@ -84,7 +91,7 @@ def _rms_slots(p):
 def test_rmsprop_matches_tf1_formula_over_20_steps(momentum, centered):
     ours = _ours(lambda: tg.train.RMSPropOptimizer(0.01, decay=0.8, momentum=momentum, epsilon=1e-6,
                                                     centered=centered))
-    reference = _numpy(_tf1_rmsprop(0.01, 0.8, momentum, 1e-6, centered), _rms_slots)
+    reference = _numpy(_tf1_rmsprop(tf1(0.01), tf1(0.8), tf1(momentum), tf1(1e-6), centered), _rms_slots)
     start = np.concatenate([w.ravel() for w in _problem()[2:]])
     assert np.abs(ours[-1] - start).max() > 1e-3, "RMSProp did not move the weights"
     np.testing.assert_allclose(ours, reference, rtol=1e-10, atol=1e-12)
@@ -99,13 +106,13 @@ def _zero_rms(sess, opt, variables):
 
 TORCH_CASES = {
     "rmsprop": (lambda: tg.train.RMSPropOptimizer(0.01, decay=0.9, momentum=0.5, epsilon=0.0), _zero_rms,
-                lambda p: torch.optim.RMSprop(p, lr=0.01, alpha=0.9, momentum=0.5, eps=0.0)),
+                lambda p: torch.optim.RMSprop(p, lr=tf1(0.01), alpha=tf1(0.9), momentum=0.5, eps=0.0)),
     "rmsprop_centered": (lambda: tg.train.RMSPropOptimizer(0.01, decay=0.9, epsilon=0.0, centered=True), _zero_rms,
-                         lambda p: torch.optim.RMSprop(p, lr=0.01, alpha=0.9, eps=0.0, centered=True)),
+                         lambda p: torch.optim.RMSprop(p, lr=tf1(0.01), alpha=tf1(0.9), eps=0.0, centered=True)),
     "adagrad": (lambda: tg.train.AdagradOptimizer(0.1, initial_accumulator_value=0.1), None,
-                lambda p: torch.optim.Adagrad(p, lr=0.1, initial_accumulator_value=0.1, eps=0.0)),
+                lambda p: torch.optim.Adagrad(p, lr=tf1(0.1), initial_accumulator_value=0.1, eps=0.0)),
     "adadelta": (lambda: tg.train.AdadeltaOptimizer(1.0, rho=0.9, epsilon=1e-6), None,
-                 lambda p: torch.optim.Adadelta(p, lr=1.0, rho=0.9, eps=1e-6)),
+                 lambda p: torch.optim.Adadelta(p, lr=1.0, rho=tf1(0.9), eps=tf1(1e-6))),
 }
 
 
@@ -121,7 +128,7 @@ def test_matches_pytorch_where_the_rules_coincide(name):
 def test_adagrad_matches_tf1_formula_without_torch():
     def update(w, g, s, step):
         s["acc"] = s["acc"] + g * g
-        return w - 0.1 * g / np.sqrt(s["acc"])
+        return w - tf1(0.1) * g / np.sqrt(s["acc"])
     reference = _numpy(update, lambda p: {"acc": np.full_like(p, 0.3)})
     np.testing.assert_allclose(_ours(lambda: tg.train.AdagradOptimizer(0.1, 0.3)), reference, rtol=1e-10)
 
@@ -129,8 +136,9 @@ def test_adagrad_matches_tf1_formula_without_torch():
 @pytest.mark.parametrize("l1,l2", [(0.0, 0.0), (0.01, 0.0), (0.01, 0.5)])
 def test_proximal_gradient_descent_matches_closed_form(l1, l2):
     def update(w, g, s, step):
-        prox = w - 0.1 * g
-        return np.sign(prox) * np.maximum(np.abs(prox) - 0.1 * l1, 0) / (1 + 0.1 * l2)
+        lr = tf1(0.1)
+        prox = w - lr * g
+        return np.sign(prox) * np.maximum(np.abs(prox) - lr * tf1(l1), 0) / (1 + lr * tf1(l2))
     reference = _numpy(update, lambda p: {})
     ours = _ours(lambda: tg.train.ProximalGradientDescentOptimizer(0.1, l1, l2))
     np.testing.assert_allclose(ours, reference, rtol=1e-10, atol=1e-14)

@@ -19,10 +19,15 @@ def shapes(dtype):
     return [(), (7, 5), (BLOCKED_BYTES // itemsize,), (3, BLOCK_BYTES // itemsize + 5)]
 
 
+def tf1(value, dtype):
+    """A Python float hyper-parameter as TF1's update of a `dtype` variable takes it: float32, cast to dtype."""
+    return dtype(np.float32(value))
+
+
 def momentum_by_hand(var, grads, dtype, nesterov):
     """TF1's ApplyMomentum: accum = accum * momentum + grad; var -= accum * lr, or with Nesterov
     var -= grad * lr + accum * momentum * lr."""
-    lr, mu, accum = dtype(LR), dtype(MOMENTUM), np.zeros_like(var)
+    lr, mu, accum = tf1(LR, dtype), tf1(MOMENTUM, dtype), np.zeros_like(var)
     for g in grads:
         accum = accum * mu + g
         var = var - (g * lr + accum * mu * lr if nesterov else accum * lr)
@@ -31,14 +36,15 @@ def momentum_by_hand(var, grads, dtype, nesterov):
 
 def adam_by_hand(var, grads, dtype):
     """TF1's ApplyAdam, lr_t = lr * sqrt(1 - beta2^t) / (1 - beta1^t); var -= (m * lr_t) / (sqrt(v) + epsilon)."""
-    lr, b1, b2, eps = dtype(LR), dtype(BETA1), dtype(BETA2), dtype(EPSILON)
-    m, v, b1p, b2p = np.zeros_like(var), np.zeros_like(var), b1, b2
+    lr, b1, b2, eps = (tf1(x, dtype) for x in (LR, BETA1, BETA2, EPSILON))
+    m, v = np.zeros_like(var), np.zeros_like(var)
+    b1p, b2p = np.float32(BETA1), np.float32(BETA2)  # float32 variables whatever var's dtype, cast where used
     for g in grads:
-        lr_t = lr * np.sqrt(1 - b2p) / (1 - b1p)
+        lr_t = lr * np.sqrt(1 - dtype(b2p)) / (1 - dtype(b1p))
         m = m + (g - m) * (1 - b1)
         v = v + (g * g - v) * (1 - b2)
         var = var - (m * lr_t) / (np.sqrt(v) + eps)
-        b1p, b2p = b1p * b1, b2p * b2
+        b1p, b2p = b1p * np.float32(BETA1), b2p * np.float32(BETA2)
     return var
 
 

@@ -127,8 +127,9 @@ class OptimizerV2:
 
     # --- variables --------------------------------------------------------------------------------------
     def add_weight(self, name, initial_value, dtype=None):
-        """A non-trainable scalar variable in the current name scope (TF's add_weight, as optimizers use it)."""
-        value = np.asarray(initial_value, dtype=dtype or K.floatx())
+        """A non-trainable scalar variable in the current name scope (TF's add_weight, as optimizers use it):
+        float32 unless told, whatever K.floatx() is, as TF's, so a float64 model steps by float32 hyper-parameters."""
+        value = np.asarray(initial_value, dtype=dtype or np.float32)
         return Variable(value, dtype=value.dtype, name=name, trainable=False)
 
     @property
