@@ -2,7 +2,8 @@
 
 Without compression the gradients go through trainer.parallel.distributed's averaging core (one fused bucket
 allreduce per dtype and 25 MiB); with a compressor each gradient is its own hvd.allreduce, which is how a
-compressor's compress -> reduce -> decompress can act on it.
+compressor's compress -> reduce -> decompress can act on it, except a gradient TF1 makes an IndexedSlices: Horovod
+allgathers those uncompressed, and here the core reduces them (as the rows any rank named).
 """
 import numpy as np
 
@@ -11,6 +12,7 @@ from ..parallel.activities import on_allreduce
 from ..parallel.distributed import average_gradients
 from ..framework.graph_wrappers import name_scope
 from ..ops.core_ops import convert_to_tensor
+from ..ops.indexed_slices import IndexedSlices, as_slices
 from ..train.optimizer import WrappingOptimizer
 from .basics import communicator, size
 from .compression import Compression
@@ -20,9 +22,12 @@ from .mpi_ops import Average, Sum, allreduce, reduction
 class DistributedOptimizer(WrappingOptimizer):
     """Wraps a tg.train optimizer: compute_gradients averages (op=hvd.Sum: sums) its gradients over all ranks.
 
-    Needs hvd.init() first. use_locking, device_dense, device_sparse and sparse_as_dense are accepted and
-    ignored (ringflow's gradients are dense and run where the session runs). gradient_predivide_factor f
-    divides each gradient by f before the sum and multiplies the sum by f / size() after it.
+    Needs hvd.init() first. use_locking, device_dense and device_sparse are accepted and ignored (the gradients
+    run where the session runs). A gradient TF1 makes an IndexedSlices (an embedding's) keeps the wrapped
+    optimizer's sparse rule on N ranks as on one, applied to the rows any rank named (trainer/parallel/averaging.py);
+    sparse_as_dense=True makes it dense first, on one rank too, as Horovod does, so the dense rule applies.
+    gradient_predivide_factor f divides each gradient by f before the sum and multiplies the sum by f / size()
+    after it.
 
     backward_passes_per_step K (Horovod's semantics, trainer/parallel/accumulation.py): each run of the train
     op is one backward pass, whose gradients are summed on this rank; every K-th run reduces the sum over the
@@ -40,7 +45,7 @@ class DistributedOptimizer(WrappingOptimizer):
         if gradient_predivide_factor != 1.0 and reduce != "mean":
             raise ValueError(f"gradient_predivide_factor={gradient_predivide_factor!r} needs op=hvd.Average")
         super().__init__(name or f"Distributed{type(optimizer).__name__}")
-        self._optimizer, self._compression = optimizer, compression
+        self._optimizer, self._compression, self._sparse_as_dense = optimizer, compression, bool(sparse_as_dense)
         self._average, self._predivide = reduce == "mean", float(gradient_predivide_factor)
         self._passes, self._mean_over_passes = check_passes(backward_passes_per_step), average_aggregated_gradients
         self._accumulation = None
@@ -57,6 +62,8 @@ class DistributedOptimizer(WrappingOptimizer):
         """The wrapped optimizer's [(gradient, variable)], the gradients reduced over all ranks (with
         backward_passes_per_step K > 1: accumulated, and reduced on every K-th run)."""
         grads_and_vars = self._optimizer.compute_gradients(*args, **kwargs)
+        if self._sparse_as_dense:
+            grads_and_vars = [(_dense(g), v) for g, v in grads_and_vars]
         if self._passes == 1:
             return self._reduce(grads_and_vars)
         self._accumulation = Accumulation(self._passes, self._mean_over_passes)
@@ -70,7 +77,11 @@ class DistributedOptimizer(WrappingOptimizer):
             if self._compression is Compression.none:
                 reduced = self._fused(grads_and_vars)
             else:
-                reduced = [self._one(g) if g is not None else None for g, _ in grads_and_vars]
+                sparse = [as_slices(g) for g, _ in grads_and_vars]
+                named = [(s, v) for s, (_, v) in zip(sparse, grads_and_vars) if s is not None]
+                fused = iter(self._fused(named) if named else [])
+                reduced = [next(fused) if s is not None else self._one(g) if g is not None else None
+                           for s, (g, _) in zip(sparse, grads_and_vars)]
         return [(r if g is not None else None, v) for r, (g, v) in zip(reduced, grads_and_vars)]
 
     def _fused(self, grads_and_vars):
@@ -102,7 +113,18 @@ class DistributedOptimizer(WrappingOptimizer):
         return getattr(self._optimizer, name)
 
 
+def _dense(grad):
+    """grad as a Tensor: a gradient TF1 makes an IndexedSlices made dense, as Horovod's sparse_as_dense does."""
+    slices = as_slices(grad)
+    if slices is None:
+        return grad
+    with slices.graph.as_default():
+        return convert_to_tensor(slices)
+
+
 def _scale(tensor, factor):
     if factor == 1.0:
         return tensor
+    if isinstance(tensor, IndexedSlices):
+        return IndexedSlices(_scale(tensor.values, factor), tensor.indices, tensor.dense_shape)
     return tensor * convert_to_tensor(np.asarray(factor, dtype=np.dtype(tensor.dtype)))

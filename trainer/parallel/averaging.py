@@ -3,6 +3,12 @@
 One graph op, "AllreduceGradients", sits between an optimizer's gradients and apply_gradients. Its buffers are
 laid out once, when the graph is built, from the variables' static shapes: gradients in backward order (the last
 layer's first), packed per dtype into fused buckets, so a step costs one allreduce per bucket.
+
+A gradient TF1 makes an IndexedSlices (ops/indexed_slices.py's as_slices) is reduced dense, and beside it how many
+times this rank named each row: the sum says which rows any rank named, and the gradient comes back as an
+IndexedSlices of those rows, so the optimizer's sparse rule updates on N ranks the rows one process on the whole batch
+updates, by the same (averaged) values, and leaves the other rows and their slots alone. Horovod gets the same rows
+by allgathering the indices and values; counts cost one value per row, in the same buckets.
 """
 import functools
 import time
@@ -12,7 +18,12 @@ import numpy as np
 import allreduce
 from ..client.step_stats import report_activities
 from ..framework.registry import apply_op, get_array_module, register, to_numpy
+from ..ops.array_ops import reshape, shape as shape_of
 from ..ops.core_ops import convert_to_tensor
+from ..ops.gather_ops import gather
+from ..ops.indexed_slices import IndexedSlices, as_slices
+from ..ops.math_ops import not_equal, ones_like, where
+from ..ops.segment_ops import unsorted_segment_sum
 from . import activities, bucket_ops
 from .same_model import check_same_model
 
@@ -163,30 +174,55 @@ register("AllreduceGradients", kernel=_kernel, infer=_infer, persistent=True,
          destinations=lambda op, session: op.attrs["averager"].destinations(session))
 
 
-def average_gradients(grads_and_vars, communicator, average=True, weight=None, overlap=None):
+def average_gradients(grads_and_vars, communicator, average=True, weight=None, overlap=None, sparse=True):
     """The gradient-averaging core under both DistributedOptimizers: [(gradient, variable)] with every gradient
     averaged (average=False: summed) over the ranks of `communicator`, in fused buckets; a None gradient comes back
-    as zeros. `weight` and `overlap` as DistributedOptimizer's. Returns (pairs, the GradientAverager).
+    as zeros. `weight` and `overlap` as DistributedOptimizer's. sparse: a gradient TF1 makes an IndexedSlices comes
+    back as an IndexedSlices of the rows any rank named (sparse=False: dense, for optimizers without a sparse rule).
+    Returns (pairs, the GradientAverager).
     """
     variables = [v for _, v in grads_and_vars]
     check_same_model(variables, communicator, "trainable variables")
-    shapes = [tuple(v.shape) for v in variables]
-    dtypes = [np.dtype(v.dtype) for v in variables]
-    has_grad = [g is not None for g, _ in grads_and_vars]
+    graph = variables[0].graph
+    with graph.as_default():
+        slices = [as_slices(g) if sparse and g is not None else None for g, _ in grads_and_vars]
+        grads = [convert_to_tensor(g) if g is not None else None for g, _ in grads_and_vars]
+        counts = [(row_counts(s, v), v) for s, v in zip(slices, variables) if s is not None]
+    entries = grads + [c for c, _ in counts]
+    shapes = [tuple(v.shape) for v in variables] + [tuple(v.shape[:1]) for _, v in counts]
+    dtypes = [np.dtype(v.dtype) for v in variables + [v for _, v in counts]]
+    names = [(g if g is not None else v).name for g, v in grads_and_vars] + [c.name for c, _ in counts]
     weighted = weight is not None
     overlap = bucket_ops.overlap_default(communicator) if overlap is None else bool(overlap)
-    averager = GradientAverager(communicator, shapes, dtypes, has_grad, average, weighted,
-                                overlap=overlap, names=[(g if g is not None else v).name for g, v in grads_and_vars])
-    inputs = [g for g, _ in grads_and_vars if g is not None]
-    if not inputs:
+    averager = GradientAverager(communicator, shapes, dtypes, [e is not None for e in entries], average, weighted,
+                                overlap=overlap, names=names)
+    inputs = [e for e in entries if e is not None]
+    if all(g is None for g in grads):
         raise ValueError(f"none of the variables {[v.name for v in variables]!r} has a gradient "
                          f"(rank {communicator.rank}): the loss does not depend on them")
     if overlap:
-        weight = convert_to_tensor(weight) if weighted else None
-        outs = bucket_ops.build(averager, [g for g, _ in grads_and_vars], weight, shapes, dtypes)
-        return list(zip(outs if len(variables) > 1 else (outs,), variables)), averager
-    if weighted:
-        inputs.insert(0, convert_to_tensor(weight))
-    outs = apply_op("AllreduceGradients", inputs, name="AllreduceGradients", averager=averager, shapes=shapes,
-                    dtypes=dtypes)
-    return list(zip(outs if len(variables) > 1 else (outs,), variables)), averager
+        outs = bucket_ops.build(averager, entries, convert_to_tensor(weight) if weighted else None, shapes, dtypes)
+    else:
+        if weighted:
+            inputs.insert(0, convert_to_tensor(weight))
+        outs = apply_op("AllreduceGradients", inputs, name="AllreduceGradients", averager=averager, shapes=shapes,
+                        dtypes=dtypes)
+    outs = list(outs) if len(entries) > 1 else [outs]
+    summed = iter(outs[len(variables):])
+    with graph.as_default():
+        averaged = [rows_named(out, next(summed), v) if s is not None else out
+                    for out, s, v in zip(outs, slices, variables)]
+    return list(zip(averaged, variables)), averager
+
+
+def row_counts(slices, var):
+    """How many times the IndexedSlices `slices` names each row of `var`, in var's dtype (packed with the gradients)."""
+    return unsorted_segment_sum(ones_like(slices.indices, dtype=var.dtype), slices.indices, var.shape[0],
+                                name="row_counts")
+
+
+def rows_named(dense, counts, var):
+    """The rows of the reduced gradient `dense` whose reduced count is not 0 (named by some rank), as an IndexedSlices
+    of distinct ascending indices."""
+    named = reshape(where(not_equal(counts, 0)), [-1])
+    return IndexedSlices(gather(dense, named), named, shape_of(var))

@@ -19,6 +19,9 @@ def default_communicator():
 class DistributedOptimizer:
     """Wraps a tg.train optimizer so that its gradients are averaged over all ranks before they are applied.
 
+    A gradient TF1 makes an IndexedSlices (an embedding's) comes back as one, of the rows any rank named
+    (averaging.py), so the optimizer's sparse rule updates the rows one process on the whole batch would.
+
     weight: None (every rank counts the same), or a number or scalar Tensor giving this rank's share, e.g. its
     number of samples: the result is then sum(weight_r * grad_r) / sum(weight_r), which is the exact gradient of
     the global batch's mean loss when each rank's loss is the mean over its own, possibly unequal, shard.

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..platform.errors import InvalidArgumentError
 from ..framework.registry import apply_op, get_array_module, register
+from ..ops.indexed_slices import IndexedSlices
 from .apply_if import apply_if
 
 POLICIES = ("raise", "skip")
@@ -105,7 +106,9 @@ def apply_gradients(optimizer, grads_and_vars, policy, global_step=None, name=No
         return optimizer.apply_gradients(grads_and_vars, global_step=global_step, name=name), None
     graph = pairs[0][1].graph
     check = GradientCheck(policy, [v.name for _, v in pairs], global_step is not None)
-    inputs = [g for g, _ in pairs] + ([global_step] if global_step is not None else [])
+    # an IndexedSlices' rows are all it has that is not 0
+    inputs = [g.values if isinstance(g, IndexedSlices) else g for g, _ in pairs]
+    inputs += [global_step] if global_step is not None else []
     with graph.as_default():
         finite = apply_op("CheckGradientsFinite", inputs, name="CheckGradientsFinite", check=check)
         if policy == "raise":

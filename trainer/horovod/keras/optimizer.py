@@ -37,8 +37,9 @@ class Averaging:
             return grads_and_vars
         f, op = self.predivide, Average if self.average else Sum
         if self.compression is Compression.none and f == 1.0:
+            # sparse=False: Keras' optimizers have no sparse rule, so their gradients stay dense, as on one rank
             return average_gradients(grads_and_vars, self.communicator, average=self.average,
-                                     overlap=False if self.passes > 1 else None)[0]
+                                     overlap=False if self.passes > 1 else None, sparse=False)[0]
         if f == 1.0:
             return [(allreduce(g, op=op, compression=self.compression), v) for g, v in grads_and_vars]
         return [(allreduce(g, op=Sum, compression=self.compression, prescale_factor=1 / f,
