@@ -5,6 +5,7 @@ import pytest
 import trainer as tg
 from tests.trainer.op_oracle import check_op, torch
 from trainer.ops.kernels import conv as conv_kernels
+from trainer.ops.kernels import gemm as gemm_kernels
 
 F = torch and torch.nn.functional
 RNG = np.random.default_rng(1)
@@ -253,7 +254,7 @@ def test_row_window_taps_added_in_the_gemm_equal_a_product_and_an_add(dtype, mon
         g = RNG.standard_normal((*xs[:3], ws[3])).astype(dtype)
         fused = conv_kernels.conv2d(x, w, (1, 1), "SAME"), conv_kernels.conv2d_input_grad(g, xs, w, (1, 1), "SAME")
         with monkeypatch.context() as patch:
-            patch.setattr(conv_kernels, "product_adder", lambda dtype: None)
+            patch.setattr(gemm_kernels, "product_adder", lambda dtype: None)
             apart = conv_kernels.conv2d(x, w, (1, 1), "SAME"), conv_kernels.conv2d_input_grad(g, xs, w, (1, 1), "SAME")
         for value, reference, k in zip(fused, apart, (ws[1] * ws[2], ws[1] * ws[3])):
             assert value.dtype == dtype

@@ -19,9 +19,8 @@ im2col path with the whole batch in one GEMM.
 """
 import numpy as np
 
-from . import cudnn_conv
+from . import cudnn_conv, gemm
 from .cuda_kernels import on_cupy
-from .gemm import product_adder
 from ...framework.registry import get_array_module
 
 # A slice of columns this size stays in one core's L2 (1 MiB on the EPYC measured) between its gather and its GEMM,
@@ -164,7 +163,7 @@ def _conv_rows(x, pads, w3, kw, ho, wo):
     # the other taps add their products in the GEMM (beta = 1) rather than through a product buffer and an add pass
     # over the slice: LeNet's second layer 6 % faster. The same values to the bit where a tap's k = kw*C fits one of
     # BLAS's k blocks (LeNet's 160 and 320 in float32), else within rounding: BLAS adds each block's sum in turn
-    add = product_adder(x.dtype) if w3.flags.c_contiguous and w3.dtype == x.dtype else None
+    add = gemm.product_adder(x.dtype) if w3.flags.c_contiguous and w3.dtype == x.dtype else None
     acc = tmp = None
     for start, stop, rows in _row_window_slices(x, pads, kh, kw, ho, wo):
         span = (stop - start) * wo  # matrix rows per image row
