@@ -26,6 +26,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import argparse  # noqa: E402
+import ctypes  # noqa: E402
 import itertools  # noqa: E402
 import time  # noqa: E402
 
@@ -38,9 +39,9 @@ from trainer.ops.kernels import gemm as gemm_kernels  # noqa: E402
 
 class Recorder:
     """While `recording` is true, keeps a copy of the operands (same shapes, same memory order) of every
-    numpy.dot and numpy.matmul call, of each step StepProducts adds by BLAS, and of every gemm.dot_add (SGD's update
-    fused with its gradient's GEMM), each as the numpy.dot it equals or adds; the wrappers stay in place for the rest
-    of the process."""
+    numpy.dot and numpy.matmul call, of each step StepProducts adds by BLAS, of every gemm.dot_add (SGD's update
+    fused with its gradient's GEMM) and every product_adder call (a row-window convolution's filter rows), each as
+    the numpy.dot it equals or adds; the wrappers stay in place for the rest of the process."""
 
     def __init__(self):
         self.calls, self.recording = [], False
@@ -60,6 +61,19 @@ class Recorder:
                 self.calls.append((dot, _copy(a), _copy(b), None))
             return dot_add(a, b, out, alpha)
         gemm_kernels.dot_add = recorded_add
+        adder = gemm_kernels.product_adder
+
+        def recorded_adder(dtype):
+            add = adder(dtype)
+            if add is None:
+                return None
+
+            def recorded(m, n, k, a_at, b_at, out_at):
+                if self.recording:
+                    self.calls.append((dot, _at(a_at, (m, k), dtype), _at(b_at, (k, n), dtype), None))
+                return add(m, n, k, a_at, b_at, out_at)
+            return recorded
+        gemm_kernels.product_adder = recorded_adder
 
     def _wrap(self, gemm):
         def recorded(a, b, out=None, **kwargs):
@@ -67,6 +81,12 @@ class Recorder:
                 self.calls.append((gemm, _copy(a), _copy(b), None if out is None else _copy(out)))
             return gemm(a, b, **kwargs) if out is None else gemm(a, b, out=out, **kwargs)
         return recorded
+
+
+def _at(address, shape, dtype):
+    """A copy of the C-contiguous array of `shape` and `dtype` at `address` (a product_adder's operand)."""
+    size = int(np.prod(shape)) * np.dtype(dtype).itemsize
+    return np.frombuffer((ctypes.c_char * size).from_address(address), dtype).reshape(shape).copy()
 
 
 def _copy(a):

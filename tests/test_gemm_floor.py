@@ -6,7 +6,7 @@ import sys
 import numpy as np
 import pytest
 
-from trainer.ops.kernels import conv
+from trainer.ops.kernels import conv, gemm
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 _ENVIRON = dict(os.environ)
@@ -52,3 +52,23 @@ def test_each_layout_gathers_the_convolution_of_the_kernel(c):
 def test_conv_layers_follow_the_bench_models():
     assert gemm_floor.conv_layers("lenet") == [("conv1", (64, 28, 28, 1), 5, 32), ("conv2", (64, 14, 14, 32), 5, 64),
                                                ("conv2 dX", (64, 14, 14, 64), 5, 32)]
+
+
+def test_the_recorder_sees_the_filter_rows_a_row_window_convolution_adds(monkeypatch):
+    """A 3x3 SAME convolution of 8-channel images by row windows: one numpy.dot for the filter row that covers every
+    output row, and a product_adder call for each of the two others, recorded with their operands."""
+    for module, name in ((np, "dot"), (np, "matmul"), (gemm.StepProducts, "add"), (gemm, "dot_add"),
+                         (gemm, "product_adder")):
+        monkeypatch.setattr(module, name, getattr(module, name))  # the recorder's wrappers go at teardown
+    recorder = gemm_floor.Recorder()
+    if gemm.product_adder(np.float32) is None:
+        pytest.skip("numpy's BLAS is not OpenBLAS with a CBLAS GEMM for float32")
+    rng = np.random.default_rng(2)
+    x, w = rng.standard_normal((2, 5, 4, 8)).astype(np.float32), rng.standard_normal((3, 3, 8, 6)).astype(np.float32)
+    recorder.recording = True
+    conv.conv2d(x, w, (1, 1), "SAME")
+    recorder.recording = False
+    assert [(a.shape, b.shape) for _, a, b, _ in recorder.calls] == [((40, 24), (24, 6)), ((32, 24), (24, 6)),
+                                                                      ((32, 24), (24, 6))]
+    for (_, _, b, _), row in zip(recorder.calls, (1, 0, 2)):  # the covering filter row first
+        np.testing.assert_array_equal(b, w[row].reshape(24, 6))

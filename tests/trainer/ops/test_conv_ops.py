@@ -5,6 +5,7 @@ import pytest
 import trainer as tg
 from tests.trainer.op_oracle import check_op, torch
 from trainer.ops.kernels import conv as conv_kernels
+from trainer.ops.kernels import gemm as gemm_kernels
 
 F = torch and torch.nn.functional
 RNG = np.random.default_rng(1)
@@ -241,6 +242,23 @@ def test_stride_one_convolutions_of_many_channels_by_row_windows(taps, padding, 
     np.testing.assert_allclose(conv_kernels.conv2d_input_grad(g, x.shape, w, (1, 1), padding),
                                dxp[:, ph[0]:ph[0] + h, pw[0]:pw[0] + wd], rtol=1e-10, atol=1e-10)
     np.testing.assert_allclose(conv_kernels.conv2d_filter_grad(x, g, w, (1, 1), padding), dw, rtol=1e-10, atol=1e-9)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_row_window_taps_added_in_the_gemm_equal_a_product_and_an_add(dtype, monkeypatch):
+    """The row-window convolution adds each filter row's product in its GEMM (BLAS's beta = 1); without numpy's
+    OpenBLAS it takes a product buffer and an add. Both give the same values within rounding, in either direction,
+    on LeNet's second layer (k = kw*C = 160 and 320) and one whose k = 768 spans several of BLAS's blocks."""
+    for xs, ws in [((9, 14, 14, 32), (5, 5, 32, 64)), ((3, 6, 7, 256), (3, 3, 256, 4))]:
+        x, w = RNG.standard_normal(xs).astype(dtype), RNG.standard_normal(ws).astype(dtype)
+        g = RNG.standard_normal((*xs[:3], ws[3])).astype(dtype)
+        fused = conv_kernels.conv2d(x, w, (1, 1), "SAME"), conv_kernels.conv2d_input_grad(g, xs, w, (1, 1), "SAME")
+        with monkeypatch.context() as patch:
+            patch.setattr(gemm_kernels, "product_adder", lambda dtype: None)
+            apart = conv_kernels.conv2d(x, w, (1, 1), "SAME"), conv_kernels.conv2d_input_grad(g, xs, w, (1, 1), "SAME")
+        for value, reference, k in zip(fused, apart, (ws[1] * ws[2], ws[1] * ws[3])):
+            assert value.dtype == dtype
+            np.testing.assert_allclose(value, reference, rtol=0, atol=ws[0] * k * np.finfo(dtype).eps * 8)
 
 
 def _numpy_conv_window(x, i, j, stride, w_shape):

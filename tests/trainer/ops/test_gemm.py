@@ -134,6 +134,23 @@ def test_dot_add_adds_alpha_times_the_product_in_place(orders, dtype):
     np.testing.assert_array_equal(whole[outside], start[outside])
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_product_adder_adds_the_product_at_the_addresses_given(dtype):
+    """out += a @ b on C-contiguous operands given by address: rows 3-9 of a buffer, the rest of it untouched."""
+    add = gemm.product_adder(dtype)
+    if add is None:
+        pytest.skip("numpy's BLAS is not OpenBLAS with a CBLAS GEMM for this dtype")
+    a, b = RNG.standard_normal((7, 23)).astype(dtype), RNG.standard_normal((23, 5)).astype(dtype)
+    whole = RNG.standard_normal((12, 5)).astype(dtype)
+    start = whole.copy()
+    add(7, 5, 23, a.ctypes.data, b.ctypes.data, whole.ctypes.data + 3 * 5 * whole.itemsize)
+    exact = start[3:10].astype(np.float64) + a.astype(np.float64) @ b.astype(np.float64)
+    bound = 4 * np.finfo(dtype).eps * (np.abs(start[3:10]) + np.abs(a).astype(np.float64) @ np.abs(b))
+    assert np.all(np.abs(whole[3:10] - exact) <= bound)
+    np.testing.assert_array_equal(np.delete(whole, range(3, 10), axis=0), np.delete(start, range(3, 10), axis=0))
+    assert gemm.product_adder(np.float16) is None
+
+
 def test_dot_add_declines_what_blas_cannot_take():
     a, b = RNG.standard_normal((4, 3)), RNG.standard_normal((3, 5))
     out = np.zeros((4, 5))

@@ -19,7 +19,7 @@ im2col path with the whole batch in one GEMM.
 """
 import numpy as np
 
-from . import cudnn_conv
+from . import cudnn_conv, gemm
 from .cuda_kernels import on_cupy
 from ...framework.registry import get_array_module
 
@@ -160,18 +160,28 @@ def _conv_rows(x, pads, w3, kw, ho, wo):
     first = next((t for t in taps if t[1] == 0 and t[2] == ho), None)  # writes every row: no zeroing pass
     taps.sort(key=lambda t: t is not first)
     out = np.empty((n, ho, wo, o), dtype=x.dtype)
+    # the other taps add their products in the GEMM (beta = 1) rather than through a product buffer and an add pass
+    # over the slice: LeNet's second layer 6 % faster. The same values to the bit where a tap's k = kw*C fits one of
+    # BLAS's k blocks (LeNet's 160 and 320 in float32), else within rounding: BLAS adds each block's sum in turn
+    add = gemm.product_adder(x.dtype) if w3.flags.c_contiguous and w3.dtype == x.dtype else None
     acc = tmp = None
     for start, stop, rows in _row_window_slices(x, pads, kh, kw, ho, wo):
         span = (stop - start) * wo  # matrix rows per image row
         if acc is None:
-            acc, tmp = np.empty((ho * span, o), dtype=x.dtype), np.empty((ho * span, o), dtype=x.dtype)
+            acc = np.empty((ho * span, o), dtype=x.dtype)
+            tmp = np.empty((ho * span, o), dtype=x.dtype) if add is None else None
         part = acc[:ho * span]
         if first is None:
             part[...] = 0
+        k, item = rows.shape[1], x.itemsize
+        at = (rows.ctypes.data, w3.ctypes.data, part.ctypes.data) if add is not None else None
         for tap in taps:
             i, lo, hi, r = tap
             if tap is first:
                 np.dot(rows[r * span:(r + ho) * span], w3[i], out=part)
+            elif at is not None:
+                add((hi - lo) * span, o, k, at[0] + r * span * k * item, at[1] + i * k * o * item,
+                    at[2] + lo * span * o * item)
             else:
                 part[lo * span:hi * span] += np.dot(rows[r * span:(r + hi - lo) * span], w3[i],
                                                     out=tmp[:(hi - lo) * span])
