@@ -106,6 +106,25 @@ def test_step_products_of_a_one_step_a_written_before_each_step(dtype):
         products.add(5)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+def test_step_products_of_a_one_step_b_written_before_each_step(dtype):
+    """A `b` of one step serves every step of a, as a one-step a serves b's (the host LSTM's weight gradient,
+    [depth + units + 1, 4 * units], where the gates' gradient is kept one step at a time)."""
+    a, b = RNG.standard_normal((6, 4, 3)).astype(dtype), np.empty((1, 5, 3), dtype)
+    steps = RNG.standard_normal((5, 5, 3)).astype(dtype)
+    products = gemm.StepProducts(a, b)
+    for t in reversed(range(5)):
+        b[0] = steps[t]
+        products.add(t)
+    exact = sum(a[t].astype(np.float64) @ steps[t].astype(np.float64).T for t in range(5))
+    np.testing.assert_allclose(products.out, exact, rtol=1e-2 if dtype == np.float16 else 1e-5, atol=1e-2)
+    products.add(5)  # a's last step, with what b holds now
+    np.testing.assert_allclose(products.out, exact + a[5].astype(np.float64) @ steps[0].astype(np.float64).T,
+                               rtol=1e-2 if dtype == np.float16 else 1e-5, atol=1e-2)
+    with pytest.raises(IndexError, match=r"StepProducts.add\(6\): a step in \[0, 6\)"):
+        products.add(6)
+
+
 def test_step_products_refuse_a_step_outside_the_operands():
     a, b = np.ones((3, 4, 2), np.float32), np.ones((2, 5, 2), np.float32)
     products = gemm.StepProducts(a, b)

@@ -85,23 +85,23 @@ class StepProducts:
 
     BLAS adds each step's product into out (beta = 1), so a loop over the steps can add one while its operands are
     still in cache, and neither operand is copied into one [M, T·K] @ [T·K, N] GEMM (at K = 64 the steps together
-    are as fast as that GEMM). Without numpy's OpenBLAS, or on another dtype, numpy's dot and an add. An `a` of one
-    step ([1, M, K]) serves every step of b: a loop that writes each step's a into it before add(t) keeps it in
-    cache (the host LSTM's gates' gradient where no output needs all of its steps)."""
+    are as fast as that GEMM). Without numpy's OpenBLAS, or on another dtype, numpy's dot and an add. An operand of
+    one step ([1, M, K] or [1, N, K]) serves every step of the other: a loop that writes each step into it before
+    add(t) keeps it in cache (the host LSTM's gates' gradient where no output needs all of its steps)."""
 
     def __init__(self, a, b):
         (steps, m, k), n = a.shape, b.shape[1]
-        self.steps = len(b) if steps == 1 else min(steps, len(b))
+        self.steps = max(steps, len(b)) if min(steps, len(b)) == 1 else min(steps, len(b))
         self.a, self.b, self.out = a, b, np.zeros((m, n), a.dtype)
         usable = a.dtype == b.dtype and a.flags.c_contiguous and b.flags.c_contiguous and m * n * k > 0
         self.gemm = CBLAS_GEMM.get(a.dtype) if usable else None
         # pointers by arithmetic: a step's view and its address cost about a microsecond each
         self.sizes, self.at = (m, n, k), (a.ctypes.data, b.ctypes.data, self.out.ctypes.data)
-        self.step_bytes = (0 if steps == 1 else m * k * a.itemsize, n * k * b.itemsize)
+        self.step_bytes = (0 if steps == 1 else m * k * a.itemsize, 0 if len(b) == 1 else n * k * b.itemsize)
 
     def operands(self, t):
         """Step t's (a, b)."""
-        return self.a[0 if len(self.a) == 1 else t], self.b[t]
+        return self.a[0 if len(self.a) == 1 else t], self.b[0 if len(self.b) == 1 else t]
 
     def add(self, t):
         """out += a[t] @ b[t]ᵀ."""

@@ -5,8 +5,9 @@ gate's block is contiguous (numpy walks a column block of [batch, 4 * units] row
 the recurrent GEMMs take their faster form (h's share of 64 x 128 units' gates, AVX-512 OpenBLAS: 38 us against
 44; the backward's 41 against 57, or 42 after a transposing copy of the weights). Each step is one GEMM each way
 and one more for its share of the weights' and bias' gradient, which BLAS adds up (gemm.StepProducts: no copy of
-the steps into one GEMM's [4n, time * batch] operand). The buffers are step-major, so that every GEMM operand and
-every step's write is contiguous (a strided GEMM operand costs 5-20% more, a strided ufunc output 1.5-4x):
+the steps into one GEMM's [4n, time * batch] operand), in w's own layout (xh[t] @ d[t]ᵀ: no transposed copy of the
+sum, 20 us). The buffers are step-major, so that every GEMM operand and every step's write is contiguous (a strided
+GEMM operand costs 5-20% more, a strided ufunc output 1.5-4x):
 
     xh  [time + 1, depth + n + 1, batch]   xh[t] is step t's GEMM operand [x_t; h_{t-1}; 1]: x, then h (h_prev in
                                            xh[0], h_t in xh[t + 1]), then a row of ones for the bias
@@ -195,7 +196,7 @@ def block_lstm_grad(steps, x, cs_prev, h_prev, w, peepholes, outputs, cs_grad, h
     d[steps:] = 0
     flows = [_flowing(g, steps) for g in (h_grad, cs_grad)]
     h_grad, cs_grad = (g.transpose(0, 2, 1) if g.ndim else [g] * steps for g in (h_grad, cs_grad))
-    w_h, products = w[depth:], StepProducts(d, xh)  # [4n, depth + n + 1]: w's gradient, transposed, and b's last
+    w_h, products = w[depth:], StepProducts(xh, d)  # [depth + n + 1, 4n]: w's gradient, then b's as its last row
     dh, dcs, scratch = (np.zeros((n, batch), dtype) for _ in range(3))
     square, deriv, reach = (np.empty((GATES, n, batch), dtype) for _ in range(3))
     # activation' = s - s^2 for a sigmoid, 1 - t^2 for tanh; deriv, reach and step in TF1's order i, ci, f, o
@@ -239,7 +240,6 @@ def block_lstm_grad(steps, x, cs_prev, h_prev, w, peepholes, outputs, cs_grad, h
         if t or h_prev_grad:
             np.dot(w_h, d[at], out=dh)
         products.add(t)
-    grads = products.out
-    w_grad, b_grad = np.ascontiguousarray(grads[:, :-1].T), grads[:, -1].copy()
+    w_grad, b_grad = products.out[:-1], products.out[-1]
     return (np.ascontiguousarray(dcs.T), np.ascontiguousarray(dh.T) if h_prev_grad else None, w_grad, b_grad,
             d.transpose(0, 2, 1) if gates_grad else None, *(peephole_grads or ()))
