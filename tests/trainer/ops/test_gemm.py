@@ -162,3 +162,19 @@ def test_dot_add_declines_what_blas_cannot_take():
     assert gemm.dot_add(square, square, square) is None  # out overlapping an operand
     assert gemm.dot_add(a, b, out[:, ::-1]) is None
     np.testing.assert_array_equal(out, 0)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+@pytest.mark.parametrize("alpha", [1.0, 0.5, -3.25])
+def test_transpose_into_writes_alpha_times_the_transpose_to_the_bit(dtype, alpha):
+    """Column blocks of a C-order weight into row blocks of a wider buffer (the host LSTM's scaled weights, BLAS's
+    copy), a Fortran-order source (numpy's): each element is numpy's alpha * a, rounded once; the rest untouched."""
+    w = RNG.standard_normal((7, 12)).astype(dtype)
+    out = np.full((12, 8), 9, dtype)
+    for block in range(3):
+        gemm.transpose_into(w[:, 4 * block:4 * block + 4], out[4 * block:4 * block + 4, :7], alpha)
+    np.testing.assert_array_equal(out[:, :7], np.multiply(w.T, dtype(alpha)))
+    np.testing.assert_array_equal(out[:, 7], 9)
+    fortran = np.asfortranarray(w)
+    np.testing.assert_array_equal(gemm.transpose_into(fortran, np.empty((12, 7), dtype), alpha),
+                                  np.multiply(w.T, dtype(alpha)))

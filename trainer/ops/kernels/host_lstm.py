@@ -24,14 +24,13 @@ array-module path runs.
 """
 import numpy as np
 
-from .gemm import StepProducts
+from .gemm import StepProducts, transpose_into
 from .rnn import gate_scales
 
 GATES = 4
 # TF1's gate k (of i, ci, f, o) is act's block SWAP[k] (a swap, so also the other way): the three sigmoids side by
 # side are one pass each way in the forward, and the backward's dcs * [ci, i] is what reaches [i, ci] in TF1's order
 SWAP = (1, 0, 2, 3)
-TRANSPOSE_ROWS = 16  # w's rows copied transposed at a time: a whole transposed copy strides by a power of two
 
 
 def _host(*arrays):
@@ -64,16 +63,11 @@ def _operands(x, h_prev, steps, n, time):
 def _scaled_weights(w, b, forget_bias, n):
     """[4n, depth + n + 1]: w transposed, its gates in act's order and scaled for tanh (see gate_scales), the shifts
     (bias, forget_bias) in the last column: one GEMM on xh[t] gives step t's scaled pre-activations."""
-    half, shift = (np.concatenate([v[n:2 * n], v[:n], v[2 * n:]]) for v in gate_scales(b, n, forget_bias))
-    rows = w.shape[0]
-    w_all = np.empty((GATES * n, rows + 1), w.dtype)
-    by_gate, gates = w_all[:, :-1].reshape(GATES, n, rows), w.reshape(rows, GATES, n)
-    for r in range(0, rows, TRANSPOSE_ROWS):
-        part = gates[r:r + TRANSPOSE_ROWS]
-        by_gate[:2, :, r:r + TRANSPOSE_ROWS] = part[:, 1::-1].transpose(1, 2, 0)
-        by_gate[2:, :, r:r + TRANSPOSE_ROWS] = part[:, 2:].transpose(1, 2, 0)
-    np.multiply(w_all[:, :-1], half[:, None], out=w_all[:, :-1])
-    w_all[:, -1] = shift
+    half, shift = gate_scales(b, n, forget_bias)
+    w_all = np.empty((GATES * n, w.shape[0] + 1), w.dtype)
+    for k in range(GATES):  # half is one number per gate
+        transpose_into(w[:, k * n:(k + 1) * n], w_all[SWAP[k] * n:(SWAP[k] + 1) * n, :-1], half[k * n].item())
+        w_all[SWAP[k] * n:(SWAP[k] + 1) * n, -1] = shift[k * n:(k + 1) * n]
     return w_all
 
 
