@@ -86,6 +86,7 @@ def block_lstm(steps, x, cs_prev, h_prev, w, peepholes, b, forget_bias, cell_cli
     if peepholes is not None:  # i and f see cs_prev; o sees cs, so it is activated once cs is known
         peep_if, peep_o = 0.5 * np.stack(peepholes[:2])[:, :, None], 0.5 * peepholes[2][:, None]
     scratch, pair = np.empty((n, batch), dtype), np.empty((2, n, batch), dtype)
+    half = np.full((), 0.5, dtype)  # a constant of the operands' dtype: a Python float costs a ufunc call ~0.1-1 us
     by_gate, h = act.reshape(time, GATES, n, batch), xh[1:, depth:depth + n]
     for a, (ci, i, f, o), operand, c_prev, c, tc, h_t in zip(act[:steps], by_gate, xh, cs, cs[1:], co, h):
         np.dot(w_all, operand, out=a)
@@ -97,8 +98,8 @@ def block_lstm(steps, x, cs_prev, h_prev, w, peepholes, b, forget_bias, cell_cli
         else:
             np.tanh(a, out=a)
             sigmoids = a[n:]
-        sigmoids *= 0.5  # 0.5 * tanh(x / 2) + 0.5
-        sigmoids += 0.5
+        sigmoids *= half  # 0.5 * tanh(x / 2) + 0.5
+        sigmoids += half
         np.multiply(ci, i, out=c)
         c += np.multiply(f, c_prev, out=scratch)
         if cell_clip is not None:
@@ -106,8 +107,8 @@ def block_lstm(steps, x, cs_prev, h_prev, w, peepholes, b, forget_bias, cell_cli
         if peepholes is not None:
             o += np.multiply(c, peep_o, out=scratch)
             np.tanh(o, out=o)
-            o *= 0.5
-            o += 0.5
+            o *= half
+            o += half
         np.tanh(c, out=tc)
         np.multiply(tc, o, out=h_t)
     return _views(xh, act, cs, co)
@@ -193,6 +194,7 @@ def block_lstm_grad(steps, x, cs_prev, h_prev, w, peepholes, outputs, cs_grad, h
     w_h, products = w[depth:], StepProducts(xh, d)  # [depth + n + 1, 4n]: w's gradient, then b's as its last row
     dh, dcs, scratch = (np.zeros((n, batch), dtype) for _ in range(3))
     square, deriv, reach = (np.empty((GATES, n, batch), dtype) for _ in range(3))
+    one = np.ones((), dtype)  # as the forward's half
     # activation' = s - s^2 for a sigmoid, 1 - t^2 for tanh; deriv, reach and step in TF1's order i, ci, f, o
     deriv_i, deriv_ci, deriv_fo, reach_o, reach_f = deriv[0], deriv[1], deriv[2:], reach[3], reach[2]
     square_ci, square_i, square_fo = square[0], square[1], square[2:]
@@ -207,11 +209,11 @@ def block_lstm_grad(steps, x, cs_prev, h_prev, w, peepholes, outputs, cs_grad, h
             dcs += cs_grad[t]
         np.multiply(a, a, out=square)
         np.subtract(i, square_i, out=deriv_i)
-        np.subtract(1, square_ci, out=deriv_ci)
+        np.subtract(one, square_ci, out=deriv_ci)
         np.subtract(a[2:], square_fo, out=deriv_fo)
         np.multiply(dh, tc, out=reach_o)
         np.multiply(tc, tc, out=scratch)
-        np.subtract(1, scratch, out=scratch)
+        np.subtract(one, scratch, out=scratch)
         scratch *= o
         scratch *= dh
         dcs += scratch  # the cell state's gradient from both of its consumers: h and the next step
