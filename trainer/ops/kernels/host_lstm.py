@@ -65,7 +65,7 @@ def _scaled_weights(w, b, forget_bias, n):
     (bias, forget_bias) in the last column: one GEMM on xh[t] gives step t's scaled pre-activations."""
     half, shift = gate_scales(b, n, forget_bias)
     w_all = np.empty((GATES * n, w.shape[0] + 1), w.dtype)
-    for k in range(GATES):  # half is one number per gate
+    for k in range(GATES if n else 0):  # half is one number per gate
         transpose_into(w[:, k * n:(k + 1) * n], w_all[SWAP[k] * n:(SWAP[k] + 1) * n, :-1], half[k * n].item())
         w_all[SWAP[k] * n:(SWAP[k] + 1) * n, -1] = shift[k * n:(k + 1) * n]
     return w_all
