@@ -165,11 +165,14 @@ def test_dot_add_declines_what_blas_cannot_take():
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
-@pytest.mark.parametrize("alpha", [1.0, 0.5, -3.25])
+@pytest.mark.parametrize("alpha", [1.0, 0.5, -3.25, 0.0])
+@pytest.mark.filterwarnings("ignore:invalid value encountered in multiply")
 def test_transpose_into_writes_alpha_times_the_transpose_to_the_bit(dtype, alpha):
     """Column blocks of a C-order weight into row blocks of a wider buffer (the host LSTM's scaled weights, BLAS's
-    copy), a Fortran-order source (numpy's): each element is numpy's alpha * a, rounded once; the rest untouched."""
+    copy), a Fortran-order source (numpy's): each element is numpy's alpha * a, rounded once, NaN and infinity
+    included; the rest untouched."""
     w = RNG.standard_normal((7, 12)).astype(dtype)
+    w[2, 3], w[4, 5] = np.nan, np.inf
     out = np.full((12, 8), 9, dtype)
     for block in range(3):
         gemm.transpose_into(w[:, 4 * block:4 * block + 4], out[4 * block:4 * block + 4, :7], alpha)

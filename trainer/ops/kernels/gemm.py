@@ -149,11 +149,12 @@ def _operand(a):
 def transpose_into(a, out, alpha=1.0):
     """out[...] = alpha * aᵀ for 2-D host arrays of one dtype, each product rounded once as numpy's multiply rounds
     it: OpenBLAS's blocked transposing copy where it takes the arrays as they lie (20-25% faster than numpy's strided
-    one with its multiply after, on the LSTM's [depth + units, 4 * units] weights), else numpy."""
+    one with its multiply after, on the LSTM's [depth + units, 4 * units] weights), else numpy (also for alpha 0,
+    which OpenBLAS writes as zeros where numpy keeps a NaN or an infinity's NaN)."""
     omatcopy = CBLAS_OMATCOPY.get(out.dtype) if type(out) is np.ndarray and type(a) is np.ndarray else None
     fa, fc = (None, None) if omatcopy is None else (_operand(a), _operand(out))
     if (fa is None or fc is None or fa[0] != NO_TRANS or fc[0] != NO_TRANS or a.dtype != out.dtype
-            or out.shape != a.shape[::-1] or not a.size or np.may_share_memory(a, out)):
+            or out.shape != a.shape[::-1] or not a.size or np.may_share_memory(a, out) or alpha == 0):
         np.multiply(a.T, alpha, out=out)
         return out
     omatcopy(ROW_MAJOR, TRANS, a.shape[0], a.shape[1], alpha, a.ctypes.data, fa[1], out.ctypes.data, fc[1])
