@@ -101,10 +101,10 @@ def test_block_lstm_and_its_gradient_match_a_step_by_step_lstm(dtype, peephole, 
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=lambda d: d.__name__)
-@pytest.mark.parametrize("depth,n", [(21, 8), (16, 16), (5, 40)])
-def test_more_weight_rows_than_one_block_of_the_transposed_copy(dtype, depth, n):
-    """The forward copies w transposed a few rows at a time: inputs and units that span several such blocks, a
-    partial one last or none."""
+@pytest.mark.parametrize("depth,n", [(21, 8), (16, 16), (5, 40), (3, 1), (4, 0)])
+def test_weights_of_any_shape_copied_transposed_gate_by_gate(dtype, depth, n):
+    """The forward copies w transposed, gate by gate with its scale (BLAS's transposing copy): more or fewer inputs
+    than units, one unit, none."""
     x, cs_prev, h_prev, w, peepholes, b, cs_grad, h_grad = case(dtype, depth=depth, n=n, peephole=True, seed=9)
     outs, grads = block_lstm(6, x, cs_prev, h_prev, w, peepholes, b, None, cs_grad, h_grad)
     want_outs, want_grads = reference(6, x, cs_prev, h_prev, w, peepholes, b, None, cs_grad, h_grad)

@@ -106,6 +106,25 @@ def test_step_products_of_a_one_step_a_written_before_each_step(dtype):
         products.add(5)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+def test_step_products_of_a_one_step_b_written_before_each_step(dtype):
+    """A `b` of one step serves every step of a, as a one-step a serves b's (the host LSTM's weight gradient,
+    [depth + units + 1, 4 * units], where the gates' gradient is kept one step at a time)."""
+    a, b = RNG.standard_normal((6, 4, 3)).astype(dtype), np.empty((1, 5, 3), dtype)
+    steps = RNG.standard_normal((5, 5, 3)).astype(dtype)
+    products = gemm.StepProducts(a, b)
+    for t in reversed(range(5)):
+        b[0] = steps[t]
+        products.add(t)
+    exact = sum(a[t].astype(np.float64) @ steps[t].astype(np.float64).T for t in range(5))
+    np.testing.assert_allclose(products.out, exact, rtol=1e-2 if dtype == np.float16 else 1e-5, atol=1e-2)
+    products.add(5)  # a's last step, with what b holds now
+    np.testing.assert_allclose(products.out, exact + a[5].astype(np.float64) @ steps[0].astype(np.float64).T,
+                               rtol=1e-2 if dtype == np.float16 else 1e-5, atol=1e-2)
+    with pytest.raises(IndexError, match=r"StepProducts.add\(6\): a step in \[0, 6\)"):
+        products.add(6)
+
+
 def test_step_products_refuse_a_step_outside_the_operands():
     a, b = np.ones((3, 4, 2), np.float32), np.ones((2, 5, 2), np.float32)
     products = gemm.StepProducts(a, b)
@@ -160,3 +179,22 @@ def test_dot_add_declines_what_blas_cannot_take():
     assert gemm.dot_add(square, square, square) is None  # out overlapping an operand
     assert gemm.dot_add(a, b, out[:, ::-1]) is None
     np.testing.assert_array_equal(out, 0)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+@pytest.mark.parametrize("alpha", [1.0, 0.5, -3.25, 0.0])
+@pytest.mark.filterwarnings("ignore:invalid value encountered in multiply")
+def test_transpose_into_writes_alpha_times_the_transpose_to_the_bit(dtype, alpha):
+    """Column blocks of a C-order weight into row blocks of a wider buffer (the host LSTM's scaled weights, BLAS's
+    copy), a Fortran-order source (numpy's): each element is numpy's alpha * a, rounded once, NaN and infinity
+    included; the rest untouched."""
+    w = RNG.standard_normal((7, 12)).astype(dtype)
+    w[2, 3], w[4, 5] = np.nan, np.inf
+    out = np.full((12, 8), 9, dtype)
+    for block in range(3):
+        gemm.transpose_into(w[:, 4 * block:4 * block + 4], out[4 * block:4 * block + 4, :7], alpha)
+    np.testing.assert_array_equal(out[:, :7], np.multiply(w.T, dtype(alpha)))
+    np.testing.assert_array_equal(out[:, 7], 9)
+    fortran = np.asfortranarray(w)
+    np.testing.assert_array_equal(gemm.transpose_into(fortran, np.empty((12, 7), dtype), alpha),
+                                  np.multiply(w.T, dtype(alpha)))

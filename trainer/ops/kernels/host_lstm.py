@@ -5,8 +5,9 @@ gate's block is contiguous (numpy walks a column block of [batch, 4 * units] row
 the recurrent GEMMs take their faster form (h's share of 64 x 128 units' gates, AVX-512 OpenBLAS: 38 us against
 44; the backward's 41 against 57, or 42 after a transposing copy of the weights). Each step is one GEMM each way
 and one more for its share of the weights' and bias' gradient, which BLAS adds up (gemm.StepProducts: no copy of
-the steps into one GEMM's [4n, time * batch] operand). The buffers are step-major, so that every GEMM operand and
-every step's write is contiguous (a strided GEMM operand costs 5-20% more, a strided ufunc output 1.5-4x):
+the steps into one GEMM's [4n, time * batch] operand), in w's own layout (xh[t] @ d[t]ᵀ: no transposed copy of the
+sum, 20 us). The buffers are step-major, so that every GEMM operand and every step's write is contiguous (a strided
+GEMM operand costs 5-20% more, a strided ufunc output 1.5-4x):
 
     xh  [time + 1, depth + n + 1, batch]   xh[t] is step t's GEMM operand [x_t; h_{t-1}; 1]: x, then h (h_prev in
                                            xh[0], h_t in xh[t + 1]), then a row of ones for the bias
@@ -23,14 +24,13 @@ array-module path runs.
 """
 import numpy as np
 
-from .gemm import StepProducts
+from .gemm import StepProducts, transpose_into
 from .rnn import gate_scales
 
 GATES = 4
 # TF1's gate k (of i, ci, f, o) is act's block SWAP[k] (a swap, so also the other way): the three sigmoids side by
 # side are one pass each way in the forward, and the backward's dcs * [ci, i] is what reaches [i, ci] in TF1's order
 SWAP = (1, 0, 2, 3)
-TRANSPOSE_ROWS = 16  # w's rows copied transposed at a time: a whole transposed copy strides by a power of two
 
 
 def _host(*arrays):
@@ -63,16 +63,11 @@ def _operands(x, h_prev, steps, n, time):
 def _scaled_weights(w, b, forget_bias, n):
     """[4n, depth + n + 1]: w transposed, its gates in act's order and scaled for tanh (see gate_scales), the shifts
     (bias, forget_bias) in the last column: one GEMM on xh[t] gives step t's scaled pre-activations."""
-    half, shift = (np.concatenate([v[n:2 * n], v[:n], v[2 * n:]]) for v in gate_scales(b, n, forget_bias))
-    rows = w.shape[0]
-    w_all = np.empty((GATES * n, rows + 1), w.dtype)
-    by_gate, gates = w_all[:, :-1].reshape(GATES, n, rows), w.reshape(rows, GATES, n)
-    for r in range(0, rows, TRANSPOSE_ROWS):
-        part = gates[r:r + TRANSPOSE_ROWS]
-        by_gate[:2, :, r:r + TRANSPOSE_ROWS] = part[:, 1::-1].transpose(1, 2, 0)
-        by_gate[2:, :, r:r + TRANSPOSE_ROWS] = part[:, 2:].transpose(1, 2, 0)
-    np.multiply(w_all[:, :-1], half[:, None], out=w_all[:, :-1])
-    w_all[:, -1] = shift
+    half, shift = gate_scales(b, n, forget_bias)
+    w_all = np.empty((GATES * n, w.shape[0] + 1), w.dtype)
+    for k in range(GATES if n else 0):  # half is one number per gate
+        transpose_into(w[:, k * n:(k + 1) * n], w_all[SWAP[k] * n:(SWAP[k] + 1) * n, :-1], half[k * n].item())
+        w_all[SWAP[k] * n:(SWAP[k] + 1) * n, -1] = shift[k * n:(k + 1) * n]
     return w_all
 
 
@@ -91,6 +86,7 @@ def block_lstm(steps, x, cs_prev, h_prev, w, peepholes, b, forget_bias, cell_cli
     if peepholes is not None:  # i and f see cs_prev; o sees cs, so it is activated once cs is known
         peep_if, peep_o = 0.5 * np.stack(peepholes[:2])[:, :, None], 0.5 * peepholes[2][:, None]
     scratch, pair = np.empty((n, batch), dtype), np.empty((2, n, batch), dtype)
+    half = np.full((), 0.5, dtype)  # a constant of the operands' dtype: a Python float costs a ufunc call ~0.1-1 us
     by_gate, h = act.reshape(time, GATES, n, batch), xh[1:, depth:depth + n]
     for a, (ci, i, f, o), operand, c_prev, c, tc, h_t in zip(act[:steps], by_gate, xh, cs, cs[1:], co, h):
         np.dot(w_all, operand, out=a)
@@ -102,8 +98,8 @@ def block_lstm(steps, x, cs_prev, h_prev, w, peepholes, b, forget_bias, cell_cli
         else:
             np.tanh(a, out=a)
             sigmoids = a[n:]
-        sigmoids *= 0.5  # 0.5 * tanh(x / 2) + 0.5
-        sigmoids += 0.5
+        sigmoids *= half  # 0.5 * tanh(x / 2) + 0.5
+        sigmoids += half
         np.multiply(ci, i, out=c)
         c += np.multiply(f, c_prev, out=scratch)
         if cell_clip is not None:
@@ -111,8 +107,8 @@ def block_lstm(steps, x, cs_prev, h_prev, w, peepholes, b, forget_bias, cell_cli
         if peepholes is not None:
             o += np.multiply(c, peep_o, out=scratch)
             np.tanh(o, out=o)
-            o *= 0.5
-            o += 0.5
+            o *= half
+            o += half
         np.tanh(c, out=tc)
         np.multiply(tc, o, out=h_t)
     return _views(xh, act, cs, co)
@@ -195,9 +191,10 @@ def block_lstm_grad(steps, x, cs_prev, h_prev, w, peepholes, outputs, cs_grad, h
     d[steps:] = 0
     flows = [_flowing(g, steps) for g in (h_grad, cs_grad)]
     h_grad, cs_grad = (g.transpose(0, 2, 1) if g.ndim else [g] * steps for g in (h_grad, cs_grad))
-    w_h, products = w[depth:], StepProducts(d, xh)  # [4n, depth + n + 1]: w's gradient, transposed, and b's last
+    w_h, products = w[depth:], StepProducts(xh, d)  # [depth + n + 1, 4n]: w's gradient, then b's as its last row
     dh, dcs, scratch = (np.zeros((n, batch), dtype) for _ in range(3))
     square, deriv, reach = (np.empty((GATES, n, batch), dtype) for _ in range(3))
+    one = np.ones((), dtype)  # as the forward's half
     # activation' = s - s^2 for a sigmoid, 1 - t^2 for tanh; deriv, reach and step in TF1's order i, ci, f, o
     deriv_i, deriv_ci, deriv_fo, reach_o, reach_f = deriv[0], deriv[1], deriv[2:], reach[3], reach[2]
     square_ci, square_i, square_fo = square[0], square[1], square[2:]
@@ -212,11 +209,11 @@ def block_lstm_grad(steps, x, cs_prev, h_prev, w, peepholes, outputs, cs_grad, h
             dcs += cs_grad[t]
         np.multiply(a, a, out=square)
         np.subtract(i, square_i, out=deriv_i)
-        np.subtract(1, square_ci, out=deriv_ci)
+        np.subtract(one, square_ci, out=deriv_ci)
         np.subtract(a[2:], square_fo, out=deriv_fo)
         np.multiply(dh, tc, out=reach_o)
         np.multiply(tc, tc, out=scratch)
-        np.subtract(1, scratch, out=scratch)
+        np.subtract(one, scratch, out=scratch)
         scratch *= o
         scratch *= dh
         dcs += scratch  # the cell state's gradient from both of its consumers: h and the next step
@@ -239,7 +236,6 @@ def block_lstm_grad(steps, x, cs_prev, h_prev, w, peepholes, outputs, cs_grad, h
         if t or h_prev_grad:
             np.dot(w_h, d[at], out=dh)
         products.add(t)
-    grads = products.out
-    w_grad, b_grad = np.ascontiguousarray(grads[:, :-1].T), grads[:, -1].copy()
+    w_grad, b_grad = products.out[:-1], products.out[-1]
     return (np.ascontiguousarray(dcs.T), np.ascontiguousarray(dh.T) if h_prev_grad else None, w_grad, b_grad,
             d.transpose(0, 2, 1) if gates_grad else None, *(peephole_grads or ()))
