@@ -6,22 +6,12 @@ import numpy as np
 import pytest
 
 import trainer as tg
+from tests.trainer.train.dense_layer import FAN_IN, FAN_OUT, dense_layer
 from trainer.client.config import RewriterConfig
 
 RNG = np.random.default_rng(5)
 OFF = tg.ConfigProto(graph_options=tg.GraphOptions(rewrite_options=RewriterConfig(remapping=RewriterConfig.OFF)))
 LR = 0.1
-FAN_IN, FAN_OUT = 320, 256  # 81,920 weights: over the size from which the update takes the gradient's buffer
-
-
-def _model(dtype):
-    """A dense layer and a softmax loss; returns (x, labels, loss, weight, bias)."""
-    x, labels = tg.placeholder(dtype, [None, FAN_IN], name="x"), tg.placeholder(tg.int64, [None], name="labels")
-    w = tg.Variable((RNG.standard_normal((FAN_IN, FAN_OUT)) / 16).astype(dtype), name="w")
-    b = tg.Variable(np.zeros(FAN_OUT, dtype), name="b")
-    logits = tg.nn.bias_add(tg.matmul(x, w), b)
-    loss = tg.reduce_mean(tg.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
-    return x, labels, loss, w, b
 
 
 def _batches(dtype, n=3):
@@ -32,7 +22,7 @@ def _batches(dtype, n=3):
 def test_the_update_into_the_gradient_is_var_minus_lr_times_grad_to_the_bit(dtype):
     batches = _batches(dtype)
     with tg.Graph().as_default():
-        x, labels, loss, w, b = _model(dtype)
+        x, labels, loss, w, b = dense_layer(dtype, RNG)
         opt = tg.train.GradientDescentOptimizer(LR)
         grads_and_vars = opt.compute_gradients(loss)
         train = opt.apply_gradients(grads_and_vars)
@@ -61,7 +51,7 @@ def test_the_update_into_the_gradient_is_var_minus_lr_times_grad_to_the_bit(dtyp
 def test_a_gradient_read_after_the_update_is_not_scaled():
     (xs, ys), = _batches(np.float32, 1)
     with tg.Graph().as_default():
-        x, labels, loss, w, b = _model(np.float32)
+        x, labels, loss, w, b = dense_layer(np.float32, RNG)
         opt = tg.train.GradientDescentOptimizer(LR)
         grads_and_vars = opt.compute_gradients(loss)
         gw = grads_and_vars[0][0]
@@ -76,7 +66,7 @@ def test_a_gradient_read_after_the_update_is_not_scaled():
 
 
 def _train(dtype, config, batches, probe=False):
-    """A ReLU layer under _model's dense layer, trained by SGD on `batches`: (the dense weight and bias after, the
+    """A ReLU layer under dense_layer's, trained by SGD on `batches`: (the dense weight and bias after, the
     plan's op types, and with `probe` each step's sum of the weight read by an op that runs between the weight's
     gradient and its update)."""
     with tg.Graph().as_default():

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import trainer as tg
+from tests.trainer.train.dense_layer import FAN_IN, FAN_OUT, dense_layer
 from trainer.train.training_ops import BLOCK_BYTES, BLOCKED_BYTES, DONATED_GRADIENT_SIZE
 
 RNG = np.random.default_rng(11)
@@ -133,18 +134,7 @@ def test_a_sparse_gradient_updates_adam_by_tf1s_sparse_rule():
     np.testing.assert_array_equal(got, adam_sparse_by_hand(table, ids, rows, np.float32))
 
 
-FAN_IN, FAN_OUT = 320, 256  # a weight of 81,920 elements: its gradient's buffer is taken, it is not walked in blocks
 assert DONATED_GRADIENT_SIZE <= FAN_IN * FAN_OUT < BLOCKED_BYTES // 8
-
-
-def dense_layer(dtype):
-    """A dense layer and a softmax loss: (x, labels, loss, weight, bias)."""
-    x, labels = tg.placeholder(dtype, [None, FAN_IN], name="x"), tg.placeholder(tg.int64, [None], name="labels")
-    w = tg.Variable((RNG.standard_normal((FAN_IN, FAN_OUT)) / 16).astype(dtype), name="w")
-    b = tg.Variable(np.zeros(FAN_OUT, dtype), name="b")
-    logits = tg.nn.bias_add(tg.matmul(x, w), b)
-    loss = tg.reduce_mean(tg.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
-    return x, labels, loss, w, b
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -154,7 +144,7 @@ def test_the_update_into_the_gradient_is_the_same_to_the_bit(optimizer, dtype):
     same variables, equal to TF1's formula by hand on the fetched gradients."""
     batches = [(RNG.standard_normal((16, FAN_IN)).astype(dtype), RNG.integers(0, FAN_OUT, 16)) for _ in range(STEPS)]
     with tg.Graph().as_default():
-        x, labels, loss, w, b = dense_layer(dtype)
+        x, labels, loss, w, b = dense_layer(dtype, RNG)
         opt = OPTIMIZERS[optimizer][0](False)
         grads_and_vars = opt.compute_gradients(loss)
         step = opt.apply_gradients(grads_and_vars)
@@ -178,7 +168,7 @@ def test_the_update_into_the_gradient_is_the_same_to_the_bit(optimizer, dtype):
 def test_a_gradient_read_after_the_update_keeps_its_value(optimizer):
     xs, ys = RNG.standard_normal((16, FAN_IN)).astype(np.float32), RNG.integers(0, FAN_OUT, 16)
     with tg.Graph().as_default():
-        x, labels, loss, w, b = dense_layer(np.float32)
+        x, labels, loss, w, b = dense_layer(np.float32, RNG)
         opt = OPTIMIZERS[optimizer][0](False)
         grads_and_vars = opt.compute_gradients(loss)
         gw = grads_and_vars[0][0]
