@@ -63,30 +63,29 @@ def openblas_core():
     return (corename() or b"").decode() or None
 
 
-def _cblas_gemm(char, real):
-    """cblas_?gemm of numpy's OpenBLAS ("64_" names take 64-bit integers: ILP64 builds), or None."""
-    for pattern in ("scipy_cblas_{}gemm64_", "cblas_{}gemm64_", "scipy_cblas_{}gemm", "cblas_{}gemm"):
-        name = pattern.format(char)
-        gemm = None if OPENBLAS is None else getattr(OPENBLAS, name, None)
-        if gemm is not None:
-            size, pointer = ctypes.c_int64 if "64_" in name else ctypes.c_int, ctypes.c_void_p
-            gemm.argtypes = [ctypes.c_int] * 3 + [size] * 3 + [real, pointer, size, pointer, size, real, pointer, size]
-            gemm.restype = None
-            return gemm
+def _cblas(routine, arguments):
+    """cblas_<routine> ("sgemm", "domatcopy", ...) of numpy's OpenBLAS taking arguments(size) (size: its integer type,
+    64-bit for the "64_" names of ILP64 builds), or None."""
+    for pattern in ("scipy_cblas_{}64_", "cblas_{}64_", "scipy_cblas_{}", "cblas_{}"):
+        name = pattern.format(routine)
+        fn = None if OPENBLAS is None else getattr(OPENBLAS, name, None)
+        if fn is not None:
+            fn.argtypes, fn.restype = arguments(ctypes.c_int64 if "64_" in name else ctypes.c_int), None
+            return fn
     return None
+
+
+def _cblas_gemm(char, real):
+    """cblas_?gemm: c = alpha * op(a) @ op(b) + beta * c."""
+    pointer = ctypes.c_void_p
+    return _cblas(char + "gemm", lambda size: [ctypes.c_int] * 3 + [size] * 3 + [real, pointer, size, pointer, size,
+                                                                                   real, pointer, size])
 
 
 def _cblas_omatcopy(char, real):
-    """cblas_?omatcopy of numpy's OpenBLAS (b = alpha * aᵀ, out of place), or None."""
-    for pattern in ("scipy_cblas_{}omatcopy64_", "cblas_{}omatcopy64_", "scipy_cblas_{}omatcopy", "cblas_{}omatcopy"):
-        name = pattern.format(char)
-        omatcopy = None if OPENBLAS is None else getattr(OPENBLAS, name, None)
-        if omatcopy is not None:
-            size, pointer = ctypes.c_int64 if "64_" in name else ctypes.c_int, ctypes.c_void_p
-            omatcopy.argtypes = [ctypes.c_int] * 2 + [size] * 2 + [real, pointer, size, pointer, size]
-            omatcopy.restype = None
-            return omatcopy
-    return None
+    """cblas_?omatcopy: b = alpha * aᵀ, out of place."""
+    pointer = ctypes.c_void_p
+    return _cblas(char + "omatcopy", lambda size: [ctypes.c_int] * 2 + [size] * 2 + [real, pointer, size, pointer, size])
 
 
 OPENBLAS = _openblas()
