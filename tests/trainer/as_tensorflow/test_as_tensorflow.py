@@ -240,3 +240,20 @@ def test_tensorflow_python_keras_is_tf_keras_and_horovods_util_answers_for_graph
     # horovod.tensorflow.util's eager probes, which must say "graph mode" (ringflow has no eager execution)
     done = _run(["-c", PYTHON_KERAS], cwd=tmp_path)
     assert done.stdout.splitlines() == ["True True False False", "6 6 [3]"], done.stderr
+
+
+def test_a_program_importing_six_runs_as_under_tensorflow(tmp_path):
+    """TensorFlow 1.x installs six and TF1-era programs (and the input_data.py copies they ship) import six.moves:
+    ringflow installs it too, so such a program runs unchanged."""
+    program = tmp_path / "six_program.py"
+    program.write_text("from six.moves import xrange, urllib  # noqa: F401\n"
+                       "import tensorflow as tf\n"
+                       "total = tf.Variable(0.0)\n"
+                       "add = tf.assign_add(total, 1.5)\n"
+                       "with tf.Session() as sess:\n"
+                       "    sess.run(tf.global_variables_initializer())\n"
+                       "    for _ in xrange(4):\n"
+                       "        sess.run(add)\n"
+                       "    print('total', sess.run(total))\n")
+    done = _run(["-m", "trainer.as_tensorflow", str(program)], cwd=tmp_path)
+    assert "total 6.0" in done.stdout
