@@ -11,13 +11,14 @@ whole Horovod API on a subset of the ranks instead. device_dense and ignore_name
 import numpy as np
 
 from ..ops.core_ops import convert_to_tensor
+from ..ops.indexed_slices import IndexedSlices
 from ..framework.registry import apply_op, register
 from ..framework.tensor import Tensor
 from .basics import communicator, size
 from .compression import Compression
 from .negotiation import negotiated
 from .mpi_ops import (Average, allgather, allreduce_op, check_reducible, check_scaling, factors, label, reduction,
-                      rows_unknown, scaled)
+                      requested, rows_unknown, scaled, sparse_allreduce)
 
 
 def _check_process_set(process_set, what):
@@ -39,14 +40,18 @@ def grouped_allreduce(tensors, average=None, device_dense="", device_sparse="", 
     """hvd.allreduce of each tensor (op: hvd.Average by default), returned as a list in the same order.
 
     One allreduce op per tensor, each with allreduce's gradient; Horovod fuses the group into one message,
-    ringflow runs the reductions one after another (DistributedOptimizer fuses gradients into buckets).
+    ringflow runs the reductions one after another (DistributedOptimizer fuses gradients into buckets). An
+    IndexedSlices is gathered as hvd.allreduce gathers one.
     """
     _check_process_set(process_set, "grouped_allreduce")
-    reduce = reduction(op, average)
+    op = requested(op, average, stacklevel=3)
     results = []
     for i, tensor in enumerate(tensors):
+        if isinstance(tensor, IndexedSlices):
+            results.append(sparse_allreduce(tensor, op, name and f"{name}_{i}"))
+            continue
         compressed, ctx = compression.compress(convert_to_tensor(tensor))
-        reduced = allreduce_op(compressed, reduce, prescale_factor, postscale_factor,
+        reduced = allreduce_op(compressed, reduction(op), prescale_factor, postscale_factor,
                                name=name and f"{name}_{i}", what="hvd.grouped_allreduce")
         results.append(compression.decompress(reduced, ctx))
     return results

@@ -14,6 +14,7 @@ from ..ops.array_ops import shape
 from ..ops.slice_ops import strided_slice
 from ..ops.core_ops import convert_to_tensor
 from ..ops.math_ops import zeros_like
+from ..ops.indexed_slices import IndexedSlices
 from ..client.step_stats import report_activities
 from ..framework.registry import apply_op, register, to_numpy
 from ..parallel import activities
@@ -28,15 +29,21 @@ _NAMES = {Average: "hvd.Average", Sum: "hvd.Sum", Adasum: "hvd.Adasum", Min: "hv
           Product: "hvd.Product"}
 
 
-def reduction(op, average=None):
-    """The communicator's op for Horovod's `op` (or the deprecated `average` flag); Average by default."""
+def requested(op, average=None, stacklevel=4):
+    """Horovod's reduce op for `op` or the deprecated `average` flag; Average by default. stacklevel: the user's
+    call as warnings counts it from here (4: the caller of the caller of reduction)."""
     if op is not None and average is not None:
         raise ValueError(f"allreduce got op={op!r} and average={average!r}: op replaces average, give only op")
     if average is not None:
         warnings.warn("allreduce's `average` is deprecated: use op=hvd.Average or op=hvd.Sum", DeprecationWarning,
-                      stacklevel=3)
-        op = Average if average else Sum
-    op = Average if op is None else op
+                      stacklevel=stacklevel)
+        return Average if average else Sum
+    return Average if op is None else op
+
+
+def reduction(op, average=None):
+    """The communicator's op for Horovod's `op` (or the deprecated `average` flag); Average by default."""
+    op = requested(op, average)
     if op in (Adasum, Product):
         raise NotImplementedError(f"{_NAMES[op]} is not implemented on ringflow's communicators: use hvd.Average, "
                                   "hvd.Sum, hvd.Min or hvd.Max")
@@ -131,7 +138,10 @@ def allreduce(tensor, average=None, device_dense="", device_sparse="", compressi
 
     prescale_factor multiplies each rank's tensor before, postscale_factor the result after the reduction.
     device_dense and device_sparse are accepted and ignored: the op runs where the session runs.
+    An IndexedSlices is not reduced but gathered, as Horovod does (see sparse_allreduce).
     """
+    if isinstance(tensor, IndexedSlices):
+        return sparse_allreduce(tensor, requested(op, average, stacklevel=3), name)
     reduce = reduction(op, average)
     tensor = convert_to_tensor(tensor)
     compressed, ctx = compression.compress(tensor)
@@ -173,6 +183,25 @@ register("HorovodOwnRows", _own_rows, view=True, infer=lambda x, rows: [(rows_un
 def allgather(tensor, name=None):
     """Every rank's `tensor` concatenated along axis 0 in rank order; first dimensions may differ."""
     return apply_op("HorovodAllgather", [convert_to_tensor(tensor)], name=name or "HorovodAllgather")
+
+
+def sparse_allreduce(slices, op, name=None):
+    """Horovod's allreduce of the IndexedSlices `slices` for its reduce op `op`: every rank's values and indices
+    allgathered, so the rows are every rank's in rank order, repeated indices kept (they add up when the slices
+    are made dense, which is the sum); the values divided by size() for hvd.Average. dense_shape is this rank's.
+    Horovod ignores the scale factors and the compression here, and gathers for Min, Max and Product too; it
+    refuses only Adasum."""
+    if op == Adasum:
+        raise NotImplementedError(f"hvd.Adasum cannot reduce the IndexedSlices {slices.name!r}: Horovod's Adasum "
+                                  "does not support sparse tensors; make it dense first (tf.convert_to_tensor, or "
+                                  "sparse_as_dense=True in DistributedOptimizer)")
+    if op not in _NAMES:
+        raise ValueError(f"Unknown reduce op {op!r}: use hvd.Average, hvd.Sum, hvd.Min or hvd.Max")
+    values = allgather(slices.values, name=name and f"{name}_values")
+    indices = allgather(slices.indices, name=name and f"{name}_indices")
+    if op == Average:
+        values = values / convert_to_tensor(np.asarray(size(), np.dtype(values.dtype)))
+    return IndexedSlices(values, indices, slices.dense_shape)
 
 
 # -- broadcast ------------------------------------------------------------------------------------
