@@ -87,30 +87,31 @@ def block_lstm(steps, x, cs_prev, h_prev, w, peepholes, b, forget_bias, cell_cli
         peep_if, peep_o = 0.5 * np.stack(peepholes[:2])[:, :, None], 0.5 * peepholes[2][:, None]
     scratch, pair = np.empty((n, batch), dtype), np.empty((2, n, batch), dtype)
     half = np.full((), 0.5, dtype)  # a constant of the operands' dtype: a Python float costs a ufunc call ~0.1-1 us
+    dot, multiply, tanh, clip = np.dot, np.multiply, np.tanh, np.clip  # looked up once: ten calls a step
     by_gate, h = act.reshape(time, GATES, n, batch), xh[1:, depth:depth + n]
     for a, (ci, i, f, o), operand, c_prev, c, tc, h_t in zip(act[:steps], by_gate, xh, cs, cs[1:], co, h):
-        np.dot(w_all, operand, out=a)
+        dot(w_all, operand, out=a)
         if peepholes is not None:
             i_f = a[n:3 * n]
-            i_f += np.multiply(c_prev, peep_if, out=pair).reshape(2 * n, batch)
-            np.tanh(a[:3 * n], out=a[:3 * n])
+            i_f += multiply(c_prev, peep_if, out=pair).reshape(2 * n, batch)
+            tanh(a[:3 * n], out=a[:3 * n])
             sigmoids = i_f
         else:
-            np.tanh(a, out=a)
+            tanh(a, out=a)
             sigmoids = a[n:]
         sigmoids *= half  # 0.5 * tanh(x / 2) + 0.5
         sigmoids += half
-        np.multiply(ci, i, out=c)
-        c += np.multiply(f, c_prev, out=scratch)
+        multiply(ci, i, out=c)
+        c += multiply(f, c_prev, out=scratch)
         if cell_clip is not None:
-            np.clip(c, -cell_clip, cell_clip, out=c)
+            clip(c, -cell_clip, cell_clip, out=c)
         if peepholes is not None:
-            o += np.multiply(c, peep_o, out=scratch)
-            np.tanh(o, out=o)
+            o += multiply(c, peep_o, out=scratch)
+            tanh(o, out=o)
             o *= half
             o += half
-        np.tanh(c, out=tc)
-        np.multiply(tc, o, out=h_t)
+        tanh(c, out=tc)
+        multiply(tc, o, out=h_t)
     return _views(xh, act, cs, co)
 
 
@@ -200,6 +201,7 @@ def block_lstm_grad(steps, x, cs_prev, h_prev, w, peepholes, outputs, cs_grad, h
     square_ci, square_i, square_fo = square[0], square[1], square[2:]
     by_gate, steps_by_gate = act.reshape(time, GATES, n, batch), d.reshape(len(d), GATES, n, batch)
     peephole_grads = None if peepholes is None else [np.zeros(n, dtype) for _ in range(3)]
+    multiply, subtract, dot, absolute, add = np.multiply, np.subtract, np.dot, np.abs, products.add  # as the forward's
     for t in reversed(range(steps)):
         a, c_prev, tc, at = by_gate[t], cs[t], co[t], t if gates_grad else 0
         ci, i, f, o, step = *a, steps_by_gate[at]
@@ -207,35 +209,35 @@ def block_lstm_grad(steps, x, cs_prev, h_prev, w, peepholes, outputs, cs_grad, h
             dh += h_grad[t]
         if flows[1][t]:
             dcs += cs_grad[t]
-        np.multiply(a, a, out=square)
-        np.subtract(i, square_i, out=deriv_i)
-        np.subtract(one, square_ci, out=deriv_ci)
-        np.subtract(a[2:], square_fo, out=deriv_fo)
-        np.multiply(dh, tc, out=reach_o)
-        np.multiply(tc, tc, out=scratch)
-        np.subtract(one, scratch, out=scratch)
+        multiply(a, a, out=square)
+        subtract(i, square_i, out=deriv_i)
+        subtract(one, square_ci, out=deriv_ci)
+        subtract(a[2:], square_fo, out=deriv_fo)
+        multiply(dh, tc, out=reach_o)
+        multiply(tc, tc, out=scratch)
+        subtract(one, scratch, out=scratch)
         scratch *= o
         scratch *= dh
         dcs += scratch  # the cell state's gradient from both of its consumers: h and the next step
         if peepholes is not None:
-            dcs += np.multiply(np.multiply(reach_o, deriv[3], out=scratch), peepholes[2][:, None], out=scratch)
+            dcs += multiply(multiply(reach_o, deriv[3], out=scratch), peepholes[2][:, None], out=scratch)
         if cell_clip is not None:  # the forward's unclipped sum, computed as it computed it
-            np.multiply(ci, i, out=scratch)
-            scratch += np.multiply(f, c_prev, out=reach_f)
-            dcs *= np.abs(scratch, out=scratch) <= cell_clip
-        np.multiply(dcs, a[:2], out=reach[:2])  # what reaches i is dcs * ci, what reaches ci dcs * i
-        np.multiply(dcs, c_prev, out=reach_f)
-        np.multiply(deriv, reach, out=step)
+            multiply(ci, i, out=scratch)
+            scratch += multiply(f, c_prev, out=reach_f)
+            dcs *= absolute(scratch, out=scratch) <= cell_clip
+        multiply(dcs, a[:2], out=reach[:2])  # what reaches i is dcs * ci, what reaches ci dcs * i
+        multiply(dcs, c_prev, out=reach_f)
+        multiply(deriv, reach, out=step)
         dcs *= f
         if peepholes is not None:
             d_i, _, d_f, d_o = step
-            dcs += np.multiply(d_i, peepholes[0][:, None], out=scratch)
-            dcs += np.multiply(d_f, peepholes[1][:, None], out=scratch)
+            dcs += multiply(d_i, peepholes[0][:, None], out=scratch)
+            dcs += multiply(d_f, peepholes[1][:, None], out=scratch)
             for total, g, s in zip(peephole_grads, (d_i, d_f, d_o), (c_prev, c_prev, cs[t + 1])):
-                total += np.multiply(g, s, out=scratch).sum(axis=1)
+                total += multiply(g, s, out=scratch).sum(axis=1)
         if t or h_prev_grad:
-            np.dot(w_h, d[at], out=dh)
-        products.add(t)
+            dot(w_h, d[at], out=dh)
+        add(t)
     w_grad, b_grad = products.out[:-1], products.out[-1]
     return (np.ascontiguousarray(dcs.T), np.ascontiguousarray(dh.T) if h_prev_grad else None, w_grad, b_grad,
             d.transpose(0, 2, 1) if gates_grad else None, *(peephole_grads or ()))
