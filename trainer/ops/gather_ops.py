@@ -1,4 +1,6 @@
 """Picking by index: gather (with its scatter-add gradient), top_k and in_top_k."""
+import collections
+
 import numpy as np
 
 from ..framework import dtypes
@@ -85,8 +87,12 @@ register("TopKV2", _top_k, infer=_top_k_infer,
 register("TopKGrad", _top_k_grad_forward, infer=lambda g, i, x: [(static_shape(x), g.dtype)], fresh=True)
 
 
+# TF1's generated op wrapper returns its outputs as this namedtuple (sess.run keeps it, and its repr shows it)
+TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
+
+
 def top_k(input, k=1, sorted=True, name=None):  # noqa: A002 - TF1's names
-    """(values, indices): the k largest entries along the last axis, largest first, and their int32 indices."""
+    """TopKV2(values, indices): the k largest entries along the last axis, largest first, and their int32 indices."""
     x = convert_to_tensor(input)
     k = constant_value(k)
     if k is None:
@@ -94,8 +100,7 @@ def top_k(input, k=1, sorted=True, name=None):  # noqa: A002 - TF1's names
     k = int(k)
     if k < 0:
         raise ValueError(f"top_k needs k >= 0, got {k}")
-    values, indices = apply_op("TopKV2", [x], name=name or "TopKV2", k=k, sorted=bool(sorted))
-    return values, indices
+    return TopKV2(*apply_op("TopKV2", [x], name=name or "TopKV2", k=k, sorted=bool(sorted)))
 
 
 def _in_top_k(predictions, targets, k):

@@ -1,5 +1,7 @@
 """Index arithmetic: roll (a cyclic shift, undone by its gradient), invert_permutation, setdiff1d, bincount and
 meshgrid."""
+import collections
+
 import numpy as np
 
 from ..framework.registry import host_kernel
@@ -83,14 +85,18 @@ def invert_permutation(x, name=None):
     return apply_op("InvertPermutation", [x], name=name or "InvertPermutation")
 
 
+# TF1's generated op wrapper returns its outputs as this namedtuple (sess.run keeps it, and its repr shows it)
+ListDiff = collections.namedtuple("ListDiff", ["out", "idx"])
+
+
 def setdiff1d(x, y, index_dtype=dtypes.int32, name=None):
-    """(out, idx): the elements of vector x not in y, in x's order, and their positions in x."""
+    """ListDiff(out, idx): the elements of vector x not in y, in x's order, and their positions in x."""
     x = convert_to_tensor(x)
     y = convert_to_tensor(y, dtype=x.dtype)
     for t in (x, y):
         if t.ndim is not None and t.ndim != 1:
             raise ValueError(f"setdiff1d needs vectors, got {t.name!r} of shape {t.shape}")
-    return apply_op("ListDiff", [x, y], name=name or "ListDiff", index_dtype=dtypes.as_dtype(index_dtype))
+    return ListDiff(*apply_op("ListDiff", [x, y], name=name or "ListDiff", index_dtype=dtypes.as_dtype(index_dtype)))
 
 
 def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int32, name=None):

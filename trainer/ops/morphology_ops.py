@@ -2,6 +2,8 @@
 tf.nn.max_pool_with_argmax, on one tap loop. A window's taps are visited row-major and the first maximum wins
 ties, as TF's kernels do; taps outside the image (SAME padding) do not take part. The gradients route each
 output's gradient to its winning tap: to the input pixel, and for dilation also to the filter entry."""
+import collections
+
 import numpy as np
 
 from ..framework import dtypes
@@ -180,9 +182,13 @@ register("MaxPoolGradWithArgmax", _grad_with_argmax, infer=lambda x, g, a, **att
          fresh=True)
 
 
+# TF1's generated op wrapper returns its outputs as this namedtuple (sess.run keeps it, and its repr shows it)
+MaxPoolWithArgmax = collections.namedtuple("MaxPoolWithArgmax", ["output", "argmax"])
+
+
 def max_pool_with_argmax(input, ksize, strides, padding, data_format="NHWC", Targmax=None, name=None,  # noqa: A002,N803
                          output_dtype=None, include_batch_in_index=False):
-    """(max pool, argmax): each window's maximum and its flattened index ((y * width + x) * channels + c, with
+    """MaxPoolWithArgmax(output, argmax): each window's maximum and its flattened index ((y * width + x) * channels + c, with
     the batch counted in when include_batch_in_index)."""
     if data_format != "NHWC":
         raise ValueError(f"max_pool_with_argmax supports data_format 'NHWC' only, got {data_format!r}")
@@ -190,6 +196,6 @@ def max_pool_with_argmax(input, ksize, strides, padding, data_format="NHWC", Tar
     if x.ndim not in (None, 4):
         raise ValueError(f"max_pool_with_argmax takes a 4-D input, got shape {x.shape}")
     index_type = dtypes.as_dtype(Targmax or output_dtype or dtypes.int64)
-    return tuple(apply_op("MaxPoolWithArgmax", [x], name=name or "MaxPoolWithArgmax",
+    return MaxPoolWithArgmax(*apply_op("MaxPoolWithArgmax", [x], name=name or "MaxPoolWithArgmax",
                           ksize=_spatial(ksize, "ksize"), strides=_spatial(strides, "strides"), padding=padding,
                           Targmax=index_type, include_batch_in_index=bool(include_batch_in_index)))

@@ -1,4 +1,6 @@
 """Order-based ops: unique (first-occurrence order), sort and argsort along an axis, with sort's gradient."""
+import collections
+
 import numpy as np
 
 from ..framework import dtypes
@@ -23,8 +25,13 @@ def _unique(x, out_idx):
 register("Unique", _unique, infer=lambda x, out_idx: [((None,), x.dtype), (static_shape(x), out_idx)], fresh=True)
 
 
+# TF1's generated op wrapper returns its outputs as this namedtuple (sess.run keeps it, and its repr shows it)
+Unique = collections.namedtuple("Unique", ["y", "idx"])
+UniqueWithCounts = collections.namedtuple("UniqueWithCounts", ["y", "idx", "count"])
+
+
 def unique(x, out_idx=dtypes.int32, name=None):
-    """(y, idx): the distinct values of 1-D `x` in the order they first occur, and each x's position in y."""
+    """Unique(y, idx): the distinct values of 1-D `x` in the order they first occur, and each x's position in y."""
     x = convert_to_tensor(x)
     if x.ndim not in (None, 1):
         raise ValueError(f"unique needs a 1-D tensor, got {x.name!r} of shape {x.shape}; flatten it first "
@@ -32,8 +39,7 @@ def unique(x, out_idx=dtypes.int32, name=None):
     out_idx = dtypes.as_dtype(out_idx)
     if out_idx not in (dtypes.int32, dtypes.int64):
         raise TypeError(f"unique: out_idx must be int32 or int64, got {out_idx.name}")
-    y, idx = apply_op("Unique", [x], name=name or "Unique", out_idx=out_idx)
-    return y, idx
+    return Unique(*apply_op("Unique", [x], name=name or "Unique", out_idx=out_idx))
 
 
 def _argsort(x, axis, descending):
@@ -99,11 +105,11 @@ register("UniqueWithCounts", kernel=host_kernel(_unique_with_counts), fresh=True
 
 
 def unique_with_counts(x, out_idx=dtypes.int32, name=None):
-    """(y, idx, count): unique's values and positions, and how often each value occurs in x."""
+    """UniqueWithCounts(y, idx, count): unique's values and positions, and how often each value occurs in x."""
     x = convert_to_tensor(x)
     if x.ndim not in (None, 1):
         raise ValueError(f"unique_with_counts needs a 1-D tensor, got {x.name!r} of shape {x.shape}")
     out_idx = dtypes.as_dtype(out_idx)
     if out_idx not in (dtypes.int32, dtypes.int64):
         raise TypeError(f"unique_with_counts: out_idx must be int32 or int64, got {out_idx.name}")
-    return apply_op("UniqueWithCounts", [x], name=name or "UniqueWithCounts", out_idx=out_idx)
+    return UniqueWithCounts(*apply_op("UniqueWithCounts", [x], name=name or "UniqueWithCounts", out_idx=out_idx))
