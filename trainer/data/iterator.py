@@ -12,14 +12,14 @@ import warnings
 import numpy as np
 
 from ..framework import dtypes
-from ..platform.errors import FailedPreconditionError, InvalidArgumentError
+from ..platform.errors import InvalidArgumentError
 from ..framework.graph import get_default_graph
 from ..ops.core_ops import convert_to_tensor
 from ..framework.registry import op_def, register
 from ..framework.tensor_shape import TensorShape
 from .iterator_state import IteratorSaveable, policy_of
 from .optional import next_as_optional
-from .runtime import ITERATORS, Context, iterator_resource
+from .runtime import ITERATORS, Context, initialized_iterator, iterator_resource
 from .stage import Stage, captures
 from ..ops.sparse_tensor import SparseTensor
 from .structure import Spec, SparseType, expand, flatten_types, flatten_up_to
@@ -80,11 +80,7 @@ def _get_next_kernel(op, session):
     types, single = tuple(op.attrs["output_types"]), len(op.outputs) == 1
 
     def run(handle):
-        resource = session.resources.lookup(ITERATORS, handle[()])
-        if resource is None or resource.elements is None:
-            raise FailedPreconditionError(
-                "GetNext() failed because the iterator has not been initialized. Ensure that you have run the "
-                f"initializer operation for this iterator before getting the next element (op {op.name!r}).")
+        resource = initialized_iterator(session, handle, "GetNext()", f"getting the next element (op {op.name!r})")
         if resource.types != types:
             raise InvalidArgumentError(f"The iterator {handle[()]!r} yields elements of types "
                                        f"{[t.name for t in resource.types]}, but {op.name!r} expects "

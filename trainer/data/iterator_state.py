@@ -24,7 +24,7 @@ from ..ops.saveable_object import SaveableObject, SaveSpec
 from ..platform import tf_logging as logging
 from ..platform.errors import FailedPreconditionError, OutOfRangeError
 from .options import ExternalStatePolicy
-from .runtime import ITERATORS, Context, PhiloxSamples, iterator_resource
+from .runtime import Context, PhiloxSamples, initialized_iterator, iterator_resource
 from .stage import captures
 
 FORMAT = "ringflow iterator state 1"
@@ -57,11 +57,7 @@ def _serialize_kernel(op, session):
     policy = ExternalStatePolicy(op.attrs["external_state_policy"])
 
     def run(handle):
-        resource = session.resources.lookup(ITERATORS, handle[()])
-        if resource is None or resource.elements is None:
-            raise FailedPreconditionError(
-                "Save() failed because the iterator has not been initialized. Ensure that you have run the "
-                f"initializer operation for this iterator before saving it (iterator {handle[()].decode()!r}).")
+        resource = initialized_iterator(session, handle, "Save()", f"saving it (iterator {handle[()].decode()!r})")
         order = stages(resource.stage)
         _check_external_state(order, policy, handle[()].decode())
         with resource.lock:

@@ -10,8 +10,8 @@ from ..framework import dtypes
 from ..framework.graph import get_default_graph
 from ..framework.registry import register
 from ..ops.core_ops import constant
-from ..platform.errors import FailedPreconditionError, InvalidArgumentError, OutOfRangeError
-from .runtime import ITERATORS
+from ..platform.errors import InvalidArgumentError, OutOfRangeError
+from .runtime import initialized_iterator
 from .structure import Spec, expand, normalize
 
 
@@ -19,11 +19,7 @@ def _next_kernel(op, session):
     shapes, types = op.attrs["output_shapes"], op.attrs["output_types"]
 
     def run(handle):
-        resource = session.resources.lookup(ITERATORS, handle[()])
-        if resource is None or resource.elements is None:
-            raise FailedPreconditionError("GetNext() failed because the iterator has not been initialized. Ensure "
-                                          "that you have run the initializer operation for this iterator before "
-                                          f"getting the next element (op {op.name!r}).")
+        resource = initialized_iterator(session, handle, "GetNext()", f"getting the next element (op {op.name!r})")
         try:
             element = expand(resource.next())
         except OutOfRangeError:

@@ -11,7 +11,7 @@ import threading
 import numpy as np
 
 from ..ops.kernels.philox import PhiloxStream, philox_blocks
-from ..platform.errors import OpError, OutOfRangeError
+from ..platform.errors import FailedPreconditionError, OpError, OutOfRangeError
 
 ITERATORS, FUNCTIONS = "iterator", "dataset_function"  # containers of session.resources: by handle, by function
 
@@ -19,6 +19,17 @@ ITERATORS, FUNCTIONS = "iterator", "dataset_function"  # containers of session.r
 def iterator_resource(session, handle):
     """The session's iterator named `handle`, created empty on first use."""
     return session.resources.lookup_or_create(ITERATORS, handle, IteratorResource)
+
+
+def initialized_iterator(session, handle, failed, doing):
+    """The session's iterator named by `handle` (a 0-d bytes array) once initialized, else TF1's
+    FailedPreconditionError: "<failed> failed because the iterator has not been initialized ... before <doing>"."""
+    resource = session.resources.lookup(ITERATORS, handle[()])
+    if resource is None or resource.elements is None:
+        raise FailedPreconditionError(
+            f"{failed} failed because the iterator has not been initialized. Ensure that you have run the "
+            f"initializer operation for this iterator before {doing}.")
+    return resource
 
 
 def function_plan(session, function):
