@@ -148,51 +148,63 @@ def resave_tf_conds(directory):
     return result
 
 
+LOOP_FEEDS = {"n:0": 3, "x:0": np.linspace(-1, 1, 12, dtype=np.float32).reshape(4, 3),
+              "seq:0": np.linspace(-1, 1, 30, dtype=np.float32).reshape(2, 5, 3), "lengths:0": [5, 3]}
+
+
+def loop_graph(conds=True):
+    """In the default graph: the placeholders n, x, seq and lengths (LOOP_FEEDS), and {name: tensor} of a counter
+    loop, one with maximum_iterations, dynamic_rnn over unknown lengths, map_fn and a loop in a loop; with `conds`
+    also loops holding conds and a bidirectional_dynamic_rnn (tests/trainer/train/test_loop_nodes.py checks the
+    first set in ringflow, write_loops hands all of them to TensorFlow)."""
+    n = tg.placeholder(tg.int32, [], name="n")
+    x = tg.placeholder(tg.float32, [None, 3], name="x")
+    seq = tg.placeholder(tg.float32, [None, None, 3], name="seq")
+    lengths = tg.placeholder(tg.int32, [None], name="lengths")
+    i, s = tg.while_loop(lambda i, s: i < n, lambda i, s: (i + 1, s + tg.cast(i, tg.float32) * x[0]),
+                         [tg.constant(0), tg.zeros([3])])
+    limited = tg.while_loop(lambda v: v < 100.0, lambda v: v * 2.0 + 1.0, [tg.constant(1.0)], maximum_iterations=n)
+    cell = tg.nn.rnn_cell.GRUCell(4, kernel_initializer=tg.glorot_uniform_initializer(seed=1))
+    outputs, state = tg.nn.dynamic_rnn(cell, seq, sequence_length=lengths, dtype=tg.float32)
+    mapped = tg.map_fn(lambda r: tg.reduce_sum(r * r) + r[0], x)
+
+    def outer(i, total):
+        step = (lambda j, acc: (j + 1, acc + tg.cast(j + 1, tg.float32) * x[1]))
+        return i + 1, tg.while_loop(lambda j, acc: j < i, step, [tg.constant(0), total])[1]
+    nested = tg.while_loop(lambda i, t: i < n, outer, [tg.constant(0), tg.zeros([3])])[1]
+    placeholders = {"n": n, "x": x, "seq": seq, "lengths": lengths}
+    named = {"i": i, "s": s, "limited": limited, "outputs": outputs, "state": state, "mapped": mapped, "nested": nested}
+    if not conds:
+        return placeholders, named
+
+    def picking(i, total):  # a cond in the loop
+        row = tg.gather(x, tg.math.floormod(i, 4))
+        return i + 1, total + tg.cond(tg.equal(tg.math.floormod(i, 2), 1), lambda: row * 2.0, lambda: 1.0 - row)
+    picked = tg.while_loop(lambda i, t: i < n + 2, picking, [tg.constant(0), tg.zeros([3])])[1]
+    paired = tg.while_loop(lambda i, a, b: i < n, lambda i, a, b: (i + 1, *tg.cond(
+        i > 1, lambda: (a + x[0], b * 2.0), lambda: (a - 1.0, b + x[1]))), [tg.constant(0), tg.zeros([3]),
+                                                                            tg.ones([3])])
+    with tg.variable_scope("both"):
+        cells = [tg.nn.rnn_cell.GRUCell(2, kernel_initializer=tg.glorot_uniform_initializer(seed=k)) for k in (2, 3)]
+        (forward, backward), _ = tg.nn.bidirectional_dynamic_rnn(*cells, seq, sequence_length=lengths,
+                                                                 dtype=tg.float32)
+    named.update({"picked": picked, "paired_a": paired[1], "paired_b": paired[2], "forward": forward,
+                  "backward": backward})
+    return placeholders, named
+
+
 def write_loops(directory):
-    """ringflow's while loops, saved by Saver.save (loops/model.ckpt) and simple_save (loops/saved_model) with
-    their outputs for fixed feeds, which TensorFlow must compute from both files."""
-    feeds = {"n:0": 3, "x:0": np.linspace(-1, 1, 12, dtype=np.float32).reshape(4, 3),
-             "seq:0": np.linspace(-1, 1, 30, dtype=np.float32).reshape(2, 5, 3), "lengths:0": [5, 3]}
+    """ringflow's while loops (loop_graph), saved by Saver.save (loops/model.ckpt) and simple_save
+    (loops/saved_model) with their outputs for fixed feeds, which TensorFlow must compute from both files."""
+    feeds = LOOP_FEEDS
     with tg.Graph().as_default():
-        n = tg.placeholder(tg.int32, [], name="n")
-        x = tg.placeholder(tg.float32, [None, 3], name="x")
-        seq = tg.placeholder(tg.float32, [None, None, 3], name="seq")
-        lengths = tg.placeholder(tg.int32, [None], name="lengths")
-        i, s = tg.while_loop(lambda i, s: i < n, lambda i, s: (i + 1, s + tg.cast(i, tg.float32) * x[0]),
-                             [tg.constant(0), tg.zeros([3])])
-        limited = tg.while_loop(lambda v: v < 100.0, lambda v: v * 2.0 + 1.0, [tg.constant(1.0)],
-                                maximum_iterations=n)
-        cell = tg.nn.rnn_cell.GRUCell(4, kernel_initializer=tg.glorot_uniform_initializer(seed=1))
-        outputs, state = tg.nn.dynamic_rnn(cell, seq, sequence_length=lengths, dtype=tg.float32)
-        mapped = tg.map_fn(lambda r: tg.reduce_sum(r * r) + r[0], x)
-
-        def outer(i, total):
-            step = (lambda j, acc: (j + 1, acc + tg.cast(j + 1, tg.float32) * x[1]))
-            return i + 1, tg.while_loop(lambda j, acc: j < i, step, [tg.constant(0), total])[1]
-        nested = tg.while_loop(lambda i, t: i < n, outer, [tg.constant(0), tg.zeros([3])])[1]
-
-        def picking(i, total):  # a cond in the loop
-            row = tg.gather(x, tg.math.floormod(i, 4))
-            return i + 1, total + tg.cond(tg.equal(tg.math.floormod(i, 2), 1), lambda: row * 2.0, lambda: 1.0 - row)
-        picked = tg.while_loop(lambda i, t: i < n + 2, picking, [tg.constant(0), tg.zeros([3])])[1]
-        paired = tg.while_loop(lambda i, a, b: i < n, lambda i, a, b: (i + 1, *tg.cond(
-            i > 1, lambda: (a + x[0], b * 2.0), lambda: (a - 1.0, b + x[1]))), [tg.constant(0), tg.zeros([3]),
-                                                                                tg.ones([3])])
-        with tg.variable_scope("both"):
-            cells = [tg.nn.rnn_cell.GRUCell(2, kernel_initializer=tg.glorot_uniform_initializer(seed=k))
-                     for k in (2, 3)]
-            (forward, backward), _ = tg.nn.bidirectional_dynamic_rnn(*cells, seq, sequence_length=lengths,
-                                                                     dtype=tg.float32)
-        named = {"i": i, "s": s, "limited": limited, "outputs": outputs, "state": state, "mapped": mapped,
-                 "nested": nested, "picked": picked, "paired_a": paired[1], "paired_b": paired[2],
-                 "forward": forward, "backward": backward}
+        placeholders, named = loop_graph()
         fetches = {key: tg.identity(t, name=key) for key, t in named.items()}
         with tg.Session() as sess:
             sess.run(tg.global_variables_initializer())
             values = sess.run(fetches, feeds)
             prefix = tg.train.Saver().save(sess, os.path.join(directory, "loops", "model.ckpt"))
-            tg.saved_model.simple_save(sess, os.path.join(directory, "loops", "saved_model"),
-                                       {"n": n, "x": x, "seq": seq, "lengths": lengths}, fetches)
+            tg.saved_model.simple_save(sess, os.path.join(directory, "loops", "saved_model"), placeholders, fetches)
     return {"prefix": os.path.relpath(prefix, directory), "saved_model": os.path.join("loops", "saved_model"),
             "feeds": {k: np.asarray(v).tolist() for k, v in feeds.items()},
             "outputs": {k: np.asarray(v).tolist() for k, v in values.items()}}
