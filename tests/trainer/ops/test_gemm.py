@@ -198,3 +198,77 @@ def test_transpose_into_writes_alpha_times_the_transpose_to_the_bit(dtype, alpha
     fortran = np.asfortranarray(w)
     np.testing.assert_array_equal(gemm.transpose_into(fortran, np.empty((12, 7), dtype), alpha),
                                   np.multiply(w.T, dtype(alpha)))
+
+
+
+AVX512 = gemm.openblas_core() in gemm.AVX512_CORES
+# (M, K, N, steps): the LSTM's forward and backward GEMMs at 128 units, batch 64; the N = 32 box's edge; the N = 64
+# box's least M·K
+DIRECT_SHAPES = [(512, 157, 64, 3), (128, 512, 64, 2), (256, 512, 32, 2), (256, 128, 64, 1)]
+
+
+def _direct_allowed(m, n, k):
+    """Whether OpenBLAS's own sgemm_direct_performant allows the shape: it declines larger ones where OpenBLAS runs more
+    than one thread (scripts/test.sh runs one, as ringflow's launcher does)."""
+    fns = gemm._direct_sgemm()
+    return fns is not None and bool(fns[1](m, n, k))
+
+
+def _strided(rng, shape, pad):
+    """A float32 array of `shape` whose rows lie `pad` elements apart beyond their length (a view of a wider one)."""
+    return rng.standard_normal((*shape[:-1], shape[-1] + pad)).astype(np.float32)[..., :shape[-1]]
+
+
+@pytest.mark.skipif(not AVX512, reason="sgemm_direct is taken only where OpenBLAS runs its AVX-512 kernels")
+@pytest.mark.parametrize("pad", [0, 3])
+@pytest.mark.parametrize("shape", DIRECT_SHAPES, ids=str)
+def test_step_dot_writes_each_step_product_within_float32_rounding(shape, pad):
+    m, k, n, steps = shape
+    if not _direct_allowed(m, n, k):
+        pytest.skip("OpenBLAS runs more than one thread here: its sgemm_direct_performant declines the shape")
+    rng = np.random.default_rng(5)
+    a, b, out = _strided(rng, (m, k), pad), _strided(rng, (steps, k, n), pad), _strided(rng, (steps + 1, m, n), pad)
+    whole = out.base.copy() if pad else out.copy()
+    product = gemm.step_dot(a, b, out)
+    assert product is not None, "in the measured box, on AVX-512 kernels, sgemm_direct is taken"
+    for t in range(steps):
+        product(t, t + 1)  # each step's product into the next slot: the slots are the caller's to pick
+        exact, bound = _reference(a, b[t].T)
+        assert np.all(np.abs(out[t + 1] - exact) <= bound), t
+    written = np.zeros(whole.shape, bool)
+    written[1:, :, :n] = True
+    np.testing.assert_array_equal((out.base if pad else out)[~written], whole[~written])  # nothing else written
+
+
+@pytest.mark.parametrize("case", ["float64", "N = 48", "N = 8", "M·K under the box", "output over an operand",
+                                  "b's columns unit-stride"])
+def test_step_dot_declines_outside_its_box(case):
+    rng = np.random.default_rng(6)
+    a, b, out = (rng.standard_normal(shape).astype(np.float32) for shape in ((512, 157), (2, 157, 64), (2, 512, 64)))
+    assert (gemm.step_dot(a, b, out) is not None) == _direct_allowed(512, 64, 157)
+    if case == "float64":
+        a, b, out = (x.astype(np.float64) for x in (a, b, out))
+    elif case.startswith("N = "):
+        width = int(case[4:])
+        b, out = b[..., :width], out[..., :width]
+    elif case == "M·K under the box":
+        a, b, out = a[:64, :64], b[:, :64], out[:, :64]
+    elif case == "output over an operand":
+        out = np.lib.stride_tricks.as_strided(a, (2, 512, 64), (0, 157 * 4, 4))
+    else:
+        b = np.asfortranarray(b.transpose(0, 2, 1)).transpose(0, 2, 1)
+    assert gemm.step_dot(a, b, out) is None
+
+
+def test_step_dot_only_where_openblas_runs_avx512_kernels():
+    """sgemm_direct is SkylakeX code: it must never run where OpenBLAS picked other kernels (on an AVX2 machine it
+    would fault), which OpenBLAS's core name says; the default environment here pins Haswell, CI's does not."""
+    code = ("import numpy as np; from trainer.ops.kernels import gemm; "
+            "a, b, out = (np.ones(s, np.float32) for s in ((512, 157), (2, 157, 64), (2, 512, 64))); "
+            "print(gemm.openblas_core(), gemm.step_dot(a, b, out) is not None)")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(tg.__file__)))
+    env = dict(os.environ, OPENBLAS_CORETYPE="Haswell", OPENBLAS_NUM_THREADS="1")
+    assert subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True, text=True,
+                          check=True).stdout.split() == ["Haswell", "False"]
+    if AVX512:
+        assert gemm._direct_sgemm() is not None, "numpy's OpenBLAS exports sgemm_direct_SKYLAKEX on AVX-512 kernels"

@@ -23,6 +23,20 @@ update of a dense weight by its gradient's product then writes the variable once
 on addresses, unchecked, for a loop over buffers it owns (the row-window convolution's filter rows, conv.py).
 transpose_into(a, out, alpha) is out = alpha * aᵀ by OpenBLAS's transposing copy (the host LSTM's weights, gate by
 gate, each with its scale).
+
+step_dot(a, b, out) is out[t] = a @ b[t] for a loop over steps (the host LSTM's recurrent GEMMs) through OpenBLAS's
+sgemm_direct, its AVX-512 kernel that multiplies without packing either operand first; cblas_sgemm packs both on every
+call, the weights the same each step. numpy's OpenBLAS exports it but does not route cblas_sgemm to it, so it is
+called where it was measured faster, and only on AVX-512 kernels (it is SkylakeX code). Its time over numpy's dot,
+float32, one thread, an AVX-512 EPYC, where sgemm_direct_performant allows it at all (M·N·K < 28·512²):
+
+    N = 64, M·K >= 32K    0.85-0.93 (the LSTM's [4n, depth + n + 1] @ [., batch] at n = 128, batch 64: 0.89-0.91;
+                                     its [n, 4n] @ [4n, batch]: 0.85-0.86)
+    N = 32, M·K >= 128K   0.88-0.93
+    N = 16, 48, 80, 96    0.88-2.7 (mostly slower); N <= 8: 2.5-8x slower
+
+so only the first two boxes take it. It sums in another order than the packed kernel: equal within float32
+rounding, not to the bit.
 """
 import ctypes
 import glob
@@ -139,6 +153,59 @@ class StepProducts:
 
 
 SWAP_PAYS = openblas_core() in AVX512_CORES
+DIRECT_BOXES = {64: 32 * 1024, 32: 128 * 1024}  # N: the least M·K where sgemm_direct was faster (module docstring)
+_direct = []
+
+
+def _direct_sgemm():
+    """(sgemm_direct, sgemm_direct_performant) of OpenBLAS's SkylakeX kernels when it runs an AVX-512 kernel set and
+    the pair gives numpy's product on a small case, else None; looked up once."""
+    if not _direct:
+        names = ("sgemm_direct_SKYLAKEX", "sgemm_direct_performant_SKYLAKEX")
+        fns = [None if OPENBLAS is None or not SWAP_PAYS else getattr(OPENBLAS, name, None) for name in names]
+        if None in fns:
+            _direct.append(None)
+            return None
+        size, pointer = ctypes.c_int64, ctypes.c_void_p  # BLASLONG: 64 bits on every 64-bit platform
+        fns[0].argtypes, fns[0].restype = [size, size, size, pointer, size, pointer, size, pointer, size], None
+        fns[1].argtypes, fns[1].restype = [size] * 3, ctypes.c_int
+        a, b = (np.random.default_rng(0).standard_normal(shape).astype(np.float32) for shape in ((37, 19), (19, 21)))
+        got = np.full((37, 21), np.nan, np.float32)
+        fns[0](37, 21, 19, a.ctypes.data, 19, b.ctypes.data, 21, got.ctypes.data, 21)
+        _direct.append(tuple(fns) if np.allclose(got, a @ b, rtol=1e-5, atol=1e-5) else None)
+    return _direct[0]
+
+
+def _rows(a):
+    """The row stride in elements of a 2-D array (or of each step of a 3-D one) whose rows are unit-stride, else
+    None."""
+    rows, cols = a.strides[-2:]
+    return rows // a.itemsize if cols == a.itemsize and rows % a.itemsize == 0 and rows >= a.shape[-1] * a.itemsize \
+        else None
+
+
+def step_dot(a, b, out):
+    """A function of (t, t_out) writing out[t_out] = a @ b[t] for a 2-D a, a [steps, K, N] b and a [steps', M, N] out,
+    float32 host arrays with unit-stride rows, through sgemm_direct where its box (DIRECT_BOXES) holds; else None (the
+    caller uses numpy's dot). Nothing is checked per call: t and t_out must be steps of b and out."""
+    fns = _direct_sgemm()
+    if fns is None or not all(type(x) is np.ndarray and x.dtype == np.float32 for x in (a, b, out)):
+        return None
+    (m, k), n = a.shape, b.shape[2]
+    if (a.ndim, b.ndim, out.ndim) != (2, 3, 3) or b.shape[1] != k or out.shape[1:] != (m, n) or \
+            m * k < DIRECT_BOXES.get(n, m * k + 1) or not fns[1](m, n, k):
+        return None
+    lda, ldb, ldo = _rows(a), _rows(b), _rows(out)
+    if None in (lda, ldb, ldo) or np.may_share_memory(out, a) or np.may_share_memory(out, b):
+        return None
+    direct, kinds = fns[0], fns[0].argtypes
+    head = tuple(kind(v) for kind, v in zip(kinds, (m, n, k, a.ctypes.data, lda)))
+    b_at, b_step, ldb, out_at, out_step, ldo = b.ctypes.data, b.strides[0], kinds[6](ldb), out.ctypes.data, \
+        out.strides[0], kinds[8](ldo)
+
+    def product(t, t_out, _operands=(a, b, out)):  # the default keeps the arrays alive as long as the function
+        direct(*head, b_at + t * b_step, ldb, out_at + t_out * out_step, ldo)
+    return product
 
 
 def _operand(a):
