@@ -133,7 +133,9 @@ def test_weights_of_any_shape_copied_transposed_gate_by_gate(dtype, depth, n):
     outs, grads = block_lstm(6, x, cs_prev, h_prev, w, peepholes, b, None, cs_grad, h_grad)
     want_outs, want_grads = reference(6, x, cs_prev, h_prev, w, peepholes, b, None, cs_grad, h_grad)
     close(outs, want_outs, dtype, "outputs")
-    close(grads, want_grads, dtype, "gradients")
+    # at 40 units w's and b's float32 gradients reach 2.5x the default tolerance over seeds 0-19, in any order of the
+    # gate math's products (sums of 30 products a step through gates near saturation)
+    close(grads, want_grads, dtype, "gradients", dict(rtol=1e-4, atol=1e-5) if dtype == np.float32 else None)
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=lambda d: d.__name__)

@@ -100,25 +100,25 @@ def block_lstm(steps, x, cs_prev, h_prev, w, peepholes, b, forget_bias, cell_cli
             direct(t, t)
         if peepholes is not None:
             i_f = a[n:3 * n]
-            i_f += multiply(c_prev, peep_if, out=pair).reshape(2 * n, batch)
-            tanh(a[:3 * n], out=a[:3 * n])
+            i_f += multiply(c_prev, peep_if, pair).reshape(2 * n, batch)
+            tanh(a[:3 * n], a[:3 * n])
             sigmoids = i_f
         else:
-            tanh(a, out=a)
+            tanh(a, a)
             sigmoids = a[n:]
         sigmoids *= half  # 0.5 * tanh(x / 2) + 0.5
         sigmoids += half
-        multiply(ci, i, out=c)
-        c += multiply(f, c_prev, out=scratch)
+        multiply(ci, i, c)
+        c += multiply(f, c_prev, scratch)
         if cell_clip is not None:
-            clip(c, -cell_clip, cell_clip, out=c)
+            clip(c, -cell_clip, cell_clip, c)
         if peepholes is not None:
-            o += multiply(c, peep_o, out=scratch)
-            tanh(o, out=o)
+            o += multiply(c, peep_o, scratch)
+            tanh(o, o)
             o *= half
             o += half
-        tanh(c, out=tc)
-        multiply(tc, o, out=h_t)
+        tanh(c, tc)
+        multiply(tc, o, h_t)
     return _views(xh, act, cs, co)
 
 
@@ -201,48 +201,44 @@ def block_lstm_grad(steps, x, cs_prev, h_prev, w, peepholes, outputs, cs_grad, h
     h_grad, cs_grad = (g.transpose(0, 2, 1) if g.ndim else [g] * steps for g in (h_grad, cs_grad))
     w_h, products = w[depth:], StepProducts(xh, d)  # [depth + n + 1, 4n]: w's gradient, then b's as its last row
     dh, dcs, scratch = (np.zeros((n, batch), dtype) for _ in range(3))
-    square, deriv, reach = (np.empty((GATES, n, batch), dtype) for _ in range(3))
+    deriv = np.empty((GATES, n, batch), dtype)  # act's order: the squares, then in place the activations' derivatives
     one = np.ones((), dtype)  # as the forward's half
     direct = step_dot(w_h, d, dh[None])  # as the forward's
-    # activation' = s - s^2 for a sigmoid, 1 - t^2 for tanh; deriv, reach and step in TF1's order i, ci, f, o
-    deriv_i, deriv_ci, deriv_fo, reach_o, reach_f = deriv[0], deriv[1], deriv[2:], reach[3], reach[2]
-    square_ci, square_i, square_fo = square[0], square[1], square[2:]
     by_gate, steps_by_gate = act.reshape(time, GATES, n, batch), d.reshape(len(d), GATES, n, batch)
     peephole_grads = None if peepholes is None else [np.zeros(n, dtype) for _ in range(3)]
     multiply, subtract, dot, absolute, add = np.multiply, np.subtract, np.dot, np.abs, products.add  # as the forward's
     for t in reversed(range(steps)):
         a, c_prev, tc, at = by_gate[t], cs[t], co[t], t if gates_grad else 0
-        ci, i, f, o, step = *a, steps_by_gate[at]
+        step = steps_by_gate[at]  # TF1's order i, ci, f, o, where a (and deriv) hold ci, i, f, o
+        d_f, d_o = step[2], step[3]
         if flows[0][t]:
             dh += h_grad[t]
         if flows[1][t]:
             dcs += cs_grad[t]
-        multiply(a, a, out=square)
-        subtract(i, square_i, out=deriv_i)
-        subtract(one, square_ci, out=deriv_ci)
-        subtract(a[2:], square_fo, out=deriv_fo)
-        multiply(dh, tc, out=reach_o)
-        multiply(tc, tc, out=scratch)
-        subtract(one, scratch, out=scratch)
-        scratch *= o
-        scratch *= dh
-        dcs += scratch  # the cell state's gradient from both of its consumers: h and the next step
+        multiply(a, a, deriv)  # activation' = s - s^2 for a sigmoid, 1 - t^2 for tanh
+        subtract(a[1:], deriv[1:], deriv[1:])
+        subtract(one, deriv[0], deriv[0])
+        multiply(dh, tc, d_o)
+        multiply(d_o, tc, scratch)
+        subtract(dh, scratch, scratch)
+        scratch *= a[3]
+        dcs += scratch  # the cell state's gradient from both of its consumers: h (o * dh * tanh'(c)) and the next step
+        d_o *= deriv[3]
         if peepholes is not None:
-            dcs += multiply(multiply(reach_o, deriv[3], out=scratch), peepholes[2][:, None], out=scratch)
+            dcs += multiply(d_o, peepholes[2][:, None], scratch)
         if cell_clip is not None:  # the forward's unclipped sum, computed as it computed it
-            multiply(ci, i, out=scratch)
-            scratch += multiply(f, c_prev, out=reach_f)
-            dcs *= absolute(scratch, out=scratch) <= cell_clip
-        multiply(dcs, a[:2], out=reach[:2])  # what reaches i is dcs * ci, what reaches ci dcs * i
-        multiply(dcs, c_prev, out=reach_f)
-        multiply(deriv, reach, out=step)
-        dcs *= f
+            multiply(a[0], a[1], scratch)
+            scratch += multiply(a[2], c_prev, d_f)
+            dcs *= absolute(scratch, scratch) <= cell_clip
+        multiply(deriv[1::-1], a[:2], step[:2])  # what reaches i is dcs * ci, what reaches ci dcs * i
+        multiply(deriv[2], c_prev, d_f)
+        step[:3] *= dcs
+        dcs *= a[2]
         if peepholes is not None:
-            d_i, _, d_f, d_o = step
-            dcs += multiply(d_i, peepholes[0][:, None], out=scratch)
-            dcs += multiply(d_f, peepholes[1][:, None], out=scratch)
-            for total, g, s in zip(peephole_grads, (d_i, d_f, d_o), (c_prev, c_prev, cs[t + 1])):
-                total += multiply(g, s, out=scratch).sum(axis=1)
+            dcs += multiply(step[0], peepholes[0][:, None], scratch)
+            dcs += multiply(d_f, peepholes[1][:, None], scratch)
+            for total, g, s in zip(peephole_grads, (step[0], d_f, d_o), (c_prev, c_prev, cs[t + 1])):
+                total += multiply(g, s, scratch).sum(axis=1)
         if direct is not None and (t or h_prev_grad):
             direct(at, 0)
         elif t or h_prev_grad:
