@@ -42,9 +42,10 @@ direct_product(dtype, m, n, k) is the same kernel on addresses, for the loops of
 own (conv.py) and for dot_nt. Past sgemm_direct_performant's size limit it is taken in the same boxes where OpenBLAS
 runs one thread (openblas_threads(); with more, a threaded packed GEMM may win) and B, K·N values, is at most
 DIRECT_PANEL_BYTES: each 4 rows of A stream all of B. Time over numpy's dot there (same machine, one thread, operands
-in cache): N = 64 at 1344-2560 x 96-160 (the convolutions' row windows) 0.82-0.86, 160 x 1344-1568 (their filter
-gradients, A gathered transposed) 0.78-0.79, 512-2048 x 1024-8192 0.82-0.92, 3136 x 1024 (LeNet's fc1 gradient) 0.82;
-N = 32 at 25 x 10192-32768 (LeNet's first filter gradient) 0.78-0.85, 784-1280 x 192-320 0.90-0.92, 512 x 4096 0.72.
+in cache), M x K: N = 64 at 1344-2560 x 96-160 (LeNet's and the CNN's row windows) 0.84-0.86, 96-160 x 1344-2560
+(their filter gradients, A gathered transposed) 0.78-0.82, 512-2048 x 1024-8192 0.82-0.92, 3136 x 1024 (fc1's W @ gᵀ,
+with its copies, over dot_nt's swap) 0.85; N = 32 at 25 x 10192-32768 (LeNet's first filter gradient) 0.78-0.85,
+672-1280 x 192-320 (the row windows of the input gradients) 0.88-0.92, 512 x 4096 0.72.
 """
 import ctypes
 import glob
@@ -317,7 +318,7 @@ def dot_nt(a, b):
     if (type(a) is np.ndarray and a.shape[0] <= SHORT_ROWS and a.shape[1] >= DEEP and b.shape[0] >= WIDE
             and a.dtype.char == "f" and b.flags.c_contiguous):
         (m, k), n = b.shape, a.shape[0]
-        mul = direct_product(a.dtype, m, n, k)
+        mul = direct_product(a.dtype, m, n, k) if type(b) is np.ndarray and b.dtype == a.dtype else None
         if mul is None:
             return np.dot(b, a.T).T.copy()
         a_t, product = transpose_into(a, np.empty((k, n), a.dtype)), np.empty((m, n), a.dtype)
