@@ -314,7 +314,7 @@ def product_adder(dtype):
 def dot_nt(a, b):
     """a @ bᵀ as W @ gᵀ copied back to C order where that pays (module docstring), else as BLAS takes it. In
     sgemm_direct's box (direct_product) W @ gᵀ goes through it, gᵀ and the result copied by OpenBLAS's transposing
-    copy: LeNet's fc1 input gradient 2.04 -> 1.74 ms."""
+    copy: LeNet's fc1 input gradient 2.1 -> 1.7 ms, the CNN's dense one ([32, 256] @ [4096, 256]ᵀ) 0.40 -> 0.32."""
     if (type(a) is np.ndarray and a.shape[0] <= SHORT_ROWS and a.shape[1] >= DEEP and b.shape[0] >= WIDE
             and a.dtype.char == "f" and b.flags.c_contiguous):
         (m, k), n = b.shape, a.shape[0]
