@@ -40,8 +40,9 @@ from trainer.ops.kernels import gemm as gemm_kernels  # noqa: E402
 class Recorder:
     """While `recording` is true, keeps a copy of the operands (same shapes, same memory order) of every
     numpy.dot and numpy.matmul call, of each step StepProducts adds by BLAS, of every gemm.dot_add (SGD's update
-    fused with its gradient's GEMM) and every product_adder call (a row-window convolution's filter rows), each as
-    the numpy.dot it equals or adds; the wrappers stay in place for the rest of the process."""
+    fused with its gradient's GEMM), every product_adder call (a row-window convolution's filter rows) and every
+    direct_product call (OpenBLAS's unpacked sgemm_direct), each as the numpy.dot it equals or adds; the wrappers stay
+    in place for the rest of the process."""
 
     def __init__(self):
         self.calls, self.recording = [], False
@@ -74,6 +75,20 @@ class Recorder:
                 return add(m, n, k, a_at, b_at, out_at)
             return recorded
         gemm_kernels.product_adder = recorded_adder
+        direct_product = gemm_kernels.direct_product
+
+        def recorded_direct(dtype, m, n, k):
+            mul = direct_product(dtype, m, n, k)
+            if mul is None:
+                return None
+
+            def recorded(rows, depth, a_at, lda, b_at, ldb, out_at, ldo):
+                if self.recording:
+                    self.calls.append((dot, _at(a_at, (rows, depth), dtype, lda), _at(b_at, (depth, n), dtype, ldb),
+                                       None))
+                return mul(rows, depth, a_at, lda, b_at, ldb, out_at, ldo)
+            return recorded
+        gemm_kernels.direct_product = recorded_direct
 
     def _wrap(self, gemm):
         def recorded(a, b, out=None, **kwargs):
@@ -83,10 +98,14 @@ class Recorder:
         return recorded
 
 
-def _at(address, shape, dtype):
-    """A copy of the C-contiguous array of `shape` and `dtype` at `address` (a product_adder's operand)."""
-    size = int(np.prod(shape)) * np.dtype(dtype).itemsize
-    return np.frombuffer((ctypes.c_char * size).from_address(address), dtype).reshape(shape).copy()
+def _at(address, shape, dtype, ld=None):
+    """A C-contiguous copy of the (rows, columns) array of `dtype` at `address` whose rows are `ld` elements apart
+    (default: its columns; a product_adder's or direct_product's operand)."""
+    (rows, columns), item = shape, np.dtype(dtype).itemsize
+    ld = columns if ld is None else ld
+    size = ((rows - 1) * ld + columns) * item if rows and columns else 0
+    flat = np.frombuffer((ctypes.c_char * size).from_address(address), dtype)
+    return np.lib.stride_tricks.as_strided(flat, shape, (ld * item, item)).copy()
 
 
 def _copy(a):

@@ -54,13 +54,18 @@ def test_conv_layers_follow_the_bench_models():
                                                ("conv2 dX", (64, 14, 14, 64), 5, 32)]
 
 
+def _recorder(monkeypatch):
+    for module, name in ((np, "dot"), (np, "matmul"), (gemm.StepProducts, "add"), (gemm, "dot_add"),
+                         (gemm, "product_adder"), (gemm, "direct_product")):
+        monkeypatch.setattr(module, name, getattr(module, name))  # the recorder's wrappers go at teardown
+    return gemm_floor.Recorder()
+
+
 def test_the_recorder_sees_the_filter_rows_a_row_window_convolution_adds(monkeypatch):
     """A 3x3 SAME convolution of 8-channel images by row windows: one numpy.dot for the filter row that covers every
     output row, and a product_adder call for each of the two others, recorded with their operands."""
-    for module, name in ((np, "dot"), (np, "matmul"), (gemm.StepProducts, "add"), (gemm, "dot_add"),
-                         (gemm, "product_adder")):
-        monkeypatch.setattr(module, name, getattr(module, name))  # the recorder's wrappers go at teardown
-    recorder = gemm_floor.Recorder()
+    monkeypatch.setattr(gemm, "direct_product", lambda dtype, m, n, k: None)  # its own test below
+    recorder = _recorder(monkeypatch)
     if gemm.product_adder(np.float32) is None:
         pytest.skip("numpy's BLAS is not OpenBLAS with a CBLAS GEMM for float32")
     rng = np.random.default_rng(2)
@@ -71,4 +76,21 @@ def test_the_recorder_sees_the_filter_rows_a_row_window_convolution_adds(monkeyp
     assert [(a.shape, b.shape) for _, a, b, _ in recorder.calls] == [((40, 24), (24, 6)), ((32, 24), (24, 6)),
                                                                       ((32, 24), (24, 6))]
     for (_, _, b, _), row in zip(recorder.calls, (1, 0, 2)):  # the covering filter row first
+        np.testing.assert_array_equal(b, w[row].reshape(24, 6))
+
+
+def test_the_recorder_sees_the_products_sgemm_direct_makes(monkeypatch):
+    """The same convolution with sgemm_direct's boxes open to any size: each filter row's product through
+    direct_product, recorded with its operands (the rows of the slice each reads, the filter row); where OpenBLAS
+    runs no AVX-512 kernels they are a numpy.dot and two product_adder calls, recorded too."""
+    monkeypatch.setattr(gemm, "DIRECT_BOXES", {6: 0})
+    recorder = _recorder(monkeypatch)
+    rng = np.random.default_rng(2)
+    x, w = rng.standard_normal((2, 5, 4, 8)).astype(np.float32), rng.standard_normal((3, 3, 8, 6)).astype(np.float32)
+    recorder.recording = True
+    conv.conv2d(x, w, (1, 1), "SAME")
+    recorder.recording = False
+    assert [(a.shape, b.shape) for _, a, b, _ in recorder.calls] == [((40, 24), (24, 6)), ((32, 24), (24, 6)),
+                                                                      ((32, 24), (24, 6))]
+    for (_, _, b, _), row in zip(recorder.calls, (1, 0, 2)):
         np.testing.assert_array_equal(b, w[row].reshape(24, 6))

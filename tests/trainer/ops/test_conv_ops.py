@@ -248,7 +248,9 @@ def test_stride_one_convolutions_of_many_channels_by_row_windows(taps, padding, 
 def test_row_window_taps_added_in_the_gemm_equal_a_product_and_an_add(dtype, monkeypatch):
     """The row-window convolution adds each filter row's product in its GEMM (BLAS's beta = 1); without numpy's
     OpenBLAS it takes a product buffer and an add. Both give the same values within rounding, in either direction,
-    on LeNet's second layer (k = kw*C = 160 and 320) and one whose k = 768 spans several of BLAS's blocks."""
+    on LeNet's second layer (k = kw*C = 160 and 320) and one whose k = 768 spans several of BLAS's blocks (both
+    without sgemm_direct, which takes LeNet's, and has no beta)."""
+    monkeypatch.setattr(gemm_kernels, "direct_product", lambda dtype, m, n, k: None)
     for xs, ws in [((9, 14, 14, 32), (5, 5, 32, 64)), ((3, 6, 7, 256), (3, 3, 256, 4))]:
         x, w = RNG.standard_normal(xs).astype(dtype), RNG.standard_normal(ws).astype(dtype)
         g = RNG.standard_normal((*xs[:3], ws[3])).astype(dtype)
@@ -259,6 +261,81 @@ def test_row_window_taps_added_in_the_gemm_equal_a_product_and_an_add(dtype, mon
         for value, reference, k in zip(fused, apart, (ws[1] * ws[2], ws[1] * ws[3])):
             assert value.dtype == dtype
             np.testing.assert_allclose(value, reference, rtol=0, atol=ws[0] * k * np.finfo(dtype).eps * 8)
+
+
+DIRECT = gemm_kernels.direct_product(np.float32, 1568, 64, 160) is not None  # LeNet's: AVX-512 kernels, one thread
+
+
+def _taps_sums(x, w, g, padding):
+    """A stride-1 convolution's forward, input gradient and filter gradient in float64, tap by tap."""
+    (kh, kw, c, o), (n, h, wd, _) = w.shape, x.shape
+    (ho, ph), (wo, pw) = conv_kernels.out_size(h, kh, 1, padding), conv_kernels.out_size(wd, kw, 1, padding)
+    x, w, g = (a.astype(np.float64) for a in (x, w, g))
+    xp = np.zeros((n, h + sum(ph), wd + sum(pw), c))
+    xp[:, ph[0]:ph[0] + h, pw[0]:pw[0] + wd] = x
+    y, dxp = np.zeros((n, ho, wo, o)), np.zeros_like(xp)
+    for i in range(kh):
+        for j in range(kw):
+            y += xp[:, i:i + ho, j:j + wo] @ w[i, j]
+            dxp[:, i:i + ho, j:j + wo] += g @ w[i, j].T
+    dw = np.stack([np.stack([np.einsum("nhwc,nhwo->co", xp[:, i:i + ho, j:j + wo], g) for j in range(kw)])
+                   for i in range(kh)])
+    return y, dxp[:, ph[0]:ph[0] + h, pw[0]:pw[0] + wd], dw
+
+
+def _direct_asked(monkeypatch):
+    """Opens sgemm_direct's boxes to products of any size and records whether gemm.direct_product took each."""
+    monkeypatch.setattr(gemm_kernels, "DIRECT_BOXES", {64: 0, 32: 0})
+    taken, real = [], gemm_kernels.direct_product
+
+    def direct_product(dtype, m, n, k):
+        mul = real(dtype, m, n, k)
+        taken.append(mul is not None)
+        return mul
+    monkeypatch.setattr(gemm_kernels, "direct_product", direct_product)
+    return taken
+
+
+@pytest.mark.skipif(not DIRECT, reason="sgemm_direct runs only on OpenBLAS's AVX-512 kernels, with one thread here")
+@pytest.mark.parametrize("size", [(9, 7), (3, 2)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("padding", ["SAME", "VALID"])
+@pytest.mark.parametrize("taps", [(5, 5), (4, 4), (2, 3), (3, 1)], ids=lambda t: f"{t[0]}x{t[1]}")
+def test_row_window_products_on_sgemm_direct_are_the_taps_sums(taps, padding, size, monkeypatch):
+    """float32 row windows of 32 channels into 64 on sgemm_direct (forward and input gradient: each filter row's
+    product then added; filter gradient: windows gathered transposed), every one of the three directions asking for
+    it and taking it: filters of even and odd sizes, padding either way, images smaller than the filter, a batch in
+    several slices with a short last one; each within float32 rounding of the taps' sums."""
+    (kh, kw), (h, wd) = taps, size
+    if padding == "VALID" and (kh > h or kw > wd):
+        pytest.skip("the filter does not fit in the image")
+    ho, wo = conv_kernels.out_size(h, kh, 1, padding)[0], conv_kernels.out_size(wd, kw, 1, padding)[0]
+    monkeypatch.setattr(conv_kernels, "CHUNK_BYTES", 4 * h * wo * kw * 32 * 4)  # 11 images: slices of 4, 4 and 3
+    taken = _direct_asked(monkeypatch)
+    x, w, g = (RNG.standard_normal(s).astype(np.float32) for s in ((11, h, wd, 32), (kh, kw, 32, 64), (11, ho, wo, 64)))
+    values = (conv_kernels.conv2d(x, w, (1, 1), padding),
+              conv_kernels.conv2d_input_grad(g, x.shape, w, (1, 1), padding),
+              conv_kernels.conv2d_filter_grad(x, g, w, (1, 1), padding))
+    # a VALID input gradient's output is smaller than its input: one GEMM and a col2im, not row windows
+    assert taken == [True] * (3 if padding == "SAME" else 2)
+    exact, magnitude = _taps_sums(x, w, g, padding), _taps_sums(abs(x), abs(w), abs(g), padding)
+    for value, want, bound, terms in zip(values, exact, magnitude, (kh * kw * 32, kh * kw * 64, 11 * ho * wo)):
+        assert value.dtype == np.float32 and value.shape == want.shape
+        assert np.all(np.abs(value - want) <= terms * float(np.finfo(np.float32).eps) * bound)
+
+
+@pytest.mark.skipif(not DIRECT, reason="sgemm_direct runs only on OpenBLAS's AVX-512 kernels, with one thread here")
+@pytest.mark.parametrize("channels", [1, 3], ids=lambda c: f"C{c}")
+def test_few_channel_filter_gradient_on_sgemm_direct_is_the_taps_sums(channels, monkeypatch):
+    """A first layer's filter gradient multiplies its tap-major columns' transpose, row-major, by the output gradient:
+    on sgemm_direct, in several slices, within float32 rounding of the taps' sums; float64 keeps numpy's dot."""
+    monkeypatch.setattr(conv_kernels, "CHUNK_BYTES", 32 << 10)
+    taken = _direct_asked(monkeypatch)
+    x, w, g = (RNG.standard_normal(s) for s in ((9, 12, 10, channels), (5, 5, channels, 32), (9, 12, 10, 32)))
+    value = conv_kernels.conv2d_filter_grad(*(a.astype(np.float32) for a in (x, g, w)), (1, 1), "SAME")
+    bound = 9 * 12 * 10 * float(np.finfo(np.float32).eps) * _taps_sums(abs(x), abs(w), abs(g), "SAME")[2]
+    assert np.all(np.abs(value - _taps_sums(x, w, g, "SAME")[2]) <= bound)
+    conv_kernels.conv2d_filter_grad(x, g, w, (1, 1), "SAME")
+    assert taken == [True, False]
 
 
 def _numpy_conv_window(x, i, j, stride, w_shape):

@@ -265,10 +265,85 @@ def test_step_dot_only_where_openblas_runs_avx512_kernels():
     would fault), which OpenBLAS's core name says; the default environment here pins Haswell, CI's does not."""
     code = ("import numpy as np; from trainer.ops.kernels import gemm; "
             "a, b, out = (np.ones(s, np.float32) for s in ((512, 157), (2, 157, 64), (2, 512, 64))); "
-            "print(gemm.openblas_core(), gemm.step_dot(a, b, out) is not None)")
+            "print(gemm.openblas_core(), gemm.step_dot(a, b, out) is not None, "
+            "gemm.direct_product(np.float32, 1568, 64, 160) is not None)")
     root = os.path.dirname(os.path.dirname(os.path.abspath(tg.__file__)))
     env = dict(os.environ, OPENBLAS_CORETYPE="Haswell", OPENBLAS_NUM_THREADS="1")
     assert subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True, text=True,
-                          check=True).stdout.split() == ["Haswell", "False"]
+                          check=True).stdout.split() == ["Haswell", "False", "False"]
     if AVX512:
         assert gemm._direct_sgemm() is not None, "numpy's OpenBLAS exports sgemm_direct_SKYLAKEX on AVX-512 kernels"
+
+
+ONE_THREAD = gemm.openblas_threads() == 1
+
+
+def test_openblas_threads_reads_the_thread_count_openblas_runs():
+    code = "from trainer.ops.kernels import gemm; print(gemm.openblas_threads())"
+    root = os.path.dirname(os.path.dirname(os.path.abspath(tg.__file__)))
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+    assert subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True, text=True,
+                          check=True).stdout.split() == ["None" if gemm.OPENBLAS is None else "1"]
+
+
+# (M, K, N): LeNet's products past sgemm_direct_performant's size limit: its second layer's row windows forward and
+# backward, their filter gradient on windows gathered transposed, fc1's W @ gᵀ, the first layer's filter gradient
+DIRECT_PRODUCTS = [(1568, 160, 64), (784, 320, 32), (160, 1568, 64), (3136, 1024, 64), (25, 10192, 32)]
+
+
+@pytest.mark.skipif(not (AVX512 and ONE_THREAD), reason="past OpenBLAS's own limit sgemm_direct is taken only on its "
+                                                         "AVX-512 kernels with one OpenBLAS thread")
+@pytest.mark.parametrize("shape", DIRECT_PRODUCTS, ids=str)
+def test_direct_product_writes_the_product_at_the_addresses_given(shape):
+    """Into rows 3.. of a wider buffer, operands' rows apart by more than their length, and a product a row and two
+    of depth short of the one asked about (a convolution's tap): within float32 rounding, nothing else written."""
+    m, k, n = shape
+    mul = gemm.direct_product(np.float32, m, n, k)
+    assert mul is not None, "in the measured box, on AVX-512 kernels with one thread, sgemm_direct is taken"
+    rng = np.random.default_rng(7)
+    a, b = _strided(rng, (m, k), 3), _strided(rng, (k, n), 5)
+    whole = rng.standard_normal((m + 4, n + 2)).astype(np.float32)
+    start = whole.copy()
+    mul(m - 1, k - 2, a.ctypes.data, k + 3, b.ctypes.data, n + 5, whole.ctypes.data + 3 * (n + 2) * 4, n + 2)
+    exact, bound = _reference(a[:m - 1, :k - 2], b[:k - 2].T)
+    assert np.all(np.abs(whole[3:m + 2, :n] - exact) <= bound)
+    written = np.zeros(whole.shape, bool)
+    written[3:m + 2, :n] = True
+    np.testing.assert_array_equal(whole[~written], start[~written])
+
+
+@pytest.mark.parametrize("case", ["float64", "N = 48", "M·K under the box", "B over DIRECT_PANEL_BYTES",
+                                  "two OpenBLAS threads"])
+def test_direct_product_declines_outside_its_box(case, monkeypatch):
+    m, n, k, dtype = 1568, 64, 160, np.float32
+    assert (gemm.direct_product(dtype, m, n, k) is not None) == (AVX512 and ONE_THREAD)
+    if case == "float64":
+        dtype = np.float64
+    elif case == "N = 48":
+        n = 48
+    elif case == "M·K under the box":
+        m, k = 128, 255
+    elif case == "B over DIRECT_PANEL_BYTES":
+        m, k = 64, gemm.DIRECT_PANEL_BYTES // (4 * n) + 1
+    else:  # a threaded packed GEMM may win: OpenBLAS's own check declines the shape then
+        monkeypatch.setattr(gemm, "openblas_threads", lambda: 2)
+    assert gemm.direct_product(dtype, m, n, k) is None
+
+
+def test_dot_nt_takes_sgemm_direct_for_lenets_fc1_input_gradient(monkeypatch):
+    """g @ Wᵀ at fc1's shapes is W @ gᵀ on sgemm_direct where it may run (AVX-512 kernels, one thread), within
+    rounding; a shape outside dot_nt's swap box does not ask."""
+    asked, real = [], gemm.direct_product
+
+    def direct_product(dtype, m, n, k):
+        mul = real(dtype, m, n, k)
+        asked.append(((m, n, k), mul is not None))
+        return mul
+    monkeypatch.setattr(gemm, "direct_product", direct_product)
+    g, w = RNG.standard_normal((64, 1024)).astype(np.float32), RNG.standard_normal((3136, 1024)).astype(np.float32)
+    value = gemm.dot_nt(g, w)
+    exact, bound = _reference(g, w)
+    assert np.all(np.abs(value - exact) <= bound) and value.flags.c_contiguous
+    assert asked == [((3136, 64, 1024), AVX512 and ONE_THREAD)]
+    gemm.dot_nt(RNG.standard_normal((65, 1024)).astype(np.float32), w)
+    assert len(asked) == 1

@@ -37,6 +37,15 @@ float32, one thread, an AVX-512 EPYC, where sgemm_direct_performant allows it at
 
 so only the first two boxes take it. It sums in another order than the packed kernel: equal within float32
 rounding, not to the bit.
+
+direct_product(dtype, m, n, k) is the same kernel on addresses, for the loops of convolution kernels over buffers they
+own (conv.py) and for dot_nt. Past sgemm_direct_performant's size limit it is taken in the same boxes where OpenBLAS
+runs one thread (openblas_threads(); with more, a threaded packed GEMM may win) and B, K·N values, is at most
+DIRECT_PANEL_BYTES: each 4 rows of A stream all of B. Time over numpy's dot there (same machine, one thread, operands
+in cache), M x K: N = 64 at 1344-2560 x 96-160 (LeNet's and the CNN's row windows) 0.84-0.86, 96-160 x 1344-2560
+(their filter gradients, A gathered transposed) 0.78-0.82, 512-2048 x 1024-8192 0.82-0.92, 3136 x 1024 (fc1's W @ gᵀ,
+with its copies, over dot_nt's swap) 0.85; N = 32 at 25 x 10192-32768 (LeNet's first filter gradient) 0.78-0.85,
+672-1280 x 192-320 (the row windows of the input gradients) 0.88-0.92, 512 x 4096 0.72.
 """
 import ctypes
 import glob
@@ -48,6 +57,8 @@ SHORT_ROWS, DEEP, WIDE = 64, 256, 1024  # the box where the swap won on every sh
 AVX512_CORES = ("SkylakeX", "Cooperlake", "SapphireRapids")  # OpenBLAS's names of its AVX-512 kernel sets
 _CORENAME_SYMBOLS = ("scipy_openblas_get_corename64_", "scipy_openblas_get_corename", "openblas_get_corename64_",
                      "openblas_get_corename")
+_THREADS_SYMBOLS = ("scipy_openblas_get_num_threads64_", "scipy_openblas_get_num_threads",
+                    "openblas_get_num_threads64_", "openblas_get_num_threads")
 
 
 def _openblas():
@@ -77,6 +88,19 @@ def openblas_core():
     return (corename() or b"").decode() or None
 
 
+def _threads_getter():
+    getter = None if OPENBLAS is None else _symbol(OPENBLAS, _THREADS_SYMBOLS)
+    if getter is not None:
+        getter.argtypes, getter.restype = [], ctypes.c_int
+    return getter
+
+
+def openblas_threads():
+    """The threads numpy's OpenBLAS runs a GEMM on now (OPENBLAS_NUM_THREADS at load, openblas_set_num_threads or
+    threadpoolctl after), or None for any other BLAS."""
+    return None if _GET_THREADS is None else _GET_THREADS()
+
+
 def _cblas(routine, arguments):
     """cblas_<routine> ("sgemm", "domatcopy", ...) of numpy's OpenBLAS taking arguments(size) (size: its integer type,
     64-bit for the "64_" names of ILP64 builds), or None."""
@@ -103,6 +127,7 @@ def _cblas_omatcopy(char, real):
 
 
 OPENBLAS = _openblas()
+_GET_THREADS = _threads_getter()
 # layout and transposition flags of the CBLAS interface, and the double and single precision GEMMs
 ROW_MAJOR, NO_TRANS, TRANS = 101, 111, 112
 CBLAS_GEMM = {np.dtype(np.float32): _cblas_gemm("s", ctypes.c_float),
@@ -208,6 +233,26 @@ def step_dot(a, b, out):
     return product
 
 
+DIRECT_PANEL_BYTES = 4 << 20  # the largest B measured (25 x 32768 x 32): still 15 % faster than numpy's dot
+
+
+def direct_product(dtype, m, n, k):
+    """mul(rows, depth, a_at, lda, b_at, ldb, out_at, ldo): out = a @ b for row-major [rows, depth], [depth, n] and
+    [rows, n] operands of `dtype` at those addresses, rows lda, ldb and ldo elements apart, out over neither operand,
+    through sgemm_direct, where the largest product of the caller's loop, [m, k] @ [k, n], is in its box (module
+    docstring); else None (the caller keeps numpy's dot). Unchecked, as product_adder: a loop's products are its
+    largest's or a few rows or a little depth short of it (a convolution's taps by the padding)."""
+    fns = _direct_sgemm() if np.dtype(dtype) == np.float32 else None
+    if fns is None or m * k < DIRECT_BOXES.get(n, m * k + 1) or not (
+            fns[1](m, n, k) or (openblas_threads() == 1 and k * n * 4 <= DIRECT_PANEL_BYTES)):
+        return None
+    direct = fns[0]
+
+    def mul(rows, depth, a_at, lda, b_at, ldb, out_at, ldo):
+        direct(rows, n, depth, a_at, lda, b_at, ldb, out_at, ldo)
+    return mul
+
+
 def _operand(a):
     """(CBLAS transpose flag, leading dimension) of a 2-D array whose rows or columns are unit-stride, else None."""
     item = a.itemsize
@@ -267,10 +312,18 @@ def product_adder(dtype):
 
 
 def dot_nt(a, b):
-    """a @ bᵀ as W @ gᵀ copied back to C order where that pays (module docstring), else as BLAS takes it."""
+    """a @ bᵀ as W @ gᵀ copied back to C order where that pays (module docstring), else as BLAS takes it. In
+    sgemm_direct's box (direct_product) W @ gᵀ goes through it, gᵀ and the result copied by OpenBLAS's transposing
+    copy: LeNet's fc1 input gradient 2.1 -> 1.7 ms, the CNN's dense one ([32, 256] @ [4096, 256]ᵀ) 0.40 -> 0.32."""
     if (type(a) is np.ndarray and a.shape[0] <= SHORT_ROWS and a.shape[1] >= DEEP and b.shape[0] >= WIDE
             and a.dtype.char == "f" and b.flags.c_contiguous):
-        return np.dot(b, a.T).T.copy()
+        (m, k), n = b.shape, a.shape[0]
+        mul = direct_product(a.dtype, m, n, k) if type(b) is np.ndarray and b.dtype == a.dtype else None
+        if mul is None:
+            return np.dot(b, a.T).T.copy()
+        a_t, product = transpose_into(a, np.empty((k, n), a.dtype)), np.empty((m, n), a.dtype)
+        mul(m, k, b.ctypes.data, k, a_t.ctypes.data, n, product.ctypes.data, n)
+        return transpose_into(product, np.empty((n, m), a.dtype))
     return np.dot(a, b.T)
 
 
