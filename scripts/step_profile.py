@@ -2,10 +2,10 @@
 
 The step is the plan Session.run would build for (fetch, feed keys) (Session.plan, whose `op_steps` are
 (kernel, input slots, output slot, op), one per op); it is replayed here with a clock around each kernel, so the
-sum is the kernels' own time and the rest of a real step is the executor's. Steps the plan folds (client/
-shape_folding.py: they run once per feed shape) are run for their values but neither timed nor counted. `executor_cost` measures that rest: a
+sum is the kernels' own time and the rest of a real step is the executor's. `executor_cost` measures that rest: a
 session's run of a plan against a bare replay of the steps it runs (`steps`: a fused step runs several ops'
-kernels, client/fusion.py), per step.
+kernels, client/fusion.py), per step. Steps the plan folds (client/shape_folding.py: they run once per feed shape)
+run for their values but are neither timed nor counted.
 """
 import time
 

@@ -19,8 +19,9 @@ variable or anything random or stateful.
 OFF = 2  # RewriterConfig.OFF, TF's Toggle value
 SHAPE_READERS = frozenset({"Shape", "Size", "Rank", "ZerosLike", "OnesLike"})
 # deterministic functions of their inputs' values and attributes, holding no state
-PURE = frozenset({"Identity", "StridedSlice", "Pack", "Fill", "Zeros", "Ones", "Cast", "ExpandDims", "Reshape", "Squeeze", "Transpose",
-                  "Add", "Sub", "Mul", "FloorDiv", "Maximum", "Minimum", "Prod", "Sum", "Tile", "ConcatV2", "Range"})
+PURE = frozenset({"Identity", "StridedSlice", "Pack", "Fill", "Zeros", "Ones", "Cast", "ExpandDims", "Reshape",
+                  "Squeeze", "Transpose", "Add", "Sub", "Mul", "FloorDiv", "Maximum", "Minimum", "Prod", "Sum",
+                  "Tile", "ConcatV2", "Range"})
 # Feed shapes remembered per plan: a loop feeds one or two (the last batch of an epoch is smaller); one that feeds
 # more shapes than this starts over rather than growing without bound.
 SHAPES = 8

@@ -33,7 +33,7 @@ def test_a_zero_state_is_right_for_every_batch_and_each_run_gets_its_own(config)
                 for zeros in (s, k):
                     assert zeros.shape == (batch, 4) and zeros.dtype == np.float32 and not zeros.any()
                     zeros += 1  # the caller's array: the next run must not see it
-                np.testing.assert_array_equal(v, values.sum(axis=1, keepdims=True) * np.ones((1, 4)) + 1 + values[:, :1])
+                np.testing.assert_array_equal(v, values.sum(axis=1, keepdims=True) + 1 + values[:, :1] + np.zeros((1, 4)))
 
 
 def test_runs_with_a_feed_shape_seen_before_skip_the_folded_steps_and_off_keeps_them():
