@@ -4,7 +4,8 @@ The step is the plan Session.run would build for (fetch, feed keys) (Session.pla
 (kernel, input slots, output slot, op), one per op); it is replayed here with a clock around each kernel, so the
 sum is the kernels' own time and the rest of a real step is the executor's. `executor_cost` measures that rest: a
 session's run of a plan against a bare replay of the steps it runs (`steps`: a fused step runs several ops'
-kernels, client/fusion.py), per step.
+kernels, client/fusion.py), per step. Steps the plan folds (client/shape_folding.py: they run once per feed shape)
+run for their values but are neither timed nor counted.
 """
 import time
 
@@ -34,6 +35,7 @@ def kernel_profile(sess, fetch, feed, repeats=10, clock=time.perf_counter, sync=
     """Profile of the plan that runs `fetch` with `feed` (a dict of Tensor: value) in `sess`; `sync` waits for the
     device after each kernel (a GPU kernel's launch returns before it ends)."""
     plan = sess.plan([fetch], list(feed))
+    folded = plan.folding.folded if plan.folding is not None else ()  # run once per feed shape, not every step
     runs = []
     for _ in range(repeats + 1):  # the first run warms up caches
         env = plan.template[:]
@@ -44,13 +46,15 @@ def kernel_profile(sess, fetch, feed, repeats=10, clock=time.perf_counter, sync=
             start = clock()
             env[out] = kernel(*[env[i] for i in ins])
             sync()
-            spent[op.type] = spent.get(op.type, 0.0) + clock() - start
+            if op not in folded:
+                spent[op.type] = spent.get(op.type, 0.0) + clock() - start
         runs.append(spent)
     calls = {}
     for kernel, ins, out, op in plan.op_steps:
-        calls[op.type] = calls.get(op.type, 0) + 1
+        if op not in folded:
+            calls[op.type] = calls.get(op.type, 0) + 1
     by_type = {t: (calls[t], float(np.median([r[t] for r in runs[1:]]))) for t in calls}
-    return Profile(len(plan.op_steps), by_type)
+    return Profile(sum(calls.values()), by_type)
 
 
 def replay(plan, feed_values):
@@ -59,10 +63,12 @@ def replay(plan, feed_values):
     env, calls = plan.template[:], []
     for i, (check, value) in enumerate(zip(plan.feed_checks, feed_values)):
         env[i] = check(value)
+    folded = plan.folding.folded if plan.folding is not None else ()  # run once per feed shape, not every step
     for kernel, ins, out, op in plan.steps:
         args = tuple(env[i] for i in ins)
         env[out] = kernel(*args)
-        calls.append((kernel, args))
+        if op not in folded:
+            calls.append((kernel, args))
 
     def run():
         for kernel, args in calls:

@@ -50,9 +50,10 @@ TOGGLES = {0: "DEFAULT", 1: "ON", 2: "OFF", 3: "AGGRESSIVE"}  # RewriterConfig.T
 
 
 class RewriterConfig(Message):
-    """TF's grappler options (rewriter_config.proto). ringflow acts on `remapping` alone: OFF turns off its fusion
+    """TF's grappler options (rewriter_config.proto). ringflow acts on `remapping`: OFF turns off its fusion
     of a MatMul or convolution with the BiasAdd and activation that finish its buffer, and of ReLU's gradient with
-    the max pooling gradient it feeds (client/fusion.py)."""
+    the max pooling gradient it feeds (client/fusion.py); and on `constant_folding`: OFF turns off its folding of
+    what the feeds' shapes alone decide (client/shape_folding.py)."""
     DEFAULT, ON, OFF, AGGRESSIVE = 0, 1, 2, 3  # Toggle
     NO_MEM_OPT, MANUAL, HEURISTICS = 1, 2, 3  # MemOptType (DEFAULT_MEM_OPT is 0)
     DEFAULT_NUM_ITERS, ONE, TWO = 0, 1, 2  # NumIterationsType

@@ -11,6 +11,7 @@ import time
 from allreduce.errors import CollectiveMismatch
 from .buffer_reuse import donate_buffers, write_into_destinations
 from .fusion import fold_producers, fuse_epilogues, fusion_on
+from .shape_folding import folding_on, shape_folding
 from ..platform.errors import (FailedPreconditionError, InvalidArgumentError, OpError, OutOfRangeError,
                                ResourceExhaustedError, UnimplementedError)
 from .feed_fetch import aliases_state, feed_check, fetch_post
@@ -68,6 +69,11 @@ class Plan:
                 else:
                     steps += [(operator.itemgetter(i), (tuple_slot,), s, op) for i, s in enumerate(outs)]
         fetched = {slots[e] for e in elements if isinstance(e, Tensor)} | set(range(len(feeds)))
+        # the values shape folding keeps are read back after the run: like fetches, no step may write into them
+        self.folding = None if branch is not None or not folding_on(session.config) else shape_folding(
+            ops, fed, slots, [e for e in elements if isinstance(e, Tensor)], lambda o: op_def(o.type).constant)
+        if self.folding is not None:
+            fetched |= set(self.folding.boundary)
         steps = write_into_destinations(donate_buffers(steps, fetched, {s: t for t, s in slots.items()}, session),
                                         fetched, session)
         self.op_steps = steps  # one per op's kernel: what a traced run and a profile time, op by op
@@ -76,6 +82,8 @@ class Plan:
             folded, folds = fold_producers(steps, fetched, session)
             self.steps, self.fused = fuse_epilogues(folded, fetched)
             self.fused.update(folds)
+        if self.folding is not None:
+            self.folding.use(self.steps)
         self.fetch_slots = [slots[e] if isinstance(e, Tensor) else None for e in elements]
         if branch is None:
             self.feed_checks = [feed_check(t, session.to_device) for t in feeds]
@@ -90,7 +98,7 @@ class Plan:
         step is asked about by its last op, and its ops one by one in `op_steps`; where that op gets another
         kernel, the fused step's ops run one by one in its place, each asked in turn."""
         plan = copy.copy(self)
-        plan.steps = []
+        plan.steps, plan.folding = [], None  # the folded steps' short list holds this plan's kernels
         for kernel, ins, out, op in self.steps:
             swapped = kernel_for(op, kernel)
             if swapped is kernel or op not in self.fused:
@@ -108,6 +116,10 @@ class Plan:
             env[i] = check(value)
         steps = self.steps if trace is None else [(_timed(k, op, trace), ins, out, op)
                                                   for k, ins, out, op in self.op_steps]
+        unknown = None  # the feed shapes of a run whose folded values are to be kept
+        if self.folding is not None and trace is None:
+            folded, unknown = self.folding.start(env)
+            steps = self.steps if folded is None else folded
         op = None
         try:
             # Unary and binary kernels are called without building an argument list: at ~40 small ops
@@ -121,12 +133,14 @@ class Plan:
                 else:
                     env[out] = kernel(*[env[i] for i in ins])
         except Exception as exc:
-            if op in self.fused and steps is self.steps:
+            if op in self.fused and trace is None:
                 op = _culprit(self.fused[op], env)
             error = exc if op is None else _op_error(exc, op)
             if error is exc:
                 raise
             raise error from exc
+        if unknown is not None:
+            self.folding.remember(unknown, env)
         return [post(env[s]) if s is not None else None for s, post in zip(self.fetch_slots, self.fetch_post)]
 
 

@@ -5,6 +5,7 @@ Separate from shape_ops.py because their inputs are shapes and bounds; their sta
 where those are constants.
 """
 import builtins
+import math
 
 import numpy as np
 
@@ -26,8 +27,18 @@ def _fill_infer(dims, value):
     return [(known_shape(dims), value.dtype)]
 
 
-register("Fill", lambda dims, value: get_array_module(value).full(tuple(int(d) for d in dims), value, dtype=value.dtype),
-         infer=_fill_infer, grad=lambda op, g: [None, reduce_sum(g)], fresh=True)
+def _fill(dims, value):
+    """np.full(dims, value); a host value of zero bits (tf.zeros of a shape the run gives: an RNN's zero state,
+    every step) is np.zeros, one call against np.full's Python wrapper, empty and copyto: 0.5 us against 1.9."""
+    shape = tuple(dims.tolist())
+    if type(value) is np.ndarray:
+        v = value.item()
+        if v == 0 and (type(v) in (int, bool) or type(v) is float and math.copysign(1.0, v) > 0):  # not -0.0
+            return np.zeros(shape, dtype=value.dtype)
+    return get_array_module(value).full(shape, value, dtype=value.dtype)
+
+
+register("Fill", _fill, infer=_fill_infer, grad=lambda op, g: [None, reduce_sum(g)], fresh=True)
 
 
 def fill(dims, value, name=None):

@@ -154,6 +154,38 @@ def test_fill_range_size_rank_gather():
     check_op(lambda t: tg.gather(t, tg.constant([[1, 0], [1, 1]]), axis=1), [X], numpy_fn=lambda a: a[:, [[1, 0], [1, 1]]])
 
 
+def test_fill_of_zeros_keeps_the_values_sign_and_dtype():
+    # tf.zeros of a run-time shape (an RNN's zero state) and fills of -0.0, False and other values, each exactly
+    with tg.Graph().as_default():
+        x = tg.placeholder(tg.float32, [None, 3])
+        dims = tg.stack([tg.shape(x)[0], 4])
+        fills = [tg.zeros(dims), tg.fill(dims, -0.0), tg.fill(dims, tg.constant(0, tg.int64)),
+                 tg.fill(dims, False), tg.fill(dims, tg.constant(0.0, tg.float16)), tg.fill(dims, 2.5),
+                 tg.fill(dims, tg.constant(-0.0 - 0.0j, tg.complex64))]
+        with tg.Session() as sess:
+            values = sess.run(fills, {x: np.ones((2, 3), np.float32)})
+    for value, t, bits in zip(values, fills, [0.0, -0.0, 0, False, 0.0, 2.5, -0.0 - 0.0j]):
+        assert value.shape == (2, 4) and value.dtype == t.dtype
+        expected = np.full((2, 4), bits, dtype=t.dtype)
+        assert value.tobytes() == expected.tobytes(), (t.name, value, expected)
+
+
+@pytest.mark.parametrize("shape", [(), (3,), (2, 2)], ids=str)
+def test_stack_of_numbers_and_arrays_of_one_shape_is_np_stack(shape):
+    rng = np.random.default_rng(3)
+    values = [rng.standard_normal(shape).astype(np.float32) for _ in range(3)]
+    with tg.Graph().as_default():
+        x = tg.placeholder(tg.int64, [None])
+        packed = tg.stack([tg.shape(x)[0], tg.constant(7)])  # a numpy scalar and a 0-d array
+        floats = tg.stack([tg.constant(v) for v in values])
+        mixed = tg.stack([tg.constant(v) for v in values], axis=-1)
+        with tg.Session() as sess:
+            p, f, m = sess.run([packed, floats, mixed], {x: [1, 2, 3, 4, 5]})
+    assert p.dtype == np.int32 and p.tolist() == [5, 7]
+    assert f.dtype == np.float32 and f.tobytes() == np.stack(values).tobytes()
+    assert m.tobytes() == np.stack(values, axis=-1).tobytes()
+
+
 def test_one_hot_tf1_signature_and_argmin():
     with tg.Graph().as_default():
         idx = tg.constant([0, 2, -1])
