@@ -61,30 +61,9 @@ def _recorder(monkeypatch):
     return gemm_floor.Recorder()
 
 
-def test_the_recorder_sees_the_filter_rows_a_row_window_convolution_adds(monkeypatch):
-    """A 3x3 SAME convolution of 8-channel images by row windows: one numpy.dot for the filter row that covers every
-    output row, and a product_adder call for each of the two others, recorded with their operands."""
-    monkeypatch.setattr(gemm, "direct_product", lambda dtype, m, n, k: None)  # its own test below
-    recorder = _recorder(monkeypatch)
-    if gemm.product_adder(np.float32) is None:
-        pytest.skip("numpy's BLAS is not OpenBLAS with a CBLAS GEMM for float32")
-    rng = np.random.default_rng(2)
-    x, w = rng.standard_normal((2, 5, 4, 8)).astype(np.float32), rng.standard_normal((3, 3, 8, 6)).astype(np.float32)
-    recorder.recording = True
-    conv.conv2d(x, w, (1, 1), "SAME")
-    recorder.recording = False
-    assert [(a.shape, b.shape) for _, a, b, _ in recorder.calls] == [((40, 24), (24, 6)), ((32, 24), (24, 6)),
-                                                                      ((32, 24), (24, 6))]
-    for (_, _, b, _), row in zip(recorder.calls, (1, 0, 2)):  # the covering filter row first
-        np.testing.assert_array_equal(b, w[row].reshape(24, 6))
-
-
-def test_the_recorder_sees_the_products_sgemm_direct_makes(monkeypatch):
-    """The same convolution with sgemm_direct's boxes open to any size: each filter row's product through
-    direct_product, recorded with its operands (the rows of the slice each reads, the filter row); where OpenBLAS
-    runs no AVX-512 kernels they are a numpy.dot and two product_adder calls, recorded too."""
-    monkeypatch.setattr(gemm, "DIRECT_BOXES", {6: 0})
-    recorder = _recorder(monkeypatch)
+def _records_each_filter_row(recorder):
+    """A 3x3 SAME convolution of 8-channel images by row windows, recorded: three products, each with the rows of the
+    slice it reads and its filter row, the covering one first."""
     rng = np.random.default_rng(2)
     x, w = rng.standard_normal((2, 5, 4, 8)).astype(np.float32), rng.standard_normal((3, 3, 8, 6)).astype(np.float32)
     recorder.recording = True
@@ -94,3 +73,22 @@ def test_the_recorder_sees_the_products_sgemm_direct_makes(monkeypatch):
                                                                       ((32, 24), (24, 6))]
     for (_, _, b, _), row in zip(recorder.calls, (1, 0, 2)):
         np.testing.assert_array_equal(b, w[row].reshape(24, 6))
+
+
+def test_the_recorder_sees_the_filter_rows_a_row_window_convolution_adds(monkeypatch):
+    """A 3x3 SAME convolution of 8-channel images by row windows: one numpy.dot for the filter row that covers every
+    output row, and a product_adder call for each of the two others, recorded with their operands."""
+    monkeypatch.setattr(gemm, "direct_product", lambda dtype, m, n, k: None)  # its own test below
+    recorder = _recorder(monkeypatch)
+    if gemm.product_adder(np.float32) is None:
+        pytest.skip("numpy's BLAS is not OpenBLAS with a CBLAS GEMM for float32")
+    _records_each_filter_row(recorder)
+
+
+def test_the_recorder_sees_the_products_sgemm_direct_makes(monkeypatch):
+    """The same convolution with sgemm_direct's boxes open to any size: each filter row's product through
+    direct_product, recorded with its operands (the rows of the slice each reads, the filter row); where OpenBLAS
+    runs no AVX-512 kernels they are a numpy.dot and two product_adder calls, recorded too."""
+    monkeypatch.setattr(gemm, "DIRECT_BOXES", {6: 0})
+    recorder = _recorder(monkeypatch)
+    _records_each_filter_row(recorder)
