@@ -207,25 +207,18 @@ AVX512 = gemm.openblas_core() in gemm.AVX512_CORES
 DIRECT_SHAPES = [(512, 157, 64, 3), (128, 512, 64, 2), (256, 512, 32, 2), (256, 128, 64, 1)]
 
 
-def _direct_allowed(m, n, k):
-    """Whether OpenBLAS's own sgemm_direct_performant allows the shape: it declines larger ones where OpenBLAS runs more
-    than one thread (scripts/test.sh runs one, as ringflow's launcher does)."""
-    fns = gemm._direct_sgemm()
-    return fns is not None and bool(fns[1](m, n, k))
-
-
 def _strided(rng, shape, pad):
     """A float32 array of `shape` whose rows lie `pad` elements apart beyond their length (a view of a wider one)."""
     return rng.standard_normal((*shape[:-1], shape[-1] + pad)).astype(np.float32)[..., :shape[-1]]
 
 
-@pytest.mark.skipif(not AVX512, reason="sgemm_direct is taken only where OpenBLAS runs its AVX-512 kernels")
+@pytest.mark.skipif(not (AVX512 and gemm.openblas_threads() == 1), reason="sgemm_direct is taken only where "
+                    "OpenBLAS runs its AVX-512 kernels, these shapes with one OpenBLAS thread (scripts/test.sh's)")
 @pytest.mark.parametrize("pad", [0, 3])
 @pytest.mark.parametrize("shape", DIRECT_SHAPES, ids=str)
 def test_step_dot_writes_each_step_product_within_float32_rounding(shape, pad):
     m, k, n, steps = shape
-    if not _direct_allowed(m, n, k):
-        pytest.skip("OpenBLAS runs more than one thread here: its sgemm_direct_performant declines the shape")
+    assert gemm.direct_taken(m, n, k)
     rng = np.random.default_rng(5)
     a, b, out = _strided(rng, (m, k), pad), _strided(rng, (steps, k, n), pad), _strided(rng, (steps + 1, m, n), pad)
     whole = out.base.copy() if pad else out.copy()
@@ -245,7 +238,7 @@ def test_step_dot_writes_each_step_product_within_float32_rounding(shape, pad):
 def test_step_dot_declines_outside_its_box(case):
     rng = np.random.default_rng(6)
     a, b, out = (rng.standard_normal(shape).astype(np.float32) for shape in ((512, 157), (2, 157, 64), (2, 512, 64)))
-    assert (gemm.step_dot(a, b, out) is not None) == _direct_allowed(512, 64, 157)
+    assert (gemm.step_dot(a, b, out) is not None) == (AVX512 and gemm.openblas_threads() == 1)
     if case == "float64":
         a, b, out = (x.astype(np.float64) for x in (a, b, out))
     elif case.startswith("N = "):
@@ -271,8 +264,8 @@ def test_step_dot_only_where_openblas_runs_avx512_kernels():
     env = dict(os.environ, OPENBLAS_CORETYPE="Haswell", OPENBLAS_NUM_THREADS="1")
     assert subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True, text=True,
                           check=True).stdout.split() == ["Haswell", "False", "False"]
-    if AVX512:
-        assert gemm._direct_sgemm() is not None, "numpy's OpenBLAS exports sgemm_direct_SKYLAKEX on AVX-512 kernels"
+    if AVX512 and gemm.openblas_threads() == 1:
+        assert gemm.direct_taken(512, 64, 157), "numpy's OpenBLAS exports sgemm_direct_SKYLAKEX on AVX-512 kernels"
 
 
 ONE_THREAD = gemm.openblas_threads() == 1

@@ -209,21 +209,34 @@ def _rows(a):
         else None
 
 
+DIRECT_PANEL_BYTES = 4 << 20  # the largest B measured (25 x 32768 x 32): still 15 % faster than numpy's dot
+
+
+def direct_taken(m, n, k):
+    """Whether a float32 [m, k] @ [k, n] product goes through sgemm_direct here: OpenBLAS runs an AVX-512 kernel set
+    that exports it, the shape is in a measured box (DIRECT_BOXES), and OpenBLAS's own sgemm_direct_performant agrees,
+    or, past its size limit, OpenBLAS runs one thread (with more, a threaded packed GEMM may win) and B, k·n values,
+    is at most DIRECT_PANEL_BYTES."""
+    fns = _direct_sgemm()
+    return fns is not None and m * k >= DIRECT_BOXES.get(n, m * k + 1) and bool(
+        fns[1](m, n, k) or (openblas_threads() == 1 and k * n * 4 <= DIRECT_PANEL_BYTES))
+
+
 def step_dot(a, b, out):
     """A function of (t, t_out) writing out[t_out] = a @ b[t] for a 2-D a, a [steps, K, N] b and a [steps', M, N] out,
-    float32 host arrays with unit-stride rows, through sgemm_direct where its box (DIRECT_BOXES) holds; else None (the
-    caller uses numpy's dot). Nothing is checked per call: t and t_out must be steps of b and out."""
-    fns = _direct_sgemm()
-    if fns is None or not all(type(x) is np.ndarray and x.dtype == np.float32 for x in (a, b, out)):
+    float32 host arrays with unit-stride rows, through sgemm_direct where direct_taken says so; else None (the caller
+    uses numpy's dot). Nothing is checked per call: t and t_out must be steps of b and out."""
+    if not all(type(x) is np.ndarray and x.dtype == np.float32 for x in (a, b, out)) or \
+            (a.ndim, b.ndim, out.ndim) != (2, 3, 3):
         return None
     (m, k), n = a.shape, b.shape[2]
-    if (a.ndim, b.ndim, out.ndim) != (2, 3, 3) or b.shape[1] != k or out.shape[1:] != (m, n) or \
-            m * k < DIRECT_BOXES.get(n, m * k + 1) or not fns[1](m, n, k):
+    if b.shape[1] != k or out.shape[1:] != (m, n) or not direct_taken(m, n, k):
         return None
     lda, ldb, ldo = _rows(a), _rows(b), _rows(out)
     if None in (lda, ldb, ldo) or np.may_share_memory(out, a) or np.may_share_memory(out, b):
         return None
-    direct, kinds = fns[0], fns[0].argtypes
+    direct = _direct_sgemm()[0]
+    kinds = direct.argtypes
     head = tuple(kind(v) for kind, v in zip(kinds, (m, n, k, a.ctypes.data, lda)))
     b_at, b_step, ldb, out_at, out_step, ldo = b.ctypes.data, b.strides[0], kinds[6](ldb), out.ctypes.data, \
         out.strides[0], kinds[8](ldo)
@@ -233,20 +246,15 @@ def step_dot(a, b, out):
     return product
 
 
-DIRECT_PANEL_BYTES = 4 << 20  # the largest B measured (25 x 32768 x 32): still 15 % faster than numpy's dot
-
-
 def direct_product(dtype, m, n, k):
     """mul(rows, depth, a_at, lda, b_at, ldb, out_at, ldo): out = a @ b for row-major [rows, depth], [depth, n] and
     [rows, n] operands of `dtype` at those addresses, rows lda, ldb and ldo elements apart, out over neither operand,
-    through sgemm_direct, where the largest product of the caller's loop, [m, k] @ [k, n], is in its box (module
-    docstring); else None (the caller keeps numpy's dot). Unchecked, as product_adder: a loop's products are its
+    through sgemm_direct, where direct_taken says so of the largest product of the caller's loop, [m, k] @ [k, n]
+    (module docstring); else None (the caller keeps numpy's dot). Unchecked, as product_adder: a loop's products are its
     largest's or a few rows or a little depth short of it (a convolution's taps by the padding)."""
-    fns = _direct_sgemm() if np.dtype(dtype) == np.float32 else None
-    if fns is None or m * k < DIRECT_BOXES.get(n, m * k + 1) or not (
-            fns[1](m, n, k) or (openblas_threads() == 1 and k * n * 4 <= DIRECT_PANEL_BYTES)):
+    if np.dtype(dtype) != np.float32 or not direct_taken(m, n, k):
         return None
-    direct = fns[0]
+    direct = _direct_sgemm()[0]
 
     def mul(rows, depth, a_at, lda, b_at, ldb, out_at, ldo):
         direct(rows, n, depth, a_at, lda, b_at, ldb, out_at, ldo)
