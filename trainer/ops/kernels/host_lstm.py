@@ -59,7 +59,9 @@ def _operands(x, h_prev, steps, n, time):
     """A new xh buffer with x, h_prev and the ones filled in."""
     depth, batch = x.shape[2], x.shape[1]
     xh = np.empty((time + 1, depth + n + 1, batch), x.dtype)
-    xh[:steps, :depth], xh[steps:, :depth] = x[:steps].transpose(0, 2, 1), 0
+    xh[:steps, :depth] = x[:steps].transpose(0, 2, 1)
+    if steps < time:
+        xh[steps:, :depth] = 0
     xh[0, depth:depth + n], xh[:, depth + n] = h_prev.T, 1
     return xh
 
