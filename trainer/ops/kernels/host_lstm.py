@@ -218,13 +218,13 @@ def block_lstm_grad(steps, x, cs_prev, h_prev, w, peepholes, outputs, cs_grad, h
     # a step's views come from iterating arrays of all steps (0.06 us each, a subscript's 0.1-0.15) and the fixed
     # buffers' views are made once: some 20 subscripts a step less
     tanh_deriv, sigmoid_derivs, f_deriv, o_deriv, swapped_derivs = deriv[0], deriv[1:], deriv[2], deriv[3], deriv[1::-1]
-    back = act.reshape(time, GATES, n, batch)[:steps][::-1]  # TF1's order i, ci, f, o, where act holds ci, i, f, o
-    if gates_grad:
+    back = act.reshape(time, GATES, n, batch)[:steps][::-1]
+    if gates_grad:  # d in TF1's order i, ci, f, o, where act (and deriv) hold ci, i, f, o
         d_back = d.reshape(time, GATES, n, batch)[:steps][::-1]
         d_steps = zip(d_back[:, :2], d_back[:, :3], d_back[:, 2], d_back[:, 3])
     else:
-        d_steps = repeat((d[0, :2 * n].reshape(2, n, batch), d[0, :3 * n].reshape(3, n, batch), d[0, 2 * n:3 * n],
-                          d[0, 3 * n:]), steps)
+        step = d[0].reshape(GATES, n, batch)
+        d_steps = repeat((step[:2], step[:3], step[2], step[3]), steps)
     for t, a, a_sigmoids, a_two, a_f, a_o, c_prev, tc, (d_two, d_three, d_f, d_o) in zip(
             range(steps - 1, -1, -1), back, back[:, 1:], back[:, :2], back[:, 2], back[:, 3], cs[:steps][::-1],
             co[:steps][::-1], d_steps):
