@@ -152,6 +152,21 @@ def test_the_gradient_op_gives_the_same_bits_for_outputs_it_did_not_make(dtype, 
         np.testing.assert_array_equal(g, c)
 
 
+@pytest.mark.parametrize("gate", range(4), ids=["i", "ci", "f", "o"])
+def test_the_gradient_op_reads_each_gate_it_is_given(gate):
+    """One gate from elsewhere, with other values, among the forward's own views: the gradient reads the gate it is
+    given, as it does when every gate is a copy."""
+    args = case(np.float64, peephole=True, seed=5)
+
+    def given(copy_all):
+        order = iter(range(4))  # the helper hands over i, ci, f, o in that order
+        return lambda g: np.array(g) * 0.9 if next(order) == gate else np.array(g) if copy_all else g
+    _, among_views = block_lstm(6, *args[:6], None, *args[6:], gates=given(False))
+    _, among_copies = block_lstm(6, *args[:6], None, *args[6:], gates=given(True))
+    for g, c in zip(among_views, among_copies):
+        np.testing.assert_array_equal(g, c)
+
+
 def test_the_gradient_op_reads_its_own_inputs():
     """Given a forward's outputs with another x, cs_prev or h_prev than that forward's, the gradient op uses the
     ones it is given, as it does with outputs from anywhere else."""
