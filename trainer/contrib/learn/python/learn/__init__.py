@@ -1,2 +1,2 @@
-"""tensorflow.contrib.learn.python.learn: the datasets package."""
-from . import datasets  # noqa: F401
+"""tensorflow.contrib.learn.python.learn: the datasets, preprocessing and estimators packages."""
+from . import datasets, estimators, preprocessing  # noqa: F401
