@@ -24,7 +24,7 @@ MODULES = {
     "trainer.contrib.framework": ("tf.contrib.framework", None, None),
     "trainer.contrib.feature_column": ("tf.contrib.feature_column", None, None),
     "trainer.contrib.layers": ("tf.contrib.layers", None, None),
-    "trainer.contrib.learn": ("tf.contrib.learn", "Estimator", "tf.estimator.Estimator"),
+    "trainer.contrib.learn": ("tf.contrib.learn", "DNNClassifier", "tf.estimator.DNNClassifier"),
     "trainer.contrib.learn.python.learn.preprocessing": ("tf.contrib.learn.python.learn.preprocessing", None, None),
     "trainer.contrib.learn.python.learn.datasets": ("tf.contrib.learn.python.learn.datasets", "make_dataset",
                                                     "numpy"),
