@@ -1,7 +1,7 @@
 """tf.contrib.learn's data sets, text preprocessing, ModeKeys and RunConfig, against TF 1.15's documented rules
 (TF 2.15, the recorder, has no tf.contrib): the CSV header row, the target column, ids in order of arrival with 0
 for the unknown word, min_frequency's renumbering by falling frequency, rows padded and cut to
-max_document_length, pickles that come back, and the estimators' errors naming what to use instead."""
+max_document_length, pickles that come back, and the errors of what is missing naming what to use instead."""
 import importlib
 import pickle
 import urllib.request
