@@ -269,8 +269,8 @@ def test_contrib_libraries_ringflow_lacks_say_so():
     with pytest.raises(AttributeError, match="has no attribute 'no_such_library'"):
         tg.contrib.no_such_library
     with pytest.raises(NotImplementedError, match="numpy"):
-        tg.contrib.learn.datasets.base
-    with pytest.raises(AttributeError, match="tf.contrib.learn.Estimator"):
-        tg.contrib.learn.Estimator
+        tg.contrib.learn.datasets.make_dataset
+    with pytest.raises(AttributeError, match="tf.contrib.learn.DNNClassifier"):
+        tg.contrib.learn.DNNClassifier
     with pytest.raises(AttributeError, match="model zoo"):
         tg.contrib.slim.nets

@@ -1,1 +1,1 @@
-"""tensorflow.contrib.learn.python: the path of TF1's datasets package (contrib.learn.python.learn.datasets)."""
+"""tensorflow.contrib.learn.python: the path of TF1's contrib.learn.python.learn package."""

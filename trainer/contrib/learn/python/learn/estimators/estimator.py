@@ -1,0 +1,144 @@
+"""tf.contrib.learn.Estimator: TF1's older Estimator, on tf.estimator.Estimator.
+
+model_fn(features, targets[, mode][, params][, config][, model_dir]) returns ModelFnOps or a tuple
+(predictions, loss, train_op); features and targets come positionally, the rest by name, as TF1 calls it. fit,
+evaluate and predict take an input_fn or numpy arrays: x (and y) are then fed whole (batch_size=None) or in
+batches of batch_size; fit draws them in an order shuffled each epoch, for `steps` steps or until `max_steps`;
+evaluate and predict go through them once in order. A one-dimensional x is a column ([n] -> [n, 1]), as TF1's
+feeder makes it. evaluate's `metrics` ({name: MetricSpec or metric_fn(predictions, labels)}, or {(name,
+prediction_key): metric_fn}) are added to model_fn's eval_metric_ops. monitors must be tf.train session run hooks.
+"""
+import numpy as np
+
+from ......estimator.estimator import Estimator as CoreEstimator
+from ......estimator.input_fn import fn_args
+from ......estimator.inputs.numpy_io import numpy_input_fn
+from ......train.session_run_hook import SessionRunHook
+from ..metric_spec import MetricSpec
+from .model_fn import ModeKeys, ModelFnOps
+
+CALLED_BY_NAME = ("mode", "params", "config", "model_dir")
+
+
+def _numpy_input_fn(x, y, batch_size, train):
+    x = np.asarray(x)
+    if x.ndim == 1:
+        x = x[:, None]
+    size = len(x) if batch_size is None else batch_size
+    if size <= 0:
+        raise ValueError(f"Invalid batch_size {batch_size}: give a positive number of rows, or None for all")
+    return numpy_input_fn(x, None if y is None else np.asarray(y), batch_size=size, shuffle=train,
+                          num_epochs=None if train else 1)
+
+
+def _input_fn(x, y, input_fn, batch_size, train, feed_fn=None):
+    if feed_fn is not None:
+        raise NotImplementedError("feed_fn= is not implemented in ringflow's contrib Estimator: feed through an "
+                                  "input_fn (tf.estimator.inputs.numpy_input_fn, tf.data)")
+    if input_fn is None:
+        if x is None:
+            raise ValueError("Either x or input_fn must be provided.")
+        return _numpy_input_fn(x, y, batch_size, train)
+    if x is not None or y is not None:
+        raise ValueError("Can not provide both input_fn and x or y.")
+    if batch_size is not None:
+        raise ValueError("Can not provide both input_fn and batch_size.")
+    return input_fn
+
+
+def _metric_ops(metrics, features, labels, predictions):
+    ops = {}
+    for key, metric in (metrics or {}).items():
+        name, prediction_key = key if isinstance(key, tuple) else (key, None)
+        if isinstance(metric, MetricSpec):
+            result = metric.create_metric_ops(features, labels, predictions)
+        else:
+            chosen = predictions[prediction_key] if prediction_key else predictions
+            result = metric(chosen, labels)
+        ops[name] = tuple(result) if isinstance(result, (tuple, list)) else (result, result)
+    return ops
+
+
+class Estimator:
+    """Fits, evaluates and predicts with an old-style model_fn; checkpoints in model_dir as tf.estimator does."""
+
+    def __init__(self, model_fn=None, model_dir=None, config=None, params=None, feature_engineering_fn=None):
+        if model_fn is None:
+            raise ValueError("model_fn must be provided to Estimator.")
+        args = fn_args(model_fn)
+        if params is not None and "params" not in args:
+            raise ValueError(f"Estimator's model_fn ({model_fn!r}) does not have a params argument, but params "
+                             f"({params!r}) were passed to the Estimator's constructor.")
+        self._model_fn, self._params, self._engineer = model_fn, params, feature_engineering_fn
+        self._metrics = None
+        self._core = CoreEstimator(self._core_model_fn, model_dir=model_dir, config=config)
+
+    model_dir = property(lambda self: self._core.model_dir)
+    config = property(lambda self: self._core.config)
+    params = property(lambda self: self._params)
+    model_fn = property(lambda self: self._model_fn)
+
+    def _model_fn_ops(self, features, labels, mode):
+        if self._engineer is not None:
+            features, labels = self._engineer(features, labels)
+        given = {"mode": mode, "params": self._params, "config": self.config, "model_dir": self.model_dir}
+        args = fn_args(self._model_fn)
+        result = self._model_fn(features, labels, **{name: given[name] for name in CALLED_BY_NAME if name in args})
+        if isinstance(result, ModelFnOps):
+            return result
+        if not isinstance(result, (tuple, list)) or len(result) != 3:
+            raise ValueError(f"Unrecognized value returned by model_fn ({result!r}): return ModelFnOps or "
+                             "(predictions, loss, train_op)")
+        predictions, loss, train_op = result
+        return ModelFnOps(mode, predictions=predictions, loss=loss, train_op=train_op)
+
+    def _core_model_fn(self, features, labels, mode):
+        ops = self._model_fn_ops(features, labels, mode)
+        spec = ops.estimator_spec()
+        if mode == ModeKeys.EVAL and self._metrics:
+            extra = _metric_ops(self._metrics, features, labels, spec.predictions)
+            spec = spec._replace(eval_metric_ops=dict(spec.eval_metric_ops, **extra))
+        return spec
+
+    def fit(self, x=None, y=None, input_fn=None, steps=None, batch_size=None, monitors=None, max_steps=None):
+        """Train on input_fn (or x, y) for `steps` more steps or up to global step `max_steps`; returns self."""
+        hooks = list(monitors or [])
+        for monitor in hooks:
+            if not isinstance(monitor, SessionRunHook):
+                raise NotImplementedError(f"monitors=[{monitor!r}]: contrib.learn's monitors are not in ringflow; "
+                                          "give tf.train session run hooks (tf.train.LoggingTensorHook, ...) and "
+                                          "call evaluate between fit calls to validate")
+        if steps is None and max_steps is None and input_fn is None:
+            raise ValueError("fit(x=, y=) without steps or max_steps would train forever on the repeated arrays: "
+                             "give steps=")
+        self._core.train(_input_fn(x, y, input_fn, batch_size, train=True), hooks=hooks, steps=steps,
+                         max_steps=max_steps)
+        return self
+
+    def evaluate(self, x=None, y=None, input_fn=None, feed_fn=None, batch_size=None, steps=None, metrics=None,
+                 name=None, checkpoint_path=None, hooks=None, log_progress=True):
+        """{metric name: value} of the latest (or given) checkpoint, with 'loss' and 'global_step'."""
+        self._metrics = metrics  # read by _core_model_fn while the core Estimator builds the EVAL graph
+        return self._core.evaluate(_input_fn(x, y, input_fn, batch_size, False, feed_fn), steps=steps, hooks=hooks,
+                                   checkpoint_path=checkpoint_path, name=name)
+
+    def predict(self, x=None, input_fn=None, batch_size=None, outputs=None, as_iterable=True,
+                iterate_batches=False):
+        """The predictions, one example (iterate_batches: one batch) at a time, or all at once (as_iterable=False:
+        a dict of arrays, or one array)."""
+        results = self._core.predict(_input_fn(x, None, input_fn, batch_size, train=False), predict_keys=outputs,
+                                     yield_single_examples=as_iterable and not iterate_batches)
+        if as_iterable:
+            return results
+        batches = list(results)
+        if batches and isinstance(batches[0], dict):
+            return {key: np.concatenate([batch[key] for batch in batches]) for key in batches[0]}
+        return np.concatenate(batches) if batches else np.array([])
+
+    def get_variable_names(self):
+        """The names of the variables in the latest checkpoint."""
+        return self._core.get_variable_names()
+
+    def get_variable_value(self, name):
+        """The value of variable `name` in the latest checkpoint."""
+        return self._core.get_variable_value(name)
