@@ -20,6 +20,7 @@ class SavedModelBuilder:
     """Builds a SavedModel in export_dir (which must not exist yet, or be empty), as TF1's builder does."""
 
     def __init__(self, export_dir):
+        export_dir = os.fsdecode(export_dir)  # TF's serving examples pass tf.compat.as_bytes(path)
         if os.path.exists(export_dir) and os.listdir(export_dir):
             raise AssertionError(f"Export directory already exists, and isn't empty. Please choose a different "
                                  f"export directory, or delete all the contents of the specified directory: "

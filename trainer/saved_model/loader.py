@@ -9,6 +9,7 @@ from . import constants
 
 def read_saved_model(export_dir):
     """The SavedModel message of export_dir's saved_model.pb."""
+    export_dir = os.fsdecode(export_dir)  # a str, bytes (TF's serving examples) or path-like, as TF takes
     path = os.path.join(export_dir, constants.SAVED_MODEL_FILENAME_PB)
     if not os.path.isfile(path):
         raise OSError(f"SavedModel file does not exist at: {export_dir}/{{{constants.SAVED_MODEL_FILENAME_PB}|"
@@ -23,6 +24,7 @@ def read_saved_model(export_dir):
 
 def maybe_saved_model_directory(export_dir):
     """Whether export_dir holds a SavedModel."""
+    export_dir = os.fsdecode(export_dir)
     return any(os.path.isfile(os.path.join(export_dir, name)) for name in
                (constants.SAVED_MODEL_FILENAME_PB, constants.SAVED_MODEL_FILENAME_PBTXT))
 
@@ -30,6 +32,7 @@ def maybe_saved_model_directory(export_dir):
 def load(sess, tags, export_dir, import_scope=None, **saver_kwargs):
     """Import the MetaGraphDef tagged exactly `tags` into sess's graph, restore its variables into sess, run
     its main op (or legacy init op); returns the MetaGraphDef (its signature_def names the tensors)."""
+    export_dir = os.fsdecode(export_dir)
     saved_model = read_saved_model(export_dir)
     found = [m for m in saved_model.meta_graphs if set(m.meta_info_def.tags) == set(tags)]
     if not found:

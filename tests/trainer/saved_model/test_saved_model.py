@@ -63,6 +63,23 @@ def test_builder_tags_main_op_and_errors(tmp_path):
             tg.saved_model.loader.load(tg.Session(graph=tg.Graph()), ["eval"], export)
 
 
+def test_export_directories_as_bytes_or_paths(tmp_path):
+    """TF's serving examples build and load with tf.compat.as_bytes(path); pathlib paths work too."""
+    export = tmp_path / "bytes"
+    with tg.Graph().as_default():
+        x, y = _model()
+        with tg.Session() as sess:
+            sess.run(tg.global_variables_initializer())
+            builder = tg.saved_model.builder.SavedModelBuilder(tg.compat.as_bytes(str(export)))
+            builder.add_meta_graph_and_variables(sess, [tg.saved_model.tag_constants.SERVING])
+            builder.save()
+    assert tg.saved_model.maybe_saved_model_directory(tg.compat.as_bytes(str(export)))
+    for path in (tg.compat.as_bytes(str(export)), export):
+        with tg.Session(graph=tg.Graph()) as sess:
+            tg.saved_model.loader.load(sess, [tg.saved_model.tag_constants.SERVING], path)
+            np.testing.assert_array_equal(sess.run("y:0", {"x:0": [[1.0, 1.0]]}), [[4.0, 6.0]])
+
+
 def test_loads_the_saved_model_real_tensorflow_wrote():
     record = json.loads((FIXTURES / "values.json").read_text())
     with tg.Session(graph=tg.Graph()) as sess:
