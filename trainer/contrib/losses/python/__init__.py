@@ -1,0 +1,1 @@
+"""tensorflow.contrib.losses.python: the path of TF1's contrib.losses.python.losses package."""

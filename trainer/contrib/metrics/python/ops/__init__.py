@@ -1,0 +1,2 @@
+"""tensorflow.contrib.metrics.python.ops: the streaming metrics (metric_ops)."""
+from . import metric_ops  # noqa: F401
