@@ -72,3 +72,18 @@ def test_streaming_metrics_ringflow_lacks_raise_not_implemented():
         tg.contrib.metrics.streaming_pearson_correlation(None, None)
     with pytest.raises(AttributeError, match="no attribute 'no_such_metric'"):
         tg.contrib.metrics.no_such_metric
+
+
+def test_a_metric_spec_passes_predictions_labels_and_weights_by_contribs_parameter_names():
+    with tg.Graph().as_default():
+        spec = tg.contrib.learn.MetricSpec(metric_fn=tg.contrib.metrics.streaming_accuracy, prediction_key="classes",
+                                           weight_key="w")
+        assert str(spec).startswith("MetricSpec(metric_fn=streaming_accuracy,")
+        value, update = spec.create_metric_ops({"w": tg.constant([1.0, 3.0])}, tg.constant([1, 1]),
+                                               {"classes": tg.constant([1, 0])})
+        with tg.Session() as sess:
+            sess.run(tg.local_variables_initializer())
+            sess.run(update)
+            assert sess.run(value) == pytest.approx(0.25)
+        with pytest.raises(TypeError):
+            tg.contrib.metrics.streaming_recall(tg.constant([1]), tg.constant([1]), None, None, None, None, "extra")

@@ -6,6 +6,8 @@ collections. The ones without a tf.metrics counterpart here raise NotImplemented
 accuracy is the one-batch accuracy (a tensor, no variables); aggregate_metrics and aggregate_metric_map split
 (value, update_op) pairs into values and update ops.
 """
+import inspect
+
 from .....framework.graph_wrappers import name_scope
 from .....metrics import (accuracy as metrics_accuracy, auc, false_negatives,
                           false_negatives_at_thresholds, false_positives, false_positives_at_thresholds, mean,
@@ -22,27 +24,24 @@ from .....ops.math_ops import equal, multiply, ones_like
 from .....ops.reduction_ops import reduce_mean, reduce_sum
 from .....ops.search_ops import confusion_matrix  # noqa: F401  (tf.contrib.metrics.confusion_matrix)
 
-_KEYS = ("weights", "metrics_collections", "updates_collections", "name")
+_OPTIONAL = ("weights", "metrics_collections", "updates_collections", "name")
 
 
-def _labels_second(core, extra=()):
-    """contrib's streaming form of the tf.metrics function `core`: (predictions, labels, *extra, weights=None,
-    metrics_collections=None, updates_collections=None, name=None)."""
-    def streaming(predictions, labels, *args, **kwargs):
-        return core(labels=labels, predictions=predictions, **_bind(extra + _KEYS, args, kwargs, core.__name__))
+def _labels_second(core, extra=(), optional=(), name=None):
+    """contrib's streaming form (`name`, else streaming_<core>) of the tf.metrics function `core`: (predictions,
+    labels, *extra, *optional, weights=None, metrics_collections=None, updates_collections=None, name=None), a
+    signature that MetricSpec reads."""
+    name = name or f"streaming_{core.__name__}"
+    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    signature = inspect.Signature([inspect.Parameter(n, kind) for n in ("predictions", "labels", *extra)]
+                                  + [inspect.Parameter(n, kind, default=None) for n in (*optional, *_OPTIONAL)])
+
+    def streaming(*args, **kwargs):
+        return core(**signature.bind(*args, **kwargs).arguments)
+    streaming.__name__ = streaming.__qualname__ = name
+    streaming.__signature__ = signature
     streaming.__doc__ = f"tf.metrics.{core.__name__} with predictions first, labels second: (value, update_op)."
     return streaming
-
-
-def _bind(names, args, kwargs, what):
-    if len(args) > len(names):
-        raise TypeError(f"streaming {what} takes at most {len(names) + 2} positional arguments "
-                        f"(predictions, labels, {', '.join(names)}); got {len(args) + 2}")
-    bound = dict(zip(names, args))
-    for key in kwargs:
-        if key in bound:
-            raise TypeError(f"streaming {what} got multiple values for argument {key!r}")
-    return dict(bound, **kwargs)
 
 
 streaming_true_positives = _labels_second(true_positives)
@@ -66,9 +65,11 @@ streaming_false_positives_at_thresholds = _labels_second(false_positives_at_thre
 streaming_false_negatives_at_thresholds = _labels_second(false_negatives_at_thresholds, ("thresholds",))
 streaming_sensitivity_at_specificity = _labels_second(sensitivity_at_specificity, ("specificity",))
 streaming_specificity_at_sensitivity = _labels_second(specificity_at_sensitivity, ("sensitivity",))
-streaming_sparse_precision_at_k = _labels_second(precision_at_k, ("k", "class_id"))
-streaming_sparse_recall_at_k = _labels_second(recall_at_k, ("k", "class_id"))
-streaming_sparse_average_precision_at_k = _labels_second(average_precision_at_k, ("k",))
+streaming_sparse_precision_at_k = _labels_second(precision_at_k, ("k",), ("class_id",),
+                                                 name="streaming_sparse_precision_at_k")
+streaming_sparse_recall_at_k = _labels_second(recall_at_k, ("k",), ("class_id",), name="streaming_sparse_recall_at_k")
+streaming_sparse_average_precision_at_k = _labels_second(average_precision_at_k, ("k",),
+                                                         name="streaming_sparse_average_precision_at_k")
 
 
 def streaming_mean(values, weights=None, metrics_collections=None, updates_collections=None, name=None):
