@@ -28,6 +28,8 @@ MODULES = {
     "trainer.contrib.learn.python.learn.preprocessing": ("tf.contrib.learn.python.learn.preprocessing", None, None),
     "trainer.contrib.learn.python.learn.datasets": ("tf.contrib.learn.python.learn.datasets", "make_dataset",
                                                     "numpy"),
+    "trainer.contrib.losses": ("tf.contrib.losses", "metric_learning", "metric-learning losses"),
+    "trainer.contrib.metrics": ("tf.contrib.metrics", None, None),
     "trainer.contrib.rnn": ("tf.contrib.rnn", None, None),
     "trainer.contrib.seq2seq": ("tf.contrib.seq2seq", None, None),
     "trainer.contrib.slim": ("tf.contrib.slim", "nets", "model zoo"),
