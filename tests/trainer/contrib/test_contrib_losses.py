@@ -78,3 +78,15 @@ def test_bad_arguments_name_the_culprit():
             tg.contrib.losses.mean_pairwise_squared_error(x, x, tg.ones([1, 2]))
         with pytest.raises(NotInRingflow, match="metric-learning"):
             tg.contrib.losses.metric_learning
+
+
+def test_per_sample_weights_of_unknown_batch_size_cover_each_samples_losses():
+    with tg.Graph().as_default():
+        losses, weights = tg.placeholder(tg.float32, [None, None, 2]), tg.placeholder(tg.float32, [None])
+        loss = tg.contrib.losses.compute_weighted_loss(losses, weights)
+        feed = {losses: np.arange(8, dtype="float32").reshape(2, 2, 2), weights: [1.0, 2.0]}
+        with tg.Session() as sess:
+            assert sess.run(loss, feed) == pytest.approx((1 * (0 + 1 + 2 + 3) + 2 * (4 + 5 + 6 + 7)) / 8)
+            assert sess.run(loss, {**feed, weights: [0.0, 2.0]}) == pytest.approx(2 * (4 + 5 + 6 + 7) / 4)
+        with pytest.raises(ValueError, match="must not be None"):
+            tg.contrib.losses.compute_weighted_loss(losses, None)

@@ -19,7 +19,7 @@ from .....ops.math_ops import (abs as abs_, equal, greater, log, multiply, not_e
 from .....ops.nn_ops import (relu, sigmoid_cross_entropy_with_logits, softmax_cross_entropy_with_logits,
                             sparse_softmax_cross_entropy_with_logits)
 from .....ops.reduction_ops import reduce_prod, reduce_sum
-from .....ops.shape_ops import squeeze
+from .....ops.shape_ops import expand_dims, squeeze
 
 __all__ = ["absolute_difference", "add_loss", "compute_weighted_loss", "cosine_distance", "get_losses",
            "get_regularization_losses", "get_total_loss", "hinge_loss", "log_loss", "mean_pairwise_squared_error",
@@ -52,6 +52,8 @@ def _ranks(losses, weights):
 def _weights_like(losses, weights):
     """contrib's weights as tf.losses takes them: the last dim of 1 squeezed, then ones appended up to the losses'
     rank, so that each weight covers the trailing dims of its sample."""
+    if weights is None:
+        raise ValueError(f"weights of the losses {losses.name!r} must not be None: give 1.0 for equal weights")
     weights = cast(convert_to_tensor(weights), losses.dtype)
     losses_dims, weights_dims = _ranks(losses, weights)
     if len(weights_dims) > 1 and weights_dims[-1] in (1, None):
@@ -60,9 +62,8 @@ def _weights_like(losses, weights):
     if len(weights_dims) > len(losses_dims):
         raise ValueError(f"weights of shape {weights_dims} have more dims than the losses {losses.name!r} of shape "
                          f"{losses_dims}: give a scalar, [batch_size] or the losses' leading dims")
-    if 0 < len(weights_dims) < len(losses_dims):
-        weights = reshape(weights, [-1 if d is None else d for d in weights_dims]
-                          + [1] * (len(losses_dims) - len(weights_dims)))
+    for _ in range(len(weights_dims), len(losses_dims) if weights_dims else 0):
+        weights = expand_dims(weights, -1)
     return weights
 
 
