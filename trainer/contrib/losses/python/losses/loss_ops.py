@@ -5,7 +5,9 @@ a scalar, [batch_size] or any leading part of the losses' shape (a trailing dime
 weighted loss is the sum of the weighted losses over the number of losses with a non-zero weight, kept in the
 LOSSES collection; hinge_loss takes no weights and returns the unreduced losses; mean_pairwise_squared_error divides
 by n where tf.losses divides by n - 1. The weighted ones are tf.losses' compute_weighted_loss with the weights
-expanded to the losses' rank, which counts and sums exactly as contrib's own reduction does.
+expanded to the losses' rank, which sums and counts as contrib's own reduction does wherever the weights' dims are
+the losses' leading dims (as contrib documents them); weights with a 1 in a middle dim, which contrib counts once
+where tf.losses counts each element it covers, are the one case where they part.
 """
 from .....framework.graph_keys import GraphKeys
 from .....framework.graph_wrappers import name_scope
