@@ -177,6 +177,25 @@ def test_logistic_regression(tmp_path, alias_dir):
     assert number(r"test hit rate: ([\d.]+)", out) > 0.9
 
 
+def test_contrib_losses_metrics(tmp_path, alias_dir):
+    out = run_program("contrib_losses_metrics.py", cwd=tmp_path, alias=alias_dir)
+    rng = np.random.RandomState(0)  # the program's data, replayed
+    centres = np.array([[2.0, 0.0], [-2.0, 1.0], [0.0, -2.0]], "float32")
+    classes = rng.randint(0, 3, 300)
+    points = (centres[classes] + rng.normal(0, 0.7, (300, 2))).astype("float32")
+    first_mse = np.mean((2.0 * points[:, 0] + 1.0) ** 2)  # zero-initialised layers predict 0
+    first = re.search(r"first losses: cross entropy ([\d.]+) mse ([\d.]+) total ([\d.]+)", out)
+    assert float(first.group(1)) == pytest.approx(np.log(3), rel=1e-5)
+    assert float(first.group(2)) == pytest.approx(first_mse, rel=1e-5)
+    assert float(first.group(3)) == pytest.approx(np.log(3) + first_mse, rel=1e-5)  # get_total_loss: both
+    assert number(r"trained losses: cross entropy ([\d.]+)", out) < 0.2
+    for what in ("accuracy", "recall of class 1", "mse"):
+        streamed = re.search(rf"streamed {what} ([\d.]+) numpy ([\d.]+)", out)
+        assert float(streamed.group(1)) == pytest.approx(float(streamed.group(2)), abs=1e-5), what
+    assert number(r"streamed accuracy ([\d.]+)", out) > 0.95
+    assert number(r"batch accuracy ([\d.]+)", out) == number(r"streamed accuracy ([\d.]+)", out)
+
+
 def test_nearest_neighbor(tmp_path, alias_dir):
     out = run_program("nearest_neighbor.py", cwd=tmp_path, alias=alias_dir)
     assert len(re.findall(r"query \d+ guessed \d actual \d", out)) == 40
