@@ -120,12 +120,17 @@ def _operands(what, labels, predictions, labels_name="labels", predictions_name=
     if predictions.dtype.kind != "f":
         predictions = cast(predictions, dtypes.float32)
     labels = cast(convert_to_tensor(labels), predictions.dtype)
+    check_same_shape(what, predictions, labels, predictions_name, labels_name)
+    return labels, predictions
+
+
+def check_same_shape(what, predictions, labels, predictions_name="predictions", labels_name="labels"):
+    """Raise a ValueError naming both tensors where their static shapes are known and differ."""
     p, q = static_dims(predictions), static_dims(labels)
     if p is not None and q is not None and (
             len(p) != len(q) or any(a is not None and b is not None and a != b for a, b in zip(p, q))):
         raise ValueError(f"{what}: {predictions_name} of shape {p} ({predictions.name!r}) and {labels_name} of "
                          f"shape {q} ({labels.name!r}) are not compatible; they must have the same shape")
-    return labels, predictions
 
 
 def _elementwise(default_scope, doc, make_losses, labels_name="labels", predictions_name="predictions"):

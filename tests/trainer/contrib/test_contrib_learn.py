@@ -2,7 +2,6 @@
 (TF 2.15, the recorder, has no tf.contrib): the CSV header row, the target column, ids in order of arrival with 0
 for the unknown word, min_frequency's renumbering by falling frequency, rows padded and cut to
 max_document_length, pickles that come back, and the errors of what is missing naming what to use instead."""
-import importlib
 import pickle
 import urllib.request
 
@@ -10,7 +9,7 @@ import numpy as np
 import pytest
 
 import trainer as tg
-from trainer import as_tensorflow
+from tests.trainer.contrib.tf_paths import tf1_module
 from trainer.platform.data_checks import DatasetError, DatasetNotFound
 from trainer.unsupported import NotInRingflow
 
@@ -251,15 +250,8 @@ def test_the_canned_estimators_and_the_loop_name_their_replacement(name, instead
 
 
 def test_tf1s_module_paths_resolve_as_tensorflow():
-    already = as_tensorflow.is_installed()
-    as_tensorflow.install(notice=False)
-    try:
-        text = importlib.import_module("tensorflow.contrib.learn.python.learn.preprocessing.text")
-        assert text.VocabularyProcessor is VocabularyProcessor
-        datasets = importlib.import_module("tensorflow.contrib.learn.python.learn.datasets")
-        assert datasets.base is base
-        model_fn = importlib.import_module("tensorflow.contrib.learn.python.learn.estimators.model_fn")
-        assert model_fn.ModeKeys is learn.ModeKeys
-    finally:
-        if not already:
-            as_tensorflow.uninstall()
+    text = tf1_module("tensorflow.contrib.learn.python.learn.preprocessing.text")
+    assert text.VocabularyProcessor is VocabularyProcessor
+    assert tf1_module("tensorflow.contrib.learn.python.learn.datasets").base is base
+    model_fn = tf1_module("tensorflow.contrib.learn.python.learn.estimators.model_fn")
+    assert model_fn.ModeKeys is learn.ModeKeys

@@ -1,12 +1,11 @@
 """tf.contrib.losses: what the conformance family (cases_contribloss.py) cannot record from TF 2.15 (which has no
 contrib): the import paths, contrib's own pairwise divisor, which losses are collected, and the errors."""
-import importlib
 
 import numpy as np
 import pytest
 
 import trainer as tg
-from trainer import as_tensorflow
+from tests.trainer.contrib.tf_paths import tf1_module
 from trainer.unsupported import NotInRingflow
 
 
@@ -16,16 +15,10 @@ def _run(fetches):
 
 
 def test_contrib_losses_are_importable_by_tf1s_module_paths():
-    already = as_tensorflow.is_installed()
-    as_tensorflow.install(notice=False)
-    try:
-        loss_ops = importlib.import_module("tensorflow.contrib.losses.python.losses.loss_ops")
-        package = importlib.import_module("tensorflow.contrib.losses.python.losses")
-        assert loss_ops.softmax_cross_entropy is package.softmax_cross_entropy
-        assert package.softmax_cross_entropy is tg.contrib.losses.softmax_cross_entropy
-    finally:
-        if not already:
-            as_tensorflow.uninstall()
+    loss_ops = tf1_module("tensorflow.contrib.losses.python.losses.loss_ops")
+    package = tf1_module("tensorflow.contrib.losses.python.losses")
+    assert loss_ops.softmax_cross_entropy is package.softmax_cross_entropy
+    assert package.softmax_cross_entropy is tg.contrib.losses.softmax_cross_entropy
     assert tg.contrib.slim.losses is tg.contrib.losses
 
 

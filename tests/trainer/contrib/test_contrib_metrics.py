@@ -1,22 +1,15 @@
 """tf.contrib.metrics (and slim.metrics): the import paths, the metrics' local variables and collections, the
 aggregators and the names ringflow lacks; their values are the conformance family's (cases_contribloss.py)."""
-import importlib
 
 import pytest
 
 import trainer as tg
-from trainer import as_tensorflow
+from tests.trainer.contrib.tf_paths import tf1_module
 
 
 def test_contrib_metrics_are_importable_by_tf1s_module_paths():
-    already = as_tensorflow.is_installed()
-    as_tensorflow.install(notice=False)
-    try:
-        metric_ops = importlib.import_module("tensorflow.contrib.metrics.python.ops.metric_ops")
-        assert metric_ops.streaming_accuracy is tg.contrib.metrics.streaming_accuracy
-    finally:
-        if not already:
-            as_tensorflow.uninstall()
+    metric_ops = tf1_module("tensorflow.contrib.metrics.python.ops.metric_ops")
+    assert metric_ops.streaming_accuracy is tg.contrib.metrics.streaming_accuracy
     assert tg.contrib.slim.metrics is tg.contrib.metrics
 
 

@@ -13,7 +13,7 @@ from .....framework.graph_keys import GraphKeys
 from .....framework.graph_wrappers import name_scope
 from .....losses import Reduction, util
 from .....losses import compute_weighted_loss as core_weighted_loss
-from .....losses.losses_impl import static_dims
+from .....losses.losses_impl import check_same_shape, static_dims
 from .....ops.array_ops import cast, reshape, shape
 from .....ops.core_ops import convert_to_tensor
 from .....ops.math_ops import (abs as abs_, equal, greater, log, multiply, not_equal, ones_like, square, subtract,
@@ -88,11 +88,7 @@ def _pair(what, predictions, labels):
                          "take predictions first, then labels)")
     predictions = cast(convert_to_tensor(predictions), "float32")
     labels = cast(convert_to_tensor(labels), "float32")
-    p, q = static_dims(predictions), static_dims(labels)
-    if p is not None and q is not None and (
-            len(p) != len(q) or any(a is not None and b is not None and a != b for a, b in zip(p, q))):
-        raise ValueError(f"contrib.losses.{what}: predictions of shape {p} ({predictions.name!r}) and labels of "
-                         f"shape {q} ({labels.name!r}) are not compatible; they must have the same shape")
+    check_same_shape(f"contrib.losses.{what}", predictions, labels)
     return predictions, labels
 
 
