@@ -23,7 +23,8 @@ class AdamOptimizer(Optimizer):
         # TF1 makes these once, in the name scope minimize is called in ("adam_optimizer/beta1_power").
         # Their dtype is their value's, as TF1's initial_value=beta1: float32 for a Python float whatever the
         # variables' dtype (a float64 model's checkpoint holds float32 powers), a Tensor's or numpy scalar's own.
-        if self._powers is None:
+        # one pair per graph, as TF1 keys its non-slot variables by graph: an Estimator builds a graph per call
+        if self._powers is None or self._powers[0].graph is not var_list[0].graph:
             beta1, beta2 = (self._call_if_callable(b) for b in (self._beta1, self._beta2))
             self._powers = (Variable(_initial(beta1), name="beta1_power", trainable=False),
                             Variable(_initial(beta2), name="beta2_power", trainable=False))

@@ -270,7 +270,7 @@ def test_contrib_libraries_ringflow_lacks_say_so():
         tg.contrib.no_such_library
     with pytest.raises(NotImplementedError, match="numpy"):
         tg.contrib.learn.datasets.make_dataset
-    with pytest.raises(AttributeError, match="tf.contrib.learn.DNNClassifier"):
-        tg.contrib.learn.DNNClassifier
+    with pytest.raises(AttributeError, match="tf.estimator.DNNLinearCombinedClassifier"):
+        tg.contrib.learn.DNNLinearCombinedClassifier
     with pytest.raises(AttributeError, match="model zoo"):
         tg.contrib.slim.nets

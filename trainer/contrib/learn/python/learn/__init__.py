@@ -1,2 +1,2 @@
-"""tensorflow.contrib.learn.python.learn: the datasets, preprocessing and estimators packages, MetricSpec."""
-from . import datasets, estimators, metric_spec, preprocessing  # noqa: F401
+"""tensorflow.contrib.learn.python.learn: the datasets, preprocessing and estimators packages, MetricSpec, monitors."""
+from . import datasets, estimators, metric_spec, monitors, preprocessing  # noqa: F401

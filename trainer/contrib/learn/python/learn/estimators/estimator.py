@@ -6,15 +6,19 @@ evaluate and predict take an input_fn or numpy arrays: x (and y) are then fed wh
 batches of batch_size; fit draws them in an order shuffled each epoch, for `steps` steps or until `max_steps`;
 evaluate and predict go through them once in order. A one-dimensional x is a column ([n] -> [n, 1]), as TF1's
 feeder makes it. evaluate's `metrics` ({name: MetricSpec or metric_fn(predictions, labels)}, or {(name,
-prediction_key): metric_fn}) are added to model_fn's eval_metric_ops. monitors must be tf.train session run hooks.
+prediction_key): metric_fn}) are added to model_fn's eval_metric_ops. monitors must be tf.train session run hooks;
+fit first hands contrib's own monitors (monitors.BaseMonitor: ValidationMonitor) the estimator.
 """
 import numpy as np
 
+from ......contrib.layers.feature_column import infer_real_valued_columns
 from ......estimator.estimator import Estimator as CoreEstimator
 from ......estimator.input_fn import fn_args
 from ......estimator.inputs.numpy_io import numpy_input_fn
+from ......framework.graph import Graph
 from ......train.session_run_hook import SessionRunHook
 from ..metric_spec import MetricSpec
+from ..monitors import BaseMonitor
 from .model_fn import ModeKeys, ModelFnOps
 
 CALLED_BY_NAME = ("mode", "params", "config", "model_dir")
@@ -108,6 +112,8 @@ class Estimator:
                 raise NotImplementedError(f"monitors=[{monitor!r}]: contrib.learn's monitors are not in ringflow; "
                                           "give tf.train session run hooks (tf.train.LoggingTensorHook, ...) and "
                                           "call evaluate between fit calls to validate")
+            if isinstance(monitor, BaseMonitor):
+                monitor.set_estimator(self)
         if steps is None and max_steps is None and input_fn is None:
             raise ValueError("fit(x=, y=) without steps or max_steps would train forever on the repeated arrays: "
                              "give steps=")
@@ -142,3 +148,15 @@ class Estimator:
     def get_variable_value(self, name):
         """The value of variable `name` in the latest checkpoint."""
         return self._core.get_variable_value(name)
+
+
+def infer_real_valued_columns_from_input_fn(input_fn):
+    """The real-valued feature columns of the features input_fn returns (built in a graph of their own)."""
+    with Graph().as_default():
+        result = input_fn()
+        return infer_real_valued_columns(result[0] if isinstance(result, tuple) else result)
+
+
+def infer_real_valued_columns_from_input(x):
+    """The real-valued feature columns of numpy features x ([n] reads as [n, 1], as fit feeds it)."""
+    return infer_real_valued_columns_from_input_fn(_numpy_input_fn(x, None, None, train=False))
