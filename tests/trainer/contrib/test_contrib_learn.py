@@ -242,7 +242,7 @@ def test_run_config_maps_contribs_arguments_onto_tf_estimators():
 
 @pytest.mark.parametrize("name, instead", [
     ("DNNLinearCombinedClassifier", "tf.estimator.DNNLinearCombinedClassifier"),
-    ("Experiment", "train_and_evaluate"), ("SKCompat", "fit")])
+    ("Experiment", "train_and_evaluate"), ("learn_runner", "train_and_evaluate")])
 def test_the_canned_estimators_and_the_loop_name_their_replacement(name, instead):
     with pytest.raises(NotInRingflow, match=rf"tf\.contrib\.learn\.{name} is not available in ringflow .*{instead}"):
         getattr(learn, name)

@@ -1,7 +1,7 @@
-"""tf.contrib.learn's DNNClassifier, DNNRegressor and ValidationMonitor, and contrib.layers.real_valued_column,
-against TF 1.15's documented contract (TF 2.15, the recorder, has no tf.contrib): fit(x=, y=) on a bare array read
-as the feature '', contrib's variable names, predict giving classes (scores) unless outputs are asked for,
-contrib's metric names, and early stopping from the monitor."""
+"""tf.contrib.learn's canned DNN and linear classifiers and regressors and ValidationMonitor, and
+contrib.layers.real_valued_column, against TF 1.15's documented contract (TF 2.15, the recorder, has no
+tf.contrib): fit(x=, y=) on a bare array read as the feature '', contrib's variable names, predict giving classes
+(scores) unless outputs are asked for, contrib's metric names, and early stopping from the monitor."""
 import numpy as np
 import pytest
 
@@ -81,3 +81,18 @@ def test_real_valued_column_is_numeric_column_and_refusals(tmp_path):
         learn.DNNClassifier([4], columns(), enable_centered_bias=True)
     with pytest.raises(ValueError, match="Activation name"):
         learn.DNNRegressor([4], columns(), activation_fn="swish")
+
+
+def test_linear_models_keep_core_variables_and_contrib_predictions(tmp_path):
+    classifier = learn.LinearClassifier(columns(), model_dir=str(tmp_path / "c"), n_classes=3,
+                                        optimizer=tg.train.GradientDescentOptimizer(1.0), gradient_clip_norm=5.0)
+    three = LABELS + (X[:, 1] > 0.25)  # 0, 0+1, 1, 1: every class present
+    classifier.fit(x=X, y=three, steps=30)
+    # the feature '' makes an empty column name, as in TF1
+    assert {"linear/linear_model//weights", "linear/linear_model/bias_weights"} <= set(classifier.get_variable_names())
+    assert set(classifier.evaluate(x=X, y=three)) == {"loss", "accuracy", "global_step"}
+    assert classifier.predict_proba(X[:2], as_iterable=False).shape == (2, 3)
+    regressor = learn.LinearRegressor(columns(), model_dir=str(tmp_path / "r"))  # FTRL at min(0.2, 1/sqrt(1))
+    y = 2 * X[:, 0] - X[:, 1]
+    regressor.fit(x=X, y=y, steps=200)
+    np.testing.assert_allclose(regressor.predict(X[:4], as_iterable=False), y[:4], atol=0.1)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import trainer as tg
+from tests.trainer.contrib.tf_paths import tf1_module
 
 learn = tg.contrib.learn
 X = np.linspace(-1, 1, 32, dtype=np.float32)
@@ -143,3 +144,24 @@ def test_metric_spec_says_which_key_is_missing():
         spec.create_metric_ops({}, "L", {"q": "Q"})
     with pytest.raises(ValueError, match="requires predictions to be a dict"):
         spec.create_metric_ops({}, "L", "P")
+
+
+def loss_in_every_mode(features, targets, mode):
+    """A model_fn that builds its loss whatever the mode, as TF1 programs wrapped in SKCompat do."""
+    w = tg.get_variable("w", [1, 1], initializer=tg.zeros_initializer())
+    y = tg.reshape(tg.matmul(features, w), [-1])
+    loss = tg.contrib.losses.mean_squared_error(y, targets)  # targets [batch]: fit's y [n, 1] loses its 1
+    return y, loss, tg.train.GradientDescentOptimizer(0.5).minimize(loss, tg.train.get_global_step())
+
+
+def test_sk_compat_fits_scores_and_predicts_arrays_with_labels_as_placeholders_in_infer(tmp_path):
+    model = learn.SKCompat(learn.Estimator(loss_in_every_mode, model_dir=str(tmp_path)))
+    assert model.fit(X[:, None], (3 * X)[:, None], batch_size=8, steps=200) is model
+    scores = model.score(X[:, None], 3 * X, batch_size=8)
+    assert scores["global_step"] == 200 and scores["loss"] < 1e-6
+    predicted = model.predict(np.array([[1.0], [2.0]], np.float32), batch_size=1)
+    assert isinstance(predicted, np.ndarray)
+    np.testing.assert_allclose(predicted, [3.0, 6.0], rtol=1e-4)
+    with pytest.raises(ValueError, match="should be None or dict"):
+        model.score(X, Y, metrics=[tg.metrics.mean])
+    assert tf1_module("tensorflow.contrib.learn.python.learn.estimators.estimator").SKCompat is learn.SKCompat

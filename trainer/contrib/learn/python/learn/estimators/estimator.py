@@ -1,13 +1,16 @@
 """tf.contrib.learn.Estimator: TF1's older Estimator, on tf.estimator.Estimator.
 
-model_fn(features, targets[, mode][, params][, config][, model_dir]) returns ModelFnOps or a tuple
-(predictions, loss, train_op); features and targets come positionally, the rest by name, as TF1 calls it. fit,
-evaluate and predict take an input_fn or numpy arrays: x (and y) are then fed whole (batch_size=None) or in
-batches of batch_size; fit draws them in an order shuffled each epoch, for `steps` steps or until `max_steps`;
-evaluate and predict go through them once in order. A one-dimensional x is a column ([n] -> [n, 1]), as TF1's
-feeder makes it. evaluate's `metrics` ({name: MetricSpec or metric_fn(predictions, labels)}, or {(name,
-prediction_key): metric_fn}) are added to model_fn's eval_metric_ops. monitors must be tf.train session run hooks;
-fit first hands contrib's own monitors (monitors.BaseMonitor: ValidationMonitor) the estimator.
+model_fn(features, targets[, mode][, params][, config][, model_dir]) returns ModelFnOps or a tuple (predictions,
+loss, train_op); features and targets come positionally, the rest by name, as TF1 calls it. fit, evaluate and
+predict take an input_fn or numpy arrays: x (and y) are then fed whole (batch_size=None) or in batches of
+batch_size; fit draws them in an order shuffled each epoch, for `steps` steps or until `max_steps`; evaluate and
+predict go through them once in order. A one-dimensional x is a column ([n] -> [n, 1]), and y's second dimension
+goes when it is 1 ([n, 1] -> [n]), as TF1's feeder makes them. evaluate's `metrics` ({name: MetricSpec or
+metric_fn(predictions, labels)}, or {(name, prediction_key): metric_fn}) are added to model_fn's eval_metric_ops.
+monitors must be tf.train session run hooks; fit first hands contrib's own monitors (monitors.BaseMonitor:
+ValidationMonitor) the estimator. After fit, predict gives model_fn labels as unfed placeholders of the shape fit's
+had (TF1's label signature), not None. SKCompat gives an Estimator scikit-learn's fit, score and predict over numpy
+arrays (128 rows a batch unless told).
 """
 import numpy as np
 
@@ -16,6 +19,7 @@ from ......estimator.estimator import Estimator as CoreEstimator
 from ......estimator.input_fn import fn_args
 from ......estimator.inputs.numpy_io import numpy_input_fn
 from ......framework.graph import Graph
+from ......ops.core_ops import placeholder
 from ......train.session_run_hook import SessionRunHook
 from ..metric_spec import MetricSpec
 from ..monitors import BaseMonitor
@@ -28,10 +32,14 @@ def _numpy_input_fn(x, y, batch_size, train):
     x = np.asarray(x)
     if x.ndim == 1:
         x = x[:, None]
+    if y is not None:
+        y = np.asarray(y)
+        if y.ndim > 1 and y.shape[1] == 1:  # TF1's feeder drops a label dimension of 1: [n, 1] feeds as [n]
+            y = y.reshape(y.shape[:1] + y.shape[2:])
     size = len(x) if batch_size is None else batch_size
     if size <= 0:
         raise ValueError(f"Invalid batch_size {batch_size}: give a positive number of rows, or None for all")
-    return numpy_input_fn(x, None if y is None else np.asarray(y), batch_size=size, shuffle=train,
+    return numpy_input_fn(x, y, batch_size=size, shuffle=train,
                           num_epochs=None if train else 1)
 
 
@@ -63,6 +71,22 @@ def _metric_ops(metrics, features, labels, predictions):
     return ops
 
 
+def _signature(labels):
+    """(dtype, shape with any batch size) of labels, or a dict of them."""
+    if isinstance(labels, dict):
+        return {key: _signature(value) for key, value in labels.items()}
+    dims = labels.shape.as_list() if labels.shape.ndims is not None else None
+    return labels.dtype, None if dims is None else [None] + dims[1:]
+
+
+def _placeholders(signature):
+    """Unfed placeholders in the labels' image: TF1's contrib Estimator hands INFER-mode model_fns labels shaped as
+    fit's, so a model_fn that builds its loss in every mode still builds."""
+    if isinstance(signature, dict):
+        return {key: _placeholders(value) for key, value in signature.items()}
+    return placeholder(*signature)
+
+
 class Estimator:
     """Fits, evaluates and predicts with an old-style model_fn; checkpoints in model_dir as tf.estimator does."""
 
@@ -74,7 +98,7 @@ class Estimator:
             raise ValueError(f"Estimator's model_fn ({model_fn!r}) does not have a params argument, but params "
                              f"({params!r}) were passed to the Estimator's constructor.")
         self._model_fn, self._params, self._engineer = model_fn, params, feature_engineering_fn
-        self._metrics = None
+        self._metrics = self._labels_info = None
         self._core = CoreEstimator(self._core_model_fn, model_dir=model_dir, config=config)
 
     model_dir = property(lambda self: self._core.model_dir)
@@ -97,6 +121,10 @@ class Estimator:
         return ModelFnOps(mode, predictions=predictions, loss=loss, train_op=train_op)
 
     def _core_model_fn(self, features, labels, mode):
+        if mode == ModeKeys.TRAIN and labels is not None:
+            self._labels_info = _signature(labels)
+        elif mode == ModeKeys.INFER and labels is None and self._labels_info is not None:
+            labels = _placeholders(self._labels_info)
         ops = self._model_fn_ops(features, labels, mode)
         spec = ops.estimator_spec()
         if mode == ModeKeys.EVAL and self._metrics:
@@ -160,3 +188,26 @@ def infer_real_valued_columns_from_input_fn(input_fn):
 def infer_real_valued_columns_from_input(x):
     """The real-valued feature columns of numpy features x ([n] reads as [n, 1], as fit feeds it)."""
     return infer_real_valued_columns_from_input_fn(_numpy_input_fn(x, None, None, train=False))
+
+
+class SKCompat:
+    """scikit-learn's fit/score/predict over numpy arrays for a contrib Estimator, in batches of batch_size."""
+
+    def __init__(self, estimator):
+        self._estimator = estimator
+
+    def fit(self, x, y, batch_size=128, steps=None, max_steps=None, monitors=None):
+        """Train on x, y (shuffled each epoch) for `steps` steps or up to `max_steps`; returns self."""
+        self._estimator.fit(x=x, y=y, batch_size=batch_size, steps=steps, max_steps=max_steps, monitors=monitors)
+        return self
+
+    def score(self, x, y, batch_size=128, steps=None, metrics=None, name=None):
+        """evaluate's {metric: value}, with 'global_step', over x, y once."""
+        if metrics is not None and not isinstance(metrics, dict):
+            raise ValueError(f"Metrics argument should be None or dict. Got {metrics!r}.")
+        return self._estimator.evaluate(x=x, y=y, batch_size=batch_size, steps=steps, metrics=metrics, name=name)
+
+    def predict(self, x, batch_size=128, outputs=None):
+        """All predictions at once: an array, or a dict of arrays (the model_fn's own, not a canned model's
+        classes-only default)."""
+        return Estimator.predict(self._estimator, x=x, batch_size=batch_size, outputs=outputs, as_iterable=False)
