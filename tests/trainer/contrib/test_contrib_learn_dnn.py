@@ -96,3 +96,20 @@ def test_linear_models_keep_core_variables_and_contrib_predictions(tmp_path):
     y = 2 * X[:, 0] - X[:, 1]
     regressor.fit(x=X, y=y, steps=200)
     np.testing.assert_allclose(regressor.predict(X[:4], as_iterable=False), y[:4], atol=0.1)
+
+
+def test_contribs_sparse_columns_are_tf_feature_columns_and_feed_a_dnn(tmp_path):
+    layers, fc = tg.contrib.layers, tg.feature_column
+    color = layers.sparse_column_with_keys("color", ["red", "blue"])
+    assert color == fc.categorical_column_with_vocabulary_list("color", ["red", "blue"])
+    assert layers.sparse_column_with_hash_bucket("word", 10) == fc.categorical_column_with_hash_bucket("word", 10)
+    assert layers.one_hot_column(color) == fc.indicator_column(color)
+    assert layers.weighted_sparse_column(color, "w") == fc.weighted_categorical_column(color, "w")
+    with pytest.raises(NotImplementedError, match="combiner='sqrtn'"):
+        layers.sparse_column_with_keys("color", ["red"], combiner="sqrtn")
+    features = {"color": np.array([["red"], ["blue"]] * 4), "x": X[:8, :1]}
+    classifier = learn.DNNClassifier([3], [layers.embedding_column(color, 2), layers.real_valued_column("x")],
+                                     model_dir=str(tmp_path))
+    classifier.fit(input_fn=lambda: ({k: tg.constant(v) for k, v in features.items()}, tg.constant(LABELS[:8])),
+                   steps=2)
+    assert any("embedding_weights" in name for name in classifier.get_variable_names())
