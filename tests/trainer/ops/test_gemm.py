@@ -91,38 +91,32 @@ def test_step_products_sum_every_step_added_in_any_order(shape, dtype):
     assert np.all(np.abs(products.out - exact) <= (k * len(added) + 1) * np.finfo(dtype).eps * bound)
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float16])
-def test_step_products_of_a_one_step_a_written_before_each_step(dtype):
-    """An `a` of one step serves every step of b: each add(t) takes what a holds then (BLAS, or numpy's dot)."""
-    a, b = np.empty((1, 4, 3), dtype), RNG.standard_normal((5, 6, 3)).astype(dtype)
-    steps = RNG.standard_normal((5, 4, 3)).astype(dtype)
-    products = gemm.StepProducts(a, b)
-    for t in reversed(range(5)):
-        a[0] = steps[t]
-        products.add(t)
-    exact = sum(steps[t].astype(np.float64) @ b[t].astype(np.float64).T for t in range(5))
-    np.testing.assert_allclose(products.out, exact, rtol=1e-2 if dtype == np.float16 else 1e-5, atol=1e-2)
-    with pytest.raises(IndexError, match=r"StepProducts.add\(5\): a step in \[0, 5\)"):
-        products.add(5)
-
-
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
-def test_step_products_of_a_one_step_b_written_before_each_step(dtype):
-    """A `b` of one step serves every step of a, as a one-step a serves b's (the host LSTM's weight gradient,
-    [depth + units + 1, 4 * units], where the gates' gradient is kept one step at a time)."""
-    a, b = RNG.standard_normal((6, 4, 3)).astype(dtype), np.empty((1, 5, 3), dtype)
-    steps = RNG.standard_normal((5, 5, 3)).astype(dtype)
+@pytest.mark.parametrize("one_step", ["a", "b"])
+def test_step_products_of_a_one_step_operand_written_before_each_step(one_step, dtype):
+    """A one-step operand serves every step of the other: each add(t) takes what it holds then (BLAS, or numpy's dot
+    for float16). A one-step b is the host LSTM's weight gradient, [depth + units + 1, 4 * units], where the gates'
+    gradient is kept one step at a time. The steps are those of the other operand: a's 6 with a one-step b."""
+    steps = RNG.standard_normal((5, 4, 3)).astype(dtype)
+    other = RNG.standard_normal((6 if one_step == "b" else 5, 5, 3)).astype(dtype)
+    held = np.empty((1, 4, 3), dtype)
+    a, b = (held, other) if one_step == "a" else (other, held)
     products = gemm.StepProducts(a, b)
+
+    def product(t, step):
+        x, y = (steps[step], other[t]) if one_step == "a" else (other[t], steps[step])
+        return x.astype(np.float64) @ y.astype(np.float64).T
     for t in reversed(range(5)):
-        b[0] = steps[t]
+        held[0] = steps[t]
         products.add(t)
-    exact = sum(a[t].astype(np.float64) @ steps[t].astype(np.float64).T for t in range(5))
-    np.testing.assert_allclose(products.out, exact, rtol=1e-2 if dtype == np.float16 else 1e-5, atol=1e-2)
-    products.add(5)  # a's last step, with what b holds now
-    np.testing.assert_allclose(products.out, exact + a[5].astype(np.float64) @ steps[0].astype(np.float64).T,
-                               rtol=1e-2 if dtype == np.float16 else 1e-5, atol=1e-2)
-    with pytest.raises(IndexError, match=r"StepProducts.add\(6\): a step in \[0, 6\)"):
-        products.add(6)
+    exact = sum(product(t, t) for t in range(5))
+    tolerance = dict(rtol=1e-2, atol=1e-2) if dtype == np.float16 else dict(rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(products.out, exact, **tolerance)
+    if one_step == "b":
+        products.add(5)  # a's last step, with what b holds now
+        np.testing.assert_allclose(products.out, exact + product(5, 0), **tolerance)
+    with pytest.raises(IndexError, match=rf"StepProducts.add\({len(other)}\): a step in \[0, {len(other)}\)"):
+        products.add(len(other))
 
 
 def test_step_products_refuse_a_step_outside_the_operands():

@@ -18,17 +18,22 @@ def _model():
     return x, tg.matmul(x, w, name="y")
 
 
-def test_simple_save_then_load_serves_the_signature(tmp_path):
+# the export directory as a str, as bytes (TF's serving examples pass tf.compat.as_bytes(path)) or as a path
+FORMS = {"str": str, "bytes": lambda p: tg.compat.as_bytes(str(p)), "path": lambda p: p}
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_simple_save_then_load_serves_the_signature(tmp_path, form):
     export = tmp_path / "export"
     with tg.Graph().as_default():
         x, y = _model()
         with tg.Session() as sess:
             sess.run(tg.global_variables_initializer())
-            path = tg.saved_model.simple_save(sess, str(export), {"x": x}, {"y": y})
+            path = tg.saved_model.simple_save(sess, FORMS[form](export), {"x": x}, {"y": y})
     assert path == str(export / "saved_model.pb") and tg.saved_model.maybe_saved_model_directory(str(export))
     assert sorted(os.listdir(export / "variables")) == ["variables.data-00000-of-00001", "variables.index"]
     with tg.Session(graph=tg.Graph()) as sess:
-        meta = tg.saved_model.loader.load(sess, [tg.saved_model.tag_constants.SERVING], str(export))
+        meta = tg.saved_model.loader.load(sess, [tg.saved_model.tag_constants.SERVING], FORMS[form](export))
         signature = meta.signature_def[tg.saved_model.signature_constants.DEFAULT_SERVING_SIGNATURE_DEF_KEY]
         assert signature.method_name == "tensorflow/serving/predict"
         y = tg.saved_model.utils.get_tensor_from_tensor_info(signature.outputs["y"], sess.graph)
@@ -61,23 +66,6 @@ def test_builder_tags_main_op_and_errors(tmp_path):
         tg.saved_model.loader.load(sess, ["gpu", "serve"], export)
         with pytest.raises(RuntimeError, match=r"tags \['eval'\] could not be found.*\[\['train'\], \['serve'"):
             tg.saved_model.loader.load(tg.Session(graph=tg.Graph()), ["eval"], export)
-
-
-def test_export_directories_as_bytes_or_paths(tmp_path):
-    """TF's serving examples build and load with tf.compat.as_bytes(path); pathlib paths work too."""
-    export = tmp_path / "bytes"
-    with tg.Graph().as_default():
-        x, y = _model()
-        with tg.Session() as sess:
-            sess.run(tg.global_variables_initializer())
-            builder = tg.saved_model.builder.SavedModelBuilder(tg.compat.as_bytes(str(export)))
-            builder.add_meta_graph_and_variables(sess, [tg.saved_model.tag_constants.SERVING])
-            builder.save()
-    assert tg.saved_model.maybe_saved_model_directory(tg.compat.as_bytes(str(export)))
-    for path in (tg.compat.as_bytes(str(export)), export):
-        with tg.Session(graph=tg.Graph()) as sess:
-            tg.saved_model.loader.load(sess, [tg.saved_model.tag_constants.SERVING], path)
-            np.testing.assert_array_equal(sess.run("y:0", {"x:0": [[1.0, 1.0]]}), [[4.0, 6.0]])
 
 
 def test_loads_the_saved_model_real_tensorflow_wrote():

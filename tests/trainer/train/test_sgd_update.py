@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import trainer as tg
-from tests.trainer.train.dense_layer import FAN_IN, FAN_OUT, dense_layer
+from tests.trainer.train.dense_layer import FAN_IN, FAN_OUT, assert_gradient_kept, dense_layer
 from trainer.client.config import RewriterConfig
 
 RNG = np.random.default_rng(5)
@@ -50,19 +50,7 @@ def test_the_update_into_the_gradient_is_var_minus_lr_times_grad_to_the_bit(dtyp
 
 def test_a_gradient_read_after_the_update_is_not_scaled():
     (xs, ys), = _batches(np.float32, 1)
-    with tg.Graph().as_default():
-        x, labels, loss, w, b = dense_layer(np.float32, RNG)
-        opt = tg.train.GradientDescentOptimizer(LR)
-        grads_and_vars = opt.compute_gradients(loss)
-        gw = grads_and_vars[0][0]
-        train = opt.apply_gradients(grads_and_vars)
-        before = tg.reduce_sum(gw * gw)
-        with tg.control_dependencies([train]):
-            after = tg.reduce_sum(gw * gw)
-        with tg.Session() as sess:
-            sess.run(tg.global_variables_initializer())
-            expected = sess.run(before, {x: xs, labels: ys})
-            assert sess.run(after, {x: xs, labels: ys}) == expected
+    assert_gradient_kept(lambda: tg.train.GradientDescentOptimizer(LR), xs, ys, RNG)
 
 
 def _train(dtype, config, batches, probe=False):

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import trainer as tg
-from tests.trainer.train.dense_layer import FAN_IN, FAN_OUT, dense_layer
+from tests.trainer.train.dense_layer import FAN_IN, FAN_OUT, assert_gradient_kept, dense_layer
 from trainer.train.training_ops import BLOCK_BYTES, BLOCKED_BYTES, DONATED_GRADIENT_SIZE
 
 RNG = np.random.default_rng(11)
@@ -167,16 +167,4 @@ def test_the_update_into_the_gradient_is_the_same_to_the_bit(optimizer, dtype):
 @pytest.mark.parametrize("optimizer", ["momentum", "nesterov"])
 def test_a_gradient_read_after_the_update_keeps_its_value(optimizer):
     xs, ys = RNG.standard_normal((16, FAN_IN)).astype(np.float32), RNG.integers(0, FAN_OUT, 16)
-    with tg.Graph().as_default():
-        x, labels, loss, w, b = dense_layer(np.float32, RNG)
-        opt = OPTIMIZERS[optimizer][0](False)
-        grads_and_vars = opt.compute_gradients(loss)
-        gw = grads_and_vars[0][0]
-        before = tg.reduce_sum(gw * gw)
-        step = opt.apply_gradients(grads_and_vars)
-        with tg.control_dependencies([step]):
-            after = tg.reduce_sum(gw * gw)
-        with tg.Session() as sess:
-            sess.run(tg.global_variables_initializer())
-            expected = sess.run(before, {x: xs, labels: ys})
-            assert sess.run(after, {x: xs, labels: ys}) == expected
+    assert_gradient_kept(lambda: OPTIMIZERS[optimizer][0](False), xs, ys, RNG)

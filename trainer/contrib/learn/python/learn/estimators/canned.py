@@ -64,6 +64,8 @@ class CannedEstimator(Estimator):
     """contrib's Estimator over logits_fn(features, logits_dimension, mode) built in variable scope `scope`, trained
     by train_op_fn(loss)."""
 
+    predicted = None  # the prediction key predict gives without `outputs` (a subclass's)
+
     def __init__(self, head, scope, logits_fn, train_op_fn, model_dir, config, feature_engineering_fn):
         regression = isinstance(head, RegressionHead)
 
@@ -80,6 +82,14 @@ class CannedEstimator(Estimator):
                               loss=spec.loss, train_op=spec.train_op, eval_metric_ops=metrics)
 
         super().__init__(model_fn, model_dir=model_dir, config=config, feature_engineering_fn=feature_engineering_fn)
+
+    def predict(self, x=None, input_fn=None, batch_size=None, outputs=None, as_iterable=True):
+        """The predicted classes (a classifier) or scores (a regressor), or the `outputs` asked for (a dict per
+        example)."""
+        if not outputs:
+            return self._predict_key(self.predicted, x, input_fn, batch_size, as_iterable)
+        return super().predict(x=x, input_fn=input_fn, batch_size=batch_size, outputs=outputs,
+                               as_iterable=as_iterable)
 
     def _predict_key(self, key, x, input_fn, batch_size, as_iterable):
         predictions = Estimator.predict(self, x=x, input_fn=input_fn, batch_size=batch_size, outputs=[key],
@@ -100,12 +110,7 @@ def regressor_head(weight_column_name, label_dimension):
 class Classifier(CannedEstimator):
     """A canned classifier: predict gives classes; predict_classes, predict_proba."""
 
-    def predict(self, x=None, input_fn=None, batch_size=None, outputs=None, as_iterable=True):
-        """The predicted classes, or the `outputs` asked for (a dict per example)."""
-        if not outputs:
-            return self.predict_classes(x=x, input_fn=input_fn, batch_size=batch_size, as_iterable=as_iterable)
-        return super().predict(x=x, input_fn=input_fn, batch_size=batch_size, outputs=outputs,
-                               as_iterable=as_iterable)
+    predicted = "classes"
 
     def predict_classes(self, x=None, input_fn=None, batch_size=None, as_iterable=True):
         """The class of each example."""
@@ -119,6 +124,8 @@ class Classifier(CannedEstimator):
 class Regressor(CannedEstimator):
     """A canned regressor: predict gives scores; predict_scores; bare metric functions are given the scores."""
 
+    predicted = "scores"
+
     def evaluate(self, x=None, y=None, input_fn=None, feed_fn=None, batch_size=None, steps=None, metrics=None,
                  name=None, checkpoint_path=None, hooks=None):
         """As Estimator.evaluate; a bare metric function is given the 'scores'."""
@@ -126,13 +133,6 @@ class Regressor(CannedEstimator):
                    for key, metric in (metrics or {}).items()}
         return super().evaluate(x=x, y=y, input_fn=input_fn, feed_fn=feed_fn, batch_size=batch_size, steps=steps,
                                 metrics=metrics, name=name, checkpoint_path=checkpoint_path, hooks=hooks)
-
-    def predict(self, x=None, input_fn=None, batch_size=None, outputs=None, as_iterable=True):
-        """The predicted scores, or the `outputs` asked for (a dict per example)."""
-        if not outputs:
-            return self.predict_scores(x=x, input_fn=input_fn, batch_size=batch_size, as_iterable=as_iterable)
-        return super().predict(x=x, input_fn=input_fn, batch_size=batch_size, outputs=outputs,
-                               as_iterable=as_iterable)
 
     def predict_scores(self, x=None, input_fn=None, batch_size=None, as_iterable=True):
         """Each example's predicted value ([label_dimension] values when label_dimension > 1)."""
