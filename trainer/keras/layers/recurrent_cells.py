@@ -5,7 +5,7 @@ Keras' order: LSTM i, f, c, o; GRU z, r, h. TF 1.15's tf.keras.layers.LSTM and G
 recurrent_activation defaults to 'hard_sigmoid' and GRU's reset_after to False.
 """
 from ...framework import dtypes
-from ...ops.array_ops import cast, concat, shape
+from ...ops.array_ops import cast, concat, reshape, shape, transpose
 from ...ops.block_lstm_ops import block_lstm
 from ...ops.core_ops import constant
 from ...ops.tensor_util import static_shape
@@ -152,10 +152,14 @@ class LSTMCell(GatedCell):
             return None
         u = self.units
 
-        def tf_order(w):  # Keras' gates i, f, c, o -> BlockLSTM's i, c, f, o
-            return concat([w[..., :u], w[..., 2 * u:3 * u], w[..., u:2 * u], w[..., 3 * u:]], -1)
-        weights = tf_order(concat([self.kernel, self.recurrent_kernel], 0))
-        bias = tf_order(self.input_bias()) if self.use_bias else K.zeros_like(weights[0])
+        def tf_order(w, rows):  # Keras' gates i, f, c, o -> BlockLSTM's i, c, f, o: as [[i, f], [c, o]], transposed
+            # (one Transpose each way; four slices and a concat cost four zero-filled gradients and their sum)
+            blocks = reshape(w, rows + [2, 2, u])
+            return reshape(transpose(blocks, list(range(len(rows))) + [len(rows) + 1, len(rows), len(rows) + 2]),
+                           rows + [4 * u])
+        weights = concat([self.kernel, self.recurrent_kernel], 0)
+        weights = tf_order(weights, [static_shape(weights)[0]])
+        bias = tf_order(self.input_bias(), []) if self.use_bias else K.zeros_like(weights[0])
         known = static_shape(steps)[0]
         count = constant(known, dtype=dtypes.int64) if known is not None else cast(shape(steps)[0], dtypes.int64)
         _, cs, _, _, _, _, h = block_lstm(count, steps, states[1], states[0], weights, None, None, None, bias,
