@@ -5,10 +5,14 @@ dense layer to 10 classes, softmax cross-entropy, plain SGD, float32. Both run i
 interleaved repeat by repeat so that the machine's noise hits them alike; the table gives medians, their ratio,
 and how many kernels ringflow runs per step (the non-constant ops the training op needs).
 
-    .venv/bin/python scripts/bench_lstm.py [--cell lstm|lstm_stepwise|gru] [--batch 64] [--repeats 30] [--inner 5]
+    .venv/bin/python scripts/bench_lstm.py [--cell lstm|lstm_stepwise|lstm_dropout|gru] [--layers 1] [--batch 64]
+        [--repeats 30] [--inner 5]
 
 --cell lstm runs dynamic_rnn's whole-sequence op (BlockLSTM); lstm_stepwise wraps the cell in a DeviceWrapper,
-which makes dynamic_rnn unroll it with one LSTMBlockCell op per step. PyTorch's nn.LSTM runs oneDNN's fused
+which makes dynamic_rnn unroll it with one LSTMBlockCell op per step; lstm_dropout wraps it in a DropoutWrapper
+(output_keep_prob 0.5, TF1's PTB model's idiom), against nn.LSTM's outputs through nn.Dropout(0.5). --layers N stacks
+N cells in a MultiRNNCell (PyTorch: nn.LSTM(num_layers=N), with lstm_dropout its dropout=0.5 between the layers, so
+both drop every layer's outputs). PyTorch's nn.LSTM runs oneDNN's fused
 AVX-512 kernels on CPUs that have them, numpy's OpenBLAS the kernels OPENBLAS_CORETYPE names (or its own pick):
 the header prints that setting, since on an AVX-512 CPU it alone can change ringflow's time by half.
 
@@ -30,10 +34,12 @@ import numpy as np  # noqa: E402
 import trainer as tg  # noqa: E402
 from trainer.framework.registry import op_def  # noqa: E402
 
-STEPS, FEATURES, UNITS, CLASSES, LR = 28, 28, 128, 10, 0.01
-TORCH_CELLS = {"lstm": "LSTM", "lstm_stepwise": "LSTM", "gru": "GRU"}
+STEPS, FEATURES, UNITS, CLASSES, LR, KEEP = 28, 28, 128, 10, 0.01, 0.5
+TORCH_CELLS = {"lstm": "LSTM", "lstm_stepwise": "LSTM", "lstm_dropout": "LSTM", "gru": "GRU"}
 RINGFLOW_CELLS = {"lstm": tg.nn.rnn_cell.BasicLSTMCell, "gru": tg.nn.rnn_cell.GRUCell,
-                  "lstm_stepwise": lambda n: tg.nn.rnn_cell.DeviceWrapper(tg.nn.rnn_cell.BasicLSTMCell(n), "/cpu:0")}
+                  "lstm_stepwise": lambda n: tg.nn.rnn_cell.DeviceWrapper(tg.nn.rnn_cell.BasicLSTMCell(n), "/cpu:0"),
+                  "lstm_dropout": lambda n: tg.nn.rnn_cell.DropoutWrapper(tg.nn.rnn_cell.BasicLSTMCell(n),
+                                                                          output_keep_prob=KEEP)}
 
 
 def data(batch, seed=0):
@@ -52,13 +58,15 @@ def kernels_per_step(fetch):
     return sum(not op_def(op.type).constant for op in seen)
 
 
-def ringflow_step(cell, x, labels, distributed=False):
+def ringflow_step(cell, x, labels, distributed=False, layers=1):
     graph = tg.Graph()
     with graph.as_default():
         tg.set_random_seed(0)
         xt = tg.placeholder(tg.float32, [None, STEPS, FEATURES], name="x")
         yt = tg.placeholder(tg.int64, [None], name="labels")
-        outputs, _ = tg.nn.dynamic_rnn(RINGFLOW_CELLS[cell](UNITS), xt, dtype=tg.float32)
+        cells = [RINGFLOW_CELLS[cell](UNITS) for _ in range(layers)]
+        rnn = cells[0] if layers == 1 else tg.nn.rnn_cell.MultiRNNCell(cells)
+        outputs, _ = tg.nn.dynamic_rnn(rnn, xt, dtype=tg.float32)
         logits = tg.layers.dense(outputs[:, -1], CLASSES)
         loss = tg.reduce_mean(tg.nn.sparse_softmax_cross_entropy_with_logits(labels=yt, logits=logits))
         opt = tg.train.GradientDescentOptimizer(LR)
@@ -73,19 +81,23 @@ def ringflow_step(cell, x, labels, distributed=False):
     return step
 
 
-def torch_step(cell, x, labels, distributed=False):
+def torch_step(cell, x, labels, distributed=False, layers=1):
     import torch
     torch.set_num_threads(1)
     torch.manual_seed(0)
+    rate = 1 - KEEP if cell == "lstm_dropout" else 0.0
 
     class Classifier(torch.nn.Module):
         def __init__(self):
             super().__init__()
-            self.rnn = getattr(torch.nn, TORCH_CELLS[cell])(FEATURES, UNITS, batch_first=True)
+            self.rnn = getattr(torch.nn, TORCH_CELLS[cell])(FEATURES, UNITS, num_layers=layers,
+                                                           dropout=rate if layers > 1 else 0.0, batch_first=True)
+            self.dropout = torch.nn.Dropout(rate) if rate else None
             self.dense = torch.nn.Linear(UNITS, CLASSES)
 
         def forward(self, xs):
-            return self.dense(self.rnn(xs)[0][:, -1])
+            outputs = self.rnn(xs)[0]
+            return self.dense((self.dropout(outputs) if self.dropout else outputs)[:, -1])
     model = Classifier()
     forward = torch.nn.parallel.DistributedDataParallel(model) if distributed else model
     opt = torch.optim.SGD(model.parameters(), lr=LR)
@@ -122,10 +134,11 @@ def blas_setting():
 def single(args):
     print(f"one thread each; {blas_setting()}")
     x, labels = data(args.batch)
-    steps = {"ringflow": ringflow_step(args.cell, x, labels), "torch": torch_step(args.cell, x, labels)}
+    steps = {"ringflow": ringflow_step(args.cell, x, labels, layers=args.layers),
+             "torch": torch_step(args.cell, x, labels, layers=args.layers)}
     wall, cpu = timed(steps, args.repeats, args.inner)
     for clock, t in (("wall", wall), ("cpu", cpu)):
-        print(f"{args.cell:5} batch {args.batch} {clock:4}: torch {t['torch'] * 1e3:6.2f} ms, ringflow "
+        print(f"{args.cell:5} x{args.layers} batch {args.batch} {clock:4}: torch {t['torch'] * 1e3:6.2f} ms, ringflow "
               f"{t['ringflow'] * 1e3:6.2f} ms, ringflow/torch {t['ringflow'] / t['torch']:.2f}", flush=True)
     print(f"ringflow runs {steps['ringflow'].kernels} kernels per step")
 
@@ -140,13 +153,14 @@ def ranks(args):
     os.environ["MASTER_PORT"] = comm.bcast(os.environ["MASTER_PORT"])
     dist.init_process_group("gloo", rank=comm.rank, world_size=comm.size)
     x, labels = data(args.batch, seed=comm.rank)
-    steps = {"ringflow": ringflow_step(args.cell, x, labels, True), "torch": torch_step(args.cell, x, labels, True)}
+    steps = {"ringflow": ringflow_step(args.cell, x, labels, True, args.layers),
+             "torch": torch_step(args.cell, x, labels, True, args.layers)}
     t = timed(steps, args.repeats, args.inner)[0]
     worst = {k: comm.allreduce(v, op=MPI.MAX) for k, v in t.items()}
     if comm.rank == 0:
         print(f"{comm.size} ranks, one thread each; {blas_setting()}")
         rate = {k: comm.size * args.batch / v for k, v in worst.items()}
-        print(f"{args.cell:5} {comm.size} ranks x batch {args.batch}: torch DDP {rate['torch']:.0f} samples/s, "
+        print(f"{args.cell:5} x{args.layers} {comm.size} ranks x batch {args.batch}: torch DDP {rate['torch']:.0f} samples/s, "
               f"ringflow {rate['ringflow']:.0f} samples/s, ringflow/torch {rate['ringflow'] / rate['torch']:.2f}",
               flush=True)
     dist.destroy_process_group()
@@ -155,6 +169,7 @@ def ranks(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cell", default="lstm", choices=sorted(TORCH_CELLS))
+    parser.add_argument("--layers", type=int, default=1, help="cells stacked in a MultiRNNCell")
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--repeats", type=int, default=30)
     parser.add_argument("--inner", type=int, default=5, help="steps per timed sample")

@@ -5,6 +5,8 @@ A cell is a tf.layers Layer: its variables live in a scope named after the class
 reused by every later time step, so names and shapes line up with TF1 checkpoints.
 """
 import collections
+import contextlib
+import contextvars
 import numbers
 
 from ..framework import dtypes
@@ -25,6 +27,26 @@ from ..ops.stack_ops import split, stack
 from ..ops.tensor_util import constant_value, static_shape
 from ..ops.scopes import variable_scope
 from ..framework.tensor_shape import TensorShape
+
+
+_UNROLLED = contextvars.ContextVar("unrolled", default=False)
+
+
+@contextlib.contextmanager
+def unrolled_steps():
+    """While static_rnn runs a cell's call_sequence over its list of steps. TF1 builds a static_rnn cell's ops once per
+    step, so random ops with one explicit seed draw the same values at every step; dynamic_rnn's loop runs one op,
+    which draws anew at each step."""
+    token = _UNROLLED.set(True)
+    try:
+        yield
+    finally:
+        _UNROLLED.reset(token)
+
+
+def steps_unrolled():
+    """Whether the call_sequence now building stands for static_rnn's per-step ops (unrolled_steps)."""
+    return _UNROLLED.get()
 
 
 class LSTMStateTuple(collections.namedtuple("LSTMStateTuple", ("c", "h"))):

@@ -23,7 +23,7 @@ from ..ops.scan_ops import cumsum
 from ..ops.stack_ops import stack, unstack
 from ..ops.tensor_util import static_shape
 from ..ops.while_loop_ops import step_loop
-from .cells import assert_like_rnncell, batch_size_of
+from .cells import assert_like_rnncell, batch_size_of, unrolled_steps
 from ..ops.scopes import variable_scope
 
 
@@ -131,7 +131,8 @@ def static_rnn(cell, inputs, initial_state=None, dtype=None, sequence_length=Non
         state = _initial_state(cell, initial_state, dtype, batch_size_of(first, 0), "static_rnn")
         lengths = _sequence_length(sequence_length)
         if all(isinstance(x, Tensor) for x in inputs):  # one tensor per step: the cell may run all steps at once
-            fused = _whole_sequence(cell, stack(list(inputs)), state, lengths)
+            with unrolled_steps():
+                fused = _whole_sequence(cell, stack(list(inputs)), state, lengths)
             if fused is not None:
                 return unstack(fused[0]), fused[1]
         return _unroll(cell, inputs, state, lengths, varscope)

@@ -17,7 +17,7 @@ from ..ops.dropout_ops import dropout
 from ..ops.random_ops import random_uniform
 from ..ops.stack_ops import split
 from ..ops.tensor_util import constant_value
-from .cells import LSTMStateTuple, RNNCell, assert_like_rnncell, size_dims
+from .cells import LSTMStateTuple, RNNCell, assert_like_rnncell, size_dims, steps_unrolled
 from ..ops.scopes import variable_scope
 from ..framework.tensor_shape import TensorShape
 
@@ -162,6 +162,12 @@ class DropoutWrapper(_Wrapper):
 
     With variational_recurrent=True one mask per wrapper, shared by every time step and every example of the
     batch (TF1's [1, size] noise), is drawn each run (Gal & Ghahramani).
+
+    Around a cell that runs whole sequences (the LSTM cells' BlockLSTM) and with no dropout on the state, dynamic_rnn
+    and static_rnn run it over every step at once too: the inputs' dropout over the whole input sequence, then the
+    cell's one op, then the outputs' dropout over the whole output sequence. As step by step, each element of a step
+    has its own mask (variational: each feature), and the steps' masks are TF1's: in dynamic_rnn's loop one op draws a
+    new one at each step; in static_rnn an op per step draws one, the same at every step where the wrapper has a seed.
     """
 
     def __init__(self, cell, input_keep_prob=1.0, output_keep_prob=1.0, state_keep_prob=1.0,
@@ -204,20 +210,39 @@ class DropoutWrapper(_Wrapper):
         return _map_up_to(sizes, lambda i, s: random_uniform([1, *size_dims(s)], dtype=dtype,
                                                              seed=self._gen_seed(salt, i)))
 
-    def _dropout(self, values, salt, keep_prob, shallow=None):
+    def _dropout(self, values, salt, keep_prob, shallow=None, steps=False):
+        """Dropout on `values` (one step's, or with `steps` a time-major sequence's)."""
         shallow = values if shallow is None else shallow
 
         def drop(i, do_drop, value, noise=None):
             if do_drop is False:
                 return value
             if noise is None:
-                return dropout(value, keep_prob, seed=self._gen_seed(salt, i))
+                # static_rnn's per-step ops of one seed draw one mask, the first axis's steps share it
+                shared = steps and self._seed is not None and steps_unrolled() and bool(value.ndim)
+                return dropout(value, keep_prob, seed=self._gen_seed(salt, i),
+                               noise_shape=[1] + [None] * (value.ndim - 1) if shared else None)
             out = value / keep_prob * floor(keep_prob + noise)
             out.set_shape(value.shape)
             return out
         if self._variational_recurrent:
             return _map_up_to(shallow, drop, values, self._noise[salt])
         return _map_up_to(shallow, drop, values)
+
+    @property
+    def runs_sequences(self):
+        """Whether every step can run at once: the cell can, and no state is dropped between steps."""
+        return (getattr(self.cell, "runs_sequences", False) and isinstance(self._state_keep_prob, float)
+                and self._state_keep_prob == 1.0)
+
+    def call_sequence(self, inputs, state):
+        """The cell's call_sequence between the dropout of its whole input and of its whole output sequence."""
+        if not isinstance(self._input_keep_prob, float) or self._input_keep_prob < 1:
+            inputs = self._dropout(inputs, "input", self._input_keep_prob, steps=True)
+        outputs, states = self.cell.call_sequence(inputs, state)
+        if not isinstance(self._output_keep_prob, float) or self._output_keep_prob < 1:
+            outputs = self._dropout(outputs, "output", self._output_keep_prob, steps=True)
+        return outputs, states
 
     def _call_wrapped_cell(self, inputs, state, scope):
         if not isinstance(self._input_keep_prob, float) or self._input_keep_prob < 1:
