@@ -29,15 +29,16 @@ from ..ops.scopes import variable_scope
 from ..framework.tensor_shape import TensorShape
 
 
-_UNROLLED = contextvars.ContextVar("unrolled", default=False)
+_UNROLLED = contextvars.ContextVar("unrolled", default=None)
 
 
 @contextlib.contextmanager
-def unrolled_steps():
-    """While static_rnn runs a cell's call_sequence over its list of steps. TF1 builds a static_rnn cell's ops once per
-    step, so random ops with one explicit seed draw the same values at every step; dynamic_rnn's loop runs one op,
-    which draws anew at each step."""
-    token = _UNROLLED.set(True)
+def unrolled_steps(loop=False):
+    """While static_rnn builds a cell's ops for each step or runs its call_sequence over them, or, with `loop`, while
+    dynamic_rnn unrolls a time dimension known while building. TF1 builds static_rnn's ops once per step, so random
+    ops with one explicit seed draw the same values at every step; dynamic_rnn's loop runs one op, which draws anew at
+    each step."""
+    token = _UNROLLED.set({"loop": loop, "calls": {}})
     try:
         yield
     finally:
@@ -45,8 +46,19 @@ def unrolled_steps():
 
 
 def steps_unrolled():
-    """Whether the call_sequence now building stands for static_rnn's per-step ops (unrolled_steps)."""
-    return _UNROLLED.get()
+    """Whether static_rnn's per-step ops are building (unrolled_steps without `loop`)."""
+    state = _UNROLLED.get()
+    return state is not None and not state["loop"]
+
+
+def loop_step(owner):
+    """How many steps `owner` (a cell) has built before this one in dynamic_rnn's unrolled loop; None outside one."""
+    state = _UNROLLED.get()
+    if state is None or not state["loop"]:
+        return None
+    step = state["calls"].get(id(owner), 0)
+    state["calls"][id(owner)] = step + 1
+    return step
 
 
 class LSTMStateTuple(collections.namedtuple("LSTMStateTuple", ("c", "h"))):

@@ -192,7 +192,8 @@ def dynamic_rnn(cell, inputs, sequence_length=None, initial_state=None, dtype=No
             return _map_leaves(lambda o: _time_major(o, time_major), outputs), state
         per_leaf = [unstack(x, axis=time_axis) for x in leaves]
         step_inputs = [nest.pack(structure, list(parts)) for parts in zip(*per_leaf)]
-        outputs, state = _unroll(cell, step_inputs, state, lengths, varscope)
+        with unrolled_steps(loop=True):  # TF1's loop: one op per random op, drawing anew at each step
+            outputs, state = _unroll(cell, step_inputs, state, lengths, varscope)
         out_structure = nest.flatten(outputs[0])[1]
         by_leaf = zip(*[nest.flatten(o)[0] for o in outputs])
         return nest.pack(out_structure, [stack(list(s), axis=time_axis) for s in by_leaf]), state

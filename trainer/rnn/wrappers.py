@@ -17,7 +17,7 @@ from ..ops.dropout_ops import dropout
 from ..ops.random_ops import random_uniform
 from ..ops.stack_ops import split
 from ..ops.tensor_util import constant_value
-from .cells import LSTMStateTuple, RNNCell, assert_like_rnncell, size_dims, steps_unrolled
+from .cells import LSTMStateTuple, RNNCell, assert_like_rnncell, loop_step, size_dims, steps_unrolled
 from ..ops.scopes import variable_scope
 from ..framework.tensor_shape import TensorShape
 
@@ -199,10 +199,13 @@ class DropoutWrapper(_Wrapper):
                 self._noise["state"] = self._batch_noise("state", cell.state_size, dtype)
                 self._noise["output"] = self._batch_noise("output", cell.output_size, dtype)
 
-    def _gen_seed(self, salt_prefix, index):
-        """TF1's per-part seed: the first 32 bits of md5(seed + salt), so each part draws its own mask."""
+    def _gen_seed(self, salt_prefix, index, step=None):
+        """TF1's per-part seed: the first 32 bits of md5(seed + salt), so each part draws its own mask. Step k > 0 of
+        dynamic_rnn's unrolled steps salts it with k: TF1's one op in its loop draws anew at each step."""
         if self._seed is None:
             return None
+        if step:
+            salt_prefix = f"{salt_prefix}@{step}"
         digest = hashlib.md5(f"{self._seed}{salt_prefix}_{index}".encode("utf-8")).hexdigest()
         return int(digest[:8], 16) & 0x7FFFFFFF
 
@@ -210,8 +213,9 @@ class DropoutWrapper(_Wrapper):
         return _map_up_to(sizes, lambda i, s: random_uniform([1, *size_dims(s)], dtype=dtype,
                                                              seed=self._gen_seed(salt, i)))
 
-    def _dropout(self, values, salt, keep_prob, shallow=None, steps=False):
-        """Dropout on `values` (one step's, or with `steps` a time-major sequence's)."""
+    def _dropout(self, values, salt, keep_prob, shallow=None, steps=False, step=None):
+        """Dropout on `values`: one step's (dynamic_rnn's unrolled `step`, where given), or with `steps` a time-major
+        sequence's."""
         shallow = values if shallow is None else shallow
 
         def drop(i, do_drop, value, noise=None):
@@ -220,7 +224,7 @@ class DropoutWrapper(_Wrapper):
             if noise is None:
                 # static_rnn's per-step ops of one seed draw one mask, the first axis's steps share it
                 shared = steps and self._seed is not None and steps_unrolled() and bool(value.ndim)
-                return dropout(value, keep_prob, seed=self._gen_seed(salt, i),
+                return dropout(value, keep_prob, seed=self._gen_seed(salt, i, step),
                                noise_shape=[1] + [None] * (value.ndim - 1) if shared else None)
             out = value / keep_prob * floor(keep_prob + noise)
             out.set_shape(value.shape)
@@ -245,12 +249,13 @@ class DropoutWrapper(_Wrapper):
         return outputs, states
 
     def _call_wrapped_cell(self, inputs, state, scope):
+        step = loop_step(self)
         if not isinstance(self._input_keep_prob, float) or self._input_keep_prob < 1:
-            inputs = self._dropout(inputs, "input", self._input_keep_prob)
+            inputs = self._dropout(inputs, "input", self._input_keep_prob, step=step)
         output, new_state = self.cell(inputs, state, scope=scope)
         if not isinstance(self._state_keep_prob, float) or self._state_keep_prob < 1:
             shallow = _shallow(self._state_filter, new_state)
-            new_state = self._dropout(new_state, "state", self._state_keep_prob, shallow)
+            new_state = self._dropout(new_state, "state", self._state_keep_prob, shallow, step=step)
         if not isinstance(self._output_keep_prob, float) or self._output_keep_prob < 1:
-            output = self._dropout(output, "output", self._output_keep_prob)
+            output = self._dropout(output, "output", self._output_keep_prob, step=step)
         return output, new_state

@@ -139,3 +139,22 @@ def test_wrappers_run_whole_sequences_only_where_no_state_is_dropped(make, fused
     types = [op.type for op in graph.get_operations()]
     assert types.count("BlockLSTM") == types.count("BlockLSTMGrad") == fused
     assert fused or any(t in types for t in ("LSTMBlockCell", "GRUBlockCell"))
+
+
+@pytest.mark.parametrize("make", [
+    lambda: rnn_cell.DropoutWrapper(rnn_cell.GRUCell(4), output_keep_prob=0.5, seed=3),
+    lambda: rnn_cell.DropoutWrapper(rnn_cell.BasicLSTMCell(4), output_keep_prob=0.5, state_keep_prob=0.9, seed=3),
+], ids=["gru", "lstm_state_dropped"])
+def test_stepwise_seeded_masks_are_new_each_step_in_dynamic_rnn_and_shared_in_static_rnn(make):
+    """TF1's dynamic_rnn runs one dropout op in its loop, which draws anew at each step (its first draw at the first
+    step), static_rnn one op per step, all of the wrapper's seed: the same mask at every step."""
+    x = RNG.standard_normal((3, 5, 2)).astype(np.float32)
+    masks = {}
+    for rnn in ("dynamic", "static"):
+        with tg.Graph().as_default() as graph:
+            inputs = tg.placeholder(tg.float32, x.shape)
+            out, _ = _run(rnn, make(), inputs)
+            masks[rnn] = _session(graph).run(out, {inputs: x}) != 0
+        assert "BlockLSTM" not in [op.type for op in graph.get_operations()]
+    assert _steps_alike(masks["static"]) and not _steps_alike(masks["dynamic"])
+    np.testing.assert_array_equal(masks["dynamic"][:, 0], masks["static"][:, 0])
