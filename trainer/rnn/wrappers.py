@@ -213,9 +213,9 @@ class DropoutWrapper(_Wrapper):
         return _map_up_to(sizes, lambda i, s: random_uniform([1, *size_dims(s)], dtype=dtype,
                                                              seed=self._gen_seed(salt, i)))
 
-    def _dropout(self, values, salt, keep_prob, shallow=None, steps=False, step=None):
-        """Dropout on `values`: one step's (dynamic_rnn's unrolled `step`, where given), or with `steps` a time-major
-        sequence's."""
+    def _dropout(self, values, salt, keep_prob, shallow=None, sequence=False, step=None):
+        """Dropout on `values`: one step's (dynamic_rnn's unrolled `step`, where given), or with `sequence` a
+        time-major sequence's."""
         shallow = values if shallow is None else shallow
 
         def drop(i, do_drop, value, noise=None):
@@ -223,7 +223,7 @@ class DropoutWrapper(_Wrapper):
                 return value
             if noise is None:
                 # static_rnn's per-step ops of one seed draw one mask, the first axis's steps share it
-                shared = steps and self._seed is not None and steps_unrolled() and bool(value.ndim)
+                shared = sequence and self._seed is not None and steps_unrolled() and bool(value.ndim)
                 return dropout(value, keep_prob, seed=self._gen_seed(salt, i, step),
                                noise_shape=[1] + [None] * (value.ndim - 1) if shared else None)
             out = value / keep_prob * floor(keep_prob + noise)
@@ -242,10 +242,10 @@ class DropoutWrapper(_Wrapper):
     def call_sequence(self, inputs, state):
         """The cell's call_sequence between the dropout of its whole input and of its whole output sequence."""
         if not isinstance(self._input_keep_prob, float) or self._input_keep_prob < 1:
-            inputs = self._dropout(inputs, "input", self._input_keep_prob, steps=True)
+            inputs = self._dropout(inputs, "input", self._input_keep_prob, sequence=True)
         outputs, states = self.cell.call_sequence(inputs, state)
         if not isinstance(self._output_keep_prob, float) or self._output_keep_prob < 1:
-            outputs = self._dropout(outputs, "output", self._output_keep_prob, steps=True)
+            outputs = self._dropout(outputs, "output", self._output_keep_prob, sequence=True)
         return outputs, states
 
     def _call_wrapped_cell(self, inputs, state, scope):
