@@ -21,6 +21,7 @@ parser = argparse.ArgumentParser()
 parser.add_argument('--batch_size', default=100, type=int, help='batch size')
 parser.add_argument('--train_steps', default=1000, type=int, help='number of training steps')
 parser.add_argument('--model_dir', default='iris_model', help='where the estimator writes')
+parser.add_argument('--tf_random_seed', default=None, type=int, help='the graph-level seed (none: new weights each run)')
 
 
 def load_data(seed=0):
@@ -75,7 +76,8 @@ def main(argv):
             'feature_columns': CSV_COLUMN_NAMES[:4],
             'hidden_units': [10, 10],
             'n_classes': 3,
-        })
+        },
+        config=tf.estimator.RunConfig(tf_random_seed=args.tf_random_seed))
 
     classifier.train(
         input_fn=tf.estimator.inputs.numpy_input_fn(train_x, train_y, batch_size=args.batch_size,

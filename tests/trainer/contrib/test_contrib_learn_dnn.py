@@ -21,8 +21,12 @@ def columns():
     return [tg.contrib.layers.real_valued_column("", dimension=2)]
 
 
+SEEDED = learn.RunConfig(tf_random_seed=1)  # the same initial weights every run: a test that trains one outcome
+
+
 def test_classifier_fits_a_bare_array_and_predicts_classes(tmp_path):
-    classifier = learn.DNNClassifier([4], columns(), model_dir=str(tmp_path), optimizer=tg.train.AdamOptimizer(0.1))
+    classifier = learn.DNNClassifier([4], columns(), model_dir=str(tmp_path), optimizer=tg.train.AdamOptimizer(0.1),
+                                     config=SEEDED)
     classifier.fit(x=X, y=LABELS, steps=40)
     names = classifier.get_variable_names()
     assert {"dnn/hiddenlayer_0/weights", "dnn/hiddenlayer_0/biases", "dnn/logits/weights",
@@ -43,7 +47,7 @@ def test_classifier_fits_a_bare_array_and_predicts_classes(tmp_path):
 
 def test_regressor_predicts_scores(tmp_path):
     regressor = learn.DNNRegressor([8], columns(), model_dir=str(tmp_path), activation_fn="tanh",
-                                   optimizer=tg.train.AdamOptimizer(0.05))
+                                   optimizer=tg.train.AdamOptimizer(0.05), config=SEEDED)
     y = X[:, 0] * 0.5
     before = regressor.fit(x=X, y=y, steps=1).evaluate(x=X, y=y)["loss"]
     after = regressor.fit(x=X, y=y, steps=60).evaluate(x=X, y=y)["loss"]
