@@ -10,7 +10,7 @@ import time
 
 from allreduce.errors import CollectiveMismatch
 from .buffer_reuse import donate_buffers, write_into_destinations
-from .fusion import fold_producers, fuse_epilogues, fusion_on
+from .fusion import accumulate_products, fold_producers, fuse_epilogues, fusion_on
 from .shape_folding import folding_on, shape_folding
 from ..platform.errors import (FailedPreconditionError, InvalidArgumentError, OpError, OutOfRangeError,
                                ResourceExhaustedError, UnimplementedError)
@@ -79,7 +79,7 @@ class Plan:
         self.op_steps = steps  # one per op's kernel: what a traced run and a profile time, op by op
         self.steps, self.fused = steps, {}
         if fusion_on(session.config):
-            folded, folds = fold_producers(steps, fetched, session)
+            folded, folds = fold_producers(accumulate_products(steps, fetched), fetched, session)
             self.steps, self.fused = fuse_epilogues(folded, fetched)
             self.fused.update(folds)
         if self.folding is not None:

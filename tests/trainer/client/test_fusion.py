@@ -200,3 +200,69 @@ def test_a_runtime_swapping_a_fused_updates_kernel_gets_the_updates_own_inputs()
                 return lambda *values: calls.append([np.shape(v) for v in values])
             plan.with_kernels(kernel_for).execute([RNG.standard_normal((8, 256)).astype(np.float32)])
     assert calls == [[(), (256, 512)]]
+
+
+def _accumulating(plan):
+    """The AddN steps of `plan` that take their sum from the last product's step (accumulate_products), and the
+    MatMul steps that add into it."""
+    addn = [ins for _, ins, _, op in plan.steps if op.type == "AddN" and len(ins) == 1 and len(op.inputs) > 1]
+    adding = [ins for _, ins, _, op in plan.steps if op.type == "MatMul" and len(ins) == 3]
+    return addn, adding
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("cell", ["gru", "basic_rnn", "lstm_stepwise"])
+def test_an_unrolled_rnns_weight_gradient_adds_each_product_as_it_is_made(cell, dtype):
+    """dynamic_rnn over known steps: the weights' gradient is an AddN of one MatMul per step; each product goes into
+    the first one's buffer (BLAS, beta = 1) as it is made, with AddN's bits. 128 units: sums of at least 16K values."""
+    x = RNG.standard_normal((5, 7, 3)).astype(dtype)
+
+    def gradients(config):
+        with tg.Graph().as_default():
+            tg.set_random_seed(2)
+            inputs = tg.placeholder(dtype, x.shape)
+            make = {"gru": lambda: tg.nn.rnn_cell.GRUCell(128), "basic_rnn": lambda: tg.nn.rnn_cell.BasicRNNCell(128),
+                    "lstm_stepwise": lambda: tg.nn.rnn_cell.DeviceWrapper(tg.nn.rnn_cell.BasicLSTMCell(128),
+                                                                          "/cpu:0")}
+            out, _ = tg.nn.dynamic_rnn(make[cell](), inputs, dtype=dtype)
+            grads = tg.gradients(tg.reduce_sum(tg.sin(out)), tg.trainable_variables())
+            with tg.Session(config=config) as sess:
+                sess.run(tg.global_variables_initializer())
+                return sess.run(grads, {inputs: x}), sess.plan(grads, [inputs])
+
+    (fused, plan), (unfused, plain) = gradients(None), gradients(OFF)
+    addn, adding = _accumulating(plan)
+    assert len(addn) == {"gru": 2}.get(cell, 1) and len(adding) == len(addn) * (x.shape[1] - 1)
+    assert _accumulating(plain) == ([], [])
+    for a, b in zip(fused, unfused):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_products_summed_out_of_order_read_elsewhere_or_small_stay_an_addn():
+    a, b, c = (RNG.standard_normal((128, 128)).astype(np.float32) for _ in range(3))
+    with tg.Graph().as_default():
+        first, second = tg.matmul(tg.constant(a), tg.constant(b)), tg.matmul(tg.constant(b), tg.constant(c))
+        reversed_sum = tg.add_n([second, first])  # made first, second: the sum's order is not theirs
+        in_order = tg.add_n([first, second])
+        small = tg.add_n([first[:64], second[:64]])  # not products: sliced
+        tiny = tg.add_n([tg.matmul(tg.constant(a[:8]), tg.constant(b)), tg.matmul(tg.constant(b[:8]), tg.constant(c))])
+        with tg.Session() as sess:
+            assert _accumulating(sess.plan([reversed_sum])) == ([], [])
+            assert _accumulating(sess.plan([in_order, first])) == ([], [])  # a product fetched: kept
+            assert _accumulating(sess.plan([small])) == _accumulating(sess.plan([tiny])) == ([], [])  # [8, 128]
+            assert len(_accumulating(sess.plan([in_order]))[0]) == 1
+            got = sess.run([reversed_sum, in_order])
+    np.testing.assert_array_equal(got[0], np.dot(b, c) + np.dot(a, b))
+    np.testing.assert_array_equal(got[1], np.dot(a, b) + np.dot(b, c))
+
+
+def test_an_error_in_a_product_added_into_the_sum_names_its_matmul():
+    with tg.Graph().as_default():
+        a, b = tg.placeholder(tg.float32, [128, None]), tg.placeholder(tg.float32, [128, None])
+        w = tg.constant(np.ones((3, 128), np.float32))
+        total = tg.add_n([tg.matmul(a, w, name="first"), tg.matmul(b, w, name="second")])
+        with tg.Session() as sess:
+            assert len(_accumulating(sess.plan([total], [a, b]))[1]) == 1
+            with pytest.raises(tg.errors.InvalidArgumentError) as err:
+                sess.run(total, {a: np.ones((128, 3), np.float32), b: np.ones((128, 5), np.float32)})
+    assert err.value.op.name == "second" and "MatMul op 'second' failed" in str(err.value)
